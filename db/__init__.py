@@ -1,0 +1,1 @@
+"""Database migrations (Alembic), shipped inside the pbem package."""

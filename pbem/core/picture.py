@@ -1,0 +1,60 @@
+"""A picture as data: shapes a ruleset describes from a view, drawn to PNG at the edge.
+
+Rulesets stay pure (no imaging library in the core) and a picture cannot
+show more than the view it was built from.  ``pbem.pictures`` draws it.
+Coordinates are pixels, origin top left.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Polygon:
+    points: tuple[Point, ...]
+    fill: str | None = None
+    outline: str | None = "#555555"
+    width: int = 1
+
+
+@dataclass(frozen=True)
+class Circle:
+    center: Point
+    radius: float
+    fill: str | None = None
+    outline: str | None = "#000000"
+    width: int = 1
+
+
+@dataclass(frozen=True)
+class Line:
+    points: tuple[Point, ...]
+    color: str = "#000000"
+    width: int = 1
+    arrow: bool = False  # an arrowhead at the last point
+
+
+@dataclass(frozen=True)
+class Text:
+    at: Point
+    text: str
+    color: str = "#000000"
+    size: int = 12
+    anchor: str = "mm"  # Pillow text anchors: "mm" centred, "la" left-top, ...
+
+
+Shape = Union[Polygon, Circle, Line, Text]
+
+
+@dataclass(frozen=True)
+class Picture:
+    """A canvas and what to draw on it, in order."""
+
+    width: int
+    height: int
+    shapes: tuple[Shape, ...]
+    background: str = "#ffffff"
+    title: str = ""

@@ -1,0 +1,295 @@
+"""The ruleset contract: what every hosted game gives the engine, and what it gets back.
+
+A ruleset is one package under ``rules/`` exposing one object, ``RULESET``,
+that satisfies :class:`Ruleset`.  The engine owns everything the games share
+(mail, signatures, deadlines, storage, journals, sitrep delivery, wrong-phase
+and stale submissions); the ruleset owns the game.
+
+Shapes of play the contract serves (from the five hosted games):
+
+* simultaneous secret orders (Bismarck movement): a :class:`Phase` awaiting
+  every seat;
+* strictly sequential steps (Bismarck's shadowed units move and announce
+  first; Lew Morski's I-go-you-go stages): a phase awaiting one seat, then the
+  next phase awaiting the other;
+* one side acting while the other may react (Lew Morski return fire, Sky of
+  WWII reaction cards, A&A defensive fire, Wing Leader escort reaction):
+  *standing orders* given ahead in an ordinary order file and kept in the
+  ruleset's state, consulted during resolution; only a decision that no
+  standing order covers stops resolution in a short ``INTERRUPT`` phase
+  awaiting the one seat that must decide, with a default if it stays silent;
+* phases nobody acts in (Bismarck's administration): a phase awaiting no
+  seat, which the engine resolves at once;
+* several players per side, each with private knowledge (Sky of WWII hands):
+  everything is per *seat*, and a side is just a label shared by seats.
+
+Hidden information is by construction: the engine renders a seat's sitrep,
+acknowledgement or rejection only from ``view(state, seat)``, the events
+whose ``visible_to`` names that seat, and the rolls it may see.  Order
+parsing gets the view, not the state, so an error message cannot quote
+what the seat may not know.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from types import MappingProxyType
+from typing import Any, Mapping, Protocol, Sequence
+
+from .dice import Dice, Roll
+from .errors import OrderProblem, RulesetDefinitionError
+from .orders import OrderLine
+from .picture import Picture
+
+#: A view is plain JSON data (dicts, lists, str, int, float, bool, None):
+#: it is stored, printed with ``--json`` and handed to the templates as is.
+View = Mapping[str, Any]
+
+
+class Window(str, Enum):
+    """How long the engine gives a phase and whom it reminds."""
+
+    ORDERS = "orders"  # an ordinary phase on the game's schedule
+    INTERRUPT = "interrupt"  # a short window for one decision no standing order covered
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Someone who sends orders and receives a sitrep: a side, or one player of a side."""
+
+    name: str  # [a-z0-9_-]+, unique in the game; the Side: header of an order file
+    side: str  # the side the seat plays for; seats of one side are allies
+    title: str = ""
+
+
+@dataclass(frozen=True)
+class Phase:
+    """Where a game stands and who owes orders.
+
+    ``(turn, name)`` identifies the phase and must never repeat within a game:
+    it is the replay guard bound into every signed order file.
+
+    :param awaiting: seats whose orders the phase needs; empty means the
+        engine resolves it at once.
+    :param optional: seats that *may* send orders (standing-order updates)
+        but are not waited for.
+    :param hours: a suggested length for the window; None means the game's schedule.
+    :param prompt: one line telling the awaited seats what is asked of them.
+    """
+
+    turn: int
+    name: str
+    awaiting: frozenset[str]
+    title: str = ""
+    window: Window = Window.ORDERS
+    optional: frozenset[str] = frozenset()
+    hours: float | None = None
+    prompt: str = ""
+
+    @property
+    def key(self) -> str:
+        return f"{self.turn}/{self.name}"
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened in a resolution, with the seats that may know of it.
+
+    Write ``text`` for exactly those readers.  When two seats should learn
+    different things about one happening, emit two events.  An empty
+    ``visible_to`` is for the journal only.
+    """
+
+    text: str
+    visible_to: frozenset[str]
+    kind: str = "note"
+    data: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """The result of :meth:`Ruleset.resolve`: the next state and what happened."""
+
+    state: Any
+    events: tuple[Event, ...]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended."""
+
+    winner: str | None  # a side, or None for a draw
+    text: str
+    scores: Mapping[str, float] = field(default_factory=lambda: MappingProxyType({}))
+
+
+@dataclass(frozen=True)
+class Checked:
+    """Orders parsed and validated against the submitter's view.
+
+    ``orders`` is whatever value the ruleset's :meth:`Ruleset.resolve` takes;
+    ``notes`` are lines for the acknowledgement (e.g. "standing order
+    ON_SHADOW Bismarck EVADE replaces the earlier one").
+    """
+
+    orders: Any
+    problems: tuple[OrderProblem, ...] = ()
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Option:
+    """A game option (a switch for an optional rule or a gap in the rulebook)."""
+
+    name: str
+    default: Any
+    doc: str
+    choices: tuple[Any, ...] = ()
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A scenario a game can be started from."""
+
+    name: str
+    title: str
+    doc: str = ""
+
+
+@dataclass(frozen=True)
+class RulesetInfo:
+    """The ruleset's nature as data."""
+
+    name: str  # [a-z0-9_]+, unique; used in `pbem game new --rules`
+    title: str
+    sides: tuple[str, ...]
+    scenarios: tuple[Scenario, ...]
+    options: tuple[Option, ...] = ()
+    rulebook: str = ""  # where the rules come from, for the README and sitreps
+
+    def __post_init__(self) -> None:
+        if not self.name.replace("_", "").isalnum() or not self.name.islower():
+            raise RulesetDefinitionError(f"ruleset name {self.name!r} must be [a-z0-9_]+")
+        if not self.scenarios:
+            raise RulesetDefinitionError(f"ruleset {self.name!r} has no scenario")
+        names = [o.name for o in self.options]
+        if len(set(names)) != len(names):
+            raise RulesetDefinitionError(f"ruleset {self.name!r} repeats an option name")
+
+    def scenario(self, name: str) -> Scenario:
+        for s in self.scenarios:
+            if s.name == name:
+                return s
+        known = ", ".join(s.name for s in self.scenarios)
+        raise RulesetDefinitionError(f"unknown scenario {name!r} for {self.name} (known: {known})")
+
+    def resolve_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        """Fill defaults; reject unknown names and values outside ``choices``."""
+        known = {o.name: o for o in self.options}
+        for key in given:
+            if key not in known:
+                raise RulesetDefinitionError(
+                    f"unknown option {key!r} for {self.name} (known: {', '.join(known) or 'none'})")
+        out = {}
+        for opt in self.options:
+            value = given.get(opt.name, opt.default)
+            if opt.choices and value not in opt.choices:
+                raise RulesetDefinitionError(
+                    f"option {opt.name}={value!r} is not one of {', '.join(map(repr, opt.choices))}")
+            out[opt.name] = value
+        return out
+
+
+class Ruleset(Protocol):
+    """The contract.  Every method is pure: no I/O, no clock, no global RNG.
+
+    State values are the ruleset's own (frozen dataclasses recommended) and
+    never leave it except through :meth:`dump`, :meth:`view` and events.
+    """
+
+    info: RulesetInfo
+
+    def setup(self, scenario: str, options: Mapping[str, Any], dice: Dice) -> Any:
+        """Return the initial state.  ``options`` are complete (see :meth:`RulesetInfo.resolve_options`).
+
+        :raises RulesetDefinitionError: the scenario or its data is inconsistent.
+        """
+        ...
+
+    def seats(self, state: Any) -> tuple[Seat, ...]:
+        """Every seat of the game, fixed from setup on."""
+        ...
+
+    def phase(self, state: Any) -> Phase | None:
+        """The phase the game is in, or None when it is over."""
+        ...
+
+    def view(self, state: Any, seat: str) -> View:
+        """Everything ``seat`` may know now, as JSON data; the only input to its sitrep.
+
+        There is no default and no fallback to the full state: a ruleset
+        that forgets something hides it.
+        """
+        ...
+
+    def order_form(self, view: View, seat: str) -> str:
+        """The body of a blank order file for the seat's next phase.
+
+        Lines starting with ``#`` explain what may be ordered; standing orders
+        in force are listed so they can be kept or changed.
+        """
+        ...
+
+    def check_orders(self, view: View, seat: str, lines: Sequence[OrderLine]) -> Checked:
+        """Parse and validate one seat's order lines against its view.
+
+        Return every problem, not the first (a player fixes them all in one
+        reply).  Messages name the line, the unit, the rule and what would be
+        legal, using only what ``view`` holds.
+        """
+        ...
+
+    def default_orders(self, state: Any, seat: str) -> Any:
+        """The orders a seat that sent none is taken to have given (its missing-orders policy)."""
+        ...
+
+    def resolve(self, state: Any, orders: Mapping[str, Any], dice: Dice) -> Resolution:
+        """Resolve the current phase.  ``orders`` has one entry per awaited seat.
+
+        Must be deterministic in its arguments; all chance comes from ``dice``.
+        """
+        ...
+
+    def outcome(self, state: Any) -> Outcome | None:
+        """The result once the game is over, else None."""
+        ...
+
+    def dump(self, state: Any) -> dict[str, Any]:
+        """The state as JSON data; ``load(dump(s)) == s``."""
+        ...
+
+    def load(self, data: Mapping[str, Any]) -> Any:
+        """Inverse of :meth:`dump`."""
+        ...
+
+    def picture(self, view: View) -> Picture | None:
+        """A map or board picture of what the view shows, or None."""
+        ...
+
+    def bot_orders(self, view: View, seat: str, dice: Dice) -> str:
+        """Legal orders for ``seat`` chosen by a simple scripted player.
+
+        Drives ``pbem demo``, the conformance check, the leak tests and the
+        benchmarks; it sees only the view, like a human player.
+        """
+        ...
+
+
+def visible_rolls(rolls: Sequence[Roll], seat: str) -> list[Roll]:
+    """The rolls a seat may see."""
+    return [r for r in rolls if seat in r.seen_by]
+
+
+def visible_events(events: Sequence[Event], seat: str) -> list[Event]:
+    """The events a seat may see."""
+    return [e for e in events if seat in e.visible_to]

@@ -1,0 +1,1 @@
+"""Rulesets hosted by pbem: one package each, listed by hand in RULESETS."""

@@ -1,0 +1,1 @@
+"""Jinja templates for replies and sitreps (data of the pbem package)."""
