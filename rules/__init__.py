@@ -1,1 +1,19 @@
-"""Rulesets hosted by pbem: one package each, listed by hand in RULESETS."""
+"""Rulesets hosted by pbem: one package each, listed here by hand (no registration by import side effect)."""
+from __future__ import annotations
+
+from pbem.core.errors import UnknownRulesetError
+from pbem.core.ruleset import Ruleset
+
+RULESETS: tuple[Ruleset, ...] = ()
+
+
+def find_ruleset(name: str, extra: tuple[Ruleset, ...] = ()) -> Ruleset:
+    """The ruleset called ``name``.
+
+    :raises UnknownRulesetError: naming the rulesets there are.
+    """
+    for ruleset in (*RULESETS, *extra):
+        if ruleset.info.name == name:
+            return ruleset
+    known = ", ".join(r.info.name for r in (*RULESETS, *extra)) or "none"
+    raise UnknownRulesetError(f"unknown ruleset {name!r} (known: {known})")

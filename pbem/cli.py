@@ -1,0 +1,307 @@
+"""The `pbem` command line (click).  A stable interface: other tools drive it.
+
+All state lives under the home folder: ``--home DIR``, ``PBEM_HOME``, or ``./pbem-home``.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from pathlib import Path
+
+import click
+
+from pbem.core.errors import PbemError
+from pbem.home import Home, HomeError
+
+
+def _server(ctx: click.Context):
+    from pbem.server import Server
+
+    home = Home.locate(ctx.obj["home"])
+    try:
+        return Server(home.load())
+    except HomeError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+class Group(click.Group):
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except (PbemError, HomeError) as exc:
+            raise click.ClickException(str(exc)) from None
+
+
+@click.group(cls=Group)
+@click.option("--home", envvar="PBEM_HOME", default="pbem-home", show_default=True,
+              help="Folder holding config, database, keys and mail folders.")
+@click.option("-v", "--verbose", count=True, help="Log more (-v info, -vv debug).")
+@click.pass_context
+def main(ctx: click.Context, home: str, verbose: int) -> None:
+    """pbem — a play-by-email turn processor for wargames."""
+    ctx.obj = {"home": home}
+    logging.basicConfig(level=[logging.WARNING, logging.INFO, logging.DEBUG][min(verbose, 2)],
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+
+
+@main.command()
+@click.option("--database", help="Database URL (default: SQLite in the home folder).")
+@click.pass_context
+def init(ctx, database):
+    """Create the home: config, migrated database, server key, mail folders."""
+    from pbem.server import Server
+
+    home = Home.locate(ctx.obj["home"])
+    Server.init(home, database)
+    click.echo(f"pbem home ready at {home.path}")
+    click.echo(f"  config:     {home.config_path}")
+    click.echo(f"  server key: {home.key_path}.pub")
+    click.echo(f"  inbox:      {home.inbox} (Maildir)   outbox: {home.outbox} (Maildir)")
+
+
+@main.command("rules")
+def rules_cmd():
+    """List rulesets and their scenarios."""
+    from pbem import rules
+
+    for r in rules.RULESETS:
+        click.echo(f"{r.info.name}: {r.info.title}  (sides: {', '.join(r.info.sides)})")
+        for sc in r.info.scenarios:
+            click.echo(f"  scenario {sc.name}: {sc.title}")
+        for opt in r.info.options:
+            choices = f" [{'|'.join(map(str, opt.choices))}]" if opt.choices else ""
+            click.echo(f"  option {opt.name}={opt.default!r}{choices}: {opt.doc}")
+
+
+@main.group()
+def game():
+    """Create and manage games."""
+
+
+def _parse_options(items):
+    out = {}
+    for item in items:
+        if "=" not in item:
+            raise click.BadParameter(f"{item!r}: options are NAME=VALUE")
+        k, v = item.split("=", 1)
+        try:
+            out[k] = json.loads(v)
+        except json.JSONDecodeError:
+            out[k] = v
+    return out
+
+
+@game.command("new")
+@click.argument("game_id")
+@click.option("--rules", "ruleset", required=True, help="Ruleset name (see `pbem rules`).")
+@click.option("--scenario", required=True)
+@click.option("--option", "options", multiple=True, help="NAME=VALUE, repeatable.")
+@click.option("--seed-hex", help="The game's secret seed (hex); random by default.")
+@click.option("--hours", type=float, help="Hours per phase (default from config).")
+@click.option("--interrupt-hours", type=float, help="Hours for an interrupt window.")
+@click.option("--wait/--no-wait", default=False, help="Wait for the deadline even when all orders are in.")
+@click.option("--title", default="")
+@click.pass_context
+def game_new(ctx, game_id, ruleset, scenario, options, seed_hex, hours, interrupt_hours, wait, title):
+    """Create GAME_ID from a ruleset and scenario."""
+    server = _server(ctx)
+    try:
+        seed = bytes.fromhex(seed_hex) if seed_hex else None
+    except ValueError:
+        raise click.BadParameter("--seed-hex must be hexadecimal") from None
+    g = server.new_game(game_id, ruleset, scenario, _parse_options(options), seed=seed, hours=hours,
+                        interrupt_hours=interrupt_hours, title=title, wait_for_deadline=wait)
+    seats = [x["name"] for x in server.status(g.id)["seats"]]
+    click.echo(f"created {g.id}: {g.title}; sides: {', '.join(seats)}")
+    click.echo(f"seed commitment {g.seed_commitment}; add a player for every side to start it")
+
+
+@main.command()
+@click.pass_context
+def games(ctx):
+    """List games with turn, phase and state."""
+    for g in _server(ctx).games():
+        click.echo(f"{g.id:20} {g.ruleset:12} {g.status:7} turn {g.turn:<3} {g.phase}")
+
+
+@main.group()
+def player():
+    """Register players."""
+
+
+@player.command("add")
+@click.argument("game_id")
+@click.argument("side")
+@click.option("--email", required=True)
+@click.option("--key", "keyfile", required=True, type=click.Path(exists=True, dir_okay=False),
+              help="OpenSSH public key file (ssh-ed25519), e.g. from `pbem keygen`.")
+@click.option("--tz", default="UTC", help="The player's time zone, e.g. Europe/Warsaw.")
+@click.pass_context
+def player_add(ctx, game_id, side, email, keyfile, tz):
+    """Register the player of SIDE in GAME_ID."""
+    server = _server(ctx)
+    seat = server.add_player(game_id, side, email, Path(keyfile).read_text(), tz)
+    click.echo(f"{game_id}/{seat.name}: {email} key {seat.fingerprint}")
+    st = server.status(game_id)
+    if st["status"] == "active" and st["turn"]:
+        click.echo(f"{game_id} started: turn {st['turn']} {st['phase']}, sitreps queued")
+
+
+@main.command()
+@click.argument("path", type=click.Path(dir_okay=False))
+def keygen(path):
+    """Write an Ed25519 private key to PATH and its public key to PATH.pub."""
+    from pbem.crypto import sshsig
+
+    p = Path(path)
+    if p.exists():
+        raise click.ClickException(f"{p} exists; not overwriting a key")
+    key = sshsig.generate_private_key()
+    p.write_bytes(sshsig.private_key_pem(key))
+    p.chmod(0o600)
+    pub = sshsig.public_key_of(key, p.name)
+    Path(f"{path}.pub").write_text(pub.line() + "\n")
+    click.echo(f"wrote {p} and {p}.pub ({pub.fingerprint})")
+
+
+@main.command()
+@click.argument("file", type=click.File("r"))
+@click.option("--key", "keyfile", required=True, type=click.Path(exists=True, dir_okay=False))
+def sign(file, keyfile):
+    """Print FILE in canonical form followed by its signature, ready to mail."""
+    from pbem.core.orders import canonical
+    from pbem.crypto import sshsig
+
+    text = canonical(file.read())
+    key = sshsig.load_private_key(Path(keyfile).read_bytes())
+    click.echo(text + sshsig.sign(key, text.encode()), nl=False)
+
+
+@main.command()
+@click.argument("game_id")
+@click.argument("side")
+@click.pass_context
+def orders(ctx, game_id, side):
+    """Print the order form for SIDE's next phase, header filled in."""
+    click.echo(_server(ctx).order_form(game_id, side), nl=False)
+
+
+@main.command()
+@click.argument("files", nargs=-1)
+@click.pass_context
+def ingest(ctx, files):
+    """Take RFC 5322 messages or bare signed order files (FILE... or - for stdin).
+
+    Prints one verdict line per message.  Exits 0 when messages were rejected
+    (the sender is told); non-zero only when pbem itself failed, so an MTA
+    keeps the message and retries.
+    """
+    server = _server(ctx)
+    sources = files or ("-",)
+    failed = False
+    for src in sources:
+        raw = sys.stdin.buffer.read() if src == "-" else Path(src).read_bytes()
+        try:
+            verdict = server.ingest(raw)
+        except Exception as exc:  # storage down etc.: report, and let the MTA retry
+            click.echo(f"failed {src}: {exc.__class__.__name__}: {exc}", err=True)
+            failed = True
+            continue
+        click.echo(verdict.line())
+    from pbem.delivery import deliver
+
+    deliver(server)
+    if failed:
+        sys.exit(75)  # EX_TEMPFAIL: the MTA will try again
+
+
+@main.command()
+@click.pass_context
+def tick(ctx):
+    """One pass of the daemon: take in mail, resolve what is due, send what is queued."""
+    from pbem.daemon import tick as do_tick
+
+    report = do_tick(_server(ctx))
+    click.echo(report.line())
+
+
+@main.command()
+@click.option("--interval", default=60.0, show_default=True, help="Seconds between passes.")
+@click.pass_context
+def daemon(ctx, interval):
+    """Run the daemon until stopped (SIGINT/SIGTERM)."""
+    from pbem.daemon import run
+
+    run(_server(ctx), interval)
+
+
+@main.command()
+@click.argument("game_id")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+def status(ctx, game_id, as_json):
+    """Turn, phase, which sides owe orders, deadline, result when over."""
+    st = _server(ctx).status(game_id)
+    if as_json:
+        click.echo(json.dumps(st, indent=2))
+        return
+    click.echo(f"{st['game']}: {st['title']}")
+    click.echo(f"  status {st['status']}, turn {st['turn']}, phase {st['phase_title']} ({st['window']})")
+    if st["status"] == "active":
+        click.echo(f"  owing: {', '.join(st['owing']) or 'nobody'}; in: {', '.join(st['in']) or 'nobody'}")
+        click.echo(f"  deadline: {st['deadline'] or 'none'}")
+    if st["held_reason"]:
+        click.echo(f"  held: {st['held_reason']}")
+    if st["outcome"]:
+        click.echo(f"  result: {st['outcome']['text']}")
+
+
+@main.command()
+@click.argument("game_id")
+@click.argument("side")
+@click.option("--turn", type=int)
+@click.option("--json", "as_json", is_flag=True, help="Print the view the sitrep was rendered from.")
+@click.option("--html", "as_html", is_flag=True, help="Print the HTML part.")
+@click.pass_context
+def sitrep(ctx, game_id, side, turn, as_json, as_html):
+    """The latest (or turn N) sitrep of SIDE exactly as mailed."""
+    row = _server(ctx).sitrep(game_id, side, turn)
+    if as_json:
+        click.echo(json.dumps(json.loads(row.view_json), indent=2, sort_keys=True))
+    else:
+        click.echo(row.html if as_html else row.text, nl=False)
+
+
+@main.command()
+@click.argument("game_id")
+@click.pass_context
+def replay(ctx, game_id):
+    """Re-run GAME_ID from its journal and seed; exit 0 only if every byte is reproduced."""
+    from pbem.replay import replay as do_replay
+
+    report = do_replay(_server(ctx), game_id)
+    if report.ok:
+        click.echo(f"replay {game_id}: OK — {report.entries} journal entries and {report.sitreps} sitreps "
+                   "reproduced byte for byte")
+        return
+    for p in report.problems:
+        click.echo(f"  {p}", err=True)
+    raise click.ClickException(f"replay {game_id}: {len(report.problems)} difference(s)")
+
+
+@main.command()
+@click.option("--rules", "ruleset", default=None, help="Ruleset to play (default: the first that is ready).")
+@click.option("--scenario", default=None)
+@click.option("--turns", default=4, show_default=True, help="How many turns to play (0: to the end).")
+@click.option("--game", "game_id", default="demo", show_default=True)
+@click.pass_context
+def demo(ctx, ruleset, scenario, turns, game_id):
+    """Play a seed game between two scripted sides through the real mail path."""
+    from pbem.demo import run_demo
+
+    run_demo(Home.locate(ctx.obj["home"]), ruleset, scenario, turns, game_id)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

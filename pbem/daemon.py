@@ -1,0 +1,89 @@
+"""The daemon: take in mail, resolve what is due, send what is queued — once (`tick`) or on a schedule.
+
+APScheduler only decides *when* to run a pass: every ``interval`` seconds,
+and once more at the earliest deadline.  The truth about deadlines lives in
+the database, so a restarted daemon, or a second one, loses nothing.
+"""
+from __future__ import annotations
+
+import logging
+import signal
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pbem.delivery import deliver
+
+log = logging.getLogger("pbem.runner")
+
+
+@dataclass
+class TickReport:
+    ingested: int = 0
+    verdicts: dict[str, int] = field(default_factory=dict)
+    resolved: int = 0
+    sent: int = 0
+    failed: int = 0
+    held: list[str] = field(default_factory=list)
+
+    def line(self) -> str:
+        v = ", ".join(f"{n} {k}" for k, n in sorted(self.verdicts.items())) or "none"
+        held = f"; held: {', '.join(self.held)}" if self.held else ""
+        return (f"tick: {self.ingested} message(s) in ({v}); {self.resolved} phase(s) resolved; "
+                f"{self.sent} sent, {self.failed} failed{held}")
+
+
+def ingest_maildir(server, root: Path, report: TickReport) -> set[str]:
+    """Ingest every message in ``root/new``, then move it to ``cur``; return the games touched."""
+    touched: set[str] = set()
+    new = root / "new"
+    if not new.is_dir():
+        return touched
+    for path in sorted(new.iterdir()):
+        if path.name.startswith("."):
+            continue
+        raw = path.read_bytes()
+        # ingest commits before the file moves: a crash in between makes the next pass see a duplicate
+        verdict = server.ingest(raw, advance=False)
+        report.ingested += 1
+        report.verdicts[verdict.status] = report.verdicts.get(verdict.status, 0) + 1
+        if verdict.status == "accepted":
+            touched.add(verdict.game)
+        path.replace(root / "cur" / f"{path.name}:2,S")
+    return touched
+
+
+def tick(server) -> TickReport:
+    report = TickReport()
+    touched = ingest_maildir(server, server.home.inbox, report)
+    for game_id in sorted(touched | set(server.due_games())):
+        report.resolved += server.advance(game_id)
+    report.held = [g.id for g in server.games() if g.status == "held"]
+    report.sent, report.failed = deliver(server)
+    return report
+
+
+def run(server, interval: float = 60.0) -> None:  # pragma: no cover - exercised by the daemon tests
+    from apscheduler.schedulers.blocking import BlockingScheduler
+
+    sched = BlockingScheduler(timezone="UTC")
+
+    def one_pass():
+        try:
+            report = tick(server)
+            if report.ingested or report.resolved or report.sent:
+                log.info(report.line())
+        except Exception:  # one bad pass must not end the daemon
+            log.exception("tick failed; next pass in %s s", interval)
+        nxt = server.next_deadline()
+        if nxt is not None:
+            sched.add_job(one_pass, "date", run_date=nxt, id="deadline", replace_existing=True)
+
+    sched.add_job(one_pass, "interval", seconds=interval, id="poll", max_instances=1, coalesce=True,
+                  next_run_time=server.clock())
+
+    def stop(*_):
+        sched.shutdown(wait=False)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    sched.start()

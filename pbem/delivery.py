@@ -1,0 +1,172 @@
+"""Sending the outbox: to a Maildir (the embedded default) or over SMTP, with retries.
+
+A row is claimed by moving it to ``sending`` with a lease (``not_before`` set
+a few minutes ahead) in its own transaction; only then is it sent, and marked
+``sent`` right after.  A daemon that dies mid-send leaves the row claimed
+until the lease runs out, then any daemon takes it again.  Maildir delivery
+writes a file named after the Message-ID, so a second attempt overwrites
+the first instead of duplicating it.
+"""
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import smtplib
+import socket
+import ssl
+from dataclasses import dataclass
+from datetime import timedelta
+from pathlib import Path
+from typing import Protocol
+
+from sqlalchemy import or_
+from sqlmodel import select
+
+from pbem.store.models import Outbox
+
+log = logging.getLogger("pbem.smtp")
+
+LEASE = timedelta(minutes=10)
+#: Give up on a message after this long of temporary failures, and tell the GM.
+DELIVER_FOR = timedelta(days=5)
+
+
+class TemporaryFailure(Exception):
+    """Try again later (network down, 4xx)."""
+
+
+class PermanentFailure(Exception):
+    """Never try again (5xx for the recipient)."""
+
+
+class Transport(Protocol):
+    def send(self, raw: bytes, to: str, message_id: str) -> None: ...
+
+
+@dataclass
+class MaildirTransport:
+    """Writes each message into a Maildir: one file per message, readable by any mail client."""
+
+    root: Path
+
+    def send(self, raw: bytes, to: str, message_id: str) -> None:
+        name = "pbem." + hashlib.sha256(message_id.encode()).hexdigest()[:40]
+        tmp = self.root / "tmp" / name
+        with open(tmp, "wb") as fh:
+            fh.write(raw)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, self.root / "new" / name)  # atomic: readers never see half a message
+
+
+@dataclass
+class SmtpTransport:
+    host: str
+    port: int = 587
+    starttls: bool = True
+    tls: bool = False
+    username: str = ""
+    password: str = ""
+    sender: str = ""
+    timeout: float = 30.0
+
+    def send(self, raw: bytes, to: str, message_id: str) -> None:
+        try:
+            if self.tls:
+                client = smtplib.SMTP_SSL(self.host, self.port, timeout=self.timeout,
+                                          context=ssl.create_default_context())
+            else:
+                client = smtplib.SMTP(self.host, self.port, timeout=self.timeout)
+            with client:
+                if self.starttls and not self.tls:
+                    client.starttls(context=ssl.create_default_context())
+                if self.username:
+                    client.login(self.username, self.password)
+                client.sendmail(self.sender, [to], raw)
+        except smtplib.SMTPRecipientsRefused as exc:
+            codes = [c for c, _ in exc.recipients.values()]
+            if all(500 <= c < 600 for c in codes):
+                raise PermanentFailure(f"recipient refused: {exc.recipients}") from None
+            raise TemporaryFailure(f"recipient deferred: {exc.recipients}") from None
+        except smtplib.SMTPResponseException as exc:
+            if 500 <= exc.smtp_code < 600:
+                raise PermanentFailure(f"{exc.smtp_code} {exc.smtp_error!r}") from None
+            raise TemporaryFailure(f"{exc.smtp_code} {exc.smtp_error!r}") from None
+        except (OSError, smtplib.SMTPException, socket.timeout) as exc:
+            raise TemporaryFailure(f"{exc.__class__.__name__}: {exc}") from None
+
+
+def transport_for(home) -> Transport:
+    smtp = home.section("smtp")
+    if smtp.get("host"):
+        password = smtp.get("password", "")
+        if smtp.get("password_file"):
+            password = (home.path / smtp["password_file"]).read_text().strip()
+        return SmtpTransport(host=smtp["host"], port=int(smtp.get("port", 587)),
+                             starttls=bool(smtp.get("starttls", True)), tls=bool(smtp.get("tls", False)),
+                             username=smtp.get("username", ""), password=password, sender=home.address)
+    return MaildirTransport(home.outbox)
+
+
+def backoff(attempts: int) -> timedelta:
+    return timedelta(minutes=min(240, 2 ** min(attempts, 8)))
+
+
+def deliver(server, transport: Transport | None = None, limit: int = 500) -> tuple[int, int]:
+    """Send what is due; return (sent, failed for good)."""
+    transport = transport or transport_for(server.home)
+    sent = failed = 0
+    dead_mta_logged = False
+    while True:
+        now = server.clock()
+        with server.session() as s:
+            query = (select(Outbox).where(or_(Outbox.state == "queued", Outbox.state == "sending"),
+                                          or_(Outbox.not_before == None, Outbox.not_before <= now))  # noqa: E711
+                     .order_by(Outbox.id).limit(50).with_for_update(skip_locked=True))
+            rows = s.exec(query).all()
+            for row in rows:
+                row.state, row.attempts, row.not_before = "sending", row.attempts + 1, now + LEASE
+                s.add(row)
+            s.commit()
+        if not rows:
+            break
+        for row in rows:
+            try:
+                transport.send(row.raw, row.to_addr, row.message_id)
+            except TemporaryFailure as exc:
+                give_up = now - _aware(row.created_at) > DELIVER_FOR
+                _finish(server, row.id, "failed" if give_up else "queued", str(exc), now + backoff(row.attempts))
+                if not dead_mta_logged:  # a dead MTA is logged once per pass, not once per message
+                    log.warning("delivery deferred (%s); will retry", exc)
+                    dead_mta_logged = True
+                failed += give_up
+                continue
+            except PermanentFailure as exc:
+                log.warning("%s: permanent failure to %s: %s", row.message_id, row.to_addr, exc)
+                _finish(server, row.id, "failed", str(exc), None)
+                failed += 1
+                continue
+            _finish(server, row.id, "sent", "", None, sent_at=server.clock())
+            sent += 1
+            if sent >= limit:
+                return sent, failed
+        if dead_mta_logged:
+            break
+    return sent, failed
+
+
+def _finish(server, row_id: int, state: str, error: str, not_before, sent_at=None) -> None:
+    with server.session() as s:
+        row = s.get(Outbox, row_id)
+        row.state, row.last_error, row.not_before = state, error[:2000], not_before
+        if sent_at is not None:
+            row.sent_at = sent_at
+        s.add(row)
+        s.commit()
+
+
+def _aware(when):
+    from pbem.server import aware
+
+    return aware(when)

@@ -1,0 +1,311 @@
+"""The intake pipeline: from raw mail to a stored submission and a queued reply.
+
+Each step is a small handler with a name and one method, run in the order
+of :data:`PIPELINE`.  A handler stops the message by raising
+:class:`Reject` (the sender is told every reason) or :class:`Discard`
+(nothing is sent: loops, bounces, duplicates).  The raw message is stored
+before any handler runs, so nothing is ever lost whatever the verdict.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from sqlmodel import Session, select
+
+from pbem.core.errors import Code, OrderProblem
+from pbem.core.orders import OrderFile, canonical, parse_order_file
+from pbem.core.ruleset import Checked, Ruleset
+from pbem.crypto import sshsig
+from pbem.mail.inbound import Inbound, MailError, SignedText, read_message
+from pbem.store.models import Game, Seat, Submission
+
+
+class PipelineStop(Exception):
+    """Stops the pipeline for one message."""
+
+
+class Reject(PipelineStop):
+    def __init__(self, problems: list[OrderProblem], *, hint: str = "") -> None:
+        super().__init__("; ".join(map(str, problems)))
+        self.problems = problems
+        self.hint = hint
+
+
+class Discard(PipelineStop):
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def problem(code: Code, message: str, *, line_no: int = 0, text: str = "", rule: str = "") -> OrderProblem:
+    return OrderProblem(line_no, text, code, message, rule)
+
+
+@dataclass
+class Message:
+    """What the pipeline knows about one message so far (typed, instead of a dict of magic keys)."""
+
+    raw: bytes
+    max_bytes: int
+    mail: Inbound | None = None
+    signed: SignedText | None = None
+    file: OrderFile | None = None
+    game: Game | None = None
+    seat: Seat | None = None
+    ruleset: Ruleset | None = None
+    state: Any = None
+    key: sshsig.PublicKey | None = None
+    signed_sha256: str = ""
+    checked: Checked | None = None
+    replaced: Submission | None = None
+    unchanged: bool = False
+    stored: Submission | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def reply_to(self) -> str:
+        """Where a reply goes: the registered address once the signer is known, else the sender."""
+        if self.seat is not None and self.key is not None:
+            return self.seat.email
+        return self.mail.sender if self.mail and not self.mail.automatic else ""
+
+
+class Handler:
+    name = ""
+    description = ""
+
+    def process(self, msg: Message, ctx: "IntakeContext") -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+
+@dataclass
+class IntakeContext:
+    """What handlers may use: the session and how to load a game's ruleset and state."""
+
+    session: Session
+    load_game: Callable[[Game], tuple[Ruleset, Any]]
+
+
+class CheckSize(Handler):
+    name = "check-size"
+    description = "refuse messages over the configured size, before parsing them"
+
+    def process(self, msg, ctx):
+        if len(msg.raw) > msg.max_bytes:
+            try:  # read just the headers, to answer the sender
+                msg.mail = read_message(msg.raw.split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0] + b"\n\n")
+            except MailError:
+                pass
+            raise Reject([problem(Code.MAIL_TOO_LARGE, f"the message is {len(msg.raw):,} bytes; the limit "
+                                  f"is {msg.max_bytes:,} — send the orders as plain text without pictures")])
+
+
+class ParseMime(Handler):
+    name = "parse-mime"
+    description = "read the message and find order files and signatures in it"
+
+    def process(self, msg, ctx):
+        try:
+            msg.mail = read_message(msg.raw)
+        except MailError as exc:
+            raise Reject([problem(Code(exc.code), exc.message)]) from None
+
+
+class DropAutomatic(Handler):
+    name = "drop-automatic"
+    description = "never answer auto-replies, bounces or the server's own mail (no loops)"
+
+    def process(self, msg, ctx):
+        assert msg.mail is not None
+        if msg.mail.from_server:
+            raise Discard("the message is the server's own mail")
+        if msg.mail.automatic:
+            raise Discard(f"machine-generated message ({msg.mail.automatic})")
+
+
+class FindOrders(Handler):
+    name = "find-orders"
+    description = "exactly one order file, with a signature"
+
+    def process(self, msg, ctx):
+        assert msg.mail is not None
+        found = msg.mail.found
+        if not found:
+            raise Reject([problem(Code.MAIL_NO_ORDERS, "no order file found: the orders must start with the line "
+                                  "'PBEM-ORDERS 1', in the message body or in an attached .txt file")],
+                         hint="Reply to your latest sitrep: it carries the order form as orders.txt.")
+        if len(found) > 1:
+            raise Reject([problem(Code.MAIL_NO_ORDERS, f"{len(found)} order files found "
+                                  f"({', '.join(f.where for f in found)}); send one order file per message")])
+        msg.signed = found[0]
+        f, problems = parse_order_file(msg.signed.text)
+        if f is None:
+            raise Reject(problems)
+        msg.file = f
+
+
+class IdentifyGame(Handler):
+    name = "identify-game"
+    description = "the game named in the header exists and takes orders"
+
+    def process(self, msg, ctx):
+        assert msg.file is not None
+        game = ctx.session.get(Game, msg.file.game)
+        if game is None:
+            raise Reject([problem(Code.GAME_UNKNOWN, f"there is no game {msg.file.game!r} on this server "
+                                  "(check the Game: line of the header)")])
+        msg.game = game
+
+
+class IdentifySeat(Handler):
+    name = "identify-seat"
+    description = "the side named in the header plays in the game"
+
+    def process(self, msg, ctx):
+        assert msg.file is not None and msg.game is not None
+        if msg.file.kind != "orders":
+            return
+        seat = ctx.session.exec(select(Seat).where(Seat.game_id == msg.game.id,
+                                                   Seat.name == msg.file.side)).first()
+        if seat is None:
+            names = ctx.session.exec(select(Seat.name).where(Seat.game_id == msg.game.id)).all()
+            raise Reject([problem(Code.SEAT_UNKNOWN, f"game {msg.game.id} has no side {msg.file.side!r} "
+                                  f"(its sides: {', '.join(sorted(names))})")])
+        msg.seat = seat
+
+
+class VerifySignature(Handler):
+    name = "verify-signature"
+    description = "the canonical text is signed by the key registered for that side"
+
+    def process(self, msg, ctx):
+        assert msg.signed is not None and msg.file is not None and msg.seat is not None
+        if not msg.signed.signature:
+            raise Reject([problem(Code.SIG_MISSING, "the orders are not signed: put the armored signature "
+                                  "after the orders, or attach it as orders.txt.sig")],
+                         hint="Sign with `pbem sign orders.txt --key KEY` or "
+                              "`ssh-keygen -Y sign -n pbem -f KEY orders.txt`.")
+        text = msg.file.text
+        # What was signed may be the canonical text or the file as the player saved it; both are
+        # accepted, since a client may have stripped the final newline or trailing spaces in transit.
+        candidates = [text.encode(), text.rstrip("\n").encode(), text.replace("\n", "\r\n").encode()]
+        error: sshsig.SignatureError | None = None
+        for candidate in candidates:
+            try:
+                key = sshsig.verify(msg.signed.signature, candidate, sshsig.ORDERS_NAMESPACE)
+                break
+            except sshsig.SignatureError as exc:
+                error = exc
+                if exc.code != "signature/bad":
+                    break
+        else:
+            key = None
+        if key is None:
+            assert error is not None
+            raise Reject([problem(Code(error.code), error.message)])
+        if key.fingerprint != msg.seat.fingerprint:
+            other = ctx.session.exec(select(Seat).where(Seat.game_id == msg.seat.game_id,
+                                                        Seat.fingerprint == key.fingerprint)).first()
+            if other is not None:
+                # A genuine player signed orders for someone else's side: answer the signer, not the victim.
+                msg.seat, msg.key = other, key
+                raise Reject([problem(Code.SIG_WRONG_KEY, f"you signed with the key of side {other.name!r} "
+                                      f"but the header says Side: {msg.file.side}; a side may only send its "
+                                      "own orders")])
+            msg.seat = None
+            raise Reject([problem(Code.SIG_WRONG_KEY, f"the signing key {key.fingerprint} is not the key "
+                                  f"registered for side {msg.file.side!r} of game {msg.file.game}")])
+        msg.key = key
+        msg.signed_sha256 = hashlib.sha256(text.encode()).hexdigest()
+
+
+class CheckPhase(Handler):
+    name = "check-phase"
+    description = "the header's turn and phase are the current ones, and this side owes or may send orders"
+
+    def process(self, msg, ctx):
+        assert msg.game is not None and msg.file is not None and msg.seat is not None
+        game = msg.game
+        if game.status == "over":
+            raise Reject([problem(Code.GAME_OVER, f"game {game.id} is over; no more orders are taken")])
+        seat = msg.seat.name
+        awaiting = set(json.loads(game.awaiting_json))
+        msg.ruleset, msg.state = ctx.load_game(game)
+        phase = msg.ruleset.phase(msg.state)
+        current = phase is not None and (msg.file.turn, msg.file.phase) == (phase.turn, phase.name)
+        if not current:
+            earlier = ctx.session.exec(select(Submission).where(
+                Submission.game_id == game.id, Submission.seat == seat,
+                Submission.signed_sha256 == msg.signed_sha256)).first()
+            what = f"turn {msg.file.turn}, phase {msg.file.phase}"
+            if earlier is not None:
+                raise Reject([problem(Code.REPLAY, f"this signed order file ({what}) was already received and "
+                                      "that phase is resolved; an old file cannot be sent again")])
+            if seat in awaiting and phase is not None:
+                due = f"your orders are due for turn {phase.turn}, phase {phase.name}"
+            else:
+                due = "no orders are due from you now; your latest sitrep says when they are"
+            raise Reject([problem(Code.STALE, f"these orders are for {what}, which is not the current phase: "
+                                  f"{due}. Orders signed for one phase cannot be used in another")],
+                         hint="Use the order form of your latest sitrep; its header is filled in.")
+        if game.status in ("paused", "held"):
+            msg.notes.append(f"the game is {game.status}; your orders are kept and count when it resumes")
+        if seat not in awaiting and seat not in phase.optional:
+            raise Reject([problem(Code.SEAT_NOT_AWAITED, f"side {seat} has no orders to give in {phase.name}; "
+                                  "your latest sitrep says when you do")])
+
+
+class CheckReplay(Handler):
+    name = "check-replay"
+    description = "a signed file seen before cannot bring back orders that were replaced"
+
+    def process(self, msg, ctx):
+        assert msg.game is not None and msg.seat is not None and msg.file is not None
+        rows = ctx.session.exec(select(Submission).where(
+            Submission.game_id == msg.game.id, Submission.seat == msg.seat.name,
+            Submission.turn == msg.file.turn, Submission.phase == msg.file.phase)).all()
+        for row in rows:
+            if row.signed_sha256 == msg.signed_sha256:
+                if row.current:
+                    msg.unchanged = True
+                    msg.replaced = row
+                    return
+                raise Reject([problem(Code.REPLAY, "this exact signed file was received before and was then "
+                                      "replaced by newer orders; to go back to it, change it (a comment line "
+                                      "will do) and sign it again")])
+            if row.current:
+                msg.replaced = row
+
+
+class CheckOrders(Handler):
+    name = "check-orders"
+    description = "the ruleset parses and validates every line against the side's view"
+
+    def process(self, msg, ctx):
+        assert msg.ruleset is not None and msg.seat is not None and msg.file is not None
+        view = msg.ruleset.view(msg.state, msg.seat.name)
+        checked = msg.ruleset.check_orders(view, msg.seat.name, msg.file.lines)
+        if checked.problems:
+            raise Reject(list(checked.problems),
+                         hint="Fix every line listed, sign again and resend; until then your earlier "
+                              "orders (if any) stand.")
+        msg.checked = checked
+
+
+PIPELINE: tuple[Handler, ...] = (
+    CheckSize(), ParseMime(), DropAutomatic(), FindOrders(), IdentifyGame(), IdentifySeat(),
+    VerifySignature(), CheckPhase(), CheckReplay(), CheckOrders(),
+)
+
+
+def run_pipeline(msg: Message, ctx: IntakeContext, pipeline: tuple[Handler, ...] = PIPELINE) -> None:
+    """Run the handlers in order; :class:`Reject` or :class:`Discard` propagate to the caller."""
+    for handler in pipeline:
+        handler.process(msg, ctx)
+
+
+def signed_text_sha(text: str) -> str:
+    return hashlib.sha256(canonical(text).encode()).hexdigest()

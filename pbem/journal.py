@@ -1,0 +1,77 @@
+"""The hash-chained journal and the per-seat sitrep context built from it.
+
+Both resolution and ``pbem replay`` build sitreps through these functions
+from the same journal data, which is what makes a byte-for-byte replay
+check meaningful.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import datetime, timezone
+from typing import Any, Mapping, Sequence
+from zoneinfo import ZoneInfo
+
+from pbem.core.dice import Roll
+from pbem.core.play import canonical_json
+from pbem.core.ruleset import Event
+
+GENESIS = "0" * 64
+
+
+def state_hash(dumped: Mapping[str, Any]) -> str:
+    return hashlib.sha256(canonical_json(dumped).encode()).hexdigest()
+
+
+def entry_hash(prev_hash: str, seq: int, kind: str, turn: int, phase: str, payload: Any, events: Any,
+               rolls: Any, st_hash: str) -> str:
+    body = canonical_json({"seq": seq, "kind": kind, "turn": turn, "phase": phase, "payload": payload,
+                           "events": events, "rolls": rolls, "state": st_hash})
+    return hashlib.sha256((prev_hash + body).encode()).hexdigest()
+
+
+def events_json(events: Sequence[Event]) -> list[dict[str, Any]]:
+    return [{"text": e.text, "kind": e.kind, "visible_to": sorted(e.visible_to), "data": dict(e.data)}
+            for e in events]
+
+
+def rolls_json(rolls: Sequence[Roll]) -> list[dict[str, Any]]:
+    return [{"sides": r.sides, "value": r.value, "why": r.why, "seen_by": sorted(r.seen_by)} for r in rolls]
+
+
+def local_time(when: datetime | None, tz: str) -> str:
+    """A deadline as its reader would write it: their own zone, and UTC beside it."""
+    if when is None:
+        return ""
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    try:
+        zone = ZoneInfo(tz)
+    except Exception:  # an unknown zone name in the seat record: show UTC rather than fail a sitrep
+        zone = ZoneInfo("UTC")
+    local = when.astimezone(zone)
+    utc = when.astimezone(timezone.utc)
+    if tz in ("UTC", ""):
+        return utc.strftime("%a %d %b %Y %H:%M UTC")
+    return f"{local.strftime('%a %d %b %Y %H:%M')} {tz} ({utc.strftime('%H:%M UTC')})"
+
+
+def sitrep_context(*, game: Mapping[str, Any], seat: Mapping[str, Any], view: Mapping[str, Any],
+                   entries: Sequence[Mapping[str, Any]], form: str | None, picture: bool) -> dict[str, Any]:
+    """Everything a sitrep template may use, for one seat, from journal data only."""
+    name = seat["name"]
+    events = [e for entry in entries for e in entry["events"] if name in e["visible_to"]]
+    rolls = [r for entry in entries for r in entry["rolls"] if name in r["seen_by"]]
+    return {
+        "game": dict(game),
+        "seat": dict(seat),
+        "view": view,
+        "events": [{"text": e["text"], "kind": e["kind"], "data": e["data"]} for e in events],
+        "rolls": [{"sides": r["sides"], "value": r["value"], "why": r["why"]} for r in rolls],
+        "form": form,
+        "picture_cid": "map@pbem" if picture else None,
+    }
+
+
+def dumps(data: Any) -> str:
+    return json.dumps(data, sort_keys=True, ensure_ascii=False)

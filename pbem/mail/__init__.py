@@ -1,0 +1,1 @@
+"""Mail at the edge: reading what players send, composing what the server sends, delivering it."""

@@ -1,0 +1,50 @@
+"""Drawing a :class:`pbem.core.picture.Picture` to PNG with Pillow.
+
+Pillow is the imaging library: mature, wheels everywhere, and its PNG
+output is byte-stable for the same input, which ``pbem replay`` relies on.
+"""
+from __future__ import annotations
+
+import io
+from functools import lru_cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+from pbem.core.picture import Circle, Line, Picture, Polygon, Text
+
+
+@lru_cache(maxsize=16)
+def _font(size: int):
+    # Pillow ships a scalable default font from 10.1 on; no system font is needed.
+    return ImageFont.load_default(size=size)
+
+
+def render_png(picture: Picture) -> bytes:
+    img = Image.new("RGB", (max(1, int(picture.width)), max(1, int(picture.height))), picture.background)
+    draw = ImageDraw.Draw(img)
+    for shape in picture.shapes:
+        if isinstance(shape, Polygon):
+            draw.polygon(list(shape.points), fill=shape.fill, outline=shape.outline, width=shape.width)
+        elif isinstance(shape, Circle):
+            (x, y), r = shape.center, shape.radius
+            draw.ellipse((x - r, y - r, x + r, y + r), fill=shape.fill, outline=shape.outline, width=shape.width)
+        elif isinstance(shape, Line):
+            draw.line(list(shape.points), fill=shape.color, width=shape.width)
+            if shape.arrow and len(shape.points) >= 2:
+                _arrowhead(draw, shape.points[-2], shape.points[-1], shape.color, max(6, 3 * shape.width))
+        elif isinstance(shape, Text):
+            draw.text(shape.at, shape.text, fill=shape.color, font=_font(shape.size), anchor=shape.anchor)
+    if picture.title:
+        draw.text((6, 4), picture.title, fill="#000000", font=_font(14), anchor="la")
+    out = io.BytesIO()
+    img.save(out, format="PNG", optimize=False)
+    return out.getvalue()
+
+
+def _arrowhead(draw, a, b, color, size):
+    import math
+
+    angle = math.atan2(b[1] - a[1], b[0] - a[0])
+    left = (b[0] - size * math.cos(angle - 0.45), b[1] - size * math.sin(angle - 0.45))
+    right = (b[0] - size * math.cos(angle + 0.45), b[1] - size * math.sin(angle + 0.45))
+    draw.polygon([b, left, right], fill=color)

@@ -1,0 +1,574 @@
+"""The server: games, intake, resolution, sitreps and the outbox, over one database.
+
+Every public method is one or more complete transactions, so a process
+killed at any point leaves the database consistent: an accepted order is
+stored together with its acknowledgement; a resolution is stored together
+with its journal entry and the sitreps it produced (the outbox pattern);
+sending is a separate, retried step.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import re
+import secrets
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+from typing import Any, Callable, Iterable, Mapping
+
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, select
+
+from pbem.core.errors import Code, OrderProblem, PbemError
+from pbem.core.orders import parse_order_file
+from pbem.core.play import MAX_AUTOMATIC_PHASES, orders_text, phase_dice, setup_dice
+from pbem.core.ruleset import Phase, Ruleset, Window
+from pbem.crypto import sshsig
+from pbem.home import Home
+from pbem.intake import Discard, IntakeContext, Message, Reject, run_pipeline
+from pbem.journal import (GENESIS, dumps, entry_hash, events_json, local_time, rolls_json, sitrep_context,
+                          state_hash)
+from pbem.mail.compose import compose, message_id
+from pbem.pictures import render_png
+from pbem.render import render_reply, render_sitrep
+from pbem.store import db as store_db
+from pbem.store.models import Game, Inbound, Journal, Outbox, Seat, Sitrep, Submission
+
+
+log = logging.getLogger("pbem.server")
+decision_log = logging.getLogger("pbem.decision")
+
+GAME_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,62}$")
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def aware(when: datetime | None) -> datetime | None:
+    """SQLite hands datetimes back without a zone; every time pbem stores is UTC."""
+    if when is not None and when.tzinfo is None:
+        return when.replace(tzinfo=timezone.utc)
+    return when
+
+
+class ServerError(PbemError):
+    """A command the GM gave cannot be carried out; the message says why."""
+
+
+@dataclass
+class Verdict:
+    """The outcome of one ingested message, as `pbem ingest` prints it."""
+
+    status: str  # accepted | rejected | discarded | duplicate | failed
+    message_id: str
+    game: str = ""
+    seat: str = ""
+    reasons: list[str] = field(default_factory=list)
+    resolved: int = 0
+
+    def line(self) -> str:
+        who = f" {self.game}/{self.seat}" if self.game else ""
+        why = ": " + "; ".join(self.reasons) if self.reasons else ""
+        return f"{self.status} {self.message_id or '(no Message-ID)'}{who}{why}"
+
+
+def _rulesets():
+    from pbem import rules
+
+    return rules
+
+
+class Server:
+    """The pbem server bound to one home folder."""
+
+    def __init__(self, home: Home, *, clock: Callable[[], datetime] = utcnow,
+                 extra_rulesets: tuple[Ruleset, ...] = ()) -> None:
+        self.home = home if home.config else home.load()
+        self.engine = store_db.make_engine(self.home.db_url)
+        self.key = self.home.server_key()
+        self.clock = clock
+        self.extra_rulesets = extra_rulesets
+        self._states: OrderedDict[tuple[str, str], Any] = OrderedDict()
+
+    @classmethod
+    def init(cls, home: Home, db_url: str | None = None, **kw) -> "Server":
+        home.create(db_url)
+        store_db.migrate(home.db_url)
+        return cls(home, **kw)
+
+    def session(self) -> Session:
+        return Session(self.engine, expire_on_commit=False)
+
+    def ruleset(self, name: str) -> Ruleset:
+        return _rulesets().find_ruleset(name, self.extra_rulesets)
+
+    # ------------------------------------------------------------------ state
+    def load_state(self, game: Game) -> tuple[Ruleset, Any]:
+        """The game's ruleset and current state (cached by journal head: a state is a value)."""
+        ruleset = self.ruleset(game.ruleset)
+        key = (game.id, game.journal_head)
+        if key in self._states:
+            self._states.move_to_end(key)
+            return ruleset, self._states[key]
+        state = ruleset.load(json.loads(game.state_json))
+        self._remember(game, state)
+        return ruleset, state
+
+    def _remember(self, game: Game, state: Any) -> None:
+        self._states[(game.id, game.journal_head)] = state
+        while len(self._states) > 256:  # bounded: a server with 10,000 games must not hold them all
+            self._states.popitem(last=False)
+
+    def _journal(self, s: Session, game: Game, kind: str, payload: Any, state_dump: Mapping[str, Any],
+                 events=(), rolls=(), phase: Phase | None = None, now: datetime | None = None) -> Journal:
+        seq = game.journal_seq + 1 if game.journal_head else 0
+        prev = game.journal_head or GENESIS
+        ev, ro = events_json(events), rolls_json(rolls)
+        st_hash = state_hash(state_dump)
+        turn, pname = (phase.turn, phase.name) if phase else (game.turn, game.phase)
+        h = entry_hash(prev, seq, kind, turn, pname, payload, ev, ro, st_hash)
+        row = Journal(game_id=game.id, seq=seq, kind=kind, turn=turn, phase=pname, payload_json=dumps(payload),
+                      events_json=dumps(ev), rolls_json=dumps(ro), state_json=dumps(state_dump),
+                      state_hash=st_hash, prev_hash=prev, hash=h, created_at=now or self.clock())
+        s.add(row)
+        game.journal_seq, game.journal_head = seq, h
+        game.state_json = row.state_json
+        return row
+
+    # ------------------------------------------------------------------ games
+    def new_game(self, game_id: str, ruleset_name: str, scenario: str, options: Mapping[str, Any] | None = None,
+                 *, seed: bytes | None = None, hours: float | None = None, interrupt_hours: float | None = None,
+                 title: str = "", wait_for_deadline: bool = False) -> Game:
+        """Create a game; it starts (the clock runs) once every seat has a player."""
+        if not GAME_ID.match(game_id):
+            raise ServerError(f"game id {game_id!r} must be lower-case letters, digits and '-', at most 63")
+        ruleset = self.ruleset(ruleset_name)
+        try:
+            ruleset.info.scenario(scenario)
+            opts = ruleset.info.resolve_options(options or {})
+        except PbemError as exc:
+            raise ServerError(str(exc)) from None
+        seed = seed if seed is not None else secrets.token_bytes(32)
+        dice = setup_dice(seed)
+        state = ruleset.setup(scenario, opts, dice)
+        now = self.clock()
+        sched = self.home.section("schedule")
+        with self.session() as s:
+            if s.get(Game, game_id) is not None:
+                raise ServerError(f"a game {game_id!r} exists already")
+            game = Game(id=game_id, ruleset=ruleset_name, scenario=scenario, options_json=dumps(opts),
+                        title=title or f"{ruleset.info.title} — {ruleset.info.scenario(scenario).title}",
+                        seed_hex=seed.hex(), seed_commitment=hashlib.sha256(seed).hexdigest(), status="open",
+                        hours=float(hours if hours is not None else sched.get("hours", 48)),
+                        interrupt_hours=float(interrupt_hours if interrupt_hours is not None
+                                              else sched.get("interrupt_hours", 12)),
+                        wait_for_deadline=wait_for_deadline, created_at=now, updated_at=now)
+            s.add(game)
+            for seat in ruleset.seats(state):
+                s.add(Seat(game_id=game_id, name=seat.name, side=seat.side, title=seat.title))
+            self._journal(s, game, "setup", {"ruleset": ruleset_name, "scenario": scenario, "options": opts},
+                          ruleset.dump(state), rolls=dice.rolls, phase=ruleset.phase(state), now=now)
+            self._enter_phase(game, ruleset, state, now, deadline=False)
+            s.commit()
+            self._remember(game, state)
+            return game
+
+    def add_player(self, game_id: str, seat: str, email: str, pubkey: str, tz: str = "UTC") -> Seat:
+        """Register a seat's player (address and public key); the last one starts the game."""
+        try:
+            key = sshsig.PublicKey.parse(pubkey)
+        except ValueError as exc:
+            raise ServerError(f"public key for {seat}: {exc}") from None
+        with self.session() as s:
+            game = self._game(s, game_id)
+            row = s.exec(select(Seat).where(Seat.game_id == game_id, Seat.name == seat)).first()
+            if row is None:
+                names = s.exec(select(Seat.name).where(Seat.game_id == game_id)).all()
+                raise ServerError(f"game {game_id} has no side {seat!r} (its sides: {', '.join(sorted(names))})")
+            clash = s.exec(select(Seat).where(Seat.game_id == game_id, Seat.fingerprint == key.fingerprint,
+                                              Seat.name != seat)).first()
+            if clash is not None:
+                raise ServerError(f"that key is already registered for side {clash.name}; "
+                                  "each side needs its own key")
+            row.email, row.pubkey, row.fingerprint, row.tz = email, key.line(), key.fingerprint, tz
+            s.add(row)
+            s.flush()
+            seats = s.exec(select(Seat).where(Seat.game_id == game_id)).all()
+            if game.status == "open" and all(x.fingerprint for x in seats):
+                self._start(s, game)
+            s.commit()
+            return row
+
+    def _start(self, s: Session, game: Game) -> None:
+        now = self.clock()
+        ruleset, state = self.load_state(game)
+        game.status = "active"
+        self._enter_phase(game, ruleset, state, now)
+        self._journal(s, game, "start", {"deadline": _iso(game.deadline)}, ruleset.dump(state), now=now)
+        self._remember(game, state)
+        self._sitreps(s, game, ruleset, state, from_seq=0)
+
+    def _enter_phase(self, game: Game, ruleset: Ruleset, state: Any, now: datetime, deadline: bool = True) -> None:
+        phase = ruleset.phase(state)
+        game.updated_at = now
+        if phase is None:
+            outcome = ruleset.outcome(state)
+            game.status, game.deadline, game.awaiting_json = "over", None, "[]"
+            game.phase, game.phase_title = "over", "game over"
+            game.outcome_json = dumps({"winner": outcome.winner, "text": outcome.text,
+                                       "scores": dict(outcome.scores)} if outcome else
+                                      {"winner": None, "text": "the game is over", "scores": {}})
+            return
+        game.turn, game.phase = phase.turn, phase.name
+        game.phase_title = phase.title or phase.name
+        game.window, game.prompt = phase.window.value, phase.prompt
+        game.awaiting_json = dumps(sorted(phase.awaiting))
+        if deadline and phase.awaiting:
+            hours = phase.hours or (game.interrupt_hours if phase.window == Window.INTERRUPT else game.hours)
+            game.deadline = now + timedelta(hours=hours)
+        elif not phase.awaiting:
+            game.deadline = None
+
+    def _game(self, s: Session, game_id: str, *, lock: bool = False) -> Game:
+        query = select(Game).where(Game.id == game_id)
+        if lock:
+            query = query.with_for_update()
+        game = s.exec(query).first()
+        if game is None:
+            raise ServerError(f"there is no game {game_id!r}")
+        return game
+
+    # ------------------------------------------------------------------ intake
+    def ingest(self, raw: bytes, *, advance: bool = True) -> Verdict:
+        """Take one message: store it, check it, answer it; then resolve its game if it completed a phase."""
+        now = self.clock()
+        sha = hashlib.sha256(raw).hexdigest()
+        with self.session() as s:
+            if s.exec(select(Inbound.id).where(Inbound.sha256 == sha)).first() is not None:
+                return Verdict("duplicate", "", reasons=["this exact message was processed before"])
+            inbound = Inbound(received_at=now, sha256=sha, raw=raw, size=len(raw))
+            s.add(inbound)
+            s.flush()
+            msg = Message(raw=raw, max_bytes=self.home.max_message_bytes)
+            verdict: Verdict
+            try:
+                run_pipeline(msg, IntakeContext(s, self.load_state))
+            except Reject as rej:
+                verdict = self._rejected(s, inbound, msg, rej, now)
+            except Discard as dis:
+                inbound.status, inbound.verdict = "discarded", dis.reason
+                verdict = Verdict("discarded", msg.mail.message_id if msg.mail else "", reasons=[dis.reason])
+            else:
+                verdict = self._accepted(s, inbound, msg, now)
+            inbound.message_id = (msg.mail.message_id if msg.mail else "")[:998]
+            inbound.sender = msg.mail.sender if msg.mail else ""
+            inbound.game_id = msg.game.id if msg.game else ""
+            inbound.seat = msg.seat.name if msg.seat else ""
+            s.add(inbound)
+            try:
+                s.commit()
+            except IntegrityError:
+                # Another daemon stored the same message a moment ago: it owns the verdict.
+                s.rollback()
+                return Verdict("duplicate", verdict.message_id, reasons=["processed by another daemon"])
+        decision_log.info("%s", verdict.line())
+        if advance and verdict.status == "accepted":
+            verdict.resolved = self.advance(verdict.game)
+        return verdict
+
+    def _rejected(self, s: Session, inbound: Inbound, msg: Message, rej: Reject, now: datetime) -> Verdict:
+        inbound.status = "rejected"
+        inbound.verdict = "; ".join(str(p) for p in rej.problems)
+        mid = msg.mail.message_id if msg.mail else ""
+        to = msg.reply_to
+        if to:
+            # Before the signer is known, the reply says nothing about the game's state (no leak to forgers).
+            ctx = {"game_id": msg.game.id if msg.game and msg.key else "",
+                   "seat": msg.seat.name if msg.seat and msg.key else "",
+                   "message_id": mid, "subject": msg.mail.subject if msg.mail else "", "hint": rej.hint,
+                   "problems": [{"where": f"line {p.line_no}: {p.text!r}: " if p.line_no and p.text else
+                                 (f"line {p.line_no}: " if p.line_no else ""),
+                                 "message": p.message, "rule": p.rule, "code": p.code.value}
+                                for p in rej.problems]}
+            text, html = render_reply("reject", ctx)
+            subject = f"Re: {msg.mail.subject}" if msg.mail and msg.mail.subject else "pbem: orders not accepted"
+            self._queue(s, kind="reject", to=to, subject=subject, text=text, html=html,
+                        msg_id=message_id("reject", inbound.sha256, domain=self._domain), now=now,
+                        game_id=ctx["game_id"], in_reply_to=mid)
+        return Verdict("rejected", mid, msg.game.id if msg.game and msg.key else "",
+                       msg.seat.name if msg.seat and msg.key else "", [str(p) for p in rej.problems])
+
+    def _accepted(self, s: Session, inbound: Inbound, msg: Message, now: datetime) -> Verdict:
+        assert msg.game and msg.seat and msg.file and msg.checked is not None and msg.mail is not None
+        game, seat, f = msg.game, msg.seat, msg.file
+        replaced_at = ""
+        if msg.replaced is not None and not msg.unchanged:
+            msg.replaced.current = False
+            s.add(msg.replaced)
+            replaced_at = local_time(aware(msg.replaced.created_at), seat.tz)
+        if not msg.unchanged:
+            s.add(Submission(game_id=game.id, seat=seat.name, turn=f.turn, phase=f.phase, text=f.text,
+                             signed_sha256=msg.signed_sha256, signature=msg.signed.signature or "",
+                             inbound_id=inbound.id, created_at=now))
+        inbound.status = "accepted"
+        inbound.verdict = f"{len(f.lines)} order line(s) for turn {f.turn} {f.phase}"
+        ctx = {"game_id": game.id, "seat": seat.name, "turn": f.turn, "phase": f.phase,
+               "lines": [{"line_no": ln.line_no, "text": ln.text} for ln in f.lines],
+               "notes": list(msg.checked.notes) + msg.notes, "replaced": replaced_at, "unchanged": msg.unchanged,
+               "fingerprint": msg.key.fingerprint if msg.key else "",
+               "deadline": local_time(aware(game.deadline), seat.tz), "message_id": msg.mail.message_id}
+        text, html = render_reply("ack", ctx)
+        self._queue(s, kind="ack", to=seat.email, subject=f"[{game.id}] accepted: {seat.name} turn {f.turn} {f.phase}",
+                    text=text, html=html, msg_id=message_id("ack", inbound.sha256, domain=self._domain), now=now,
+                    game_id=game.id, in_reply_to=msg.mail.message_id)
+        return Verdict("accepted", msg.mail.message_id, game.id, seat.name,
+                       [f"{len(f.lines)} order line(s) for turn {f.turn} {f.phase}"
+                        + (", replacing earlier orders" if replaced_at else "")
+                        + (", unchanged" if msg.unchanged else "")])
+
+    @property
+    def _domain(self) -> str:
+        return self.home.address.split("@")[-1] or "pbem.invalid"
+
+    def _queue(self, s: Session, *, kind: str, to: str, subject: str, text: str, html: str, msg_id: str,
+               now: datetime, game_id: str = "", in_reply_to: str = "", png: bytes | None = None,
+               form: str | None = None) -> None:
+        mail = compose(server_name=self.home.section("server").get("name", "pbem"),
+                       server_address=self.home.address, to=to, subject=subject, text=text, html=html,
+                       msg_id=msg_id, now=now, game_id=game_id, kind=kind, in_reply_to=in_reply_to, png=png,
+                       form=form, key=self.key)
+        s.add(Outbox(created_at=now, game_id=game_id, kind=kind, to_addr=to, subject=subject,
+                     message_id=msg_id, raw=bytes(mail), not_before=now))
+
+    # ------------------------------------------------------------------ resolution
+    def advance(self, game_id: str) -> int:
+        """Resolve every phase of the game that is due; return how many were resolved.
+
+        A ruleset error holds the game (and tells the GM) without touching any other game.
+        """
+        try:
+            with self.session() as s:
+                game = self._game(s, game_id, lock=True)
+                if game.status != "active":
+                    return 0
+                count = self._advance(s, game)
+                s.commit()
+                return count
+        except Exception as exc:  # a broken ruleset must not stop the daemon or other games
+            log.exception("%s: resolution failed; game held", game_id)
+            self._hold(game_id, f"resolution failed: {exc.__class__.__name__}: {exc}")
+            return 0
+
+    def _advance(self, s: Session, game: Game) -> int:
+        ruleset, state = self.load_state(game)
+        now = self.clock()
+        first_seq = game.journal_seq + 1
+        count = automatic = 0
+        while True:
+            phase = ruleset.phase(state)
+            if phase is None:
+                break
+            subs = {row.seat: row for row in s.exec(select(Submission).where(
+                Submission.game_id == game.id, Submission.turn == phase.turn, Submission.phase == phase.name,
+                Submission.current == True)).all()}  # noqa: E712
+            missing = sorted(phase.awaiting - subs.keys())
+            due = aware(game.deadline) is not None and now >= aware(game.deadline)
+            if phase.awaiting and (missing or game.wait_for_deadline) and not due:
+                break
+            automatic = automatic + 1 if not phase.awaiting else 0
+            if automatic > MAX_AUTOMATIC_PHASES:
+                raise PbemError(f"{automatic} phases in a row await nobody; the ruleset seems to loop")
+            texts = {seat: row.text for seat, row in sorted(subs.items())
+                     if seat in phase.awaiting or seat in phase.optional}
+            state = self._resolve_one(s, game, ruleset, state, phase, texts, missing, now)
+            count += 1
+        if count:
+            s.add(game)
+            self._remember(game, state)
+            self._sitreps(s, game, ruleset, state, from_seq=first_seq)
+        return count
+
+    def _resolve_one(self, s: Session, game: Game, ruleset: Ruleset, state: Any, phase: Phase,
+                     texts: Mapping[str, str], missing: list[str], now: datetime) -> Any:
+        orders = self._orders(ruleset, state, phase, texts, missing)
+        dice = phase_dice(bytes.fromhex(game.seed_hex), phase)
+        result = ruleset.resolve(state, orders, dice)
+        self._enter_phase(game, ruleset, result.state, now)
+        notices = [f"{seat} sent no orders by the deadline; the rules' default for missing orders was used"
+                   for seat in missing]
+        payload = {"phase": phase.key, "orders": dict(texts), "missing": missing, "notices": notices,
+                   "deadline": _iso(game.deadline)}
+        self._journal(s, game, "resolve", payload, ruleset.dump(result.state), result.events, dice.rolls, phase, now)
+        return result.state
+
+    @staticmethod
+    def _orders(ruleset: Ruleset, state: Any, phase: Phase, texts: Mapping[str, str],
+                missing: Iterable[str]) -> dict[str, Any]:
+        orders: dict[str, Any] = {}
+        for seat, text in texts.items():
+            f, problems = parse_order_file(text)
+            if f is None:
+                raise PbemError(f"stored orders of {seat} no longer parse: {problems}")
+            checked = ruleset.check_orders(ruleset.view(state, seat), seat, f.lines)
+            if checked.problems:
+                raise PbemError(f"stored orders of {seat} no longer validate: "
+                                + "; ".join(map(str, checked.problems)))
+            orders[seat] = checked.orders
+        for seat in missing:
+            orders[seat] = ruleset.default_orders(state, seat)
+        return orders
+
+    def _hold(self, game_id: str, reason: str) -> None:
+        with self.session() as s:
+            game = s.get(Game, game_id)
+            if game is None:
+                return
+            game.status, game.held_reason = "held", reason[:2000]
+            s.add(game)
+            gm = self.home.section("server").get("gm", "")
+            if gm:
+                now = self.clock()
+                text = f"Game {game_id} is held.\n\n{reason}\n\nFix the cause, then `pbem gm resume {game_id}`.\n"
+                self._queue(s, kind="notice", to=gm, subject=f"[{game_id}] game held", text=text,
+                            html=f"<pre>{text}</pre>", msg_id=message_id("held", game_id, game.journal_head,
+                                                                         domain=self._domain),
+                            now=now, game_id=game_id)
+            s.commit()
+
+    # ------------------------------------------------------------------ sitreps
+    def _sitreps(self, s: Session, game: Game, ruleset: Ruleset, state: Any, from_seq: int) -> None:
+        entries = [_entry_dict(j) for j in s.exec(select(Journal).where(
+            Journal.game_id == game.id, Journal.seq >= from_seq).order_by(Journal.seq)).all()]
+        phase = ruleset.phase(state)
+        for seat in s.exec(select(Seat).where(Seat.game_id == game.id).order_by(Seat.name)).all():
+            owes = phase is not None and (seat.name in phase.awaiting or seat.name in phase.optional)
+            saw = any(seat.name in e["visible_to"] for en in entries for e in en["events"])
+            if not (owes or saw or game.status == "over" or from_seq == 0):
+                continue
+            built = build_sitrep(ruleset, game, _seat_dict(seat), state, entries)
+            mid = message_id("sitrep", game.id, seat.name, game.journal_head, domain=self._domain)
+            s.add(Sitrep(game_id=game.id, seat=seat.name, seq=game.journal_seq, from_seq=from_seq, turn=game.turn,
+                         phase=game.phase, view_json=built.view_json, text=built.text, html=built.html,
+                         png=built.png, message_id=mid, created_at=self.clock()))
+            what = "final report" if game.status == "over" else f"turn {game.turn} {game.phase_title}"
+            self._queue(s, kind="sitrep", to=seat.email, subject=f"[{game.id}] {seat.name}: {what}",
+                        text=built.text, html=built.html, msg_id=mid, now=self.clock(), game_id=game.id,
+                        png=built.png, form=built.form)
+
+    # ------------------------------------------------------------------ queries
+    def status(self, game_id: str) -> dict[str, Any]:
+        with self.session() as s:
+            game = self._game(s, game_id)
+            awaiting = json.loads(game.awaiting_json)
+            subs = set(s.exec(select(Submission.seat).where(
+                Submission.game_id == game_id, Submission.turn == game.turn, Submission.phase == game.phase,
+                Submission.current == True)).all())  # noqa: E712
+            seats = s.exec(select(Seat).where(Seat.game_id == game_id).order_by(Seat.name)).all()
+            return {"game": game.id, "ruleset": game.ruleset, "scenario": game.scenario, "title": game.title,
+                    "status": game.status, "turn": game.turn, "phase": game.phase, "phase_title": game.phase_title,
+                    "window": game.window, "deadline": _iso(aware(game.deadline)),
+                    "owing": sorted(set(awaiting) - subs), "in": sorted(set(awaiting) & subs),
+                    "seats": [{"name": x.name, "side": x.side, "email": x.email, "key": x.fingerprint}
+                              for x in seats],
+                    "held_reason": game.held_reason, "journal_head": game.journal_head,
+                    "seed_commitment": game.seed_commitment,
+                    "outcome": json.loads(game.outcome_json) if game.outcome_json else None}
+
+    def games(self) -> list[Game]:
+        with self.session() as s:
+            return list(s.exec(select(Game).order_by(Game.id)).all())
+
+    def sitrep(self, game_id: str, seat: str, turn: int | None = None) -> Sitrep:
+        with self.session() as s:
+            q = select(Sitrep).where(Sitrep.game_id == game_id, Sitrep.seat == seat)
+            if turn is not None:
+                q = q.where(Sitrep.turn == turn)
+            row = s.exec(q.order_by(Sitrep.id.desc())).first()
+            if row is None:
+                raise ServerError(f"no sitrep for {seat} in game {game_id}"
+                                  + (f" at turn {turn}" if turn is not None else ""))
+            return row
+
+    def order_form(self, game_id: str, seat: str) -> str:
+        with self.session() as s:
+            game = self._game(s, game_id)
+            ruleset, state = self.load_state(game)
+            phase = ruleset.phase(state)
+            if phase is None:
+                raise ServerError(f"game {game_id} is over")
+            if seat not in {x.name for x in ruleset.seats(state)}:
+                raise ServerError(f"game {game_id} has no side {seat!r}")
+            return orders_text(game_id, seat, phase, ruleset.order_form(ruleset.view(state, seat), seat))
+
+    def next_deadline(self) -> datetime | None:
+        with self.session() as s:
+            row = s.exec(select(Game.deadline).where(Game.status == "active", Game.deadline != None)  # noqa: E711
+                         .order_by(Game.deadline).limit(1)).first()
+        return aware(row)
+
+    def due_games(self) -> list[str]:
+        """Active games whose deadline has passed or whose phase may already be complete."""
+        now = self.clock()
+        with self.session() as s:
+            rows = s.exec(select(Game.id, Game.deadline, Game.awaiting_json).where(Game.status == "active")).all()
+        due = []
+        for gid, deadline, awaiting in rows:
+            if (deadline is not None and aware(deadline) <= now) or awaiting == "[]":
+                due.append(gid)
+        return due
+
+
+@dataclass
+class BuiltSitrep:
+    text: str
+    html: str
+    png: bytes | None
+    view_json: str
+    form: str | None
+
+
+def build_sitrep(ruleset: Ruleset, game: Game, seat: Mapping[str, Any], state: Any,
+                 entries: list[dict[str, Any]]) -> BuiltSitrep:
+    """Render one seat's sitrep from its view and the journal entries it covers.
+
+    Uses nothing but the state after the last entry, the entries and the game's fixed facts,
+    so ``pbem replay`` can rebuild it byte for byte.
+    """
+    deadline = next((datetime.fromisoformat(e["payload"]["deadline"]) for e in reversed(entries)
+                     if e["payload"].get("deadline")), None)
+    view = ruleset.view(state, seat["name"])
+    phase = ruleset.phase(state)
+    owes = phase is not None and (seat["name"] in phase.awaiting or seat["name"] in phase.optional)
+    form = orders_text(game.id, seat["name"], phase, ruleset.order_form(view, seat["name"])) if owes else None
+    picture = ruleset.picture(view)
+    png = render_png(picture) if picture is not None else None
+    over = phase is None
+    outcome = ruleset.outcome(state) if over else None
+    meta = {"id": game.id, "title": game.title, "ruleset": game.ruleset, "scenario": game.scenario,
+            "turn": phase.turn if phase else game.turn, "phase": phase.name if phase else "over",
+            "phase_title": (phase.title or phase.name) if phase else "game over",
+            "prompt": phase.prompt if phase and owes else "",
+            "deadline": local_time(deadline, seat.get("tz", "UTC")) if owes else "",
+            "seed_commitment": game.seed_commitment, "seed": game.seed_hex if over else None,
+            "journal_head": entries[-1]["hash"] if entries else game.journal_head,
+            "notices": [n for e in entries for n in e["payload"].get("notices", [])],
+            "outcome": {"winner": outcome.winner, "text": outcome.text} if outcome else None}
+    ctx = sitrep_context(game=meta, seat=seat, view=view, entries=entries, form=form, picture=png is not None)
+    text, html = render_sitrep(game.ruleset, ctx, game.templates_dir)
+    return BuiltSitrep(text, html, png, dumps(view), form)
+
+
+def _entry_dict(j: Journal) -> dict[str, Any]:
+    return {"seq": j.seq, "kind": j.kind, "hash": j.hash, "payload": json.loads(j.payload_json),
+            "events": json.loads(j.events_json), "rolls": json.loads(j.rolls_json)}
+
+
+def _seat_dict(seat: Seat) -> dict[str, Any]:
+    return {"name": seat.name, "side": seat.side, "title": seat.title, "tz": seat.tz}
+
+
+def _iso(when: datetime | None) -> str | None:
+    return aware(when).isoformat() if when is not None else None

@@ -1,0 +1,1 @@
+"""Storage: SQLModel tables and the database connection (SQLite by default, PostgreSQL alike)."""

@@ -1,0 +1,143 @@
+"""The tables.
+
+Raw inbound mail is kept as received and never changed; the journal is
+append-only and hash-chained; the outbox is written in the same transaction
+as the resolution that produced it, and sending is a separate, retried step
+(the outbox pattern), so a crash neither loses an order nor sends twice.
+JSON is stored as text so the same schema works on SQLite and PostgreSQL.
+"""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Optional
+
+from sqlalchemy import Column, LargeBinary, Text, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+
+class Game(SQLModel, table=True):
+    id: str = Field(primary_key=True, max_length=64)
+    ruleset: str = Field(max_length=64)
+    scenario: str = Field(max_length=64)
+    title: str = ""
+    options_json: str = Field(default="{}", sa_column=Column(Text, nullable=False))
+    seed_hex: str = Field(max_length=128)  # secret until the game ends
+    seed_commitment: str = Field(max_length=64)
+    status: str = Field(default="active", index=True, max_length=16)  # active | paused | held | over
+    held_reason: str = Field(default="", sa_column=Column(Text, nullable=False))
+    turn: int = 0
+    phase: str = Field(default="", max_length=128)
+    phase_title: str = ""
+    window: str = Field(default="orders", max_length=16)
+    prompt: str = Field(default="", sa_column=Column(Text, nullable=False))
+    awaiting_json: str = Field(default="[]", sa_column=Column(Text, nullable=False))
+    deadline: Optional[datetime] = Field(default=None, index=True)
+    hours: float = 48.0  # the game's schedule: hours per ordinary phase
+    interrupt_hours: float = 12.0
+    wait_for_deadline: bool = False  # resolve early when all are in, unless the GM says wait
+    state_json: str = Field(default="{}", sa_column=Column(Text, nullable=False))
+    journal_seq: int = 0
+    journal_head: str = Field(default="", max_length=64)
+    outcome_json: str = Field(default="", sa_column=Column(Text, nullable=False))
+    templates_dir: str = ""  # GM override folder for this game's templates
+    created_at: datetime
+    updated_at: datetime
+
+
+class Seat(SQLModel, table=True):
+    __table_args__ = (UniqueConstraint("game_id", "name"),)
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id", index=True, max_length=64)
+    name: str = Field(max_length=64)
+    side: str = Field(max_length=64)
+    title: str = ""
+    email: str = ""
+    pubkey: str = Field(default="", sa_column=Column(Text, nullable=False))
+    fingerprint: str = Field(default="", index=True, max_length=80)
+    tz: str = "UTC"
+
+
+class Inbound(SQLModel, table=True):
+    """Every message received, as received, with the verdict."""
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    received_at: datetime
+    sha256: str = Field(index=True, unique=True, max_length=64)
+    message_id: str = Field(default="", index=True, max_length=998)
+    sender: str = ""
+    size: int = 0
+    raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    status: str = Field(default="new", index=True, max_length=16)  # accepted | rejected | discarded | duplicate
+    game_id: str = Field(default="", index=True, max_length=64)
+    seat: str = ""
+    verdict: str = Field(default="", sa_column=Column(Text, nullable=False))
+
+
+class Submission(SQLModel, table=True):
+    """One seat's orders for one phase; a resubmission supersedes the earlier one."""
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id", index=True, max_length=64)
+    seat: str = Field(max_length=64)
+    turn: int
+    phase: str = Field(max_length=128)
+    text: str = Field(sa_column=Column(Text, nullable=False))  # canonical signed text
+    signed_sha256: str = Field(index=True, max_length=64)
+    signature: str = Field(default="", sa_column=Column(Text, nullable=False))
+    inbound_id: Optional[int] = Field(default=None, foreign_key="inbound.id")
+    current: bool = True
+    created_at: datetime
+
+
+class Journal(SQLModel, table=True):
+    """The hash-chained record of everything that changed a game."""
+
+    __table_args__ = (UniqueConstraint("game_id", "seq"),)
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id", index=True, max_length=64)
+    seq: int
+    kind: str = Field(max_length=32)  # setup | resolve | gm
+    turn: int = 0
+    phase: str = ""
+    payload_json: str = Field(sa_column=Column(Text, nullable=False))
+    events_json: str = Field(default="[]", sa_column=Column(Text, nullable=False))
+    rolls_json: str = Field(default="[]", sa_column=Column(Text, nullable=False))
+    state_json: str = Field(sa_column=Column(Text, nullable=False))
+    state_hash: str = Field(max_length=64)
+    prev_hash: str = Field(max_length=64)
+    hash: str = Field(max_length=64)
+    created_at: datetime
+
+
+class Sitrep(SQLModel, table=True):
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id", index=True, max_length=64)
+    seat: str = Field(max_length=64)
+    seq: int  # the last journal entry it reports on
+    from_seq: int = 0  # the first; the sitrep shows the events of entries from_seq..seq
+    turn: int
+    phase: str = ""
+    view_json: str = Field(sa_column=Column(Text, nullable=False))
+    text: str = Field(sa_column=Column(Text, nullable=False))
+    html: str = Field(sa_column=Column(Text, nullable=False))
+    png: Optional[bytes] = Field(default=None, sa_column=Column(LargeBinary, nullable=True))
+    message_id: str = ""
+    created_at: datetime
+
+
+class Outbox(SQLModel, table=True):
+    """Mail waiting to go, or gone.  ``raw`` is the complete message."""
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    created_at: datetime
+    game_id: str = Field(default="", index=True, max_length=64)
+    kind: str = Field(default="", max_length=16)  # ack | reject | sitrep | notice
+    to_addr: str = ""
+    subject: str = ""
+    message_id: str = Field(index=True, unique=True, max_length=998)
+    raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    state: str = Field(default="queued", index=True, max_length=16)  # queued | sending | sent | failed
+    attempts: int = 0
+    not_before: Optional[datetime] = None
+    sent_at: Optional[datetime] = None
+    last_error: str = Field(default="", sa_column=Column(Text, nullable=False))
