@@ -1,0 +1,122 @@
+"""Order files are found in mail shaped the way real clients send it; machine mail is recognised."""
+import base64
+import quopri
+from email.message import EmailMessage
+from email.mime.multipart import MIMEMultipart
+from email.mime.text import MIMEText
+
+import pytest
+
+from pbem.crypto import sshsig
+from pbem.mail.inbound import MailError, read_message
+
+KEY = sshsig.generate_private_key()
+ORDERS = "PBEM-ORDERS 1\nGame: g1\nSide: east\nTurn: 1\nPhase: fire\n\nFIRE 3\nMOVE +1\n"
+SIG = sshsig.sign(KEY, ORDERS.encode())
+
+
+def _verify(found):
+    from pbem.core.orders import canonical
+
+    assert sshsig.verify(found.signature, canonical(found.text).encode())
+
+
+def test_inline_orders_with_signature_after():
+    msg = EmailMessage()
+    msg["From"] = "East <East@Example.org>"
+    msg["Message-ID"] = "<a@b>"
+    msg.set_content("Hi GM, my orders:\n\n" + ORDERS + SIG + "\n-- \nsent from my phone\n")
+    inb = read_message(bytes(msg))
+    assert inb.sender == "east@example.org" and inb.message_id == "<a@b>" and not inb.automatic
+    [found] = inb.found
+    _verify(found)
+
+
+def test_attachment_with_detached_signature():
+    msg = EmailMessage()
+    msg["From"] = "east@example.org"
+    msg.set_content("orders attached")
+    msg.add_attachment(ORDERS.encode(), maintype="text", subtype="plain", filename="orders.txt")
+    msg.add_attachment(SIG.encode(), maintype="application", subtype="octet-stream", filename="orders.txt.sig")
+    [found] = read_message(bytes(msg)).found
+    assert "detached" in found.where
+    _verify(found)
+
+
+def test_quoted_printable_crlf_and_trailing_spaces():
+    body = (ORDERS.replace("\n", "  \r\n") + SIG.replace("\n", "\r\n")).encode()
+    raw = (b"From: east@example.org\r\nContent-Type: text/plain; charset=utf-8\r\n"
+           b"Content-Transfer-Encoding: quoted-printable\r\n\r\n" + quopri.encodestring(body))
+    [found] = read_message(raw).found
+    _verify(found)
+
+
+def test_base64_latin1_body():
+    body = ("Grüße\n" + ORDERS + SIG).encode("latin-1")
+    raw = (b"From: east@example.org\nContent-Type: text/plain; charset=iso-8859-1\n"
+           b"Content-Transfer-Encoding: base64\n\n" + base64.encodebytes(body))
+    [found] = read_message(raw).found
+    _verify(found)
+
+
+def test_format_flowed_soft_breaks_are_joined():
+    long_line = "FIRE 3 # " + " ".join(["because"] * 14)
+    orders = ORDERS.replace("FIRE 3", long_line)
+    sig = sshsig.sign(KEY, orders.encode())
+    cut = long_line.index(" ", 60) + 1  # clients break after a space and keep it (RFC 3676)
+    flowed = orders.replace(long_line, long_line[:cut] + "\n" + long_line[cut:])
+    raw = ("From: east@example.org\nContent-Type: text/plain; charset=utf-8; format=flowed\n\n"
+           + flowed + sig).encode()
+    [found] = read_message(raw).found
+    assert long_line in found.text
+    assert sshsig.verify(found.signature, orders.encode())
+
+
+def test_html_only_mail():
+    html = "<html><body><p>" + ORDERS.replace("\n", "<br>") + "</p><pre>" + SIG + "</pre></body></html>"
+    msg = MIMEMultipart("alternative")
+    msg["From"] = "east@example.org"
+    msg.attach(MIMEText(html, "html"))
+    [found] = read_message(msg.as_bytes()).found
+    _verify(found)
+
+
+def test_bare_order_file():
+    [found] = read_message((ORDERS + SIG).encode()).found
+    _verify(found)
+
+
+@pytest.mark.parametrize("headers", [
+    {"Auto-Submitted": "auto-replied"},
+    {"Precedence": "bulk"},
+    {"X-Autoreply": "yes"},
+    {"From": "MAILER-DAEMON@example.org"},
+    {"Return-Path": "<>"},
+])
+def test_machine_mail_is_recognised(headers):
+    msg = EmailMessage()
+    msg["From"] = headers.pop("From", "east@example.org")
+    for k, v in headers.items():
+        msg[k] = v
+    msg.set_content("I am on holiday")
+    assert read_message(bytes(msg)).automatic
+
+
+def test_own_mail_is_recognised():
+    msg = EmailMessage()
+    msg["From"] = "pbem@localhost"
+    msg["X-PBEM-Server"] = "pbem"
+    msg.set_content("x")
+    assert read_message(bytes(msg)).from_server
+
+
+def test_no_orders_found_is_empty_not_an_error():
+    msg = EmailMessage()
+    msg["From"] = "east@example.org"
+    msg.set_content("what are the rules again?")
+    assert read_message(bytes(msg)).found == []
+
+
+def test_empty_input_is_a_mail_error():
+    with pytest.raises(MailError):
+        read_message(b"")

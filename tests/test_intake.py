@@ -1,0 +1,174 @@
+"""Every message gets a verdict and (unless it is machine mail) a reply; nothing is lost."""
+import email
+import email.policy
+
+import pytest
+from sqlmodel import select
+
+from pbem.crypto import sshsig
+from pbem.store.models import Inbound, Outbox, Submission
+from tests.helpers import mail, order_text, orders_mail, signed
+
+
+def replies(server, kind=None):
+    with server.session() as s:
+        rows = s.exec(select(Outbox).order_by(Outbox.id)).all()
+    out = []
+    for r in rows:
+        if kind and r.kind != kind:
+            continue
+        msg = email.message_from_bytes(r.raw, policy=email.policy.default)
+        out.append((r.to_addr, msg.get_body(("plain",)).get_content(), msg))
+    return out
+
+
+def last_reply(server, kind):
+    return replies(server, kind)[-1]
+
+
+def test_accepted_orders_get_a_signed_acknowledgement(server, duel_game, keys):
+    v = server.ingest(orders_mail(server, duel_game, "east", "FIRE 2\nMOVE 0\n", keys["east"]))
+    assert v.status == "accepted", v.line()
+    to, text, msg = last_reply(server, "ack")
+    assert to == "east@players.test"
+    assert "ORDERS ACCEPTED" in text and "FIRE 2" in text and "MOVE 0" in text
+    assert msg["In-Reply-To"] and msg["Auto-Submitted"] == "auto-replied" and msg["List-Id"]
+    [sig] = [p for p in msg.iter_attachments() if p.get_filename() == "pbem-server.sig"]
+    from pbem.core.orders import canonical
+    sshsig.verify(sig.get_content().decode() if isinstance(sig.get_content(), bytes) else sig.get_content(),
+                  canonical(text).encode(), sshsig.SERVER_NAMESPACE)
+
+
+def test_resubmission_replaces_and_says_so(server, duel_game, keys):
+    server.ingest(orders_mail(server, duel_game, "east", "FIRE 2\n", keys["east"]))
+    v = server.ingest(orders_mail(server, duel_game, "east", "FIRE 4\n", keys["east"]))
+    assert v.status == "accepted" and "replacing" in v.reasons[0]
+    assert "REPLACE" in last_reply(server, "ack")[1]
+    with server.session() as s:
+        current = s.exec(select(Submission).where(Submission.current == True)).all()  # noqa: E712
+    assert [c.text.split("\n")[-2] for c in current] == ["FIRE 4"]
+
+
+def test_old_signed_file_cannot_bring_back_replaced_orders(server, duel_game, keys):
+    first = signed(order_text(server, duel_game, "east", "FIRE 2\n"), keys["east"])
+    server.ingest(mail(first, sender="east@players.test"))
+    server.ingest(orders_mail(server, duel_game, "east", "FIRE 4\n", keys["east"]))
+    v = server.ingest(mail(first, sender="east@players.test"))  # a replay by anyone who saw the first mail
+    assert v.status == "rejected" and "replaced by newer orders" in v.reasons[0]
+    assert "replaced by newer orders" in last_reply(server, "reject")[1]
+
+
+def test_same_file_again_is_unchanged(server, duel_game, keys):
+    text = signed(order_text(server, duel_game, "east", "FIRE 2\n"), keys["east"])
+    server.ingest(mail(text))
+    v = server.ingest(mail(text))
+    assert v.status == "accepted" and "unchanged" in v.reasons[0]
+
+
+def test_orders_for_a_resolved_phase_are_rejected_as_stale(server, duel_game, keys):
+    east_t1 = signed(order_text(server, duel_game, "east", "FIRE 1\n"), keys["east"])
+    server.ingest(mail(east_t1))
+    server.ingest(orders_mail(server, duel_game, "west", "FIRE 1\n", keys["west"], ))
+    assert server.status(duel_game)["turn"] >= 1
+    v = server.ingest(mail(east_t1 + "\n"))  # same signed file, a different message around it
+    assert v.status == "rejected"
+    assert "already received" in v.reasons[0]
+
+
+def test_signature_for_another_phase_is_rejected(server, duel_game, keys):
+    text = order_text(server, duel_game, "east", "FIRE 1\n").replace("Turn: 1", "Turn: 7")
+    v = server.ingest(mail(signed(text, keys["east"])))
+    assert v.status == "rejected" and "turn 7" in v.reasons[0] and "not the current phase" in v.reasons[0]
+
+
+def test_signature_for_another_game_is_rejected(server, duel_game, keys):
+    text = order_text(server, duel_game, "east", "FIRE 1\n").replace("Game: g1", "Game: g2")
+    v = server.ingest(mail(signed(text, keys["east"])))
+    assert v.status == "rejected" and "no game 'g2'" in v.reasons[0]
+
+
+def test_tampered_orders_are_rejected(server, duel_game, keys):
+    text = signed(order_text(server, duel_game, "east", "FIRE 1\n"), keys["east"]).replace("FIRE 1", "FIRE 5")
+    v = server.ingest(mail(text))
+    assert v.status == "rejected" and "does not match" in v.reasons[0]
+    to, body, _ = last_reply(server, "reject")
+    assert to == "east@players.test" and "signature/bad" in body
+
+
+def test_unknown_key_is_rejected_and_reply_tells_no_game_state(server, duel_game, keys):
+    v = server.ingest(mail(signed(order_text(server, duel_game, "east", "FIRE 1\n"), keys["mallory"]),
+                           sender="mallory@evil.test"))
+    assert v.status == "rejected" and "not the key registered" in v.reasons[0]
+    to, body, _ = last_reply(server, "reject")
+    assert to == "mallory@evil.test"
+    # nothing about the game's state goes to an unauthenticated sender
+    assert "turn 1" not in body and "fire" not in body.lower().replace("fire 1", "")
+
+
+def test_one_side_cannot_send_for_the_other(server, duel_game, keys):
+    """West's valid signature on a file claiming Side: east (and east's From) is refused; west is told."""
+    text = order_text(server, duel_game, "east", "FIRE 1\n")
+    v = server.ingest(mail(signed(text, keys["west"]), sender="east@players.test"))
+    assert v.status == "rejected" and "key of side 'west'" in v.reasons[0]
+    assert last_reply(server, "reject")[0] == "west@players.test"
+
+
+def test_missing_signature(server, duel_game, keys):
+    v = server.ingest(mail(order_text(server, duel_game, "east", "FIRE 1\n")))
+    assert v.status == "rejected" and "not signed" in v.reasons[0]
+
+
+def test_illegal_order_names_line_rule_and_what_is_legal(server, duel_game, keys):
+    v = server.ingest(orders_mail(server, duel_game, "east", "FIRE 9\nMOVE 0\nDANCE\n", keys["east"]))
+    assert v.status == "rejected"
+    body = last_reply(server, "reject")[1]
+    assert "line 7: 'FIRE 9'" in body and "line 9: 'DANCE'" in body and "[duel 1]" in body
+
+
+def test_unknown_side(server, duel_game, keys):
+    text = order_text(server, duel_game, "east", "FIRE 1\n").replace("Side: east", "Side: north")
+    v = server.ingest(mail(signed(text, keys["east"])))
+    assert v.status == "rejected" and "no side 'north'" in v.reasons[0] and "east, west" in v.reasons[0]
+
+
+@pytest.mark.parametrize("raw, fragment", [
+    (b"", "empty"),
+    (b"From: a@b.test\n\nhello, no orders here\n", "no order file"),
+    (b"\x00\xff\xfe garbage", "no order file"),
+    (b"From: a@b.test\n\nPBEM-ORDERS 1\nGame: g1\n\nFIRE 1\n", "no 'Side' line"),
+])
+def test_garbage_gets_a_clear_rejection(server, duel_game, raw, fragment):
+    v = server.ingest(raw)
+    assert v.status == "rejected" and fragment in " ".join(v.reasons)
+
+
+def test_oversize_message_is_kept_and_rejected(server, duel_game, keys):
+    raw = mail("x" * (server.home.max_message_bytes + 10), sender="east@players.test")
+    v = server.ingest(raw)
+    assert v.status == "rejected" and "limit" in v.reasons[0]
+    assert last_reply(server, "reject")[0] == "east@players.test"
+
+
+def test_auto_replies_are_discarded_without_reply(server, duel_game, keys):
+    before = len(replies(server))
+    v = server.ingest(mail("I am on holiday", headers={"Auto-Submitted": "auto-replied"}))
+    assert v.status == "discarded" and len(replies(server)) == before
+
+
+def test_own_mail_coming_back_is_not_answered(server, duel_game, keys):
+    server.ingest(orders_mail(server, duel_game, "east", "FIRE 2\n", keys["east"]))
+    own = replies(server, "ack")[-1][2]
+    before = len(replies(server))
+    assert server.ingest(bytes(own)).status == "discarded"
+    assert len(replies(server)) == before
+
+
+def test_every_message_is_kept_and_duplicates_are_ignored(server, duel_game, keys):
+    raws = [mail("hello"), orders_mail(server, duel_game, "east", "FIRE 2\n", keys["east"]), b"junk"]
+    for raw in raws:
+        server.ingest(raw)
+    assert server.ingest(raws[0]).status == "duplicate"
+    with server.session() as s:
+        stored = s.exec(select(Inbound).order_by(Inbound.id)).all()
+    assert [r.raw for r in stored] == raws
+    assert [r.status for r in stored] == ["rejected", "accepted", "rejected"]
