@@ -1,0 +1,181 @@
+"""The board: A/B hex coordinates, facings, edges, sun strips and the authored terrain [R 2.0].
+
+A hex is the pair (A, B) of the rulebook: A numbers the straight vertical columns, B the oblique
+rows (digest 2.0).  The neighbours of (a, b) are (a, b-1), (a+1, b), (a+1, b+1), (a, b+1),
+(a-1, b), (a-1, b-1); the board is 42 columns x 28 hexes with ``r = B - ceil(A/2)`` in 0..27.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from pbem.core.data import load_data
+
+Hex = tuple[int, int]
+
+#: Facings clockwise from north, with their (dA, dB) steps (digest 2.0, G-3).
+FACINGS: tuple[str, ...] = ("N", "NE", "SE", "S", "SW", "NW")
+STEPS: dict[str, Hex] = {"N": (0, -1), "NE": (1, 0), "SE": (1, 1), "S": (0, 1), "SW": (-1, 0), "NW": (-1, -1)}
+COLUMNS = 42
+ROWS = 28
+
+_HEX = re.compile(r"^\(?\s*A\s*(\d{1,2})\s*,?\s*B\s*(\d{1,2})\s*\)?$", re.IGNORECASE)
+
+
+def parse_hex(text: str) -> Hex | None:
+    """Read "A06,B19", "A06, B19", "(A06 ,B19)" or "a6b19"; None if it is not a hex name."""
+    m = _HEX.match(text.strip())
+    if not m:
+        return None
+    return int(m.group(1)), int(m.group(2))
+
+
+def fmt(h: Hex) -> str:
+    """The canonical name of a hex, e.g. ``A06,B19``."""
+    return f"A{h[0]:02d},B{h[1]:02d}"
+
+
+def row(h: Hex) -> int:
+    """The hex's row counted from the north edge (0..27 on the board)."""
+    return h[1] - (h[0] + 1) // 2
+
+
+def from_row(a: int, r: int) -> Hex:
+    return a, r + (a + 1) // 2
+
+
+def on_board(h: Hex) -> bool:
+    return 1 <= h[0] <= COLUMNS and 0 <= row(h) <= ROWS - 1
+
+
+def step(h: Hex, facing: str) -> Hex:
+    da, db = STEPS[facing]
+    return h[0] + da, h[1] + db
+
+
+def turn(facing: str, side: str) -> str:
+    """Facing after a 60 degree turn to the right ("R") or left ("L") [R 4.0]."""
+    i = FACINGS.index(facing)
+    return FACINGS[(i + (1 if side == "R" else -1)) % 6]
+
+
+def distance(p: Hex, q: Hex) -> int:
+    da, db = q[0] - p[0], q[1] - p[1]
+    return max(abs(da), abs(db), abs(da - db))
+
+
+def neighbours(h: Hex) -> tuple[Hex, ...]:
+    return tuple(step(h, f) for f in FACINGS)
+
+
+def direction(p: Hex, q: Hex) -> str | None:
+    """The facing that steps from ``p`` to the adjacent ``q``."""
+    for f in FACINGS:
+        if step(p, f) == q:
+            return f
+    return None
+
+
+def edge_of(off: Hex) -> str:
+    """The board edge an off-board hex lies beyond (south first: leaving south matters [R 8.1])."""
+    if row(off) > ROWS - 1:
+        return "south"
+    if row(off) < 0:
+        return "north"
+    return "west" if off[0] < 1 else "east"
+
+
+def is_edge(h: Hex) -> bool:
+    return on_board(h) and any(not on_board(n) for n in neighbours(h))
+
+
+def all_hexes() -> tuple[Hex, ...]:
+    return tuple(from_row(a, r) for a in range(1, COLUMNS + 1) for r in range(ROWS))
+
+
+def within(center: Hex, radius: int) -> tuple[Hex, ...]:
+    """Hexes at distance <= radius of ``center``, on the board, sorted [R 9.3]."""
+    a0, b0 = center
+    out = [(a, b) for a in range(a0 - radius, a0 + radius + 1) for b in range(b0 - radius, b0 + radius + 1)
+           if distance(center, (a, b)) <= radius]
+    return tuple(sorted(h for h in out if on_board(h)))
+
+
+def zone(center: Hex, radius: int) -> tuple[Hex, ...]:
+    """The same disc without clipping (used to test radius semantics, digest E-16)."""
+    a0, b0 = center
+    return tuple(sorted((a, b) for a in range(a0 - radius, a0 + radius + 1)
+                        for b in range(b0 - radius, b0 + radius + 1) if distance(center, (a, b)) <= radius))
+
+
+def ray(h: Hex, facing: str, n: int) -> tuple[Hex, ...]:
+    """Up to ``n`` hexes straight ahead of ``h`` (off-board hexes included)."""
+    out, cur = [], h
+    for _ in range(n):
+        cur = step(cur, facing)
+        out.append(cur)
+    return tuple(out)
+
+
+def sun_hexes(edge: str) -> frozenset[Hex]:
+    """The 10 hexes of the sun shield on an edge (digest 7.2.3, G-11)."""
+    if edge == "east":
+        return frozenset(from_row(COLUMNS, r) for r in range(9, 19))
+    if edge == "west":
+        return frozenset(from_row(1, r) for r in range(9, 19))
+    if edge == "south":
+        return frozenset(from_row(a, ROWS - 1) for a in range(17, 27))
+    if edge == "north":
+        return frozenset(from_row(a, 0) for a in range(17, 27))
+    return frozenset()
+
+
+def into_sun(h: Hex, facing: str, sun: str) -> bool:
+    """Does the extension of a straight line from ``h`` along ``facing`` cross the sun shield? [R 5.0.1]"""
+    cur = h
+    while True:
+        nxt = step(cur, facing)
+        if not on_board(nxt):
+            return edge_of(nxt) == sun and cur in sun_hexes(sun)
+        cur = nxt
+
+
+@dataclass(frozen=True)
+class Terrain:
+    """The authored map (digest G-1): clouds, river, water and the 12 strategic objects."""
+
+    cloud_full: frozenset[Hex]
+    cloud_edge: frozenset[Hex]
+    river: frozenset[Hex]
+    water: frozenset[Hex]
+    objects: tuple[tuple[str, Hex], ...]
+
+    def cloud(self, h: Hex) -> str:
+        if h in self.cloud_full:
+            return "full"
+        if h in self.cloud_edge:
+            return "edge"
+        return "none"
+
+    def object_at(self, h: Hex) -> str | None:
+        for oid, oh in self.objects:
+            if oh == h:
+                return oid
+        return None
+
+    def object_hex(self, oid: str) -> Hex:
+        return dict(self.objects)[oid]
+
+
+@lru_cache(maxsize=1)
+def terrain() -> Terrain:
+    data = load_data("rules.lew_morski.data", "board.toml")
+    t = data["terrain"]
+
+    def hexes(names: list[str]) -> frozenset[Hex]:
+        return frozenset(parse_hex(n) for n in names)  # type: ignore[misc]
+
+    objs = tuple((o["id"], parse_hex(o["hex"])) for o in data["objects"])
+    return Terrain(hexes(t["cloud_full"]), hexes(t["cloud_edge"]), hexes(t["river"]), hexes(t["water"]),
+                   objs)  # type: ignore[arg-type]

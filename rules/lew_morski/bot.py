@@ -1,0 +1,133 @@
+"""A scripted player that sees only its view [contract: bot_orders].
+
+German: bomb carriers fly to the nearest target, bomb it, then leave by the south edge and withdraw
+[R 8.1]; fighters escort, fire when they can, and go home with the bombers.  British: intercept the
+nearest German aircraft (bombers first) and fire whenever a move ends with an enemy on the line of fire.
+Moves are simulated in the order written, as the order checker does, so every order is legal.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from pbem.core.dice import Dice
+
+from . import board, movement
+from .board import Hex
+from .orders import stats_of
+from .state import ALTS
+
+GIVE_UP_STAGE = 30  # the German raid turns home after this stage whatever it has achieved
+
+
+def orders(view: Mapping[str, Any], seat: str, dice: Dice) -> str:
+    kind = view["phase"]["kind"] if view["phase"]["mine"] else "none"
+    if kind == "react":
+        lines = [f"REACT {x['ac']} {'FIRE' if x['range'] else 'HOLD'}" for x in view["ask"]]
+        return "\n".join(lines or ["PASS"]) + "\n"
+    if kind != "move":
+        return "PASS\n"
+    return "\n".join(move_orders(view)) + "\n"
+
+
+def _goal_hexes(view: Mapping[str, Any]) -> list[Hex]:
+    unbombed = [board.parse_hex(t["hex"]) for t in view["targets"] if not t["bombed"]]
+    return unbombed or [board.parse_hex(t["hex"]) for t in view["targets"]]  # type: ignore[misc]
+
+
+def move_orders(view: Mapping[str, Any]) -> list[str]:
+    side = view["side"]
+    stage = view["stage"]
+    opts = view["options"]
+    end_only = opts["occupancy"] == "end_hex"
+    occ = {(board.parse_hex(p["hex"]), p["alt"]) for p in view["planes"]}
+    enemies = [p for p in view["planes"] if p["side"] != side]
+    carriers_left = any(a["bombs"] > 0 and a["status"] in ("board", "due", "off") for a in view["own"]) or \
+        any(f.get("bombs", 0) > 0 for f in view["friends"])
+    going_home = side == "de" and (stage > GIVE_UP_STAGE or not carriers_left)
+    target_hexes = {board.parse_hex(t["hex"]) for t in view["targets"]}
+    shots = {m["end"] + m["facing"] + m["alt"]: m["shot"] for a in view["own"] for m in a["moves"] if m["shot"]}
+    lines: list[str] = []
+    acts: list[str] = []
+    movers = [a for a in view["own"] if a["status"] == "board" or a.get("entry")]
+    movers.sort(key=lambda a: (-a["bombs"], a["id"]))
+    for a in movers:
+        st = stats_of(a)
+        if a["status"] == "board":
+            h, f, alt = board.parse_hex(a["hex"]), a["facing"], a["alt"]
+        else:
+            e = a["entry"]
+            h, f, alt = board.parse_hex(e["hex"]), e["facing"], e["alt"]
+        occ.discard((h, alt))
+        opts_ = movement.options(st, h, f, alt, lambda x, y: (x, y) in occ, end_only)  # type: ignore[arg-type]
+        bomber = a["bombs"] > 0 and side == "de" and stage <= GIVE_UP_STAGE
+        if bomber:
+            goals = _goal_hexes(view)
+        elif side == "de" and going_home:
+            goals = []
+        else:
+            pool = [board.parse_hex(p["hex"]) for p in enemies]
+            if side == "gb":
+                bombers = [board.parse_hex(p["hex"]) for p in enemies if p["class"] == "bomber"]
+                pool = bombers or pool
+            if side == "de" and not pool:
+                pool = [board.parse_hex(x["hex"]) for x in view["friends"] if x.get("bombs", 0) > 0] or _goal_hexes(view)
+            goals = pool or [board.from_row(21, 14)]  # type: ignore[list-item]
+        best = None
+        for change, path, w in opts_:
+            alt2 = movement.new_alt(alt, change)
+            score = 0.0
+            if w.exited:
+                edge = board.edge_of(w.off_hex)  # type: ignore[arg-type]
+                score = 1000.0 if (side == "de" and going_home and edge == "south" and not bomber) else -1000.0
+            else:
+                end = w.end
+                if bomber:
+                    hits = [c for c, _ in w.cells if c in target_hexes][: a["bombs"]]
+                    score += 100 * len(hits)
+                if goals:
+                    g = min(goals, key=lambda x: (board.distance(end, x), x))  # type: ignore[arg-type]
+                    ahead = board.ray(end, w.facing, 2)[-1]  # type: ignore[arg-type]
+                    score -= board.distance(end, g) + 0.5 * board.distance(ahead, g)  # type: ignore[arg-type]
+                else:  # home: the south edge [R 8.1]
+                    score -= (board.ROWS - 1 - board.row(end)) * 2 + (0 if w.facing in ("S", "SE", "SW") else 3)  # type: ignore[arg-type]
+                shot = shots.get(board.fmt(end) + w.facing + alt2)  # type: ignore[arg-type]
+                if shot and not a["jammed"]:
+                    score += 40 * shot["chance"] * (2 if side == "gb" else 1)
+                if change != "none":
+                    score -= 1.5 if alt2 != "HIGH" else 0.5
+                if not board.on_board(board.step(end, w.facing)):  # type: ignore[arg-type]
+                    score -= 5
+            key = (-score, path, change)
+            if best is None or key < best[0]:
+                best = (key, change, path, w)
+        if best is None:
+            change, path = "none", "F" * st.min_speed
+            w = movement.walk(h, f, path)
+        else:
+            _, change, path, w = best
+        alt2 = movement.new_alt(alt, change)
+        lines.append(f"MOVE {a['id']} {'' if change == 'none' else change.upper() + ' '}{path}")
+        if w.exited:
+            if side == "de" and board.edge_of(w.off_hex) == "south":  # type: ignore[arg-type]
+                lines.append(f"WITHDRAW {a['id']}")
+        else:
+            occ.add((w.end, alt2))  # type: ignore[arg-type]
+            if a["bombs"] > 0 and side == "de":
+                hexes = []
+                for c, _ in w.cells:
+                    if c in target_hexes and c not in hexes and len(hexes) < a["bombs"]:
+                        hexes.append(c)
+                if hexes:
+                    acts.append(f"BOMB {a['id']} " + " ".join(board.fmt(x) for x in hexes))
+            if a["jammed"] and not a["unjam_pending"]:
+                acts.append(f"UNJAM {a['id']}")
+            elif not a["jammed"] and not (a["fired"] and opts["one_shot"] == "shot"):
+                acts.append(f"FIRE {a['id']}")
+    for a in view["own"]:
+        if a["status"] == "off" and a.get("exit_edge") == "south" and side == "de" and not a.get("entry"):
+            lines.append(f"WITHDRAW {a['id']}")
+    out = lines + acts
+    return out or ["PASS"]
+
+
+_ = ALTS

@@ -1,0 +1,47 @@
+"""Game options: every rulebook gap or contradiction the digest names gets a switch with its DEFAULT [digest 9]."""
+from __future__ import annotations
+
+from pbem.core.ruleset import Option
+
+OPTIONS: tuple[Option, ...] = (
+    Option("visibility", "open", "open: everything is public as in the boxed game [digest 5]; fog: German pilots see "
+           "British aircraft only within visual range and not into cloud, the British see all by radar", ("open", "fog")),
+    Option("visual_range", 5, "fog: hexes a German aircraft sees around it [digest 5.1]", (3, 4, 5, 6, 7, 8)),
+    Option("players_per_side", 1, "players per side; each commands some aircraft [R 1, G-28]", (1, 2, 3, 4)),
+    Option("setup", "orders", "orders: a setup phase where each side places its aircraft and AA guns [R 9.3, 6.0]; "
+           "auto: the engine places them at once (faster demo)", ("orders", "auto")),
+    Option("sun", "die", "sun edge [R 5.0.1, 2.3]: die (1-2 east, 3-4 south, 5-6 west) or an agreed edge",
+           ("die", "east", "south", "west", "north")),
+    Option("from_cloud", "text", "G-12 firing from cloud: text 5.0.2 (-1 edge, -2 full) or summary table (-2/-3)",
+           ("text", "table")),
+    Option("aa_timing", "combat", "G-15 AA fire: in the British combat phase [R 6.1] or during German movement "
+           "(Phase 1 text) by standing AA orders", ("combat", "movement")),
+    Option("bomb_timing", "combat", "G-16 bombing: in the German combat phase [R 7.0.3] or while flying over the hex "
+           "(Phase 1 text)", ("combat", "movement")),
+    Option("vp_per_series", 3, "G-17 VP per bomb series on a target: Tables 1/3 (+3) or rule 9.2 (2)", (3, 2)),
+    Option("one_shot", "shot", "G-31 rule 5.3.1: one shot per aircraft per stage, or one target per stage "
+           "(a second shot only at the same aircraft)", ("shot", "target")),
+    Option("react_default", "always", "G-31 reactive fire when no REACT order covers an aircraft: always fire, never, "
+           "or ask (step mode: an interrupt window asks the owner)", ("always", "never", "ask")),
+    Option("cloud_line", "full", "G-13 line of fire cut to 1 hex only in full-cloud hexes, or also in cloud-edge hexes",
+           ("full", "any")),
+    Option("blocking", "same_altitude", "G-10 which aircraft block a line of fire: only those at the shooter's "
+           "altitude, or any", ("same_altitude", "any")),
+    Option("zero_strength", "no_roll", "G-14 modified strength 0: no roll, or roll only for a jam",
+           ("no_roll", "jam_roll")),
+    Option("occupancy", "pass_through", "G-23 an occupied hex (same altitude) may not be entered at all, or only not "
+           "ended in", ("pass_through", "end_hex")),
+    Option("offboard_roll", "exit", "G-20 German off-board survival roll [R 4.3.2] when leaving, or when returning",
+           ("exit", "return")),
+    Option("return_altitude", "as_left", "G-6 a returning aircraft comes back at the altitude it left, or the owner's "
+           "choice", ("as_left", "owner")),
+    Option("collision_vp", "losses_only", "G-25 collisions: each side only loses its VP for own losses, or the "
+           "opponent also scores them as shot down", ("losses_only", "award")),
+    Option("jammed_bombing", "yes", "G-34 may an aircraft with jammed guns still bomb", ("yes", "no")),
+    Option("w5_third_entry", "A41,B21", "G-19 third Hurricane entry hex of Wariant 5: as printed, or read as a typo",
+           ("A41,B21", "A41,B47")),
+    Option("both_win", "percentage", "G-27 both sides reach their minimum: larger percentage wins, or a draw",
+           ("percentage", "draw")),
+    Option("stage_limit", 0, "G-26 end the game after this stage (0: no limit, as in the rules)",
+           (0, 12, 20, 28, 40, 56)),
+)
