@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import re
 import smtplib
 import socket
 import ssl
@@ -72,6 +73,8 @@ class SmtpTransport:
     timeout: float = 30.0
 
     def send(self, raw: bytes, to: str, message_id: str) -> None:
+        # SMTP lines end in CRLF; smtplib does not convert the bare LFs of a stored message itself
+        raw = re.sub(rb"(?<!\r)\n", b"\r\n", raw)
         try:
             if self.tls:
                 client = smtplib.SMTP_SSL(self.host, self.port, timeout=self.timeout,

@@ -1,0 +1,29 @@
+# Two commands set everything up on a fresh machine:
+#   make demo   — install into .venv and play a seed game through the mail path (SQLite, local Maildirs)
+#   make test   — install into .venv (with test tools) and run the whole test suite
+PYTHON ?= python3
+VENV   ?= .venv
+PY      = $(VENV)/bin/python
+HOME_DIR ?= pbem-home
+
+.PHONY: demo test install bench clean
+
+$(VENV)/.installed-%: pyproject.toml setup.py
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e ".[$*]"
+	touch $@
+
+install: $(VENV)/.installed-test
+
+demo: $(VENV)/.installed-test
+	$(VENV)/bin/pbem --home $(HOME_DIR) demo
+
+test: $(VENV)/.installed-test
+	$(PY) -m pytest
+
+bench: $(VENV)/.installed-test
+	$(PY) benchmarks/run.py --quick
+
+clean:
+	rm -rf $(VENV) $(HOME_DIR) build *.egg-info
