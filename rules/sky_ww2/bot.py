@@ -1,0 +1,273 @@
+"""A scripted player that sees only its view [contract: bot_orders].
+
+It closes on the nearest enemy at the same altitude, picking the cell where the enemy
+shows its tail or side, turns enemies with change-of-position manoeuvres, fires every
+attack it can afford, answers reactions with any card that helps, and sends its
+shturmoviks down onto enemy ground objects.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from . import tables
+from .geometry import BONUS, OPPOSITE, STEP, aspect, direction, rotation_between
+
+WANT_REACT = [{"ac": "*", "card": "*", "against": "any", "min_damage": 0}]
+
+
+def orders(v: dict, seat: str, dice) -> str:
+    lines = standing(v)
+    d = v.get("decide")
+    if d:
+        lines += {"setup": setup, "deploy": deploy, "activate": activate, "script": script,
+                  "react": react, "pursue": pursue}[d["kind"]](v, d, dice)
+    return "\n".join(lines) + "\n"
+
+
+def standing(v: dict) -> list[str]:
+    p = v["policies"]
+    out = []
+    if p["react"] != WANT_REACT:
+        out.append("REACT ALL ANY AGAINST ANY")
+    if p["react_default"] != "pass":
+        out.append("REACT_DEFAULT PASS")
+    if p["pursue"] != {"*": "free"}:
+        out.append("ON_PURSUIT ALL FREE")
+    return out
+
+
+def setup(v, d, dice) -> list[str]:
+    objs = [("cp", "aa"), ("aa", "cp"), ("dp", "aa"), ("cp", "dp")][dice.roll(4, why="bot ground", seen_by=[v["seat"]]) - 1]
+    out = [f"GROUND {objs[0]} {objs[1]}"]
+    sel = v["selection"]
+    if sel["mode"] != "random":
+        roster = sorted(sel["roster"], key=lambda r: (-r["value"], r["number"]))
+        fighters = [r["number"] for r in roster if not r["category"].startswith("SH")]
+        sturm = [r["number"] for r in roster if r["category"].startswith("SH")]
+        n = sel["keep"]
+        picks = (fighters[:n - 1] + sturm[:1]) if n == 3 and sturm else fighters[:n]
+        picks = (picks + [r["number"] for r in roster if r["number"] not in picks])[:n]
+        out.append(("PICK " if sel["mode"] == "free" else "KEEP ") + " ".join(map(str, picks)))
+    return out
+
+
+def deploy(v, d, dice) -> list[str]:
+    ac = d["aircraft"][0]
+    me = next(a for a in v["aircraft"] if a["id"] == ac)
+    face = "E" if v["side"] == "coalition" else "W"
+    prefer = ["low", "medium", "high"] if me["category"].startswith("SH") else ["medium", "high", "low"]
+    for alt in prefer:
+        cells = d["cells"][alt]
+        if cells:
+            return [f"DEPLOY {ac} {alt.upper()} CELL {cells[0][0]},{cells[0][1]} FACE {face}"]
+    return [f"DEPLOY {ac} MEDIUM FACE {face}"]
+
+
+def activate(v, d, dice) -> list[str]:
+    return [f"ACTIVATE {d['aircraft'][0]}"]
+
+
+def react(v, d, dice) -> list[str]:
+    if d["options"]:
+        o = d["options"][0]
+        return [f"PLAY {o['card']}{' FROM DP' if o['source'] == 'dp' else ''} ON {o['on']}"]
+    return ["PASS"]
+
+
+def pursue(v, d, dice) -> list[str]:
+    return ["PURSUE NO" if d["extra"] else "PURSUE YES"]
+
+
+# ---- the turn script ---------------------------------------------------------------------------
+
+
+def script(v: dict, d: dict, dice) -> list[str]:
+    ac = d["ac"]
+    me = next(a for a in v["aircraft"] if a["id"] == ac)
+    hand = Counter(v["hands"].get(ac, []))
+    enemies = [a for a in v["aircraft"] if a["side"] != v["side"] and a["placed"] and not a["destroyed"]]
+    out: list[str] = []
+    plan = None  # (target id, my aspect, their aspect) when the position after movement is known
+    if d["first_step"]:
+        move, plan = movement(v, d, me, enemies, hand)
+        out.append(move)
+    if move_only_ground(d, me, out):
+        out.append("GROUND_ATTACK")
+        out.append("END")
+        return out
+    if d["first_step"] and out[0] != "STAY":
+        known = plan is not None
+        rels = [plan] if plan else []
+    else:
+        known = True
+        rels = [(r["id"], r["my_aspect"], r["their_aspect"]) for r in d["relations"]]
+    if me["swap"] and not v["active"]["swapped"]:
+        worst = sorted((c for c in hand.elements() if tables.card(c).kind != "malfunction"),
+                       key=lambda c: (tables.card(c).keep, c))
+        if worst and tables.card(worst[0]).keep <= 3:
+            out.append(f"SWAP {worst[0]}")
+            hand[worst[0]] -= 1
+    if d["cp_ready"]:
+        out.append("CP_USE")
+    reacts = [c for c in sorted(hand) if tables.card(c).kind == "reaction"]
+    if d["dp_ready"] and sum(hand[c] for c in reacts) >= 2:
+        out.append(f"DP_DEPOSIT {reacts[0]}")
+        hand[reacts[0]] -= 1
+    firing = me["firing"] - sum(1 for c in hand.elements() if tables.card(c).malfunction == "jam") \
+        - sum(x.get("firing_malus", 0) for x in me["attached"])
+    exact = {r["id"]: r for r in d["relations"]} if known and (not d["first_step"] or out[0] == "STAY") else {}
+    spent = {"guns": 0, "turret": 0}
+    for tid, mine, theirs in rels[:1] if not known else sorted(rels, key=lambda r: -BONUS[r[2]]):
+        beats, certain = turn_plan(tid, mine, theirs, hand, me)
+        out += beats
+        if tid in exact and not beats:
+            avail, pool = exact[tid]["firing"] - spent.get(exact[tid]["pool"], 0), exact[tid]["pool"]
+            if pool == "none":
+                continue
+        elif mine == "nose" or certain:
+            bonus = BONUS["side" if certain and theirs == "nose" else theirs]
+            avail = firing + bonus - spent["guns"]
+            pool = "guns"
+        elif me["turret"]:
+            avail, pool = 1 - spent["turret"], "turret"
+        else:
+            continue
+        counters = " ".join(sorted(c for c in hand if hand[c] and tables.card(c).reacts)) or ""
+        for c in sorted((c for c in hand.elements() if tables.card(c).kind == "attack"),
+                        key=lambda c: (-tables.card(c).damage, c)):
+            cd = tables.card(c)
+            if hand[c] <= 0:
+                continue
+            strict = known and not beats
+            if strict and cd.cost > avail:
+                continue
+            extra = ""
+            if cd.extra_discard:
+                spare = sorted((x for x in hand.elements() if x != c and tables.card(x).kind in ("manoeuvre",)),
+                               key=lambda x: (tables.card(x).keep, x))
+                if not spare:
+                    continue
+                extra = f" EXTRA {spare[0]}"
+            if not strict and cd.cost > avail + 2:
+                continue
+            hand[c] -= 1
+            if extra:
+                hand[extra.split()[1]] -= 1
+            avail -= cd.cost
+            spent[pool] += cd.cost
+            out.append(f"ATTACK {c} TARGET {tid}{extra}")
+            if counters:
+                out.append(f"ON_CANCELLED {counters}")
+    out.append("END")
+    if v["options"]["step_mode"]:
+        out = one_beat(out)
+    return out
+
+
+def one_beat(lines: list[str]) -> list[str]:
+    """Step mode: keep the first beat (and its ON_CANCELLED), leave END off so the engine asks again."""
+    out, beats = [], 0
+    for line in lines:
+        verb = line.split()[0]
+        if verb in ("MANOEUVRE", "ATTACK", "IF", "GROUND_ATTACK"):
+            beats += 1
+            if beats > 1:
+                break
+        if verb == "ON_CANCELLED" and beats > 1:
+            break
+        out.append(line)
+    if beats and out[-1] == "END":
+        out.pop()
+    return out
+
+
+def move_only_ground(d, me, out) -> bool:
+    """A shturmovik over an enemy ground object attacks it and nothing else [L301]."""
+    return me["category"].startswith("SH") and d["ground_below"] is not None and (not out or out[0] == "STAY")
+
+
+def turn_plan(tid, mine, theirs, hand: Counter, me) -> tuple[list[str], bool]:
+    """Manoeuvres that improve the position against ``tid``; True when they would make ours nose-on with a bonus."""
+    out = []
+    turners = [c for c in sorted(hand) if hand[c] and tables.card(c).manoeuvres
+               and tables.card(c).effect == "change_position"]
+    counters = " ".join(sorted(c for c in hand if hand[c] and tables.card(c).reacts))
+    if mine == "nose" and theirs == "nose" and turners:
+        c = turners[0]
+        hand[c] -= 1
+        out.append(f"MANOEUVRE {c} TARGET {tid} APPLY TARGET ROTATE CW")
+        if counters:
+            out.append(f"ON_CANCELLED {counters}")
+        return out, True
+    if mine == "side" and turners and not me["turret"]:
+        c = turners[0]
+        hand[c] -= 1
+        out.append(f"MANOEUVRE {c} TARGET {tid} APPLY SELF ROTATE CW")
+        out.append(f"IF PREV_FAILED THEN MANOEUVRE {turners[1]} TARGET {tid} APPLY SELF ROTATE CCW"
+                   if len(turners) > 1 and hand[turners[1]] else "")
+        if out[-1]:
+            hand[turners[1]] -= 1
+        else:
+            out.pop()
+        return out, False
+    neutral = [c for c in sorted(hand) if hand[c] and tables.card(c).manoeuvres and tables.card(c).effect == "neutral"]
+    if mine != "nose" and neutral and not me["turret"]:
+        c = neutral[0]
+        hand[c] -= 1
+        out.append(f"MANOEUVRE {c} TARGET {tid}")
+        return out, False
+    return out, False
+
+
+def movement(v, d, me, enemies, hand: Counter) -> tuple[str, tuple | None]:
+    if me["in_dogfight"]:
+        return "STAY", None
+    alt = me["alt"]
+    if me["category"].startswith("SH"):
+        slots = [o for o in v["ground"][v["enemy"]] if o["obj"] and not o["destroyed"]]
+        if slots:
+            if alt != "low":
+                return descend(d, alt), None
+            cells = [[o["slot"][0], o["slot"][1] - 1] for o in slots]
+            for c in cells:
+                if c == me["cell"]:
+                    return "STAY", None
+                if c in d["free_cells"]:
+                    return f"MOVE {c[0]},{c[1]} FACE {me['facing']}", None
+    same = [e for e in enemies if e["alt"] == alt]
+    if same:
+        best = None
+        for e in same:
+            for f, (dx, dy) in sorted(STEP.items()):
+                c = [e["cell"][0] + dx, e["cell"][1] + dy]
+                if c not in d["free_cells"]:
+                    continue
+                theirs = aspect(e["facing"], tuple(e["cell"]), tuple(c))
+                score = (BONUS[theirs], -abs(c[0] - me["cell"][0]) - abs(c[1] - me["cell"][1]))
+                if best is None or score > best[0]:
+                    best = (score, c, e, theirs)
+        if best:
+            _, c, e, theirs = best
+            face = direction(tuple(c), tuple(e["cell"]))
+            return f"MOVE {c[0]},{c[1]} FACE {face}", (e["id"], "nose", theirs)
+        return "STAY", None
+    if not enemies:
+        return "STAY", None
+    idx = tables.ALTITUDES.index(alt)
+    target = min(enemies, key=lambda e: (abs(tables.ALTITUDES.index(e["alt"]) - idx), e["id"]))
+    if d["engine_trouble"]:
+        return "STAY", None
+    if tables.ALTITUDES.index(target["alt"]) > idx:
+        usable = sorted((c for c in hand.elements() if tables.card(c).kind != "malfunction"),
+                        key=lambda c: (tables.card(c).keep, c))
+        if not usable:
+            return "STAY", None
+        hand[usable[0]] -= 1
+        return f"CLIMB DISCARD {usable[0]}", None
+    return descend(d, alt), None
+
+
+def descend(d, alt) -> str:
+    if d["engine_trouble"] or alt == "low":
+        return "STAY"
+    return "DESCEND"

@@ -1,0 +1,141 @@
+"""Hands, damage, destruction, victory points and the end of the game [L42, L107, 6.5, 6.9]."""
+from __future__ import annotations
+
+from . import tables
+from .state import Game, other_side
+
+
+def card_names(cards) -> str:
+    return ", ".join(tables.card(c).name for c in cards) or "nothing"
+
+
+def policy(g: Game, seat: str) -> dict:
+    return g.doc["policies"][seat]
+
+
+def discard_order(g: Game, a: dict, first=()) -> list[str]:
+    """The order in which ``a``'s hand is given up when its controller did not name cards.
+
+    Cards named in ``first`` go first, then the seat's DISCARD_PRIORITY list, then the
+    cards the deck data values least (``keep``); malfunctions only when nothing else is left.
+    """
+    prio = list(first) + policy(g, a["seat"])["discard_priority"]
+    hand = list(a["hand"])
+    out = []
+    for c in prio:
+        if c in hand and tables.card(c).kind != "malfunction":
+            hand.remove(c)
+            out.append(c)
+    rest = sorted(hand, key=lambda c: (tables.card(c).kind == "malfunction", tables.card(c).keep, c))
+    return out + rest
+
+
+def give_up(g: Game, a: dict, n: int, why: str, first=(), allow_malfunction: bool = True) -> list[str]:
+    """Discard ``n`` cards of ``a``'s choosing (by policy); returns them."""
+    order = discard_order(g, a, first)
+    if not allow_malfunction:
+        order = [c for c in order if tables.card(c).kind != "malfunction"]
+    gone = order[:n]
+    for c in gone:
+        a["hand"].remove(c)
+    g.discard(gone)
+    if gone:
+        g.say(f"{a['id']} discards {card_names(gone)} ({why})", kind="discard")
+    return gone
+
+
+def trim_hand(g: Game, a: dict, why: str, first=()) -> None:
+    """Discard down to TTX, the controller choosing [L42]."""
+    excess = len(a["hand"]) - g.stats(a).ttx
+    if excess > 0:
+        give_up(g, a, excess, why, first)
+
+
+def draw_into(g: Game, a: dict, n: int, dice, why: str) -> list[str]:
+    """Draw ``n`` cards into ``a``'s hand; malfunctions act at once [L196].
+
+    Everyone learns the count and how many show the malfunction back; only the
+    controller learns the faces.
+    """
+    got = []
+    for _ in range(n):
+        c = g.draw(dice, why)
+        if c is None:
+            break
+        got.append(c)
+        a["hand"].append(c)
+    if not got:
+        return got
+    bad = sum(1 for c in got if tables.card(c).kind == "malfunction")
+    back = f", {bad} with the malfunction back" if bad else ""
+    g.say_private(a["seat"], f"{a['id']} draws {card_names(got)} ({why})",
+                  f"{a['id']} draws {len(got)} card(s){back} ({why})", kind="draw")
+    for c in got:
+        cd = tables.card(c)
+        if cd.kind == "malfunction":
+            g.say(f"malfunction on {a['id']}: {cd.name}", kind="malfunction")
+            if cd.malfunction == "leak":
+                damage(g, a, 1, other_side(a["side"]), cd.name)
+    return got
+
+
+def damage(g: Game, a: dict, n: int, by_side: str, why: str) -> None:
+    """Place ``n`` damage markers; flip to damaged, then destroy [L43, L107, 6.5]."""
+    if n <= 0 or a["destroyed"]:
+        return
+    t = g.type_of(a)
+    before = a["markers"]
+    a["markers"] += n
+    g.say(f"{a['id']} takes {n} damage from {why}", kind="damage")
+    if not a["damaged"] and a["markers"] >= t.intact.structure:
+        if g.opt("carry_excess"):
+            left = a["markers"] - t.intact.structure
+        else:
+            left = before + n - t.intact.structure if n > t.intact.structure else 0
+        a["damaged"], a["markers"] = True, left
+        g.say(f"{a['id']} is flipped to its damaged side with {left} marker(s) on it", kind="damage")
+        trim_hand(g, a, "hand limit fell on damage [L107]")
+    if a["damaged"] and a["markers"] >= t.damaged.structure:
+        destroy(g, a, by_side)
+
+
+def destroy(g: Game, a: dict, by_side: str) -> None:
+    """Remove a shot-down aircraft, score it, maybe play a Rescue [L43, L198, 6.9]."""
+    t = g.type_of(a)
+    factor = 1.0
+    if policy(g, a["seat"])["rescue"] == "yes":
+        for c in sorted(a["hand"]):
+            if tables.card(c).kind == "rescue":
+                a["hand"].remove(c)
+                a["rescue"] = c
+                factor = tables.card(c).vp_factor
+                g.say(f"{a['id']}'s crew is saved: {tables.card(c).name} is laid by its hangar [L198]", kind="rescue")
+                break
+    points = int(t.value * factor)
+    g.doc["vp"][by_side] += points
+    g.discard(a["hand"])
+    g.discard(x["card"] for x in a["attached"])
+    a["hand"], a["attached"], a["destroyed"], a["placed"] = [], [], True, False
+    g.say(f"{a['id']} ({t.model}) is destroyed: {by_side} scores {points} VP", kind="destroyed")
+    check_end(g)
+
+
+def check_end(g: Game) -> None:
+    """The game ends when a side has no aircraft left [L19, gap 8.12 (a)]."""
+    if g.doc["over"] or g.doc["round"] < 1:
+        return
+    for side in tables.SIDES:
+        if not g.aircraft(side):
+            finish(g, f"{side} has no aircraft left")
+            return
+
+
+def finish(g: Game, why: str) -> None:
+    """Decide the winner on victory points [L23, L329-331]; a tie is a draw (gap 8.12)."""
+    vp = g.doc["vp"]
+    c, x = vp["coalition"], vp["axis"]
+    winner = "coalition" if c > x else "axis" if x > c else None
+    result = f"{winner} wins" if winner else "a draw"
+    g.doc["over"] = {"winner": winner, "text": f"{why}; victory points coalition {c}, axis {x}: {result}"}
+    g.doc["pending"] = None
+    g.say(f"game over: {g.doc['over']['text']}", kind="over")

@@ -1,0 +1,127 @@
+"""The blank order form for a seat's next step, built from its view [10.3]."""
+from __future__ import annotations
+
+from . import tables
+
+
+def standing_lines(v: dict) -> list[str]:
+    """The seat's standing orders in force, as order lines it can keep or edit."""
+    p = v["policies"]
+    out = []
+    for r in p["react"]:
+        card = "ANY" if r["card"] == "*" else r["card"]
+        ac = "ALL" if r["ac"] == "*" else r["ac"]
+        md = f" MIN_DAMAGE {r['min_damage']}" if r["min_damage"] else ""
+        out.append(f"REACT {ac} {card} AGAINST {r['against'].upper() if r['against'] in ('any', 'attack', 'manoeuvre') else r['against']}{md}")
+    out.append(f"REACT_DEFAULT {p['react_default'].upper()}")
+    for ac, val in sorted(p["pursue"].items()):
+        out.append(f"ON_PURSUIT {'ALL' if ac == '*' else ac} {val.upper()}")
+    if p["discard_priority"]:
+        out.append("DISCARD_PRIORITY " + " ".join(p["discard_priority"]))
+    out.append(f"RESCUE {p['rescue'].upper()}")
+    out.append(f"ACTIVATION {p['activation'].upper()}")
+    out.append(f"DP_USE {p['dp_use'].upper()}")
+    sp = v["side_policies"]
+    out.append(f"AA_FIRE {'YES' if sp['aa'] == 'fire' else 'NO'}")
+    if sp["sequence"]:
+        out.append("SEQUENCE " + " ".join(sp["sequence"]))
+    return out
+
+
+HELP = """# Standing orders (any order file; REACT lines replace your earlier REACT list):
+#   REACT <aircraft|ALL> <card|ANY> [AGAINST ATTACK|MANOEUVRE|ANY|<card>] [MIN_DAMAGE n]
+#   REACT NONE | REACT_DEFAULT ASK|PASS       (ASK: an interrupt asks you when no rule fits)
+#   ON_PURSUIT <aircraft|ALL> YES|NO|FREE|ASK  (FREE: only when no extra card is due)
+#   DISCARD_PRIORITY <cards...> | RESCUE YES|NO | ACTIVATION AUTO|ASK | DP_USE FIRST|LAST|NEVER
+#   AA_FIRE YES|NO | SEQUENCE <your side's aircraft in activation order>"""
+
+
+def order_form(v: dict, seat: str) -> str:
+    lines: list[str] = []
+    d = v.get("decide")
+    if d is None:
+        lines.append("# No decision is awaited from you now; you may update standing orders.")
+    else:
+        lines += decision_form(v, d)
+    lines.append("")
+    lines.append(HELP)
+    lines.append("# Standing orders in force (kept unless you change them):")
+    lines += ["# " + s for s in standing_lines(v)]
+    return "\n".join(lines) + "\n"
+
+
+def decision_form(v: dict, d: dict) -> list[str]:
+    kind = d["kind"]
+    out: list[str] = []
+    if kind == "setup":
+        sel = v["selection"]
+        out.append("# Set-up [3]: GROUND <obj> <obj> places two of CP, DP, AA in your slots (edge slot first).")
+        out.append("GROUND cp aa")
+        if sel["mode"] != "random":
+            verb = "PICK" if sel["mode"] == "free" else "KEEP"
+            out.append(f"# {verb} exactly {sel['keep']} of these personal numbers:")
+            for r in sel["roster"]:
+                icons = (" swap" if r["swap"] else "") + (" turret" if r["turret"] else "")
+                out.append(f"#   {r['number']:>2} {r['model']} ({r['category']}, {r['value']} VP){icons}")
+            out.append(f"{verb} " + " ".join(str(n) for n in sel["candidates"][:sel["keep"]]))
+    elif kind == "deploy":
+        out.append("# Deployment [L317]: DEPLOY <aircraft> LOW|MEDIUM|HIGH [CELL x,y] [FACE N|E|S|W]")
+        for alt, cells in d["cells"].items():
+            out.append(f"#   {alt}: " + (" ".join(f"{x},{y}" for x, y in cells) or "full"))
+        ac = d["aircraft"][0]
+        face = "E" if v["side"] == "coalition" else "W"
+        out.append(f"DEPLOY {ac} MEDIUM FACE {face}")
+    elif kind == "activate":
+        out.append("# Activation [L291-293]: ACTIVATE <aircraft> and optionally PRE_DISCARD <cards>")
+        out.append(f"ACTIVATE {d['aircraft'][0]}")
+    elif kind == "script":
+        out += script_form(v, d)
+    elif kind == "react":
+        ex = v["exchange"]
+        out.append(f"# Reaction exchange, beat {ex['beat']} [4.3]. Cards on the table:")
+        for n in ex["nodes"]:
+            on = f" on card {n['on']}" if n["on"] else ""
+            state = "removed" if n["removed"] else ("live" if n["live"] else "cancelled")
+            out.append(f"#   {n['n']}. {n['name']} by {n['ac']}{on} ({state})")
+        out.append(f"# Your hand ({d['ac']}): " + ", ".join(v["hands"].get(d["ac"], [])))
+        out.append("# Legal answers:")
+        for o in d["options"]:
+            src = " FROM DP" if o["source"] == "dp" else ""
+            out.append(f"#   PLAY {o['card']}{src} ON {o['on']}")
+        out.append("PASS")
+    elif kind == "pursue":
+        out.append(f"# {d['target']} changed altitude; {d['ac']} may pursue [L140]. Cost: "
+                   + ("discard 1" if d["climb"] else "draw 1") + (" + discard 1 extra" if d["extra"] else ""))
+        out.append("# Cells: " + " ".join(f"{x},{y}" for x, y in d["cells"]))
+        out.append("PURSUE NO")
+    return out
+
+
+def script_form(v: dict, d: dict) -> list[str]:
+    ac = d["ac"]
+    me = next(a for a in v["aircraft"] if a["id"] == ac)
+    out = [f"# Turn of {ac} ({me['model']}, {me['alt']} {me['cell'][0]},{me['cell'][1]} facing {me['facing']}); "
+           f"firing {me['firing']}, hand limit {me['ttx']}",
+           "# Hand: " + ", ".join(v["hands"].get(ac, [])) or "empty"]
+    for r in d["relations"]:
+        pos = r["position"] or f"you are {r['my_aspect']}-on"
+        out.append(f"# Dogfight with {r['id']}: {pos}; firing available {r['firing']} ({r['pool']})")
+    out.append("# What each card could do now:")
+    for cu in d["card_uses"]:
+        out.append(f"#   {cu['card']} x{cu['count']} ({cu['brief']})")
+        for u in cu["uses"]:
+            out.append(f"#       {u}")
+    if d["first_step"]:
+        out.append("# Movement (one): STAY | MOVE x,y FACE d | ROTATE d | CLIMB [DISCARD card] [CELL x,y] [FACE d] | "
+                   "DESCEND [CELL x,y] [FACE d]")
+        for alt, cells in d["entry"].items():
+            out.append(f"#   entering {alt}: " + (" ".join(f"{x},{y}" for x, y in cells) or "full"))
+    out.append("# Beats: [IF PREV_OK|PREV_FAILED|POS <enemy> FRONT,FLANK,REAR THEN] "
+               "MANOEUVRE <card> TARGET <enemy> [APPLY SELF|TARGET] [ROTATE CW|CCW] | "
+               "ATTACK <card> TARGET <enemy> [CRIT <card>] [EXTRA <card>] | GROUND_ATTACK")
+    out.append("#   each followed by ON_CANCELLED <cards...> [ASK] to answer enemy reactions")
+    out.append("# Also: SWAP <card> | CP_USE [DISCARD card] | DP_DEPOSIT <card> | END_DISCARD <cards> | END")
+    if d["first_step"]:
+        out.append("STAY")
+    out.append("END")
+    return out

@@ -1,0 +1,180 @@
+"""Setting up a game: seats, ground objects, initiative, aircraft selection, deployment [3]."""
+from __future__ import annotations
+
+from pbem.core.errors import RulesetDefinitionError
+
+from . import tables
+from .damage import draw_into
+from .movement import entry_cells, place
+from .state import Game, other_side
+from .turn import advance, open_pending
+
+PREFIX = {"coalition": "c", "axis": "x"}
+GROUND_IDS = ("cp", "dp", "aa")
+
+
+def default_policy() -> dict:
+    """Standing orders a seat starts with: ask about reactions and pursuit, discard by card value."""
+    return {"react": [], "react_default": "ask", "pursue": {"*": "ask"}, "discard_priority": [],
+            "rescue": "yes", "activation": "auto", "dp_use": "last"}
+
+
+def make_seats(players: int) -> list[dict]:
+    """Seats per player, half per side [L307]: coalition-1, axis-1, coalition-2, ..."""
+    per = players // 2
+    out = []
+    for i in range(1, per + 1):
+        for side in tables.SIDES:
+            out.append({"name": f"{side}-{i}", "side": side,
+                        "title": f"{side.capitalize()} player {i}" if per > 1 else side.capitalize()})
+    return out
+
+
+def new_game(scenario: str, options: dict, dice) -> Game:
+    """The initial position, up to the first decision owed [S0-S10]."""
+    players, n = options["players"], options["aircraft"]
+    if players % 2:
+        raise RulesetDefinitionError("players are divided equally between the two sides [L307]: use 2, 4 or 6")
+    if n < players // 2:
+        raise RulesetDefinitionError(f"{players // 2} players a side need at least as many aircraft a side "
+                                     f"(each player controls 1-3 aircraft) [L307]; aircraft={n}")
+    sc = tables.scenarios()[scenario]
+    seats = make_seats(players)
+    doc = {
+        "scenario": scenario, "options": dict(options), "round": 0, "counter": 0,
+        "seats": seats, "initiative": None, "last_side": None,
+        "deck": [], "discard": [], "aircraft": {},
+        "ground": {s: [{"slot": list(c), "obj": None, "damage": 0, "destroyed": False}
+                       for c in tables.board().ground_slots[s]] for s in tables.SIDES},
+        "revealed": False, "cp_used": {s: False for s in tables.SIDES}, "dp": {s: None for s in tables.SIDES},
+        "vp": {s: 0 for s in tables.SIDES},
+        "policies": {s["name"]: default_policy() for s in seats},
+        "side_policies": {s: {"aa": "fire", "sequence": []} for s in tables.SIDES},
+        "selection": {s: {"candidates": [], "keep": n} for s in tables.SIDES},
+        "pending": None, "turn": None, "over": None,
+    }
+    g = Game(doc)
+    everyone = g.all_seats
+    coin = dice.roll(2, why="initiative (coin toss) [L285]", seen_by=everyone)
+    doc["initiative"] = tables.SIDES[coin - 1]
+    g.say(f"{doc['initiative']} wins the initiative for the whole game [L285]", kind="setup")
+    doc["deck"] = list(dice.shuffle(tables.deck_cards(False), why="shuffle the combat deck without events [L315]"))
+    if sc["preset"]:
+        preset(g, sc, dice)
+        return g
+    mode = options["selection"]
+    for side in tables.SIDES:
+        numbers = sorted(tables.roster()[side])
+        if mode == "free":
+            doc["selection"][side]["candidates"] = numbers
+            continue
+        drawn = list(dice.shuffle(numbers, why=f"{side} number cards [L271, L275]", seen_by=g.seats_of(side)))
+        take = n if mode == "random" else 2 * n
+        doc["selection"][side]["candidates"] = drawn[:take]
+        if mode == "random":
+            make_aircraft(g, side, drawn[:take])
+    open_pending(g, "setup", [f"{s}-1" for s in tables.SIDES])
+    return g
+
+
+def make_aircraft(g: Game, side: str, numbers) -> None:
+    """Aircraft go to the hangars and to the side's players in turn [L311, L313]."""
+    seats = g.seats_of(side)
+    for i, num in enumerate(numbers):
+        aid = f"{PREFIX[side]}{i + 1}"
+        g.doc["aircraft"][aid] = {"id": aid, "side": side, "seat": seats[i % len(seats)], "number": num,
+                                  "placed": False, "alt": None, "cell": None, "facing": None,
+                                  "damaged": False, "destroyed": False, "markers": 0, "hand": [],
+                                  "done": False, "attached": [], "rescue": None}
+    g.doc["side_policies"][side]["sequence"] = [f"{PREFIX[side]}{i + 1}" for i in range(len(numbers))]
+
+
+def preset(g: Game, sc: dict, dice) -> None:
+    n = g.opt("aircraft")
+    for side in tables.SIDES:
+        for slot, obj in zip(g.doc["ground"][side], sc["ground"][side]):
+            slot["obj"] = obj
+        make_aircraft(g, side, sc["aircraft"][side][:n])
+    order = [other_side(g.doc["initiative"]), g.doc["initiative"]]
+    for i in range(n):
+        for side in order:
+            a = g.ac(f"{PREFIX[side]}{i + 1}")
+            alt, x, y, face = sc["deploy"][side][i]
+            place(a, alt, (x, y), face)
+            draw_into(g, a, g.stats(a).ttx, dice, "initial hand [L317]")
+    start_battle(g, dice)
+
+
+def resolve_setup(g: Game, orders: dict, dice) -> None:
+    """Ground objects face down, then aircraft choice, both sides at once and in secret [S2, S4]."""
+    for side in tables.SIDES:
+        o = orders.get(f"{side}-1") or {}
+        objs = o.get("ground") or list(GROUND_IDS[:2])
+        for slot, obj in zip(g.doc["ground"][side], objs):
+            slot["obj"] = obj
+        g.say(f"{side} lays two ground-object cards face down", kind="setup")
+        if g.opt("selection") != "random":
+            sel = g.doc["selection"][side]
+            picks = o.get("pick") or sel["candidates"][:sel["keep"]]
+            make_aircraft(g, side, picks)
+        names = ", ".join(f"{a['id']} {g.type_of(a).model} (#{a['number']}, {g.type_of(a).category}, {a['seat']})"
+                          for a in g.aircraft(side))
+        g.say(f"{side} aircraft in the hangars: {names}", kind="setup")
+    next_deploy(g)
+
+
+def next_deploy(g: Game) -> bool:
+    """Open the next deployment step, the side without initiative first, alternating [L317]."""
+    left = {s: [a for a in g.aircraft(s) if not a["placed"]] for s in tables.SIDES}
+    done = {s: sum(1 for a in g.aircraft(s) if a["placed"]) for s in tables.SIDES}
+    first = other_side(g.doc["initiative"])
+    order = [first, g.doc["initiative"]]
+    side = None
+    for s in order:
+        if left[s] and (not left[other_side(s)] or done[s] <= done[other_side(s)]):
+            side = s
+            break
+    if side is None:
+        return False
+    a = left[side][0]
+    open_pending(g, "deploy", [a["seat"]], side=side, ac=a["id"])
+    return True
+
+
+def resolve_deploy(g: Game, order: dict, dice) -> None:
+    p = g.doc["pending"]
+    g.doc["pending"] = None
+    a = g.ac(order.get("ac") or p["ac"])
+    if a["side"] != p["side"] or a["placed"] or a["seat"] != p["seats"][0]:
+        a = g.ac(p["ac"])
+    alt = order.get("alt") or "medium"
+    cells = entry_cells(g, a["side"], alt, setup=True)
+    if not cells:
+        alt = next(x for x in tables.ALTITUDES if entry_cells(g, a["side"], x, setup=True))
+        cells = entry_cells(g, a["side"], alt, setup=True)
+    want = tuple(order["cell"]) if order.get("cell") else None
+    cell = want if want in cells else cells[0]
+    face = order.get("face") or ("E" if a["side"] == "coalition" else "W")
+    place(a, alt, cell, face)
+    g.say(f"{a['id']} ({g.type_of(a).model}) enters the battle at {alt} altitude, {cell[0]},{cell[1]} facing {face}",
+          kind="deploy")
+    draw_into(g, a, g.stats(a).ttx, dice, "initial hand [L317]")
+    if not next_deploy(g):
+        start_battle(g, dice)
+
+
+def start_battle(g: Game, dice) -> None:
+    """Events join the deck, ground objects are revealed, round 1 begins [S8-S10]."""
+    if g.opt("events"):
+        g.doc["deck"] = list(dice.shuffle(g.doc["deck"] + list(tables.deck_cards(True)),
+                                          why="shuffle the event cards into the deck [L323]"))
+        g.say("the event cards are shuffled into the rest of the deck [L323]", kind="setup")
+    g.doc["revealed"] = True
+    for side in tables.SIDES:
+        objs = ", ".join(f"{tables.ground()[o['obj']].name} at {o['slot'][0]},{o['slot'][1]}"
+                         for o in g.doc["ground"][side])
+        g.say(f"{side} ground objects revealed: {objs} [L325]", kind="setup")
+    g.doc["round"] = 1
+    g.doc["pending"] = None
+    g.say(f"round 1 begins; {g.doc['initiative']} has the initiative [L325]", kind="round")
+    advance(g, dice)

@@ -1,0 +1,167 @@
+"""The game position and the working copy resolution mutates [2.3, 5].
+
+The whole position is one JSON document.  :class:`State` is its frozen, canonical
+form (what the engine stores; ``dump``/``load`` are exact).  Resolution thaws it into a
+private :class:`Game`, mutates that copy, and freezes the result, so every ruleset
+method stays pure while the many small updates of a card game stay readable.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Iterable
+
+from pbem.core.ruleset import Event
+
+from . import tables
+from .geometry import adjacent, aspect
+
+
+@dataclass(frozen=True)
+class State:
+    """The frozen position: canonical JSON text."""
+
+    doc: str
+
+    @staticmethod
+    def of(doc: dict) -> "State":
+        return State(json.dumps(doc, sort_keys=True, separators=(",", ":")))
+
+    def read(self) -> dict:
+        """A read-only parse (shared: never mutate it)."""
+        return _parse(self.doc)
+
+    def thaw(self) -> "Game":
+        return Game(json.loads(self.doc))
+
+
+@lru_cache(maxsize=256)
+def _parse(text: str) -> dict:
+    return json.loads(text)
+
+
+def other_side(side: str) -> str:
+    return "axis" if side == "coalition" else "coalition"
+
+
+class Game:
+    """A mutable working copy of the position plus the events of one resolution."""
+
+    def __init__(self, doc: dict) -> None:
+        self.doc = doc
+        self.events: list[Event] = []
+
+    # ---- freezing and events --------------------------------------------------------------
+    def freeze(self) -> State:
+        return State.of(self.doc)
+
+    @property
+    def all_seats(self) -> frozenset[str]:
+        return frozenset(s["name"] for s in self.doc["seats"])
+
+    def seats_of(self, side: str) -> list[str]:
+        return [s["name"] for s in self.doc["seats"] if s["side"] == side]
+
+    def say(self, text: str, to: Iterable[str] | None = None, kind: str = "note", **data: Any) -> None:
+        """Record an event for ``to`` (everyone when None)."""
+        seen = self.all_seats if to is None else frozenset(to)
+        self.events.append(Event(text, seen, kind, data))
+
+    def say_private(self, seat: str, private: str, public: str, kind: str = "note") -> None:
+        """Tell ``seat`` the details and everyone else the public part."""
+        self.say(private, [seat], kind)
+        others = self.all_seats - {seat}
+        if public and others:
+            self.say(public, others, kind)
+
+    # ---- options ----------------------------------------------------------------------------
+    def opt(self, name: str) -> Any:
+        return self.doc["options"][name]
+
+    # ---- aircraft -----------------------------------------------------------------------------
+    def ac(self, aid: str) -> dict:
+        return self.doc["aircraft"][aid]
+
+    def aircraft(self, side: str | None = None, *, live: bool = True, placed: bool | None = None) -> list[dict]:
+        out = []
+        for aid in sorted(self.doc["aircraft"]):
+            a = self.doc["aircraft"][aid]
+            if side and a["side"] != side:
+                continue
+            if live and a["destroyed"]:
+                continue
+            if placed is not None and a["placed"] != placed:
+                continue
+            out.append(a)
+        return out
+
+    def on_board(self, side: str | None = None) -> list[dict]:
+        return self.aircraft(side, placed=True)
+
+    def at(self, alt: str, cell) -> dict | None:
+        for a in self.on_board():
+            if a["alt"] == alt and tuple(a["cell"]) == tuple(cell):
+                return a
+        return None
+
+    def free(self, alt: str, cell) -> bool:
+        b = tables.board()
+        x, y = cell
+        return 1 <= x <= b.width and 1 <= y <= b.height and self.at(alt, cell) is None
+
+    def free_cells(self, alt: str) -> list[tuple[int, int]]:
+        b = tables.board()
+        return [(x, y) for y in range(1, b.height + 1) for x in range(1, b.width + 1) if self.free(alt, (x, y))]
+
+    def enemies_in_dogfight(self, a: dict) -> list[dict]:
+        """Enemy aircraft orthogonally adjacent in the same field [L119]."""
+        if not a["placed"] or a["destroyed"]:
+            return []
+        return [e for e in self.on_board() if e["side"] != a["side"] and e["alt"] == a["alt"]
+                and adjacent(tuple(a["cell"]), tuple(e["cell"]))]
+
+    def in_dogfight(self, a: dict) -> bool:
+        return bool(self.enemies_in_dogfight(a))
+
+    def aspect(self, a: dict, b: dict) -> str:
+        """How ``a`` shows itself to ``b`` (they must be adjacent)."""
+        return aspect(a["facing"], tuple(a["cell"]), tuple(b["cell"]))
+
+    # ---- aircraft stats -------------------------------------------------------------------
+    @staticmethod
+    def type_of(a: dict) -> tables.AircraftType:
+        return tables.roster()[a["side"]][a["number"]]
+
+    def stats(self, a: dict) -> tables.Stats:
+        t = self.type_of(a)
+        return t.damaged if a["damaged"] else t.intact
+
+    def malfunctions(self, a: dict, which: str | None = None) -> int:
+        return sum(1 for c in a["hand"] if tables.card(c).kind == "malfunction"
+                   and (which is None or tables.card(c).malfunction == which))
+
+    def base_firing(self, a: dict) -> int:
+        """Printed firing of the current card side, less gun jams in hand and a wounded pilot."""
+        malus = self.malfunctions(a, "jam") + sum(att.get("firing_malus", 0) for att in a["attached"])
+        return max(0, self.stats(a).firing - malus)
+
+    # ---- deck -----------------------------------------------------------------------------------
+    def draw(self, dice, why: str) -> str | None:
+        """Take the top card, reshuffling the discard when the deck is empty [L299]."""
+        if not self.doc["deck"]:
+            if not self.doc["discard"]:
+                self.say("the deck and the discard pile are both empty: no card is drawn", kind="deck")
+                return None
+            pile = sorted(self.doc["discard"])
+            self.doc["deck"] = list(dice.shuffle(pile, why="reshuffle the discard pile", seen_by=()))
+            self.doc["discard"] = []
+            self.say(f"the deck ran out: the discard pile ({len(pile)} cards) is shuffled into a new deck",
+                     kind="deck")
+        return self.doc["deck"].pop(0)
+
+    def discard(self, cards: Iterable[str]) -> None:
+        self.doc["discard"].extend(cards)
+
+    def seat_of(self, a: dict) -> str:
+        return a["seat"]

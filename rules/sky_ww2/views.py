@@ -1,0 +1,193 @@
+"""What one seat may know [5]: the board is open, hands belong to aircraft and are private.
+
+A seat sees its own aircraft's hands and, when it must decide, the facts it decides on
+("what each card could do now"); of every other aircraft it sees the hand size and how
+many cards show the malfunction back [L196].  Deck order is hidden from everyone; the
+top card's back is shown when the ``expose_top_back`` option is on.  The dispatch-post
+card is seen by its own side only; ground objects are hidden from the enemy until the
+reveal; selection candidates are the side's secret [L91, L148, L281].
+"""
+from __future__ import annotations
+
+from . import combat, tables
+from .geometry import NOSE, POSITION
+from .movement import entry_cells, pursuit_cells
+from .state import Game, State, other_side
+from .turn import ground_below, own_object
+
+
+def card_brief(cid: str) -> str:
+    c = tables.card(cid)
+    if c.kind == "attack":
+        extra = f", extra discard {c.extra_discard}" if c.extra_discard else ""
+        burn = f", burns {c.burn}/turn for {c.turns} turns" if c.burn else ""
+        return f"attack, cost {c.cost}, damage {c.damage}{extra}{burn}"
+    if c.kind == "reaction":
+        if c.remove:
+            return "reaction: removes an opposing reaction together with itself"
+        return "reaction: cancels " + ", ".join(c.cancels)
+    if c.kind == "manoeuvre":
+        return f"manoeuvre: {c.effect.replace('_', ' ')}"
+    if c.kind == "countermove":
+        return f"counter-move: as manoeuvre {c.effect.replace('_', ' ')}; as reaction cancels " + ", ".join(c.cancels)
+    if c.kind == "crit":
+        return "critical hit: played with an attack"
+    if c.kind == "malfunction":
+        return f"malfunction ({c.malfunction})"
+    return "rescue: played when this aircraft is destroyed"
+
+
+def aircraft_public(g: Game, a: dict) -> dict:
+    t = g.type_of(a)
+    st = g.stats(a)
+    return {
+        "id": a["id"], "side": a["side"], "seat": a["seat"], "number": a["number"], "model": t.model,
+        "nation": t.nation, "category": t.category, "value": t.value, "swap": t.swap, "turret": t.turret,
+        "placed": a["placed"], "alt": a["alt"], "cell": a["cell"], "facing": a["facing"],
+        "damaged": a["damaged"], "destroyed": a["destroyed"], "markers": a["markers"],
+        "power": st.power, "firing": st.firing, "ttx": st.ttx, "structure": st.structure,
+        "hand_size": len(a["hand"]), "malfunctions": g.malfunctions(a), "done": a["done"],
+        "attached": [dict(x, name=tables.card(x["card"]).name) for x in a["attached"]],
+        "rescue": a["rescue"], "in_dogfight": g.in_dogfight(a),
+    }
+
+
+def relations(g: Game, a: dict, t: dict | None) -> list[dict]:
+    """Per enemy in a dogfight with ``a``: aspects, position and firing available now [6.1, 6.4]."""
+    spent = t["spent"] if t else 0
+    turret = t["turret_spent"] if t else 0
+    out = []
+    for e in g.enemies_in_dogfight(a):
+        avail, pool = combat.firing_available(g, a, e, spent, turret)
+        mine, theirs = g.aspect(a, e), g.aspect(e, a)
+        out.append({"id": e["id"], "my_aspect": mine, "their_aspect": theirs,
+                    "position": POSITION[theirs] if mine == NOSE else None,
+                    "firing": avail, "pool": pool})
+    return out
+
+
+def card_uses(g: Game, a: dict, t: dict | None) -> list[dict]:
+    """What each card in ``a``'s hand could do right now (the player's crib) [2.6]."""
+    turn = t or {"spent": 0, "turret_spent": 0, "ground_attacked": False}
+    foes = g.enemies_in_dogfight(a)
+    out = []
+    for cid in sorted(set(a["hand"])):
+        c = tables.card(cid)
+        uses = []
+        if c.kind == "attack":
+            for e in foes:
+                why = combat.attack_problem(g, a, e, cid, turn)
+                uses.append(f"ATTACK {cid} TARGET {e['id']}" if not why else f"not against {e['id']}: {why}")
+            if not foes:
+                uses.append("no enemy in a dogfight: nothing to attack [L119]")
+        if c.manoeuvres:
+            for e in foes or [None]:
+                for apply in (("target", "self") if c.effect == "change_position" else ("target",)):
+                    why = combat.manoeuvre_problem(g, a, e, cid, apply, turn)
+                    tgt = f" TARGET {e['id']}" if e else ""
+                    ap = f" APPLY {apply.upper()}" if c.effect == "change_position" else ""
+                    if not why:
+                        uses.append(f"MANOEUVRE {cid}{tgt}{ap}")
+        if c.reacts:
+            uses.append("reaction when an enemy acts against this aircraft (" + card_brief(cid) + ")")
+        if c.kind == "crit":
+            uses.append("ATTACK ... CRIT " + cid)
+        out.append({"card": cid, "name": c.name, "name_ru": c.name_ru, "brief": card_brief(cid),
+                    "count": a["hand"].count(cid), "uses": uses})
+    return out
+
+
+def exchange_public(g: Game, ex: dict | None) -> dict | None:
+    if not ex:
+        return None
+    nodes = [{"n": m["n"], "card": m["card"], "name": tables.card(m["card"]).name, "party": m["party"],
+              "ac": m["ac"], "on": m["target"], "removed": m["removed"], "live": combat.live(ex, m["n"]),
+              "crit": m["crit"]} for m in ex["nodes"]]
+    return {"attacker": ex["attacker"], "target": ex["target"], "beat": ex["no"], "nodes": nodes,
+            "standing": combat.live(ex), "closed": ex["closed"]}
+
+
+def view(state: State, seat: str) -> dict:
+    g = Game(state.read())
+    d = g.doc
+    me = next(s for s in d["seats"] if s["name"] == seat)
+    side = me["side"]
+    pending = d["pending"]
+    mine = [a for a in g.aircraft(live=False) if a["seat"] == seat]
+    t = d["turn"]
+    v: dict = {
+        "game": "sky_ww2", "seat": seat, "side": side, "enemy": other_side(side),
+        "scenario": d["scenario"], "round": d["round"], "initiative": d["initiative"],
+        "options": {k: d["options"][k] for k in sorted(d["options"])},
+        "seats": d["seats"], "vp": d["vp"], "over": d["over"],
+        "deck_size": len(d["deck"]), "discard": sorted(d["discard"]), "discard_size": len(d["discard"]),
+        "top_is_malfunction": (bool(d["deck"]) and tables.card(d["deck"][0]).kind == "malfunction")
+        if d["options"]["expose_top_back"] and d["options"]["events"] else None,
+        "aircraft": [aircraft_public(g, a) for a in g.aircraft(live=False)],
+        "hands": {a["id"]: sorted(a["hand"]) for a in mine},
+        "ground": {s: [{"slot": o["slot"], "obj": o["obj"] if (d["revealed"] or s == side) else None,
+                        "damage": o["damage"], "destroyed": o["destroyed"],
+                        "structure": tables.ground()[o["obj"]].structure if o["obj"] and (d["revealed"] or s == side)
+                        else None}
+                       for o in d["ground"][s]] for s in tables.SIDES},
+        "revealed": d["revealed"], "cp_used": d["cp_used"],
+        "dp": {s: (d["dp"][s] if s == side else ("face-down card" if d["dp"][s] else None)) for s in tables.SIDES},
+        "policies": d["policies"][seat], "side_policies": d["side_policies"][side],
+        "my_aircraft": [a["id"] for a in mine],
+        "active": None, "exchange": None, "pending": None, "decide": None,
+    }
+    if d["round"] == 0:
+        sel = d["selection"][side]
+        v["selection"] = {"mode": d["options"]["selection"], "candidates": sel["candidates"], "keep": sel["keep"],
+                          "roster": [{"number": n, "model": ty.model, "category": ty.category, "value": ty.value,
+                                      "swap": ty.swap, "turret": ty.turret}
+                                     for n, ty in sorted(tables.roster()[side].items())
+                                     if n in sel["candidates"]]}
+    if t:
+        v["active"] = {k: t[k] for k in ("ac", "seat", "spent", "turret_spent", "moved", "actions", "beats",
+                                         "ground_attacked", "swapped", "aa_fired", "last_ok")}
+        v["exchange"] = exchange_public(g, t["exchange"])
+    if pending:
+        v["pending"] = {"kind": pending["kind"], "seats": pending["seats"], "n": pending["n"],
+                        "ac": pending.get("ac"), "side": pending.get("side")}
+    if pending and seat in pending["seats"]:
+        v["decide"] = decision(g, seat, pending, t)
+    return v
+
+
+def decision(g: Game, seat: str, p: dict, t: dict | None) -> dict:
+    """The facts the awaited seat decides on (its own knowledge only)."""
+    kind = p["kind"]
+    out: dict = {"kind": kind}
+    if kind == "deploy":
+        side = p["side"]
+        own = [a for a in g.aircraft(side) if a["seat"] == seat and not a["placed"]]
+        out["aircraft"] = [a["id"] for a in own]
+        out["cells"] = {alt: [list(c) for c in entry_cells(g, side, alt, setup=True)] for alt in tables.ALTITUDES}
+    elif kind == "activate":
+        own = [a for a in g.on_board(p["side"]) if a["seat"] == seat and not a["done"]]
+        out["aircraft"] = [a["id"] for a in own]
+    elif kind == "script":
+        a = g.ac(p["ac"])
+        out["ac"] = a["id"]
+        out["relations"] = relations(g, a, t)
+        out["card_uses"] = card_uses(g, a, t)
+        out["first_step"] = not t["moved"] and t["step"] == 0
+        out["entry"] = {alt: [list(c) for c in entry_cells(g, a["side"], alt)] for alt in tables.ALTITUDES
+                        if alt != a["alt"]}
+        out["free_cells"] = [list(c) for c in g.free_cells(a["alt"])]
+        below = ground_below(g, a)
+        out["ground_below"] = below["obj"] if below else None
+        out["cp_ready"] = own_object(g, a["side"], "cp") and not g.doc["cp_used"][a["side"]]
+        out["dp_ready"] = own_object(g, a["side"], "dp") and not g.doc["dp"][a["side"]]
+        out["engine_trouble"] = bool(g.malfunctions(a, "engine"))
+    elif kind == "react":
+        ex = t["exchange"]
+        out["party"] = p["party"]
+        out["ac"] = p["ac"]
+        out["options"] = combat.options(g, ex, p["party"])
+    elif kind == "pursue":
+        out.update({k: p[k] for k in ("ac", "target", "extra", "cells", "climb")})
+    elif kind == "setup":
+        out["selection"] = g.opt("selection")
+    return out
