@@ -46,7 +46,7 @@ def from_row(a: int, r: int) -> Hex:
 
 
 def on_board(h: Hex) -> bool:
-    return 1 <= h[0] <= COLUMNS and 0 <= row(h) <= ROWS - 1
+    return h in _BOARD
 
 
 def step(h: Hex, facing: str) -> Hex:
@@ -86,12 +86,17 @@ def edge_of(off: Hex) -> str:
     return "west" if off[0] < 1 else "east"
 
 
+@lru_cache(maxsize=4096)
 def is_edge(h: Hex) -> bool:
     return on_board(h) and any(not on_board(n) for n in neighbours(h))
 
 
 def all_hexes() -> tuple[Hex, ...]:
-    return tuple(from_row(a, r) for a in range(1, COLUMNS + 1) for r in range(ROWS))
+    return _ALL
+
+
+_ALL: tuple[Hex, ...] = tuple(from_row(a, r) for a in range(1, COLUMNS + 1) for r in range(ROWS))
+_BOARD: frozenset[Hex] = frozenset(_ALL)
 
 
 def within(center: Hex, radius: int) -> tuple[Hex, ...]:
@@ -109,6 +114,7 @@ def zone(center: Hex, radius: int) -> tuple[Hex, ...]:
                         for b in range(b0 - radius, b0 + radius + 1) if distance(center, (a, b)) <= radius))
 
 
+@lru_cache(maxsize=65536)
 def ray(h: Hex, facing: str, n: int) -> tuple[Hex, ...]:
     """Up to ``n`` hexes straight ahead of ``h`` (off-board hexes included)."""
     out, cur = [], h
@@ -118,6 +124,7 @@ def ray(h: Hex, facing: str, n: int) -> tuple[Hex, ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=8)
 def sun_hexes(edge: str) -> frozenset[Hex]:
     """The 10 hexes of the sun shield on an edge (digest 7.2.3, G-11)."""
     if edge == "east":
@@ -131,6 +138,7 @@ def sun_hexes(edge: str) -> frozenset[Hex]:
     return frozenset()
 
 
+@lru_cache(maxsize=65536)
 def into_sun(h: Hex, facing: str, sun: str) -> bool:
     """Does the extension of a straight line from ``h`` along ``facing`` cross the sun shield? [R 5.0.1]"""
     cur = h

@@ -8,6 +8,7 @@ limit is below the minimum speed [R 4.2.4].
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
@@ -59,6 +60,7 @@ def altitude_problem(st: Stats, alt: str, change: str) -> str | None:
     return None
 
 
+@lru_cache(maxsize=200000)
 def walk(start: Hex, facing: str, path: str) -> Walk:
     """Follow a path from ``start``; stops at the first step off the board [R 4.3]."""
     cells: list[tuple[Hex, str]] = []
@@ -100,6 +102,7 @@ def shape_problem(path: str, st: Stats, change: str, start: Hex, facing: str) ->
     return None
 
 
+@lru_cache(maxsize=1024)
 def all_paths(st: Stats, change: str) -> tuple[str, ...]:
     """Every path shape legal for these stats (ignoring the board edge), shortest first."""
     lim = limit(st, change)

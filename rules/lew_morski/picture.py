@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Any, Mapping
 
 from pbem.core.picture import Circle, Line, Picture, Polygon, Text
@@ -26,11 +27,12 @@ def corners(c: tuple[float, float], s: float = SIZE) -> tuple[tuple[float, float
                  for i in range(6))
 
 
-def draw(view: Mapping[str, Any]) -> Picture:
+@lru_cache(maxsize=8)
+def base_layer(sun_edge: str) -> tuple[Any, ...]:
+    """The static board (terrain and the sun strip), drawn once per sun edge."""
     ter = board.terrain()
-    shapes: list[Any] = []
-    targets = {t["hex"]: t for t in view["targets"]}
-    sun = board.sun_hexes(view["sun"])
+    sun = board.sun_hexes(sun_edge)
+    shapes = []
     for h in board.all_hexes():
         fill = "#f4f1e6"
         if h in ter.river:
@@ -43,6 +45,13 @@ def draw(view: Mapping[str, Any]) -> Picture:
         if h in sun:
             fill = "#f7dc6f"
         shapes.append(Polygon(corners(centre(h)), fill=fill, outline="#b8b8a8"))
+    return tuple(shapes)
+
+
+def draw(view: Mapping[str, Any]) -> Picture:
+    ter = board.terrain()
+    shapes: list[Any] = list(base_layer(view["sun"]))
+    targets = {t["hex"]: t for t in view["targets"]}
     for oid, h in ter.objects:
         name = board.fmt(h)
         t = targets.get(name)

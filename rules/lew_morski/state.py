@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any, Mapping
 
 Hex = tuple[int, int]
@@ -103,9 +103,15 @@ def _tup(x: Any) -> Any:
     return x
 
 
+def _row(obj: Any) -> dict[str, Any]:
+    return {f.name: _plain(getattr(obj, f.name)) for f in fields(obj)}
+
+
 def dump(state: State) -> dict[str, Any]:
-    d = asdict(state)
-    return _plain(d)
+    d = {f.name: _plain(getattr(state, f.name)) for f in fields(State) if f.name not in ("aircraft", "guns")}
+    d["aircraft"] = [_row(a) for a in state.aircraft]
+    d["guns"] = [_row(g) for g in state.guns]
+    return d
 
 
 def load(data: Mapping[str, Any]) -> State:

@@ -117,7 +117,7 @@ def move_options(a: Aircraft, start: tuple, planes: list[combat.Plane], state: S
         if w.exited:
             d.update(end="", facing=w.facing, exits=board.edge_of(w.off_hex), shot=None)  # type: ignore[arg-type]
         else:
-            me = replace(plane(a), hex=w.end, facing=w.facing, alt=alt2)
+            me = combat.Plane(a.id, a.side, a.type, w.end, alt2, w.facing, a.damaged, a.commander, a.bombs)  # type: ignore[arg-type]
             tg = combat.target_of(me, others, opts, index)
             shot = None
             if tg:
