@@ -158,9 +158,32 @@ def script(v: dict, d: dict, dice) -> list[str]:
             out.append(f"ATTACK {c} TARGET {tid}{extra}")
             if counters:
                 out.append(f"ON_CANCELLED {counters}")
+    dump = clear_out(hand, me)
+    if dump:
+        out.append("NEXT_DISCARD " + " ".join(dump))
     out.append("END")
     if v["options"]["step_mode"]:
         out = one_beat(out)
+    return out
+
+
+def clear_out(hand: Counter, me: dict) -> list[str]:
+    """Cards to drop before the next activation so the draw brings fresh ones [L291]: the least
+    valued manoeuvres and surplus reactions, keeping attacks and two reactions."""
+    room = me["ttx"] - me["power"]
+    cards = sorted((c for c in hand.elements() if tables.card(c).kind not in ("attack", "malfunction")),
+                   key=lambda c: (tables.card(c).keep, c))
+    total = sum(hand.values())
+    out = []
+    reacts = sum(1 for c in cards if tables.card(c).reacts)
+    for c in cards:
+        if total - len(out) <= room:
+            break
+        if tables.card(c).reacts and reacts <= 2:
+            continue
+        if tables.card(c).reacts:
+            reacts -= 1
+        out.append(c)
     return out
 
 

@@ -121,6 +121,7 @@ def script_form(v: dict, d: dict) -> list[str]:
                "ATTACK <card> TARGET <enemy> [CRIT <card>] [EXTRA <card>] | GROUND_ATTACK")
     out.append("#   each followed by ON_CANCELLED <cards...> [ASK] to answer enemy reactions")
     out.append("# Also: SWAP <card> | CP_USE [DISCARD card] | DP_DEPOSIT <card> | END_DISCARD <cards> | END")
+    out.append("#   NEXT_DISCARD <cards>: discard these before your next activation draw [L291]")
     if d["first_step"]:
         out.append("STAY")
     out.append("END")

@@ -57,10 +57,10 @@ def check_script(v: dict, decide: dict, cmds, problems) -> list[dict]:
                 verb = words[0].upper()
                 known = False
             if verb not in ("MANOEUVRE", "ATTACK", "GROUND_ATTACK", "ON_CANCELLED", "SWAP", "CP_USE",
-                            "DP_DEPOSIT", "END_DISCARD", "END", "STAY", "MOVE", "ROTATE", "CLIMB", "DESCEND"):
+                            "DP_DEPOSIT", "END_DISCARD", "NEXT_DISCARD", "END", "STAY", "MOVE", "ROTATE", "CLIMB", "DESCEND"):
                 raise syntax(f"unknown order {verb}: turn orders are movement (STAY, MOVE, ROTATE, CLIMB, DESCEND), "
                              "beats (MANOEUVRE, ATTACK, GROUND_ATTACK, ON_CANCELLED), SWAP, CP_USE, DP_DEPOSIT, "
-                             "END_DISCARD, END")
+                             "END_DISCARD, NEXT_DISCARD, END")
             if verb in ("STAY", "MOVE", "ROTATE", "CLIMB", "DESCEND"):
                 if seen_move or not decide["first_step"]:
                     raise Bad("one movement order per turn, at its start [L134, L295]", "4.2 T2")
@@ -147,6 +147,11 @@ def check_script(v: dict, decide: dict, cmds, problems) -> list[dict]:
                 items.append({"op": "dp", "card": cid, "text": line.text})
             elif verb == "END_DISCARD":
                 items.append({"op": "end_discard", "cards": [card_id(w) for w in words[1:]], "text": line.text})
+            elif verb == "NEXT_DISCARD":
+                cards = [card_id(w) for w in words[1:]]
+                if any(tables.card(c).kind == "malfunction" for c in cards):
+                    raise Bad("malfunction cards cannot be discarded before activation", "L291")
+                items.append({"op": "next_discard", "cards": cards, "text": line.text})
             elif verb == "END":
                 items.append({"op": "end", "text": line.text})
         except Bad as b:

@@ -85,7 +85,7 @@ def make_aircraft(g: Game, side: str, numbers) -> None:
         g.doc["aircraft"][aid] = {"id": aid, "side": side, "seat": seats[i % len(seats)], "number": num,
                                   "placed": False, "alt": None, "cell": None, "facing": None,
                                   "damaged": False, "destroyed": False, "markers": 0, "hand": [],
-                                  "done": False, "attached": [], "rescue": None}
+                                  "done": False, "attached": [], "rescue": None, "next_discard": []}
     g.doc["side_policies"][side]["sequence"] = [f"{PREFIX[side]}{i + 1}" for i in range(len(numbers))]
 
 

@@ -11,7 +11,7 @@ from functools import lru_cache
 from pbem.core.data import load_data
 from pbem.core.errors import RulesetDefinitionError
 
-PACKAGE = "rules.sky_ww2.data"
+PACKAGE = __name__.rsplit(".", 1)[0] + ".data"
 SIDES = ("coalition", "axis")
 ALTITUDES = ("low", "medium", "high")
 KINDS = ("reaction", "manoeuvre", "attack", "countermove", "crit", "malfunction", "rescue")

@@ -85,7 +85,8 @@ def activate(g: Game, a: dict, dice, pre_discard) -> None:
     g.doc["last_side"] = a["side"]
     g.say(f"{a['id']} ({g.type_of(a).model}, {a['seat']}) is activated", kind="activate")
     gone = []
-    for c in pre_discard:
+    planned, a["next_discard"] = list(a.get("next_discard", [])), []
+    for c in list(pre_discard) + planned:
         if c in a["hand"] and tables.card(c).kind != "malfunction":
             a["hand"].remove(c)
             gone.append(c)
@@ -190,6 +191,8 @@ def run_item(g: Game, a: dict, item: dict, dice) -> None:
         deposit(g, a, item)
     elif op == "end_discard":
         t["end_discard"] = list(item["cards"])
+    elif op == "next_discard":
+        a["next_discard"] = list(item["cards"])
     elif op == "end":
         t["pc"] = len(t["script"])
         t["more"] = False

@@ -134,6 +134,7 @@ def view(state: State, seat: str) -> dict:
         "dp": {s: (d["dp"][s] if s == side else ("face-down card" if d["dp"][s] else None)) for s in tables.SIDES},
         "policies": d["policies"][seat], "side_policies": d["side_policies"][side],
         "my_aircraft": [a["id"] for a in mine],
+        "next_discard": {a["id"]: a.get("next_discard", []) for a in mine},
         "active": None, "exchange": None, "pending": None, "decide": None,
     }
     if d["round"] == 0:

@@ -1,0 +1,85 @@
+"""Fixtures for the Sky of WWII tests: build exact positions and drive one phase at a time."""
+from __future__ import annotations
+
+from pbem.core.dice import SeededDice
+from pbem.core.play import check_text
+
+from rules.sky_ww2 import RULESET
+from rules.sky_ww2.setup import new_game
+from rules.sky_ww2.state import Game, State
+from rules.sky_ww2.turn import advance
+
+
+def position(aircraft: dict, *, options: dict | None = None, initiative: str = "coalition",
+             deck: list[str] | None = None, ground: dict | None = None, seed: bytes = b"t") -> State:
+    """A round-1 position with the given aircraft, advanced to the first decision.
+
+    ``aircraft`` maps ids (c1.., x1..) to dicts with number, alt, cell, facing, hand and
+    optionally damaged, markers, done, attached, seat.  Unlisted preset aircraft are removed.
+    """
+    opts = RULESET.info.resolve_options({"aircraft": 3, **(options or {})})
+    g = new_game("quick", opts, SeededDice(seed, "setup"))
+    doc = g.doc
+    base = dict(doc["aircraft"]["c1"])
+    keep = {}
+    for aid, spec in aircraft.items():
+        side = "coalition" if aid.startswith("c") else "axis"
+        a = dict(base, id=aid, side=side, seat=spec.get("seat", f"{side}-1"), number=spec["number"],
+                 placed=True, alt=spec["alt"], cell=list(spec["cell"]), facing=spec["facing"],
+                 hand=list(spec.get("hand", [])), damaged=spec.get("damaged", False),
+                 markers=spec.get("markers", 0), done=spec.get("done", False),
+                 attached=list(spec.get("attached", [])), destroyed=False, rescue=None, next_discard=[])
+        keep[aid] = a
+    doc["aircraft"] = keep
+    for side in ("coalition", "axis"):
+        doc["side_policies"][side]["sequence"] = sorted(a for a in keep if keep[a]["side"] == side)
+        if ground and side in ground:
+            for slot, obj in zip(doc["ground"][side], ground[side]):
+                slot["obj"] = obj
+    if deck is not None:
+        doc["deck"] = list(deck)
+    doc["discard"] = []
+    doc["initiative"] = initiative
+    doc["last_side"] = None
+    doc["round"] = 1
+    doc["turn"] = None
+    doc["pending"] = None
+    doc["over"] = None
+    doc["vp"] = {"coalition": 0, "axis": 0}
+    advance(g, SeededDice(seed, "advance"))
+    return g.freeze()
+
+
+def edit(state: State, fn) -> State:
+    g = state.thaw()
+    fn(g.doc)
+    return g.freeze()
+
+
+def step(state: State, bodies: dict[str, str], dice=None):
+    """Check each awaited seat's body (asserting it is accepted) and resolve the phase."""
+    phase = RULESET.phase(state)
+    assert phase is not None
+    orders = {}
+    for seat in sorted(phase.awaiting | set(bodies)):
+        body = bodies.get(seat)
+        if body is None:
+            orders[seat] = RULESET.default_orders(state, seat)
+            continue
+        parsed, problems = check_text(RULESET, state, seat, body)
+        assert not problems, [str(p) for p in problems]
+        orders[seat] = parsed
+    res = RULESET.resolve(state, orders, dice or SeededDice(b"t", f"resolve/{phase.key}"))
+    return res.state, [e.text for e in res.events]
+
+
+def problems(state: State, seat: str, body: str) -> list:
+    return check_text(RULESET, state, seat, body)[1]
+
+
+def doc(state: State) -> dict:
+    return state.read()
+
+
+def pending(state: State) -> dict | None:
+    return doc(state)["pending"]
