@@ -178,7 +178,7 @@ class Terrain:
 
 @lru_cache(maxsize=1)
 def terrain() -> Terrain:
-    data = load_data("rules.lew_morski.data", "board.toml")
+    data = load_data(__name__.rsplit(".", 1)[0] + ".data", "board.toml")
     t = data["terrain"]
 
     def hexes(names: list[str]) -> frozenset[Hex]:

@@ -7,7 +7,7 @@ from typing import Any
 
 from pbem.core.data import load_data
 
-PKG = "rules.lew_morski.data"
+PKG = __name__.rsplit(".", 1)[0] + ".data"
 
 
 @dataclass(frozen=True)
