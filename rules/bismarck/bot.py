@@ -1,0 +1,183 @@
+"""A scripted player for each side: simple, legal, and aimed at the game's goals.
+
+German: run the Bismarck group west, hunt on the convoy lines, refuel from a tanker, then make
+for Brest; evade shadowers while fuel lasts; fly recon and strike Shadowed contacts.
+Allied: shadow, close on the latest contact, patrol, fly searches over likely waters, strike.
+"""
+from __future__ import annotations
+
+from pbem.core import hexgrid
+
+from . import movement as M
+from .board import board
+
+GERMAN_LEGS = ((12, "H13"), (26, "R9"), (99, "U26"))
+ALLIED_STATIONS = {"TF1": "H16", "TF2": "N19", "TF3": "W20", "norfolk": "F16", "suffolk": "G14",
+                   "dorsetshire": "Y16", "rodney": "S17"}
+
+
+def orders(view: dict, seat: str, dice) -> str:
+    step = view["step"]
+    if step == "convoy":
+        return "ATTACK\n"
+    lines: list[str] = []
+    ships = {x["id"]: x for x in view["ships"] if x["status"] == "sea"}
+    own = list(ships.values())
+    if step.startswith("shadowed"):
+        for u in view["units"]:
+            if u["id"] in view["must_move"]:
+                p = _step_toward(view, seat, u, _goal(view, seat, u), own)
+                if p:
+                    lines.append(f"MOVE {u['id']} {' '.join(p)}")
+        return "\n".join(lines) + "\n"
+    lines += _standing(view, seat)
+    busy = set()
+    for u in view["units"]:
+        us = [ships[s] for s in u["ships"]]
+        if u["moved"]:
+            continue
+        lead = us[0]
+        if any(x["rudder"] or (sum(x["ee"]) < 0 and seat == "allied") for x in us) and not u["limit"] and not any(
+                "repair" in x["markers"] for x in us):
+            x = next(x for x in us if x["rudder"] or sum(x["ee"]) < 0)
+            lines.append(f"REPAIR {x['id']}")
+            busy.add(u["id"])
+            continue
+        port = board().ports.get(lead["hex"])
+        needs = [x for x in us if x["speed"] in ("F", "M") and x["fuel"] < x["fuel_max"] - 3]
+        if port and port.side == seat and needs and not u["moved"]:
+            for x in needs:
+                lines.append(f"PORT {x['id']}")
+            busy.add(u["id"])
+            continue
+        if seat == "german" and needs:
+            tk = next((t for t in own if t["cls"] == "TK" and t["hex"] == lead["hex"] and not t["markers"]), None)
+            if tk is not None:
+                lines.append(f"REFUEL {needs[0]['id']} FROM {tk['id']}")
+                busy.add(u["id"])
+                continue
+        if lead["cls"] == "TK" or (seat == "german" and lead["cls"] == "DD"):
+            continue
+        goal = _goal(view, seat, u)
+        if goal == lead["hex"]:
+            if seat == "allied" and view["visibility_n"] < 10 and not (view["fog"] and lead["hex"] in board().fog):
+                lines.append(f"PATROL {u['id']}")
+            continue
+        p = _step_toward(view, seat, u, goal, own)
+        if p:
+            lines.append(f"MOVE {u['id']} {' '.join(p)}")
+    lines += _air(view, seat, dice)
+    for c in view["contacts"]:
+        here = [u for u in view["units"] if u["hex"] == c["hex"]]
+        if seat == "german" and here and "BB" not in c["classes"] and "BC" not in c["classes"]:
+            lines.append(f"ENGAGE {c['id']}")
+    for s in view.get("releasable", []):
+        lines.append(f"RELEASE {s}")
+    lines.append("SEARCH ALL")
+    return "\n".join(lines) + "\n"
+
+
+def _standing(view: dict, seat: str) -> list[str]:
+    out = []
+    if seat == "german":
+        for u in view["units"]:
+            fuel = min((x["fuel"] for x in view["ships"] if x["id"] in u["ships"] and x["speed"] == "F"), default=0)
+            want = f"ON_SHADOW {u['id']} {'EVADE' if fuel >= 8 else 'NONE'}"
+            if u["id"] in ("bismarck", "KG1") and want not in view["standing"]:
+                out.append(want)
+        if "AUTO_ENGAGE OFF" not in view["standing"]:
+            out += ["AUTO_ENGAGE OFF", "DOCTRINE ALL CLOSE TORPEDOES ON BREAK 2", "STRIKE_CLASSES CV BB BC CA CL DD"]
+        near = sorted(view["contacts"], key=lambda c: c["turn"], reverse=True)
+        out.append(f"SUB_HEX {near[0]['hex'] if near else 'N20'}")
+    elif "DOCTRINE ALL CLOSE TORPEDOES ON BREAK 2" not in view["standing"]:
+        out += ["DOCTRINE ALL CLOSE TORPEDOES ON BREAK 2", "STRIKE_CLASSES BB CA BC CL DD TK"]
+    return out
+
+
+def _goal(view: dict, seat: str, u: dict) -> str:
+    b = board()
+    ships = [x for x in view["ships"] if x["id"] in u["ships"]]
+    low = any(x["speed"] in ("F", "M") and (x["fuel"] <= 6 or x["emergency"] >= 0) for x in ships)
+    if seat == "german":
+        if low:
+            tk = [t["hex"] for t in view["ships"] if t["cls"] == "TK" and t["status"] == "sea"]
+            cands = [(b.distance(u["hex"], h), h) for h in tk] + [(b.distance(u["hex"], "U26") + 3, "U26")]
+            return min(cands)[1]
+        for until, h in GERMAN_LEGS:
+            if view["game_turn"] <= until:
+                return h
+        return "U26"
+    if low:
+        ports = [h for h, p in b.ports.items() if p.side == "allied"]
+        return min(ports, key=lambda h: (b.distance(u["hex"], h), h))
+    if view["contacts"]:
+        c = sorted(view["contacts"], key=lambda c: (-c["turn"], b.distance(u["hex"], c["hex"]), c["id"]))[0]
+        return c["hex"]
+    return ALLIED_STATIONS.get(u["id"], u["hex"])
+
+
+def _step_toward(view: dict, seat: str, u: dict, goal: str, own: list[dict]) -> list[str]:
+    b = board()
+    ships = [x for x in own if x["id"] in u["ships"]]
+    paths = M.reachable(seat, ships, own)
+    if not paths:
+        return []
+    route = b.route(u["hex"], goal, seat)
+    dist = (lambda h: len(b.route(h, goal, seat) or [0] * 99)) if route is not None else (lambda h: b.distance(h, goal))
+    # save fuel: after a 2-hex move, move 1 (free) unless chasing a contact
+    cheap = [p for p in paths if all(M.fuel_cost(x["speed"], x["moved_last"], len(p)) == 0 for x in ships)]
+    pool = cheap if cheap and not (seat == "allied" and view["contacts"]) else paths
+    best = min(pool, key=lambda p: (dist(p[-1]), -len(p), p))
+    if dist(best[-1]) >= dist(u["hex"]):
+        return []
+    return best
+
+
+def _line(a: str, c: str) -> list[str]:
+    b = board()
+    return [b.from_axial(x) for x in hexgrid.line(b.axial(a), b.axial(c))][1:]
+
+
+def _air(view: dict, seat: str, dice) -> list[str]:
+    b = board()
+    out = []
+    vis = view["visibility_n"]
+    shadowed = [c for c in view["contacts"] if c["status"] == "shadowed"]
+    for a in view["air"]:
+        if a["status"] not in ("ready", "aloft") or a["base_hex"] is None:
+            continue
+        base = a["base_hex"]
+        for o in out:
+            pass
+        if a["status"] == "aloft":
+            path = _line(a["hex"], base)
+            if path and len(path) <= a["speed"]:
+                out.append(f"FLY {a['id']} {' '.join(path)}")
+            continue
+        if a["type"] == "B" and shadowed and vis < 10:
+            tgt = min(shadowed, key=lambda c: b.distance(base, c["hex"]))
+            d = b.distance(base, tgt["hex"])
+            if 0 < 2 * d <= a["speed"] and not (view["fog"] and tgt["hex"] in b.fog):
+                there = _line(base, tgt["hex"])
+                back = _line(tgt["hex"], base)
+                toks = there[:-1] + [there[-1] + "+A"] + back
+                out.append(f"FLY {a['id']} {' '.join(toks)}")
+            continue
+        if vis >= 10 or a["type"] != "R":
+            continue
+        if view["contacts"]:
+            target = sorted(view["contacts"], key=lambda c: -c["turn"])[0]["hex"]
+        else:
+            target = {"allied": "J17", "german": "Q20"}[seat]
+        reach = a["speed"] if a["range"] == 2 else a["speed"] // 2
+        there = _line(base, target)[:reach]
+        if not there:
+            continue
+        if a["range"] == 1:
+            path = there + _line(there[-1], base)
+        else:
+            path = there
+        marks = [h for h in there[-2:] if not (view["fog"] and h in b.fog)]
+        toks = [h + ("+S" if h in marks and i >= len(there) - 2 and i < len(there) else "") for i, h in enumerate(path)]
+        out.append(f"FLY {a['id']} {' '.join(toks)}")
+    return out

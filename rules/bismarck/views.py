@@ -1,0 +1,106 @@
+"""What each seat may know [5, digest 12]: own units, fuel and markers; contacts exactly as reported;
+public weather, battles and Ship Cards; the German's convoy VP only to the German."""
+from __future__ import annotations
+
+from . import movement as M
+from . import tables as T
+from .board import board
+from .game import shadowed_units, victory
+from .model import State, get, to_json
+from .work import Work, enemy
+
+
+def view(state: State, seat: str) -> dict:
+    side = seat
+    w = Work(state)
+    foe = enemy(side)
+    enemy_marks = {c.unit: c.status for c in state.contacts if c.holder == foe}
+    titles = T.units()["ships"]
+    ships = []
+    for x in state.ships:
+        if x.side != side:
+            continue
+        d = to_json(x)
+        d.update(title=titles[x.id]["title"], er_now=x.er_now, unit=(x.tf or x.id) if x.afloat else None,
+                 shadowed=enemy_marks.get(x.tf or x.id) == "shadowed",
+                 sighted=enemy_marks.get(x.tf or x.id) == "sighted")
+        ships.append(d)
+    air = []
+    for a in state.air:
+        if a.side != side:
+            continue
+        d = to_json(a)
+        base = w.ships[a.base].hex if a.base in w.ships else a.base
+        d["base_hex"] = base
+        air.append(d)
+    contacts = [{"id": c.cid, "hex": c.hex, "status": c.status, "classes": {k: n for k, n in c.classes},
+                 "ships": sum(n for _, n in c.classes), "tf": c.tf, "source": c.source, "turn": c.turn}
+                for c in state.contacts if c.holder == side]
+    known = [{"unit": c.unit, "hex": c.hex, "status": c.status} for c in state.contacts if c.holder == foe]
+    cards = [{"id": x.id, "title": titles[x.id]["title"], "side": x.side, "cls": x.cls, "hull": x.hull, "bow": x.bow,
+              "stern": x.stern, "sec": x.sec, "torps": max(0, x.torps), "evasion": sum(x.ee), "rudder": x.rudder,
+              "fire_control": x.fire_control, "radar_lost": x.radar_lost, "status": x.status}
+             for x in state.ships if x.in_play]
+    units = []
+    for uid in w.units(side):
+        us = w.unit_ships(uid)
+        limit, why = M.unit_limit([to_json(x) for x in us])
+        units.append({"id": uid, "hex": us[0].hex, "ships": [x.id for x in us], "limit": limit, "why": why,
+                      "moved": any(x.id in state.moved for x in us)})
+    v = {
+        "side": side, "step": state.step, "game_turn": state.turn - state.start + 1, "turn_name": T.turn_name(state.turn),
+        "last_turn_name": T.turn_name(state.last), "night": T.is_night(state.turn),
+        "submarine_turn": T.submarine_turn(state.turn),
+        "weather": state.weather, "fog": state.fog, "visibility": T.vis_text(state.vis), "visibility_n": state.vis,
+        "ships": ships, "units": units, "air": air, "contacts": contacts, "known_to_enemy": known, "cards": cards,
+        "standing": list(get(state.standing, side, ())),
+        "must_move": shadowed_units(w, side) if state.step == f"shadowed-{side}" else [],
+        "moved": [s for s in state.moved if w.ships[s].side == side],
+        "searched": list(get(state.searched, side, ())),
+        "reports": list(get(state.reports, side, ())),
+        "battles": [{"turn": T.turn_name(b.turn), "hex": b.hex, "log": list(b.lines)} for b in state.battles[-3:]],
+        "releasable": sorted(s for s, frm, _ in state.releases if side == "allied" and state.turn >= frm
+                             and w.ships[s].status == "escort"),
+        "revealed_optional": list(state.revealed_optional),
+        "ended": state.ended,
+    }
+    if side == "german":
+        v["secret_vp"] = {"convoy_markers": [{"value": val, "halved": half} for val, half in state.convoy_vp],
+                          "merchants": state.merchants}
+        v["pending"] = list(state.pending)
+    if state.ended:
+        v["victory"] = victory(state)
+    return v
+
+
+def form(view: dict, seat: str) -> str:
+    """A blank order file with the legal choices as comments."""
+    out = [f"# {view['turn_name']} ({view['step']}); weather {view['weather']}, visibility {view['visibility']}"
+           f"{', fog on' if view['fog'] else ''}"]
+    step = view["step"]
+    if step == "convoy":
+        out += ["# a convoy has been found (see your reports): ATTACK or IGNORE", "IGNORE"]
+        return "\n".join(out) + "\n"
+    if step.startswith("shadowed"):
+        out.append("# your Shadowed units move first and announce; leave a unit out to keep it in place [7.1]")
+        for u in view["units"]:
+            if u["id"] in view["must_move"]:
+                out.append(f"# MOVE {u['id']} <hex> [<hex>]   (now {u['hex']}, up to {u['limit']} hexes)")
+    else:
+        out.append("# MOVE <unit> <hex> [<hex>] | FORM <TF> <ship>... | JOIN <ship> <TF> | DETACH <ship>")
+        out.append("# REPAIR <ship> | PORT <ship> | PATROL <unit> | FLY <air> <hex>[+S|+A] ... | SEARCH ALL|NONE|<hex>...")
+        out.append("# ENGAGE <contact> [WITH <unit>]" + (" | REFUEL <ship> FROM <tanker> | RTB <ship>"
+                                                       if seat == "german" else " | RELEASE <ship>"))
+        for u in view["units"]:
+            state = "moved" if u["moved"] else f"up to {u['limit']} hexes" + (f" ({u['why']})" if u["why"] else "")
+            out.append(f"#   unit {u['id']} in {u['hex']}: {', '.join(u['ships'])}; {state}")
+        for a in view["air"]:
+            out.append(f"#   air {a['id']} ({a['type']}, {a['speed']} MP, range {a['range']}) {a['status']}"
+                       f" at {a['hex'] or a['base_hex']}")
+        for c in view["contacts"]:
+            out.append(f"#   contact {c['id']} in {c['hex']}: {c['status']}, "
+                       + ", ".join(f"{n} {k}" for k, n in sorted(c["classes"].items())))
+        out.append("SEARCH ALL")
+    out.append("# standing orders in force (repeat a line with new values to change it):")
+    out += [f"#   {s}" for s in view["standing"]]
+    return "\n".join(out) + "\n"
