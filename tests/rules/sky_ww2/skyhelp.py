@@ -11,7 +11,8 @@ from rules.sky_ww2.turn import advance
 
 
 def position(aircraft: dict, *, options: dict | None = None, initiative: str = "coalition",
-             deck: list[str] | None = None, ground: dict | None = None, seed: bytes = b"t") -> State:
+             deck: list[str] | None = None, ground: dict | None = None, seed: bytes = b"t",
+             tweak=None) -> State:
     """A round-1 position with the given aircraft, advanced to the first decision.
 
     ``aircraft`` maps ids (c1.., x1..) to dicts with number, alt, cell, facing, hand and
@@ -46,6 +47,8 @@ def position(aircraft: dict, *, options: dict | None = None, initiative: str = "
     doc["pending"] = None
     doc["over"] = None
     doc["vp"] = {"coalition": 0, "axis": 0}
+    if tweak:
+        tweak(doc)
     advance(g, SeededDice(seed, "advance"))
     return g.freeze()
 
