@@ -157,7 +157,7 @@ class World:
             a = self.ac[w]
             if a.status == "off" and a.exit_edge == "south":
                 self.set(a.id, status="withdrawn")
-                self.say(f"{self.name(a)} has left by the south edge for good [R 8.1]", "withdrawn", ac=a.id)
+                self.say_side("de", f"{self.name(a)} has left by the south edge for good [R 8.1]", "withdrawn", ac=a.id)
         moves = {m["ac"]: m for m in orders.get("moves", [])}
         order = [m["ac"] for m in orders.get("moves", [])]
         order += [a.id for a in self.on_board(side) if a.id not in moves]
@@ -275,9 +275,17 @@ class World:
         a = self.set(a.id, status="off", exit_hex=last, exit_edge=edge, left_alt=a.alt, return_stage=ret, path=a.path)
         if a.side == "de" and edge == "south" and withdraw:
             self.set(a.id, status="withdrawn", return_stage=0)
-            self.say(f"{self.name(a)} leaves by the south edge and withdraws for good [R 8.1]", "withdrawn", ac=a.id)
+            # fog: the British only see it leave, not the declaration (digest 5.7)
+            self.say_side("de", f"{self.name(a)} leaves by the south edge and withdraws for good [R 8.1]",
+                          "withdrawn", ac=a.id)
+            if self.fog:
+                self.say(f"{self.name(a)} leaves the board by the south edge", "leave", self.side_of_seats("gb"))
             return
-        self.say(f"{self.name(a)} leaves the board by the {edge} edge at {board.fmt(last)}", "leave", ac=a.id)  # type: ignore[arg-type]
+        text = f"{self.name(a)} leaves the board by the {edge} edge at {board.fmt(last)}"  # type: ignore[arg-type]
+        if a.side == "gb":
+            self.say_side("gb", text, "leave", ac=a.id)
+        else:
+            self.say(text, "leave", ac=a.id)
         self.say_side(a.side, f"{a.id} may return in stage {ret} on an edge hex within 5 of {board.fmt(last)} [R 4.3.1]")  # type: ignore[arg-type]
         if a.side == "de" and edge != "south" and self.opts["offboard_roll"] == "exit":
             self.offboard_roll(a)
