@@ -433,8 +433,9 @@ def step_exchange(g: Game, dice) -> None:
         return
     party = combat.responder(ex)
     opts = combat.options(g, ex, party)
-    if not opts:
-        ex["closed"] = True
+    a = g.ac(ex["attacker"] if party == "att" else ex["target"])
+    if not a["hand"] and not any(o["source"] == "dp" for o in opts):
+        ex["closed"] = True  # an empty hand (public knowledge) has nothing to answer with
         return
     if party == "def":
         target = g.ac(ex["target"])
@@ -455,6 +456,8 @@ def step_exchange(g: Game, dice) -> None:
         answer(g, ex, party, pick)
         return
     if ask:
+        # Asked whenever no standing order settles the answer, whether or not the hand holds a
+        # legal card: an interrupt opened only when one exists would tell the enemy so [5].
         open_pending(g, "react", [seat], party=party, ac=ex["attacker"] if party == "att" else ex["target"])
         return
     ex["closed"] = True

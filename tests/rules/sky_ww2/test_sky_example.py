@@ -59,7 +59,9 @@ def run_example(interrupts: bool):
         assert pending(s)["kind"] == "react"
         assert view(s, "axis-1")["exchange"]["nodes"][2]["card"] == "dodge"
         s, ev = step(s, {"axis-1": "PLAY ace-reaction ON 3"})        # Ace's reaction on A's Dodge
-        # A plays Feint on B's Dodge; B holds only Barrel rolls: nothing answers, no interrupt [L241]
+        # A plays Feint on B's Dodge; B holds only Barrel rolls: no legal answer, B passes [L241]
+        assert pending(s)["kind"] == "react" and view(s, "axis-1")["decide"]["options"] == []
+        s, ev = step(s, {"axis-1": "PASS"})
     d = doc(s)
     assert pending(s)["kind"] == "script"                             # step mode: A asked again after the beat
     assert d["aircraft"]["x1"]["facing"] == "N"                       # B turned 90 degrees [L243]
@@ -72,6 +74,7 @@ def run_example(interrupts: bool):
         s, ev = step(s, {"axis-1": "PLAY barrel-roll ON 1"})
         assert pending(s)["kind"] == "react"                          # A's Barrel roll needs B's answer
         s, ev = step(s, {"axis-1": "PLAY barrel-roll ON 3"})
+        # B's hand is now empty: the exchange closes without asking; A has no Barrel roll left
     d = doc(s)
     assert len(d["discard"]) == 9
     assert d["discard"].count("barrel-roll") == 3 and "short-burst" in d["discard"]
