@@ -101,9 +101,13 @@ def _parse_options(items):
 @click.option("--hours", type=float, help="Hours per phase (default from config).")
 @click.option("--interrupt-hours", type=float, help="Hours for an interrupt window.")
 @click.option("--wait/--no-wait", default=False, help="Wait for the deadline even when all orders are in.")
+@click.option("--schedule", default="", help="Fixed deadlines, e.g. 'mon,thu 20:00 Europe/Warsaw'.")
+@click.option("--set", "settings", multiple=True,
+              help="min_hours, grace_hours, remind_hours, max_missing or vacation_hours =VALUE; repeatable.")
 @click.option("--title", default="")
 @click.pass_context
-def game_new(ctx, game_id, ruleset, scenario, options, seed_hex, hours, interrupt_hours, wait, title):
+def game_new(ctx, game_id, ruleset, scenario, options, seed_hex, hours, interrupt_hours, wait, schedule,
+             settings, title):
     """Create GAME_ID from a ruleset and scenario."""
     server = _server(ctx)
     try:
@@ -111,7 +115,8 @@ def game_new(ctx, game_id, ruleset, scenario, options, seed_hex, hours, interrup
     except ValueError:
         raise click.BadParameter("--seed-hex must be hexadecimal") from None
     g = server.new_game(game_id, ruleset, scenario, _parse_options(options), seed=seed, hours=hours,
-                        interrupt_hours=interrupt_hours, title=title, wait_for_deadline=wait)
+                        interrupt_hours=interrupt_hours, title=title, wait_for_deadline=wait, schedule=schedule,
+                        settings=_parse_options(settings))
     seats = [x["name"] for x in server.status(g.id)["seats"]]
     click.echo(f"created {g.id}: {g.title}; sides: {', '.join(seats)}")
     click.echo(f"seed commitment {g.seed_commitment}; add a player for every side to start it")
@@ -234,6 +239,94 @@ def daemon(ctx, interval):
     from pbem.daemon import run
 
     run(_server(ctx), interval)
+
+
+@main.group()
+def gm():
+    """GM commands; each is a journal entry that every side's next sitrep reports.
+
+    The same commands arrive by mail as a PBEM-COMMAND 1 file signed with the GM's key.
+    """
+
+
+@gm.command("pause")
+@click.argument("game_id")
+@click.pass_context
+def gm_pause(ctx, game_id):
+    """Stop the clock."""
+    click.echo(_server(ctx).pause(game_id))
+
+
+@gm.command("resume")
+@click.argument("game_id")
+@click.pass_context
+def gm_resume(ctx, game_id):
+    """Restart a paused or held game."""
+    click.echo(_server(ctx).resume(game_id))
+
+
+@gm.command("extend")
+@click.argument("game_id")
+@click.argument("hours", type=float)
+@click.pass_context
+def gm_extend(ctx, game_id, hours):
+    """Move the deadline HOURS later."""
+    click.echo(_server(ctx).extend(game_id, hours))
+
+
+@gm.command("resolve")
+@click.argument("game_id")
+@click.pass_context
+def gm_resolve(ctx, game_id):
+    """Resolve the current phase now; missing orders get the rules' default."""
+    click.echo(_server(ctx).resolve_now(game_id))
+
+
+@gm.command("rollback")
+@click.argument("game_id")
+@click.argument("seq", type=int)
+@click.pass_context
+def gm_rollback(ctx, game_id, seq):
+    """Return to the state after journal entry SEQ (see `pbem gm journal`)."""
+    click.echo(_server(ctx).rollback(game_id, seq))
+
+
+@gm.command("replace")
+@click.argument("game_id")
+@click.argument("side")
+@click.option("--email", required=True)
+@click.option("--key", "keyfile", required=True, type=click.Path(exists=True, dir_okay=False))
+@click.pass_context
+def gm_replace(ctx, game_id, side, email, keyfile):
+    """Give SIDE a new player (address and key)."""
+    click.echo(_server(ctx).replace_player(game_id, side, email, Path(keyfile).read_text()))
+
+
+@gm.command("resend")
+@click.argument("game_id")
+@click.argument("side")
+@click.pass_context
+def gm_resend(ctx, game_id, side):
+    """Mail SIDE's latest sitrep again."""
+    click.echo(_server(ctx).resend(game_id, side))
+
+
+@gm.command("end")
+@click.argument("game_id")
+@click.argument("text", required=False, default="")
+@click.pass_context
+def gm_end(ctx, game_id, text):
+    """End the game now and reveal the seed."""
+    click.echo(_server(ctx).end_game(game_id, text))
+
+
+@gm.command("journal")
+@click.argument("game_id")
+@click.pass_context
+def gm_journal(ctx, game_id):
+    """List the journal entries (what roll back takes)."""
+    for e in _server(ctx).journal(game_id):
+        click.echo(f"{e['seq']:5} {e['kind']:8} turn {e['turn']:<3} {e['phase']:24} {e['hash']} {e['what']}")
 
 
 @main.command()

@@ -24,12 +24,13 @@ class TickReport:
     sent: int = 0
     failed: int = 0
     held: list[str] = field(default_factory=list)
+    reminded: int = 0
 
     def line(self) -> str:
         v = ", ".join(f"{n} {k}" for k, n in sorted(self.verdicts.items())) or "none"
         held = f"; held: {', '.join(self.held)}" if self.held else ""
         return (f"tick: {self.ingested} message(s) in ({v}); {self.resolved} phase(s) resolved; "
-                f"{self.sent} sent, {self.failed} failed{held}")
+                f"{self.reminded} reminder(s); {self.sent} sent, {self.failed} failed{held}")
 
 
 def ingest_maildir(server, root: Path, report: TickReport) -> set[str]:
@@ -57,6 +58,7 @@ def tick(server) -> TickReport:
     touched = ingest_maildir(server, server.home.inbox, report)
     for game_id in sorted(touched | set(server.due_games())):
         report.resolved += server.advance(game_id)
+    report.reminded = server.remind()
     report.held = [g.id for g in server.games() if g.status == "held"]
     report.sent, report.failed = deliver(server)
     return report

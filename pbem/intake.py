@@ -64,6 +64,8 @@ class Message:
     unchanged: bool = False
     stored: Submission | None = None
     notes: list[str] = field(default_factory=list)
+    commands: list[tuple[str, list[str]]] = field(default_factory=list)
+    by_gm: bool = False
 
     @property
     def reply_to(self) -> str:
@@ -87,6 +89,7 @@ class IntakeContext:
 
     session: Session
     load_game: Callable[[Game], tuple[Ruleset, Any]]
+    gm_key: sshsig.PublicKey | None = None
 
 
 class CheckSize(Handler):
@@ -153,7 +156,8 @@ class IdentifyGame(Handler):
 
     def process(self, msg, ctx):
         assert msg.file is not None
-        game = ctx.session.get(Game, msg.file.game)
+        # The row lock serialises intake per game, so two daemons cannot both make orders current.
+        game = ctx.session.exec(select(Game).where(Game.id == msg.file.game).with_for_update()).first()
         if game is None:
             raise Reject([problem(Code.GAME_UNKNOWN, f"there is no game {msg.file.game!r} on this server "
                                   "(check the Game: line of the header)")])
@@ -166,8 +170,8 @@ class IdentifySeat(Handler):
 
     def process(self, msg, ctx):
         assert msg.file is not None and msg.game is not None
-        if msg.file.kind != "orders":
-            return
+        if msg.file.kind == "command" and not msg.file.side:
+            return  # a GM command: the GM's key decides
         seat = ctx.session.exec(select(Seat).where(Seat.game_id == msg.game.id,
                                                    Seat.name == msg.file.side)).first()
         if seat is None:
@@ -182,9 +186,8 @@ class VerifySignature(Handler):
     description = "the canonical text is signed by the key registered for that side"
 
     def process(self, msg, ctx):
-        assert msg.signed is not None and msg.file is not None and msg.seat is not None
-        if not msg.signed.signature:
-            raise Reject([problem(Code.SIG_MISSING, "the orders are not signed: put the armored signature "
+        assert msg.signed is not None and msg.file is not None
+        if not msg.signed.signature:            raise Reject([problem(Code.SIG_MISSING, "the orders are not signed: put the armored signature "
                                   "after the orders, or attach it as orders.txt.sig")],
                          hint="Sign with `pbem sign orders.txt --key KEY` or "
                               "`ssh-keygen -Y sign -n pbem -f KEY orders.txt`.")
@@ -206,6 +209,19 @@ class VerifySignature(Handler):
         if key is None:
             assert error is not None
             raise Reject([problem(Code(error.code), error.message)])
+        msg.signed_sha256 = hashlib.sha256(text.encode()).hexdigest()
+        if msg.seat is None:  # a GM command
+            if ctx.gm_key is not None and key.fingerprint == ctx.gm_key.fingerprint:
+                msg.key, msg.by_gm = key, True
+                return
+            other = ctx.session.exec(select(Seat).where(Seat.game_id == msg.game.id,
+                                                        Seat.fingerprint == key.fingerprint)).first()
+            if other is not None:
+                msg.seat, msg.key = other, key
+                raise Reject([problem(Code.COMMAND_FORBIDDEN, "GM commands must be signed with the GM's key; "
+                                      f"you signed with the key of side {other.name!r}. Players may send "
+                                      "only VACATION, with a Side: line naming their side")])
+            raise Reject([problem(Code.SIG_WRONG_KEY, f"the signing key {key.fingerprint} is not the GM's key")])
         if key.fingerprint != msg.seat.fingerprint:
             other = ctx.session.exec(select(Seat).where(Seat.game_id == msg.seat.game_id,
                                                         Seat.fingerprint == key.fingerprint)).first()
@@ -219,7 +235,44 @@ class VerifySignature(Handler):
             raise Reject([problem(Code.SIG_WRONG_KEY, f"the signing key {key.fingerprint} is not the key "
                                   f"registered for side {msg.file.side!r} of game {msg.file.game}")])
         msg.key = key
-        msg.signed_sha256 = hashlib.sha256(text.encode()).hexdigest()
+
+
+class CheckCommands(Handler):
+    name = "check-commands"
+    description = "command files: known verbs with their arguments, allowed to the signer, never replayed"
+
+    def process(self, msg, ctx):
+        assert msg.file is not None and msg.game is not None
+        if msg.file.kind != "command":
+            return
+        from pbem.gm import GM_VERBS, PLAYER_VERBS
+
+        allowed = GM_VERBS if msg.by_gm else PLAYER_VERBS
+        problems = []
+        for line in msg.file.lines:
+            verb, args = line.verb, list(line.words[1:])
+            if verb not in allowed:
+                who = "the GM" if msg.by_gm else "a player"
+                problems.append(problem(Code.COMMAND_UNKNOWN if verb not in {**GM_VERBS, **PLAYER_VERBS}
+                                        else Code.COMMAND_FORBIDDEN,
+                                        f"{verb or 'an empty line'} is not a command {who} may send "
+                                        f"(allowed: {', '.join(sorted(allowed))})", line_no=line.line_no,
+                                        text=line.text))
+                continue
+            low, high = allowed[verb]
+            if not low <= len(args) <= high:
+                problems.append(problem(Code.COMMAND_UNKNOWN, f"{verb} takes {low if low == high else f'{low} or more'} "
+                                        f"argument(s), got {len(args)}", line_no=line.line_no, text=line.text))
+            msg.commands.append((verb, args))
+        if not msg.file.lines:
+            problems.append(problem(Code.COMMAND_UNKNOWN, "the command file holds no command"))
+        seen = ctx.session.exec(select(Submission.id).where(Submission.game_id == msg.game.id,
+                                                            Submission.signed_sha256 == msg.signed_sha256)).first()
+        if seen is not None:
+            problems.append(problem(Code.REPLAY, "this signed command file was already carried out once; "
+                                    "sign a new one to repeat it"))
+        if problems:
+            raise Reject(problems)
 
 
 class CheckPhase(Handler):
@@ -227,6 +280,8 @@ class CheckPhase(Handler):
     description = "the header's turn and phase are the current ones, and this side owes or may send orders"
 
     def process(self, msg, ctx):
+        if msg.file is not None and msg.file.kind != "orders":
+            return
         assert msg.game is not None and msg.file is not None and msg.seat is not None
         game = msg.game
         if game.status == "over":
@@ -263,6 +318,8 @@ class CheckReplay(Handler):
     description = "a signed file seen before cannot bring back orders that were replaced"
 
     def process(self, msg, ctx):
+        if msg.file is not None and msg.file.kind != "orders":
+            return
         assert msg.game is not None and msg.seat is not None and msg.file is not None
         rows = ctx.session.exec(select(Submission).where(
             Submission.game_id == msg.game.id, Submission.seat == msg.seat.name,
@@ -285,6 +342,8 @@ class CheckOrders(Handler):
     description = "the ruleset parses and validates every line against the side's view"
 
     def process(self, msg, ctx):
+        if msg.file is not None and msg.file.kind != "orders":
+            return
         assert msg.ruleset is not None and msg.seat is not None and msg.file is not None
         view = msg.ruleset.view(msg.state, msg.seat.name)
         checked = msg.ruleset.check_orders(view, msg.seat.name, msg.file.lines)
@@ -297,7 +356,7 @@ class CheckOrders(Handler):
 
 PIPELINE: tuple[Handler, ...] = (
     CheckSize(), ParseMime(), DropAutomatic(), FindOrders(), IdentifyGame(), IdentifySeat(),
-    VerifySignature(), CheckPhase(), CheckReplay(), CheckOrders(),
+    VerifySignature(), CheckCommands(), CheckPhase(), CheckReplay(), CheckOrders(),
 )
 
 

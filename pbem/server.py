@@ -26,6 +26,7 @@ from pbem.core.orders import parse_order_file
 from pbem.core.play import MAX_AUTOMATIC_PHASES, orders_text, phase_dice, setup_dice
 from pbem.core.ruleset import Phase, Ruleset, Window
 from pbem.crypto import sshsig
+from pbem.gm import GMCommands
 from pbem.home import Home
 from pbem.intake import Discard, IntakeContext, Message, Reject, run_pipeline
 from pbem.journal import (GENESIS, dumps, entry_hash, events_json, local_time, rolls_json, sitrep_context,
@@ -33,6 +34,7 @@ from pbem.journal import (GENESIS, dumps, entry_hash, events_json, local_time, r
 from pbem.mail.compose import compose, message_id
 from pbem.pictures import render_png
 from pbem.render import render_reply, render_sitrep
+from pbem.schedule import Schedule, ScheduleError, deadline_for
 from pbem.store import db as store_db
 from pbem.store.models import Game, Inbound, Journal, Outbox, Seat, Sitrep, Submission
 
@@ -41,6 +43,10 @@ log = logging.getLogger("pbem.server")
 decision_log = logging.getLogger("pbem.decision")
 
 GAME_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,62}$")
+
+#: Per-game settings and their defaults (overridable in the config's [schedule] and per game).
+SETTINGS: dict[str, float | int] = {"hours": 48.0, "interrupt_hours": 12.0, "min_hours": 12.0, "grace_hours": 0.0,
+                                    "remind_hours": 12.0, "max_missing": 1, "vacation_hours": 72.0}
 
 
 def utcnow() -> datetime:
@@ -81,7 +87,7 @@ def _rulesets():
     return rules
 
 
-class Server:
+class Server(GMCommands):
     """The pbem server bound to one home folder."""
 
     def __init__(self, home: Home, *, clock: Callable[[], datetime] = utcnow,
@@ -98,6 +104,8 @@ class Server:
         home.create(db_url)
         store_db.migrate(home.db_url)
         return cls(home, **kw)
+
+    error = ServerError
 
     def session(self) -> Session:
         return Session(self.engine, expire_on_commit=False)
@@ -141,8 +149,13 @@ class Server:
     # ------------------------------------------------------------------ games
     def new_game(self, game_id: str, ruleset_name: str, scenario: str, options: Mapping[str, Any] | None = None,
                  *, seed: bytes | None = None, hours: float | None = None, interrupt_hours: float | None = None,
-                 title: str = "", wait_for_deadline: bool = False) -> Game:
-        """Create a game; it starts (the clock runs) once every seat has a player."""
+                 title: str = "", wait_for_deadline: bool = False, schedule: str = "",
+                 settings: Mapping[str, Any] | None = None) -> Game:
+        """Create a game; it starts (the clock runs) once every seat has a player.
+
+        ``settings`` may set ``min_hours``, ``grace_hours``, ``remind_hours``, ``max_missing`` and
+        ``vacation_hours`` (defaults from the config's [schedule]).
+        """
         if not GAME_ID.match(game_id):
             raise ServerError(f"game id {game_id!r} must be lower-case letters, digits and '-', at most 63")
         ruleset = self.ruleset(ruleset_name)
@@ -151,21 +164,32 @@ class Server:
             opts = ruleset.info.resolve_options(options or {})
         except PbemError as exc:
             raise ServerError(str(exc)) from None
+        if schedule:
+            try:
+                Schedule.parse(schedule)
+            except ScheduleError as exc:
+                raise ServerError(str(exc)) from None
+        sched = {**self.home.section("schedule"), **(settings or {})}
+        if hours is not None:
+            sched["hours"] = hours
+        if interrupt_hours is not None:
+            sched["interrupt_hours"] = interrupt_hours
+        unknown = set(settings or {}) - set(SETTINGS)
+        if unknown:
+            raise ServerError(f"unknown setting(s) {', '.join(sorted(unknown))} (known: {', '.join(SETTINGS)})")
         seed = seed if seed is not None else secrets.token_bytes(32)
         dice = setup_dice(seed)
         state = ruleset.setup(scenario, opts, dice)
         now = self.clock()
-        sched = self.home.section("schedule")
         with self.session() as s:
             if s.get(Game, game_id) is not None:
                 raise ServerError(f"a game {game_id!r} exists already")
             game = Game(id=game_id, ruleset=ruleset_name, scenario=scenario, options_json=dumps(opts),
                         title=title or f"{ruleset.info.title} — {ruleset.info.scenario(scenario).title}",
                         seed_hex=seed.hex(), seed_commitment=hashlib.sha256(seed).hexdigest(), status="open",
-                        hours=float(hours if hours is not None else sched.get("hours", 48)),
-                        interrupt_hours=float(interrupt_hours if interrupt_hours is not None
-                                              else sched.get("interrupt_hours", 12)),
-                        wait_for_deadline=wait_for_deadline, created_at=now, updated_at=now)
+                        wait_for_deadline=wait_for_deadline, schedule=schedule,
+                        **{k: type(SETTINGS[k])(sched.get(k, v)) for k, v in SETTINGS.items()},
+                        created_at=now, updated_at=now)
             s.add(game)
             for seat in ruleset.seats(state):
                 s.add(Seat(game_id=game_id, name=seat.name, side=seat.side, title=seat.title))
@@ -209,7 +233,7 @@ class Server:
         self._enter_phase(game, ruleset, state, now)
         self._journal(s, game, "start", {"deadline": _iso(game.deadline)}, ruleset.dump(state), now=now)
         self._remember(game, state)
-        self._sitreps(s, game, ruleset, state, from_seq=0)
+        self._sitreps(s, game, ruleset, state)
 
     def _enter_phase(self, game: Game, ruleset: Ruleset, state: Any, now: datetime, deadline: bool = True) -> None:
         phase = ruleset.phase(state)
@@ -227,8 +251,12 @@ class Server:
         game.window, game.prompt = phase.window.value, phase.prompt
         game.awaiting_json = dumps(sorted(phase.awaiting))
         if deadline and phase.awaiting:
-            hours = phase.hours or (game.interrupt_hours if phase.window == Window.INTERRUPT else game.hours)
-            game.deadline = now + timedelta(hours=hours)
+            if phase.window == Window.INTERRUPT or phase.hours:
+                # an interrupt is one small decision: a short window, never a weekly slot
+                game.deadline = now + timedelta(hours=phase.hours or game.interrupt_hours)
+            else:
+                game.deadline = deadline_for(now, hours=game.hours, schedule=game.schedule,
+                                             min_hours=game.min_hours)
         elif not phase.awaiting:
             game.deadline = None
 
@@ -255,14 +283,24 @@ class Server:
             msg = Message(raw=raw, max_bytes=self.home.max_message_bytes)
             verdict: Verdict
             try:
-                run_pipeline(msg, IntakeContext(s, self.load_state))
+                run_pipeline(msg, IntakeContext(s, self.load_state, self.gm_key))
             except Reject as rej:
                 verdict = self._rejected(s, inbound, msg, rej, now)
             except Discard as dis:
                 inbound.status, inbound.verdict = "discarded", dis.reason
                 verdict = Verdict("discarded", msg.mail.message_id if msg.mail else "", reasons=[dis.reason])
             else:
-                verdict = self._accepted(s, inbound, msg, now)
+                if msg.commands:
+                    # recorded before it runs: a signed command is carried out once, whatever happens next
+                    s.add(Submission(game_id=msg.game.id, seat=msg.seat.name if msg.seat else "gm", turn=0,
+                                     phase="command", text=msg.file.text, signed_sha256=msg.signed_sha256,
+                                     signature=msg.signed.signature or "", inbound_id=inbound.id, current=False,
+                                     created_at=now))
+                    inbound.status, inbound.verdict = "accepted", "command"
+                    verdict = Verdict("accepted", msg.mail.message_id, msg.game.id,
+                                      msg.seat.name if msg.seat else "gm", ["command"])
+                else:
+                    verdict = self._accepted(s, inbound, msg, now)
             inbound.message_id = (msg.mail.message_id if msg.mail else "")[:998]
             inbound.sender = msg.mail.sender if msg.mail else ""
             inbound.game_id = msg.game.id if msg.game else ""
@@ -275,6 +313,9 @@ class Server:
                 s.rollback()
                 return Verdict("duplicate", verdict.message_id, reasons=["processed by another daemon"])
         decision_log.info("%s", verdict.line())
+        if verdict.status == "accepted" and msg.commands:
+            verdict.reasons = self._run_commands(msg, inbound.sha256)
+            return verdict
         if advance and verdict.status == "accepted":
             verdict.resolved = self.advance(verdict.game)
         return verdict
@@ -329,6 +370,44 @@ class Server:
                         + (", replacing earlier orders" if replaced_at else "")
                         + (", unchanged" if msg.unchanged else "")])
 
+    def _run_commands(self, msg: Message, sha: str) -> list[str]:
+        """Carry out the lines of a command file in order; reply with what each did (or why it failed)."""
+        by = "the GM" if msg.by_gm else msg.seat.name
+        results, problems = [], []
+        for n, (verb, args) in enumerate(msg.commands):
+            try:
+                results.append(self.run_command(msg.game.id, verb, args, by=by,
+                                                seat=msg.seat.name if msg.seat else ""))
+            except PbemError as exc:
+                line = msg.file.lines[n]
+                problems.append({"where": f"line {line.line_no}: {line.text!r}: ", "message": str(exc),
+                                 "rule": "", "code": Code.COMMAND_FORBIDDEN.value})
+        to = self.home.section("server").get("gm", "") if msg.by_gm else msg.seat.email
+        with self.session() as s:
+            if problems:
+                ctx = {"game_id": msg.game.id, "seat": by, "message_id": msg.mail.message_id, "subject": "",
+                       "hint": f"Carried out before the problem: {'; '.join(results) or 'nothing'}.",
+                       "problems": problems}
+                text, html = render_reply("reject", ctx)
+            else:
+                text = "COMMANDS CARRIED OUT\n\n" + "\n".join(f"- {r}" for r in results) + "\n"
+                html = "<ul>" + "".join(f"<li>{r}</li>" for r in results) + "</ul>"
+            if to:
+                self._queue(s, kind="ack", to=to, subject=f"[{msg.game.id}] commands", text=text, html=html,
+                            msg_id=message_id("command", sha, domain=self._domain), now=self.clock(),
+                            game_id=msg.game.id, in_reply_to=msg.mail.message_id)
+            s.commit()
+        return results + [f"failed: {p['where']}{p['message']}" for p in problems]
+
+    @property
+    def gm_key(self) -> sshsig.PublicKey | None:
+        """The GM's public key from the config (a file name in the home, or the key line itself)."""
+        ref = self.home.section("server").get("gm_key", "")
+        if not ref:
+            return None
+        path = self.home.path / ref
+        return sshsig.PublicKey.parse(path.read_text() if path.exists() else ref)
+
     @property
     def _domain(self) -> str:
         return self.home.address.split("@")[-1] or "pbem.invalid"
@@ -362,10 +441,10 @@ class Server:
             self._hold(game_id, f"resolution failed: {exc.__class__.__name__}: {exc}")
             return 0
 
-    def _advance(self, s: Session, game: Game) -> int:
+    def _advance(self, s: Session, game: Game, force: bool = False) -> int:
+        """Resolve while phases are complete or due; ``force`` resolves the current phase now (GM)."""
         ruleset, state = self.load_state(game)
         now = self.clock()
-        first_seq = game.journal_seq + 1
         count = automatic = 0
         while True:
             phase = ruleset.phase(state)
@@ -375,9 +454,15 @@ class Server:
                 Submission.game_id == game.id, Submission.turn == phase.turn, Submission.phase == phase.name,
                 Submission.current == True)).all()}  # noqa: E712
             missing = sorted(phase.awaiting - subs.keys())
-            due = aware(game.deadline) is not None and now >= aware(game.deadline)
+            deadline = aware(game.deadline)
+            due = force or (deadline is not None and now >= deadline + timedelta(hours=game.grace_hours))
             if phase.awaiting and (missing or game.wait_for_deadline) and not due:
                 break
+            if missing and len(missing) > game.max_missing and not force:
+                # Many sides silent at once looks like a mail outage, not a decision: hold, tell the GM.
+                self._breaker(s, game, missing, now)
+                break
+            force = False
             automatic = automatic + 1 if not phase.awaiting else 0
             if automatic > MAX_AUTOMATIC_PHASES:
                 raise PbemError(f"{automatic} phases in a row await nobody; the ruleset seems to loop")
@@ -388,7 +473,7 @@ class Server:
         if count:
             s.add(game)
             self._remember(game, state)
-            self._sitreps(s, game, ruleset, state, from_seq=first_seq)
+            self._sitreps(s, game, ruleset, state)
         return count
 
     def _resolve_one(self, s: Session, game: Game, ruleset: Ruleset, state: Any, phase: Phase,
@@ -428,35 +513,56 @@ class Server:
                 return
             game.status, game.held_reason = "held", reason[:2000]
             s.add(game)
-            gm = self.home.section("server").get("gm", "")
-            if gm:
-                now = self.clock()
-                text = f"Game {game_id} is held.\n\n{reason}\n\nFix the cause, then `pbem gm resume {game_id}`.\n"
-                self._queue(s, kind="notice", to=gm, subject=f"[{game_id}] game held", text=text,
-                            html=f"<pre>{text}</pre>", msg_id=message_id("held", game_id, game.journal_head,
-                                                                         domain=self._domain),
-                            now=now, game_id=game_id)
+            self._notify_gm(s, game, "game held", f"Game {game_id} is held.\n\n{reason}\n\nFix the cause, "
+                            f"then `pbem gm resume {game_id}`.", self.clock())
             s.commit()
 
     # ------------------------------------------------------------------ sitreps
-    def _sitreps(self, s: Session, game: Game, ruleset: Ruleset, state: Any, from_seq: int) -> None:
-        entries = [_entry_dict(j) for j in s.exec(select(Journal).where(
-            Journal.game_id == game.id, Journal.seq >= from_seq).order_by(Journal.seq)).all()]
+    def _sitreps(self, s: Session, game: Game, ruleset: Ruleset, state: Any, *, force: bool = False) -> None:
+        """Queue a sitrep for every seat that owes orders, saw something, or should hear the game ended.
+
+        Each seat's sitrep covers the journal since its previous one, so a GM action or a notice
+        between two resolutions is never missed.
+        """
         phase = ruleset.phase(state)
+        over = game.status == "over"
         for seat in s.exec(select(Seat).where(Seat.game_id == game.id).order_by(Seat.name)).all():
-            owes = phase is not None and (seat.name in phase.awaiting or seat.name in phase.optional)
+            last = s.exec(select(Sitrep.seq).where(Sitrep.game_id == game.id, Sitrep.seat == seat.name)
+                          .order_by(Sitrep.seq.desc())).first()
+            from_seq = 0 if last is None else last + 1
+            if from_seq > game.journal_seq:
+                continue
+            entries = [_entry_dict(j) for j in s.exec(select(Journal).where(
+                Journal.game_id == game.id, Journal.seq >= from_seq).order_by(Journal.seq)).all()]
+            owes = phase is not None and not over and (seat.name in phase.awaiting or seat.name in phase.optional)
             saw = any(seat.name in e["visible_to"] for en in entries for e in en["events"])
-            if not (owes or saw or game.status == "over" or from_seq == 0):
+            told = any(en["payload"].get("notices") for en in entries)
+            if not (owes or saw or told or over or last is None or force):
                 continue
             built = build_sitrep(ruleset, game, _seat_dict(seat), state, entries)
             mid = message_id("sitrep", game.id, seat.name, game.journal_head, domain=self._domain)
             s.add(Sitrep(game_id=game.id, seat=seat.name, seq=game.journal_seq, from_seq=from_seq, turn=game.turn,
                          phase=game.phase, view_json=built.view_json, text=built.text, html=built.html,
                          png=built.png, message_id=mid, created_at=self.clock()))
-            what = "final report" if game.status == "over" else f"turn {game.turn} {game.phase_title}"
+            what = "final report" if over else f"turn {game.turn} {game.phase_title}"
             self._queue(s, kind="sitrep", to=seat.email, subject=f"[{game.id}] {seat.name}: {what}",
                         text=built.text, html=built.html, msg_id=mid, now=self.clock(), game_id=game.id,
                         png=built.png, form=built.form)
+
+    def _breaker(self, s: Session, game: Game, missing: list[str], now: datetime) -> None:
+        game.status = "held"
+        game.held_reason = (f"circuit breaker: {len(missing)} sides sent no orders by the deadline "
+                            f"({', '.join(missing)}), more than the {game.max_missing} allowed; a mail outage "
+                            "looks like this. Check mail, then `pbem gm resume` (new window) or `pbem gm resolve`.")
+        s.add(game)
+        self._notify_gm(s, game, "turn held by the circuit breaker", game.held_reason, now)
+
+    def _notify_gm(self, s: Session, game: Game, subject: str, text: str, now: datetime) -> None:
+        gm = self.home.section("server").get("gm", "")
+        if gm:
+            self._queue(s, kind="notice", to=gm, subject=f"[{game.id}] {subject}", text=text + "\n",
+                        html=f"<pre>{text}</pre>", msg_id=message_id("gm", game.id, game.journal_head, subject,
+                                                                     domain=self._domain), now=now, game_id=game.id)
 
     # ------------------------------------------------------------------ queries
     def status(self, game_id: str) -> dict[str, Any]:
@@ -503,6 +609,37 @@ class Server:
                 raise ServerError(f"game {game_id} has no side {seat!r}")
             return orders_text(game_id, seat, phase, ruleset.order_form(ruleset.view(state, seat), seat))
 
+    def remind(self) -> int:
+        """Queue one reminder per seat still owing orders when its deadline is near; return how many."""
+        now = self.clock()
+        count = 0
+        with self.session() as s:
+            games = s.exec(select(Game).where(Game.status == "active", Game.deadline != None)).all()  # noqa: E711
+            for game in games:
+                deadline = aware(game.deadline)
+                if game.window != "orders" or deadline - timedelta(hours=game.remind_hours) > now or deadline < now:
+                    continue
+                subs = set(s.exec(select(Submission.seat).where(
+                    Submission.game_id == game.id, Submission.turn == game.turn, Submission.phase == game.phase,
+                    Submission.current == True)).all())  # noqa: E712
+                for seat in s.exec(select(Seat).where(Seat.game_id == game.id)).all():
+                    if seat.name not in json.loads(game.awaiting_json) or seat.name in subs:
+                        continue
+                    mid = message_id("remind", game.id, game.turn, game.phase, seat.name, _iso(deadline),
+                                     domain=self._domain)
+                    if s.exec(select(Outbox.id).where(Outbox.message_id == mid)).first() is not None:
+                        continue  # reminded already for this deadline
+                    when = local_time(deadline, seat.tz)
+                    grace = f" (and a grace period of {game.grace_hours:g} h)" if game.grace_hours else ""
+                    text = (f"Reminder: your orders for game {game.id}, turn {game.turn}, {game.phase_title} "
+                            f"are due {when}{grace}.\nReply to your latest sitrep with the signed order form; "
+                            f"`pbem orders {game.id} {seat.name}` prints a fresh one.\n")
+                    self._queue(s, kind="notice", to=seat.email, subject=f"[{game.id}] orders due {when}",
+                                text=text, html=f"<p>{text}</p>", msg_id=mid, now=now, game_id=game.id)
+                    count += 1
+            s.commit()
+        return count
+
     def next_deadline(self) -> datetime | None:
         with self.session() as s:
             row = s.exec(select(Game.deadline).where(Game.status == "active", Game.deadline != None)  # noqa: E711
@@ -516,6 +653,7 @@ class Server:
             rows = s.exec(select(Game.id, Game.deadline, Game.awaiting_json).where(Game.status == "active")).all()
         due = []
         for gid, deadline, awaiting in rows:
+            # grace is applied inside advance(); asking early costs one cheap check
             if (deadline is not None and aware(deadline) <= now) or awaiting == "[]":
                 due.append(gid)
         return due
@@ -545,8 +683,13 @@ def build_sitrep(ruleset: Ruleset, game: Game, seat: Mapping[str, Any], state: A
     form = orders_text(game.id, seat["name"], phase, ruleset.order_form(view, seat["name"])) if owes else None
     picture = ruleset.picture(view)
     png = render_png(picture) if picture is not None else None
-    over = phase is None
-    outcome = ruleset.outcome(state) if over else None
+    ended = next((e["payload"] for e in entries if e["kind"] == "end"), None)
+    over = phase is None or ended is not None
+    if ended is not None:
+        phase = None
+        owes = False
+        form = None
+    outcome = ruleset.outcome(state) if phase is None and ended is None else None
     meta = {"id": game.id, "title": game.title, "ruleset": game.ruleset, "scenario": game.scenario,
             "turn": phase.turn if phase else game.turn, "phase": phase.name if phase else "over",
             "phase_title": (phase.title or phase.name) if phase else "game over",
@@ -555,7 +698,8 @@ def build_sitrep(ruleset: Ruleset, game: Game, seat: Mapping[str, Any], state: A
             "seed_commitment": game.seed_commitment, "seed": game.seed_hex if over else None,
             "journal_head": entries[-1]["hash"] if entries else game.journal_head,
             "notices": [n for e in entries for n in e["payload"].get("notices", [])],
-            "outcome": {"winner": outcome.winner, "text": outcome.text} if outcome else None}
+            "outcome": ({"winner": outcome.winner, "text": outcome.text} if outcome else
+                        {"winner": None, "text": ended["text"]} if ended else None)}
     ctx = sitrep_context(game=meta, seat=seat, view=view, entries=entries, form=form, picture=png is not None)
     text, html = render_sitrep(game.ruleset, ctx, game.templates_dir)
     return BuiltSitrep(text, html, png, dumps(view), form)

@@ -35,6 +35,13 @@ class Game(SQLModel, table=True):
     hours: float = 48.0  # the game's schedule: hours per ordinary phase
     interrupt_hours: float = 12.0
     wait_for_deadline: bool = False  # resolve early when all are in, unless the GM says wait
+    schedule: str = ""  # "mon,thu 20:00 Europe/Warsaw"; empty: a fixed window of `hours`
+    min_hours: float = 12.0  # with a schedule, the least time a phase stays open
+    grace_hours: float = 0.0  # after the deadline, how long before missing orders are defaulted
+    remind_hours: float = 12.0  # remind the sides still owing orders this long before the deadline
+    max_missing: int = 1  # circuit breaker: more sides than this missing at once holds the turn
+    vacation_hours: float = 72.0  # how much vacation each player may take in this game
+    paused_remaining: float = 0.0  # seconds left on the clock when the game was paused
     state_json: str = Field(default="{}", sa_column=Column(Text, nullable=False))
     journal_seq: int = 0
     journal_head: str = Field(default="", max_length=64)
@@ -55,6 +62,7 @@ class Seat(SQLModel, table=True):
     pubkey: str = Field(default="", sa_column=Column(Text, nullable=False))
     fingerprint: str = Field(default="", index=True, max_length=80)
     tz: str = "UTC"
+    vacation_used: float = 0.0  # hours
 
 
 class Inbound(SQLModel, table=True):
