@@ -82,8 +82,11 @@ class Board:
 
     # geometry -------------------------------------------------------------
     def axial(self, h: str) -> tuple[int, int]:
-        r, c = parse_hex(h)  # type: ignore[misc]
-        return (c - 1 - (r + (r & 1)) // 2, r)
+        cache = self.__dict__.setdefault("_ax", {})
+        if h not in cache:
+            r, c = parse_hex(h)  # type: ignore[misc]
+            cache[h] = (c - 1 - (r + (r & 1)) // 2, r)
+        return cache[h]
 
     def from_axial(self, a: tuple[int, int]) -> str | None:
         q, r = a
@@ -99,8 +102,11 @@ class Board:
         return p is not None and p[0] < self.rows and 1 <= p[1] <= self.cols
 
     def neighbours(self, h: str) -> list[str]:
-        out = [self.from_axial(a) for a in hexgrid.neighbours(self.axial(h))]
-        return sorted((x for x in out if x), key=hex_key)
+        cache = self.__dict__.setdefault("_nb", {})
+        if h not in cache:
+            out = [self.from_axial(a) for a in hexgrid.neighbours(self.axial(h))]
+            cache[h] = sorted((x for x in out if x), key=hex_key)
+        return cache[h]
 
     def distance(self, a: str, b: str) -> int:
         return hexgrid.distance(self.axial(a), self.axial(b))
@@ -120,7 +126,27 @@ class Board:
         return True
 
     def sea_neighbours(self, h: str, side: str) -> list[str]:
-        return [n for n in self.neighbours(h) if self.ship_step(h, n, side)]
+        cache = self.__dict__.setdefault("_snb", {})
+        if (h, side) not in cache:
+            cache[(h, side)] = [n for n in self.neighbours(h) if self.ship_step(h, n, side)]
+        return cache[(h, side)]
+
+    def sea_distances(self, goal: str, side: str) -> dict[str, int]:
+        """Shortest ship distance from every reachable sea hex to ``goal`` (cached)."""
+        cache = self.__dict__.setdefault("_sd", {})
+        if (goal, side) not in cache:
+            dist = {goal: 0}
+            frontier = [goal]
+            while frontier:
+                nxt = []
+                for h in frontier:
+                    for n in self.sea_neighbours(h, side):
+                        if n not in dist:
+                            dist[n] = dist[h] + 1
+                            nxt.append(n)
+                frontier = nxt
+            cache[(goal, side)] = dist
+        return cache[(goal, side)]
 
     def route(self, a: str, b: str, side: str, avoid: frozenset[str] = frozenset(),
               allowed: frozenset[str] | None = None) -> list[str] | None:

@@ -66,7 +66,15 @@ def orders(view: dict, seat: str, dice) -> str:
         p = _step_toward(view, seat, u, goal, own)
         if p:
             lines.append(f"MOVE {u['id']} {' '.join(p)}")
-    lines += _air(view, seat, dice)
+    dest = {}
+    for ln in lines:
+        w = ln.split()
+        if w[0] == "MOVE":
+            for u in view["units"]:
+                if u["id"] == w[1]:
+                    for sid in u["ships"]:
+                        dest[sid] = w[-1]
+    lines += _air(view, seat, dice, dest)
     for c in view["contacts"]:
         here = [u for u in view["units"] if u["hex"] == c["hex"]]
         if seat == "german" and here and "BB" not in c["classes"] and "BC" not in c["classes"]:
@@ -103,6 +111,10 @@ def _goal(view: dict, seat: str, u: dict) -> str:
             tk = [t["hex"] for t in view["ships"] if t["cls"] == "TK" and t["status"] == "sea"]
             cands = [(b.distance(u["hex"], h), h) for h in tk] + [(b.distance(u["hex"], "U26") + 3, "U26")]
             return min(cands)[1]
+        hurt = any(x["rudder"] or sum(x["ee"]) < 0 or x["hits"] for x in ships)
+        home = b.sea_distances("U26", seat).get(u["hex"], 99)
+        if hurt or view["turns_left"] * 1.5 <= home + 4:
+            return "U26"
         for until, h in GERMAN_LEGS:
             if view["game_turn"] <= until:
                 return h
@@ -111,7 +123,8 @@ def _goal(view: dict, seat: str, u: dict) -> str:
         ports = [h for h, p in b.ports.items() if p.side == "allied"]
         return min(ports, key=lambda h: (b.distance(u["hex"], h), h))
     if view["contacts"]:
-        c = sorted(view["contacts"], key=lambda c: (-c["turn"], b.distance(u["hex"], c["hex"]), c["id"]))[0]
+        c = sorted(view["contacts"], key=lambda c: ("BB" not in c["classes"] and "CA" not in c["classes"],
+                                                    -c["turn"], b.distance(u["hex"], c["hex"]), c["id"]))[0]
         return c["hex"]
     return ALLIED_STATIONS.get(u["id"], u["hex"])
 
@@ -122,8 +135,8 @@ def _step_toward(view: dict, seat: str, u: dict, goal: str, own: list[dict]) -> 
     paths = M.reachable(seat, ships, own)
     if not paths:
         return []
-    route = b.route(u["hex"], goal, seat)
-    dist = (lambda h: len(b.route(h, goal, seat) or [0] * 99)) if route is not None else (lambda h: b.distance(h, goal))
+    table = b.sea_distances(goal, seat) if goal in b.sea else {}
+    dist = (lambda h: table.get(h, 999)) if u["hex"] in table else (lambda h: b.distance(h, goal))
     # save fuel: after a 2-hex move, move 1 (free) unless chasing a contact
     cheap = [p for p in paths if all(M.fuel_cost(x["speed"], x["moved_last"], len(p)) == 0 for x in ships)]
     pool = cheap if cheap and not (seat == "allied" and view["contacts"]) else paths
@@ -138,7 +151,7 @@ def _line(a: str, c: str) -> list[str]:
     return [b.from_axial(x) for x in hexgrid.line(b.axial(a), b.axial(c))][1:]
 
 
-def _air(view: dict, seat: str, dice) -> list[str]:
+def _air(view: dict, seat: str, dice, dest: dict) -> list[str]:
     b = board()
     out = []
     vis = view["visibility_n"]
@@ -146,9 +159,7 @@ def _air(view: dict, seat: str, dice) -> list[str]:
     for a in view["air"]:
         if a["status"] not in ("ready", "aloft") or a["base_hex"] is None:
             continue
-        base = a["base_hex"]
-        for o in out:
-            pass
+        base = dest.get(a["base"], a["base_hex"])
         if a["status"] == "aloft":
             path = _line(a["hex"], base)
             if path and len(path) <= a["speed"]:

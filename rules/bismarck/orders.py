@@ -93,7 +93,8 @@ def parse_fly(ctx: Ctx, words: Sequence[str]) -> dict:
                                 rule="2.3.2")
     if a["status"] not in ("ready", "aloft"):
         raise IllegalOrderError(f"{a['id']} is {a['status']} and cannot fly this turn", rule="7.7.1")
-    here = a["hex"] if a["status"] == "aloft" else a["base_hex"]
+    # carriers move before their aircraft [7.7]: a carrier unit takes off from the carrier's new hex
+    here = a["hex"] if a["status"] == "aloft" else ctx.view["base_hex_after"].get(a["id"], a["base_hex"])
     if here is None:
         raise IllegalOrderError(f"{a['id']}'s base is not on the map", rule="7.7.1")
     path, search, attack = [], [], []

@@ -109,7 +109,7 @@ class BismarckRuleset:
             nxt = "weather"
         if w.s.ended:
             nxt = "over"
-            v = game.victory(w.s)
+            v = game.victory(w.freeze())
             w.public(f"the game ends ({w.s.ended}): {v['level']}, German VP {v['vp']:g}", "end")
         new = w.freeze(step=nxt)
         return Resolution(new, tuple(w.events))

@@ -49,17 +49,22 @@ def search_phase(w: Work, by: dict) -> None:
             if mode == "LIST" and h not in ok:
                 w.tell(side, f"search {h}: not enough search factors (needs {T.vis_text(w.s.vis)})")
         foe = enemy(side)
-        for h in calls:
-            _answer(w, side, foe, h, source="search")
-        searched.append((side, tuple(calls)))
+        found = [h for h in calls if _answer(w, side, foe, h, source="search")]
+        empty = [h for h in calls if h not in found]
         if calls:
-            w.event(f"the {side} player searched {', '.join(calls)}", (foe,), "search-called")
+            w.tell(side, f"searched {len(calls)} hex{'es' if len(calls) != 1 else ''}; nothing in "
+                         f"{', '.join(empty) if empty else 'none of them'}" if empty else
+                   f"searched {len(calls)} hexes")
+            w.event(f"the {side} player searched {', '.join(calls)}; nothing to answer in "
+                    f"{', '.join(empty) or 'none'}", (foe,), "search-called")
+        searched.append((side, tuple(calls)))
         _self_report(w, foe, side)
     w.s = replace(w.s, searched=tuple(searched))
     w.search_markers.clear()
 
 
-def _answer(w: Work, side: str, foe: str, h: str, source: str, self_report: bool = False) -> None:
+def _answer(w: Work, side: str, foe: str, h: str, source: str, self_report: bool = False) -> bool:
+    """Answer one called hex; True if there was something to say."""
     present = w.units_in(foe, h)
     _, air = search_factors(w, side, h)
     status = "shadowed" if air and not self_report else "sighted"
@@ -80,12 +85,13 @@ def _answer(w: Work, side: str, foe: str, h: str, source: str, self_report: bool
         said.append(f"{n} ship{'s' if n > 1 else ''} passed through, now in {now}")
         if now in eligible(w, side):
             w.mark(side, uid, "sighted", source)
-    if self_report and not said:
-        return
+    if not said:
+        return False
     text = f"{'self-report' if self_report else 'search'} {h}: " + ("; ".join(said) if said else "nothing")
     w.tell(side, text)
     w.event(f"{'you self-reported' if self_report else 'you answered the ' + side + ' search of'} {h}: "
-            f"{'; '.join(said) if said else 'nothing'}", (foe,), "search-answer")
+            f"{'; '.join(said)}", (foe,), "search-answer")
+    return True
 
 
 def _self_report(w: Work, owner: str, searcher: str) -> None:

@@ -49,7 +49,8 @@ def view(state: State, seat: str) -> dict:
                       "moved": any(x.id in state.moved for x in us)})
     v = {
         "side": side, "step": state.step, "game_turn": state.turn - state.start + 1, "turn_name": T.turn_name(state.turn),
-        "last_turn_name": T.turn_name(state.last), "night": T.is_night(state.turn),
+        "last_turn_name": T.turn_name(state.last),
+        "turns_left": state.last - state.turn, "night": T.is_night(state.turn),
         "submarine_turn": T.submarine_turn(state.turn),
         "weather": state.weather, "fog": state.fog, "visibility": T.vis_text(state.vis), "visibility_n": state.vis,
         "ships": ships, "units": units, "air": air, "contacts": contacts, "known_to_enemy": known, "cards": cards,
