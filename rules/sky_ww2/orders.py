@@ -22,9 +22,11 @@ SCRIPT_VERBS = MOVE_VERBS + BEAT_VERBS + ("ON_CANCELLED", "SWAP", "CP_USE", "DP_
 
 
 class Bad(Exception):
-    """A problem with one line: message, rule, code."""
+    """A problem with one line: message (lower case, no final period), rule, code."""
 
     def __init__(self, message: str, rule: str = "", code: Code = Code.ORDER_ILLEGAL) -> None:
+        message = message.strip().rstrip(".")
+        message = message[:1].lower() + message[1:]
         super().__init__(message)
         self.message, self.rule, self.code = message, rule, code
 
@@ -205,6 +207,7 @@ def check(v: dict, seat: str, lines: Sequence[OrderLine]) -> tuple[dict, list[Or
         checker = {"setup": check_setup, "deploy": check_deploy, "activate": check_activate,
                    "script": check_script, "react": check_react, "pursue": check_pursue}[kind]
         parsed = checker(v, decide, cmds, problems)
+    problems.sort(key=lambda p: p.line_no)
     return {"standing": standing, "cmds": parsed, "kind": kind}, problems
 
 
