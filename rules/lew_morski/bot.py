@@ -95,6 +95,8 @@ def move_orders(view: Mapping[str, Any]) -> list[str]:
                     score += 40 * shot["chance"] * (2 if side == "gb" else 1)
                 if change != "none":
                     score -= 1.5 if alt2 != "HIGH" else 0.5
+                if side == "de":  # the raid keeps its height: low bombers are easy prey for AA [R 6.1]
+                    score -= 3 * ALTS.index(alt2)
                 if not board.on_board(board.step(end, w.facing)):  # type: ignore[arg-type]
                     score -= 5
             key = (-score, path, change)
@@ -121,7 +123,8 @@ def move_orders(view: Mapping[str, Any]) -> list[str]:
                     acts.append(f"BOMB {a['id']} " + " ".join(board.fmt(x) for x in hexes))
             if a["jammed"] and not a["unjam_pending"]:
                 acts.append(f"UNJAM {a['id']}")
-            elif not a["jammed"] and not (a["fired"] and opts["one_shot"] == "shot"):
+            elif not a["jammed"] and not (a["fired"] and opts["one_shot"] == "shot") and \
+                    shots.get(board.fmt(w.end) + w.facing + alt2):  # type: ignore[arg-type]
                 acts.append(f"FIRE {a['id']}")
     for a in view["own"]:
         if a["status"] == "off" and a.get("exit_edge") == "south" and side == "de" and not a.get("entry"):
@@ -129,5 +132,3 @@ def move_orders(view: Mapping[str, Any]) -> list[str]:
     out = lines + acts
     return out or ["PASS"]
 
-
-_ = ALTS

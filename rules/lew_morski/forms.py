@@ -37,13 +37,13 @@ def order_form(view: Mapping[str, Any], seat: str) -> str:
                 alt = "" if m["change"] == "none" else m["change"].upper() + " "
                 out.append(f"#   MOVE {a['id']} {alt}{m['path']} -> {m['end']} {m['facing']}: fire at "
                            f"{m['shot']['target']} at {m['shot']['dist']}, strength {m['shot']['strength']}, "
-                           f"hits on {m['shot']['range'] or 'nothing'}")
+                           f"hits on {_rng(m['shot']['range'])}")
             out.append(f"MOVE {a['id']} {'F' * st['min_speed']}")
     elif kind == "react":
         out.append("# REACT <aircraft> FIRE|HOLD   (silence holds fire) [R 5.4]")
         for x in view["ask"]:
             out.append(f"# {x['ac']}: {x['target']} at distance {x['dist']}, strength {x['strength']}, "
-                       f"hits on {x['range'] or 'nothing'}")
+                       f"hits on {_rng(x['range'])}")
             out.append(f"REACT {x['ac']} FIRE")
     out.append("# Standing orders in force (REACT ALWAYS|NEVER|ASK|IF BOMBER|IF STRENGTH>=k, RETURNFIRE YES|NO"
                + (", AA AUTO|BOMBERS|HOLD" if view["side"] == "gb" else "") + "):")
@@ -54,3 +54,7 @@ def order_form(view: Mapping[str, Any], seat: str) -> str:
             v = "IF STRENGTH>=" + v.split(":")[1]
         out.append(f"# {word} {unit} {v}")
     return "\n".join(out) + "\n"
+
+
+def _rng(r: list[int]) -> str:
+    return f"{r[0]}-{r[1]}" if r else "nothing"

@@ -165,8 +165,7 @@ def view(state: State, seat: str) -> dict[str, Any]:
                 d["target"] = {"target": tg[0].id, "dist": tg[1], "strength": s, "mods": notes,
                                "range": list(rng) if rng else [], "chance": round(combat.hit_chance(rng), 3)}
         entry = own_entry(state, a, taken) if kind == "move" else None
-        if entry:
-            d["entry"] = entry
+        d["entry"] = entry
         if kind == "setup":
             area = start_area(state.scenario, side, a.hex) if a.hex else ()  # type: ignore[arg-type]
             d["start_area"] = [board.fmt(h) for h in area]

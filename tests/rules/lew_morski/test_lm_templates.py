@@ -1,0 +1,40 @@
+"""The sitrep templates render from views (StrictUndefined) and state the game's options."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import jinja2
+import pytest
+
+from pbem.core.play import play
+from pbem.rules.lew_morski import RULESET
+
+from .lm_helpers import new_state
+
+ENV = jinja2.Environment(loader=jinja2.FileSystemLoader("/work/main/templates"), undefined=jinja2.StrictUndefined,
+                         trim_blocks=True, lstrip_blocks=True, autoescape=jinja2.select_autoescape(["html"]))
+GAME = {"id": "g1", "title": "Lew Morski test", "turn": 1, "phase_title": "stage 1", "notices": [], "outcome": None,
+        "seed_commitment": "abc", "seed": None, "journal_head": "def", "deadline": "", "prompt": ""}
+
+
+def states():
+    steps = play(RULESET, "w4", b"tpl", max_phases=12, options={"visibility": "fog", "players_per_side": 2})
+    yield new_state("w3")
+    yield replace(new_state("w1", react_default="ask"), step="gb-react",
+                  pending='{"asks":[{"ac":"Spit-1","seat":"gb","target":"He111-1","dist":2,"strength":4,'
+                          '"range":[7,11]}],"orders":{"actions":[]},"phasing":"de"}')
+    for s in steps[::3]:
+        yield s.state
+
+
+@pytest.mark.parametrize("kind", ["txt", "html"])
+def test_templates_render(kind):
+    tpl = ENV.get_template(f"lew_morski/sitrep.{kind}.j2")
+    for st in states():
+        for seat in RULESET.seats(st):
+            view = RULESET.view(st, seat.name)
+            form = RULESET.order_form(view, seat.name) if RULESET.phase(st) else ""
+            out = tpl.render(view=view, seat={"name": seat.name, "side": seat.side, "title": seat.title},
+                             game=GAME, events=[], rolls=[], form=form, picture_cid=None)
+            assert "visibility = " in out and "bomb_timing = combat" in out
+            assert view["scenario_title"].split(":")[0] in out
