@@ -1,0 +1,273 @@
+"""Per-ruleset "perturb hidden" helpers: twin states that differ only in what one seat may not see.
+
+Each helper takes ``(ruleset, state, seat, rnd)`` and returns a list of ``(what, twin)``:
+``what`` names the hidden thing changed, ``twin`` is a state loaded through the ruleset's own
+``load`` from an edited ``dump``.  Every twin differs from ``state`` (its dump differs), and
+the change is one the rules say ``seat`` cannot know:
+
+* duel: the other gunner's post, whether it is dug in, its standing ON_HIT order;
+* lew_morski: other seats' standing orders (REACT / RETURNFIRE / AA), and in fog games enemy
+  bomb loads, gun jams, off-board schedules, and (for the Germans) the position of British
+  aircraft out of sight and AA guns not revealed;
+* sky_ww2: deck order, the cards in other seats' hands (hand size and malfunction count kept:
+  those are public [L196]), the enemy's unrevealed ground objects and selection candidates.
+
+The helpers use the rules' geometry to choose a change that stays out of sight; they never
+call ``view`` (the function under test).  Helpers live here, not in rules/.
+"""
+from __future__ import annotations
+
+import copy
+import importlib
+import json
+import pkgutil
+import random
+from typing import Any, Callable
+
+Twin = tuple[str, Any]
+Perturber = Callable[[Any, Any, str, random.Random], list[Twin]]
+
+
+def _twin(ruleset, data: dict, original: dict, what: str) -> Twin | None:
+    if json.dumps(data, sort_keys=True) == json.dumps(original, sort_keys=True):
+        return None
+    return what, ruleset.load(data)
+
+
+# ---------------------------------------------------------------------------------------- duel
+def perturb_duel(ruleset, state, seat, rnd):
+    d = ruleset.dump(state)
+    sides = [s.name for s in ruleset.seats(state)]
+    foe = 1 - sides.index(seat)
+    out = []
+    post, hits, dug, on_hit = d["gunners"][foe]
+    e = copy.deepcopy(d)
+    e["gunners"][foe][0] = rnd.choice([p for p in range(1, 6) if p != post])
+    out.append(_twin(ruleset, e, d, "the other gunner's post"))
+    e = copy.deepcopy(d)
+    e["gunners"][foe][2] = not dug
+    out.append(_twin(ruleset, e, d, "whether the other gunner is dug in"))
+    e = copy.deepcopy(d)
+    e["gunners"][foe][3] = rnd.choice([x for x in ("", "DIG", "RUN") if x != on_hit])
+    out.append(_twin(ruleset, e, d, "the other gunner's standing ON_HIT order"))
+    return [t for t in out if t]
+
+
+# ------------------------------------------------------------------------------------ lew_morski
+def perturb_lew_morski(ruleset, state, seat, rnd):
+    from pbem.rules.lew_morski import board, combat
+
+    d = ruleset.dump(state)
+    side = seat.split("-")[0]
+    fog = dict(d["options"])["visibility"] == "fog" if isinstance(d["options"], list) else \
+        d["options"]["visibility"] == "fog"
+    out: list[Twin | None] = []
+    # other seats' standing orders (even an ally's are its own business: the view lists only yours)
+    others = [a for a in d["aircraft"] if a["seat"] != seat and a["status"] != "destroyed"]
+    guns = [g for g in d["guns"] if g["seat"] != seat and not g["destroyed"]]
+    if others:
+        a = rnd.choice(others)
+        e = copy.deepcopy(d)
+        kind, value = rnd.choice([("react", v) for v in ("ALWAYS", "NEVER", "ASK", "BOMBER", "STRENGTH:3")]
+                                 + [("return", v) for v in ("YES", "NO")])
+        pols = {(u, k): v for u, k, v in e["policies"]}
+        pols[(a["id"], kind)] = value
+        e["policies"] = [[u, k, v] for (u, k), v in sorted(pols.items())]
+        out.append(_twin(ruleset, e, d, f"another seat's standing order {kind} for {a['id']}"))
+    if guns:
+        g = rnd.choice(guns)
+        e = copy.deepcopy(d)
+        pols = {(u, k): v for u, k, v in e["policies"]}
+        pols[(g["id"], "aa")] = rnd.choice([v for v in ("AUTO", "BOMBERS", "HOLD") if v != pols.get((g["id"], "aa"))])
+        e["policies"] = [[u, k, v] for (u, k), v in sorted(pols.items())]
+        out.append(_twin(ruleset, e, d, f"another seat's AA standing order for {g['id']}"))
+    if not fog:
+        return [t for t in out if t]
+    opts = dict(d["options"]) if isinstance(d["options"], list) else d["options"]
+    enemies = [(i, a) for i, a in enumerate(d["aircraft"]) if a["side"] != side]
+    on_board = [(i, a) for i, a in enemies if a["status"] == "board"]
+    if on_board:
+        i, a = rnd.choice(on_board)
+        e = copy.deepcopy(d)
+        e["aircraft"][i]["bombs"] = rnd.choice([b for b in (0, 1, 2) if b != a["bombs"]])
+        out.append(_twin(ruleset, e, d, f"enemy {a['id']}'s bomb load"))
+        e = copy.deepcopy(d)
+        e["aircraft"][i]["jammed"] = not a["jammed"]
+        out.append(_twin(ruleset, e, d, f"whether enemy {a['id']}'s guns are jammed"))
+    off = [(i, a) for i, a in enemies if a["status"] == "off" and a["return_stage"] > d["stage"]]
+    if off:
+        i, a = rnd.choice(off)
+        e = copy.deepcopy(d)
+        e["aircraft"][i]["return_stage"] = a["return_stage"] + rnd.randint(1, 3)
+        out.append(_twin(ruleset, e, d, f"when off-board enemy {a['id']} comes back"))
+    if side == "de":
+        eyes = [tuple(a["hex"]) for a in d["aircraft"] if a["side"] == "de" and a["status"] == "board"]
+        rng = int(opts["visual_range"])
+
+        def unseen(h, alt):
+            dist = min((board.distance(x, h) for x in eyes), default=99)
+            return dist > rng or (combat.in_cloud(h, alt) == "full" and dist > 1)
+
+        hidden = [(i, a) for i, a in on_board if unseen(tuple(a["hex"]), a["alt"])]
+        if hidden:
+            i, a = rnd.choice(hidden)
+            taken = {(tuple(x["hex"]), x["alt"]) for x in d["aircraft"] if x["status"] == "board"}
+            spots = [h for h in board.all_hexes() if unseen(h, a["alt"]) and (h, a["alt"]) not in taken
+                     and not board.is_edge(h)]
+            if spots:
+                e = copy.deepcopy(d)
+                e["aircraft"][i]["hex"] = list(rnd.choice(spots))
+                out.append(_twin(ruleset, e, d, f"where British {a['id']} is, out of German sight"))
+        near = lambda h: any(board.distance(h, x) <= 1 for x in eyes)  # noqa: E731
+        unrevealed = [(i, g) for i, g in enumerate(d["guns"]) if not g["revealed"] and g["hex"] is not None
+                      and not near(tuple(g["hex"]))]
+        if unrevealed:
+            i, g = rnd.choice(unrevealed)
+            gun_hexes = {tuple(x["hex"]) for x in d["guns"] if x["hex"] is not None}
+            spots = [h for h in board.all_hexes() if not near(h) and h not in gun_hexes and not board.is_edge(h)]
+            if spots:
+                e = copy.deepcopy(d)
+                e["guns"][i]["hex"] = list(rnd.choice(spots))
+                out.append(_twin(ruleset, e, d, f"where unrevealed AA gun {g['id']} stands"))
+    return [t for t in out if t]
+
+
+# ---------------------------------------------------------------------------------------- sky_ww2
+def perturb_sky_ww2(ruleset, state, seat, rnd):
+    from pbem.rules.sky_ww2 import tables
+
+    d = ruleset.dump(state)
+    doc = json.loads(d["doc"]) if isinstance(d["doc"], str) else d["doc"]
+
+    def twin(new_doc, what):
+        e = dict(d)
+        e["doc"] = json.dumps(new_doc, sort_keys=True, separators=(",", ":")) if isinstance(d["doc"], str) \
+            else new_doc
+        return _twin(ruleset, e, d, what)
+
+    me = next(s for s in doc["seats"] if s["name"] == seat)
+    side = me["side"]
+    enemy = "axis" if side == "coalition" else "coalition"
+    exposed = bool(doc["options"].get("expose_top_back") and doc["options"].get("events"))
+    first = 1 if exposed else 0  # the top card's back is public when exposed: keep the top card
+    out: list[Twin | None] = []
+    if len(doc["deck"]) - first >= 2:
+        e = copy.deepcopy(doc)
+        rest = e["deck"][first:]
+        rnd.shuffle(rest)
+        e["deck"][first:] = rest
+        out.append(twin(e, "the order of the deck"))
+
+    def plain(c):
+        return tables.card(c).kind != "malfunction"
+
+    hands = [a for a in doc["aircraft"].values() if a["seat"] != seat and any(plain(c) for c in a["hand"])]
+    pool = [j for j in range(first, len(doc["deck"])) if plain(doc["deck"][j])]
+    if hands and pool:
+        a = rnd.choice(hands)
+        k = rnd.choice([k for k, c in enumerate(a["hand"]) if plain(c)])
+        choices = [j for j in pool if doc["deck"][j] != a["hand"][k]]
+        if choices:
+            j = rnd.choice(choices)
+            e = copy.deepcopy(doc)
+            ea = e["aircraft"][a["id"]]
+            ea["hand"][k], e["deck"][j] = e["deck"][j], ea["hand"][k]
+            out.append(twin(e, f"a card in {a['id']}'s hand (seat {a['seat']})"))
+    if not doc["revealed"]:
+        objs = doc["ground"][enemy]
+        pairs = [(x, y) for x in range(len(objs)) for y in range(x + 1, len(objs))
+                 if objs[x]["obj"] != objs[y]["obj"] and objs[x]["damage"] == objs[y]["damage"]
+                 and objs[x]["destroyed"] == objs[y]["destroyed"]]
+        if pairs:
+            x, y = rnd.choice(pairs)
+            e = copy.deepcopy(doc)
+            g = e["ground"][enemy]
+            g[x]["obj"], g[y]["obj"] = g[y]["obj"], g[x]["obj"]
+            out.append(twin(e, "which enemy ground object stands where (before the reveal)"))
+    sel = doc.get("selection", {}).get(enemy)
+    if doc["round"] == 0 and sel and sel.get("candidates"):
+        roster = sorted(tables.roster()[enemy])
+        spare = [n for n in roster if n not in sel["candidates"]]
+        if spare:
+            e = copy.deepcopy(doc)
+            cands = e["selection"][enemy]["candidates"]
+            cands[rnd.randrange(len(cands))] = rnd.choice(spare)
+            out.append(twin(e, "the enemy's selection candidates"))
+    return [t for t in out if t]
+
+
+# --------------------------------------------------------------------------------------- bismarck
+def perturb_bismarck(ruleset, state, seat, rnd):
+    d = ruleset.dump(state)
+    foe = "allied" if seat == "german" else "german"
+    out: list[Twin | None] = []
+
+    def per_side(key, value):
+        e = copy.deepcopy(d)
+        rows = [r for r in e[key] if r[0] != foe] + [[foe, value]]
+        e[key] = sorted(rows)
+        return e
+
+    out.append(_twin(ruleset, per_side("standing", [f"PATROL {rnd.randint(1, 99)}"]), d,
+                     "the enemy's standing orders"))
+    out.append(_twin(ruleset, per_side("searched", [rnd.choice(["A1", "K12", "T20"])]), d,
+                     "where the enemy searched"))
+    out.append(_twin(ruleset, per_side("reports", [f"secret report {rnd.random()}"]), d,
+                     "the enemy's reports"))
+    for bag in ("ee_bag", "damage_bag", "vp_bag"):  # drawn blind by both sides
+        if len(set(map(str, d[bag]))) > 1:
+            e = copy.deepcopy(d)
+            rnd.shuffle(e[bag])
+            out.append(_twin(ruleset, e, d, f"the order of the {bag.replace('_', ' ')}"))
+    if seat == "allied" and not d["ended"]:  # the German VP from convoys and merchants is secret until the game ends [digest]
+        e = copy.deepcopy(d)
+        e["merchants"] = d["merchants"] + rnd.randint(1, 3)
+        out.append(_twin(ruleset, e, d, "the German's secret merchant sinkings"))
+        e = copy.deepcopy(d)
+        e["convoy_vp"] = d["convoy_vp"] + [[rnd.choice([1, 2, 3]), rnd.random() < 0.5]]
+        out.append(_twin(ruleset, e, d, "the German's secret convoy VP markers"))
+    enemy_ships = [i for i, x in enumerate(d["ships"]) if x["side"] == foe and x["status"] == "sea" and x["hex"]]
+    if enemy_ships:
+        i = rnd.choice(enemy_ships)
+        e = copy.deepcopy(d)
+        e["ships"][i]["fuel"] = max(0, d["ships"][i]["fuel"] - rnd.randint(1, 3))
+        out.append(_twin(ruleset, e, d, f"enemy {d['ships'][i]['id']}'s fuel"))
+    return [t for t in out if t]
+
+
+PERTURBERS: dict[str, Perturber] = {
+    "bismarck": perturb_bismarck,
+    "duel": perturb_duel,
+    "lew_morski": perturb_lew_morski,
+    "sky_ww2": perturb_sky_ww2,
+}
+
+
+def all_rulesets() -> dict[str, Any]:
+    """Every ruleset: those registered in pbem.rules.RULESETS, any rules/<name> package exposing RULESET
+    that is not registered yet, and the duel test fixture."""
+    from pbem import rules
+    from tests.fixtures.duel import RULESET as DUEL
+
+    found: dict[str, Any] = {r.info.name: r for r in rules.RULESETS}
+    for mod in pkgutil.iter_modules(rules.__path__):
+        if not mod.ispkg or mod.name in found:
+            continue
+        try:
+            module = importlib.import_module(f"pbem.rules.{mod.name}")
+        except Exception:  # a ruleset still being written: not ready, not ours to judge
+            continue
+        r = getattr(module, "RULESET", None)
+        if r is not None and getattr(r, "info", None) is not None:
+            found.setdefault(r.info.name, r)
+    found.setdefault("duel", DUEL)
+    return found
+
+
+#: Option sets under which each ruleset is played for the leak test (hidden information needs fog).
+OPTION_SETS: dict[str, list[dict[str, Any]]] = {
+    "duel": [{}],
+    "bismarck": [{}, {"tirpitz": True}],
+    "lew_morski": [{"visibility": "fog"}, {"visibility": "fog", "players_per_side": 2}, {}],
+    "sky_ww2": [{}, {"players": 4, "events": True}, {"selection": "free"}],
+}
