@@ -26,7 +26,8 @@ class Bad(Exception):
 
     def __init__(self, message: str, rule: str = "", code: Code = Code.ORDER_ILLEGAL) -> None:
         message = message.strip().rstrip(".")
-        message = message[:1].lower() + message[1:]
+        if message[:2].istitle():  # "Snap shot is ..." -> "snap shot is ...", but keep "ATTACK", "ON_..."
+            message = message[:1].lower() + message[1:]
         super().__init__(message)
         self.message, self.rule, self.code = message, rule, code
 
@@ -293,18 +294,21 @@ def check_activate(v, decide, cmds, problems) -> dict:
                 out["ac"] = words[1].lower()
             elif verb == "PRE_DISCARD":
                 out["discard"] = [card_id(w) for w in words[1:]]
+                out["line"] = line
             else:
                 raise syntax("before activation: ACTIVATE <aircraft> and PRE_DISCARD <cards>", "L291")
         except Bad as b:
             _problem(problems, line, b)
     ac = out["ac"] or (decide["aircraft"][0] if decide["aircraft"] else None)
     hand = list(v["hands"].get(ac, []))
+    line = out.pop("line", None)
     for c in out["discard"]:
         if c in hand and tables.card(c).kind != "malfunction":
             hand.remove(c)
         else:
-            problems.append(OrderProblem(0, "", Code.ORDER_ILLEGAL,
-                                         f"PRE_DISCARD {c}: not a non-malfunction card in {ac}'s hand", "L291"))
+            _problem(problems, line, Bad(f"{c} is not a card {ac} holds (malfunctions cannot be discarded "
+                                         f"before activation); hand: {', '.join(sorted(v['hands'].get(ac, [])))}",
+                                         "L291"))
     return out
 
 

@@ -35,8 +35,8 @@ def check_script(v: dict, decide: dict, cmds, problems) -> list[dict]:
     def take(cid: str, what: str) -> None:
         if used[cid] >= hand[cid]:
             have = hand[cid]
-            raise Bad(f"{what}: {ac} holds {have} {tables.card(cid).name} card(s) and this script already uses "
-                      f"{used[cid]}; hand: {', '.join(sorted(hand.elements())) or 'empty'}", "2.3")
+            raise Bad(f"{ac} holds {have} {tables.card(cid).name} card(s) and this script already uses "
+                      f"{used[cid]} ({what}); hand: {', '.join(sorted(hand.elements())) or 'empty'}", "2.3")
         used[cid] += 1
 
     failed_beat = False  # an ON_CANCELLED after a rejected beat is not reported twice
@@ -88,7 +88,7 @@ def check_script(v: dict, decide: dict, cmds, problems) -> list[dict]:
                 if failed_beat:
                     continue
                 if not items or items[-1]["op"] not in ("manoeuvre", "attack"):
-                    raise Bad("ON_CANCELLED follows the MANOEUVRE or ATTACK it answers for", "4.3")
+                    raise Bad("an ON_CANCELLED line follows the MANOEUVRE or ATTACK it answers for", "4.3")
                 beat = items[-1]
                 for w in words[1:]:
                     if w.upper() == "ASK":
