@@ -114,7 +114,7 @@ def move_orders(view: Mapping[str, Any]) -> list[str]:
                 lines.append(f"WITHDRAW {a['id']}")
         else:
             occ.add((w.end, alt2))  # type: ignore[arg-type]
-            if a["bombs"] > 0 and side == "de":
+            if a["bombs"] > 0 and side == "de" and not (a["jammed"] and opts["jammed_bombing"] == "no"):
                 hexes = []
                 for c, _ in w.cells:
                     if c in target_hexes and c not in hexes and len(hexes) < a["bombs"]:
