@@ -53,9 +53,26 @@ def ingest_maildir(server, root: Path, report: TickReport) -> set[str]:
     return touched
 
 
+def ingest_imap(server, report: TickReport) -> set[str]:
+    from pbem.mail.imap import ImapSource
+
+    source = ImapSource.from_config(server.home)
+    if source is None:
+        return set()
+    verdicts = source.poll(lambda raw: server.ingest(raw, advance=False))
+    for v in verdicts:
+        report.ingested += 1
+        report.verdicts[v.status] = report.verdicts.get(v.status, 0) + 1
+    return {v.game for v in verdicts if v.status == "accepted"}
+
+
 def tick(server) -> TickReport:
     report = TickReport()
     touched = ingest_maildir(server, server.home.inbox, report)
+    try:
+        touched |= ingest_imap(server, report)
+    except OSError as exc:  # the mail provider is down: deadlines and sending go on
+        log.warning("IMAP poll failed: %s", exc)
     for game_id in sorted(touched | set(server.due_games())):
         report.resolved += server.advance(game_id)
     report.reminded = server.remind()
@@ -64,10 +81,15 @@ def tick(server) -> TickReport:
     return report
 
 
-def run(server, interval: float = 60.0) -> None:  # pragma: no cover - exercised by the daemon tests
+def run(server, interval: float = 60.0) -> None:
+    """Run passes every ``interval`` seconds, at the earliest deadline, and when mail arrives
+    (LMTP delivery or IMAP IDLE), until SIGTERM or SIGINT."""
+    import threading
+
     from apscheduler.schedulers.blocking import BlockingScheduler
 
     sched = BlockingScheduler(timezone="UTC")
+    stopping = threading.Event()
 
     def one_pass():
         try:
@@ -77,15 +99,63 @@ def run(server, interval: float = 60.0) -> None:  # pragma: no cover - exercised
         except Exception:  # one bad pass must not end the daemon
             log.exception("tick failed; next pass in %s s", interval)
         nxt = server.next_deadline()
-        if nxt is not None:
+        if nxt is not None and not stopping.is_set():
             sched.add_job(one_pass, "date", run_date=nxt, id="deadline", replace_existing=True)
+
+    def wake():
+        if not stopping.is_set():
+            sched.add_job(one_pass, id="wake", replace_existing=True)
 
     sched.add_job(one_pass, "interval", seconds=interval, id="poll", max_instances=1, coalesce=True,
                   next_run_time=server.clock())
 
+    listener = None
+    listen = server.home.section("lmtp").get("listen", "")
+    if listen:
+        from pbem.mail.lmtp import start_lmtp
+
+        def ingest_and_wake(raw):
+            verdict = server.ingest(raw)
+            wake()
+            return verdict
+
+        listener = start_lmtp(listen, ingest_and_wake, server.home.max_message_bytes)
+        log.info("LMTP listening on %s", listen)
+    idler = threading.Thread(target=_idle_loop, args=(server, wake, stopping), daemon=True)
+    idler.start()
+
     def stop(*_):
+        stopping.set()
         sched.shutdown(wait=False)
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
-    sched.start()
+    try:
+        sched.start()
+    finally:
+        stopping.set()
+        if listener is not None:
+            listener.stop()
+
+
+def _idle_loop(server, wake, stopping) -> None:
+    """Hold an IMAP IDLE session and wake the daemon when mail arrives (no-op without [imap])."""
+    from pbem.mail.imap import ImapSource, _close
+
+    source = ImapSource.from_config(server.home)
+    if source is None:
+        return
+    while not stopping.is_set():
+        try:
+            conn = source.connect()
+            try:
+                while not stopping.is_set():
+                    if source.idle(conn, 25 * 60):  # servers drop IDLE after 30 min; renew before
+                        wake()
+                    elif "IDLE" not in conn.capabilities:
+                        return  # the poll every interval is all we can do
+            finally:
+                _close(conn)
+        except OSError as exc:
+            log.warning("IMAP IDLE: %s; retrying in 60 s", exc)
+            stopping.wait(60)

@@ -1,0 +1,119 @@
+"""Taking mail from an IMAP mailbox (a provider's, or Dovecot's), waking on IDLE where offered.
+
+A message is ingested (stored and answered, one transaction) *before* it is
+marked ``\\Seen`` and moved to the processed folder, so a crash in between
+only makes the next poll see it again, and the intake recognises it as a
+duplicate.  Nothing is deleted until it is stored.
+"""
+from __future__ import annotations
+
+import imaplib
+import logging
+import select
+import ssl
+from dataclasses import dataclass
+
+log = logging.getLogger("pbem.intake")
+
+
+@dataclass
+class ImapSource:
+    host: str
+    port: int = 993
+    tls: bool = True
+    starttls: bool = False
+    username: str = ""
+    password: str = ""
+    mailbox: str = "INBOX"
+    processed: str = "pbem-processed"  # moved here after ingesting; "" keeps them, marked \Seen
+    cafile: str = ""
+
+    @classmethod
+    def from_config(cls, home) -> "ImapSource | None":
+        cfg = home.section("imap")
+        if not cfg.get("host"):
+            return None
+        password = cfg.get("password", "")
+        if cfg.get("password_file"):
+            password = (home.path / cfg["password_file"]).read_text().strip()
+        return cls(host=cfg["host"], port=int(cfg.get("port", 993 if cfg.get("tls", True) else 143)),
+                   tls=bool(cfg.get("tls", True)), starttls=bool(cfg.get("starttls", False)),
+                   username=cfg.get("username", ""), password=password, mailbox=cfg.get("mailbox", "INBOX"),
+                   processed=cfg.get("processed", "pbem-processed"), cafile=cfg.get("cafile", ""))
+
+    def _context(self) -> ssl.SSLContext:
+        return ssl.create_default_context(cafile=self.cafile or None)
+
+    def connect(self) -> imaplib.IMAP4:
+        if self.tls:
+            conn = imaplib.IMAP4_SSL(self.host, self.port, ssl_context=self._context(), timeout=60)
+        else:
+            conn = imaplib.IMAP4(self.host, self.port, timeout=60)
+            if self.starttls:
+                conn.starttls(ssl_context=self._context())
+        conn.login(self.username, self.password)
+        if self.processed:
+            conn.create(self.processed)  # harmless "already exists" when it does
+        typ, _ = conn.select(self.mailbox)
+        if typ != "OK":
+            raise imaplib.IMAP4.error(f"cannot open mailbox {self.mailbox!r}")
+        return conn
+
+    def poll(self, ingest, conn: imaplib.IMAP4 | None = None) -> list:
+        """Ingest every unseen message; return the verdicts.  ``ingest(raw)`` must store before returning."""
+        own = conn is None
+        conn = conn or self.connect()
+        verdicts = []
+        try:
+            typ, data = conn.uid("SEARCH", None, "UNSEEN")
+            for uid in (data[0] or b"").split():
+                typ, parts = conn.uid("FETCH", uid, "(BODY.PEEK[])")
+                raw = next((p[1] for p in parts if isinstance(p, tuple)), None)
+                if typ != "OK" or raw is None:
+                    log.warning("IMAP: could not fetch UID %s; will retry", uid.decode())
+                    continue
+                verdicts.append(ingest(raw))
+                conn.uid("STORE", uid, "+FLAGS", "(\\Seen)")
+                if self.processed:
+                    if conn.uid("COPY", uid, self.processed)[0] == "OK":
+                        conn.uid("STORE", uid, "+FLAGS", "(\\Deleted)")
+            if self.processed:
+                conn.expunge()
+        finally:
+            if own:
+                _close(conn)
+        return verdicts
+
+    @staticmethod
+    def idle(conn: imaplib.IMAP4, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for new mail with IMAP IDLE (RFC 2177); True if some arrived.
+
+        Python 3.11's imaplib has no IDLE, so this speaks it directly; a server
+        without IDLE makes it return False at once and the caller polls instead.
+        """
+        if "IDLE" not in conn.capabilities:
+            return False
+        tag = conn._new_tag()
+        conn.send(tag + b" IDLE\r\n")
+        if not conn.readline().startswith(b"+"):
+            return False
+        ready, _, _ = select.select([conn.sock], [], [], timeout)
+        arrived = False
+        if ready:
+            line = conn.readline()
+            arrived = b"EXISTS" in line or b"RECENT" in line
+        conn.send(b"DONE\r\n")
+        while True:  # read to the tagged end of IDLE (untagged lines may come first)
+            line = conn.readline()
+            if not line or line.startswith(tag):
+                break
+            arrived = arrived or b"EXISTS" in line
+        return arrived
+
+
+def _close(conn: imaplib.IMAP4) -> None:
+    try:
+        conn.close()
+        conn.logout()
+    except (imaplib.IMAP4.error, OSError):
+        pass

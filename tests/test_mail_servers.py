@@ -1,0 +1,164 @@
+"""Mail in through a real Dovecot IMAP server (started here) and a real LMTP session (aiosmtpd)."""
+import imaplib
+import os
+import shutil
+import smtplib
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from pbem.daemon import tick
+from pbem.mail.imap import ImapSource
+from pbem.mail.lmtp import start_lmtp
+from tests.helpers import orders_mail
+
+DOVECOT = shutil.which("dovecot") or "/usr/sbin/dovecot"
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+CONF = """\
+base_dir = {d}/run
+state_dir = {d}/state
+log_path = {d}/dovecot.log
+listen = 127.0.0.1
+protocols = imap
+ssl = no
+disable_plaintext_auth = no
+auth_mechanisms = plain
+mail_location = maildir:{d}/mail/%u
+first_valid_uid = 1
+first_valid_gid = 1
+passdb {{
+  driver = static
+  args = password=secret
+}}
+userdb {{
+  driver = static
+  args = uid=mail gid=mail home={d}/mail/%u
+}}
+service imap-login {{
+  inet_listener imap {{
+    port = {port}
+  }}
+  inet_listener imaps {{
+    port = 0
+  }}
+}}
+"""
+
+
+@pytest.fixture(scope="module")
+def dovecot_port():
+    """A private Dovecot instance on a free port, its mail owned by the unprivileged 'mail' user."""
+    if not os.path.exists(DOVECOT):
+        pytest.fail("Dovecot is not installed (apt-get install dovecot-imapd; .ci/run does this)")
+    d = Path(tempfile.mkdtemp(prefix="pbem-dovecot-"))
+    d.chmod(0o755)
+    (d / "mail").mkdir()
+    shutil.chown(d / "mail", "mail", "mail")
+    port = free_port()
+    (d / "dovecot.conf").write_text(CONF.format(d=d, port=port))
+    subprocess.run([DOVECOT, "-c", str(d / "dovecot.conf")], check=True)
+    for _ in range(50):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            break
+        except OSError:
+            time.sleep(0.1)
+    yield port
+    subprocess.run(["doveadm", "-c", str(d / "dovecot.conf"), "stop"], check=False)
+    shutil.rmtree(d, ignore_errors=True)
+
+
+@pytest.fixture
+def dovecot(dovecot_port):
+    """A fresh mailbox per test: the static passdb lets any user name log in with the password."""
+    import uuid
+
+    return ImapSource(host="127.0.0.1", port=dovecot_port, tls=False, username=f"u{uuid.uuid4().hex[:10]}",
+                      password="secret")
+
+
+def deliver_to_imap(source, raw):
+    conn = imaplib.IMAP4(source.host, source.port)
+    conn.login(source.username, source.password)
+    conn.append(source.mailbox, None, None, raw.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
+    conn.logout()
+
+
+def test_imap_poll_ingests_marks_and_moves(server, duel_game, keys, dovecot):
+    deliver_to_imap(dovecot, orders_mail(server, duel_game, "east", "FIRE 1\n", keys["east"]))
+    deliver_to_imap(dovecot, b"From: x@y.test\r\nSubject: hi\r\n\r\nno orders\r\n")
+    verdicts = dovecot.poll(server.ingest)
+    assert sorted(v.status for v in verdicts) == ["accepted", "rejected"]
+    assert dovecot.poll(server.ingest) == []  # nothing left unseen
+    conn = dovecot.connect()
+    conn.select(dovecot.processed)
+    assert len(conn.uid("SEARCH", None, "ALL")[1][0].split()) == 2
+    conn.logout()
+
+
+def test_imap_poll_is_safe_to_repeat_after_a_crash(server, duel_game, keys, dovecot):
+    """A crash between storing and flagging: the next poll sees the mail again and calls it a duplicate."""
+    raw = orders_mail(server, duel_game, "east", "FIRE 2\n", keys["east"])
+    deliver_to_imap(dovecot, raw)
+    first = server.ingest(raw.replace(b"\n", b"\r\n"))  # stored, then "crashed" before the flag
+    assert first.status == "accepted"
+    [again] = dovecot.poll(server.ingest)
+    assert again.status == "duplicate"
+
+
+def test_tick_reads_the_configured_mailbox(server, duel_game, keys, dovecot):
+    server.home.config["imap"] = {"host": dovecot.host, "port": dovecot.port, "tls": False,
+                                  "username": dovecot.username, "password": "secret"}
+    deliver_to_imap(dovecot, orders_mail(server, duel_game, "west", "FIRE 3\n", keys["west"]))
+    report = tick(server)
+    assert report.verdicts == {"accepted": 1}
+
+
+def test_idle_wakes_on_new_mail(dovecot):
+    conn = dovecot.connect()
+    assert dovecot.idle(conn, 0.3) is False  # nothing arrives: times out
+    threading.Timer(0.3, deliver_to_imap, (dovecot, b"From: a@b.test\r\n\r\nx\r\n")).start()
+    assert dovecot.idle(conn, 10) is True
+    conn.logout()
+
+
+def test_lmtp_delivery_stores_and_answers(server, duel_game, keys):
+    port = free_port()
+    ctl = start_lmtp(f"127.0.0.1:{port}", server.ingest)
+    try:
+        with smtplib.LMTP("127.0.0.1", port) as client:
+            raw = orders_mail(server, duel_game, "east", "FIRE 4\n", keys["east"])
+            refused = client.sendmail("east@players.test", ["pbem@localhost"], raw)
+            assert refused == {}
+            client.sendmail("x@y.test", ["pbem@localhost"], b"Subject: junk\r\n\r\nnothing\r\n")
+    finally:
+        ctl.stop()
+    assert server.status(duel_game)["in"] == ["east"]
+
+
+@pytest.mark.logs_errors
+def test_lmtp_says_try_later_when_storage_fails():
+    def broken(raw):
+        raise OSError("database is down")
+
+    port = free_port()
+    ctl = start_lmtp(f"127.0.0.1:{port}", broken)
+    try:
+        with smtplib.LMTP("127.0.0.1", port) as client:
+            with pytest.raises(smtplib.SMTPDataError) as err:
+                client.sendmail("a@b.test", ["pbem@localhost"], b"Subject: x\r\n\r\ny\r\n")
+            assert err.value.smtp_code == 451
+    finally:
+        ctl.stop()
