@@ -125,6 +125,8 @@ def view(state: State, seat: str) -> dict:
         if d["options"]["expose_top_back"] and d["options"]["events"] else None,
         "aircraft": [aircraft_public(g, a) for a in g.aircraft(live=False)],
         "hands": {a["id"]: sorted(a["hand"]) for a in mine},
+        "hand_details": {a["id"]: [{"card": c, "name": tables.card(c).name, "name_ru": tables.card(c).name_ru,
+                                    "brief": card_brief(c)} for c in sorted(a["hand"])] for a in mine},
         "ground": {s: [{"slot": o["slot"], "obj": o["obj"] if (d["revealed"] or s == side) else None,
                         "damage": o["damage"], "destroyed": o["destroyed"],
                         "structure": tables.ground()[o["obj"]].structure if o["obj"] and (d["revealed"] or s == side)

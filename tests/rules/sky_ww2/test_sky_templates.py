@@ -1,0 +1,50 @@
+"""The sitrep templates render from the view alone, for every kind of step."""
+import jinja2
+import pytest
+
+from pbem.core.play import play
+
+from rules.sky_ww2 import RULESET
+
+ENV = jinja2.Environment(loader=jinja2.FileSystemLoader("/work/main/templates"), undefined=jinja2.StrictUndefined,
+                         trim_blocks=True, lstrip_blocks=True, autoescape=jinja2.select_autoescape(["html"]))
+GAME = {"id": "g1", "title": "Sky test", "turn": 1, "phase_title": "turn", "notices": [], "outcome": None,
+        "seed_commitment": "abc", "seed": None, "journal_head": "def", "deadline": None, "prompt": ""}
+
+
+def states():
+    steps = play(RULESET, "battle", b"tpl", options={"players": 4, "events": True}, max_phases=40)
+    return [s.state for s in steps[::4]] + [steps[-1].state]
+
+
+@pytest.mark.parametrize("name", ["sitrep.txt.j2", "sitrep.html.j2"])
+def test_templates_render(name):
+    tpl = ENV.get_template(f"sky_ww2/{name}")
+    for st in states():
+        for seat in RULESET.seats(st):
+            v = RULESET.view(st, seat.name)
+            out = tpl.render(view=v, seat={"name": seat.name, "side": seat.side, "title": seat.title},
+                             game=GAME, events=[], rolls=[], form=RULESET.order_form(v, seat.name),
+                             picture_cid=None)
+            assert "BOARD" in out or "Board" in out
+            for a in v["aircraft"]:
+                assert a["id"] in out
+
+
+def test_text_sitrep_shows_card_uses_for_the_active_player():
+    from skyhelp import position
+    s = position({"c1": {"number": 8, "alt": "medium", "cell": (2, 2), "facing": "E",
+                         "hand": ["short-burst", "banked-turn", "dodge", "feint", "barrel-roll"]},
+                  "x1": {"number": 2, "alt": "medium", "cell": (3, 2), "facing": "W"}})
+    v = RULESET.view(s, "coalition-1")
+    out = ENV.get_template("sky_ww2/sitrep.txt.j2").render(view=v, seat={"name": "coalition-1", "side": "coalition",
+                                                                          "title": ""}, game=GAME, events=[],
+                                                           rolls=[], form="")
+    assert "WHAT EACH CARD COULD DO NOW" in out
+    assert "MANOEUVRE banked-turn TARGET x1 APPLY TARGET" in out
+    assert "Short burst costs 2 firing points, c1 has 1 against x1" in out
+    other = RULESET.view(s, "axis-1")
+    txt = ENV.get_template("sky_ww2/sitrep.txt.j2").render(view=other, seat={"name": "axis-1", "side": "axis",
+                                                                             "title": ""}, game=GAME, events=[],
+                                                           rolls=[], form="")
+    assert "short-burst" not in txt
