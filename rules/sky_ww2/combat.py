@@ -148,9 +148,11 @@ def play_problem(ex: dict, cid: str, party: str, on: int, distinct: bool) -> str
     if distinct and any(m["card"] == cid and m["party"] == party and m["target"] == on and not m["removed"]
                         for m in ex["nodes"]):
         return f"{c.name} was already played against card {on}: reactions against one card must differ [L158]"
+    if responder(ex) != party:
+        return "the exchange is going your way: only the losing party answers [4.3]"
     after = _with_play(ex, cid, party, "", on, "hand")
     if live(after) == (party == "def"):
-        return f"{c.name} against card {on} would not change the outcome: only the losing party answers [4.3]"
+        return f"{c.name} against card {on} would not change the outcome [4.3]"
     return ""
 
 

@@ -1,0 +1,174 @@
+"""Card effects beyond the worked example: events, persistent cards, special manoeuvres, the
+reaction tree's edge cases and step mode [2.6, 4.3, 6.3]."""
+import pytest
+
+from pbem.core.dice import SeededDice
+
+from rules.sky_ww2 import combat
+from rules.sky_ww2.views import view
+from skyhelp import doc, pending, position, problems, step
+
+FULL5 = ["banked-turn", "dodge", "barrel-roll", "sideslip", "half-loop"]
+
+
+def duel(a_hand, b_hand=(), a_face="E", b_face="W", a_num=5, b_num=2, **kw):
+    return position({
+        "c1": {"number": a_num, "alt": "medium", "cell": (2, 2), "facing": a_face, "hand": list(a_hand)},
+        "x1": {"number": b_num, "alt": "medium", "cell": (3, 2), "facing": b_face, "hand": list(b_hand)},
+    }, **kw)
+
+
+PASSIVE = "REACT NONE\nREACT_DEFAULT PASS"
+
+
+# ---- malfunctions [L196] -----------------------------------------------------------------------
+def test_fuel_leak_damages_when_drawn_and_is_repaired_at_turn_end():
+    s = duel(["dodge"] * 3, deck=["fuel-leak", "dodge"] + ["dive"] * 20, options={"events": True})
+    d = doc(s)
+    assert d["aircraft"]["c1"]["markers"] == 1 and "fuel-leak" in d["aircraft"]["c1"]["hand"]
+    assert view(s, "axis-1")["aircraft"][0]["malfunctions"] == 1
+    s, ev = step(s, {"coalition-1": "STAY\nEND"})
+    assert "fuel-leak" not in doc(s)["aircraft"]["c1"]["hand"] and "fuel-leak" in doc(s)["discard"]
+
+
+def test_gun_jam_costs_a_firing_point_while_held():
+    s = duel(["short-burst", "gun-jam", "dodge", "dodge", "dodge"], b_face="E", options={"events": True})
+    assert view(s, "coalition-1")["decide"]["relations"][0]["firing"] == 2 + 2 - 1
+
+
+def test_engine_trouble_forbids_altitude_change():
+    s = duel(["engine-trouble", "dodge", "dodge", "dodge", "dodge"], options={"events": True})
+    assert problems(s, "coalition-1", "CLIMB")[0].rule == "L196"
+
+
+# ---- rescue [L198] -----------------------------------------------------------------------------
+def test_rescue_halves_the_score():
+    s = duel(["short-burst", "dodge", "dodge", "dodge", "dodge"], b_hand=["parachute"], b_face="E",
+             b_num=9, options={"events": True},
+             tweak=lambda d: d["aircraft"]["x1"].update(damaged=True, markers=2))   # He 51: damaged structure 3
+    s, ev = step(s, {"coalition-1": "STAY\nATTACK short-burst TARGET x1\nEND", "axis-1": PASSIVE})
+    d = doc(s)
+    assert d["aircraft"]["x1"]["destroyed"] and d["aircraft"]["x1"]["rescue"] == "parachute"
+    assert d["vp"]["coalition"] == 13 // 2
+    assert d["over"] and d["over"]["winner"] == "coalition"
+
+
+# ---- persistent (red) attack [L209] --------------------------------------------------------------
+def test_engine_burst_burns_at_the_victims_next_turns():
+    s = duel(["engine-burst", "dodge", "dodge", "dodge", "dodge"], b_face="E", b_hand=FULL5)
+    s, ev = step(s, {"coalition-1": "STAY\nATTACK engine-burst TARGET x1\nEND", "axis-1": PASSIVE})
+    d = doc(s)
+    x1 = d["aircraft"]["x1"]
+    # 1 on the hit, 1 more at the start of x1's turn, which has just begun
+    assert x1["markers"] == 2 and x1["attached"][0]["turns"] == 1
+    assert "engine-burst" not in d["discard"]
+
+
+# ---- special manoeuvres [L166-170, L219-223] ---------------------------------------------------
+def test_neutral_position():
+    s = duel(["half-loop"] + FULL5[:4], a_face="S", b_face="E")
+    s, ev = step(s, {"coalition-1": "STAY\nMANOEUVRE half-loop TARGET x1\nEND", "axis-1": PASSIVE})
+    assert (doc(s)["aircraft"]["c1"]["facing"], doc(s)["aircraft"]["x1"]["facing"]) == ("E", "W")
+
+
+def test_enemy_descend_moves_the_target_only():
+    s = duel(["push-down"] + FULL5[:4])
+    s, ev = step(s, {"coalition-1": "STAY\nMANOEUVRE push-down TARGET x1\nEND", "axis-1": PASSIVE})
+    d = doc(s)
+    assert d["aircraft"]["x1"]["alt"] == "low" and d["aircraft"]["c1"]["alt"] == "medium"
+    assert d["aircraft"]["x1"]["cell"] == [3, 2]        # the axis start cell at low altitude [L133]
+
+
+def test_self_climb_without_cost_or_pursuit():
+    def pol(d):
+        d["policies"]["axis-1"]["pursue"] = {"*": "yes"}
+    s = duel(["zoom-climb"] + FULL5[:4], tweak=pol)
+    s, ev = step(s, {"coalition-1": "STAY\nMANOEUVRE zoom-climb TARGET x1\nEND", "axis-1": PASSIVE})
+    d = doc(s)
+    assert d["aircraft"]["c1"]["alt"] == "high" and d["aircraft"]["x1"]["alt"] == "medium"
+    assert not any("pursue" in e for e in ev)
+
+
+def test_countermove_as_manoeuvre():
+    s = duel(["counter-turn"] + FULL5[:4], a_face="N", b_face="N")
+    s, ev = step(s, {"coalition-1": "STAY\nMANOEUVRE counter-turn TARGET x1\nEND", "axis-1": PASSIVE})
+    assert (doc(s)["aircraft"]["c1"]["facing"], doc(s)["aircraft"]["x1"]["facing"]) == ("E", "W")
+
+
+def test_manoeuvre_without_dogfight_acts_on_self_only():
+    s = position({"c1": {"number": 5, "alt": "medium", "cell": (1, 1), "facing": "E", "hand": FULL5},
+                  "x1": {"number": 2, "alt": "high", "cell": (4, 4), "facing": "W"}})
+    assert not problems(s, "coalition-1", "STAY\nMANOEUVRE banked-turn APPLY SELF ROTATE CCW")
+    s, ev = step(s, {"coalition-1": "STAY\nMANOEUVRE banked-turn APPLY SELF ROTATE CCW\nEND"})
+    assert doc(s)["aircraft"]["c1"]["facing"] == "N"
+
+
+# ---- the reaction tree [4.3] -------------------------------------------------------------------
+def table(*nodes):
+    return {"attacker": "c1", "target": "x1", "closed": False, "nodes": [
+        {"n": i + 1, "card": c, "party": p, "ac": "", "target": t, "removed": False, "source": "hand", "crit": None}
+        for i, (c, p, t) in enumerate(nodes)]}
+
+
+def test_ace_reaction_never_targets_the_action():
+    ex = table(("short-burst", "att", None))
+    assert "cannot answer" in combat.play_problem(ex, "ace-reaction", "def", 1, True)
+
+
+def test_ace_removes_its_target_and_subtree():
+    ex = table(("banked-turn", "att", None), ("dodge", "def", 1), ("dodge", "att", 2))
+    assert combat.live(ex)
+    ex = combat.play(ex, "ace-reaction", "def", "x1", 3, "hand")
+    assert [n["removed"] for n in ex["nodes"]] == [False, False, True, True] and not combat.live(ex)
+
+
+@pytest.mark.parametrize("distinct,ok", [(True, False), (False, True)])
+def test_distinct_reactions_option(distinct, ok):
+    # two different targets are fine; the same card twice on one card is not, under the literal reading
+    ex = table(("banked-turn", "att", None), ("dodge", "def", 1), ("feint", "att", 2), ("dodge", "def", 1))
+    ex["nodes"][3]["removed"] = False
+    ex2 = table(("banked-turn", "att", None), ("dodge", "def", 1), ("feint", "att", 2))
+    assert not combat.play_problem(ex2, "counter-turn", "def", 1, distinct)
+    problem = combat.play_problem(ex2, "dodge", "def", 1, distinct)
+    assert (problem == "") is ok
+
+
+def test_pointless_reaction_is_not_offered():
+    ex = table(("short-burst", "att", None), ("barrel-roll", "def", 1))
+    assert "would not change the outcome" in combat.play_problem(ex, "sideslip", "def", 1, True) \
+        or "cannot answer" in combat.play_problem(ex, "sideslip", "def", 1, True)
+    assert "only the losing party" in combat.play_problem(ex, "barrel-roll", "def", 1, False)
+
+
+# ---- step mode (10.2) -------------------------------------------------------------------------
+def test_step_mode_stops_after_each_beat():
+    s = duel(["banked-turn", "snap-shot", "dodge", "dodge", "dodge"], options={"step_mode": True})
+    [p] = problems(s, "coalition-1", "STAY\nMANOEUVRE banked-turn TARGET x1\nATTACK snap-shot TARGET x1")
+    assert p.rule == "10.2"
+    s, _ = step(s, {"coalition-1": "STAY\nMANOEUVRE banked-turn TARGET x1", "axis-1": PASSIVE})
+    assert pending(s)["kind"] == "script" and pending(s)["ac"] == "c1"
+    assert "STAY" not in view(s, "coalition-1")["decide"] or not view(s, "coalition-1")["decide"]["first_step"]
+    assert problems(s, "coalition-1", "STAY")[0].rule == "4.2 T2"
+    s, _ = step(s, {"coalition-1": "END"})
+    assert doc(s)["aircraft"]["c1"]["done"]
+
+
+# ---- AA standing order, unequal sides ------------------------------------------------------------
+def test_aa_hold_fire():
+    s = position({"c1": {"number": 5, "alt": "low", "cell": (3, 4), "facing": "E", "hand": FULL5},
+                  "x1": {"number": 2, "alt": "high", "cell": (4, 1), "facing": "W"}},
+                 ground={"axis": ["aa", "cp"]}, deck=["short-burst"] * 10,
+                 tweak=lambda d: d["side_policies"]["axis"].update(aa="hold"))
+    assert doc(s)["aircraft"]["c1"]["markers"] == 0
+
+
+def test_side_with_more_aircraft_finishes_its_round_alone():
+    s = position({"c1": {"number": 5, "alt": "medium", "cell": (1, 1), "facing": "E", "hand": FULL5},
+                  "c2": {"number": 7, "alt": "medium", "cell": (1, 3), "facing": "E", "hand": FULL5},
+                  "x1": {"number": 2, "alt": "high", "cell": (4, 1), "facing": "W", "hand": FULL5}},
+                 initiative="axis")
+    order = []
+    for _ in range(3):
+        order.append(pending(s)["ac"])
+        s, _ = step(s, {pending(s)["seats"][0]: "STAY\nEND"})
+    assert order == ["x1", "c1", "c2"] and doc(s)["round"] == 2
