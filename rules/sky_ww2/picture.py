@@ -60,6 +60,8 @@ def draw(v: dict) -> Picture:
                                   width=3 if mine else 1))
             shapes.append(Text((cx, cy + CELL * 0.36), f"{a['id']} {'D' if a['damaged'] else ''}{a['markers']}",
                                size=9))
+    notes = side_panel(v)
+    height += 15 * len(notes)
     y = MARGIN + 20 + (b.height + 1) * CELL + 14
     vp = v["vp"]
     shapes.append(Text((MARGIN, y), f"round {v['round']} · VP coalition {vp['coalition']} · axis {vp['axis']} · "
@@ -67,8 +69,20 @@ def draw(v: dict) -> Picture:
     hands = ", ".join(f"{a['id']}:{a['hand_size']}" + (f"({a['malfunctions']}M)" if a["malfunctions"] else "")
                       for a in v["aircraft"] if not a["destroyed"])
     shapes.append(Text((MARGIN, y + 18), f"hand sizes {hands}", anchor="la", size=11))
-    mine = v["hands"]
-    if mine:
-        shapes.append(Text((MARGIN, y + 34), "your hands: " + "; ".join(f"{k}: {', '.join(c)}" for k, c in
-                                                                         sorted(mine.items())), anchor="la", size=10))
+    for i, note in enumerate(notes):
+        shapes.append(Text((MARGIN, y + 36 + 15 * i), note, anchor="la", size=10))
     return Picture(width, height, tuple(shapes), title=f"Sky of WWII — {v['seat']}")
+
+
+def side_panel(v: dict) -> list[str]:
+    """The reader's own hands and, when its turn is due, what each card could do now."""
+    out = []
+    for ac, cards in sorted(v["hand_details"].items()):
+        out.append(f"{ac} hand: " + (", ".join(f"{c['card']} ({c['brief']})" for c in cards) or "empty"))
+    d = v.get("decide")
+    if d and d["kind"] == "script":
+        out.append(f"{d['ac']} could now:")
+        for cu in d["card_uses"]:
+            for u in cu["uses"]:
+                out.append(f"  {cu['card']}: {u}")
+    return out

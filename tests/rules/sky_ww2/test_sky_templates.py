@@ -48,3 +48,22 @@ def test_text_sitrep_shows_card_uses_for_the_active_player():
                                                                              "title": ""}, game=GAME, events=[],
                                                            rolls=[], form="")
     assert "short-burst" not in txt
+
+
+def test_picture_shows_board_and_own_hand_only():
+    from pbem.core.picture import Polygon, Text
+    from skyhelp import position
+    s = position({"c1": {"number": 8, "alt": "medium", "cell": (2, 2), "facing": "E",
+                         "hand": ["short-burst", "banked-turn", "dodge", "feint", "barrel-roll"]},
+                  "x1": {"number": 2, "alt": "low", "cell": (3, 2), "facing": "W", "hand": ["long-burst"]}})
+    pic = RULESET.picture(RULESET.view(s, "coalition-1"))
+    texts = [t.text for t in pic.shapes if isinstance(t, Text)]
+    assert {"high altitude", "medium altitude", "low altitude"} <= set(texts)
+    assert any(t.startswith("c1 ") for t in texts) and any(t.startswith("x1 ") for t in texts)
+    assert any("c1 hand: banked-turn" in t for t in texts)
+    assert any("MANOEUVRE banked-turn TARGET x1 APPLY TARGET" in t for t in texts) is False  # x1 not adjacent
+    assert not any("long-burst" in t for t in texts)
+    # 3 fields x 16 cells + 4 ground slots + 2 aircraft bodies
+    assert sum(isinstance(x, Polygon) for x in pic.shapes) == 48 + 4 + 2
+    enemy = RULESET.picture(RULESET.view(s, "axis-1"))
+    assert not any("short-burst" in t.text for t in enemy.shapes if isinstance(t, Text))
