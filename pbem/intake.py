@@ -196,6 +196,7 @@ class VerifySignature(Handler):
         # accepted, since a client may have stripped the final newline or trailing spaces in transit.
         candidates = [text.encode(), text.rstrip("\n").encode(), text.replace("\n", "\r\n").encode()]
         error: sshsig.SignatureError | None = None
+        key = None  # a malformed signature stops the loop below before any key is found
         for candidate in candidates:
             try:
                 key = sshsig.verify(msg.signed.signature, candidate, sshsig.ORDERS_NAMESPACE)

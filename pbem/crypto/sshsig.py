@@ -176,7 +176,7 @@ def parse_armored(text: str) -> ParsedSignature:
         raise SignatureError("signature/missing", f"no '{BEGIN}' block found")
     try:
         blob = base64.b64decode("".join(m.group(1).split()), validate=True)
-    except binascii.Error as exc:
+    except (binascii.Error, ValueError) as exc:  # ValueError: non-ASCII characters in the block
         raise SignatureError("signature/malformed", f"the signature block is not valid base64 ({exc})") from None
     r = _Reader(blob)
     if r.take(6) != _MAGIC:
