@@ -55,14 +55,14 @@ def test_picture_shows_board_and_own_hand_only():
     from skyhelp import position
     s = position({"c1": {"number": 8, "alt": "medium", "cell": (2, 2), "facing": "E",
                          "hand": ["short-burst", "banked-turn", "dodge", "feint", "barrel-roll"]},
-                  "x1": {"number": 2, "alt": "low", "cell": (3, 2), "facing": "W", "hand": ["long-burst"]}})
+                  "x1": {"number": 2, "alt": "low", "cell": (3, 2), "facing": "W", "hand": ["aimed-fire"]}})
     pic = RULESET.picture(RULESET.view(s, "coalition-1"))
     texts = [t.text for t in pic.shapes if isinstance(t, Text)]
     assert {"high altitude", "medium altitude", "low altitude"} <= set(texts)
     assert any(t.startswith("c1 ") for t in texts) and any(t.startswith("x1 ") for t in texts)
     assert any("c1 hand: banked-turn" in t for t in texts)
     assert any("MANOEUVRE banked-turn TARGET x1 APPLY TARGET" in t for t in texts) is False  # x1 not adjacent
-    assert not any("long-burst" in t for t in texts)
+    assert not any("aimed-fire" in t for t in texts)
     # 3 fields x 16 cells + 4 ground slots + 2 aircraft bodies
     assert sum(isinstance(x, Polygon) for x in pic.shapes) == 48 + 4 + 2
     enemy = RULESET.picture(RULESET.view(s, "axis-1"))
