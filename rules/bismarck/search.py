@@ -14,7 +14,7 @@ def search_factors(w: Work, side: str, h: str) -> tuple[int, bool]:
     sf = board().intrinsic[side].get(h, 0)
     units = set()
     for x in w.afloat(side):
-        if x.hex != h or x.id in w.s.shadowers or x.cls == "TK":
+        if x.hex != h or x.id in w.s.shadowers:
             continue
         if any(m in x.markers for m in ("repair", "port", "refuel")):
             continue

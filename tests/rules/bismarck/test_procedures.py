@@ -1,0 +1,174 @@
+"""Procedures of the sequence of play [5]-[12] driven through the ruleset with FixedDice."""
+from dataclasses import replace
+
+from pbem.core.dice import FixedDice, SeededDice
+from pbem.core.orders import OrderLine
+from pbem.core.ruleset import Window
+from rules.bismarck import RULESET, combat, events, game
+from rules.bismarck import tables as T
+from rules.bismarck.work import Work
+
+from .conftest import fresh
+
+
+def face(*rs):
+    return [r + 1 for r in rs]
+
+
+def _sighted_kg1(vis=5, german_std=(), allied_std=("SHADOW ON", "ON_DIVERSION SLOW")):
+    """KG1 (Bismarck, Prinz Eugen) Sighted by the Allied player in J29 where Norfolk also is."""
+    s = replace(fresh(), turn=fresh().start + 1, weather=5, vis=vis,
+                standing=(("allied", tuple(allied_std)), ("german", tuple(german_std))))
+    w = Work(s)
+    w.set("norfolk", hex="J29")
+    w.mark("allied", "KG1", "sighted", "search")
+    return w
+
+
+def test_shadow_success_makes_the_unit_shadowed_and_the_shadower_not_search():
+    w = _sighted_kg1(vis=5)
+    # weather roll 4 (no change at box 2? box 2 DRM +1 -> 5 -> 0), then shadow roll 0
+    game.visibility_phase(w, FixedDice(face(4, 0)))
+    c = w.contact_on("KG1")
+    assert c is not None and c.status == "shadowed"
+    assert "norfolk" in w.s.shadowers
+    assert game.next_after_weather(w) == "shadowed-german"
+
+
+def test_evasion_maneuver_costs_2_fp_each_adds_2_and_limits_to_one_hex():
+    w = _sighted_kg1(vis=5, german_std=("ON_SHADOW KG1 EVADE",))
+    fuel = w.ships["bismarck"].fuel
+    # ER diff norfolk 31 - PE... slowest shadowed is bismarck 30: +1 -> -2; radar I -1; vis 5 +1; evasion +2 = 0
+    game.visibility_phase(w, FixedDice(face(4, 5)))
+    assert w.ships["bismarck"].fuel == fuel - 2 and "evasion" in w.ships["bismarck"].markers
+    assert w.contact_on("KG1") is None  # roll 5 + 0 fails: the Sighted marker is removed at step 2B
+    from rules.bismarck import movement as M
+    from rules.bismarck.model import to_json
+    assert M.ship_limit(to_json(w.ships["bismarck"]))[0] == 1
+
+
+def test_diversion_splits_the_tf_and_the_allied_follows_the_slow_part():
+    w = _sighted_kg1(vis=5, german_std=("ON_SHADOW KG1 DIVERT prinz-eugen",))
+    game.visibility_phase(w, FixedDice(face(4, 0)))
+    assert w.ships["bismarck"].tf is None and w.ships["prinz-eugen"].tf is None
+    shadowed = [c.unit for c in w.contacts if c.status == "shadowed"]
+    assert shadowed == ["bismarck"]
+
+
+def test_fog_and_visibility_x_remove_markers():
+    w = _sighted_kg1()
+    from rules.bismarck.board import board
+    fog_hex = sorted(board().fog)[0]
+    w.set("bismarck", hex=fog_hex)
+    w.set("prinz-eugen", hex=fog_hex)
+    w.mark("allied", "KG1", "shadowed", "search")
+    w.s = replace(w.s, weather=6)
+    game.visibility_phase(w, FixedDice(face(4)))  # weather 6 (+0) -> fog
+    assert w.s.fog and w.contact_on("KG1") is None
+
+
+def test_heavy_weather_fuel_roll():
+    w = Work(replace(fresh(), turn=fresh().start + 1, weather=9))
+    fuel = w.ships["bismarck"].fuel
+    game.visibility_phase(w, FixedDice(face(5, 3)))  # weather stays 9 (5 - 3 = 2 -> -1? ) then fuel roll 3
+    if w.s.weather == 9:
+        assert w.ships["bismarck"].fuel == fuel - 1
+
+
+def test_tanker_caught_by_an_allied_ship_is_sunk():
+    w = Work(replace(fresh(), step="orders"))
+    w.set("norfolk", hex="R10")
+    w.mark("allied", "lothringen", "sighted", "search")
+    game.naval_phase(w, {"allied": [], "german": []}, FixedDice([]))
+    assert w.ships["lothringen"].status == "sunk"
+    assert game.victory(w.freeze())["ships"] == -1
+
+
+def test_convoy_interrupt_asks_the_german_and_defaults_to_ignore():
+    s = replace(fresh(), step="orders", vis=5,
+                standing=(("german", ("HUNT AUTO", "ON_CONVOY ASK")), ("allied", ())))
+    w = Work(s)
+    from rules.bismarck.board import board
+    b = board()
+    h = next(x for x in sorted(b.convoy) if x not in b.sector and b.convoy[x] == "e")
+    w.set("bismarck", hex=h)
+    w.set("prinz-eugen", hex=h)
+    # hunting roll 0 (TF -1), identification roll 3 -> HX 126, unescorted
+    events.convoy_hunt(w, {"german": [], "allied": []}, FixedDice(face(0, 3)))
+    assert w.s.pending == ("convoy", "KG1", "HX 126")
+    st = w.freeze(step="convoy")
+    ph = RULESET.phase(st)
+    assert ph.window == Window.INTERRUPT and ph.awaiting == {"german"}
+    assert RULESET.default_orders(st, "german")["orders"] == [{"verb": "IGNORE"}]
+    chk = RULESET.check_orders(RULESET.view(st, "german"), "german", [OrderLine(1, "ATTACK")])
+    assert not chk.problems
+    res = RULESET.resolve(st, {"german": chk.orders}, FixedDice([1]))
+    assert res.state.step == "admin" and len(res.state.convoy_vp) == 1
+    assert "HX 126" in res.state.located
+    allied = RULESET.view(res.state, "allied")
+    assert allied["contacts"] and allied["contacts"][0]["status"] == "sighted"
+    assert all(x["no_mvt"] == 2 for x in RULESET.view(res.state, "german")["ships"] if x["unit"] == "KG1")
+
+
+def test_rodney_release_from_night_24_may():
+    s = replace(fresh(), step="orders", turn=T.turn_index("24-night"))
+    v = RULESET.view(s, "allied")
+    assert v["releasable"] == ["rodney"]
+    early = replace(s, turn=T.turn_index("23-evening"))
+    bad = RULESET.check_orders(RULESET.view(early, "allied"), "allied", [OrderLine(1, "RELEASE rodney")])
+    assert bad.problems and bad.problems[0].rule == "12"
+    res = RULESET.resolve(s, {"allied": {"orders": [{"verb": "RELEASE", "ship": "rodney"}], "standing": []},
+                              "german": {"orders": [], "standing": []}}, SeededDice(b"r", "x"))
+    assert [x for x in res.state.ships if x.id == "rodney"][0].hex == "N23"
+
+
+def test_bismarck_out_of_emergency_fuel_ends_the_game_minus_15():
+    s = replace(fresh(), step="admin")
+    s = replace(s, ships=tuple(replace(x, emergency=s.turn + 1) if x.id == "bismarck" else x for x in s.ships))
+    res = RULESET.resolve(s, {}, FixedDice([]))
+    assert res.state.ended == "emergency-fuel"
+    assert game.victory(res.state)["end"] == -15
+    assert RULESET.outcome(res.state).winner == "allied"
+
+
+def test_bismarck_entering_brest_ends_the_game_at_once():
+    s = replace(fresh(), step="orders")
+    s = replace(s, ships=tuple(replace(x, hex="T26", tf=None) if x.id in ("bismarck", "prinz-eugen") else x
+                               for x in s.ships))
+    res = RULESET.resolve(s, {"german": {"orders": [{"verb": "MOVE", "unit": "bismarck", "path": ["U26"]}],
+                                         "standing": []}, "allied": {"orders": [], "standing": []}}, FixedDice([]))
+    assert res.state.ended == "port-france" and RULESET.phase(res.state) is None
+    assert game.victory(res.state)["end"] == -5
+
+
+def test_a_naval_battle_runs_to_an_end_and_puts_cards_in_play():
+    w = Work(replace(fresh(), vis=9))
+    w.set("norfolk", hex="J29")
+    log = combat.fight(w, SeededDice(b"battle", "1"), "german", ["prinz-eugen"], ["norfolk"], "J29")
+    assert log[0].startswith("naval combat in J29")
+    assert w.ships["prinz-eugen"].in_play and w.ships["norfolk"].in_play
+    assert w.ships["prinz-eugen"].torps <= 12
+
+
+def test_port_refuels_and_replenishes_torpedoes():
+    s = replace(fresh(), step="orders")
+    s = replace(s, ships=tuple(replace(x, fuel=3, torps=1, hex="K27") if x.id == "norfolk" else x for x in s.ships))
+    res = RULESET.resolve(s, {"allied": {"orders": [{"verb": "PORT", "ship": "norfolk"}], "standing": []},
+                              "german": {"orders": [], "standing": []}}, SeededDice(b"p", "x"))
+    n = [x for x in res.state.ships if x.id == "norfolk"][0]
+    assert n.fuel == 7 and n.torps == 4 and "port" in n.markers
+
+
+def test_standing_orders_canonical_round_trip():
+    s = replace(fresh(), step="orders")
+    v = RULESET.view(s, "german")
+    raw = ["on_shadow kg1 divert Prinz-Eugen", "doctrine all standoff torpedoes off break 3", "strike_classes bb ca"]
+    first = RULESET.check_orders(v, "german", [OrderLine(i + 1, t) for i, t in enumerate(raw)]).orders["standing"]
+    again = RULESET.check_orders(v, "german", [OrderLine(i + 1, t) for i, t in enumerate(first)]).orders["standing"]
+    assert first == again == ["ON_SHADOW KG1 DIVERT prinz-eugen", "DOCTRINE ALL STANDOFF TORPEDOES OFF BREAK 3",
+                              "STRIKE_CLASSES BB CA"]
+
+
+def test_dump_load_round_trip():
+    s = fresh("last-dash")
+    assert RULESET.load(RULESET.dump(s)) == s
