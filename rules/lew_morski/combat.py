@@ -103,7 +103,8 @@ def strength(shooter: Plane, target: Plane, sun: str, opts: Mapping[str, Any]) -
         table = mods["from_cloud_table"] if opts.get("from_cloud") == "table" else mods["from_cloud_text"]
         s -= table[sc]
         notes.append(f"firing from cloud ({sc}) -{table[sc]}")
-    if tc == "none" and board.into_sun(shooter.hex, shooter.facing, sun):
+    hidden = tc == "full" or (tc == "edge" and opts.get("cloud_edge", "counts") == "counts")  # R 5.0.3, G-13
+    if not hidden and board.into_sun(shooter.hex, shooter.facing, sun):
         s -= mods["sun"]
         notes.append(f"into the sun -{mods['sun']}")
     return max(0, s), notes
@@ -116,12 +117,14 @@ def hit_chance(rng: tuple[int, int] | None) -> float:
     return sum(ways[s] for s in range(rng[0], rng[1] + 1) if s not in tables.jam_sums()) / 36
 
 
-def aa_can_hit(gun: Hex, target: Plane, sun: str) -> tuple[tuple[int, int] | None, str]:
+def aa_can_hit(gun: Hex, target: Plane, sun: str, opts: Mapping[str, Any] | None = None
+               ) -> tuple[tuple[int, int] | None, str]:
     """AA hit range for a target, or None with the reason [R 6.1, 6.2.5, Table 4, G-11, G-13]."""
     d = board.distance(gun, target.hex)
     if d > 1:
         return None, "out of range"
-    if in_cloud(target.hex, target.alt) != "none":
+    tc = in_cloud(target.hex, target.alt)
+    if tc == "full" or (tc == "edge" and (opts or {}).get("cloud_edge", "counts") == "counts"):
         return None, "target in cloud: automatic miss"
     if d == 1:
         f = board.direction(gun, target.hex)

@@ -122,13 +122,32 @@ def changes_for(st: Stats, alt: str) -> tuple[str, ...]:
 Occupied = Callable[[Hex, str], bool]
 
 
-def first_block(w: Walk, alt: str, occupied: Occupied, end_only: bool) -> Hex | None:
-    """The first entered hex already holding an aircraft at ``alt`` [R 4.1.1, G-23]."""
-    cells = w.cells[-1:] if (end_only and not w.exited) else (() if end_only else w.cells)
-    for h, _ in cells:
-        if occupied(h, alt):
+def first_block(w: Walk, alt: str, occupied: Occupied, end_only: bool, before: str = "", at: int = 0) -> Hex | None:
+    """The first entered hex already holding an aircraft at its altitude [R 4.1.1, G-23].
+
+    ``alt`` is the altitude after the change; with option alt_change=any_hex (G-22) the first ``at``
+    hexes are flown at ``before``.
+    """
+    idx = range(len(w.cells))
+    if end_only:
+        idx = range(len(w.cells) - 1, len(w.cells)) if not w.exited else range(0)
+    for i in idx:
+        h = w.cells[i][0]
+        if occupied(h, before if (before and i < at) else alt):
             return h
     return None
+
+
+def split_change(path: str) -> tuple[str, str, int]:
+    """Read a change point written in the path (option alt_change=any_hex, G-22): "FFDFF" dives after 2 hexes.
+
+    Returns (path without the letter, change, hexes flown before the change)."""
+    for letter, change in (("C", "climb"), ("D", "dive")):
+        if letter in path:
+            i = path.index(letter)
+            head = path[:i]
+            return head + path[i + 1:], change, head.count("F")
+    return path, "none", 0
 
 
 def options(st: Stats, start: Hex, facing: str, alt: str, occupied: Occupied, end_only: bool,

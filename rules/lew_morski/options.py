@@ -29,6 +29,10 @@ OPTIONS: tuple[Option, ...] = (
            "altitude, or any", ("same_altitude", "any")),
     Option("zero_strength", "no_roll", "G-14 modified strength 0: no roll, or roll only for a jam",
            ("no_roll", "jam_roll")),
+    Option("alt_change", "first_hex", "G-22 an altitude change counts from the first hex entered, or at any hex "
+           "written in the path (C or D, e.g. MOVE He111-1 FFDFF)", ("first_hex", "any_hex")),
+    Option("cloud_edge", "counts", "G-13 a cloud-edge hex counts as cloud for ignoring the sun [R 5.0.3] and the AA "
+           "automatic miss [R 6.2.5], or only full-cloud hexes do", ("counts", "full_only")),
     Option("occupancy", "pass_through", "G-23 an occupied hex (same altitude) may not be entered at all, or only not "
            "ended in", ("pass_through", "end_hex")),
     Option("offboard_roll", "exit", "G-20 German off-board survival roll [R 4.3.2] when leaving, or when returning",

@@ -260,6 +260,14 @@ class Checker:
             raise OrderSyntaxError("write MOVE <aircraft> [CLIMB|DIVE] <path> [FORCED CLIMB|DIVE]; the path is one word "
                                    "like FFRFF", rule="R 4")
         path = rest[0]
+        at = 0
+        if any(ch in path for ch in "CD"):
+            if self.view["options"]["alt_change"] != "any_hex":
+                raise IllegalOrderError(f"{a['id']}: an altitude change takes effect from the first hex; write "
+                                        "MOVE <aircraft> CLIMB|DIVE <path> (option alt_change)", rule="G-22")
+            if change != "none" or sum(path.count(ch) for ch in "CD") > 1:
+                raise IllegalOrderError(f"{a['id']}: one altitude change per movement phase", rule="R 4.2.3, G-22")
+            path, change, at = movement.split_change(path)
         st = stats_of(a)
         h, f, alt = self.start[a["id"]]
         why = movement.altitude_problem(st, alt, change)
@@ -276,7 +284,7 @@ class Checker:
         end_only = self.view["options"]["occupancy"] == "end_hex"
         self.occ.discard((h, alt))
         occupied = lambda x, y: (x, y) in self.occ  # noqa: E731
-        block = movement.first_block(w, alt2, occupied, end_only)
+        block = movement.first_block(w, alt2, occupied, end_only, alt, at)
         if block is not None:
             alts = movement.options(st, h, f, alt, occupied, end_only)
             if alts:
@@ -290,7 +298,7 @@ class Checker:
         else:
             self.occ.add((w.end, alt2))  # type: ignore[arg-type]
         self.paths[a["id"]] = [c for c, _ in w.cells]
-        self.out["moves"].append({"ac": a["id"], "change": change, "path": path, "forced": forced,
+        self.out["moves"].append({"ac": a["id"], "change": change, "path": path, "forced": forced, "at": at,
                                   "exits": w.exited, "edge": board.edge_of(w.off_hex) if w.exited else ""})  # type: ignore[arg-type]
 
     def do_withdraw(self, args: list[str], text: str) -> None:

@@ -210,14 +210,15 @@ class World:
         st = self.stats(a)
         end_only = self.opts["occupancy"] == "end_hex"
         occ = self.occupied(a.id)
-        change, path = m["change"], m["path"]
+        change, path, at = m["change"], m["path"], int(m.get("at", 0))
         if movement.altitude_problem(st, a.alt, change) or movement.shape_problem(path, st, change, a.hex, a.facing):
             change, path = "none", "F" * st.min_speed  # an order made illegal by damage: fly straight at minimum
             self.say_side(a.side, f"{a.id}: its order no longer fits its damaged counter; it flies {path}")
         w = movement.walk(a.hex, a.facing, path)  # type: ignore[arg-type]
         alt2 = movement.new_alt(a.alt, change)
         collide = False
-        if movement.first_block(w, alt2, occ, end_only) is not None:
+        if movement.first_block(w, alt2, occ, end_only, a.alt, at) is not None:
+            at = 0
             alts = movement.options(st, a.hex, a.facing, a.alt, occ, end_only)  # type: ignore[arg-type]
             if alts:
                 ordered_end = w.end or a.hex
@@ -239,20 +240,22 @@ class World:
                 else:
                     collide = True
         entered: list[Hex] = []
-        for h, f in w.cells:
-            if collide and occ(h, alt2):
-                other = next(x for x in self.on_board() if x.hex == h and x.alt == alt2 and x.id != a.id)
+        old_alt = a.alt
+        for i, (h, f) in enumerate(w.cells):
+            alt_here = old_alt if i < at else alt2
+            if collide and occ(h, alt_here):
+                other = next(x for x in self.on_board() if x.hex == h and x.alt == alt_here and x.id != a.id)
                 v = self.roll(6, f"collision check {a.id} with {other.id} at {board.fmt(h)} (6 = collision) [R 4.2.6]")
                 if v in tables.dice_table()["collision"]:
                     award = self.opts["collision_vp"] == "award"
-                    self.set(a.id, hex=h, alt=alt2, facing=f, path=tuple(entered + [h]))
+                    self.set(a.id, hex=h, alt=alt_here, facing=f, path=tuple(entered + [h]))
                     self.say(f"{a.id} and {other.id} collide at {board.fmt(h)}", "collision")
                     self.destroy(self.ac[a.id], "collision", shot_down=award)
                     self.destroy(other, "collision", shot_down=award)
                     return
                 self.say(f"{a.id} squeezes in beside {other.id} at {board.fmt(h)} without a collision [R 4.2.6]")
             entered.append(h)
-            self.set(a.id, hex=h, facing=f, alt=alt2, path=tuple(entered))
+            self.set(a.id, hex=h, facing=f, alt=alt_here, path=tuple(entered))
             if self.opts["aa_timing"] == "movement" and a.side == "de":
                 self.aa_on_movement(self.ac[a.id])
                 if self.ac[a.id].status != "board":
@@ -484,7 +487,7 @@ class World:
         g, t = self.guns[g.id], self.ac[t.id]
         if g.destroyed or g.fired_stage == self.stage or t.status != "board" or t.side != "de":
             return
-        rng, why = combat.aa_can_hit(g.hex, plane(t), self.s.sun)  # type: ignore[arg-type]
+        rng, why = combat.aa_can_hit(g.hex, plane(t), self.s.sun, self.opts)  # type: ignore[arg-type]
         if why == "out of range":
             self.say_side("gb", f"{g.id}: {t.id} is not within 1 hex of the gun [R 6.1]")
             return
@@ -503,7 +506,7 @@ class World:
         for t in self.on_board("de"):
             if only_bombers and tables.type_info(t.type)["vp_class"] != "bomber":
                 continue
-            rng, _ = combat.aa_can_hit(g.hex, plane(t), self.s.sun)  # type: ignore[arg-type]
+            rng, _ = combat.aa_can_hit(g.hex, plane(t), self.s.sun, self.opts)  # type: ignore[arg-type]
             if rng is None:
                 continue
             key = (-(rng[1] - rng[0]), tables.type_info(t.type)["vp_class"] != "bomber", not t.damaged, _ac_key(t.id))
@@ -533,7 +536,7 @@ class World:
             pol = self.policy(g.id, "aa", "AUTO")
             if pol == "HOLD" or (pol == "BOMBERS" and tables.type_info(a.type)["vp_class"] != "bomber"):
                 continue
-            rng, _ = combat.aa_can_hit(g.hex, plane(a), self.s.sun)  # type: ignore[arg-type]
+            rng, _ = combat.aa_can_hit(g.hex, plane(a), self.s.sun, self.opts)  # type: ignore[arg-type]
             if rng is not None:
                 self.aa_fire(g, a)
 

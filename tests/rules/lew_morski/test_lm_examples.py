@@ -1,6 +1,8 @@
 """Known-answer tests for every worked example of the digest (section 10, E-1..E-16, D-1..D-11)."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from pbem.core.dice import FixedDice
@@ -384,3 +386,31 @@ def test_d11_unjam_takes_effect_next_stage():
     w.new_stage()
     assert not w.ac["Me110-1"].jammed and w.stage == 6
     assert [b.id for b, _, _ in w.reactive_candidates("gb")] == ["Me110-1"]
+
+
+def test_g22_altitude_change_at_a_chosen_hex():
+    """G-22 option alt_change=any_hex: "FFDF" flies 2 hexes high, then dives; the default rejects it."""
+    s = only(new_state(), "He111-1", "Spit-1")
+    s = put(s, "He111-1", "A30,B30", "N")
+    s = put(s, "Spit-1", "A30,B27", "N", "LOW")  # third hex ahead is taken at LOW only
+    p = check(s, "de", "MOVE He111-1 FFDF").problems
+    assert p and p[0].rule == "G-22"
+    s2 = replace(s, options=tuple(sorted({**s.opts, "alt_change": "any_hex"}.items())))
+    assert check(s2, "de", "MOVE He111-1 FFDFF").problems[0].rule == "R 4.1.1"  # dives into the LOW Spitfire
+    r = check(s2, "de", "MOVE He111-1 FFFFDF")  # 4 hexes then dive: +1 limit makes 5 legal
+    assert not r.problems
+    w = world(s2, [])
+    w.move_one(w.ac["He111-1"], r.orders["moves"][0], [], False)
+    assert w.ac["He111-1"].alt == "LOW" and w.ac["He111-1"].hex == (30, 25)
+
+
+@pytest.mark.parametrize("setting,ignored", [("counts", True), ("full_only", False)])
+def test_g13_cloud_edge_option(setting, ignored):
+    """G-13: does a cloud-edge target hex make the sun irrelevant (R 5.0.3) and AA miss (R 6.2.5)?"""
+    edge = board.parse_hex("A24,B19")
+    sh = combat.Plane("Spit-1", "gb", "spitfire", (24, 21), "HIGH", "N")
+    tg = combat.Plane("Me109-1", "de", "me109", edge, "HIGH", "S")
+    st, _ = combat.strength(sh, tg, "north", {"cloud_edge": setting})
+    assert st == (3 if ignored else 2)  # 4 - 1 (edge) [- 1 sun]
+    rng, _ = combat.aa_can_hit(edge, tg, "south", {"cloud_edge": setting})
+    assert (rng is None) is ignored
