@@ -327,8 +327,16 @@ class Checker:
             raise IllegalOrderError(f"{a['id']} has jammed guns and cannot fire; try UNJAM {a['id']}", rule="R 5.3.4")
         if a["fired"] and self.view["options"]["one_shot"] == "shot":
             raise IllegalOrderError(f"{a['id']} has already fired this stage", rule="R 5.3.1")
+        at = ""
+        if len(args) == 3:
+            t = self.planes.get(args[2].lower())
+            if t is None or t["side"] == self.view["side"]:
+                seen = ", ".join(sorted(p["id"] for p in self.planes.values() if p["side"] != self.view["side"]))
+                raise IllegalOrderError(f"{args[2]} is not an enemy aircraft you can see (you see: {seen or 'none'})",
+                                        rule="R 5.2")
+            at = t["id"]
         self.once("FIRE", a["id"])
-        self.out["actions"].append({"verb": "FIRE", "ac": a["id"], "at": args[2] if len(args) == 3 else ""})
+        self.out["actions"].append({"verb": "FIRE", "ac": a["id"], "at": at})
 
     def do_bomb(self, args: list[str], text: str) -> None:
         self.need("move", verb="BOMB")

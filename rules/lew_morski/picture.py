@@ -10,7 +10,7 @@ from pbem.core.picture import Circle, Line, Picture, Polygon, Text
 from . import board
 
 SIZE = 11.0
-MARGIN = 16.0
+MARGIN = 26.0
 SIDE_COLOUR = {"de": "#c0392b", "gb": "#1f5fbf"}
 ALT_MARK = {"HIGH": "", "LOW": "L", "VLOW": "V"}
 
@@ -45,6 +45,16 @@ def base_layer(sun_edge: str) -> tuple[Any, ...]:
         if h in sun:
             fill = "#f7dc6f"
         shapes.append(Polygon(corners(centre(h)), fill=fill, outline="#b8b8a8"))
+    # coordinates: column numbers on the north edge, oblique-row numbers down the west and east edges [R 2.0]
+    for a in range(1, board.COLUMNS + 1, 2):
+        c = centre(board.from_row(a, 0))
+        shapes.append(Text((c[0], c[1] - SIZE * 1.2), f"A{a:02d}", "#777777", 7))
+    for r in range(0, board.ROWS, 3):
+        for a in (1, board.COLUMNS):
+            h = board.from_row(a, r)
+            c = centre(h)
+            dx = -SIZE * 1.5 if a == 1 else SIZE * 1.5
+            shapes.append(Text((c[0] + dx, c[1]), f"B{h[1]:02d}", "#777777", 7))
     return tuple(shapes)
 
 
@@ -77,7 +87,9 @@ def draw(view: Mapping[str, Any]) -> Picture:
         tag = p["id"].replace("-", "") + ALT_MARK[p["alt"]]
         shapes.append(Text((c[0], c[1] - SIZE * 0.8), tag, "#000000", 7))
     w = int(1.5 * SIZE * board.COLUMNS + 2 * MARGIN + SIZE)
-    hgt = int(math.sqrt(3) * SIZE * (board.ROWS + 1) + 2 * MARGIN + SIZE)
+    hgt = int(math.sqrt(3) * SIZE * (board.ROWS + 1) + 2 * MARGIN + SIZE + 12)
+    shapes.append(Text((MARGIN, hgt - 8), "red = German, blue = British; hollow = damaged; tag suffix L = low, "
+                       "V = very low (none = high); arrow = facing; triangles = AA guns; yellow = sun; "
+                       "purple hexagons = targets (* bombed)", "#444444", 8, "la"))
     title = f"Lew Morski {view['scenario']} stage {view['stage']} as seen by {view['seat']} (sun {view['sun']})"
-    shapes.append(Text((MARGIN, 6), title, "#000000", 10, "la"))
     return Picture(w, hgt, tuple(shapes), "#ffffff", title)

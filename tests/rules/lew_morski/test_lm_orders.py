@@ -123,3 +123,9 @@ def test_bot_orders_accepted_and_form_parses():
         form = RULESET.order_form(v, seat)
         form_lines = [ln for ln in lines(form) if not ln.text.startswith("#")]
         assert form_lines  # the form is itself a valid order file body (defaults may be blocked, so just parse)
+
+
+def test_fire_at_unknown_target_rejected():
+    s = new_state()
+    p = check(s, "de", "MOVE He111-1 FFF\nFIRE Me110-1 AT He111-2\nFIRE Me110-2 AT Spit-1").problems
+    assert [x.line_no for x in p] == [2] and p[0].rule == "R 5.2" and "Spit-1" in p[0].message
