@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 
 from . import tables
-from .geometry import BONUS, OPPOSITE, STEP, aspect, direction, rotation_between
+from .geometry import BONUS, STEP, aspect, direction
 
 WANT_REACT = [{"ac": "*", "card": "*", "against": "any", "min_damage": 0}]
 

@@ -1,8 +1,6 @@
 """The blank order form for a seat's next step, built from its view [10.3]."""
 from __future__ import annotations
 
-from . import tables
-
 
 def standing_lines(v: dict) -> list[str]:
     """The seat's standing orders in force, as order lines it can keep or edit."""

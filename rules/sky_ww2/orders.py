@@ -212,7 +212,7 @@ def check(v: dict, seat: str, lines: Sequence[OrderLine]) -> tuple[dict, list[Or
     return {"standing": standing, "cmds": parsed, "kind": kind}, problems
 
 
-def _problem(problems: list, line: OrderLine, b: Bad) -> None:
+def report(problems: list, line: OrderLine, b: Bad) -> None:
     problems.append(OrderProblem(line.line_no, line.text, b.code, b.message, b.rule))
 
 
@@ -248,7 +248,7 @@ def check_setup(v, decide, cmds, problems) -> dict:
                 raise syntax(f"set-up orders are GROUND and {'PICK' if sel['mode'] == 'free' else 'KEEP'}, "
                              f"not {verb}")
         except Bad as b:
-            _problem(problems, line, b)
+            report(problems, line, b)
     return out
 
 
@@ -279,7 +279,7 @@ def check_deploy(v, decide, cmds, problems) -> dict:
                 order["cell"] = c
             out = order
         except Bad as b:
-            _problem(problems, line, b)
+            report(problems, line, b)
     return out
 
 
@@ -298,7 +298,7 @@ def check_activate(v, decide, cmds, problems) -> dict:
             else:
                 raise syntax("before activation: ACTIVATE <aircraft> and PRE_DISCARD <cards>", "L291")
         except Bad as b:
-            _problem(problems, line, b)
+            report(problems, line, b)
     ac = out["ac"] or (decide["aircraft"][0] if decide["aircraft"] else None)
     hand = list(v["hands"].get(ac, []))
     line = out.pop("line", None)
@@ -306,7 +306,7 @@ def check_activate(v, decide, cmds, problems) -> dict:
         if c in hand and tables.card(c).kind != "malfunction":
             hand.remove(c)
         else:
-            _problem(problems, line, Bad(f"{c} is not a card {ac} holds (malfunctions cannot be discarded "
+            report(problems, line, Bad(f"{c} is not a card {ac} holds (malfunctions cannot be discarded "
                                          f"before activation); hand: {', '.join(sorted(v['hands'].get(ac, [])))}",
                                          "L291"))
     return out
@@ -339,7 +339,7 @@ def check_react(v, decide, cmds, problems) -> dict:
             else:
                 raise syntax("answer with PLAY <card> ON <n> or PASS", "4.3")
         except Bad as b:
-            _problem(problems, line, b)
+            report(problems, line, b)
     return out
 
 
@@ -359,5 +359,5 @@ def check_pursue(v, decide, cmds, problems) -> dict:
             if "FACE" in kw:
                 out["face"] = face_arg(kw["FACE"])
         except Bad as b:
-            _problem(problems, line, b)
+            report(problems, line, b)
     return out

@@ -109,8 +109,8 @@ class SkyRuleset:
             o = orders_in[seat] or {}
             notes = orders.apply_standing(g.doc, seat, o.get("standing", []))
             if o.get("standing"):
-                g.say(f"standing orders updated ({len(o['standing'])} line(s))", [seat], kind="standing")
-            del notes
+                extra = f": {', '.join(notes)}" if notes else ""
+                g.say(f"standing orders updated ({len(o['standing'])} line(s)){extra}", [seat], kind="standing")
         p = g.doc["pending"]
         if p is None:
             advance(g, dice)

@@ -13,7 +13,7 @@ from collections import Counter
 
 from . import tables
 from .geometry import NOSE
-from .orders import Bad, _problem, card_id, cell_arg, face_arg, keyword_args, syntax
+from .orders import Bad, report, card_id, cell_arg, face_arg, keyword_args, syntax
 
 POSITIONS = ("FRONT", "FLANK", "REAR")
 
@@ -155,7 +155,7 @@ def check_script(v: dict, decide: dict, cmds, problems) -> list[dict]:
             elif verb == "END":
                 items.append({"op": "end", "text": line.text})
         except Bad as b:
-            _problem(problems, line, b)
+            report(problems, line, b)
     if not seen_move and decide["first_step"]:
         items.insert(0, {"op": "move", "kind": "stay", "text": "STAY"})
     return items

@@ -9,8 +9,8 @@ queue), so an interrupt phase is just a pause between two calls.
 from __future__ import annotations
 
 from . import combat, tables
-from .damage import card_names, check_end, damage, draw_into, finish, give_up, policy, trim_hand
-from .geometry import NOSE, SIDE, direction
+from .damage import card_names, damage, draw_into, finish, give_up, policy, trim_hand
+from .geometry import NOSE, POSITION, SIDE, direction
 from .movement import aa_sector, entry_cells, place, pursuit_cells, shifted_alt
 from .state import Game, other_side
 
@@ -358,7 +358,6 @@ def condition_holds(g: Game, a: dict, cond: dict | None) -> bool:
         e = g.ac(cond["target"])
         if e["destroyed"] or e not in g.enemies_in_dogfight(a) or g.aspect(a, e) != NOSE:
             return False
-        from .geometry import POSITION
         return POSITION[g.aspect(e, a)] in cond["value"]
     return True
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from . import combat, tables
 from .geometry import NOSE, POSITION
-from .movement import entry_cells, pursuit_cells
+from .movement import entry_cells
 from .state import Game, State, other_side
 from .turn import ground_below, own_object
 

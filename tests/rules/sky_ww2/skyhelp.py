@@ -6,7 +6,7 @@ from pbem.core.play import check_text
 
 from rules.sky_ww2 import RULESET
 from rules.sky_ww2.setup import new_game
-from rules.sky_ww2.state import Game, State
+from rules.sky_ww2.state import State
 from rules.sky_ww2.turn import advance
 
 
