@@ -1,0 +1,100 @@
+"""Coverage-guided fuzzing (atheris) of the parsers a stranger's mail reaches, for a time budget.
+
+    python benchmarks/trust/fuzz_atheris.py --seconds 60 [--target mail|signature|orders|all]
+
+Runs each target in a child process (atheris takes over the process) for its share of the
+budget and prints ``atheris <target> <runs> inputs, <crashes> crashes``.  A crash is any exception
+other than the parser's documented one; the input that caused it is left in
+``benchmarks/trust/crashes/``.  Exit status 1 when anything crashed.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+TARGETS = ("mail", "signature", "orders")
+
+
+def child(target: str) -> None:
+    import atheris
+
+    with atheris.instrument_imports():
+        from pbem.core.orders import parse_order_file
+        from pbem.crypto import sshsig
+        from pbem.mail.inbound import MailError, read_message
+
+    def mail(data: bytes) -> None:
+        try:
+            read_message(data)
+        except MailError:
+            pass
+
+    def signature(data: bytes) -> None:
+        fdp = atheris.FuzzedDataProvider(data)
+        text = fdp.ConsumeUnicodeNoSurrogates(fdp.remaining_bytes())
+        for t in (text, f"{sshsig.BEGIN}\n{text}\n{sshsig.END}\n"):
+            try:
+                sshsig.verify(t, b"message")
+            except sshsig.SignatureError:
+                pass
+        try:
+            sshsig.PublicKey.parse(text)
+        except ValueError:
+            pass
+
+    def orders(data: bytes) -> None:
+        fdp = atheris.FuzzedDataProvider(data)
+        f, problems = parse_order_file(fdp.ConsumeUnicodeNoSurrogates(fdp.remaining_bytes()))
+        if f is not None and f.kind == "orders":
+            f.turn  # noqa: B018
+
+    atheris.Setup(sys.argv, {"mail": mail, "signature": signature, "orders": orders}[target])
+    atheris.Fuzz()
+
+
+def run(seconds: float, targets=TARGETS) -> list[tuple[str, int, int]]:
+    """Fuzz each target for ``seconds / len(targets)``; return (target, inputs, crashes)."""
+    crashes_dir = HERE / "crashes"
+    crashes_dir.mkdir(exist_ok=True)
+    out = []
+    share = max(1, int(seconds / len(targets)))
+    for target in targets:
+        env = dict(os.environ, PYTHONPATH=str(ROOT))
+        proc = subprocess.run([sys.executable, __file__, "--child", target, f"-max_total_time={share}",
+                               "-rss_limit_mb=1024", "-timeout=5", f"-artifact_prefix={crashes_dir}/{target}-",
+                               "-print_final_stats=1"],
+                              capture_output=True, text=True, env=env, cwd=ROOT, timeout=share + 120)
+        log = proc.stderr + proc.stdout
+        runs = [int(x) for x in re.findall(r"stat::number_of_executed_units:\s*(\d+)", log)]
+        crashed = int(proc.returncode != 0)
+        out.append((target, runs[-1] if runs else 0, crashed))
+        if crashed:
+            print(log[-3000:], file=sys.stderr)
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--seconds", type=float, default=60)
+    ap.add_argument("--target", default="all", choices=("all",) + TARGETS)
+    ap.add_argument("--child", default=None, help=argparse.SUPPRESS)
+    args, rest = ap.parse_known_args()
+    if args.child:
+        sys.argv = [sys.argv[0]] + rest
+        child(args.child)
+        return 0
+    bad = 0
+    for target, runs, crashes in run(args.seconds, TARGETS if args.target == "all" else (args.target,)):
+        print(f"atheris {target} {runs} inputs, {crashes} crashes")
+        bad += crashes
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
