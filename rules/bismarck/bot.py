@@ -94,7 +94,7 @@ def _standing(view: dict, seat: str) -> list[str]:
             if u["id"] in ("bismarck", "KG1") and want not in view["standing"]:
                 out.append(want)
         if "AUTO_ENGAGE OFF" not in view["standing"]:
-            out += ["AUTO_ENGAGE OFF", "DOCTRINE ALL CLOSE TORPEDOES ON BREAK 2", "STRIKE_CLASSES CV BB BC CA CL DD"]
+            out += ["AUTO_ENGAGE OFF", "DOCTRINE ALL CLOSE TORPEDOES ON BREAK 5", "STRIKE_CLASSES CV BB BC CA CL DD"]
         near = sorted(view["contacts"], key=lambda c: c["turn"], reverse=True)
         out.append(f"SUB_HEX {near[0]['hex'] if near else 'N20'}")
     elif "DOCTRINE ALL CLOSE TORPEDOES ON BREAK 2" not in view["standing"]:
@@ -111,7 +111,8 @@ def _goal(view: dict, seat: str, u: dict) -> str:
             tk = [t["hex"] for t in view["ships"] if t["cls"] == "TK" and t["status"] == "sea"]
             cands = [(b.distance(u["hex"], h), h) for h in tk] + [(b.distance(u["hex"], "U26") + 3, "U26")]
             return min(cands)[1]
-        hurt = any(x["rudder"] or sum(x["ee"]) < 0 or x["hits"] for x in ships)
+        hurt = any(x["rudder"] or x["er_now"] <= 25 or x["hull"] * 2 <= x["hull_max"] for x in ships
+                   if x["cls"] != "TK")
         home = b.sea_distances("U26", seat).get(u["hex"], 99)
         if hurt or view["turns_left"] * 1.5 <= home + 4:
             return "U26"
@@ -140,7 +141,13 @@ def _step_toward(view: dict, seat: str, u: dict, goal: str, own: list[dict]) -> 
     # save fuel: after a 2-hex move, move 1 (free) unless chasing a contact
     cheap = [p for p in paths if all(M.fuel_cost(x["speed"], x["moved_last"], len(p)) == 0 for x in ships)]
     pool = cheap if cheap and not (seat == "allied" and view["contacts"]) else paths
-    best = min(pool, key=lambda p: (dist(p[-1]), -len(p), p))
+    # the German keeps clear of known heavy Allied units; the Allied closes in
+    threats = [c["hex"] for c in view["contacts"] if seat == "german" and
+               any(k in c["classes"] for k in ("BB", "BC", "CV"))]
+    danger = (lambda h: sum(1 for t in threats if b.distance(h, t) <= 1))
+    best = min(pool, key=lambda p: (danger(p[-1]), dist(p[-1]), -len(p), p))
+    if danger(best[-1]) < danger(u["hex"]):
+        return best
     if dist(best[-1]) >= dist(u["hex"]):
         return []
     return best

@@ -21,7 +21,7 @@ def view(state: State, seat: str) -> dict:
         if x.side != side:
             continue
         d = to_json(x)
-        d.update(title=titles[x.id]["title"], er_now=x.er_now, unit=(x.tf or x.id) if x.afloat else None,
+        d.update(title=titles[x.id]["title"], er_now=x.er_now, hull_max=titles[x.id]["hull"], unit=(x.tf or x.id) if x.afloat else None,
                  shadowed=enemy_marks.get(x.tf or x.id) == "shadowed",
                  sighted=enemy_marks.get(x.tf or x.id) == "sighted")
         ships.append(d)
