@@ -13,8 +13,8 @@ from .state import State
 from .turn import activate, advance, answer, take_script
 
 OPTIONS = (
-    Option("players", 2, "number of players, split equally between the sides; seats coalition-1, axis-1, ... [L307]",
-           (2, 4, 6)),
+    Option("players", 2, "number of players, split equally between the sides (2, 4, 6 [L307]; with 3 or 5, a house "
+           "variant, the coalition has the extra player); seats coalition-1, axis-1, ...", (2, 3, 4, 5, 6)),
     Option("aircraft", 3, "aircraft per side (each player controls 1-3; at most 3 a side) [L263-265, L275]",
            (1, 2, 3)),
     Option("selection", "random", "aircraft selection: random number cards, free choice, or limited choice "

@@ -19,24 +19,29 @@ def default_policy() -> dict:
             "rescue": "yes", "activation": "auto", "dp_use": "last"}
 
 
+def seats_per_side(players: int) -> dict[str, int]:
+    """Players split equally [L307]; an odd count (a house variant) gives the coalition the extra player."""
+    return {"coalition": (players + 1) // 2, "axis": players // 2}
+
+
 def make_seats(players: int) -> list[dict]:
-    """Seats per player, half per side [L307]: coalition-1, axis-1, coalition-2, ..."""
-    per = players // 2
+    """Seats per player [L307]: coalition-1, axis-1, coalition-2, ..."""
+    per = seats_per_side(players)
     out = []
-    for i in range(1, per + 1):
+    for i in range(1, max(per.values()) + 1):
         for side in tables.SIDES:
-            out.append({"name": f"{side}-{i}", "side": side,
-                        "title": f"{side.capitalize()} player {i}" if per > 1 else side.capitalize()})
+            if i <= per[side]:
+                out.append({"name": f"{side}-{i}", "side": side,
+                            "title": f"{side.capitalize()} player {i}" if per[side] > 1 else side.capitalize()})
     return out
 
 
 def new_game(scenario: str, options: dict, dice) -> Game:
     """The initial position, up to the first decision owed [S0-S10]."""
     players, n = options["players"], options["aircraft"]
-    if players % 2:
-        raise RulesetDefinitionError("players are divided equally between the two sides [L307]: use 2, 4 or 6")
-    if n < players // 2:
-        raise RulesetDefinitionError(f"{players // 2} players a side need at least as many aircraft a side "
+    most = max(seats_per_side(players).values())
+    if n < most:
+        raise RulesetDefinitionError(f"{most} players a side need at least as many aircraft a side "
                                      f"(each player controls 1-3 aircraft) [L307]; aircraft={n}")
     sc = tables.scenarios()[scenario]
     seats = make_seats(players)

@@ -14,6 +14,8 @@ CASES = [
     ("battle", {"players": 6, "selection": "limited", "events": True}),
     ("battle", {"aircraft": 1, "selection": "limited"}),
     ("battle", {"aircraft": 2, "players": 4, "selection": "free", "events": True}),
+    ("quick", {"players": 3}),
+    ("battle", {"players": 5, "selection": "limited"}),
 ]
 
 
@@ -52,3 +54,9 @@ def test_max_rounds_ends_on_vp():
     steps = play(RULESET, "quick", b"r", options={"max_rounds": 4}, max_phases=500)
     out = RULESET.outcome(steps[-1].state)
     assert out is not None and steps[-1].phase.turn <= 4
+
+
+def test_too_few_aircraft_for_the_players_is_refused():
+    from pbem.core.errors import RulesetDefinitionError
+    with pytest.raises(RulesetDefinitionError):
+        RULESET.setup("battle", RULESET.info.resolve_options({"players": 6, "aircraft": 2}), SeededDice(b"s", "s"))
