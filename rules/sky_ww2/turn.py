@@ -273,8 +273,7 @@ def step_pursuit(g: Game, dice) -> None:
     extra = pq["extra"][p["id"]]
     need = (1 if pq["step"] > 0 else 0) + (1 if extra else 0)
     usable = sum(1 for c in p["hand"] if tables.card(c).kind != "malfunction") + (1 if pq["step"] < 0 else 0)
-    able = not p["destroyed"] and not g.malfunctions(p, "engine") and usable >= need \
-        and not any(att.get("pinned") for att in p["attached"])
+    able = not p["destroyed"] and not g.malfunctions(p, "engine") and usable >= need
     x = g.ac(t["ac"])
     cells, facing, _ = pursuit_cells(g, p, tuple(pq["x_old"]), pq["f0"], tuple(x["cell"]), x["facing"], pq["alt"])
     if not able or not cells:

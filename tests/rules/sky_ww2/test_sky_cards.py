@@ -170,3 +170,32 @@ def test_side_with_more_aircraft_finishes_its_round_alone():
         order.append(pending(s)["ac"])
         s, _ = step(s, {pending(s)["seats"][0]: "STAY\nEND"})
     assert order == ["x1", "c1", "c2"] and doc(s)["round"] == 2
+
+
+# ---- conditional beats (10.2) ----------------------------------------------------------------
+@pytest.mark.parametrize("b_hand,expect_attack", [(["dodge"], False), (["sideslip"], True)])
+def test_if_prev_ok_and_position(b_hand, expect_attack):
+    # the Banked turn is cancelled by a Dodge (then the attack is skipped) or goes through (then it runs)
+    s = duel(["banked-turn", "short-burst", "snap-shot", "barrel-roll", "sideslip"], b_hand=b_hand, a_num=8)
+    body = ("STAY\nMANOEUVRE banked-turn TARGET x1 APPLY TARGET ROTATE CW\n"
+            "IF PREV_OK THEN ATTACK short-burst TARGET x1\nIF POS x1 FRONT THEN ATTACK snap-shot TARGET x1\nEND")
+    s, ev = step(s, {"coalition-1": body, "axis-1": "REACT x1 ANY\nREACT_DEFAULT PASS"})
+    played = [e for e in ev if "plays Short burst" in e]
+    front = [e for e in ev if "plays Snap shot" in e]
+    assert bool(played) is expect_attack
+    assert bool(front) is (not expect_attack)      # still Front only when the turn failed
+
+
+def test_pursuer_keeps_descent_excess_until_its_own_turn_end():
+    def pol(d):
+        d["policies"]["axis-1"]["pursue"] = {"*": "yes"}
+    s = position({"c1": {"number": 5, "alt": "medium", "cell": (2, 2), "facing": "W", "hand": FULL5},
+                  "x1": {"number": 9, "alt": "medium", "cell": (3, 2), "facing": "W",      # He 51: TTX 4
+                         "hand": ["dodge", "dive", "snap-shot", "sideslip"]}},
+                 tweak=pol, deck=["aimed-fire"] * 30)
+    s, ev = step(s, {"coalition-1": "DESCEND FACE W\nEND"})
+    x1 = doc(s)["aircraft"]["x1"]
+    # 4 + 1 from the descent: over TTX 4 during c1's turn; now x1's own turn (no draw at a full hand)
+    assert x1["alt"] == "low" and len(x1["hand"]) == 5 and doc(s)["turn"]["ac"] == "x1"
+    s, ev = step(s, {"axis-1": "STAY\nEND"})
+    assert len(doc(s)["aircraft"]["x1"]["hand"]) == 4
