@@ -20,6 +20,8 @@ def orders(view: dict, seat: str, dice) -> str:
     step = view["step"]
     if step == "convoy":
         return "ATTACK\n"
+    if step == "doctrine":
+        return "DOCTRINE ALL CLOSE TORPEDOES ON BREAK 2\n"
     lines: list[str] = []
     ships = {x["id"]: x for x in view["ships"] if x["status"] == "sea"}
     own = list(ships.values())

@@ -369,13 +369,57 @@ def main_orders(w: Work, orders: dict, dice) -> None:
     combat.air_attacks(w, dice)
     if _bismarck_gone(w):
         return
+    w.kw["release"] = [o["ship"] for o in by["allied"] if o["verb"] == "RELEASE"]
+    undeclared = [side for side in SIDES if not w.std_lines(side, "DOCTRINE")]
+    if w.option("battle_doctrine", "standing") == "ask" and undeclared and planned_combats(w, by):
+        # a battle is coming and a side has declared no doctrine: the one decision nothing covers
+        calls = tuple(f"ENGAGE {side} {o['contact']} {o.get('unit') or '-'}" for side in SIDES
+                      for o in by[side] if o["verb"] == "ENGAGE")
+        w.s = replace(w.s, pending=("doctrine", ",".join(undeclared)) + calls
+                      + tuple(f"RELEASE {x}" for x in w.kw["release"]))
+        w.kw["release"] = []
+        return
+    finish_turn(w, by, dice)
+
+
+def finish_turn(w: Work, by: dict, dice) -> None:
+    """Phases 6 and 7: naval combat and random events [10, 11]."""
     naval_phase(w, by, dice)
     if _bismarck_gone(w):
         return
     from .events import random_events
     random_events(w, by, dice)
-    release = [o["ship"] for o in by["allied"] if o["verb"] == "RELEASE"]
+
+
+def planned_combats(w: Work, by: dict) -> bool:
+    """Will a naval combat be called this turn (an ENGAGE order, or AUTO_ENGAGE with a contact in a shared hex)?"""
+    for side in SIDES:
+        if any(o["verb"] == "ENGAGE" for o in by[side]):
+            return True
+        if (w.std_lines(side, "AUTO_ENGAGE") or [["", "OFF"]])[-1][1].upper() == "ON":
+            for c in w.contacts:
+                if c.holder == side and any(x.hex == c.hex for x in w.afloat(side)):
+                    return True
+    return False
+
+
+def resume_after_doctrine(w: Work, orders: dict, dice) -> None:
+    """The doctrine interrupt answered (or defaulted): take the new standing orders and fight [10]."""
+    for side in SIDES:
+        _take_standing(w, side, orders.get(side, {}))
+        if not w.std_lines(side, "DOCTRINE"):
+            _take_standing(w, side, {"standing": ["DOCTRINE ALL CLOSE"]})
+    by: dict = {side: [] for side in SIDES}
+    release = []
+    for item in w.s.pending[2:]:
+        words = item.split()
+        if words[0] == "ENGAGE":
+            by[words[1]].append({"verb": "ENGAGE", "contact": words[2], "unit": None if words[3] == "-" else words[3]})
+        elif words[0] == "RELEASE":
+            release.append(words[1])
+    w.s = replace(w.s, pending=())
     w.kw["release"] = release
+    finish_turn(w, by, dice)
 
 
 def _torps(sid: str) -> int:

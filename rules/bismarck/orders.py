@@ -161,6 +161,9 @@ def check(view: dict, seat: str, lines: Sequence[OrderLine]) -> Checked:
                     raise OrderSyntaxError("a convoy has been found: answer ATTACK or IGNORE", rule="11.3")
                 orders.append({"verb": verb})
                 continue
+            if step == "doctrine" and verb != "DOCTRINE":
+                raise OrderSyntaxError("a naval combat is coming: only DOCTRINE <unit>|ALL CLOSE|STANDOFF|EVADE "
+                                       "[TORPEDOES ON|OFF] [BREAK <hull>] lines are taken now", rule="10")
             if verb not in STANDING | TURN_VERBS:
                 raise OrderSyntaxError(f"unknown order {w[0]}; orders are "
                                        + ", ".join(sorted(STANDING | TURN_VERBS)))

@@ -15,6 +15,9 @@ from .work import SIDES, Work
 
 OPTIONS = (
     Option("crew_exhaustion", False, "optional rule 13.2: crew exhaustion (+1 to German gunfire)", (False, True)),
+    Option("battle_doctrine", "standing",
+           "standing: a side without a DOCTRINE order fights CLOSE; ask: open a short interrupt for the side "
+           "that has declared no doctrine when a naval combat is coming [10]", ("standing", "ask")),
     Option("self_report", "sighted", "marker a self-report places (the rulebook leaves it open) [8]",
            ("sighted", "shadowed")),
     *(Option(name.replace("-", "_"), False, f"hypothetical unit {name} (13.1)", (False, True))
@@ -23,7 +26,8 @@ OPTIONS = (
 
 TITLES = {"weather": "visibility and shadow phases", "shadowed-german": "German Shadowed units move",
           "shadowed-allied": "Allied Shadowed units move", "orders": "orders for the turn",
-          "convoy": "convoy found: attack?", "admin": "administration"}
+          "convoy": "convoy found: attack?", "doctrine": "declare battle doctrine",
+          "admin": "administration"}
 
 
 class BismarckRuleset:
@@ -55,6 +59,10 @@ class BismarckRuleset:
         if step == "convoy":
             return Phase(turn, step, frozenset({"german"}), title, window=Window.INTERRUPT, hours=12,
                          prompt="a convoy was found and your ON_CONVOY ASK order leaves it to you: ATTACK or IGNORE")
+        if step == "doctrine":
+            return Phase(turn, step, frozenset(state.pending[1].split(",")), title, window=Window.INTERRUPT, hours=12,
+                         prompt="a naval combat is coming and you have declared no DOCTRINE: declare one "
+                                "(silence means DOCTRINE ALL CLOSE)")
         side = step.split("-")[1]
         return Phase(turn, step, frozenset({side}), title,
                      prompt="your Shadowed units move first and announce their new hexes")
@@ -71,6 +79,8 @@ class BismarckRuleset:
     def default_orders(self, state: State, seat: str) -> Any:
         if state.step == "convoy":
             return {"orders": [{"verb": "IGNORE"}], "standing": []}
+        if state.step == "doctrine":
+            return {"orders": [], "standing": ["DOCTRINE ALL CLOSE"]}
         return {"orders": [], "standing": []}
 
     def resolve(self, state: State, orders_: Mapping[str, Any], dice) -> Resolution:
@@ -86,11 +96,12 @@ class BismarckRuleset:
             nxt = "shadowed-allied" if side == "german" and game.shadowed_units(w, "allied") else "orders"
         elif step == "orders":
             game.main_orders(w, dict(orders_), dice)
-            for sid in w.kw.get("release", []):
-                rel = next((r for r in w.s.releases if r[0] == sid), None)
-                if rel and w.ships[sid].status == "escort":
-                    w.set(sid, status="sea", hex=rel[2], markers=(), fuel=w.ships[sid].fuel_max)
-                    w.tell("allied", f"{sid} is released from escort duty and placed in {rel[2]}")
+            self._release(w)
+            nxt = ("doctrine" if w.s.pending[:1] == ("doctrine",) else
+                   "convoy" if w.s.pending else "admin")
+        elif step == "doctrine":
+            game.resume_after_doctrine(w, dict(orders_), dice)
+            self._release(w)
             nxt = "convoy" if w.s.pending else "admin"
         elif step == "convoy":
             _, uid, name = w.s.pending
@@ -113,6 +124,16 @@ class BismarckRuleset:
             w.public(f"the game ends ({w.s.ended}): {v['level']}, German VP {v['vp']:g}", "end")
         new = w.freeze(step=nxt)
         return Resolution(new, tuple(w.events))
+
+    @staticmethod
+    def _release(w: Work) -> None:
+        """Rodney's release, ordered this turn, takes effect in Administration [12]."""
+        for sid in w.kw.get("release", []):
+            rel = next((r for r in w.s.releases if r[0] == sid), None)
+            if rel and w.ships[sid].status == "escort":
+                w.set(sid, status="sea", hex=rel[2], markers=(), fuel=w.ships[sid].fuel_max)
+                w.tell("allied", f"{sid} is released from escort duty and placed in {rel[2]}")
+        w.kw["release"] = []
 
     def outcome(self, state: State) -> Outcome | None:
         if not state.ended:

@@ -79,6 +79,11 @@ def form(view: dict, seat: str) -> str:
     out = [f"# {view['turn_name']} ({view['step']}); weather {view['weather']}, visibility {view['visibility']}"
            f"{', fog on' if view['fog'] else ''}"]
     step = view["step"]
+    if step == "doctrine":
+        out += ["# a naval combat is coming and you have declared no doctrine [10]",
+                "# DOCTRINE <unit>|ALL CLOSE|STANDOFF|EVADE [TORPEDOES ON|OFF] [BREAK <hull>]",
+                "DOCTRINE ALL CLOSE TORPEDOES ON BREAK 2"]
+        return "\n".join(out) + "\n"
     if step == "convoy":
         out += ["# a convoy has been found (see your reports): ATTACK or IGNORE", "IGNORE"]
         return "\n".join(out) + "\n"

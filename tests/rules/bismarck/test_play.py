@@ -36,3 +36,7 @@ def test_views_pictures_and_forms_every_phase():
             v = RULESET.view(st.state, seat)
             assert v["side"] == seat
             assert RULESET.picture(v).shapes
+
+
+def test_conformance_with_the_doctrine_interrupt_option():
+    assert check_ruleset(RULESET, "last-dash", b"ask", options={"battle_doctrine": "ask"}, max_phases=30) > 0

@@ -172,3 +172,27 @@ def test_standing_orders_canonical_round_trip():
 def test_dump_load_round_trip():
     s = fresh("last-dash")
     assert RULESET.load(RULESET.dump(s)) == s
+
+
+def test_doctrine_interrupt_when_a_battle_comes_and_no_doctrine_was_declared():
+    s = replace(fresh(battle_doctrine="ask"), step="orders", vis=5, fog=False)
+    s = replace(s, ships=tuple(replace(x, hex="J29") if x.id == "norfolk" else x for x in s.ships))
+    w = Work(s)
+    w.mark("allied", "KG1", "shadowed", "search")
+    s = w.freeze()
+    empty = {"orders": [], "standing": []}
+    res = RULESET.resolve(s, {"german": empty, "allied": empty}, SeededDice(b"d", "1"))
+    st = res.state
+    assert st.step == "doctrine"
+    ph = RULESET.phase(st)
+    assert ph.window == Window.INTERRUPT and ph.awaiting == {"german", "allied"}
+    bad = RULESET.check_orders(RULESET.view(st, "german"), "german", [OrderLine(1, "MOVE KG1 J28")])
+    assert bad.problems and bad.problems[0].rule == "10"
+    ok = RULESET.check_orders(RULESET.view(st, "german"), "german", [OrderLine(1, "DOCTRINE ALL EVADE")])
+    assert not ok.problems
+    res2 = RULESET.resolve(st, {"german": ok.orders, "allied": RULESET.default_orders(st, "allied")},
+                           SeededDice(b"d", "2"))
+    assert res2.state.step in ("admin", "convoy", "over")
+    assert any(e.kind == "battle" for e in res2.events)
+    assert "DOCTRINE ALL CLOSE" in dict(res2.state.standing)["allied"]
+    assert "DOCTRINE ALL EVADE" in dict(res2.state.standing)["german"]
