@@ -117,7 +117,8 @@ def script_form(v: dict, d: dict) -> list[str]:
     out.append("# Beats: [IF PREV_OK|PREV_FAILED|POS <enemy> FRONT,FLANK,REAR THEN] "
                "MANOEUVRE <card> TARGET <enemy> [APPLY SELF|TARGET] [ROTATE CW|CCW] | "
                "ATTACK <card> TARGET <enemy> [CRIT <card>] [EXTRA <card>] | GROUND_ATTACK")
-    out.append("#   each followed by ON_CANCELLED <cards...> [ASK] to answer enemy reactions")
+    out.append("#   each followed by ON_CANCELLED <cards...> [ASK] to answer enemy reactions;")
+    out.append("#   write MANOEUVRE|ATTACK <card> FROM DP ... to play the card on your dispatch post [L148]")
     out.append("# Also: SWAP <card> | CP_USE [DISCARD card] | DP_DEPOSIT <card> | END_DISCARD <cards> | END")
     out.append("#   NEXT_DISCARD <cards>: discard these before your next activation draw [L291]")
     if d["first_step"]:

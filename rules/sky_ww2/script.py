@@ -77,7 +77,15 @@ def check_script(v: dict, decide: dict, cmds, problems) -> list[dict]:
                 if flags["ground"]:
                     raise Bad("a shturmovik that attacks a ground object plays no other attack or manoeuvre [L301]",
                               "L301")
-                item = parse_beat(verb, words, me, v, rel, enemies, known, spent, take)
+                from_dp = [w.upper() for w in words[2:4]] == ["FROM", "DP"]
+                if from_dp:
+                    words = words[:2] + words[4:]
+                    if flags["from_dp"] or decide.get("dp_card") != card_id(words[1]):
+                        raise Bad(f"the card on your dispatch post is {decide.get('dp_card') or 'none'}; it is "
+                                  "played once and then discarded", "L148")
+                    flags["from_dp"] += 1
+                item = parse_beat(verb, words, me, v, rel, enemies, known, spent, take, from_dp)
+                item["source"] = "dp" if from_dp else "hand"
                 item["cond"] = cond
                 failed_beat = False
                 if verb == "MANOEUVRE":
@@ -227,7 +235,7 @@ def parse_move(verb, words, me, decide, hand, take) -> dict:
     return item
 
 
-def parse_beat(verb, words, me, v, rel, enemies, known, spent, take) -> dict:
+def parse_beat(verb, words, me, v, rel, enemies, known, spent, take, from_dp=False) -> dict:
     if len(words) < 2:
         raise syntax(f"{verb} <card> TARGET <enemy> ...")
     cid = card_id(words[1])
@@ -242,7 +250,8 @@ def parse_beat(verb, words, me, v, rel, enemies, known, spent, take) -> dict:
         tgt = kw["TARGET"].lower()
         if tgt not in enemies:
             raise Bad(f"{kw['TARGET']!r} is not an enemy aircraft in play ({', '.join(sorted(enemies))})", "L297")
-        take(cid, "ATTACK")
+        if not from_dp:
+            take(cid, "ATTACK")
         crit = None
         if "CRIT" in kw:
             crit = card_id(kw["CRIT"])
@@ -283,7 +292,8 @@ def parse_beat(verb, words, me, v, rel, enemies, known, spent, take) -> dict:
     rot = kw.get("ROTATE", "CW").lower()
     if rot not in ("cw", "ccw"):
         raise syntax("ROTATE CW or ROTATE CCW", "L217")
-    take(cid, "MANOEUVRE")
+    if not from_dp:
+        take(cid, "MANOEUVRE")
     if known:
         if rel and tgt is None:
             raise Bad(f"{me['id']} is in a dogfight: name the TARGET ({', '.join(sorted(rel))})", "L168")

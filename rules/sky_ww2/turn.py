@@ -368,7 +368,11 @@ def declare(g: Game, a: dict, item: dict, dice) -> None:
         skip(g, a, item, "its condition does not hold")
         return
     cid = item["card"]
-    if cid not in a["hand"]:
+    from_dp = item.get("source") == "dp"
+    if from_dp and not (own_object(g, a["side"], "dp") and g.doc["dp"][a["side"]] == cid):
+        skip(g, a, item, f"{tables.card(cid).name} is not on your dispatch post [L148]")
+        return
+    if not from_dp and cid not in a["hand"]:
         skip(g, a, item, f"{tables.card(cid).name} is not in the hand")
         return
     target = g.ac(item["target"]) if item.get("target") else None
@@ -385,7 +389,10 @@ def declare(g: Game, a: dict, item: dict, dice) -> None:
     if why:
         skip(g, a, item, why)
         return
-    a["hand"].remove(cid)
+    if from_dp:
+        g.doc["dp"][a["side"]] = None  # played from the post, then discarded with the beat [L148]
+    else:
+        a["hand"].remove(cid)
     if crit:
         a["hand"].remove(crit)
     c = tables.card(cid)
@@ -398,7 +405,7 @@ def declare(g: Game, a: dict, item: dict, dice) -> None:
     t["actions"] += 1
     t["beats"] += 1
     root = {"n": 1, "card": cid, "party": "att", "ac": a["id"], "target": None, "removed": False,
-            "source": "hand", "crit": crit}
+            "source": "dp" if from_dp else "hand", "crit": crit}
     ex = {"attacker": a["id"], "target": target["id"] if target else None, "beat": item, "nodes": [root],
           "counters": list(item.get("counter", [])), "counter_ask": bool(item.get("counter_ask")),
           "closed": False, "no": t["beats"]}
@@ -406,6 +413,7 @@ def declare(g: Game, a: dict, item: dict, dice) -> None:
     if item["op"] == "attack":
         what += f" (cost {c.cost}{', turret' if pool == 'turret' else ''})"
     crit_text = f" with {tables.card(crit).name}" if crit else ""
+    crit_text += " from the dispatch post" if from_dp else ""
     g.say(f"beat {t['beats']}: {a['id']} plays {what}{crit_text} against {target['id'] if target else 'itself'}"
           + describe_params(item), kind="beat")
     t["exchange"] = ex

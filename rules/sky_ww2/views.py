@@ -183,6 +183,7 @@ def decision(g: Game, seat: str, p: dict, t: dict | None) -> dict:
         out["ground_below"] = below["obj"] if below else None
         out["cp_ready"] = own_object(g, a["side"], "cp") and not g.doc["cp_used"][a["side"]]
         out["dp_ready"] = own_object(g, a["side"], "dp") and not g.doc["dp"][a["side"]]
+        out["dp_card"] = g.doc["dp"][a["side"]] if own_object(g, a["side"], "dp") else None
         out["engine_trouble"] = bool(g.malfunctions(a, "engine"))
     elif kind == "react":
         ex = t["exchange"]

@@ -511,3 +511,13 @@ def test_swap_once_per_turn_not_malfunction():
     assert problems(s, "coalition-1", "STAY\nSWAP dodge\nSWAP sideslip")[0].rule == "L48"
     assert problems(s, "coalition-1", "STAY\nSWAP gun-jam")[0].rule == "L48"
     assert problems(lone(num=5), "coalition-1", "STAY\nSWAP dodge")[0].rule == "L48"    # LaGG-3: no icon
+
+
+def test_dispatch_post_card_played_as_an_attack():
+    s = position({"c1": {"number": 5, "alt": "medium", "cell": (2, 2), "facing": "E", "hand": FULL5},
+                  "x1": {"number": 2, "alt": "medium", "cell": (3, 2), "facing": "E"}},
+                 ground={"coalition": ["dp", "aa"]}, tweak=lambda d: d["dp"].update(coalition="short-burst"))
+    assert problems(s, "coalition-1", "STAY\nATTACK aimed-fire FROM DP TARGET x1")[0].rule == "L148"
+    s, ev = step(s, {"coalition-1": "STAY\nATTACK short-burst FROM DP TARGET x1\nEND", "axis-1": "REACT_DEFAULT PASS"})
+    d = doc(s)
+    assert d["dp"]["coalition"] is None and d["aircraft"]["x1"]["markers"] == 3 and "short-burst" in d["discard"]
