@@ -39,6 +39,10 @@ def order_form(view: Mapping[str, Any], seat: str) -> str:
                            f"{m['shot']['target']} at {m['shot']['dist']}, strength {m['shot']['strength']}, "
                            f"hits on {_rng(m['shot']['range'])}")
             out.append(f"MOVE {a['id']} {'F' * st['min_speed']}")
+        for g in view["own_guns"]:
+            for t in g.get("in_range", []):
+                if t["range"] and not g["fired"]:
+                    out.append(f"# AAFIRE {g['id']} {t['target']}   (hits on {_rng(t['range'])}) [R 6.1]")
     elif kind == "react":
         out.append("# REACT <aircraft> FIRE|HOLD   (silence holds fire) [R 5.4]")
         for x in view["ask"]:

@@ -195,6 +195,11 @@ def view(state: State, seat: str) -> dict[str, Any]:
         if side == "gb":
             if g.seat == seat:
                 gd["policy"] = state.policy(g.id, "aa", "AUTO")
+                gd["in_range"] = []
+                for e in enemies:
+                    if not g.destroyed and board.distance(g.hex, e.hex) <= 1:  # type: ignore[arg-type]
+                        rng, why = combat.aa_can_hit(g.hex, plane(e), state.sun, opts)  # type: ignore[arg-type]
+                        gd["in_range"].append({"target": e.id, "range": list(rng) if rng else [], "why": why})
                 own_guns.append(gd)
         elif not fog or g.revealed or any(board.distance(g.hex, a.hex) <= 1 for a in mine_side  # type: ignore[arg-type]
                                           if a.status == "board"):
