@@ -76,7 +76,8 @@ def decision_form(v: dict, d: dict) -> list[str]:
         out += script_form(v, d)
     elif kind == "react":
         ex = v["exchange"]
-        out.append(f"# Reaction exchange, beat {ex['beat']} [4.3]. Cards on the table:")
+        out.append(f"# Reaction exchange, beat {ex['beat']} [4.3]: {ex['attacker']} plays {ex['what']} "
+                   f"against {ex['target']}. Cards on the table:")
         for n in ex["nodes"]:
             on = f" on card {n['on']}" if n["on"] else ""
             state = "removed" if n["removed"] else ("live" if n["live"] else "cancelled")

@@ -103,7 +103,11 @@ def exchange_public(g: Game, ex: dict | None) -> dict | None:
     nodes = [{"n": m["n"], "card": m["card"], "name": tables.card(m["card"]).name, "party": m["party"],
               "ac": m["ac"], "on": m["target"], "removed": m["removed"], "live": combat.live(ex, m["n"]),
               "crit": m["crit"]} for m in ex["nodes"]]
-    return {"attacker": ex["attacker"], "target": ex["target"], "beat": ex["no"], "nodes": nodes,
+    beat = ex["beat"]
+    what = f"{tables.card(beat['card']).name} ({card_brief(beat['card'])})"
+    if beat["op"] == "manoeuvre" and tables.card(beat["card"]).effect == "change_position":
+        what += f", turning {beat.get('apply', 'target')} {beat.get('rotate', 'cw')}"
+    return {"attacker": ex["attacker"], "target": ex["target"], "beat": ex["no"], "nodes": nodes, "what": what,
             "standing": combat.live(ex), "closed": ex["closed"]}
 
 
