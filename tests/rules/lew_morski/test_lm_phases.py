@@ -101,3 +101,21 @@ def test_stage_limit_option_ends_the_game():
     s = replace(new_state(stage_limit=12), stage=12, step="gb-move")
     res = RULESET.resolve(s, {"gb": {}}, FixedDice([]))
     assert res.state.step == "over" and "stage limit" in res.state.end_reason
+
+
+def test_view_lists_legal_moves_and_targets():
+    """The view gives each own aircraft its reachable end positions and its line-of-fire target now."""
+    s = only(new_state(), "He111-1", "Spit-1")
+    s = put(s, "He111-1", "A20,B30", "N")
+    s = put(s, "Spit-1", "A22,B25", "S")
+    v = RULESET.view(s, "de")
+    he = v["own"][0] if v["own"][0]["id"] == "He111-1" else next(a for a in v["own"] if a["id"] == "He111-1")
+    ends = {(m["end"], m["facing"], m["alt"]): m for m in he["moves"]}
+    assert ("A22,B28", "NE", "HIGH") in ends and ends[("A22,B28", "NE", "HIGH")]["path"] == "FFRFF"
+    assert all(len(m["path"].replace("L", "").replace("R", "")) <= 5 for m in he["moves"])  # 4, or 5 diving
+    vg = RULESET.view(s, "gb")
+    sp = vg["own"][0]
+    assert sp["target"] is None
+    s2 = put(s, "He111-1", "A22,B28", "N")
+    sp2 = RULESET.view(s2, "gb")["own"][0]
+    assert sp2["target"]["target"] == "He111-1" and sp2["target"]["dist"] == 3 and sp2["target"]["range"] == [8, 11]
