@@ -58,8 +58,8 @@ def draw(v: dict) -> Picture:
             mine = a["seat"] == v["seat"]
             shapes.append(Polygon(body, fill=COLOURS[a["side"]], outline="#ffd700" if mine else "#000000",
                                   width=3 if mine else 1))
-            shapes.append(Text((cx, cy + CELL * 0.36), f"{a['id']} {'D' if a['damaged'] else ''}{a['markers']}",
-                               size=9))
+            state = f"damaged {a['markers']}" if a["damaged"] else f"{a['markers']}/{a['structure']}"
+            shapes.append(Text((cx, cy + CELL * 0.36), f"{a['id']} {state}", size=9))
     notes = side_panel(v)
     height += 15 * len(notes)
     y = MARGIN + 20 + (b.height + 1) * CELL + 14
@@ -71,18 +71,19 @@ def draw(v: dict) -> Picture:
     shapes.append(Text((MARGIN, y + 18), f"hand sizes {hands}", anchor="la", size=11))
     for i, note in enumerate(notes):
         shapes.append(Text((MARGIN, y + 36 + 15 * i), note, anchor="la", size=10))
-    return Picture(width, height, tuple(shapes), title=f"Sky of WWII — {v['seat']}")
+    return Picture(width, height, tuple(shapes), title=f"Sky of WWII - {v['seat']}")
 
 
 def side_panel(v: dict) -> list[str]:
     """The reader's own hands and, when its turn is due, what each card could do now."""
     out = []
     for ac, cards in sorted(v["hand_details"].items()):
-        out.append(f"{ac} hand: " + (", ".join(f"{c['card']} ({c['brief']})" for c in cards) or "empty"))
+        out.append(f"{ac} hand:" + ("" if cards else " empty"))
+        out += [f"    {c['card']}: {c['brief']}" for c in cards]
     d = v.get("decide")
     if d and d["kind"] == "script":
         out.append(f"{d['ac']} could now:")
         for cu in d["card_uses"]:
             for u in cu["uses"]:
-                out.append(f"  {cu['card']}: {u}")
-    return out
+                out.append(f"    {cu['card']}: {u}")
+    return [line if len(line) <= 130 else line[:127] + "..." for line in out]

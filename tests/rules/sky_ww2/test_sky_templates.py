@@ -60,7 +60,7 @@ def test_picture_shows_board_and_own_hand_only():
     texts = [t.text for t in pic.shapes if isinstance(t, Text)]
     assert {"high altitude", "medium altitude", "low altitude"} <= set(texts)
     assert any(t.startswith("c1 ") for t in texts) and any(t.startswith("x1 ") for t in texts)
-    assert any("c1 hand: banked-turn" in t for t in texts)
+    assert "c1 hand:" in texts and any("banked-turn: manoeuvre" in t for t in texts)
     assert any("MANOEUVRE banked-turn TARGET x1 APPLY TARGET" in t for t in texts) is False  # x1 not adjacent
     assert not any("aimed-fire" in t for t in texts)
     # 3 fields x 16 cells + 4 ground slots + 2 aircraft bodies
