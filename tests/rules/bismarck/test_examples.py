@@ -47,7 +47,7 @@ def test_e3_air_unit_two_free_search_markers_and_two_paid():
     path = ["Q23", "Q22", "R22", "S21", "S20", "T20", "U19", "U18"]
     toks = [path[0], path[1] + "+S", path[2] + "+S", path[3] + "+S", path[4], path[5] + "+S", path[6], path[7]]
     ok = RULESET.check_orders(view, "allied", [OrderLine(1, "FLY catalina-209 " + " ".join(toks))])
-    assert not ok.problems  # 12 MP: exactly the Catalina's 14? no - 12 <= 14
+    assert not ok.problems  # 12 MP, within the Catalina's 14
     too_many = toks[:-1] + [path[7] + "+S+S"]  # two more paid markers: 8 + 4*2 = 16 > 14
     bad = RULESET.check_orders(view, "allied", [OrderLine(3, "FLY catalina-209 " + " ".join(too_many))])
     assert bad.problems and bad.problems[0].line_no == 3 and "16" in bad.problems[0].message

@@ -196,3 +196,34 @@ def test_doctrine_interrupt_when_a_battle_comes_and_no_doctrine_was_declared():
     assert any(e.kind == "battle" for e in res2.events)
     assert "DOCTRINE ALL CLOSE" in dict(res2.state.standing)["allied"]
     assert "DOCTRINE ALL EVADE" in dict(res2.state.standing)["german"]
+
+
+def test_crew_exhaustion_option_adds_one_after_two_engagements_yesterday():
+    base = fresh(crew_exhaustion=True)
+    day = T.turn_index("25-day")
+    s = replace(base, turn=day)
+    s = replace(s, ships=tuple(replace(x, engaged=(day - 5, day - 4, day)) if x.id == "bismarck" else x
+                               for x in s.ships))
+    assert combat._exhausted(Work(s), "bismarck")
+    off = replace(s, options=tuple((k, False if k == "crew_exhaustion" else v) for k, v in s.options))
+    assert not combat._exhausted(Work(off), "bismarck")
+    once = replace(s, ships=tuple(replace(x, engaged=(day - 5, day)) if x.id == "bismarck" else x for x in s.ships))
+    assert not combat._exhausted(Work(once), "bismarck")
+
+
+def test_radar_two_star_is_lost_after_the_first_combat_round():
+    w = Work(replace(fresh(), vis=9))
+    w.set("hood", hex="J29")
+    assert w.ships["bismarck"].radar == 3 and not w.ships["bismarck"].radar_lost
+    combat.fight(w, SeededDice(b"radar", "1"), "german", ["bismarck"], ["hood"], "J29")
+    if w.ships["bismarck"].afloat:
+        assert w.ships["bismarck"].radar_lost
+
+
+def test_optional_units_cost_vp_and_reveal_by_secret_roll():
+    s = fresh(tirpitz=True, us_dd1=True)
+    assert s.optional_vp == -9 + 1
+    t = [x for x in s.ships if x.id == "tirpitz"][0]
+    assert t.hex == "O33"
+    allied = RULESET.view(s, "allied")
+    assert set(allied["revealed_optional"]) <= {"tirpitz", "us-dd1"}
