@@ -370,6 +370,10 @@ class Checker:
         self.once("BOMB", a["id"])
         self.out["actions"].append({"verb": "BOMB", "ac": a["id"], "hexes": [board.fmt(h) for h in hexes]})  # type: ignore[arg-type]
 
+    def do_drop(self, args: list[str], text: str) -> None:
+        """DROP is the digest's word for BOMB under option bomb_timing=movement; both work in every game."""
+        self.do_bomb(args, text)
+
     def do_unjam(self, args: list[str], text: str) -> None:
         self.need("move", verb="UNJAM")
         if len(args) != 1:
