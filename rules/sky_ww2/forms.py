@@ -53,7 +53,9 @@ def decision_form(v: dict, d: dict) -> list[str]:
     out: list[str] = []
     if kind == "setup":
         sel = v["selection"]
-        out.append("# Set-up [3]: GROUND <obj> <obj> places two of CP, DP, AA in your slots (edge slot first).")
+        slots = " and ".join(f"{o['slot'][0]},{o['slot'][1]}" for o in v["ground"][v["side"]])
+        out.append(f"# Set-up [3]: GROUND <obj> <obj> lays two of CP, DP, AA face down in your slots {slots}, "
+                   "in that order [L279].")
         out.append("GROUND cp aa")
         if sel["mode"] != "random":
             verb = "PICK" if sel["mode"] == "free" else "KEEP"

@@ -226,7 +226,7 @@ def check_setup(v, decide, cmds, problems) -> dict:
                 objs = [w.lower() for w in words[1:]]
                 if len(objs) != 2 or len(set(objs)) != 2 or any(o not in ("cp", "dp", "aa") for o in objs):
                     raise Bad("GROUND names two different objects of CP, DP, AA for your two slots, "
-                              "edge slot first", "L279")
+                              "in the order of your slots (left to right on the board)", "L279")
                 out["ground"] = objs
             elif verb in ("PICK", "KEEP"):
                 want = "PICK" if sel["mode"] == "free" else "KEEP" if sel["mode"] == "limited" else None
