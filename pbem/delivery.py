@@ -71,22 +71,28 @@ class SmtpTransport:
     password: str = ""
     sender: str = ""
     timeout: float = 30.0
+    cafile: str = ""  # trust this CA (a club's own mail server); default: the system's
+
+    def _context(self) -> ssl.SSLContext:
+        return ssl.create_default_context(cafile=self.cafile or None)
 
     def send(self, raw: bytes, to: str, message_id: str) -> None:
         # SMTP lines end in CRLF; smtplib does not convert the bare LFs of a stored message itself
         raw = re.sub(rb"(?<!\r)\n", b"\r\n", raw)
         try:
             if self.tls:
-                client = smtplib.SMTP_SSL(self.host, self.port, timeout=self.timeout,
-                                          context=ssl.create_default_context())
+                client = smtplib.SMTP_SSL(self.host, self.port, timeout=self.timeout, context=self._context())
             else:
                 client = smtplib.SMTP(self.host, self.port, timeout=self.timeout)
             with client:
                 if self.starttls and not self.tls:
-                    client.starttls(context=ssl.create_default_context())
+                    client.starttls(context=self._context())
                 if self.username:
-                    client.login(self.username, self.password)
+                    self._login(client)
                 client.sendmail(self.sender, [to], raw)
+        except smtplib.SMTPAuthenticationError as exc:
+            # our own credentials are wrong: every message would fail alike, so keep them all queued
+            raise TemporaryFailure(f"SMTP login refused ({exc.smtp_code}); check [smtp] username/password") from None
         except smtplib.SMTPRecipientsRefused as exc:
             codes = [c for c, _ in exc.recipients.values()]
             if all(500 <= c < 600 for c in codes):
@@ -100,6 +106,17 @@ class SmtpTransport:
             raise TemporaryFailure(f"{exc.__class__.__name__}: {exc}") from None
 
 
+    def _login(self, client: smtplib.SMTP) -> None:
+        client.ehlo_or_helo_if_needed()
+        mechanisms = client.esmtp_features.get("auth", "").upper().split()
+        if "PLAIN" in mechanisms:
+            # one mechanism: smtplib.login() would try the next after a refusal, and some servers then hang
+            client.user, client.password = self.username, self.password
+            client.auth("PLAIN", client.auth_plain)
+        else:
+            client.login(self.username, self.password)
+
+
 def transport_for(home) -> Transport:
     smtp = home.section("smtp")
     if smtp.get("host"):
@@ -108,7 +125,8 @@ def transport_for(home) -> Transport:
             password = (home.path / smtp["password_file"]).read_text().strip()
         return SmtpTransport(host=smtp["host"], port=int(smtp.get("port", 587)),
                              starttls=bool(smtp.get("starttls", True)), tls=bool(smtp.get("tls", False)),
-                             username=smtp.get("username", ""), password=password, sender=home.address)
+                             username=smtp.get("username", ""), password=password, sender=home.address,
+                             cafile=str(home.path / smtp["cafile"]) if smtp.get("cafile") else "")
     return MaildirTransport(home.outbox)
 
 
@@ -148,6 +166,8 @@ def deliver(server, transport: Transport | None = None, limit: int = 500) -> tup
             except PermanentFailure as exc:
                 log.warning("%s: permanent failure to %s: %s", row.message_id, row.to_addr, exc)
                 _finish(server, row.id, "failed", str(exc), None)
+                if row.kind != "notice":  # never report a failed report (no loops)
+                    server.report_bounce(row, str(exc))
                 failed += 1
                 continue
             _finish(server, row.id, "sent", "", None, sent_at=server.clock())

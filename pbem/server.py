@@ -549,6 +549,22 @@ class Server(GMCommands):
                         text=built.text, html=built.html, msg_id=mid, now=self.clock(), game_id=game.id,
                         png=built.png, form=built.form)
 
+    def report_bounce(self, row: Outbox, error: str) -> None:
+        """Tell the GM that an address fails for good (the player may have changed it)."""
+        with self.session() as s:
+            game = s.get(Game, row.game_id) if row.game_id else None
+            gm = self.home.section("server").get("gm", "")
+            if not gm:
+                return
+            text = (f"Mail to {row.to_addr} ({row.kind} {row.message_id}) failed permanently:\n{error}\n\n"
+                    "Fix the address with `pbem gm replace`, then `pbem gm resend`.")
+            mid = message_id("bounce", row.message_id, domain=self._domain)
+            if s.exec(select(Outbox.id).where(Outbox.message_id == mid)).first() is None:
+                self._queue(s, kind="notice", to=gm, subject=f"[{row.game_id or 'pbem'}] undeliverable: "
+                            f"{row.to_addr}", text=text, html=f"<pre>{text}</pre>", msg_id=mid, now=self.clock(),
+                            game_id=game.id if game else "")
+                s.commit()
+
     def _breaker(self, s: Session, game: Game, missing: list[str], now: datetime) -> None:
         game.status = "held"
         game.held_reason = (f"circuit breaker: {len(missing)} sides sent no orders by the deadline "

@@ -108,3 +108,73 @@ def test_permanent_refusal_is_recorded_not_retried(server, keys, smtp, clock):
     assert [r.to_addr for r in bad] == ["nobody@x.test"] and "550" in bad[0].last_error
     clock.advance(days=1)
     assert deliver(server, SmtpTransport("127.0.0.1", ctl.port, starttls=False)) == (0, 0)
+
+
+def _self_signed(tmp_path):
+    """A certificate for 127.0.0.1, made with cryptography, written as PEM files."""
+    import datetime
+    import ipaddress
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
+    now = datetime.datetime.now(datetime.timezone.utc)
+    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
+            .serial_number(1).not_valid_before(now - datetime.timedelta(days=1))
+            .not_valid_after(now + datetime.timedelta(days=1))
+            .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), False)
+            .add_extension(x509.BasicConstraints(ca=True, path_length=None), True)
+            .sign(key, hashes.SHA256()))
+    (tmp_path / "cert.pem").write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    (tmp_path / "key.pem").write_bytes(key.private_bytes(serialization.Encoding.PEM,
+                                                         serialization.PrivateFormat.PKCS8,
+                                                         serialization.NoEncryption()))
+    return tmp_path / "cert.pem", tmp_path / "key.pem"
+
+
+def test_smtp_starttls_with_authentication(server, duel_game, tmp_path):
+    """STARTTLS to a server with its own CA, then AUTH; a wrong password is a retry, not a loss."""
+    import ssl
+
+    from aiosmtpd.smtp import AuthResult
+
+    cert, key = _self_signed(tmp_path)
+    tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    tls.load_cert_chain(cert, key)
+    sink = Sink()
+
+    def authenticator(server_, session, envelope, mechanism, auth_data):
+        ok = auth_data.login == b"club" and auth_data.password == b"s3cret"
+        return AuthResult(success=ok, handled=False)  # handled=False: aiosmtpd answers 535 itself
+
+    ctl = Controller(sink, hostname="127.0.0.1", port=free_port(), tls_context=tls, require_starttls=True,
+                     authenticator=authenticator, auth_require_tls=True)
+    ctl.start()
+    try:
+        wrong = SmtpTransport("127.0.0.1", ctl.port, username="club", password="nope", cafile=str(cert))
+        assert deliver(server, wrong) == (0, 0) and not sink.messages
+        server.clock.advance(hours=1)
+        right = SmtpTransport("127.0.0.1", ctl.port, username="club", password="s3cret", cafile=str(cert))
+        sent, failed = deliver(server, right)
+        assert failed == 0 and sent == len(sink.messages) >= 2
+    finally:
+        ctl.stop()
+
+
+def test_permanent_failure_is_reported_to_the_gm(server, keys, smtp):
+    from pbem.crypto import sshsig
+
+    ctl, sink = smtp
+    server.home.config.setdefault("server", {})["gm"] = "gm@club.test"
+    server.new_game("b", "duel", "standard", seed=b"s")
+    server.add_player("b", "east", "nobody@x.test", sshsig.public_key_of(keys["east"]).line())
+    server.add_player("b", "west", "west@x.test", sshsig.public_key_of(keys["west"]).line())
+    transport = SmtpTransport("127.0.0.1", ctl.port, starttls=False)
+    deliver(server, transport)
+    deliver(server, transport)
+    notes = [m for m in sink.messages if m["To"] == "gm@club.test"]
+    assert len(notes) == 1 and "nobody@x.test" in notes[0].get_body(("plain",)).get_content()
