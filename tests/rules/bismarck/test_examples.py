@@ -127,7 +127,12 @@ def test_e6_a_ship_that_started_in_the_hex_and_left_is_not_reported():
 
 
 def test_e7_air_attacks_at_night_visibility_6():
-    """E7 [9]: +2 night +2 vis 6: die 5 -> 9 miss; die 1 -> 5 one hit, HULL with secondary roll 2 -> secondary hit."""
+    """E7 [9]: +2 night +2 vis 6: die 5 -> 9 miss; die 1 -> 5 one hit, HULL with secondary roll 2 -> secondary hit.
+
+    The hit table's row labels list only "7-8" for +2 and nothing for visibility 6; the example applies +2 at
+    visibility 6, so the table's row is read as 6-8 (the table gives no other value to follow). The in-port
+    DRM is lost; the example shows none, so Rodney's natural die is 0 (placeholder in-port DRM 0).
+    """
     drm = T.hit_drm(vis=6, target_er=31, kind="air", night=True)
     assert drm == 4
     assert T.hits(5, drm) == 0
@@ -151,7 +156,13 @@ def test_e7_air_attacks_at_night_visibility_6():
 
 
 def test_e8_naval_combat_numbers():
-    """E8 [10]: Prinz Eugen vs Norfolk at visibility 9."""
+    """E8 [10]: Prinz Eugen vs Norfolk at visibility 9.
+
+    Where the example contradicts its table we follow the table: Norfolk's round-1 dice 7 and 3 with +4 give
+    a Secondary hit on the Medium column, not the Hull hit the text names. The torpedo modifier against an
+    Opening target (-2) and none against a Closing one are taken from the example: the hit table's "target in
+    Closing position" row is the translation's mislabel of the Opening row (digest 6.6).
+    """
     # start: both on the MZ labelled 9, 3 SZ between -> medium
     a, d = T.start_mz(9), 17 - T.start_mz(9)
     assert max(0, abs(a // 2 - d // 2) - 1) == 3 and T.range_band(3) == "medium"
@@ -231,7 +242,11 @@ def test_e10_german_submarine_reveals_arethusa_and_dud():
 
 
 def test_e11_random_sighting_at_visibility_5():
-    """E11 [11.2]: TF outside the sector on a convoy line: value 2 (roll 3 misses); Koln in B: 1 locates; 0 bearing."""
+    """E11 [11.2]: TF outside the sector on a convoy line: value 2 (roll 3 misses); Koln in B: 1 locates; 0 bearing.
+
+    The text says the roll must "equal" the value; its examples locate on any roll from 1 up to the value,
+    which is what the rules' own table layout implies, so locating is 1..value.
+    """
     assert T.sighting_value("D", 5) == 2 and 3 > 2
     assert T.sighting_value("B", 5) == 2
     assert T.sighting_value("C", 5) == 1
@@ -242,7 +257,12 @@ def test_e11_random_sighting_at_visibility_5():
 
 
 def test_e12_convoy_hunting_and_victory_points():
-    """E12 [11.3, 4]: roll 0 then ID 2 -> HX 128 (Revenge, DD2); 3 + 7 + 1 = 11 VP (the example omits the DD's 1)."""
+    """E12 [11.3, 4]: roll 0 then ID 2 -> HX 128 (Revenge, DD2); 3 + 7 + 1 = 11 VP.
+
+    The example scores only 3 + 7; the Victory table also gives 1 VP for the sunk destroyer flotilla, and we
+    follow the table. OB 325 is half a marker as in the example: the translated convoy table lost its
+    "1/2" entries (digest 6.14), so the example is the only source for that cell.
+    """
     assert T.hunt_drm(tf=True, central=False, night=False) == -1
     c = T.convoy_for(2, "ew")
     assert c["name"] == "HX 128" and c["escort"] == ["revenge", "dd2"] and c["markers"] == 1
