@@ -12,7 +12,7 @@ from collections import Counter
 from . import tables
 from .geometry import BONUS, STEP, aspect, direction
 
-WANT_REACT = [{"ac": "*", "card": "*", "against": "any", "min_damage": 0}]
+WANT_REACT = [{"ac": "*", "card": "*", "against": "any", "min_damage": 0, "max": 0, "lethal": False}]
 
 
 def orders(v: dict, seat: str, dice) -> str:

@@ -10,6 +10,7 @@ def standing_lines(v: dict) -> list[str]:
         card = "ANY" if r["card"] == "*" else r["card"]
         ac = "ALL" if r["ac"] == "*" else r["ac"]
         md = f" MIN_DAMAGE {r['min_damage']}" if r["min_damage"] else ""
+        md += (f" MAX {r['max']}" if r.get("max") else "") + (" LETHAL" if r.get("lethal") else "")
         out.append(f"REACT {ac} {card} AGAINST {r['against'].upper() if r['against'] in ('any', 'attack', 'manoeuvre') else r['against']}{md}")
     out.append(f"REACT_DEFAULT {p['react_default'].upper()}")
     for ac, val in sorted(p["pursue"].items()):
@@ -27,7 +28,8 @@ def standing_lines(v: dict) -> list[str]:
 
 
 HELP = """# Standing orders (any order file; REACT lines replace your earlier REACT list):
-#   REACT <aircraft|ALL> <card|ANY> [AGAINST ATTACK|MANOEUVRE|ANY|<card>] [MIN_DAMAGE n]
+#   REACT <aircraft|ALL> <card|ANY> [AGAINST ATTACK|MANOEUVRE|ANY|<card>] [MIN_DAMAGE n] [MAX n] [LETHAL]
+#     (first fitting rule plays; MAX: at most n of your cards in one exchange; LETHAL: only if the hit would kill)
 #   REACT NONE | REACT_DEFAULT ASK|PASS       (ASK: an interrupt asks you when no rule fits)
 #   ON_PURSUIT <aircraft|ALL> YES|NO|FREE|ASK  (FREE: only when no extra card is due)
 #   DISCARD_PRIORITY <cards...> | RESCUE YES|NO | ACTIVATION AUTO|ASK | DP_USE FIRST|LAST|NEVER

@@ -109,19 +109,24 @@ def parse_standing(v: dict, words: Sequence[str]) -> dict:
         if len(args) == 1 and args[0].upper() == "NONE":
             return {"op": "react_clear"}
         if len(args) < 2:
-            raise syntax("REACT <aircraft|ALL> <card|ANY> [AGAINST ATTACK|MANOEUVRE|ANY|<card>] [MIN_DAMAGE n]",
+            raise syntax("REACT <aircraft|ALL> <card|ANY> [AGAINST ATTACK|MANOEUVRE|ANY|<card>] [MIN_DAMAGE n] "
+                         "[MAX n] [LETHAL]",
                          "4.3")
         ac = ac_or_all(args[0])
         card = "*" if args[1].upper() == "ANY" else card_id(args[1])
         if card != "*" and not tables.card(card).reacts:
             raise Bad(f"{tables.card(card).name} is not a reaction or counter-move", "L158")
-        kw = keyword_args(args[2:], ("AGAINST", "MIN_DAMAGE"))
+        rest = [w for w in args[2:] if w.upper() != "LETHAL"]
+        lethal = len(rest) != len(args[2:])
+        kw = keyword_args(rest, ("AGAINST", "MIN_DAMAGE", "MAX"))
         against = kw.get("AGAINST", "ANY")
         against = against.lower() if against.upper() in ("ATTACK", "MANOEUVRE", "ANY") else card_id(against)
         md = kw.get("MIN_DAMAGE", "0")
-        if not md.isdigit():
-            raise syntax("MIN_DAMAGE takes a whole number")
-        return {"op": "react", "rule": {"ac": ac, "card": card, "against": against, "min_damage": int(md)}}
+        mx = kw.get("MAX", "0")
+        if not md.isdigit() or not mx.isdigit():
+            raise syntax("MIN_DAMAGE and MAX take whole numbers")
+        return {"op": "react", "rule": {"ac": ac, "card": card, "against": against, "min_damage": int(md),
+                                        "max": int(mx), "lethal": lethal}}
     if len(args) < 1:
         raise syntax(f"{verb} needs a value")
     if verb == "REACT_DEFAULT":

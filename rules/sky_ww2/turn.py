@@ -486,10 +486,24 @@ def policy_pick(g: Game, ex: dict, target: dict, opts: list[dict]) -> dict | Non
             continue
         if rule["min_damage"] and (kind != "attack" or root.damage < rule["min_damage"]):
             continue
+        if rule.get("lethal") and not (kind == "attack" and would_destroy(g, target, root.damage)):
+            continue
+        played = sum(1 for n in ex["nodes"] if n["party"] == "def")
+        if rule.get("max") and played >= rule["max"]:
+            continue
         for o in ordered:
             if rule["card"] in ("*", o["card"]):
                 return o
     return None
+
+
+def would_destroy(g: Game, a: dict, n: int) -> bool:
+    """Whether ``n`` more damage would shoot ``a`` down (its markers and structure are public) [6.5]."""
+    t = g.type_of(a)
+    if a["damaged"]:
+        return a["markers"] + n >= t.damaged.structure
+    left = a["markers"] + n - t.intact.structure
+    return left >= 0 and (left if g.opt("carry_excess") else 0) >= t.damaged.structure
 
 
 def answer(g: Game, ex: dict, party: str, o: dict) -> None:

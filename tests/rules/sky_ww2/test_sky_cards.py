@@ -199,3 +199,21 @@ def test_pursuer_keeps_descent_excess_until_its_own_turn_end():
     assert x1["alt"] == "low" and len(x1["hand"]) == 5 and doc(s)["turn"]["ac"] == "x1"
     s, ev = step(s, {"axis-1": "STAY\nEND"})
     assert len(doc(s)["aircraft"]["x1"]["hand"]) == 4
+
+
+@pytest.mark.parametrize("markers,lethal_plays", [(0, False), (3, True)])
+def test_react_lethal_rule(markers, lethal_plays):
+    # x1 is a damaged Bf 109G (damaged structure 4): a Short burst (3) kills it only with 1 marker on it
+    s = duel(["short-burst", "dodge", "dodge", "dodge", "dodge"], b_hand=["barrel-roll"], b_face="E", b_num=2,
+             tweak=lambda d: d["aircraft"]["x1"].update(damaged=True, markers=markers - 2 if markers else 0))
+    s, ev = step(s, {"coalition-1": "STAY\nATTACK short-burst TARGET x1\nEND",
+                     "axis-1": "REACT x1 barrel-roll LETHAL\nREACT_DEFAULT PASS"})
+    assert any("answers with Barrel roll" in e for e in ev) is lethal_plays
+
+
+def test_react_max_cards_per_exchange():
+    s = duel(["banked-turn", "dodge", "dodge", "feint", "dodge"], b_hand=["dodge", "dodge", "sideslip"], a_num=8)
+    s, ev = step(s, {"coalition-1": "STAY\nMANOEUVRE banked-turn TARGET x1\nON_CANCELLED dodge\nEND",
+                     "axis-1": "REACT x1 ANY MAX 1\nREACT_DEFAULT PASS"})
+    assert sum(1 for e in ev if e.startswith("x1 answers")) == 1
+    assert any("Banked turn succeeds" in e for e in ev)

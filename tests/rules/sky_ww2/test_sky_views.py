@@ -108,6 +108,7 @@ def test_standing_orders_round_trip():
     s = four_player()
     v = RULESET.view(s, "coalition-1")
     text = ["REACT c1 dodge AGAINST banked-turn", "REACT ALL ANY AGAINST ATTACK MIN_DAMAGE 3",
+            "REACT c1 ace-reaction LETHAL MAX 2",
             "REACT_DEFAULT PASS", "ON_PURSUIT c1 FREE", "DISCARD_PRIORITY dive half-loop", "RESCUE NO",
             "ACTIVATION ASK", "DP_USE FIRST", "AA_FIRE NO", "SEQUENCE c2 c1"]
     items = [parse_standing(v, t.split()) for t in text]
