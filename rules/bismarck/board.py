@@ -13,7 +13,7 @@ from functools import lru_cache
 from pbem.core import hexgrid
 from pbem.core.data import load_data
 
-PACKAGE = "rules.bismarck"
+PACKAGE = __package__  # "pbem.rules.bismarck" once installed
 ROW_NAMES = tuple([chr(65 + i) for i in range(26)] + ["A" + chr(65 + i) for i in range(8)])
 HEX_RE = re.compile(r"^([A-Z]{1,2})([0-9]{1,2})$")
 

@@ -116,7 +116,7 @@ class BismarckRuleset:
         else:
             game.administration(w, [])
             if not w.s.ended:
-                w.s = replace(w.s, turn=w.s.turn + 1)
+                w.s = replace(w.s, turn=w.s.turn + 1, moved=(), shadowers=(), shadowed_now=())
             nxt = "weather"
         if w.s.ended:
             nxt = "over"
