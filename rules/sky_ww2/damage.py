@@ -73,7 +73,8 @@ def draw_into(g: Game, a: dict, n: int, dice, why: str) -> list[str]:
     for c in got:
         cd = tables.card(c)
         if cd.kind == "malfunction":
-            g.say(f"malfunction on {a['id']}: {cd.name}", kind="malfunction")
+            # only the back is public; the face is known to the controller until it shows [L196]
+            g.say(f"malfunction on {a['id']}: {cd.name}", [a["seat"]], kind="malfunction")
             if cd.malfunction == "leak":
                 damage(g, a, 1, other_side(a["side"]), cd.name)
     return got
