@@ -4,7 +4,9 @@ from __future__ import annotations
 from pbem.core.errors import UnknownRulesetError
 from pbem.core.ruleset import Ruleset
 
-RULESETS: tuple[Ruleset, ...] = ()
+from . import bismarck, lew_morski, sky_ww2
+
+RULESETS: tuple[Ruleset, ...] = (bismarck.RULESET, lew_morski.RULESET, sky_ww2.RULESET)
 
 
 def find_ruleset(name: str, extra: tuple[Ruleset, ...] = ()) -> Ruleset:
