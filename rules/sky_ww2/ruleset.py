@@ -10,7 +10,8 @@ from pbem.core.ruleset import Checked, Option, Outcome, Phase, Resolution, Rules
 from . import bot, forms, orders, picture, tables, views
 from .setup import new_game, resolve_deploy, resolve_setup
 from .state import State
-from .turn import activate, advance, answer, take_script
+from .exchange import answer
+from .turn import activate, advance, take_script
 
 OPTIONS = (
     Option("players", 2, "number of players, split equally between the sides (2, 4, 6 [L307]; with 3 or 5, a house "

@@ -13,7 +13,7 @@ from . import combat, tables
 from .geometry import NOSE, POSITION
 from .movement import entry_cells
 from .state import Game, State, other_side
-from .turn import ground_below, own_object
+from .abilities import ground_below, own_object
 
 
 def card_brief(cid: str) -> str:

@@ -1,0 +1,149 @@
+"""Movement, altitude change, pursuit and AA fire during an aircraft's turn [6.2, 6.8]."""
+from __future__ import annotations
+
+from . import tables
+from .damage import card_names, damage, draw_into, give_up, policy
+from .flow import open_pending, skip
+from .geometry import NOSE, SIDE, direction
+from .movement import aa_sector, entry_cells, place, pursuit_cells, shifted_alt
+from .state import Game, other_side
+
+
+def move(g: Game, a: dict, item: dict, dice) -> None:
+    t = g.doc["turn"]
+    kind = item["kind"]
+    t["moved"] = True
+    if kind == "stay":
+        return
+    if kind in ("move", "rotate"):
+        if g.in_dogfight(a):
+            skip(g, a, item, "an aircraft in a dogfight may not move or turn in its field [L119, L135]")
+            return
+        if kind == "move":
+            cell = tuple(item["cell"])
+            if not g.free(a["alt"], cell):
+                skip(g, a, item, f"cell {cell[0]},{cell[1]} is not free [L135]")
+                return
+            a["cell"] = list(cell)
+        a["facing"] = item["face"]
+        g.say(f"{a['id']} moves to {a['alt']} {a['cell'][0]},{a['cell'][1]} facing {a['facing']}", kind="move")
+        aa_check(g, a, dice)
+        return
+    step = 1 if kind == "climb" else -1
+    new_alt = shifted_alt(a["alt"], step)
+    if new_alt is None:
+        skip(g, a, item, "there is no field beyond that altitude [L136]")
+        return
+    if g.malfunctions(a, "engine"):
+        skip(g, a, item, "engine trouble: no altitude change while the malfunction is in hand")
+        return
+    if kind == "climb" and not any(tables.card(c).kind != "malfunction" for c in a["hand"]):
+        skip(g, a, item, "climbing costs a card from the hand and the hand is empty [L136]")
+        return
+    chasers = [p for p in g.enemies_in_dogfight(a) if g.aspect(p, a) == NOSE]
+    extra = {p["id"]: g.aspect(a, p) in (SIDE, NOSE) for p in chasers}
+    x_old, f0 = tuple(a["cell"]), a["facing"]
+    if kind == "climb":
+        give_up(g, a, 1, "the cost of climbing [L136]", [item.get("discard")] if item.get("discard") else (),
+                allow_malfunction=False)
+    else:
+        draw_into(g, a, 1, dice, "descending [L136]")
+        if a["destroyed"]:
+            return
+    enter(g, a, new_alt, item.get("cell"), item.get("face") or a["facing"])
+    if chasers:
+        t["pursuit"] = {"queue": [p["id"] for p in chasers], "x_old": list(x_old), "f0": f0,
+                        "x_new": list(a["cell"]), "f1": a["facing"], "alt": new_alt, "step": step,
+                        "extra": extra, "answer": None}
+    aa_check(g, a, dice)
+
+
+def enter(g: Game, a: dict, alt: str, wanted, facing: str) -> bool:
+    """Enter a field by the start-cell rule [L133]; ``wanted`` is used only if the start cell is taken."""
+    cells = entry_cells(g, a["side"], alt)
+    if not cells:
+        g.say(f"{a['id']} finds no free cell at {alt} altitude and stays where it is", kind="move")
+        return False
+    cell = tuple(wanted) if wanted and tuple(wanted) in cells else cells[0]
+    place(a, alt, cell, facing)
+    g.say(f"{a['id']} enters {alt} altitude at {cell[0]},{cell[1]} facing {facing}", kind="move")
+    return True
+
+
+def step_pursuit(g: Game, dice) -> None:
+    """Each eligible enemy may follow the aircraft that changed altitude [L140]."""
+    t = g.doc["turn"]
+    pq = t["pursuit"]
+    if not pq["queue"]:
+        t["pursuit"] = None
+        return
+    p = g.ac(pq["queue"][0])
+    extra = pq["extra"][p["id"]]
+    need = (1 if pq["step"] > 0 else 0) + (1 if extra else 0)
+    usable = sum(1 for c in p["hand"] if tables.card(c).kind != "malfunction") + (1 if pq["step"] < 0 else 0)
+    able = not p["destroyed"] and not g.malfunctions(p, "engine") and usable >= need
+    x = g.ac(t["ac"])
+    cells, facing, _ = pursuit_cells(g, p, tuple(pq["x_old"]), pq["f0"], tuple(x["cell"]), x["facing"], pq["alt"])
+    if not able or not cells:
+        pq["queue"].pop(0)
+        return
+    answer = pq["answer"]
+    if answer is None:
+        rule = pursuit_rule(g, p)
+        if rule == "ask":
+            open_pending(g, "pursue", [p["seat"]], ac=p["id"], target=x["id"], extra=extra,
+                         cells=[list(c) for c in cells], climb=pq["step"] > 0)
+            return
+        answer = {"go": rule == "yes" or (rule == "free" and not extra), "cell": None, "face": None}
+    pq["queue"].pop(0)
+    pq["answer"] = None
+    if not answer["go"]:
+        g.say(f"{p['id']} does not pursue {x['id']}", kind="pursuit")
+        return
+    if pq["step"] > 0:
+        give_up(g, p, 1, "the cost of climbing in pursuit [L140]", allow_malfunction=False)
+    else:
+        draw_into(g, p, 1, dice, "descending in pursuit [L140]")
+    if extra:
+        give_up(g, p, 1, "pursuing a target that showed its side or nose [L140]", allow_malfunction=False)
+    if p["destroyed"]:
+        return
+    cells, facing, preserved = pursuit_cells(g, p, tuple(pq["x_old"]), pq["f0"], tuple(x["cell"]),
+                                             x["facing"], pq["alt"])
+    if not cells:
+        return
+    cell = tuple(answer["cell"]) if answer.get("cell") and tuple(answer["cell"]) in cells else cells[0]
+    if preserved is None:
+        facing = answer.get("face") or direction(cell, tuple(x["cell"])) or facing
+    place(p, pq["alt"], cell, facing)
+    g.say(f"{p['id']} pursues {x['id']} to {pq['alt']} altitude, {cell[0]},{cell[1]} facing {facing}", kind="pursuit")
+
+
+def pursuit_rule(g: Game, p: dict) -> str:
+    rules = policy(g, p["seat"])["pursue"]
+    return rules.get(p["id"], rules.get("*", "ask"))
+
+
+def aa_check(g: Game, a: dict, dice) -> None:
+    """An enemy AA battery fires once at an activated aircraft in (or entering) its sector [L150-152]."""
+    t = g.doc["turn"]
+    if t is None or t["aa_fired"] or a["destroyed"] or a["alt"] != "low" or not g.doc["revealed"]:
+        return
+    enemy = other_side(a["side"])
+    for obj in g.doc["ground"][enemy]:
+        if obj["obj"] != "aa" or obj["destroyed"] or tuple(a["cell"]) not in aa_sector(obj["slot"]):
+            continue
+        t["aa_fired"] = True
+        if g.doc["side_policies"][enemy]["aa"] == "hold":
+            g.say(f"{enemy}'s AA battery holds its fire at {a['id']}", kind="aa")
+            return
+        drawn = [c for c in (g.draw(dice, "AA battery"), g.draw(dice, "AA battery")) if c]
+        g.say(f"{enemy}'s AA battery fires at {a['id']}: draws {card_names(drawn)}", kind="aa")
+        attacks = sorted((c for c in drawn if tables.card(c).kind == "attack"),
+                         key=lambda c: (-tables.card(c).damage, c))
+        g.discard(drawn)
+        if attacks:
+            damage(g, a, tables.card(attacks[0]).damage, enemy, f"the AA battery ({tables.card(attacks[0]).name})")
+        else:
+            g.say("the AA battery draws no attack card and misses", kind="aa")
+        return
