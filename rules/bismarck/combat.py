@@ -91,6 +91,7 @@ class Pos:
     target: str | None = None
     acquired: str | None = None
     moved: bool = False
+    reduce: int = 0  # movement lost to the edge shift before this ship moved [10]
 
 
 @dataclass
@@ -270,6 +271,20 @@ def _round(w: Work, dice, bt: Battle, rnd: int) -> None:
             del bt.pos[sid]
             bt.left.add(sid)
             bt.log.append(f"round {rnd}: {sid} breaks off and leaves the battle (roll {r}{drm:+d})")
+    # shortcut [10]: a side with no armament left that cannot abort (rudder, or escorts) and has no
+    # reinforcements is treated as sunk
+    for side in sorted({p.side for p in bt.pos.values()}):
+        mine = bt.side_ships(side)
+        stuck = all(w.ships[s].bow + w.ships[s].stern + w.ships[s].sec == 0
+                    and (w.ships[s].rudder or side == bt.no_abort) for s in mine)
+        reserves = [x for x in w.afloat(side) if x.hex == bt.hex and x.id not in bt.pos and x.id not in bt.left
+                    and x.cls != "TK"]
+        if mine and stuck and not reserves:
+            for s_ in mine:
+                w.set(s_, hull=0)
+                w.check_sunk(s_, "helpless in battle")
+                bt.log.append(f"round {rnd}: {s_} has no guns left and cannot escape: treated as sunk")
+            _alive(w, bt)
     # 6. reinforcements from round 3
     if rnd >= T.tables()["reinforcement"]["from_round"] and len({p.side for p in bt.pos.values()}) == 2:
         for side in (bt.attacker, "allied" if bt.attacker == "german" else "german"):
@@ -358,9 +373,20 @@ def _move(w: Work, bt: Battle, sid: str, rnd: int) -> None:
     if not foes:
         return
     near = min(bt.between(sid, f) for f in foes)
-    limit = T.tactical_limit(x.er_now)
+    limit = T.tactical_limit(x.er_now) - p.reduce
     armed = x.bow + x.stern + x.sec > 0
-    if d["mode"] == "EVADE" or x.hull <= d["break"] or not armed:
+    if p.reduce:
+        # pushed back by the edge shift before moving: leave, or close with a reduced limit [10]
+        p.reduce = 0
+        if limit < 0 or d["mode"] == "EVADE" or x.hull <= d["break"] or not armed:
+            del bt.pos[sid]
+            bt.left.add(sid)
+            bt.log.append(f"round {rnd}: {sid}, pushed to the edge, leaves the battle")
+            return
+        p.facing = "closing"
+        nearest = min(foes, key=lambda f: bt.between(sid, f))
+        step = bt.forward(p.side) * max(0, min(limit, abs(bt.pos[nearest].mz - p.mz) - 2))
+    elif d["mode"] == "EVADE" or x.hull <= d["break"] or not armed:
         p.facing, step = "breaking", -bt.forward(p.side) * limit
     elif (d["mode"] == "CLOSE" and near > 1) or (d["mode"] == "STANDOFF" and near > 3):
         p.facing = "closing"
@@ -379,9 +405,15 @@ def _move(w: Work, bt: Battle, sid: str, rnd: int) -> None:
         bt.lo = p.mz
     for other in sorted(bt.pos):
         q = bt.pos[other]
-        if not bt.lo <= q.mz <= bt.lo + 17:
+        if bt.lo <= q.mz <= bt.lo + 17:
+            continue
+        if q.moved:  # already moved: it leaves the battle [10]
             del bt.pos[other]
             bt.left.add(other)
             bt.log.append(f"round {rnd}: {other} is pushed off the battle map and leaves the battle")
+        else:  # not yet moved: it stays at the edge and loses that much movement
+            over = bt.lo - q.mz if q.mz < bt.lo else q.mz - (bt.lo + 17)
+            q.mz = min(max(q.mz, bt.lo), bt.lo + 17)
+            q.reduce += over
     if p.mz is not None and sid in bt.pos and step:
         bt.log.append(f"round {rnd}: {sid} moves {abs(step)} MZ ({p.facing})")

@@ -227,3 +227,28 @@ def test_optional_units_cost_vp_and_reveal_by_secret_roll():
     assert t.hex == "O33"
     allied = RULESET.view(s, "allied")
     assert set(allied["revealed_optional"]) <= {"tirpitz", "us-dd1"}
+
+
+def _edge_battle(pe_moved):
+    w = Work(fresh())
+    w.set("norfolk", hex="J29")
+    w.s = replace(w.s, standing=(("allied", ("DOCTRINE ALL EVADE",)), ("german", ("DOCTRINE ALL CLOSE",))))
+    b = combat.Battle("german", "J29")
+    b.pos = {"prinz-eugen": combat.Pos("german", 0, "closing", moved=pe_moved),
+             "norfolk": combat.Pos("allied", 17, "breaking")}
+    combat._move(w, b, "norfolk", 1)  # breaks off 4 MZ past its own edge: the window shifts by 4
+    return w, b
+
+
+def test_edge_rule_pushes_an_unmoved_ship_back_and_cuts_its_movement():
+    """[10] edge rule: an unmoved ship pushed off the far edge stays at the edge with 4 MZ less to move."""
+    w, b = _edge_battle(pe_moved=False)
+    assert b.lo == 4 and b.pos["norfolk"].mz == 21
+    assert b.pos["prinz-eugen"].mz == 4 and b.pos["prinz-eugen"].reduce == 4
+    combat._move(w, b, "prinz-eugen", 1)  # limit 4 - 4 = 0: it stays in the battle, Closing, unmoved
+    assert b.pos["prinz-eugen"].mz == 4 and b.pos["prinz-eugen"].facing == "closing"
+
+
+def test_edge_rule_a_ship_that_already_moved_leaves_the_battle():
+    _, b = _edge_battle(pe_moved=True)
+    assert "prinz-eugen" not in b.pos and "prinz-eugen" in b.left
