@@ -521,3 +521,9 @@ def test_dispatch_post_card_played_as_an_attack():
     s, ev = step(s, {"coalition-1": "STAY\nATTACK short-burst FROM DP TARGET x1\nEND", "axis-1": "REACT_DEFAULT PASS"})
     d = doc(s)
     assert d["dp"]["coalition"] is None and d["aircraft"]["x1"]["markers"] == 3 and "short-burst" in d["discard"]
+
+
+def test_pursuit_keeps_the_mutual_position_when_the_target_turns():
+    # A re-enters high facing S (a quarter turn clockwise): B's offset and facing turn with it [L140]
+    s, ev = pursuit(move="CLIMB DISCARD half-loop FACE S")
+    assert any("x1 pursues c1 to high altitude, 2,3 facing N" in e for e in ev)
