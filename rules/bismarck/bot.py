@@ -96,11 +96,11 @@ def _standing(view: dict, seat: str) -> list[str]:
             if u["id"] in ("bismarck", "KG1") and want not in view["standing"]:
                 out.append(want)
         if "AUTO_ENGAGE OFF" not in view["standing"]:
-            out += ["AUTO_ENGAGE OFF", "DOCTRINE ALL CLOSE TORPEDOES ON BREAK 5", "STRIKE_CLASSES CV BB BC CA CL DD"]
+            out += ["AUTO_ENGAGE OFF", "DOCTRINE ALL STANDOFF TORPEDOES ON BREAK 3", "STRIKE_CLASSES CV BB BC CA CL DD"]
         near = sorted(view["contacts"], key=lambda c: c["turn"], reverse=True)
         out.append(f"SUB_HEX {near[0]['hex'] if near else 'N20'}")
-    elif "DOCTRINE ALL CLOSE TORPEDOES ON BREAK 2" not in view["standing"]:
-        out += ["DOCTRINE ALL CLOSE TORPEDOES ON BREAK 2", "STRIKE_CLASSES BB CA BC CL DD TK"]
+    elif "DOCTRINE ALL CLOSE TORPEDOES ON BREAK 1" not in view["standing"]:
+        out += ["DOCTRINE ALL CLOSE TORPEDOES ON BREAK 1", "STRIKE_CLASSES BB CA BC CL DD TK"]
     return out
 
 
