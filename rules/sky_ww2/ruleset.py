@@ -8,9 +8,9 @@ from pbem.core.orders import OrderLine
 from pbem.core.ruleset import Checked, Option, Outcome, Phase, Resolution, RulesetInfo, Scenario, Seat, Window
 
 from . import bot, forms, orders, picture, tables, views
+from .exchange import answer
 from .setup import new_game, resolve_deploy, resolve_setup
 from .state import State
-from .exchange import answer
 from .turn import activate, advance, take_script
 
 OPTIONS = (
