@@ -9,7 +9,7 @@ from . import combat
 from . import movement as M
 from . import tables as T
 from .board import board
-from .model import Air, Ship, State, get, put, to_json
+from .model import Air, Ship, State, put, to_json
 from .work import SIDES, Work, enemy
 
 
@@ -340,8 +340,6 @@ def main_orders(w: Work, orders: dict, dice) -> None:
             elif v == "RTB":
                 x = w.ships[o["ship"]]
                 w.set(x.id, markers=x.markers + ("rtb",))
-            elif v == "RELEASE":
-                w.s = replace(w.s, pending=w.s.pending)  # executed in administration
     # 3G movement: ships first (carriers before their aircraft), then air
     for side in SIDES:
         for o in by[side]:

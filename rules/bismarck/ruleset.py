@@ -10,7 +10,7 @@ from pbem.core.ruleset import Checked, Option, Outcome, Phase, Resolution, Rules
 from . import bot, game, orders, picture, views
 from . import tables as T
 from .events import attack_convoy
-from .model import State, from_json, get, to_json
+from .model import State, from_json, to_json
 from .work import SIDES, Work
 
 OPTIONS = (

@@ -5,7 +5,6 @@ from dataclasses import replace
 
 from . import tables as T
 from .board import board
-from .model import put
 from .work import Work, enemy
 
 

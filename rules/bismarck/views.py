@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from . import movement as M
 from . import tables as T
-from .board import board
 from .game import shadowed_units, victory
 from .model import State, get, to_json
 from .work import Work, enemy

@@ -47,9 +47,6 @@ class Work:
         self.reports[side].append(text)
         self.event(text, (side,), kind)
 
-    def roll(self, dice, why: str, seen: Iterable[str]) -> int:
-        return T.d10(dice, why, tuple(seen))
-
     def option(self, name: str, default=None):
         return get(self.s.options, name, default)
 

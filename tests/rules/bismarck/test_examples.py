@@ -4,7 +4,6 @@ FixedDice values are die faces 1..10; a d10 reading of r (0..9) is face r + 1 [2
 """
 from dataclasses import replace
 
-import pytest
 
 from pbem.core.dice import FixedDice
 from pbem.core.orders import OrderLine

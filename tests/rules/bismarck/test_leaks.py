@@ -43,7 +43,6 @@ def test_contact_names_never_reach_the_holder():
     text = json.dumps(v["contacts"])
     assert "bismarck" not in text and v["contacts"][0]["classes"] == {"BB": 1}
     # the same contact on another German unit of the same class looks the same
-    from rules.bismarck.model import Contact
     other = replace(s, contacts=tuple(replace(c, unit="tirpitz") for c in s.contacts))
     assert RULESET.view(other, "allied")["contacts"] == v["contacts"]
 
