@@ -40,7 +40,10 @@ def move(g: Game, a: dict, item: dict, dice) -> None:
     if kind == "climb" and not any(tables.card(c).kind != "malfunction" for c in a["hand"]):
         skip(g, a, item, "climbing costs a card from the hand and the hand is empty [L136]")
         return
-    chasers = [p for p in g.enemies_in_dogfight(a) if g.aspect(p, a) == NOSE]
+    # several pursuers follow in their side's SEQUENCE order (gap 6.2: the pursuing side chooses)
+    order = g.doc["side_policies"][other_side(a["side"])]["sequence"]
+    chasers = sorted((p for p in g.enemies_in_dogfight(a) if g.aspect(p, a) == NOSE),
+                     key=lambda p: (order.index(p["id"]) if p["id"] in order else 99, p["id"]))
     extra = {p["id"]: g.aspect(a, p) in (SIDE, NOSE) for p in chasers}
     x_old, f0 = tuple(a["cell"]), a["facing"]
     if kind == "climb":
