@@ -77,13 +77,19 @@ def direction(p: Hex, q: Hex) -> str | None:
     return None
 
 
-def edge_of(off: Hex) -> str:
-    """The board edge an off-board hex lies beyond (south first: leaving south matters [R 8.1])."""
+def side_of(off: Hex) -> str:
+    """The board side an off-board hex lies beyond: bottom and top rows first, then left and right columns."""
     if row(off) > ROWS - 1:
-        return "south"
+        return "bottom"
     if row(off) < 0:
-        return "north"
-    return "west" if off[0] < 1 else "east"
+        return "top"
+    return "left" if off[0] < 1 else "right"
+
+
+def edge_of(off: Hex) -> str:
+    """The compass edge an off-board hex lies beyond [R 4.3, 8.1], per the compass in board.toml (G-3)."""
+    side = side_of(off)
+    return next(name for name, s in compass().items() if s == side)
 
 
 @lru_cache(maxsize=4096)
@@ -124,18 +130,31 @@ def ray(h: Hex, facing: str, n: int) -> tuple[Hex, ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=1)
+def _board_data() -> dict:
+    return load_data(__name__.rsplit(".", 1)[0] + ".data", "board.toml")
+
+
+@lru_cache(maxsize=1)
+def compass() -> dict[str, str]:
+    """Compass edge name -> board side (top, bottom, left, right) [G-3]."""
+    c = _board_data()["compass"]
+    return {k: c[k] for k in ("north", "east", "south", "west")}
+
+
 @lru_cache(maxsize=8)
 def sun_hexes(edge: str) -> frozenset[Hex]:
-    """The 10 hexes of the sun shield on an edge (digest 7.2.3, G-11)."""
-    if edge == "east":
-        return frozenset(from_row(COLUMNS, r) for r in range(9, 19))
-    if edge == "west":
-        return frozenset(from_row(1, r) for r in range(9, 19))
-    if edge == "south":
-        return frozenset(from_row(a, ROWS - 1) for a in range(17, 27))
-    if edge == "north":
-        return frozenset(from_row(a, 0) for a in range(17, 27))
-    return frozenset()
+    """The 10 hexes of the sun shield on a compass edge (digest 7.2.3, G-11), from board.toml."""
+    side = compass().get(edge)
+    if side is None:
+        return frozenset()
+    lo, hi = _board_data()["sun"][side]
+    if side == "top":
+        return frozenset(from_row(a, 0) for a in range(lo, hi + 1))
+    if side == "bottom":
+        return frozenset(from_row(a, ROWS - 1) for a in range(lo, hi + 1))
+    col = 1 if side == "left" else COLUMNS
+    return frozenset(from_row(col, r) for r in range(lo, hi + 1))
 
 
 @lru_cache(maxsize=65536)
@@ -178,7 +197,7 @@ class Terrain:
 
 @lru_cache(maxsize=1)
 def terrain() -> Terrain:
-    data = load_data(__name__.rsplit(".", 1)[0] + ".data", "board.toml")
+    data = _board_data()
     t = data["terrain"]
 
     def hexes(names: list[str]) -> frozenset[Hex]:
