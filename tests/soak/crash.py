@@ -1,0 +1,341 @@
+"""Claim 4, no loss on crash: kill -9 the daemon at random points over a scripted run of several games.
+
+    python -m tests.soak.crash [--games 6] [--kills 200] [--seed 1] [--quick]
+
+Set-up: a pbem home (SQLite, or ``--db-url``) whose config.toml has an ``[smtp]`` section pointing
+at an aiosmtpd server in this process, which keeps every message it receives.  Duel games are
+created with two players each.  The players are mail-driven: when a sitrep carrying an order
+form reaches the SMTP server, its player signs the form (with a random FIRE post) and drops the
+message into the home's inbox Maildir, once per game, side, turn and phase.
+
+The daemon (``tests/soak/daemon.py``: ``pbem.daemon.tick`` in a loop) runs as a subprocess and is
+killed with SIGKILL after a random delay (0 - ``max_delay`` s after it is ready), then restarted
+with its clock moved past the outbox lease, as a real restart after a crash would see it; over
+and over, until every game is over.  A last clean run drains what is left.
+
+Then, from the database and the receiver:
+
+* orders lost: an order message never stored, or an accepted one whose text is not the one the
+  journal resolved its phase with;
+* phases resolved twice (a phase key twice in a game's journal) and games not finished;
+* sitreps lost (a Sitrep row whose Message-ID never arrived) and duplicates (a Message-ID that
+  arrived more than once, any kind of mail), each duplicate with its outbox row's attempts;
+* ``pbem replay`` (pbem.replay.replay, what the command runs) for every game.
+"""
+from __future__ import annotations
+
+import argparse
+import email
+import email.policy
+import hashlib
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+QUICK = {"games": 2, "kills": 8}
+
+
+class Sink:
+    """The receiving SMTP server's handler: keeps every message, in order."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.messages: list[tuple[str, str, str, bytes]] = []  # (message-id, kind, to, raw)
+
+    async def handle_DATA(self, server, session, envelope):
+        msg = email.message_from_bytes(envelope.content, policy=email.policy.default)
+        with self.lock:
+            self.messages.append((str(msg["Message-ID"]), str(msg["X-PBEM-Kind"] or ""),
+                                  ",".join(envelope.rcpt_tos), envelope.content))
+        return "250 OK"
+
+    def snapshot(self) -> list[tuple[str, str, str, bytes]]:
+        with self.lock:
+            return list(self.messages)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class Result:
+    games: int = 0
+    kills: int = 0
+    restarts: int = 0
+    orders_sent: int = 0
+    orders_lost: int = 0
+    phases_resolved: int = 0
+    phases_twice: int = 0
+    games_unfinished: int = 0
+    sitreps: int = 0
+    sitreps_lost: int = 0
+    mails_received: int = 0
+    duplicates: int = 0
+    replay_failures: int = 0
+    seconds: float = 0.0
+    problems: list[str] = field(default_factory=list)
+    duplicate_detail: list[str] = field(default_factory=list)
+
+
+def _form_key(form: str) -> tuple[str, str, int, str] | None:
+    from pbem.core.orders import parse_order_file
+
+    f, _ = parse_order_file(form)
+    if f is None:
+        return None
+    return f.game, f.side, f.turn, f.phase
+
+
+class Players:
+    """Answer every sitrep that carries an order form, once per (game, side, turn, phase)."""
+
+    def __init__(self, inbox: Path, keys, rnd: random.Random) -> None:
+        self.inbox, self.keys, self.rnd = inbox, keys, rnd
+        self.seen = 0
+        self.answered: dict[tuple, str] = {}  # key -> sha256 of the raw message dropped in the inbox
+        self.texts: dict[tuple, str] = {}
+
+    def answer(self, messages) -> int:
+        from pbem.core.orders import canonical
+        from pbem.crypto import sshsig
+        from tests.helpers import mail
+
+        new = 0
+        for mid, kind, to, raw in messages[self.seen:]:
+            self.seen += 1
+            if kind != "sitrep":
+                continue
+            msg = email.message_from_bytes(raw, policy=email.policy.default)
+            form = next((p.get_content() for p in msg.iter_attachments() if p.get_filename() == "orders.txt"), None)
+            if isinstance(form, bytes):
+                form = form.decode()
+            key = _form_key(form) if form else None
+            if key is None or key in self.answered:
+                continue
+            if "FIRE 3" in form:
+                form = form.replace("FIRE 3", f"FIRE {self.rnd.randint(1, 5)}")
+            text = canonical(form)
+            raw_out = mail(text + sshsig.sign(self.keys[key[1]], text.encode()), sender=f"{key[1]}@players.test",
+                           msg_id=f"<{key[0]}.{key[1]}.{key[2]}.{key[3]}@players.test>")
+            name = f"{time.time_ns()}.{os.getpid()}.{len(self.answered)}.soak"
+            (self.inbox / "tmp" / name).write_bytes(raw_out)
+            os.replace(self.inbox / "tmp" / name, self.inbox / "new" / name)
+            self.answered[key] = hashlib.sha256(raw_out).hexdigest()
+            self.texts[key] = text
+            new += 1
+        return new
+
+
+def make_home(tmp: Path, port: int, db_url: str | None, games: int, keys):
+    from pbem.crypto import sshsig
+    from pbem.home import Home
+    from pbem.server import Server
+    from tests.fixtures.duel import RULESET as DUEL
+
+    home = Home(tmp / "home")
+    server = Server.init(home, db_url, extra_rulesets=(DUEL,))
+    with open(home.config_path, "a") as fh:
+        fh.write(f'\n[smtp]\nhost = "127.0.0.1"\nport = {port}\nstarttls = false\n')
+    home.load()
+    server = Server(home, extra_rulesets=(DUEL,))
+    for n in range(games):
+        gid = f"soak-{n}"
+        server.new_game(gid, "duel", "standard", seed=f"soak {n}".encode(), hours=100000, interrupt_hours=100000)
+        for seat in ("east", "west"):
+            server.add_player(gid, seat, f"{seat}@players.test", sshsig.public_key_of(keys[seat]).line())
+    return home, server
+
+
+def start_daemon(home: Path, offset_minutes: float, log, once_idle: bool = False) -> subprocess.Popen:
+    cmd = [sys.executable, "-m", "tests.soak.daemon", "--home", str(home),
+           "--clock-offset-minutes", str(offset_minutes)]
+    if once_idle:
+        cmd.append("--once-idle")
+    return subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=log, text=True,
+                            env=dict(os.environ, PYTHONPATH=str(ROOT)))
+
+
+def run(games: int = 6, kills: int = 200, seed: int = 1, max_delay: float = 0.8, db_url: str | None = None,
+        time_budget: float = 1800.0, progress=None, workdir: Path | None = None) -> Result:
+    from aiosmtpd.controller import Controller
+
+    from pbem.crypto import sshsig
+    from pbem.delivery import LEASE
+
+    rnd = random.Random(seed)
+    res = Result(games=games)
+    started = time.monotonic()
+    keys = {"east": sshsig.generate_private_key(), "west": sshsig.generate_private_key()}
+    sink = Sink()
+    port = free_port()
+    ctl = Controller(sink, hostname="127.0.0.1", port=port)
+    ctl.start()
+    tmpctx = tempfile.TemporaryDirectory(prefix="pbem-soak-") if workdir is None else None
+    tmp = Path(tmpctx.name) if tmpctx else workdir
+    lease_min = LEASE.total_seconds() / 60 + 1
+    try:
+        home, server = make_home(tmp, port, db_url, games, keys)
+        players = Players(home.inbox, keys, rnd)
+        log = open(tmp / "daemon.log", "a")
+        restarts = 0
+
+        def all_over() -> bool:
+            return all(g.status == "over" for g in server.games())
+
+        while res.kills < kills and time.monotonic() - started < time_budget and not all_over():
+            proc = start_daemon(home.path, restarts * lease_min, log)
+            restarts += 1
+            ready = proc.stdout.readline()
+            if not ready.startswith("ready"):
+                res.problems.append(f"daemon did not start: {ready!r}")
+                proc.kill()
+                break
+            drain = threading.Thread(target=lambda p=proc: [None for _ in p.stdout], daemon=True)
+            drain.start()
+            deadline = time.monotonic() + rnd.uniform(0.0, max_delay)
+            while time.monotonic() < deadline:
+                players.answer(sink.snapshot())
+                time.sleep(0.01)
+            proc.send_signal(signal.SIGKILL)
+            proc.wait()
+            res.kills += 1
+            if progress:
+                progress()
+        # a clean run with the clock past every lease: the players answer until all is quiet
+        offset = restarts * lease_min + 60
+        proc = start_daemon(home.path, offset, log)
+        restarts += 1
+        proc.stdout.readline()
+        threading.Thread(target=lambda p=proc: [None for _ in p.stdout], daemon=True).start()
+        quiet_since, seen = time.monotonic(), -1
+        while time.monotonic() - started < time_budget + 300:
+            n = len(sink.snapshot())
+            if players.answer(sink.snapshot()) or n != seen:
+                quiet_since, seen = time.monotonic(), n
+            inbox_empty = not any(p for p in (home.inbox / "new").iterdir() if not p.name.startswith("."))
+            if inbox_empty and time.monotonic() - quiet_since > 1.5 and all_over():
+                break
+            time.sleep(0.02)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        # and one last pass must find nothing left to do
+        proc = start_daemon(home.path, offset, log, once_idle=True)
+        restarts += 1
+        out, _ = proc.communicate(timeout=300)
+        if "tick:" in out:
+            res.problems.append(f"work left after the run: {out.strip().splitlines()[1:3]}")
+        res.restarts = restarts
+        log.close()
+        _verify(server, home, sink, players, res)
+        server.engine.dispose()
+    finally:
+        ctl.stop()
+        if tmpctx:
+            tmpctx.cleanup()
+    res.seconds = time.monotonic() - started
+    return res
+
+
+def _verify(server, home, sink, players: Players, res: Result) -> None:
+    from sqlmodel import select
+
+    from pbem.replay import replay
+    from pbem.store.models import Inbound, Journal, Outbox, Sitrep
+
+    received = sink.snapshot()
+    res.mails_received = len(received)
+    by_id = Counter(mid for mid, *_ in received)
+    with server.session() as s:
+        inbound = {r.sha256: r for r in s.exec(select(Inbound)).all()}
+        journal = s.exec(select(Journal).order_by(Journal.game_id, Journal.seq)).all()
+        sitreps = s.exec(select(Sitrep)).all()
+        outbox = {r.message_id: r for r in s.exec(select(Outbox)).all()}
+    resolved: dict[tuple[str, int, str], list[dict]] = {}
+    for j in journal:
+        if j.kind == "resolve":
+            payload = json.loads(j.payload_json)
+            turn, name = payload["phase"].split("/", 1)
+            resolved.setdefault((j.game_id, int(turn), name), []).append(payload)
+    res.phases_resolved = sum(len(v) for v in resolved.values())
+    res.phases_twice = sum(len(v) - 1 for v in resolved.values() if len(v) > 1)
+    for game in server.games():
+        seqs = [j.seq for j in journal if j.game_id == game.id]
+        if seqs != list(range(len(seqs))):
+            res.problems.append(f"{game.id}: journal sequence {seqs}")
+        if game.status != "over":
+            res.games_unfinished += 1
+            res.problems.append(f"{game.id}: not finished ({game.status}, turn {game.turn} {game.phase})")
+        report = replay(server, game.id)
+        if not report.ok:
+            res.replay_failures += 1
+            res.problems.append(f"{game.id}: replay: {report.problems[:3]}")
+    res.orders_sent = len(players.answered)
+    for key, sha in players.answered.items():
+        gid, seat, turn, phase = key
+        row = inbound.get(sha)
+        if row is None:
+            res.orders_lost += 1
+            res.problems.append(f"{key}: the order message was never stored")
+            continue
+        if row.status != "accepted":
+            res.orders_lost += 1
+            res.problems.append(f"{key}: {row.status}: {row.verdict}")
+            continue
+        payloads = resolved.get((gid, turn, phase), [])
+        if not payloads or payloads[0]["orders"].get(seat) != players.texts[key]:
+            res.orders_lost += 1
+            res.problems.append(f"{key}: accepted but not what the phase was resolved with")
+    res.sitreps = len(sitreps)
+    for row in sitreps:
+        if by_id[row.message_id] == 0:
+            res.sitreps_lost += 1
+            res.problems.append(f"sitrep {row.game_id}/{row.seat} seq {row.seq} never arrived")
+    for mid, n in by_id.items():
+        if n > 1:
+            res.duplicates += n - 1
+            row = outbox.get(mid)
+            res.duplicate_detail.append(f"{mid} ({row.kind if row else '?'}) arrived {n} times; outbox attempts "
+                                        f"{row.attempts if row else '?'}")
+    if len(list((home.inbox / "new").iterdir())):
+        res.problems.append("messages left unread in the inbox")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description="kill -9 soak of the pbem daemon")
+    ap.add_argument("--games", type=int, default=6)
+    ap.add_argument("--kills", type=int, default=200)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--max-delay", type=float, default=0.8)
+    ap.add_argument("--db-url", default=None)
+    ap.add_argument("--quick", action="store_true", help="2 games, 8 kills (what the test suite runs)")
+    args = ap.parse_args()
+    if args.quick:
+        args.games, args.kills = QUICK["games"], QUICK["kills"]
+    r = run(args.games, args.kills, args.seed, args.max_delay, args.db_url)
+    for k, v in r.__dict__.items():
+        if not isinstance(v, list):
+            print(f"{k} {v}")
+    for p in r.problems + r.duplicate_detail:
+        print("  ", p)
+    ok = not (r.orders_lost or r.phases_twice or r.sitreps_lost or r.duplicates or r.replay_failures
+              or r.games_unfinished)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
