@@ -667,10 +667,19 @@ class Server(GMCommands):
         now = self.clock()
         with self.session() as s:
             rows = s.exec(select(Game.id, Game.deadline, Game.awaiting_json).where(Game.status == "active")).all()
+            # Games whose awaited orders are all in: a daemon killed between ingest and advance must not
+            # leave a complete phase waiting for its deadline (found by the kill -9 soak, tests/soak/crash.py).
+            subs = s.exec(select(Submission.game_id, Submission.seat).join(Game, Game.id == Submission.game_id).where(
+                Game.status == "active", Submission.current == True,  # noqa: E712
+                Submission.turn == Game.turn, Submission.phase == Game.phase)).all()
+        have: dict[str, set[str]] = {}
+        for gid, seat in subs:
+            have.setdefault(gid, set()).add(seat)
         due = []
         for gid, deadline, awaiting in rows:
             # grace is applied inside advance(); asking early costs one cheap check
-            if (deadline is not None and aware(deadline) <= now) or awaiting == "[]":
+            if (deadline is not None and aware(deadline) <= now) or awaiting == "[]" \
+                    or set(json.loads(awaiting)) <= have.get(gid, set()):
                 due.append(gid)
         return due
 
