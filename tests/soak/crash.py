@@ -90,6 +90,7 @@ class Result:
     seconds: float = 0.0
     problems: list[str] = field(default_factory=list)
     duplicate_detail: list[str] = field(default_factory=list)
+    duplicate_rows: list[tuple[str, str, int, int]] = field(default_factory=list)  # (id, kind, arrived, attempts)
 
 
 def _form_key(form: str) -> tuple[str, str, int, str] | None:
@@ -309,6 +310,7 @@ def _verify(server, home, sink, players: Players, res: Result) -> None:
         if n > 1:
             res.duplicates += n - 1
             row = outbox.get(mid)
+            res.duplicate_rows.append((mid, row.kind if row else "?", n, row.attempts if row else 0))
             res.duplicate_detail.append(f"{mid} ({row.kind if row else '?'}) arrived {n} times; outbox attempts "
                                         f"{row.attempts if row else '?'}")
     if len(list((home.inbox / "new").iterdir())):
