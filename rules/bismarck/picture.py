@@ -57,5 +57,7 @@ def picture(view: dict) -> Picture:
     for r in range(0, b.rows, 4):
         shapes.append(Text((12, centre(f"{'ABCDEFGHIJKLMNOPQRSTUVWXYZ'[r] if r < 26 else 'A' + chr(65 + r - 26)}1")[1]),
                            "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[r] if r < 26 else "A" + chr(65 + r - 26), size=9))
+    for c in range(1, b.cols + 1, 4):
+        shapes.append(Text((centre(f"B{c}")[0], 10), str(c), size=9))
     title = f"{view['side']} search map, {view['turn_name']}, visibility {view['visibility']}"
     return Picture(int(60 + 34 * math.sqrt(3) * SIZE), int(60 + 35 * 1.5 * SIZE), tuple(shapes), "#ffffff", title)
