@@ -25,6 +25,7 @@ Then, from the database and the receiver:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import email
 import email.policy
 import hashlib
@@ -87,6 +88,7 @@ class Result:
     mails_received: int = 0
     duplicates: int = 0
     replay_failures: int = 0
+    tick_failures: int = 0  # passes that raised (logged by the daemon, which goes on)
     seconds: float = 0.0
     problems: list[str] = field(default_factory=list)
     duplicate_detail: list[str] = field(default_factory=list)
@@ -105,8 +107,8 @@ def _form_key(form: str) -> tuple[str, str, int, str] | None:
 class Players:
     """Answer every sitrep that carries an order form, once per (game, side, turn, phase)."""
 
-    def __init__(self, inbox: Path, keys, rnd: random.Random) -> None:
-        self.inbox, self.keys, self.rnd = inbox, keys, rnd
+    def __init__(self, inboxes: list[Path], keys, rnd: random.Random) -> None:
+        self.inboxes, self.keys, self.rnd = inboxes, keys, rnd
         self.seen = 0
         self.answered: dict[tuple, str] = {}  # key -> sha256 of the raw message dropped in the inbox
         self.texts: dict[tuple, str] = {}
@@ -134,15 +136,16 @@ class Players:
             raw_out = mail(text + sshsig.sign(self.keys[key[1]], text.encode()), sender=f"{key[1]}@players.test",
                            msg_id=f"<{key[0]}.{key[1]}.{key[2]}.{key[3]}@players.test>")
             name = f"{time.time_ns()}.{os.getpid()}.{len(self.answered)}.soak"
-            (self.inbox / "tmp" / name).write_bytes(raw_out)
-            os.replace(self.inbox / "tmp" / name, self.inbox / "new" / name)
+            inbox = self.rnd.choice(self.inboxes)  # with several daemons, mail reaches any of them
+            (inbox / "tmp" / name).write_bytes(raw_out)
+            os.replace(inbox / "tmp" / name, inbox / "new" / name)
             self.answered[key] = hashlib.sha256(raw_out).hexdigest()
             self.texts[key] = text
             new += 1
         return new
 
 
-def make_home(tmp: Path, port: int, db_url: str | None, games: int, keys):
+def make_home(tmp: Path, port: int, db_url: str | None, games: int, keys, daemons: int = 1):
     from pbem.crypto import sshsig
     from pbem.home import Home
     from pbem.server import Server
@@ -154,12 +157,20 @@ def make_home(tmp: Path, port: int, db_url: str | None, games: int, keys):
         fh.write(f'\n[smtp]\nhost = "127.0.0.1"\nport = {port}\nstarttls = false\n')
     home.load()
     server = Server(home, extra_rulesets=(DUEL,))
+    homes = [home]
+    for k in range(1, daemons):  # another machine: same config, database and server key, its own inbox
+        other = Home(tmp / f"home{k}")
+        other.path.mkdir(parents=True)
+        other.config_path.write_text(home.config_path.read_text().replace("{home}", str(home.path)))
+        (other.path / "server_key").write_bytes(home.key_path.read_bytes())
+        other.create()
+        homes.append(other)
     for n in range(games):
         gid = f"soak-{n}"
         server.new_game(gid, "duel", "standard", seed=f"soak {n}".encode(), hours=100000, interrupt_hours=100000)
         for seat in ("east", "west"):
             server.add_player(gid, seat, f"{seat}@players.test", sshsig.public_key_of(keys[seat]).line())
-    return home, server
+    return homes, server
 
 
 def start_daemon(home: Path, offset_minutes: float, log, once_idle: bool = False) -> subprocess.Popen:
@@ -172,7 +183,7 @@ def start_daemon(home: Path, offset_minutes: float, log, once_idle: bool = False
 
 
 def run(games: int = 6, kills: int = 200, seed: int = 1, max_delay: float = 0.8, db_url: str | None = None,
-        time_budget: float = 1800.0, progress=None, workdir: Path | None = None) -> Result:
+        time_budget: float = 1800.0, progress=None, workdir: Path | None = None, daemons: int = 1) -> Result:
     from aiosmtpd.controller import Controller
 
     from pbem.crypto import sshsig
@@ -190,59 +201,69 @@ def run(games: int = 6, kills: int = 200, seed: int = 1, max_delay: float = 0.8,
     tmp = Path(tmpctx.name) if tmpctx else workdir
     lease_min = LEASE.total_seconds() / 60 + 1
     try:
-        home, server = make_home(tmp, port, db_url, games, keys)
-        players = Players(home.inbox, keys, rnd)
+        homes, server = make_home(tmp, port, db_url, games, keys, daemons)
+        home = homes[0]
+        players = Players([h.inbox for h in homes], keys, rnd)
         log = open(tmp / "daemon.log", "a")
         restarts = 0
 
         def all_over() -> bool:
             return all(g.status == "over" for g in server.games())
 
+        def inbox_empty() -> bool:
+            return not any(p for h in homes for p in (h.inbox / "new").iterdir() if not p.name.startswith("."))
+
+        def start_all(offset):
+            procs = [start_daemon(h.path, offset, log) for h in homes]
+            for proc in procs:
+                ready = proc.stdout.readline()
+                if not ready.startswith("ready"):
+                    res.problems.append(f"daemon did not start: {ready!r}")
+                threading.Thread(target=lambda p=proc: [None for _ in p.stdout], daemon=True).start()
+            return procs
+
         while res.kills < kills and time.monotonic() - started < time_budget and not all_over():
-            proc = start_daemon(home.path, restarts * lease_min, log)
-            restarts += 1
-            ready = proc.stdout.readline()
-            if not ready.startswith("ready"):
-                res.problems.append(f"daemon did not start: {ready!r}")
-                proc.kill()
-                break
-            drain = threading.Thread(target=lambda p=proc: [None for _ in p.stdout], daemon=True)
-            drain.start()
-            deadline = time.monotonic() + rnd.uniform(0.0, max_delay)
-            while time.monotonic() < deadline:
-                players.answer(sink.snapshot())
-                time.sleep(0.01)
-            proc.send_signal(signal.SIGKILL)
-            proc.wait()
-            res.kills += 1
-            if progress:
-                progress()
+            procs = start_all(restarts * lease_min)
+            restarts += len(procs)
+            rnd.shuffle(procs)
+            for proc in procs:  # each daemon dies at its own random moment
+                deadline = time.monotonic() + rnd.uniform(0.0, max_delay / len(procs))
+                while time.monotonic() < deadline:
+                    players.answer(sink.snapshot())
+                    time.sleep(0.01)
+                proc.send_signal(signal.SIGKILL)
+                proc.wait()
+                res.kills += 1
+                if progress:
+                    progress()
         # a clean run with the clock past every lease: the players answer until all is quiet
         offset = restarts * lease_min + 60
-        proc = start_daemon(home.path, offset, log)
-        restarts += 1
-        proc.stdout.readline()
-        threading.Thread(target=lambda p=proc: [None for _ in p.stdout], daemon=True).start()
+        procs = start_all(offset)
+        restarts += len(procs)
         quiet_since, seen = time.monotonic(), -1
         while time.monotonic() - started < time_budget + 300:
             n = len(sink.snapshot())
             if players.answer(sink.snapshot()) or n != seen:
                 quiet_since, seen = time.monotonic(), n
-            inbox_empty = not any(p for p in (home.inbox / "new").iterdir() if not p.name.startswith("."))
-            if inbox_empty and time.monotonic() - quiet_since > 1.5 and all_over():
+            if inbox_empty() and time.monotonic() - quiet_since > 1.5 and all_over():
                 break
             time.sleep(0.02)
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
+        for proc in procs:
+            proc.send_signal(signal.SIGKILL)
+            proc.wait()
         # and one last pass must find nothing left to do
-        proc = start_daemon(home.path, offset, log, once_idle=True)
-        restarts += 1
-        out, _ = proc.communicate(timeout=300)
-        if "tick:" in out:
-            res.problems.append(f"work left after the run: {out.strip().splitlines()[1:3]}")
+        for h in homes:
+            proc = start_daemon(h.path, offset, log, once_idle=True)
+            restarts += 1
+            out, _ = proc.communicate(timeout=300)
+            if "tick:" in out:
+                res.problems.append(f"work left after the run: {out.strip().splitlines()[1:3]}")
         res.restarts = restarts
         log.close()
-        _verify(server, home, sink, players, res)
+        failures = [ln for ln in (tmp / "daemon.log").read_text().splitlines() if ln.startswith("tick failed")]
+        res.tick_failures = len(failures)
+        res.problems += sorted(set(f[:200] for f in failures))[:5]
+        _verify(server, homes, sink, players, res)
         server.engine.dispose()
     finally:
         ctl.stop()
@@ -252,7 +273,7 @@ def run(games: int = 6, kills: int = 200, seed: int = 1, max_delay: float = 0.8,
     return res
 
 
-def _verify(server, home, sink, players: Players, res: Result) -> None:
+def _verify(server, homes, sink, players: Players, res: Result) -> None:
     from sqlmodel import select
 
     from pbem.replay import replay
@@ -313,8 +334,28 @@ def _verify(server, home, sink, players: Players, res: Result) -> None:
             res.duplicate_rows.append((mid, row.kind if row else "?", n, row.attempts if row else 0))
             res.duplicate_detail.append(f"{mid} ({row.kind if row else '?'}) arrived {n} times; outbox attempts "
                                         f"{row.attempts if row else '?'}")
-    if len(list((home.inbox / "new").iterdir())):
-        res.problems.append("messages left unread in the inbox")
+    for h in homes:
+        if len(list((h.inbox / "new").iterdir())):
+            res.problems.append(f"messages left unread in {h.inbox}")
+
+
+@contextlib.contextmanager
+def fresh_postgres_schema(base: str | None = None):
+    """A new, empty schema on the PostgreSQL server (PBEM_TEST_POSTGRES), dropped afterwards."""
+    import uuid
+
+    import psycopg
+
+    base = base or os.environ.get("PBEM_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
+    schema = f"soak_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(base, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    sep = "&" if "?" in base else "?"
+    try:
+        yield f"{base}{sep}options=-csearch_path%3D{schema}"
+    finally:
+        with psycopg.connect(base, autocommit=True) as conn:
+            conn.execute(f"DROP SCHEMA {schema} CASCADE")
 
 
 def main() -> int:
@@ -324,11 +365,17 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--max-delay", type=float, default=0.8)
     ap.add_argument("--db-url", default=None)
+    ap.add_argument("--postgres", action="store_true", help="a fresh schema on PBEM_TEST_POSTGRES")
+    ap.add_argument("--daemons", type=int, default=1, help="daemons on one database (use PostgreSQL for 2+)")
     ap.add_argument("--quick", action="store_true", help="2 games, 8 kills (what the test suite runs)")
     args = ap.parse_args()
     if args.quick:
         args.games, args.kills = QUICK["games"], QUICK["kills"]
-    r = run(args.games, args.kills, args.seed, args.max_delay, args.db_url)
+    if args.postgres:
+        with fresh_postgres_schema() as url:
+            r = run(args.games, args.kills, args.seed, args.max_delay, url, daemons=args.daemons)
+    else:
+        r = run(args.games, args.kills, args.seed, args.max_delay, args.db_url, daemons=args.daemons)
     for k, v in r.__dict__.items():
         if not isinstance(v, list):
             print(f"{k} {v}")

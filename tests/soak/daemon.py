@@ -34,7 +34,12 @@ def main() -> int:
                     extra_rulesets=(DUEL,))
     print("ready", flush=True)
     while True:
-        report = tick(server)
+        try:
+            report = tick(server)
+        except Exception as exc:  # as pbem.daemon.run does: one bad pass must not end the daemon
+            print(f"tick failed: {exc.__class__.__name__}: {exc}", file=sys.stderr, flush=True)
+            time.sleep(args.interval)
+            continue
         busy = report.ingested or report.resolved or report.sent
         if busy:
             print(report.line(), flush=True)

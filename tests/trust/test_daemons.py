@@ -1,0 +1,24 @@
+"""Claim 6, several daemons: two daemons on one PostgreSQL database, killed at random under load.
+
+Builds on tests/test_several_daemons.py (two clean daemons): here both daemons are killed with
+SIGKILL at random moments and restarted while mail-driven players answer (tests/soak/crash.py with
+``daemons=2``); every phase must be resolved once, no order lost, and a message may arrive twice
+only through the outbox lease re-claim after a kill (never because two daemons sent it).
+"""
+import pytest
+
+from tests.soak import crash
+
+
+@pytest.mark.postgres
+@pytest.mark.slow
+def test_two_daemons_killed_at_random_share_the_work_once(db_url):
+    if not db_url.startswith("postgresql"):
+        pytest.skip("several daemons share a PostgreSQL database")
+    r = crash.run(games=2, kills=6, seed=3, db_url=db_url, daemons=2, time_budget=60)
+    assert r.kills >= 2 and r.orders_sent >= 4 * r.games, r
+    assert r.orders_lost == 0 and r.phases_twice == 0, r.problems
+    assert r.games_unfinished == 0 and r.replay_failures == 0 and r.sitreps_lost == 0, r.problems
+    assert not r.problems, r.problems
+    for mid, kind, arrived, attempts in r.duplicate_rows:
+        assert arrived <= attempts and attempts >= 2, r.duplicate_detail
