@@ -14,9 +14,10 @@ from pbem.core.dice import Dice
 from . import board, movement
 from .board import Hex
 from .orders import stats_of
+from .setup import facing_toward
 from .state import ALTS
 
-GIVE_UP_STAGE = 30  # the German raid turns home after this stage whatever it has achieved
+GIVE_UP_STAGE = 25  # the German raid turns home after this stage whatever it has achieved
 
 
 def orders(view: Mapping[str, Any], seat: str, dice: Dice) -> str:
@@ -27,6 +28,20 @@ def orders(view: Mapping[str, Any], seat: str, dice: Dice) -> str:
     if kind != "move":
         return "PASS\n"
     return "\n".join(move_orders(view)) + "\n"
+
+
+def _turns(f1: str, f2: str) -> int:
+    d = abs(board.FACINGS.index(f1) - board.FACINGS.index(f2)) % 6
+    return min(d, 6 - d)
+
+
+def _next_passes(h: Hex, facing: str, st: Any, targets: set) -> bool:
+    """Could a move next stage from here fly over a target? (one stage of look-ahead for bombers)"""
+    return any(c in targets for p in movement.all_paths(st, "none") for c, _ in movement.walk(h, facing, p).cells)
+
+
+def _trapped(h: Hex, facing: str, st: Any) -> bool:
+    return all(movement.walk(h, facing, p).exited for p in movement.all_paths(st, "none"))
 
 
 def _goal_hexes(view: Mapping[str, Any]) -> list[Hex]:
@@ -60,9 +75,10 @@ def move_orders(view: Mapping[str, Any]) -> list[str]:
         occ.discard((h, alt))
         opts_ = movement.options(st, h, f, alt, lambda x, y: (x, y) in occ, end_only)  # type: ignore[arg-type]
         bomber = a["bombs"] > 0 and side == "de" and stage <= GIVE_UP_STAGE
+        empty_bomber = side == "de" and a["type"] in ("he111", "ju88") and not bomber
         if bomber:
             goals = _goal_hexes(view)
-        elif side == "de" and going_home:
+        elif side == "de" and (going_home or empty_bomber):
             goals = []
         else:
             pool = [board.parse_hex(p["hex"]) for p in enemies]
@@ -86,8 +102,12 @@ def move_orders(view: Mapping[str, Any]) -> list[str]:
                     score += 100 * len(hits)
                 if goals:
                     g = min(goals, key=lambda x: (board.distance(end, x), x))  # type: ignore[arg-type]
-                    ahead = board.ray(end, w.facing, 2)[-1]  # type: ignore[arg-type]
-                    score -= board.distance(end, g) + 0.5 * board.distance(ahead, g)  # type: ignore[arg-type]
+                    # one 60 degree turn per stage [R 4.0]: a badly pointed aircraft needs stages to come round
+                    turns = _turns(w.facing, facing_toward(end, g)) if end != g else 0  # type: ignore[arg-type]
+                    score -= board.distance(end, g) + (2 + st.manoeuvrability) * turns  # type: ignore[arg-type]
+                    if bomber and not any(c in target_hexes for c, _ in w.cells) and \
+                            _next_passes(end, w.facing, st, target_hexes):  # type: ignore[arg-type]
+                        score += 30
                 else:  # home: the south edge [R 8.1]
                     score -= (board.ROWS - 1 - board.row(end)) * 2 + (0 if w.facing in ("S", "SE", "SW") else 3)  # type: ignore[arg-type]
                 shot = shots.get(board.fmt(end) + w.facing + alt2)  # type: ignore[arg-type]
@@ -99,6 +119,8 @@ def move_orders(view: Mapping[str, Any]) -> list[str]:
                     score -= 3 * ALTS.index(alt2)
                 if not board.on_board(board.step(end, w.facing)):  # type: ignore[arg-type]
                     score -= 5
+                if _trapped(end, w.facing, st):  # type: ignore[arg-type]
+                    score -= 500  # every move next stage would leave the board [R 4.3]
             key = (-score, path, change)
             if best is None or key < best[0]:
                 best = (key, change, path, w)

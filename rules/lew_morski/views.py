@@ -12,7 +12,7 @@ from typing import Any
 
 from . import board, combat, movement, tables
 from .options import OPTIONS
-from .setup import scenario_data, side_seats, start_area, targets
+from .setup import scenario_data, start_area, targets
 from .state import Aircraft, State
 from .world import inward, plane
 
