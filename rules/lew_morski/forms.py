@@ -38,7 +38,14 @@ def order_form(view: Mapping[str, Any], seat: str) -> str:
                 out.append(f"#   MOVE {a['id']} {alt}{m['path']} -> {m['end']} {m['facing']}: fire at "
                            f"{m['shot']['target']} at {m['shot']['dist']}, strength {m['shot']['strength']}, "
                            f"hits on {_rng(m['shot']['range'])}")
-            out.append(f"MOVE {a['id']} {'F' * st['min_speed']}")
+            straight = "F" * st["min_speed"]
+            legal = [m for m in a["moves"] if m["change"] == "none" and not m["exits"]] or a["moves"]
+            pick = next((m for m in legal if m["path"] == straight), legal[0] if legal else None)
+            if pick is None:
+                out.append(f"MOVE {a['id']} {straight}")
+            else:
+                alt = "" if pick["change"] == "none" else pick["change"].upper() + " "
+                out.append(f"MOVE {a['id']} {alt}{pick['path']}")
         for g in view["own_guns"]:
             for t in g.get("in_range", []):
                 if t["range"] and not g["fired"]:
