@@ -154,7 +154,8 @@ def deliver(server, transport: Transport | None = None, limit: int = 500) -> tup
             break
         for row in rows:
             try:
-                transport.send(row.raw, row.to_addr, row.message_id)
+                raw = server.outbox_bytes(row)
+                transport.send(raw, row.to_addr, row.message_id)
             except TemporaryFailure as exc:
                 give_up = now - _aware(row.created_at) > DELIVER_FOR
                 _finish(server, row.id, "failed" if give_up else "queued", str(exc), now + backoff(row.attempts))
@@ -170,7 +171,7 @@ def deliver(server, transport: Transport | None = None, limit: int = 500) -> tup
                     server.report_bounce(row, str(exc))
                 failed += 1
                 continue
-            _finish(server, row.id, "sent", "", None, sent_at=server.clock())
+            _finish(server, row.id, "sent", "", None, sent_at=server.clock(), raw=raw)
             sent += 1
             if sent >= limit:
                 return sent, failed
@@ -179,12 +180,14 @@ def deliver(server, transport: Transport | None = None, limit: int = 500) -> tup
     return sent, failed
 
 
-def _finish(server, row_id: int, state: str, error: str, not_before, sent_at=None) -> None:
+def _finish(server, row_id: int, state: str, error: str, not_before, sent_at=None, raw=None) -> None:
     with server.session() as s:
         row = s.get(Outbox, row_id)
         row.state, row.last_error, row.not_before = state, error[:2000], not_before
         if sent_at is not None:
             row.sent_at = sent_at
+        if raw is not None:
+            row.raw = raw  # keep exactly what went out
         s.add(row)
         s.commit()
 

@@ -155,7 +155,7 @@ class GMCommands:
             if not original or target is None:
                 raise self.error(f"no sitrep of {seat!r} in {game_id} to resend")
             mid = message_id("resend", game_id, seat, game.journal_seq + 1, domain=self._domain)
-            msg = email.message_from_bytes(original.raw, policy=email.policy.default)
+            msg = email.message_from_bytes(self.outbox_bytes(original), policy=email.policy.default)
             msg.replace_header("Message-ID", mid)
             msg.replace_header("To", target.email)
             s.add(Outbox(created_at=self.clock(), game_id=game_id, kind="sitrep", to_addr=target.email,

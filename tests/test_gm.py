@@ -1,6 +1,5 @@
 """GM control and long-running games: commands by CLI and by signed mail, reminders, grace, breaker."""
-import email
-import email.policy
+import json
 
 import pytest
 from sqlmodel import select
@@ -33,7 +32,7 @@ def outbox(server, kind=None):
 
 
 def text_of(row):
-    return email.message_from_bytes(row.raw, policy=email.policy.default).get_body(("plain",)).get_content()
+    return json.loads(row.parts_json)["text"]
 
 
 def test_pause_and_resume_keep_the_time_left(gm_server, duel_game, clock):

@@ -17,7 +17,7 @@ def replies(server, kind=None):
     for r in rows:
         if kind and r.kind != kind:
             continue
-        msg = email.message_from_bytes(r.raw, policy=email.policy.default)
+        msg = email.message_from_bytes(server.outbox_bytes(r), policy=email.policy.default)
         out.append((r.to_addr, msg.get_body(("plain",)).get_content(), msg))
     return out
 

@@ -51,10 +51,18 @@ Shape = Union[Polygon, Circle, Line, Text]
 
 @dataclass(frozen=True)
 class Picture:
-    """A canvas and what to draw on it, in order."""
+    """A canvas and what to draw on it, in order.
+
+    ``base`` holds the shapes that do not depend on what the reader knows
+    (the board itself: hex grid, terrain, labels).  They are drawn first, and
+    the renderer draws each distinct base once and reuses it, which is most of
+    the cost of a map with a thousand hexes.  Everything that depends on the
+    view goes in ``shapes``.
+    """
 
     width: int
     height: int
     shapes: tuple[Shape, ...]
     background: str = "#ffffff"
     title: str = ""
+    base: tuple[Shape, ...] = ()

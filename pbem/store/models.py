@@ -134,7 +134,12 @@ class Sitrep(SQLModel, table=True):
 
 
 class Outbox(SQLModel, table=True):
-    """Mail waiting to go, or gone.  ``raw`` is the complete message."""
+    """Mail waiting to go, or gone.
+
+    Queued mail holds its parts; the message is composed when it is sent (composing is the
+    slow part of mail, and it need not hold up intake or resolution) and ``raw`` then keeps
+    exactly the bytes that went out.
+    """
 
     id: Optional[int] = Field(default=None, primary_key=True)
     created_at: datetime
@@ -143,7 +148,9 @@ class Outbox(SQLModel, table=True):
     to_addr: str = ""
     subject: str = ""
     message_id: str = Field(index=True, unique=True, max_length=998)
-    raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    parts_json: str = Field(default="{}", sa_column=Column(Text, nullable=False))  # text, html, form, in_reply_to
+    png: Optional[bytes] = Field(default=None, sa_column=Column(LargeBinary, nullable=True))
+    raw: Optional[bytes] = Field(default=None, sa_column=Column(LargeBinary, nullable=True))
     state: str = Field(default="queued", index=True, max_length=16)  # queued | sending | sent | failed
     attempts: int = 0
     not_before: Optional[datetime] = None

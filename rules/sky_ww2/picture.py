@@ -1,6 +1,8 @@
 """The board as the reader knows it [2.1]: three altitude fields, aircraft with facing."""
 from __future__ import annotations
 
+from functools import lru_cache
+
 from pbem.core.picture import Picture, Polygon, Text
 
 from . import tables
@@ -12,14 +14,13 @@ COLOURS = {"coalition": "#c0392b", "axis": "#2c3e50"}
 ARROW = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
 
 
-def draw(v: dict) -> Picture:
+@lru_cache(maxsize=1)
+def base_layer() -> tuple:
+    """The empty board (fields, cells, start cells, labels): the same for every reader."""
     b = tables.board()
     fw = b.width * CELL
     shapes: list = []
-    height = MARGIN * 2 + 20 + (b.height + 1) * CELL + 60
-    width = MARGIN * 2 + 3 * fw + 2 * GAP
-    fields = list(reversed(tables.ALTITUDES))  # high on the left ... low on the right, ground row under low
-    for i, alt in enumerate(fields):
+    for i, alt in enumerate(reversed(tables.ALTITUDES)):
         ox = MARGIN + i * (fw + GAP)
         oy = MARGIN + 20
         shapes.append(Text((ox + fw / 2, MARGIN + 6), f"{alt} altitude", size=13))
@@ -33,6 +34,19 @@ def draw(v: dict) -> Picture:
                 shapes.append(Polygon(((x0, y0), (x0 + CELL, y0), (x0 + CELL, y0 + CELL), (x0, y0 + CELL)),
                                       fill=fill))
                 shapes.append(Text((x0 + 8, y0 + 8), f"{x},{y}", color="#999999", size=8))
+    return tuple(shapes)
+
+
+def draw(v: dict) -> Picture:
+    b = tables.board()
+    fw = b.width * CELL
+    shapes: list = []
+    height = MARGIN * 2 + 20 + (b.height + 1) * CELL + 60
+    width = MARGIN * 2 + 3 * fw + 2 * GAP
+    fields = list(reversed(tables.ALTITUDES))  # high on the left ... low on the right, ground row under low
+    for i, alt in enumerate(fields):
+        ox = MARGIN + i * (fw + GAP)
+        oy = MARGIN + 20
         if alt == "low":
             for side in tables.SIDES:
                 for o in v["ground"][side]:
@@ -71,7 +85,7 @@ def draw(v: dict) -> Picture:
     shapes.append(Text((MARGIN, y + 18), f"hand sizes {hands}", anchor="la", size=11))
     for i, note in enumerate(notes):
         shapes.append(Text((MARGIN, y + 36 + 15 * i), note, anchor="la", size=10))
-    return Picture(width, height, tuple(shapes), title=f"Sky of WWII - {v['seat']}")
+    return Picture(width, height, tuple(shapes), title=f"Sky of WWII - {v['seat']}", base=base_layer())
 
 
 def side_panel(v: dict) -> list[str]:

@@ -60,13 +60,13 @@ def test_picture_shows_board_and_own_hand_only():
                          "hand": ["short-burst", "banked-turn", "dodge", "feint", "barrel-roll"]},
                   "x1": {"number": 2, "alt": "low", "cell": (3, 2), "facing": "W", "hand": ["aimed-fire"]}})
     pic = RULESET.picture(RULESET.view(s, "coalition-1"))
-    texts = [t.text for t in pic.shapes if isinstance(t, Text)]
+    texts = [t.text for t in pic.base + pic.shapes if isinstance(t, Text)]
     assert {"high altitude", "medium altitude", "low altitude"} <= set(texts)
     assert any(t.startswith("c1 ") for t in texts) and any(t.startswith("x1 ") for t in texts)
     assert "c1 hand:" in texts and any("banked-turn: manoeuvre" in t for t in texts)
     assert any("MANOEUVRE banked-turn TARGET x1 APPLY TARGET" in t for t in texts) is False  # x1 not adjacent
     assert not any("aimed-fire" in t for t in texts)
     # 3 fields x 16 cells + 4 ground slots + 2 aircraft bodies
-    assert sum(isinstance(x, Polygon) for x in pic.shapes) == 48 + 4 + 2
+    assert sum(isinstance(x, Polygon) for x in pic.base + pic.shapes) == 48 + 4 + 2
     enemy = RULESET.picture(RULESET.view(s, "axis-1"))
     assert not any("short-burst" in t.text for t in enemy.shapes if isinstance(t, Text))
