@@ -415,12 +415,21 @@ class Server(GMCommands):
     def _queue(self, s: Session, *, kind: str, to: str, subject: str, text: str, html: str, msg_id: str,
                now: datetime, game_id: str = "", in_reply_to: str = "", png: bytes | None = None,
                form: str | None = None) -> None:
+        parts = {"text": text, "html": html, "form": form, "in_reply_to": in_reply_to}
+        s.add(Outbox(created_at=now, game_id=game_id, kind=kind, to_addr=to, subject=subject, message_id=msg_id,
+                     parts_json=json.dumps(parts, ensure_ascii=False), png=png, not_before=now))
+
+    def outbox_bytes(self, row: Outbox) -> bytes:
+        """The message as it was (or will be) sent: composed from its parts, signed by the server."""
+        if row.raw is not None:
+            return row.raw
+        parts = json.loads(row.parts_json)
         mail = compose(server_name=self.home.section("server").get("name", "pbem"),
-                       server_address=self.home.address, to=to, subject=subject, text=text, html=html,
-                       msg_id=msg_id, now=now, game_id=game_id, kind=kind, in_reply_to=in_reply_to, png=png,
-                       form=form, key=self.key)
-        s.add(Outbox(created_at=now, game_id=game_id, kind=kind, to_addr=to, subject=subject,
-                     message_id=msg_id, raw=bytes(mail), not_before=now))
+                       server_address=self.home.address, to=row.to_addr, subject=row.subject,
+                       text=parts["text"], html=parts["html"], msg_id=row.message_id,
+                       now=aware(row.created_at), game_id=row.game_id, kind=row.kind,
+                       in_reply_to=parts.get("in_reply_to", ""), png=row.png, form=parts.get("form"), key=self.key)
+        return bytes(mail)
 
     # ------------------------------------------------------------------ resolution
     def advance(self, game_id: str, *, _retries: int = 3) -> int:
