@@ -11,7 +11,7 @@ from typing import Any, Mapping
 
 from pbem.core.dice import Dice
 
-from . import board, movement
+from . import board, movement, planning
 from .board import Hex
 from .orders import stats_of
 from .setup import facing_toward
@@ -53,8 +53,6 @@ def move_orders(view: Mapping[str, Any]) -> list[str]:
     side = view["side"]
     stage = view["stage"]
     opts = view["options"]
-    end_only = opts["occupancy"] == "end_hex"
-    occ = {(board.parse_hex(p["hex"]), p["alt"]) for p in view["planes"]}
     enemies = [p for p in view["planes"] if p["side"] != side]
     carriers_left = any(a["bombs"] > 0 and a["status"] in ("board", "due", "off") for a in view["own"]) or \
         any(f.get("bombs", 0) > 0 for f in view["friends"])
@@ -63,17 +61,12 @@ def move_orders(view: Mapping[str, Any]) -> list[str]:
     shots = {m["end"] + m["facing"] + m["alt"]: m["shot"] for a in view["own"] for m in a["moves"] if m["shot"]}
     lines: list[str] = []
     acts: list[str] = []
-    movers = [a for a in view["own"] if a["status"] == "board" or a.get("entry")]
-    movers.sort(key=lambda a: (-a["bombs"], a["id"]))
-    for a in movers:
+    order = planning.movers(view)
+    order.sort(key=lambda a: (-a["bombs"], a["id"]))
+
+    def choose(a: Mapping[str, Any], opts_: list[planning.Choice]) -> planning.Choice:
         st = stats_of(a)
-        if a["status"] == "board":
-            h, f, alt = board.parse_hex(a["hex"]), a["facing"], a["alt"]
-        else:
-            e = a["entry"]
-            h, f, alt = board.parse_hex(e["hex"]), e["facing"], e["alt"]
-        occ.discard((h, alt))
-        opts_ = movement.options(st, h, f, alt, lambda x, y: (x, y) in occ, end_only)  # type: ignore[arg-type]
+        h, f, alt = planning.start_of(a)
         bomber = a["bombs"] > 0 and side == "de" and stage <= GIVE_UP_STAGE
         empty_bomber = side == "de" and a["type"] in ("he111", "ju88") and not bomber
         if bomber:
@@ -124,18 +117,17 @@ def move_orders(view: Mapping[str, Any]) -> list[str]:
             key = (-score, path, change)
             if best is None or key < best[0]:
                 best = (key, change, path, w)
-        if best is None:
-            change, path = "none", "F" * st.min_speed
-            w = movement.walk(h, f, path)
-        else:
-            _, change, path, w = best
+        assert best is not None
+        return best[1], best[2], best[3]
+
+    for a, (change, path, w) in planning.plan(view, order, choose):
+        h, f, alt = planning.start_of(a)
         alt2 = movement.new_alt(alt, change)
-        lines.append(f"MOVE {a['id']} {'' if change == 'none' else change.upper() + ' '}{path}")
+        lines.append(planning.line(a, (change, path, w)))
         if w.exited:
             if side == "de" and board.edge_of(w.off_hex) == "south":  # type: ignore[arg-type]
                 lines.append(f"WITHDRAW {a['id']}")
         else:
-            occ.add((w.end, alt2))  # type: ignore[arg-type]
             if a["bombs"] > 0 and side == "de" and not (a["jammed"] and opts["jammed_bombing"] == "no"):
                 hexes = []
                 for c, _ in w.cells:

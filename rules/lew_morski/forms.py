@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from . import planning
+
 
 def order_form(view: Mapping[str, Any], seat: str) -> str:
     kind = view["phase"]["kind"] if view["phase"]["mine"] else "none"
@@ -22,9 +24,7 @@ def order_form(view: Mapping[str, Any], seat: str) -> str:
                    "the order of MOVE lines is the order of movement")
         out.append("# FIRE <aircraft> [AT <target>]   BOMB <aircraft> <hex> ...   UNJAM <aircraft>"
                    + ("   WITHDRAW <aircraft>" if view["side"] == "de" else "   AAFIRE <gun> <target>"))
-        for a in view["own"]:
-            if a["status"] != "board" and not a.get("entry"):
-                continue
+        for a, c in planning.plan(view, planning.movers(view), planning.default_choice):
             st = a["stats"]
             head = f"# {a['id']} at {a['hex'] or a['entry']['hex']} {a['facing']} {a['alt'].lower()}, speed " \
                    f"{st['min_speed']}-{st['max_speed']}, manoeuvrability {st['manoeuvrability']}"
@@ -38,14 +38,7 @@ def order_form(view: Mapping[str, Any], seat: str) -> str:
                 out.append(f"#   MOVE {a['id']} {alt}{m['path']} -> {m['end']} {m['facing']}: fire at "
                            f"{m['shot']['target']} at {m['shot']['dist']}, strength {m['shot']['strength']}, "
                            f"hits on {_rng(m['shot']['range'])}")
-            straight = "F" * st["min_speed"]
-            legal = [m for m in a["moves"] if m["change"] == "none" and not m["exits"]] or a["moves"]
-            pick = next((m for m in legal if m["path"] == straight), legal[0] if legal else None)
-            if pick is None:
-                out.append(f"MOVE {a['id']} {straight}")
-            else:
-                alt = "" if pick["change"] == "none" else pick["change"].upper() + " "
-                out.append(f"MOVE {a['id']} {alt}{pick['path']}")
+            out.append(planning.line(a, c))
         for g in view["own_guns"]:
             for t in g.get("in_range", []):
                 if t["range"] and not g["fired"]:
@@ -64,6 +57,8 @@ def order_form(view: Mapping[str, Any], seat: str) -> str:
         if v.startswith("STRENGTH:"):
             v = "IF STRENGTH>=" + v.split(":")[1]
         out.append(f"# {word} {unit} {v}")
+    if not any(line and not line.startswith("#") for line in out):
+        out.append("PASS")  # an unchanged form is a valid order file
     return "\n".join(out) + "\n"
 
 

@@ -129,3 +129,18 @@ def test_fire_at_unknown_target_rejected():
     s = new_state()
     p = check(s, "de", "MOVE He111-1 FFF\nFIRE Me110-1 AT He111-2\nFIRE Me110-2 AT Spit-1").problems
     assert [x.line_no for x in p] == [2] and p[0].rule == "R 5.2" and "Spit-1" in p[0].message
+
+
+def test_unchanged_forms_are_accepted():
+    """Every order form sent unchanged is a valid order file (defaults: legal moves, PASS, REACT ... FIRE)."""
+    from pbem.core.play import play
+    steps = play(RULESET, "w2", b"forms", max_phases=10)
+    for st in [RULESET.setup("w2", RULESET.info.resolve_options({}), __import__(
+            "pbem.core.dice", fromlist=["FixedDice"]).FixedDice([1]))] + [s.state for s in steps]:
+        ph = RULESET.phase(st)
+        for seat in sorted(ph.awaiting) if ph else ():
+            v = RULESET.view(st, seat)
+            body = RULESET.order_form(v, seat)
+            ls = [ln for ln in lines(body) if not ln.text.startswith("#")]
+            assert ls
+            assert not RULESET.check_orders(v, seat, ls).problems
