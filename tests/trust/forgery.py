@@ -47,6 +47,11 @@ def _outbox(server) -> list[Outbox]:
         return list(s.exec(select(Outbox).order_by(Outbox.id)).all())
 
 
+def _bytes(server, row: Outbox) -> bytes:
+    """The reply as mailed (the outbox may keep its parts until it is sent)."""
+    return server.outbox_bytes(row) if hasattr(server, "outbox_bytes") else row.raw
+
+
 def _current(server, game, seat, turn, phase) -> list[str]:
     with server.session() as s:
         return [r.text for r in s.exec(select(Submission).where(
@@ -79,7 +84,7 @@ class Attacker:
         ok = (not replies) if reply_to is None else (len(replies) == 1 and replies[0].to_addr == reply_to
                                                      and len(new) == 1)
         if code and replies:  # the reply names the reason's code, so the player knows what to fix
-            ok = ok and all(code.encode() in r.raw for r in replies)
+            ok = ok and all(code.encode() in _bytes(self.server, r) for r in replies)
         if not ok:
             self.t.unanswered[category] += 1
             self.t.problems.append(f"{category}: reply {[(r.kind, r.to_addr) for r in new]} "
