@@ -57,6 +57,9 @@ class Home:
     path: Path
     config: dict[str, Any] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        self.path = Path(self.path)
+
     @classmethod
     def locate(cls, path: str | os.PathLike | None) -> "Home":
         return cls(Path(path or os.environ.get("PBEM_HOME") or "pbem-home").resolve())

@@ -90,6 +90,7 @@ class IntakeContext:
     session: Session
     load_game: Callable[[Game], tuple[Ruleset, Any]]
     gm_key: sshsig.PublicKey | None = None
+    view_of: Callable[[Game, str], Any] | None = None
 
 
 class CheckSize(Handler):
@@ -346,7 +347,7 @@ class CheckOrders(Handler):
         if msg.file is not None and msg.file.kind != "orders":
             return
         assert msg.ruleset is not None and msg.seat is not None and msg.file is not None
-        view = msg.ruleset.view(msg.state, msg.seat.name)
+        view = ctx.view_of(msg.game, msg.seat.name) if ctx.view_of else msg.ruleset.view(msg.state, msg.seat.name)
         checked = msg.ruleset.check_orders(view, msg.seat.name, msg.file.lines)
         if checked.problems:
             raise Reject(list(checked.problems),

@@ -19,8 +19,9 @@ def _font(size: int):
     return ImageFont.load_default(size=size)
 
 
-#: zlib level 1: about twice as fast as the default 6 for maps, files about 1.5 times larger.
-PNG_COMPRESS_LEVEL = 1
+#: Maps use few colours: a 64-colour palette image encodes about as fast as RGB at zlib level 1
+#: and makes files three times smaller (measured: benchmarks/run.py, README "Performance").
+PALETTE_COLOURS = 64
 
 
 @lru_cache(maxsize=32)
@@ -41,7 +42,8 @@ def render_png(picture: Picture) -> bytes:
     if picture.title:
         draw.text((6, 4), picture.title, fill="#000000", font=_font(14), anchor="la")
     out = io.BytesIO()
-    img.save(out, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
+    img = img.quantize(colors=PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    img.save(out, format="PNG")
     return out.getvalue()
 
 

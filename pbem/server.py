@@ -98,6 +98,7 @@ class Server(GMCommands):
         self.clock = clock
         self.extra_rulesets = extra_rulesets
         self._states: OrderedDict[tuple[str, str], Any] = OrderedDict()
+        self._views: OrderedDict[tuple[str, str, str], Any] = OrderedDict()
 
     @classmethod
     def init(cls, home: Home, db_url: str | None = None, **kw) -> "Server":
@@ -124,6 +125,17 @@ class Server(GMCommands):
         state = ruleset.load(json.loads(game.state_json))
         self._remember(game, state)
         return ruleset, state
+
+    def view_of(self, game: Game, seat: str) -> Any:
+        """A seat's view of the game's current state, cached: a view is a value of (state, seat)."""
+        key = (game.id, game.journal_head, seat)
+        view = self._views.get(key)
+        if view is None:
+            ruleset, state = self.load_state(game)
+            view = self._views[key] = ruleset.view(state, seat)
+            while len(self._views) > 512:
+                self._views.popitem(last=False)
+        return view
 
     def _remember(self, game: Game, state: Any) -> None:
         self._states[(game.id, game.journal_head)] = state
@@ -221,10 +233,13 @@ class Server(GMCommands):
             s.add(row)
             s.flush()
             seats = s.exec(select(Seat).where(Seat.game_id == game_id)).all()
-            if game.status == "open" and all(x.fingerprint for x in seats):
+            started = game.status == "open" and all(x.fingerprint for x in seats)
+            if started:
                 self._start(s, game)
             s.commit()
-            return row
+        if started:
+            self.advance(game_id)  # a first phase nobody acts in (weather, set-up rolls) runs at once
+        return row
 
     def _start(self, s: Session, game: Game) -> None:
         now = self.clock()
@@ -275,15 +290,17 @@ class Server(GMCommands):
         now = self.clock()
         sha = hashlib.sha256(raw).hexdigest()
         with self.session() as s:
-            if s.exec(select(Inbound.id).where(Inbound.sha256 == sha)).first() is not None:
-                return Verdict("duplicate", "", reasons=["this exact message was processed before"])
             inbound = Inbound(received_at=now, sha256=sha, raw=raw, size=len(raw))
             s.add(inbound)
-            s.flush()
+            try:
+                s.flush()
+            except IntegrityError:  # the unique index on sha256: seen before (here or by another daemon)
+                s.rollback()
+                return Verdict("duplicate", "", reasons=["this exact message was processed before"])
             msg = Message(raw=raw, max_bytes=self.home.max_message_bytes)
             verdict: Verdict
             try:
-                run_pipeline(msg, IntakeContext(s, self.load_state, self.gm_key))
+                run_pipeline(msg, IntakeContext(s, self.load_state, self.gm_key, self.view_of))
             except Reject as rej:
                 verdict = self._rejected(s, inbound, msg, rej, now)
             except Discard as dis:

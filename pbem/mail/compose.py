@@ -8,8 +8,14 @@ responders do not answer.
 from __future__ import annotations
 
 import hashlib
+import quopri
 from datetime import datetime
-from email.message import EmailMessage
+from email.header import Header
+from email.message import Message
+from email.mime.application import MIMEApplication
+from email.mime.image import MIMEImage
+from email.mime.multipart import MIMEMultipart
+from email.mime.text import MIMEText
 from email.utils import format_datetime, formataddr
 
 from pbem.core.orders import canonical
@@ -26,13 +32,42 @@ def message_id(*parts: object, domain: str = "pbem.invalid") -> str:
 
 def compose(*, server_name: str, server_address: str, to: str, subject: str, text: str, html: str,
             msg_id: str, now: datetime, game_id: str = "", kind: str = "", in_reply_to: str = "",
-            png: bytes | None = None, form: str | None = None, key=None) -> EmailMessage:
-    msg = EmailMessage()
+            png: bytes | None = None, form: str | None = None, key=None) -> Message:
+    """Build the message: mixed[alternative[plain, related[html, map.png]], orders.txt, signature].
+
+    Uses the classic ``email.mime`` classes: the same MIME, several times faster to build
+    than ``EmailMessage`` with its header registry, which matters at a thousand sitreps a pass.
+    """
     domain = server_address.split("@")[-1] or "pbem.invalid"
+    body = MIMEMultipart("alternative")
+    body.attach(_text(text, "plain"))
+    html_part = _text(html, "html")
+    if png is not None:
+        related = MIMEMultipart("related")
+        related.attach(html_part)
+        image = MIMEImage(png, "png")
+        image.add_header("Content-ID", "<map@pbem>")
+        image.add_header("Content-Disposition", "inline", filename="map.png")
+        related.attach(image)
+        body.attach(related)
+    else:
+        body.attach(html_part)
+    msg = MIMEMultipart("mixed")
+    msg.attach(body)
+    if form is not None:
+        attachment = _text(form, "plain")
+        attachment.add_header("Content-Disposition", "attachment", filename="orders.txt")
+        msg.attach(attachment)
+    if key is not None:
+        # The signature covers the canonical text part, so a player can prove what the server said.
+        sig = MIMEApplication(sshsig.sign(key, canonical(text).encode(), sshsig.SERVER_NAMESPACE).encode(),
+                              "octet-stream")
+        sig.add_header("Content-Disposition", "attachment", filename="pbem-server.sig")
+        msg.attach(sig)
     msg["From"] = formataddr((server_name, server_address))
     msg["To"] = to
     msg["Reply-To"] = server_address
-    msg["Subject"] = subject
+    msg["Subject"] = str(Header(subject, "utf-8")) if not subject.isascii() else subject
     msg["Date"] = format_datetime(now)
     msg["Message-ID"] = msg_id
     msg["Auto-Submitted"] = "auto-replied" if in_reply_to else "auto-generated"
@@ -45,17 +80,13 @@ def compose(*, server_name: str, server_address: str, to: str, subject: str, tex
         msg["References"] = f"{root} {in_reply_to}".strip() if in_reply_to else root
     if in_reply_to:
         msg["In-Reply-To"] = in_reply_to
-    msg.set_content(text, subtype="plain", charset="utf-8")
-    msg.add_alternative(html, subtype="html", charset="utf-8")
-    if png is not None:
-        html_part = msg.get_payload()[1]
-        html_part.add_related(png, maintype="image", subtype="png", cid="<map@pbem>", filename="map.png",
-                              disposition="inline")
-    if form is not None:
-        msg.add_attachment(form.encode(), maintype="text", subtype="plain", filename="orders.txt")
-    if key is not None:
-        # The signature covers the canonical text part, so a player can prove what the server said.
-        sig = sshsig.sign(key, canonical(text).encode(), sshsig.SERVER_NAMESPACE)
-        msg.add_attachment(sig.encode(), maintype="application", subtype="octet-stream",
-                           filename="pbem-server.sig")
     return msg
+
+
+def _text(content: str, subtype: str) -> MIMEText:
+    # quoted-printable keeps plain text readable in any client and lines under 78 characters
+    part = MIMEText("", subtype, "utf-8")
+    del part["Content-Transfer-Encoding"]
+    part.set_payload(quopri.encodestring(content.encode("utf-8")).decode("ascii"))
+    part["Content-Transfer-Encoding"] = "quoted-printable"
+    return part

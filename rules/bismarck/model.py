@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import types
 import typing
 from dataclasses import dataclass
@@ -136,11 +137,17 @@ def to_json(obj: typing.Any) -> typing.Any:
     return obj
 
 
+@functools.lru_cache(maxsize=None)
+def _fields(tp: type) -> tuple[tuple[str, typing.Any], ...]:
+    # get_type_hints evaluates every annotation string: by far the slowest part of loading a state
+    hints = typing.get_type_hints(tp)
+    return tuple((f.name, hints[f.name]) for f in dataclasses.fields(tp))
+
+
 def from_json(tp: typing.Any, data: typing.Any) -> typing.Any:
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+        return tp(**{name: from_json(hint, data[name]) for name, hint in _fields(tp) if name in data})
     origin = typing.get_origin(tp)
-    if dataclasses.is_dataclass(tp):
-        hints = typing.get_type_hints(tp)
-        return tp(**{f.name: from_json(hints[f.name], data[f.name]) for f in dataclasses.fields(tp) if f.name in data})
     if origin is tuple:
         args = typing.get_args(tp)
         if len(args) == 2 and args[1] is Ellipsis:

@@ -1,0 +1,442 @@
+#!/usr/bin/env python3
+"""pbem benchmarks: how fast, how big, and how the cost grows — each figure against a target.
+
+    python benchmarks/run.py [--quick] [--postgres URL] [--only ingest,rulesets,scale,latency]
+
+Prints one line per figure, ``name value unit target met|missed``, after a
+progress bar.  ``--quick`` runs every benchmark on smaller inputs in under a
+minute (the test suite runs it); the full run is what the README reports.
+Single-process figures are taken pinned to one core where ``taskset`` exists.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import platform
+import resource
+import shutil
+import smtplib
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from datetime import timedelta
+from pathlib import Path
+from types import SimpleNamespace
+
+import click
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from pbem import rules  # noqa: E402
+from pbem.core.orders import parse_order_file  # noqa: E402
+from pbem.core.play import bot_dice, phase_dice, play  # noqa: E402
+from pbem.core.ruleset import Phase  # noqa: E402
+from pbem.crypto import sshsig  # noqa: E402
+from pbem.home import Home  # noqa: E402
+from pbem.mail.inbound import read_message  # noqa: E402
+from pbem.server import Server, build_sitrep  # noqa: E402
+
+POSTGRES = os.environ.get("PBEM_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
+
+
+@dataclass
+class Figure:
+    name: str
+    value: float
+    unit: str
+    target: str  # e.g. ">= 1000"; "" for a figure reported without a target
+    met: bool | None
+
+    def line(self) -> str:
+        verdict = "" if self.met is None else ("met" if self.met else "missed")
+        value = f"{self.value:.3g}" if abs(self.value) < 1000 else f"{self.value:.0f}"
+        return f"{self.name} {value} {self.unit} {self.target or '-'} {verdict or '-'}".rstrip()
+
+
+FIGURES: list[Figure] = []
+
+
+def figure(name: str, value: float, unit: str, op: str = "", target: float | None = None) -> None:
+    met = None
+    if target is not None:
+        met = value >= target if op == ">=" else value <= target
+    FIGURES.append(Figure(name, value, unit, f"{op}{target:g}" if target is not None else "", met))
+
+
+def pin_one_core() -> None:
+    """Measure single-core figures on one core, as the targets say."""
+    if hasattr(os, "sched_setaffinity"):
+        try:
+            os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
+        except OSError:
+            pass
+
+
+def new_server(tmp: Path, db_url: str | None = None) -> Server:
+    if db_url and db_url.startswith("postgresql"):
+        import psycopg
+        import uuid
+
+        schema = f"bench_{uuid.uuid4().hex[:10]}"
+        with psycopg.connect(db_url, autocommit=True) as conn:
+            conn.execute(f"CREATE SCHEMA {schema}")
+        db_url = f"{db_url}{'&' if '?' in db_url else '?'}options=-csearch_path%3D{schema}"
+    return Server.init(Home(tmp), db_url)
+
+
+# --------------------------------------------------------------------------- ingest
+def signed_mail(text: str, key, n: int, sender: str) -> bytes:
+    body = text + sshsig.sign(key, text.encode())
+    return (f"From: {sender}\r\nTo: pbem@localhost\r\nSubject: orders\r\nMessage-ID: <bench-{n}@players.test>\r\n"
+            f"Content-Type: text/plain; charset=utf-8\r\n\r\n{body}").encode()
+
+
+def ingest_messages(server: Server, ruleset_name: str, scenario: str, games: int, per_seat: int):
+    keys = {}
+    msgs = []
+    ruleset = server.ruleset(ruleset_name)
+    for g in range(games):
+        gid = f"in{g}"
+        server.new_game(gid, ruleset_name, scenario, seed=f"ingest{g}".encode(), settings={"max_missing": 99})
+        for seat in [s["name"] for s in server.status(gid)["seats"]]:
+            key = keys.setdefault(seat, sshsig.generate_private_key())
+            server.add_player(gid, seat, f"{seat}@players.test", sshsig.public_key_of(key).line())
+        st = server.status(gid)
+        for seat in st["owing"]:
+            view = json.loads(server.sitrep(gid, seat).view_json)
+            head = server.order_form(gid, seat).split("\n\n", 1)[0]
+            body = ruleset.bot_orders(view, seat, bot_dice(b"bench", Phase(st["turn"], st["phase"], frozenset()), seat))
+            for k in range(per_seat):  # distinct files: each replaces the last, as resubmissions do
+                text = parse_order_file(f"{head}\n\n{body}# revision {k}\n")[0].text
+                msgs.append(signed_mail(text, keys[seat], len(msgs), f"{seat}@players.test"))
+    return msgs
+
+
+def bench_ingest(tmp: Path, quick: bool, postgres: str | None, tick) -> None:
+    n_games, per_seat = (10, 10) if quick else (40, 25)
+    for label, url in (("sqlite", None), ("postgres", postgres)):
+        if label == "postgres" and not url:
+            continue
+        server = new_server(tmp / f"ingest-{label}", url)
+        msgs = ingest_messages(server, "bismarck", "last-dash", n_games, per_seat)
+        tick()
+        t = time.perf_counter()
+        for raw in msgs:
+            v = server.ingest(raw, advance=False)
+            assert v.status == "accepted", v.line()
+        rate = len(msgs) / (time.perf_counter() - t)
+        tick()
+        if label == "sqlite":
+            figure("ingest_sqlite", rate, "msg/s", ">=", 1000)
+            floor = bench_floor(msgs)
+            figure("ingest_floor", floor, "msg/s")
+            figure("ingest_sqlite_share_of_floor", 100 * rate / floor, "%", ">=", 25)
+        else:
+            figure("ingest_postgres", rate, "msg/s")
+            figure("ingest_postgres_share_of_floor", 100 * rate / bench_floor(msgs), "%", ">=", 25)
+        # the reply is composed and signed when it is sent: measured apart so nothing hides
+        from sqlmodel import select
+
+        from pbem.store.models import Outbox
+
+        with server.session() as s:
+            rows = s.exec(select(Outbox).where(Outbox.kind == "ack").limit(300)).all()
+        t = time.perf_counter()
+        for row in rows:
+            server.outbox_bytes(row)
+        figure(f"reply_compose_sign_{label}", len(rows) / (time.perf_counter() - t), "msg/s")
+        server.engine.dispose()
+        tick()
+
+
+def bench_floor(msgs) -> float:
+    """The bare cost: parse the mail, canonicalise the order file, verify its signature."""
+    t = time.perf_counter()
+    for raw in msgs:
+        found = read_message(raw).found[0]
+        f, _ = parse_order_file(found.text)
+        sshsig.verify(found.signature, f.text.encode())
+    return len(msgs) / (time.perf_counter() - t)
+
+
+# --------------------------------------------------------------------------- rulesets
+#: Per ruleset, scenarios (and options) of growing size, with how to count units in a state.
+SIZES = {
+    "bismarck": [("last-dash", {}), ("rheinubung", {})],
+    "lew_morski": [("w1", {"setup": "auto"}), ("w2", {"setup": "auto"}), ("w4", {"setup": "auto"})],
+    "sky_ww2": [("quick", {"aircraft": 1}), ("quick", {"aircraft": 2}), ("quick", {"aircraft": 3})],
+}
+
+
+def units(ruleset, state) -> int:
+    """Units on the board: everything in the dumped state that has an id and a position, counted once."""
+    dumped = json.dumps(ruleset.dump(state))
+    data = json.loads(dumped)
+    found = set()
+
+    def walk(node, path=""):
+        if isinstance(node, dict):
+            if "id" in node and any(k in node for k in ("hex", "cell", "pos", "at", "where", "location")):
+                found.add(str(node["id"]))
+            for k, v in node.items():
+                walk(v, f"{path}.{k}")
+        elif isinstance(node, list):
+            for v in node:
+                walk(v, path)
+    walk(data)
+    return len(found)
+
+
+def bench_rulesets(quick: bool, tick) -> None:
+    phases = 12 if quick else 40
+    for ruleset in rules.RULESETS:
+        name = ruleset.info.name
+        curve = []
+        for scenario, options in SIZES.get(name, [(ruleset.info.scenarios[0].name, {})]):
+            steps = play(ruleset, scenario, b"bench", options=options, max_phases=phases)
+            res_t, rep_t = [], []
+            prev = ruleset.setup(scenario, ruleset.info.resolve_options(options),
+                                 __import__("pbem.core.play", fromlist=["setup_dice"]).setup_dice(b"bench"))
+            game = SimpleNamespace(id="bench", title="bench", ruleset=name, scenario=scenario, seed_commitment="0" * 64,
+                                   seed_hex="00", turn=0, journal_head="0" * 64, templates_dir="")
+            for step in steps:
+                orders = {}
+                for seat, body in step.bodies.items():
+                    from pbem.core.play import check_text
+
+                    orders[seat], _ = check_text(ruleset, prev, seat, body)
+                t = time.perf_counter()
+                ruleset.resolve(prev, orders, phase_dice(b"bench", step.phase))
+                res_t.append(time.perf_counter() - t)
+                entries = [{"seq": 1, "kind": "resolve", "hash": "0" * 64, "payload": {"notices": []},
+                            "events": [{"text": e.text, "kind": e.kind, "visible_to": sorted(e.visible_to),
+                                        "data": dict(e.data)} for e in step.events],
+                            "rolls": [{"sides": r.sides, "value": r.value, "why": r.why, "seen_by": sorted(r.seen_by)}
+                                      for r in step.rolls]}]
+                t = time.perf_counter()
+                for seat in ruleset.seats(step.state):
+                    build_sitrep(ruleset, game, {"name": seat.name, "side": seat.side, "title": seat.title,
+                                                 "tz": "UTC"}, step.state, entries)
+                rep_t.append(time.perf_counter() - t)
+                prev = step.state
+                tick()
+            per_phase = [a + b for a, b in zip(res_t, rep_t)]
+            curve.append((units(ruleset, steps[0].state), statistics.median(per_phase), scenario, options))
+            if (scenario, options) == tuple(SIZES.get(name, [(scenario, options)])[0]):
+                figure(f"{name}_resolve_median", 1000 * statistics.median(res_t), "ms")
+                figure(f"{name}_resolve_p99", 1000 * quantile(res_t, 0.99), "ms")
+                figure(f"{name}_sitreps_all_seats_median", 1000 * statistics.median(rep_t), "ms")
+                figure(f"{name}_sitreps_all_seats_p99", 1000 * quantile(rep_t, 0.99), "ms")
+                figure(f"{name}_phase_median", 1000 * statistics.median(per_phase), "ms", "<=", 30)
+        for u, t, scenario, options in curve:
+            opts = ",".join(f"{k}={v}" for k, v in options.items() if k != "setup")
+            figure(f"{name}_curve_{scenario}{'_' + opts if opts else ''}_units{u}", 1000 * t, "ms/phase")
+        (u1, t1, *_), (u2, t2, *_) = curve[0], curve[-1]
+        if u2 > u1:
+            figure(f"{name}_growth_exponent", math.log(t2 / t1) / math.log(u2 / u1), "", "<=", 1.5)
+
+
+def quantile(values, q):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+# --------------------------------------------------------------------------- scale
+SCALE_PASS = r'''
+import json, resource, sys, time
+from pbem.home import Home
+from pbem.server import Server
+from pbem.delivery import deliver
+server = Server(Home(sys.argv[1]).load())
+t0 = time.perf_counter()
+due = server.due_games()
+resolved = sum(server.advance(g) for g in due)
+t1 = time.perf_counter()
+sent, failed = deliver(server)
+t2 = time.perf_counter()
+print(json.dumps({"due": len(due), "resolved": resolved, "resolve_s": t1 - t0, "sent": sent,
+                  "deliver_s": t2 - t1, "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+'''
+
+
+def build_many_games(server: Server, n: int, due: int) -> None:
+    """n active games in one database: one real game, cloned row by row (a benchmark's set-up, not play)."""
+    from sqlalchemy import insert, select as sa_select, update
+
+    from pbem.store.models import Game, Journal, Seat
+
+    server.new_game("t", "bismarck", "last-dash", seed=b"scale", settings={"max_missing": 9})
+    for seat in ("german", "allied"):
+        key = sshsig.generate_private_key()
+        server.add_player("t", seat, f"{seat}@players.test", sshsig.public_key_of(key).line())
+    with server.engine.begin() as conn:
+        game = dict(conn.execute(sa_select(Game.__table__).where(Game.__table__.c.id == "t")).mappings().one())
+        seats = [dict(r) for r in conn.execute(sa_select(Seat.__table__).where(Seat.__table__.c.game_id == "t")).mappings()]
+        journal = [dict(r) for r in conn.execute(sa_select(Journal.__table__).where(Journal.__table__.c.game_id == "t")).mappings()]
+        for start in range(0, n, 1000):
+            ids = [f"g{i:05d}" for i in range(start, min(n, start + 1000))]
+            conn.execute(insert(Game.__table__), [{**game, "id": i} for i in ids])
+            conn.execute(insert(Seat.__table__), [{**s, "id": None, "game_id": i} for i in ids for s in seats])
+            conn.execute(insert(Journal.__table__), [{**j, "id": None, "game_id": i} for i in ids for j in journal])
+        past = server.clock() - timedelta(hours=1)
+        conn.execute(update(Game.__table__).where(Game.__table__.c.id.in_([f"g{i:05d}" for i in range(due)]))
+                     .values(deadline=past))
+
+
+def bench_scale(tmp: Path, quick: bool, tick) -> None:
+    n, due = (1000, 100) if quick else (10000, 1000)
+    home = tmp / "scale"
+    server = new_server(home)
+    build_many_games(server, n, due)
+    server.engine.dispose()
+    tick()
+    taskset = ["taskset", "-c", "0"] if shutil.which("taskset") else []
+    out = subprocess.run([*taskset, sys.executable, "-c", SCALE_PASS, str(home)], capture_output=True, text=True,
+                         cwd=ROOT)
+    if out.returncode:
+        raise RuntimeError(f"the scale pass failed:\n{out.stderr[-3000:]}")
+    r = json.loads(out.stdout.strip().splitlines()[-1])
+    tick()
+    assert r["resolved"] >= due, r
+    figure(f"scale_games", n, "games")
+    figure(f"scale_pass_resolve_{due}_phases", r["resolve_s"], "s", "<=", 30 * due / 1000)
+    figure(f"scale_pass_deliver_{r['sent']}_mails", r["deliver_s"], "s")
+    figure("scale_daemon_rss", r["rss_mb"], "MB", "<=", 300)
+    figure("idle_daemon_cpu", idle_cpu(home, 3 if quick else 10), "%", "<=", 1)
+    tick()
+
+
+def idle_cpu(home: Path, seconds: float) -> float:
+    proc = subprocess.Popen([sys.executable, "-m", "pbem.cli", "--home", str(home), "daemon", "--interval", "60"],
+                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        time.sleep(4)  # the first pass runs at start; measure the idle time after it
+        before = cpu_seconds(proc.pid)
+        time.sleep(seconds)
+        used = cpu_seconds(proc.pid) - before
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    return 100 * used / seconds
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+# --------------------------------------------------------------------------- latency
+def bench_latency(tmp: Path, quick: bool, tick) -> None:
+    """From the last side's orders arriving (LMTP) to every sitrep sitting in the outbox."""
+    home = tmp / "latency"
+    server = new_server(home)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    cfg = server.home.config_path.read_text() + f'\n[lmtp]\nlisten = "127.0.0.1:{port}"\n'
+    server.home.config_path.write_text(cfg)
+    keys = {}
+    server.new_game("lat", "bismarck", "last-dash", seed=b"latency")
+    ruleset = server.ruleset("bismarck")
+    for seat in ("german", "allied"):
+        keys[seat] = sshsig.generate_private_key()
+        server.add_player("lat", seat, f"{seat}@players.test", sshsig.public_key_of(keys[seat]).line())
+    proc = subprocess.Popen([sys.executable, "-m", "pbem.cli", "--home", str(home), "daemon", "--interval", "60"],
+                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    samples = []
+    try:
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        outbox = home / "outbox" / "new"
+        n = 0
+        while len(samples) < (3 if quick else 10):
+            st = server.status("lat")
+            if st["status"] != "active":
+                break
+            mails = []
+            for seat in st["owing"]:
+                view = json.loads(server.sitrep("lat", seat).view_json)
+                head = server.order_form("lat", seat).split("\n\n", 1)[0]
+                body = ruleset.bot_orders(view, seat, bot_dice(b"lat", Phase(st["turn"], st["phase"], frozenset()), seat))
+                text = parse_order_file(f"{head}\n\n{body}")[0].text
+                n += 1
+                mails.append(signed_mail(text, keys[seat], n, f"{seat}@players.test"))
+            for early in mails[:-1]:
+                with smtplib.LMTP("127.0.0.1", port) as client:
+                    client.sendmail("p@players.test", ["pbem@localhost"], early)
+                time.sleep(0.5)
+            before = len(list(outbox.iterdir()))
+            t = time.perf_counter()
+            with smtplib.LMTP("127.0.0.1", port) as client:
+                client.sendmail("p@players.test", ["pbem@localhost"], mails[-1])
+            while len(list(outbox.iterdir())) < before + 3 and time.perf_counter() - t < 30:  # ack + 2 sitreps
+                time.sleep(0.01)
+            samples.append(time.perf_counter() - t)
+            time.sleep(0.3)
+            tick()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    figure("latency_last_orders_to_outbox_median", statistics.median(samples), "s", "<=", 2)
+    figure("latency_last_orders_to_outbox_max", max(samples), "s", "<=", 2)
+
+
+# --------------------------------------------------------------------------- main
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="smaller inputs, under a minute")
+    parser.add_argument("--postgres", default=POSTGRES, help="PostgreSQL URL for the ingest figure ('' to skip)")
+    parser.add_argument("--only", default="ingest,rulesets,scale,latency")
+    args = parser.parse_args()
+    only = set(args.only.split(","))
+    postgres = args.postgres if args.postgres and _reachable(args.postgres) else None
+    pin_one_core()
+    tmp = Path(tempfile.mkdtemp(prefix="pbem-bench-"))
+    work = [w for w in ("ingest", "rulesets", "scale", "latency") if w in only]
+    steps = {"ingest": 6, "rulesets": 3 * (12 if args.quick else 40) * 3, "scale": 5, "latency": 12}
+    try:
+        with click.progressbar(length=sum(steps[w] for w in work), label="benchmarks", file=sys.stderr) as bar:
+            tick = lambda: bar.update(1)  # noqa: E731
+            if "ingest" in work:
+                bench_ingest(tmp, args.quick, postgres, tick)
+            if "rulesets" in work:
+                bench_rulesets(args.quick, tick)
+            if "scale" in work:
+                bench_scale(tmp, args.quick, tick)
+            if "latency" in work:
+                bench_latency(tmp, args.quick, tick)
+            bar.update(bar.length)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print(f"# {platform.node() and 'machine'}: {platform.machine()}, {os.cpu_count()} cores, Python "
+          f"{platform.python_version()}, {platform.platform(terse=True)}; {'quick' if args.quick else 'full'} run")
+    for f in FIGURES:
+        print(f.line())
+    missed = [f.name for f in FIGURES if f.met is False]
+    if missed:
+        print(f"# missed: {', '.join(missed)}")
+
+
+def _reachable(url: str) -> bool:
+    try:
+        import psycopg
+
+        with psycopg.connect(url, connect_timeout=3):
+            return True
+    except Exception:
+        return False
+
+
+if __name__ == "__main__":
+    main()
