@@ -45,7 +45,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-QUICK = {"games": 2, "kills": 8}
+QUICK = {"games": 2, "kills": 6}
 
 
 class Sink:
