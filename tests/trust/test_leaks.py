@@ -61,3 +61,42 @@ def test_twins_really_differ_in_the_hidden_thing():
     for what, twin in twins:
         assert DUEL.dump(twin) != DUEL.dump(state) and DUEL.view(twin, "east") == DUEL.view(state, "east")
         assert DUEL.view(twin, "west") != DUEL.view(state, "west"), what
+
+
+def test_acknowledgements_and_rejections_do_not_depend_on_the_other_sides_orders(server, keys):
+    """East's ack and rejection are byte-identical whatever west sent (nothing, or other orders)."""
+    import email
+    import email.policy
+    import re
+
+    from pbem.crypto import sshsig
+    from sqlmodel import select
+
+    from pbem.store.models import Outbox
+    from tests.helpers import orders_mail
+
+    def replies_to_east(gid, west_body):
+        server.new_game(gid, "duel", "standard", seed=b"same seed")
+        for seat in ("east", "west"):
+            server.add_player(gid, seat, f"{seat}@players.test", sshsig.public_key_of(keys[seat]).line())
+        if west_body:
+            assert server.ingest(orders_mail(server, gid, "west", west_body, keys["west"])).status == "accepted"
+        bad = server.ingest(orders_mail(server, gid, "east", "FIRE 9\nDANCE\n", keys["east"], msg_id="<bad@x>"))
+        good = server.ingest(orders_mail(server, gid, "east", "MOVE 0\n", keys["east"], msg_id="<good@x>"))
+        assert (bad.status, good.status) == ("rejected", "accepted")
+        with server.session() as s:
+            rows = s.exec(select(Outbox).where(Outbox.to_addr == "east@players.test", Outbox.game_id == gid,
+                                               Outbox.kind != "sitrep").order_by(Outbox.id)).all()
+        out = []
+        for r in rows:
+            raw = server.outbox_bytes(r) if hasattr(server, "outbox_bytes") else r.raw
+            msg = email.message_from_bytes(raw, policy=email.policy.default)
+            body = msg.get_body(("plain",)).get_content() + msg.get_body(("html",)).get_content()
+            out.append((r.kind, re.sub(r"\b" + gid + r"\b", "GAME", body), r.subject.replace(gid, "GAME")))
+        return out
+
+    nothing = replies_to_east("a-none", None)
+    fire = replies_to_east("a-fire", "FIRE 1\nMOVE +1\n")
+    standing = replies_to_east("a-standing", "ON_HIT RUN\nFIRE 5\n")
+    assert [k for k, *_ in nothing] == ["reject", "ack"]
+    assert nothing == fire == standing
