@@ -104,10 +104,12 @@ def _parse_options(items):
 @click.option("--schedule", default="", help="Fixed deadlines, e.g. 'mon,thu 20:00 Europe/Warsaw'.")
 @click.option("--set", "settings", multiple=True,
               help="min_hours, grace_hours, remind_hours, max_missing or vacation_hours =VALUE; repeatable.")
+@click.option("--templates", "templates_dir", default=None, type=click.Path(exists=True, file_okay=False),
+              help="A folder of template overrides for this game (same names as under templates/).")
 @click.option("--title", default="")
 @click.pass_context
 def game_new(ctx, game_id, ruleset, scenario, options, seed_hex, hours, interrupt_hours, wait, schedule,
-             settings, title):
+             settings, templates_dir, title):
     """Create GAME_ID from a ruleset and scenario."""
     server = _server(ctx)
     try:
@@ -116,7 +118,7 @@ def game_new(ctx, game_id, ruleset, scenario, options, seed_hex, hours, interrup
         raise click.BadParameter("--seed-hex must be hexadecimal") from None
     g = server.new_game(game_id, ruleset, scenario, _parse_options(options), seed=seed, hours=hours,
                         interrupt_hours=interrupt_hours, title=title, wait_for_deadline=wait, schedule=schedule,
-                        settings=_parse_options(settings))
+                        settings=_parse_options(settings), templates_dir=templates_dir or "")
     seats = [x["name"] for x in server.status(g.id)["seats"]]
     click.echo(f"created {g.id}: {g.title}; sides: {', '.join(seats)}")
     click.echo(f"seed commitment {g.seed_commitment}; add a player for every side to start it")

@@ -16,6 +16,7 @@ import secrets
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
 from sqlalchemy.exc import IntegrityError
@@ -162,7 +163,7 @@ class Server(GMCommands):
     def new_game(self, game_id: str, ruleset_name: str, scenario: str, options: Mapping[str, Any] | None = None,
                  *, seed: bytes | None = None, hours: float | None = None, interrupt_hours: float | None = None,
                  title: str = "", wait_for_deadline: bool = False, schedule: str = "",
-                 settings: Mapping[str, Any] | None = None) -> Game:
+                 settings: Mapping[str, Any] | None = None, templates_dir: str = "") -> Game:
         """Create a game; it starts (the clock runs) once every seat has a player.
 
         ``settings`` may set ``min_hours``, ``grace_hours``, ``remind_hours``, ``max_missing`` and
@@ -200,6 +201,7 @@ class Server(GMCommands):
                         title=title or f"{ruleset.info.title} — {ruleset.info.scenario(scenario).title}",
                         seed_hex=seed.hex(), seed_commitment=hashlib.sha256(seed).hexdigest(), status="open",
                         wait_for_deadline=wait_for_deadline, schedule=schedule,
+                        templates_dir=str(Path(templates_dir).resolve()) if templates_dir else "",
                         **{k: type(SETTINGS[k])(sched.get(k, v)) for k, v in SETTINGS.items()},
                         created_at=now, updated_at=now)
             s.add(game)

@@ -80,3 +80,33 @@ def test_gm_errors_are_clear(cli):
 def test_keygen_refuses_to_overwrite(cli, tmp_path):
     cli("keygen", str(tmp_path / "k"))
     assert "not overwriting" in cli("keygen", str(tmp_path / "k"), ok=False).output
+
+
+def test_gm_template_override_for_one_game(cli, tmp_path):
+    """A GM's folder of templates replaces the shipped ones for that game only."""
+    override = tmp_path / "tpl" / "duel"
+    override.mkdir(parents=True)
+    (override / "sitrep.txt.j2").write_text('{% extends "common/sitrep.txt.j2" %}'
+                                            "{% block situation %}HOUSE STYLE: post {{ view.post }}{% endblock %}")
+    cli("game", "new", "custom", "--rules", "duel", "--scenario", "standard", "--templates", str(tmp_path / "tpl"))
+    cli("game", "new", "plain", "--rules", "duel", "--scenario", "standard")
+    for gid in ("custom", "plain"):
+        for seat in ("east", "west"):
+            cli("keygen", str(tmp_path / f"{gid}-{seat}"))
+            cli("player", "add", gid, seat, "--email", f"{seat}@x.test", "--key", str(tmp_path / f"{gid}-{seat}.pub"))
+    assert "HOUSE STYLE: post" in cli("sitrep", "custom", "east").output
+    assert "HOUSE STYLE" not in cli("sitrep", "plain", "east").output
+    assert "OK" in cli("replay", "custom").output
+
+
+def test_demo_plays_a_seed_game_through_the_mail_path(tmp_path):
+    """`pbem demo` on a fresh home: a real ruleset, signed mail in, sitreps out, replay exact."""
+    result = CliRunner().invoke(main, ["--home", str(tmp_path / "demo-home"), "demo", "--turns", "2"],
+                                catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert "signed order mails went through the inbox" in result.output
+    assert "replay: OK" in result.output
+    files = list((tmp_path / "demo-home" / "outbox" / "new").iterdir())
+    assert len(files) >= 6
+    out = tmp_path / "demo-home" / "demo" / "demo"
+    assert {p.suffix for p in out.iterdir()} == {".txt", ".html", ".png"}
