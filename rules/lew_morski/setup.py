@@ -1,6 +1,7 @@
 """Scenario setup: forces, start areas, AA guns, sun and seats [R 9, 9.3, 2.1.1, 5.0.1, 6.0]."""
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Mapping
 
 from pbem.core.dice import Dice
@@ -48,6 +49,7 @@ def targets(name: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=65536)
 def facing_toward(h: Hex, goal: Hex) -> str:
     """The facing whose first step gets closest to ``goal`` (ties: clockwise from north)."""
     return min(board.FACINGS, key=lambda f: (board.distance(board.step(h, f), goal), board.FACINGS.index(f)))

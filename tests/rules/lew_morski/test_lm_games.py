@@ -13,15 +13,15 @@ def test_conformance(scenario):
     assert check_ruleset(RULESET, scenario, max_phases=24) > 10
 
 
-@pytest.mark.parametrize("options", [
-    {"visibility": "fog", "players_per_side": 2},
-    {"react_default": "ask", "aa_timing": "movement", "bomb_timing": "movement"},
-    {"one_shot": "target", "occupancy": "end_hex", "blocking": "any", "cloud_line": "any", "zero_strength": "jam_roll",
+@pytest.mark.parametrize("scenario,options", [
+    ("w3", {"visibility": "fog", "players_per_side": 2}),
+    ("w3", {"react_default": "ask", "aa_timing": "movement", "bomb_timing": "movement", "alt_change": "any_hex"}),
+    ("w4", {"one_shot": "target", "occupancy": "end_hex", "blocking": "any", "cloud_line": "any", "zero_strength": "jam_roll",
      "offboard_roll": "return", "return_altitude": "owner", "collision_vp": "award", "jammed_bombing": "no",
-     "from_cloud": "table", "vp_per_series": 2, "sun": "north", "setup": "auto"},
+     "from_cloud": "table", "vp_per_series": 2, "sun": "north", "setup": "auto", "cloud_edge": "full_only"}),
 ])
-def test_conformance_with_options(options):
-    assert check_ruleset(RULESET, "w4", options=options, max_phases=24) > 10
+def test_conformance_with_options(scenario, options):
+    assert check_ruleset(RULESET, scenario, options=options, max_phases=24) > 10
 
 
 def test_whole_game_w1_bots_reach_the_end():
@@ -35,7 +35,7 @@ def test_whole_game_w1_bots_reach_the_end():
     assert {"fire", "bomb", "move"} <= kinds  # the bots actually fly, fight and bomb
 
 
-@pytest.mark.parametrize("seed", [b"1", b"2", b"3", b"4"])
+@pytest.mark.parametrize("seed", [b"1", b"2"])
 def test_w1_ends_for_several_seeds(seed):
     steps = play(RULESET, "w1", seed, max_phases=300, options={"setup": "auto"})
     assert RULESET.outcome(steps[-1].state) is not None and len(steps) < 150
