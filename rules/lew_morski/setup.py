@@ -123,8 +123,8 @@ def setup_state(scenario: str, options: Mapping[str, Any], dice: Dice) -> State:
                                          facing=facing_toward(h, enemy_centre[side])))  # type: ignore[arg-type]
         for r in sc[side].get("reinforcements", []):
             hexes = r["hexes"]
-            if scenario == "w5" and options.get("w5_third_entry") != hexes[-1] and "alt_hexes" in r:
-                hexes = r["alt_hexes"]
+            if scenario == "w5" and options.get("w5_third_entry") != hexes[-1] and "typo_reading" in r:
+                hexes = r["typo_reading"]["hexes"]  # G-19
             k = 0
             for spec in r["aircraft"]:
                 for i in range(spec["n"]):

@@ -34,3 +34,12 @@ def test_every_named_hex_is_on_the_board_and_scenarios_fit():
             for r in data[sc][side].get("reinforcements", []):
                 assert all(board.is_edge(board.parse_hex(h)) for h in r["hexes"])
     assert len(board.terrain().objects) == 12
+
+
+def test_w5_third_entry_option():
+    """G-19: the third Hurricane of Wariant 5 enters at A41,B21 as printed, or at A41,B47 under the option."""
+    from pbem.core.dice import FixedDice
+    for choice in ("A41,B21", "A41,B47"):
+        s = RULESET.setup("w5", RULESET.info.resolve_options({"sun": "east", "w5_third_entry": choice}), FixedDice([]))
+        due = sorted(board.fmt(a.due_hex) for a in s.aircraft if a.status == "due")
+        assert choice in due and len(due) == 3
