@@ -26,3 +26,13 @@ def test_pure_modules_import_no_io(path):
     """A rules or core module that imports an I/O library fails here, naming it."""
     bad = {n for n in imported(path) if n in DENY or n.split(".")[0] in DENY}
     assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}"
+
+
+ALL_PY = sorted(p for d in ("pbem", "rules", "tests", "benchmarks") for p in ROOT.joinpath(d).rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", ALL_PY, ids=lambda p: str(p.relative_to(ROOT)))
+def test_rulesets_are_imported_as_pbem_rules(path):
+    """`rules` is installed as pbem.rules: a top-level `import rules` works only from the repository root."""
+    bad = {n for n in imported(path) if n == "rules" or n.startswith("rules.") or n == "templates"}
+    assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}; use pbem.rules"

@@ -28,6 +28,15 @@ def from_view(d: Mapping[str, Any]) -> Plane:
                  d.get("damaged", False), d.get("commander", False), d.get("bombs", 0) or 0)
 
 
+def seen(enemy_hex, enemy_alt, eyes, visual_range: int) -> bool:
+    """Whether pilots at ``eyes`` see an enemy aircraft in a fog game: within visual range, and not
+    inside full cloud unless adjacent [digest 5.1-5.2].  One rule for views and for events."""
+    d = min((board.distance(h, enemy_hex) for h in eyes), default=99)
+    if d > visual_range:
+        return False
+    return not (in_cloud(enemy_hex, enemy_alt) == "full" and d > 1)
+
+
 def in_cloud(h: Hex, alt: str) -> str:
     """Cloud cover an aircraft is in: clouds exist only at HIGH [R 5.0.4]."""
     return board.terrain().cloud(h) if alt == "HIGH" else "none"

@@ -60,7 +60,7 @@ def base_layer(sun_edge: str) -> tuple[Any, ...]:
 
 def draw(view: Mapping[str, Any]) -> Picture:
     ter = board.terrain()
-    shapes: list[Any] = list(base_layer(view["sun"]))
+    shapes: list[Any] = []
     targets = {t["hex"]: t for t in view["targets"]}
     for oid, h in ter.objects:
         name = board.fmt(h)
@@ -92,4 +92,4 @@ def draw(view: Mapping[str, Any]) -> Picture:
                        "V = very low (none = high); arrow = facing; triangles = AA guns; yellow = sun; "
                        "purple hexagons = targets (* bombed)", "#444444", 8, "la"))
     title = f"Lew Morski {view['scenario']} stage {view['stage']} as seen by {view['seat']} (sun {view['sun']})"
-    return Picture(w, hgt, tuple(shapes), "#ffffff", title)
+    return Picture(w, hgt, tuple(shapes), "#ffffff", title, base_layer(view["sun"]))

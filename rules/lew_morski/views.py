@@ -38,15 +38,7 @@ def visible_enemies(state: State, side: str) -> list[Aircraft]:
         return enemies
     eyes = [a.hex for a in state.aircraft if a.side == side and a.status == "board"]
     rng = int(opts["visual_range"])
-    out = []
-    for e in enemies:
-        d = min((board.distance(h, e.hex) for h in eyes), default=99)  # type: ignore[arg-type]
-        if d > rng:
-            continue
-        if combat.in_cloud(e.hex, e.alt) == "full" and d > 1:  # type: ignore[arg-type]
-            continue
-        out.append(e)
-    return out
+    return [e for e in enemies if combat.seen(e.hex, e.alt, eyes, rng)]
 
 
 def plane_dict(a: Aircraft, full: bool) -> dict[str, Any]:

@@ -311,26 +311,47 @@ class World:
             return self.opts["one_shot"] == "target" and target != "" and a.fired_target == target
         return True
 
+    def unseen_by(self, a: Aircraft, side: str) -> bool:
+        """True when ``side`` may not see aircraft ``a`` (fog games; the British see all by radar)."""
+        if not self.fog or side == "gb" or a.side == side:
+            return False
+        eyes = [x.hex for x in self.on_board(side)]
+        return not combat.seen(a.hex, a.alt, eyes, int(self.opts["visual_range"]))
+
+    def label(self, a: Aircraft, for_side: str) -> str:
+        """How ``for_side`` may call aircraft ``a`` in a report everyone reads."""
+        return "an unseen aircraft" if self.unseen_by(a, for_side) else a.id
+
+    def say_shot(self, shooter: Aircraft, target: Aircraft, text: str, kind: str) -> None:
+        """A shot's report; the target's side learns only that an unseen aircraft fired if it cannot see
+        the shooter [digest 5], so a fog game never names a hidden aircraft."""
+        if not self.unseen_by(shooter, target.side):
+            self.say(text.format(shooter=shooter.id), kind)
+            return
+        self.say(text.format(shooter=shooter.id), kind, self.side_of_seats(shooter.side))
+        self.say(text.format(shooter="an unseen aircraft"), kind, self.side_of_seats(target.side))
+
     def shot(self, shooter: Aircraft, target: Aircraft, dist: int, strength: int, notes: list[str]) -> bool:
         """Roll one attack; returns True on a hit (the caller applies it) [R 5.2, 5.3.4, Table 2]."""
         self.set(shooter.id, fired_stage=self.stage, fired_target=target.id)
         mods = f" ({'; '.join(notes)})" if notes else ""
         rng = tables.hit_range(strength, dist)
         if rng is None and self.opts["zero_strength"] == "no_roll":
-            self.say(f"{shooter.id} fires at {target.id} at distance {dist} with strength {strength}{mods}: "
-                     "no hit possible, no roll [G-14]", "fire")
+            self.say_shot(shooter, target, f"{{shooter}} fires at {target.id} at distance {dist} with strength "
+                          f"{strength}{mods}: no hit possible, no roll [G-14]", "fire")
             return False
-        s = self.roll(6, f"{shooter.id} fires at {target.id}, first die") + \
-            self.roll(6, f"{shooter.id} fires at {target.id}, second die")
+        who = "an unseen aircraft" if self.unseen_by(shooter, target.side) else shooter.id
+        s = self.roll(6, f"{who} fires at {target.id}, first die") + \
+            self.roll(6, f"{who} fires at {target.id}, second die")
         if s in tables.jam_sums():
             self.set(shooter.id, jammed=True)
-            self.say(f"{shooter.id} fires at {target.id} (distance {dist}, strength {strength}{mods}): "
-                     f"rolls {s}, guns jammed [R 5.3.4]", "jam")
+            self.say_shot(shooter, target, f"{{shooter}} fires at {target.id} (distance {dist}, strength "
+                          f"{strength}{mods}): rolls {s}, guns jammed [R 5.3.4]", "jam")
             return False
         hit = rng is not None and rng[0] <= s <= rng[1]
         need = f"needs {rng[0]}-{rng[1]}" if rng else "cannot hit"
-        self.say(f"{shooter.id} fires at {target.id} (distance {dist}, strength {strength}{mods}, {need}): "
-                 f"rolls {s}, {'hit' if hit else 'miss'}", "fire")
+        self.say_shot(shooter, target, f"{{shooter}} fires at {target.id} (distance {dist}, strength {strength}"
+                      f"{mods}, {need}): rolls {s}, {'hit' if hit else 'miss'}", "fire")
         return hit
 
     def target(self, a: Aircraft) -> tuple[Aircraft, int] | None:
@@ -357,7 +378,7 @@ class World:
             return
         st, notes = combat.strength(plane(shooter), plane(t), self.s.sun, self.opts)
         if self.shot(shooter, t, d, st, notes):
-            self.hit(t, f"hit by {shooter.id}")
+            self.hit(t, f"hit by {self.label(shooter, t.side)}")
 
     def reactive_candidates(self, phasing: str) -> list[tuple[Aircraft, Aircraft, int]]:
         out = []
@@ -408,13 +429,13 @@ class World:
                 h1 = self.shot(b, t, d, sb, nb)
                 h2 = self.shot(t, b, d, st_, nt)
                 if h1:
-                    self.hit(t, f"hit by {b.id}")
+                    self.hit(t, f"hit by {self.label(b, t.side)}")
                 if h2:
-                    self.hit(b, f"hit by {t.id}")
+                    self.hit(b, f"hit by {self.label(t, b.side)}")
             else:
-                self.say(f"{b.id} fires reactively at {t.id} [R 5.4]", "react")
+                self.say_shot(b, t, f"{{shooter}} fires reactively at {t.id} [R 5.4]", "react")
                 if self.shot(b, t, d, sb, nb):
-                    self.hit(t, f"hit by {b.id}")
+                    self.hit(t, f"hit by {self.label(b, t.side)}")
 
     def ask_list(self, phasing: str) -> list[dict[str, Any]]:
         """Reactive decisions no standing order covers (policy ASK) [digest 4.3 IP-2/IP-5]."""

@@ -1,7 +1,7 @@
 import pytest
 
 from pbem.core.dice import SeededDice
-from rules.bismarck import RULESET
+from pbem.rules.bismarck import RULESET
 
 
 @pytest.fixture

@@ -1,7 +1,7 @@
 """The Search Map agrees with every hex the rulebook and its examples name [2.1]."""
 import pytest
 
-from rules.bismarck.board import board, parse_hex
+from pbem.rules.bismarck.board import board, parse_hex
 
 
 def test_example_adjacency_and_canal():

@@ -7,11 +7,11 @@ from dataclasses import replace
 
 from pbem.core.dice import FixedDice
 from pbem.core.orders import OrderLine
-from rules.bismarck import RULESET, game
-from rules.bismarck import tables as T
-from rules.bismarck.model import Ship
-from rules.bismarck.search import search_factors, search_phase
-from rules.bismarck.work import Work
+from pbem.rules.bismarck import RULESET, game
+from pbem.rules.bismarck import tables as T
+from pbem.rules.bismarck.model import Ship
+from pbem.rules.bismarck.search import search_factors, search_phase
+from pbem.rules.bismarck.work import Work
 
 from .conftest import fresh
 
@@ -217,7 +217,7 @@ def test_e9_allied_submarine_reveals_the_dd_and_hits_stern():
     w.set("gneisenau", tf="KG2")
     w.set("lothringen", hex="K29")
     w.s = replace(w.s, damage_bag=("STERN",))
-    from rules.bismarck.events import submarine
+    from pbem.rules.bismarck.events import submarine
     dice = FixedDice(face(2, 0, 7, 5) + [1])
     submarine(w, {"german": [], "allied": []}, dice)
     assert any("German DD in K29, in a task force" in r for r in w.reports["allied"])
@@ -234,7 +234,7 @@ def test_e10_german_submarine_reveals_arethusa_and_dud():
     w.ships["arethusa"] = Ship("arethusa", "allied", "CL", 32, "F", 10, hex="AF24", fuel=10, hull=3)
     w.s = replace(w.s, damage_bag=("DUD",))
     assert T.hit_drm(vis=3, target_er=32, kind="sub") == -2
-    from rules.bismarck.events import submarine
+    from pbem.rules.bismarck.events import submarine
     submarine(w, {}, FixedDice(face(1, 8, 5) + [1]))
     assert any("Allied CL in AF24" in r for r in w.reports["german"])
     assert w.ships["arethusa"].hull == 3
@@ -250,7 +250,7 @@ def test_e11_random_sighting_at_visibility_5():
     assert T.sighting_value("B", 5) == 2
     assert T.sighting_value("C", 5) == 1
     assert T.sighting_value("A", 7) == 0  # only a bearing from 7 up
-    from rules.bismarck.board import board
+    from pbem.rules.bismarck.board import board
     b = board()
     assert b.random_sighting_column("F20") == "B"  # Koln's hex: inside the sector, next to Allied intrinsic SF
 

@@ -4,7 +4,7 @@ import json
 from dataclasses import replace
 
 from pbem.core.orders import OrderLine
-from rules.bismarck import RULESET
+from pbem.rules.bismarck import RULESET
 
 from .conftest import fresh
 

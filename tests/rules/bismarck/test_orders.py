@@ -3,7 +3,7 @@ from dataclasses import replace
 
 from pbem.core.errors import Code
 from pbem.core.orders import OrderLine
-from rules.bismarck import RULESET
+from pbem.rules.bismarck import RULESET
 
 from .conftest import fresh
 
@@ -37,7 +37,7 @@ def test_german_only_orders_and_attack_without_shadowed_contact():
 
 def test_tanker_may_not_enter_convoy_hex_and_dd_line():
     s = replace(fresh(), step="orders")
-    from rules.bismarck.board import board
+    from pbem.rules.bismarck.board import board
     b = board()
     conv = next(h for h in b.sea_neighbours("R10", "german") if h in b.convoy) if any(
         h in b.convoy for h in b.sea_neighbours("R10", "german")) else None
@@ -66,7 +66,7 @@ def test_diversion_split_must_put_faster_ships_in_the_fast_part():
 
 
 def test_form_task_force_then_move_it_in_the_same_file():
-    from rules.bismarck.board import board
+    from pbem.rules.bismarck.board import board
     to = board().sea_neighbours("K27", "allied")[0]
     c = check("allied", f"MOVE TF9 {to}", "FORM TF9 king-george-v victorious")
     assert not c.problems, c.problems

@@ -3,7 +3,7 @@ import pytest
 
 from pbem.core.play import play
 from pbem.testing.conformance import check_ruleset
-from rules.bismarck import RULESET
+from pbem.rules.bismarck import RULESET
 
 
 @pytest.mark.parametrize("scenario", ["rheinubung", "last-dash"])

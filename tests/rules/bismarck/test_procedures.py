@@ -4,9 +4,9 @@ from dataclasses import replace
 from pbem.core.dice import FixedDice, SeededDice
 from pbem.core.orders import OrderLine
 from pbem.core.ruleset import Window
-from rules.bismarck import RULESET, combat, events, game
-from rules.bismarck import tables as T
-from rules.bismarck.work import Work
+from pbem.rules.bismarck import RULESET, combat, events, game
+from pbem.rules.bismarck import tables as T
+from pbem.rules.bismarck.work import Work
 
 from .conftest import fresh
 
@@ -42,8 +42,8 @@ def test_evasion_maneuver_costs_2_fp_each_adds_2_and_limits_to_one_hex():
     game.visibility_phase(w, FixedDice(face(4, 5)))
     assert w.ships["bismarck"].fuel == fuel - 2 and "evasion" in w.ships["bismarck"].markers
     assert w.contact_on("KG1") is None  # roll 5 + 0 fails: the Sighted marker is removed at step 2B
-    from rules.bismarck import movement as M
-    from rules.bismarck.model import to_json
+    from pbem.rules.bismarck import movement as M
+    from pbem.rules.bismarck.model import to_json
     assert M.ship_limit(to_json(w.ships["bismarck"]))[0] == 1
 
 
@@ -57,7 +57,7 @@ def test_diversion_splits_the_tf_and_the_allied_follows_the_slow_part():
 
 def test_fog_and_visibility_x_remove_markers():
     w = _sighted_kg1()
-    from rules.bismarck.board import board
+    from pbem.rules.bismarck.board import board
     fog_hex = sorted(board().fog)[0]
     w.set("bismarck", hex=fog_hex)
     w.set("prinz-eugen", hex=fog_hex)
@@ -88,7 +88,7 @@ def test_convoy_interrupt_asks_the_german_and_defaults_to_ignore():
     s = replace(fresh(), step="orders", vis=5,
                 standing=(("german", ("HUNT AUTO", "ON_CONVOY ASK")), ("allied", ())))
     w = Work(s)
-    from rules.bismarck.board import board
+    from pbem.rules.bismarck.board import board
     b = board()
     h = next(x for x in sorted(b.convoy) if x not in b.sector and b.convoy[x] == "e")
     w.set("bismarck", hex=h)

@@ -2,8 +2,8 @@
 import pytest
 
 from pbem.core.data import load_data, provenance_counts
-from rules.bismarck import tables as T
-from rules.bismarck import movement as M
+from pbem.rules.bismarck import tables as T
+from pbem.rules.bismarck import movement as M
 
 
 @pytest.mark.parametrize("diff,radar,vis,ev,fast,drm", [

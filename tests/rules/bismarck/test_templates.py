@@ -3,7 +3,7 @@ import jinja2
 import pytest
 
 from pbem.core.play import play
-from rules.bismarck import RULESET
+from pbem.rules.bismarck import RULESET
 
 GAME = dict(id="g1", title="The Chase of the Bismarck", turn=3, phase_title="orders", notices=[], outcome=None,
             seed_commitment="abc", seed=None, journal_head="def", deadline="", prompt="")

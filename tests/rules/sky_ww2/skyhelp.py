@@ -4,10 +4,10 @@ from __future__ import annotations
 from pbem.core.dice import SeededDice
 from pbem.core.play import check_text
 
-from rules.sky_ww2 import RULESET
-from rules.sky_ww2.setup import new_game
-from rules.sky_ww2.state import State
-from rules.sky_ww2.turn import advance
+from pbem.rules.sky_ww2 import RULESET
+from pbem.rules.sky_ww2.setup import new_game
+from pbem.rules.sky_ww2.state import State
+from pbem.rules.sky_ww2.turn import advance
 
 
 def position(aircraft: dict, *, options: dict | None = None, initiative: str = "coalition",

@@ -2,8 +2,8 @@
 reaction tree's edge cases and step mode [2.6, 4.3, 6.3]."""
 import pytest
 
-from rules.sky_ww2 import combat
-from rules.sky_ww2.views import view
+from pbem.rules.sky_ww2 import combat
+from pbem.rules.sky_ww2.views import view
 from skyhelp import doc, pending, position, problems, step
 
 FULL5 = ["banked-turn", "dodge", "barrel-roll", "sideslip", "half-loop"]

@@ -8,8 +8,8 @@ discarded, no damage to B, no firing left for A, B's hand empty.
 """
 from skyhelp import doc, pending, position, problems, step
 
-from rules.sky_ww2.state import State
-from rules.sky_ww2.views import view
+from pbem.rules.sky_ww2.state import State
+from pbem.rules.sky_ww2.views import view
 
 A_HAND = ["short-burst", "banked-turn", "dodge", "feint", "barrel-roll"]
 B_HAND = ["dodge", "ace-reaction", "barrel-roll", "barrel-roll"]

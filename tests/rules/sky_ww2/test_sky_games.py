@@ -5,7 +5,7 @@ from pbem.core.dice import SeededDice
 from pbem.core.play import play
 from pbem.testing.conformance import check_ruleset
 
-from rules.sky_ww2 import RULESET
+from pbem.rules.sky_ww2 import RULESET
 
 CASES = [
     ("quick", {}),

@@ -3,9 +3,9 @@ import pytest
 
 from pbem.core.dice import FixedDice, SeededDice
 
-from rules.sky_ww2 import combat, tables
-from rules.sky_ww2.damage import damage, destroy
-from rules.sky_ww2.views import view
+from pbem.rules.sky_ww2 import combat, tables
+from pbem.rules.sky_ww2.damage import damage, destroy
+from pbem.rules.sky_ww2.views import view
 from skyhelp import doc, edit, pending, position, problems, step
 
 FULL5 = ["banked-turn", "dodge", "barrel-roll", "sideslip", "half-loop"]
@@ -394,7 +394,7 @@ def test_alternating_activation_and_round_reset():
 
 # ---- TEST-SETUP-1 / TEST-SELECT-1 [L269-275, L311-325] ---------------------------------------
 def battle(**options):
-    from rules.sky_ww2 import RULESET
+    from pbem.rules.sky_ww2 import RULESET
     opts = RULESET.info.resolve_options(options)
     return RULESET.setup("battle", opts, SeededDice(b"setup-test", "setup"))
 
@@ -453,7 +453,7 @@ def test_value_table(key, value):
 
 
 def test_vp_example_and_winner():
-    from rules.sky_ww2.damage import finish
+    from pbem.rules.sky_ww2.damage import finish
     s = position({"c1": {"number": 2, "alt": "medium", "cell": (1, 1), "facing": "E"},   # II-1
                   "c2": {"number": 5, "alt": "medium", "cell": (1, 3), "facing": "E"},
                   "x1": {"number": 10, "alt": "high", "cell": (4, 1), "facing": "W"},  # SH-1

@@ -2,7 +2,7 @@
 every manoeuvre effect [2.2, 2.6, 6.3, 6.9]."""
 import pytest
 
-from rules.sky_ww2 import combat, tables
+from pbem.rules.sky_ww2 import combat, tables
 from skyhelp import doc, position, step
 
 ROSTER = [(side, n) for side in tables.SIDES for n in sorted(tables.roster()[side])]

@@ -6,7 +6,7 @@ import pytest
 
 from pbem.core.play import play
 
-from rules.sky_ww2 import RULESET
+from pbem.rules.sky_ww2 import RULESET
 
 TEMPLATES = pathlib.Path(__file__).resolve().parents[3] / "templates"
 ENV = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), undefined=jinja2.StrictUndefined,
