@@ -317,7 +317,15 @@ def idle_cpu(home: Path, seconds: float) -> float:
     proc = subprocess.Popen([sys.executable, "-m", "pbem.cli", "--home", str(home), "daemon", "--interval", "60"],
                             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        time.sleep(4)  # the first pass runs at start; measure the idle time after it
+        # the first pass runs at start (with 10,000 games it takes a while): measure once the process is idle
+        deadline = time.time() + 120
+        last = cpu_seconds(proc.pid)
+        while time.time() < deadline:
+            time.sleep(1)
+            now = cpu_seconds(proc.pid)
+            if now - last < 0.02:
+                break
+            last = now
         before = cpu_seconds(proc.pid)
         time.sleep(seconds)
         used = cpu_seconds(proc.pid) - before

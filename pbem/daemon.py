@@ -76,7 +76,7 @@ def tick(server) -> TickReport:
     for game_id in sorted(touched | set(server.due_games())):
         report.resolved += server.advance(game_id)
     report.reminded = server.remind()
-    report.held = [g.id for g in server.games() if g.status == "held"]
+    report.held = server.held_games()
     report.sent, report.failed = deliver(server)
     return report
 

@@ -19,32 +19,38 @@ def _font(size: int):
     return ImageFont.load_default(size=size)
 
 
-#: Maps use few colours: a 64-colour palette image encodes about as fast as RGB at zlib level 1
-#: and makes files three times smaller (measured: benchmarks/run.py, README "Performance").
-PALETTE_COLOURS = 64
+#: Maps use few colours.  The cached board is reduced once to a palette with room to spare, and each
+#: picture is drawn straight onto a copy of it: no per-picture colour reduction, small files.
+#: (Text drawn on a palette image is not anti-aliased; it stays legible at the sizes maps use.)
+BASE_COLOURS = 128
 
 
 @lru_cache(maxsize=32)
 def _base(width: int, height: int, background: str, shapes: tuple) -> Image.Image:
     img = Image.new("RGB", (width, height), background)
     _draw(ImageDraw.Draw(img), shapes)
-    return img
+    return img.quantize(colors=BASE_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
 
 
 def render_png(picture: Picture) -> bytes:
     size = (max(1, int(picture.width)), max(1, int(picture.height)))
-    if picture.base:
-        img = _base(*size, picture.background, picture.base).copy()
-    else:
-        img = Image.new("RGB", size, picture.background)
+    base = _base(*size, picture.background, picture.base)
+    try:
+        img = _over(base.copy(), picture)
+    except ValueError:  # more colours than a palette holds: draw in full colour, reduce at the end
+        img = _over(base.convert("RGB"), picture).quantize(colors=256, method=Image.Quantize.FASTOCTREE,
+                                                            dither=Image.Dither.NONE)
+    out = io.BytesIO()
+    img.save(out, format="PNG")
+    return out.getvalue()
+
+
+def _over(img: Image.Image, picture: Picture) -> Image.Image:
     draw = ImageDraw.Draw(img)
     _draw(draw, picture.shapes)
     if picture.title:
         draw.text((6, 4), picture.title, fill="#000000", font=_font(14), anchor="la")
-    out = io.BytesIO()
-    img = img.quantize(colors=PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    img.save(out, format="PNG")
-    return out.getvalue()
+    return img
 
 
 def _draw(draw: ImageDraw.ImageDraw, shapes) -> None:

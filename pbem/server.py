@@ -637,6 +637,10 @@ class Server(GMCommands):
                     "seed_commitment": game.seed_commitment,
                     "outcome": json.loads(game.outcome_json) if game.outcome_json else None}
 
+    def held_games(self) -> list[str]:
+        with self.session() as s:
+            return list(s.exec(select(Game.id).where(Game.status == "held").order_by(Game.id)).all())
+
     def games(self) -> list[Game]:
         with self.session() as s:
             return list(s.exec(select(Game).order_by(Game.id)).all())
@@ -668,7 +672,10 @@ class Server(GMCommands):
         now = self.clock()
         count = 0
         with self.session() as s:
-            games = s.exec(select(Game).where(Game.status == "active", Game.deadline != None)).all()  # noqa: E711
+            # columns, not rows: a game's row carries its whole state, and a server holds thousands
+            games = s.exec(select(Game.id, Game.deadline, Game.window, Game.remind_hours, Game.turn, Game.phase,
+                                  Game.phase_title, Game.awaiting_json, Game.grace_hours)
+                           .where(Game.status == "active", Game.deadline != None)).all()  # noqa: E711
             for game in games:
                 deadline = aware(game.deadline)
                 if game.window != "orders" or deadline - timedelta(hours=game.remind_hours) > now or deadline < now:
