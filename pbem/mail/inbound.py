@@ -160,7 +160,10 @@ def read_message(raw: bytes) -> Inbound:
         if part.is_multipart():
             continue
         ctype = part.get_content_type()
-        filename = part.get_filename() or ""
+        try:
+            filename = part.get_filename() or ""
+        except Exception:  # a broken RFC 2231 name (a NUL in its charset raises ValueError): an unnamed part
+            filename = ""
         try:
             if filename.endswith((".sig", ".asc")) or (ctype == "application/pgp-signature"):
                 signatures.append((_part_text(part), filename))

@@ -49,3 +49,13 @@ def test_a_crashing_parser_would_be_caught(monkeypatch):
     monkeypatch.setattr(garbage, "read_message", fragile)
     with pytest.raises(KeyError):
         garbage.fuzz_mail(200)
+
+
+@pytest.mark.parametrize("raw", [
+    b":\nContent-Disposition:;filename*=\x00''",  # found by the fuzzer: crashed read_message (get_filename)
+    b"From: a@b.test\nContent-Type: text/plain; charset=\"ut\x00f-8\"\n\nPBEM-ORDERS 1\nGame: g1\n",
+    b"From: a@b.test\nSubject: =?ut\x00f-8?q?x?=\n\nhello\n",
+])
+def test_inputs_that_once_crashed_are_answered(server, duel_game, raw):
+    v = server.ingest(raw)
+    assert v.status in ("rejected", "discarded"), v.line()
