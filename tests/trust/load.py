@@ -62,6 +62,7 @@ class LoadResult:
     held: list[str] = field(default_factory=list)
     held_reported: bool = False
     unanswered: int = 0
+    rss_before: float = 0.0  # the process's resident memory before the first game (MB)
     rss_after_batch: list[float] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
 
@@ -102,6 +103,7 @@ def run(db_url: str, workdir: Path, *, games: int = 20, batches: int = 2, worker
                 last = exc
         raise last  # pragma: no cover
 
+    res.rss_before = rss_mb()
     started = time.monotonic()
     pool = ThreadPoolExecutor(workers)
     try:
