@@ -6,6 +6,8 @@ Each helper takes ``(ruleset, state, seat, rnd)`` and returns a list of ``(what,
 the change is one the rules say ``seat`` cannot know:
 
 * duel: the other gunner's post, whether it is dug in, its standing ON_HIT order;
+* bismarck: the enemy's standing orders, searches, reports and fuel, where its units really
+  are, the order of the blind bags, the German secret VP (until the game ends);
 * lew_morski: other seats' standing orders (REACT / RETURNFIRE / AA), and in fog games enemy
   bomb loads, gun jams, off-board schedules, and (for the Germans) the position of British
   aircraft out of sight and AA guns not revealed;
@@ -226,6 +228,22 @@ def perturb_bismarck(ruleset, state, seat, rnd):
         e = copy.deepcopy(d)
         e["convoy_vp"] = d["convoy_vp"] + [[rnd.choice([1, 2, 3]), rnd.random() < 0.5]]
         out.append(_twin(ruleset, e, d, "the German's secret convoy VP markers"))
+    units: dict[str, list[int]] = {}
+    for i, x in enumerate(d["ships"]):
+        if x["side"] == foe and x["status"] == "sea" and x["hex"]:
+            units.setdefault(x["tf"] or x["id"], []).append(i)
+    if units:  # where an enemy unit really is (the seat knows only its contacts, which keep their own hex)
+        from pbem.rules.bismarck.board import board
+
+        uid = rnd.choice(sorted(units))
+        here = d["ships"][units[uid][0]]["hex"]
+        nearby = [h for h in board().sea_neighbours(here, foe) if h != here]
+        if nearby:
+            e = copy.deepcopy(d)
+            there = rnd.choice(nearby)
+            for i in units[uid]:
+                e["ships"][i]["hex"] = there
+            out.append(_twin(ruleset, e, d, f"where enemy unit {uid} is"))
     enemy_ships = [i for i, x in enumerate(d["ships"]) if x["side"] == foe and x["status"] == "sea" and x["hex"]]
     if enemy_ships:
         i = rnd.choice(enemy_ships)
