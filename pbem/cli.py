@@ -389,13 +389,14 @@ def replay(ctx, game_id):
 @click.option("--rules", "ruleset", default=None, help="Ruleset to play (default: the first that is ready).")
 @click.option("--scenario", default=None)
 @click.option("--turns", default=4, show_default=True, help="How many turns to play (0: to the end).")
+@click.option("--option", "options", multiple=True, help="NAME=VALUE game option, repeatable.")
 @click.option("--game", "game_id", default="demo", show_default=True)
 @click.pass_context
-def demo(ctx, ruleset, scenario, turns, game_id):
-    """Play a seed game between two scripted sides through the real mail path."""
+def demo(ctx, ruleset, scenario, turns, options, game_id):
+    """Play a seed game between scripted sides through the real mail path."""
     from pbem.demo import run_demo
 
-    run_demo(Home.locate(ctx.obj["home"]), ruleset, scenario, turns, game_id)
+    run_demo(Home.locate(ctx.obj["home"]), ruleset, scenario, turns, game_id, _parse_options(options))
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -58,7 +58,8 @@ def _attachment(msg: EmailMessage, filename: str) -> str:
     raise click.ClickException(f"the sitrep mail has no {filename}")
 
 
-def run_demo(home: Home, ruleset: str | None, scenario: str | None, turns: int, game_id: str) -> None:
+def run_demo(home: Home, ruleset: str | None, scenario: str | None, turns: int, game_id: str,
+             options: dict | None = None) -> str:
     if not home.exists():
         Server.init(home)
         click.echo(f"created pbem home {home.path}")
@@ -70,7 +71,7 @@ def run_demo(home: Home, ruleset: str | None, scenario: str | None, turns: int, 
         n += 1
         game_id = f"{base}-{n}"
     seed = hashlib.sha256(f"pbem demo {game_id}".encode()).digest()
-    game = server.new_game(game_id, r.info.name, scenario, seed=seed)
+    game = server.new_game(game_id, r.info.name, scenario, options, seed=seed, settings={"max_missing": 99})
     click.echo(f"game {game_id}: {game.title}")
     keys = {}
     keydir = home.path / "demo-keys" / game_id
@@ -121,6 +122,7 @@ def run_demo(home: Home, ruleset: str | None, scenario: str | None, turns: int, 
     click.echo(f"Read one:  pbem --home {home.path} sitrep {game_id} {first}")
     click.echo(f"Its view:  pbem --home {home.path} sitrep {game_id} {first} --json")
     click.echo(f"Verify:    pbem --home {home.path} replay {game_id}")
+    return game_id
 
 
 def _send_orders(server: Server, game_id: str, seat: str, key, n: int) -> None:

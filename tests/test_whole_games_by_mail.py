@@ -1,0 +1,33 @@
+"""Each hosted game played from set-up to its end entirely through the mail path, then replayed byte for byte.
+
+Scripted players read their sitrep mail from the outbox Maildir, fill in the attached order form, sign it and
+mail it to the inbox Maildir; daemon passes do the rest (the same path `pbem demo` takes).
+"""
+import pytest
+
+from pbem.home import Home
+from pbem.replay import replay
+from pbem.server import Server
+from pbem.demo import run_demo
+
+GAMES = [
+    ("bismarck", "last-dash", {}),
+    ("lew_morski", "w1", {"setup": "auto"}),
+    ("sky_ww2", "quick", {"aircraft": 3, "players": 6}),  # 3-v-3 with six players, hands private to each
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ruleset, scenario, options", GAMES, ids=[g[0] for g in GAMES])
+def test_whole_game_through_mail(tmp_path, ruleset, scenario, options):
+    home = Home(tmp_path / "home")
+    game = run_demo(home, ruleset, scenario, 0, "whole", options)
+    server = Server(home.load())
+    st = server.status(game)
+    assert st["status"] == "over" and st["outcome"]["text"], st
+    for seat in st["seats"]:
+        final = server.sitrep(game, seat["name"]).text
+        assert "GAME OVER" in final and "Seed, revealed" in final
+    report = replay(server, game)
+    assert report.ok, report.problems
+    assert report.sitreps >= 2 * len(st["seats"])
