@@ -61,17 +61,44 @@ def init(ctx, database):
 
 
 @main.command("rules")
-def rules_cmd():
+@click.option("--provenance", is_flag=True, help="Also count data values by provenance.")
+def rules_cmd(provenance):
     """List rulesets and their scenarios."""
     from pbem import rules
+    from pbem.core.data import package_data, provenance_counts
 
     for r in rules.RULESETS:
         click.echo(f"{r.info.name}: {r.info.title}  (sides: {', '.join(r.info.sides)})")
+        if provenance:
+            total = {"rulebook": 0, "example": 0, "placeholder": 0}
+            for data in package_data(f"pbem.rules.{r.info.name}").values():
+                for k, v in provenance_counts(data).items():
+                    total[k] += v
+            click.echo("  data values: " + ", ".join(f"{v} {k}" for k, v in total.items()))
         for sc in r.info.scenarios:
             click.echo(f"  scenario {sc.name}: {sc.title}")
         for opt in r.info.options:
             choices = f" [{'|'.join(map(str, opt.choices))}]" if opt.choices else ""
             click.echo(f"  option {opt.name}={opt.default!r}{choices}: {opt.doc}")
+
+
+@main.command()
+@click.argument("ruleset")
+@click.option("--all", "show_all", is_flag=True, help="List every value, not only placeholders.")
+def placeholders(ruleset, show_all):
+    """List the data values of RULESET that were chosen, not taken from the rulebook.
+
+    An owner of the printed game can correct each in the named file, without touching code.
+    """
+    from pbem import rules
+    from pbem.core.data import package_data, walk_provenance
+
+    r = rules.find_ruleset(ruleset)
+    root = Path(str(__import__("importlib").resources.files(f"pbem.rules.{r.info.name}")))
+    for name, data in package_data(f"pbem.rules.{r.info.name}").items():
+        for where, value, prov in walk_provenance(data):
+            if show_all or prov == "placeholder":
+                click.echo(f"{root / name}: {where} = {value!r} ({prov})")
 
 
 @main.group()

@@ -62,3 +62,18 @@ def provenance_counts(data: Any) -> dict[str, int]:
         if prov in counts:
             counts[prov] += 1
     return counts
+
+
+def package_data(package: str) -> dict[str, dict[str, Any]]:
+    """Every TOML data file of a ruleset package, loaded and checked, by file name."""
+    root = resources.files(package)
+    out: dict[str, dict[str, Any]] = {}
+
+    def walk(node, prefix=""):
+        for child in sorted(node.iterdir(), key=lambda c: c.name):
+            if child.is_dir() and not child.name.startswith(("_", ".")):
+                walk(child, f"{prefix}{child.name}/")
+            elif child.name.endswith(".toml"):
+                out[prefix + child.name] = load_data(package, prefix + child.name)
+    walk(root)
+    return out
