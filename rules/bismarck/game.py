@@ -10,6 +10,7 @@ from . import movement as M
 from . import tables as T
 from .board import board
 from .model import Air, Ship, State, put, to_json
+from .shadow import prune, shadow_phase
 from .work import SIDES, Work, enemy
 
 
@@ -74,7 +75,7 @@ def setup(scenario: str, options: dict, dice) -> State:
                   releases=tuple(sorted((k, T.turn_index(v["from"]), v["hex"])
                                         for k, v in scen.get("release", {}).items() if isinstance(v, dict))),
                   optional_vp=opt_vp, revealed_optional=tuple(revealed),
-                  standing=(("allied", ("SHADOW ON", "AUTO_ENGAGE ON", "ON_DIVERSION SLOW")),
+                  standing=(("allied", ("SHADOW ON", "AUTO_ENGAGE ON")),
                             ("german", ("HUNT AUTO", "ON_MERCHANT ATTACK", "ON_CONVOY ATTACK"))))
     w = Work(state)
     for sid in sorted(ships):
@@ -121,92 +122,7 @@ def visibility_phase(w: Work, dice) -> None:
         w.public(f"{T.turn_name(s.turn)}: weather {s.weather}, visibility {T.vis_text(s.vis)}", "weather")
     # 2B: remove all remaining Sighted markers
     w.contacts = [c for c in w.contacts if c.status == "shadowed"]
-
-
-def shadow_phase(w: Work, dice) -> None:
-    """Allied naval shadow attempts on Sighted German units, by standing orders [6]."""
-    s = w.s
-    policy = (w.std_lines("allied", "SHADOW") or [["SHADOW", "ON"]])[-1][1].upper()
-    divpol = (w.std_lines("allied", "ON_DIVERSION") or [["", "SLOW"]])[-1][1].upper()
-    shadowers, shadowed_now = [], []
-    for c in sorted(w.contacts, key=lambda c: c.cid):
-        if c.holder != "allied" or c.status != "sighted" or policy != "ON":
-            continue
-        tgt = w.unit_ships(c.unit)
-        if not tgt or w.fog_blocks(c.hex) or s.vis >= T.X:
-            continue
-        mine = [x for x in w.afloat("allied") if x.hex == c.hex and x.id not in shadowers]
-        if not mine:
-            continue
-        # the fastest single ship shadows (the slowest shadower sets the ER difference) unless its TF is Shadowed
-        best = sorted(mine, key=lambda x: (-x.er_now, -x.radar, x.id))[0]
-        group = [best]
-        if best.tf and w.contact_on(best.tf) and w.contact_on(best.tf).status == "shadowed":
-            group = w.unit_ships(best.tf)
-        reaction = "NONE"
-        fast: list[str] = []
-        for words in w.std_lines("german", "ON_SHADOW"):
-            if words[1].upper() == c.unit.upper():
-                reaction = words[2].upper()
-                fast = words[3].split(",") if reaction == "DIVERT" else []
-        w.tell("german", f"an Allied naval unit in {c.hex} tries to shadow your {c.unit}")
-        parts = [(c.unit, tgt, False)]
-        evade = False
-        if reaction == "EVADE":
-            evade = True
-            for x in tgt:
-                w.set(x.id, markers=w.ships[x.id].markers + ("evasion",),
-                      fuel=max(0, x.fuel - T.tables()["shadow"]["evasion_fuel"]) if x.speed in ("F", "M") else x.fuel)
-            w.public(f"{c.cid}: the shadowed unit declares an Evasion Maneuver", "shadow")
-        elif reaction == "DIVERT" and len(tgt) > 1 and set(fast) < {x.id for x in tgt}:
-            for x in tgt:
-                if x.speed in ("F", "M"):
-                    w.set(x.id, fuel=max(0, x.fuel - T.tables()["shadow"]["diversion_fuel"]))
-            fast_ships = [w.ships[f] for f in sorted(fast)]
-            slow_ships = [w.ships[x.id] for x in tgt if x.id not in fast]
-            new_tf = _free_tf(w, "german")
-            for x in fast_ships:
-                w.set(x.id, tf=new_tf)
-            w.dissolve_small_tfs()
-            fast_uid, slow_uid = w.unit_of(fast_ships[0].id), w.unit_of(slow_ships[0].id)
-            w.public(f"{c.cid}: the shadowed task force divides in a Diversion Maneuver "
-                     f"({len(fast_ships)} fast, {len(slow_ships)} slow ships)", "shadow")
-            w.drop_contact(c)
-            parts = []
-            if divpol in ("FAST", "BOTH"):
-                parts.append((fast_uid, w.unit_ships(fast_uid), True))
-            if divpol in ("SLOW", "BOTH"):
-                parts.append((slow_uid, w.unit_ships(slow_uid), False))
-        for i, (uid, ships, fast_part) in enumerate(parts):
-            if i > 0:  # a second part needs a second shadower
-                rest = [x for x in mine if x.id not in [g.id for g in group]]
-                if not rest:
-                    break
-                group = [sorted(rest, key=lambda x: (-x.er_now, x.id))[0]]
-            diff = min(x.er_now for x in group) - min(x.er_now for x in ships)
-            radar = max((x.radar if not x.radar_lost else 0) for x in group)
-            drm = T.shadow_drm(diff, min(radar, 2), s.vis, evade, fast_part)
-            shadowers += [x.id for x in group]
-            if drm is None:
-                w.public(f"shadow attempt on {c.hex}: impossible (ER difference {diff})", "shadow")
-                continue
-            r = T.d10(dice, f"shadow attempt in {c.hex}", SIDES)
-            ok = r + drm <= T.tables()["shadow"]["success_max"]
-            w.public(f"shadow attempt in {c.hex}: roll {r}{drm:+d} = {r + drm}: {'success' if ok else 'failure'}",
-                     "shadow")
-            if ok:
-                w.mark("allied", uid, "shadowed", "shadow")
-                shadowed_now.append(uid)
-    w.s = replace(w.s, shadowers=tuple(sorted(shadowers)), shadowed_now=tuple(sorted(shadowed_now)))
-
-
-def _free_tf(w: Work, side: str) -> str:
-    used = {x.tf for x in w.ships.values() if x.tf}
-    prefix = "KG" if side == "german" else "TF"
-    n = 1
-    while f"{prefix}{n}" in used:
-        n += 1
-    return f"{prefix}{n}"
+    prune(w)
 
 
 def shadowed_units(w: Work, side: str) -> list[str]:

@@ -31,6 +31,8 @@ def standing_key(words: Sequence[str]) -> str:
     verb = words[0].upper()
     if verb in ("ON_SHADOW", "DOCTRINE") and len(words) > 1:
         return f"{verb} {words[1].upper()}"
+    if verb in ("SHADOW", "ON_DIVERSION") and len(words) > 2 and words[1].upper() not in ("FAST", "SLOW", "BOTH"):
+        return f"{verb} {words[1].upper()}"
     return verb
 
 
@@ -225,11 +227,13 @@ def _standing(ctx: Ctx, w: Sequence[str]) -> str:
             return f"ON_SHADOW {w[1].upper()} DIVERT {','.join(sorted(fast))}"
         raise OrderSyntaxError("write ON_SHADOW <unit> EVADE|NONE|DIVERT <fast ship>,<fast ship>", rule="6")
     if verb == "SHADOW":
-        return choice(("ON", "OFF"), "6")
+        if len(args) == 1:
+            return choice(("ON", "OFF"), "6")
+        return _shadow(ctx, w)
     if verb == "AUTO_ENGAGE":
         return choice(("ON", "OFF"), "10")
     if verb == "ON_DIVERSION":
-        return choice(("FAST", "SLOW", "BOTH"), "6")
+        return _on_diversion(ctx, w)
     if verb == "ON_MERCHANT":
         return choice(("ATTACK", "IGNORE"), "11.3")
     if verb == "ON_CONVOY":
@@ -277,6 +281,73 @@ def _standing(ctx: Ctx, w: Sequence[str]) -> str:
                 raise OrderSyntaxError("after the doctrine write TORPEDOES ON|OFF and/or BREAK <hull>", rule="10")
         return " ".join(out)
     raise OrderSyntaxError(f"unknown standing order {verb}")
+
+
+SHADOW_FORM = "SHADOW ON|OFF or SHADOW <contact|hex> WITH <TF|ship[,ship...]> [SPLIT] or SHADOW <contact|hex> OFF"
+DIVERSION_FORM = "ON_DIVERSION [<contact|hex>] FAST|SLOW|BOTH [FAST=<ship,...>]"
+
+
+def _target(ctx: Ctx, word: str) -> str:
+    """A shadow target: one of your contacts (C3) or a hex (for contacts not yet made) [6]."""
+    t = word.upper()
+    if t in ctx.contacts:
+        return t
+    if re.match(r"^C[0-9]+$", t):
+        raise IllegalOrderError(f"no contact {t} (contacts: {', '.join(sorted(ctx.contacts)) or 'none'}); "
+                                f"name a contact or a hex", rule="6")
+    return _hex(word)
+
+
+def _shadow(ctx: Ctx, w: Sequence[str]) -> str:
+    """SHADOW <contact|hex> WITH <who> [SPLIT] | SHADOW <contact|hex> OFF [6]."""
+    args = [x.upper() for x in w[1:]]
+    if len(args) == 2 and args[1] == "OFF":
+        return f"SHADOW {_target(ctx, w[1])} OFF"
+    if len(args) not in (3, 4) or args[1] != "WITH" or (len(args) == 4 and args[3] != "SPLIT"):
+        raise OrderSyntaxError(f"write {SHADOW_FORM}", rule="6")
+    target = _target(ctx, w[1])
+    who = w[3]
+    if TF_RE.match(who.upper()):
+        ships = ctx.need_unit(who)
+        if len(ships) < 2:
+            raise IllegalOrderError(f"{who.upper()} is not a task force of yours", rule="6")
+        if len(args) == 4:
+            raise IllegalOrderError(f"SPLIT detaches named ships; to shadow with the whole {who.upper()} leave it out",
+                                    rule="6")
+        return f"SHADOW {target} WITH {who.upper()}"
+    ships = [ctx.ship(s) for s in who.split(",")]
+    ids = sorted({x["id"] for x in ships})
+    for tf in sorted({x["tf"] for x in ships if x["tf"]}):
+        whole = sorted(x["id"] for x in ctx.ships.values() if x["tf"] == tf)
+        if set(whole) <= set(ids):
+            continue
+        if any(x["shadowed"] for x in ctx.ships.values() if x["tf"] == tf):
+            raise IllegalOrderError(f"{tf} is Shadowed and may not split to shadow: name {tf}", rule="6")
+        if len(args) != 4:
+            raise IllegalOrderError(f"{', '.join(i for i in ids if ctx.ships[i]['tf'] == tf)} sail in {tf} "
+                                    f"({', '.join(whole)}): add SPLIT to detach them for the attempt, or name {tf}",
+                                    rule="6")
+    return f"SHADOW {target} WITH {','.join(ids)}{' SPLIT' if len(args) == 4 else ''}"
+
+
+def _on_diversion(ctx: Ctx, w: Sequence[str]) -> str:
+    """ON_DIVERSION [<contact|hex>] FAST|SLOW|BOTH [FAST=<ship,...>] [6]."""
+    args = [x.upper() for x in w[1:]]
+    out = ["ON_DIVERSION"]
+    if args and args[0] not in ("FAST", "SLOW", "BOTH"):
+        out.append(_target(ctx, w[1]))
+        args = args[1:]
+    if not args or args[0] not in ("FAST", "SLOW", "BOTH") or len(args) > 2:
+        raise OrderSyntaxError(f"write {DIVERSION_FORM}", rule="6")
+    out.append(args[0])
+    if len(args) == 2:
+        if args[0] != "BOTH" or not args[1].startswith("FAST="):
+            raise OrderSyntaxError(f"FAST=<ships> only follows BOTH: write {DIVERSION_FORM}", rule="6")
+        ids = sorted({ctx.ship(s)["id"] for s in args[1][5:].split(",") if s})
+        if not ids:
+            raise OrderSyntaxError(f"name the ships after FAST=: write {DIVERSION_FORM}", rule="6")
+        out.append("FAST=" + ",".join(ids))
+    return " ".join(out)
 
 
 def _turn_order(ctx: Ctx, verb: str, w: Sequence[str], step: str, moved: set[str], base_after: dict) -> dict:

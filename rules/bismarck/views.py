@@ -96,6 +96,13 @@ def form(view: dict, seat: str) -> str:
         out.append("# REPAIR <ship> | PORT <ship> | PATROL <unit> | FLY <air> <hex>[+S|+A] ... | SEARCH ALL|NONE|<hex>...")
         out.append("# ENGAGE <contact> [WITH <unit>]" + (" | REFUEL <ship> FROM <tanker> | RTB <ship>"
                                                        if seat == "german" else " | RELEASE <ship>"))
+        if seat == "allied":
+            out.append("# standing, Shadow Phase [6]: SHADOW ON|OFF | SHADOW <contact|hex> WITH <TF|ship[,ship...]> [SPLIT]"
+                       " | SHADOW <contact|hex> OFF")
+            out.append("#   ON_DIVERSION [<contact|hex>] FAST|SLOW|BOTH [FAST=<ship,...>]   (fast part +2; BOTH splits"
+                       " the shadowing group)")
+        else:
+            out.append("# standing, Shadow Phase [6]: ON_SHADOW <unit> EVADE|NONE|DIVERT <fast ship>,<fast ship>")
         for u in view["units"]:
             state = "moved" if u["moved"] else f"up to {u['limit']} hexes" + (f" ({u['why']})" if u["why"] else "")
             out.append(f"#   unit {u['id']} in {u['hex']}: {', '.join(u['ships'])}; {state}")

@@ -1,0 +1,244 @@
+"""The Shadow Phase [6] by standing orders.
+
+The Allied player's choices are standing orders kept in the state:
+
+* ``SHADOW ON|OFF`` — attempt (by the default choice below) on every Sighted German unit, or on none;
+* ``SHADOW <contact|hex> WITH <TF|ship[,ship...]> [SPLIT]`` — which naval unit(s) shadow that contact;
+  ``SPLIT`` detaches the named ships from their task force for the attempt [6];
+* ``SHADOW <contact|hex> OFF`` — no attempt on that contact;
+* ``ON_DIVERSION [<contact|hex>] FAST|SLOW|BOTH [FAST=<ship,...>]`` — after a German Diversion
+  Maneuver, which part to shadow (the fast part costs +2); ``BOTH`` splits the shadowing group, the
+  ``FAST=`` ships (else the fastest one) following the fast part [6].
+
+Where no order covers a decision a default applies and the Allied report says which:
+the unit in the hex (a ship or a whole task force, nothing is split) whose slowest ship is fastest
+shadows; after a Diversion a group of two or more ships splits to follow both parts, a
+single ship follows the slow part.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from . import tables as T
+from .model import Ship, put
+from .work import SIDES, Work
+
+CONTACT_RE = re.compile(r"^C[0-9]+$")
+
+
+def _target_orders(w: Work, verb: str, cid: str, h: str) -> list[str] | None:
+    """The per-contact standing order for contact ``cid`` (by id first, then by hex)."""
+    lines = [ws for ws in w.std_lines("allied", verb) if len(ws) >= 3 and ws[1].upper() not in ("FAST", "SLOW", "BOTH")]
+    for key in (cid, h):
+        for ws in reversed(lines):
+            if ws[1].upper() == key:
+                return ws
+    return None
+
+
+def _global(w: Work, verb: str) -> list[str] | None:
+    lines = [ws for ws in w.std_lines("allied", verb) if len(ws) == 2 or ws[1].upper() in ("FAST", "SLOW", "BOTH")]
+    return lines[-1] if lines else None
+
+
+def _tf_shadowed(w: Work, tf: str | None) -> bool:
+    c = w.contact_on(tf) if tf else None
+    return bool(c and c.holder == "german" and c.status == "shadowed")
+
+
+def _free_tf(w: Work, side: str) -> str:
+    used = {x.tf for x in w.ships.values() if x.tf}
+    prefix = "KG" if side == "german" else "TF"
+    n = 1
+    while f"{prefix}{n}" in used:
+        n += 1
+    return f"{prefix}{n}"
+
+
+def split_off(w: Work, ids: list[str]) -> None:
+    """Detach ``ids`` from their task force as one new unit (a TF if two or more) [6, 7.2]."""
+    ships = [w.ships[s] for s in ids]
+    side = ships[0].side
+    new = _free_tf(w, side) if len(ids) > 1 else None
+    for x in ships:
+        w.set(x.id, tf=new)
+    w.dissolve_small_tfs()
+
+
+def _default_group(w: Work, mine: list[Ship]) -> tuple[list[Ship], str]:
+    """No order: the unit in the hex (as it stands, no split) whose slowest ship is fastest."""
+    units = sorted({w.unit_of(x.id) for x in mine})
+    groups = [[x for x in w.unit_ships(u) if x in mine] for u in units]
+    groups = [g for g in groups if g]
+    best = sorted(groups, key=lambda g: (-min(x.er_now for x in g), -max(x.radar for x in g), w.unit_of(g[0].id)))[0]
+    return best, w.unit_of(best[0].id)
+
+
+def _ordered_group(w: Work, order: list[str], mine: list[Ship]) -> tuple[list[Ship] | None, str]:
+    """The ships a ``SHADOW <c> WITH <who> [SPLIT]`` order names, as they stand now."""
+    who = order[3]
+    split = len(order) > 4 and order[4].upper() == "SPLIT"
+    here = {x.id for x in mine}
+    tf = w.unit_ships(who.upper())
+    if tf and len(tf) > 1 and tf[0].tf == who.upper():
+        ships = [x for x in tf if x.id in here]
+        if len(ships) != len(tf):
+            return None, f"{who.upper()} is not in the contact's hex"
+        return ships, who.upper()
+    ids = [s.lower() for s in who.split(",")]
+    ships = [w.ships[s] for s in ids if s in w.ships and s in here]
+    if len(ships) != len(ids):
+        return None, f"{who.lower()} is not (all) in the contact's hex or already shadowing"
+    tfs = sorted({x.tf for x in ships if x.tf})
+    for tf_id in tfs:
+        whole = w.unit_ships(tf_id)
+        if {x.id for x in whole} <= set(ids):
+            continue
+        if _tf_shadowed(w, tf_id):
+            return whole, f"the whole {tf_id}: it is Shadowed and may not split [6]"
+        if not split:
+            return whole, f"the whole {tf_id} (the order does not say SPLIT)"
+    if any(x.tf and {y.id for y in w.unit_ships(x.tf)} - set(ids) for x in ships):
+        split_off(w, [x.id for x in ships])
+        ships = [w.ships[x.id] for x in ships]
+        return ships, f"{', '.join(ids)}, split from {', '.join(tfs)}"
+    return ships, ", ".join(ids)
+
+
+def _diversion_choice(w: Work, cid: str, h: str, group: list[Ship]) -> tuple[str, list[str], str]:
+    """(FAST|SLOW|BOTH, fast-team ship ids, how chosen) for the Allied reply to a Diversion [6]."""
+    order = _target_orders(w, "ON_DIVERSION", cid, h)
+    how = "by your order"
+    if order is not None:
+        args = order[2:]
+    else:
+        g = _global(w, "ON_DIVERSION")
+        if g is not None:
+            args = g[1:]
+        else:
+            args = ["BOTH" if len(group) > 1 else "SLOW"]
+            how = "by default (no ON_DIVERSION order)"
+    choice = args[0].upper()
+    fast_team: list[str] = []
+    if choice == "BOTH":
+        ids = [x.id for x in group]
+        named = [s.lower() for a in args[1:] if a.upper().startswith("FAST=") for s in a[5:].split(",")]
+        fast_team = [s for s in named if s in ids]
+        if len(group) < 2:
+            return "SLOW", [], f"{how}, but a single ship cannot follow both parts: the slow part"
+        if not fast_team or len(fast_team) >= len(ids):
+            fast_team = [sorted(group, key=lambda x: (-x.er_now, x.id))[0].id]
+    return choice, fast_team, how
+
+
+def shadow_phase(w: Work, dice) -> None:
+    """Allied naval shadow attempts on Sighted German units [6]; one attempt per Sighted unit."""
+    s = w.s
+    on = (_global(w, "SHADOW") or ["SHADOW", "ON"])[1].upper() == "ON"
+    shadowers: list[str] = []
+    shadowed_now: list[str] = []
+    for c in sorted(w.contacts, key=lambda c: c.cid):
+        if c.holder != "allied" or c.status != "sighted":
+            continue
+        tgt = w.unit_ships(c.unit)
+        if not tgt or w.fog_blocks(c.hex) or s.vis >= T.X:
+            continue
+        mine = [x for x in w.afloat("allied") if x.hex == c.hex and x.id not in shadowers]
+        if not mine:
+            continue
+        order = _target_orders(w, "SHADOW", c.cid, c.hex)
+        if order is not None and order[2].upper() == "OFF" or order is None and not on:
+            w.tell("allied", f"{c.cid} in {c.hex}: no shadow attempt, by your order")
+            continue
+        group = None
+        if order is not None:
+            group, why = _ordered_group(w, order, mine)
+            if group is None:
+                dgroup, dwhy = _default_group(w, mine)
+                w.tell("allied", f"shadow {c.cid}: {why}; default applied: {dwhy} shadows")
+                group = dgroup
+            else:
+                w.tell("allied", f"shadow {c.cid}: {why} shadows, by your order")
+        else:
+            group, why = _default_group(w, mine)
+            w.tell("allied", f"shadow {c.cid}: default applied (no SHADOW order for it): {why} shadows")
+        _attempt(w, dice, c, tgt, group, shadowers, shadowed_now)
+    w.s = replace(w.s, shadowers=tuple(sorted(shadowers)), shadowed_now=tuple(sorted(shadowed_now)))
+
+
+def _attempt(w: Work, dice, c, tgt: list[Ship], group: list[Ship], shadowers: list[str],
+             shadowed_now: list[str]) -> None:
+    s = w.s
+    reaction, fast = "NONE", []
+    for words in w.std_lines("german", "ON_SHADOW"):
+        if words[1].upper() == c.unit.upper():
+            reaction = words[2].upper()
+            fast = words[3].split(",") if reaction == "DIVERT" else []
+    w.tell("german", f"an Allied naval unit in {c.hex} tries to shadow your {c.unit}")
+    teams = [(c.unit, tgt, False, group)]
+    evade = False
+    if reaction == "EVADE":
+        evade = True
+        for x in tgt:
+            w.set(x.id, markers=w.ships[x.id].markers + ("evasion",),
+                  fuel=max(0, x.fuel - T.tables()["shadow"]["evasion_fuel"]) if x.speed in ("F", "M") else x.fuel)
+        w.public(f"{c.cid}: the shadowed unit declares an Evasion Maneuver", "shadow")
+    elif reaction == "DIVERT" and len(tgt) > 1 and set(fast) < {x.id for x in tgt}:
+        for x in tgt:
+            if x.speed in ("F", "M"):
+                w.set(x.id, fuel=max(0, x.fuel - T.tables()["shadow"]["diversion_fuel"]))
+        fast_ships = [w.ships[f] for f in sorted(fast)]
+        slow_ships = [w.ships[x.id] for x in tgt if x.id not in fast]
+        new_tf = _free_tf(w, "german")
+        for x in fast_ships:
+            w.set(x.id, tf=new_tf)
+        w.dissolve_small_tfs()
+        fast_uid, slow_uid = w.unit_of(fast_ships[0].id), w.unit_of(slow_ships[0].id)
+        w.public(f"{c.cid}: the shadowed task force divides in a Diversion Maneuver "
+                 f"({len(fast_ships)} fast, {len(slow_ships)} slow ships)", "shadow")
+        w.drop_contact(c)
+        choice, fast_team, how = _diversion_choice(w, c.cid, c.hex, group)
+        if choice == "BOTH":
+            split_off(w, fast_team)
+            fteam = [w.ships[i] for i in fast_team]
+            steam = [w.ships[x.id] for x in group if x.id not in fast_team]
+            w.tell("allied", f"diversion at {c.hex}: both parts, {how}: {', '.join(fast_team)} follow the fast part,"
+                             f" {', '.join(x.id for x in steam)} the slow part")
+            teams = [(fast_uid, w.unit_ships(fast_uid), True, fteam), (slow_uid, w.unit_ships(slow_uid), False, steam)]
+        elif choice == "FAST":
+            w.tell("allied", f"diversion at {c.hex}: the fast part, {how}")
+            teams = [(fast_uid, w.unit_ships(fast_uid), True, group)]
+        else:
+            w.tell("allied", f"diversion at {c.hex}: the slow part, {how}")
+            teams = [(slow_uid, w.unit_ships(slow_uid), False, group)]
+    for uid, ships, fast_part, team in teams:
+        diff = min(x.er_now for x in team) - min(x.er_now for x in ships)
+        radar = max((x.radar if not x.radar_lost else 0) for x in team)
+        drm = T.shadow_drm(diff, min(radar, 2), s.vis, evade, fast_part)
+        shadowers += [x.id for x in team]
+        if drm is None:
+            w.public(f"shadow attempt on {c.hex}: impossible (ER difference {diff})", "shadow")
+            continue
+        r = T.d10(dice, f"shadow attempt in {c.hex}", SIDES)
+        ok = r + drm <= T.tables()["shadow"]["success_max"]
+        w.public(f"shadow attempt in {c.hex}: roll {r}{drm:+d} = {r + drm}: {'success' if ok else 'failure'}",
+                 "shadow")
+        if ok:
+            w.mark("allied", uid, "shadowed", "shadow")
+            shadowed_now.append(uid)
+
+
+def prune(w: Work) -> None:
+    """Per-contact SHADOW / ON_DIVERSION orders lapse when their contact is gone (hex targets stay)."""
+    live = {c.cid for c in w.contacts if c.holder == "allied"}
+    keep, gone = [], []
+    for ln in w.std("allied"):
+        ws = ln.split()
+        if ws[0] in ("SHADOW", "ON_DIVERSION") and len(ws) >= 3 and CONTACT_RE.match(ws[1]) and ws[1] not in live:
+            gone.append(ln)
+        else:
+            keep.append(ln)
+    if gone:
+        w.s = replace(w.s, standing=put(w.s.standing, "allied", tuple(keep)))
+        w.tell("allied", "standing orders lapse, their contact is gone: " + "; ".join(gone))
