@@ -127,20 +127,30 @@ def bench_ingest(tmp: Path, quick: bool, postgres: str | None, tick) -> None:
         server = new_server(tmp / f"ingest-{label}", url)
         msgs = ingest_messages(server, "bismarck", "last-dash", n_games, per_seat)
         tick()
+        half = len(msgs) // 2
+        # one message per transaction: the LMTP and MTA-pipe path
         t = time.perf_counter()
-        for raw in msgs:
+        for raw in msgs[:half]:
             v = server.ingest(raw, advance=False)
             assert v.status == "accepted", v.line()
-        rate = len(msgs) / (time.perf_counter() - t)
+        single = half / (time.perf_counter() - t)
+        # batches of 200 in one transaction, a savepoint each: the Maildir and IMAP path
+        t = time.perf_counter()
+        for start in range(half, len(msgs), 200):
+            for v in server.ingest_many(msgs[start:start + 200], advance=False):
+                assert v.status == "accepted", v.line()
+        rate = (len(msgs) - half) / (time.perf_counter() - t)
         tick()
+        floor = bench_floor(msgs)
         if label == "sqlite":
-            figure("ingest_sqlite", rate, "msg/s", ">=", 1000)
-            floor = bench_floor(msgs)
+            figure("ingest_sqlite_batched", rate, "msg/s", ">=", 1000)
+            figure("ingest_sqlite_single", single, "msg/s", ">=", 1000)
             figure("ingest_floor", floor, "msg/s")
             figure("ingest_sqlite_share_of_floor", 100 * rate / floor, "%", ">=", 25)
         else:
-            figure("ingest_postgres", rate, "msg/s")
-            figure("ingest_postgres_share_of_floor", 100 * rate / bench_floor(msgs), "%", ">=", 25)
+            figure("ingest_postgres_batched", rate, "msg/s")
+            figure("ingest_postgres_single", single, "msg/s")
+            figure("ingest_postgres_share_of_floor", 100 * rate / floor, "%", ">=", 25)
         # the reply is composed and signed when it is sent: measured apart so nothing hides
         from sqlmodel import select
 

@@ -33,24 +33,32 @@ class TickReport:
                 f"{self.reminded} reminder(s); {self.sent} sent, {self.failed} failed{held}")
 
 
+#: Messages taken in one transaction from a Maildir or an IMAP poll.
+BATCH = 200
+
+
 def ingest_maildir(server, root: Path, report: TickReport) -> set[str]:
-    """Ingest every message in ``root/new``, then move it to ``cur``; return the games touched."""
+    """Ingest every message in ``root/new`` in batches, then move each to ``cur``; return the games touched."""
     touched: set[str] = set()
     new = root / "new"
     if not new.is_dir():
         return touched
-    for path in sorted(new.iterdir()):
-        if path.name.startswith("."):
-            continue
-        raw = path.read_bytes()
-        # ingest commits before the file moves: a crash in between makes the next pass see a duplicate
-        verdict = server.ingest(raw, advance=False)
-        report.ingested += 1
-        report.verdicts[verdict.status] = report.verdicts.get(verdict.status, 0) + 1
-        if verdict.status == "accepted":
-            touched.add(verdict.game)
-        path.replace(root / "cur" / f"{path.name}:2,S")
+    paths = sorted(p for p in new.iterdir() if not p.name.startswith("."))
+    for start in range(0, len(paths), BATCH):
+        batch = paths[start:start + BATCH]
+        # the batch commits before any file moves: a crash in between makes the next pass see duplicates
+        verdicts = server.ingest_many([p.read_bytes() for p in batch], advance=False)
+        for path, verdict in zip(batch, verdicts):
+            _count(report, verdict)
+            if verdict.status == "accepted":
+                touched.add(verdict.game)
+            path.replace(root / "cur" / f"{path.name}:2,S")
     return touched
+
+
+def _count(report: TickReport, verdict) -> None:
+    report.ingested += 1
+    report.verdicts[verdict.status] = report.verdicts.get(verdict.status, 0) + 1
 
 
 def ingest_imap(server, report: TickReport) -> set[str]:
@@ -59,10 +67,9 @@ def ingest_imap(server, report: TickReport) -> set[str]:
     source = ImapSource.from_config(server.home)
     if source is None:
         return set()
-    verdicts = source.poll(lambda raw: server.ingest(raw, advance=False))
+    verdicts = source.poll(lambda raws: server.ingest_many(raws, advance=False), batch=BATCH)
     for v in verdicts:
-        report.ingested += 1
-        report.verdicts[v.status] = report.verdicts.get(v.status, 0) + 1
+        _count(report, v)
     return {v.game for v in verdicts if v.status == "accepted"}
 
 

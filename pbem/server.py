@@ -289,55 +289,105 @@ class Server(GMCommands):
     # ------------------------------------------------------------------ intake
     def ingest(self, raw: bytes, *, advance: bool = True) -> Verdict:
         """Take one message: store it, check it, answer it; then resolve its game if it completed a phase."""
+        return self.ingest_many([raw], advance=advance)[0]
+
+    def ingest_many(self, raws: Iterable[bytes], *, advance: bool = True) -> list[Verdict]:
+        """Take a batch of messages (a Maildir or IMAP poll) in one transaction, one savepoint each.
+
+        A message that fails in any way is rolled back to its savepoint alone; the batch commits
+        together, and only after the commit are the sources told the messages are taken (a crash
+        before it leaves them to be read again).  Commands run, and phases resolve, after the commit.
+        """
         now = self.clock()
-        sha = hashlib.sha256(raw).hexdigest()
+        results: list[tuple[Verdict, Message | None, str]] = []
         with self.session() as s:
-            inbound = Inbound(received_at=now, sha256=sha, raw=raw, size=len(raw))
-            s.add(inbound)
-            try:
-                s.flush()
-            except IntegrityError:  # the unique index on sha256: seen before (here or by another daemon)
-                s.rollback()
-                return Verdict("duplicate", "", reasons=["this exact message was processed before"])
-            msg = Message(raw=raw, max_bytes=self.home.max_message_bytes)
-            verdict: Verdict
-            try:
-                run_pipeline(msg, IntakeContext(s, self.load_state, self.gm_key, self.view_of))
-            except Reject as rej:
-                verdict = self._rejected(s, inbound, msg, rej, now)
-            except Discard as dis:
-                inbound.status, inbound.verdict = "discarded", dis.reason
-                verdict = Verdict("discarded", msg.mail.message_id if msg.mail else "", reasons=[dis.reason])
+            ctx = IntakeContext(s, self.load_state, self.gm_key, self.view_of)
+            for raw in raws:
+                sha = hashlib.sha256(raw).hexdigest()
+                try:
+                    with s.begin_nested():
+                        verdict, msg = self._ingest_one(s, ctx, raw, sha, now)
+                except IntegrityError:  # the unique index on sha256: seen before, here or by another daemon
+                    verdict, msg = Verdict("duplicate", "", reasons=["this exact message was processed before"]), None
+                except Exception as exc:  # a bug met by one message: keep it, say so, go on with the rest
+                    log.exception("intake failed on message %s; kept for the GM", sha[:12])
+                    with s.begin_nested():
+                        verdict, msg = self._ingest_failed(s, raw, sha, exc, now), None
+                results.append((verdict, msg, sha))
+            s.commit()
+        verdicts = []
+        for verdict, msg, sha in results:
+            decision_log.info("%s", verdict.line())
+            if verdict.status == "accepted" and msg is not None and msg.commands:
+                verdict.reasons = self._run_commands(msg, sha)
+            verdicts.append(verdict)
+        if advance:
+            for game_id in sorted({v.game for v, m, _ in results if v.status == "accepted" and not (m and m.commands)}):
+                resolved = self.advance(game_id)
+                for v in verdicts:
+                    if v.game == game_id and v.status == "accepted":
+                        v.resolved = resolved
+                        break
+        return verdicts
+
+    def _ingest_failed(self, s: Session, raw: bytes, sha: str, exc: Exception, now: datetime) -> Verdict:
+        """Store a message that made the intake fail, answer its sender, and tell the GM."""
+        from pbem.mail.inbound import read_message
+
+        try:
+            mail = read_message(raw)
+            sender, mid = ("" if mail.automatic or mail.from_server else mail.sender), mail.message_id
+        except Exception:
+            sender, mid = "", ""
+        why = f"{exc.__class__.__name__}: {exc}"[:500]
+        s.add(Inbound(received_at=now, sha256=sha, raw=raw, size=len(raw), status="error", message_id=mid[:998],
+                      sender=sender, verdict=f"internal error: {why}"))
+        text = ("pbem could not process your message because of an internal error. The message is kept, "
+                "nothing in it was applied, and the GM has been told. Please wait for the GM before resending.\n")
+        if sender:
+            self._queue(s, kind="reject", to=sender, subject="pbem: internal error", text=text,
+                        html=f"<p>{text}</p>", msg_id=message_id("error", sha, domain=self._domain), now=now,
+                        in_reply_to=mid)
+        gm = self.home.section("server").get("gm", "")
+        if gm:
+            note = f"Intake failed on message {mid or sha[:12]} from {sender or 'unknown'}:\n{why}\n"
+            self._queue(s, kind="notice", to=gm, subject="pbem: intake error", text=note, html=f"<pre>{note}</pre>",
+                        msg_id=message_id("error-gm", sha, domain=self._domain), now=now)
+        return Verdict("failed", mid, reasons=[f"internal error, message kept: {why}"])
+
+    def _ingest_one(self, s: Session, ctx: IntakeContext, raw: bytes, sha: str, now: datetime
+                    ) -> tuple[Verdict, Message]:
+        inbound = Inbound(received_at=now, sha256=sha, raw=raw, size=len(raw))
+        s.add(inbound)
+        s.flush()  # the unique sha256 refuses a message seen before, before any work is done
+        msg = Message(raw=raw, max_bytes=self.home.max_message_bytes)
+        verdict: Verdict
+        try:
+            run_pipeline(msg, ctx)
+        except Reject as rej:
+            verdict = self._rejected(s, inbound, msg, rej, now)
+        except Discard as dis:
+            inbound.status, inbound.verdict = "discarded", dis.reason
+            verdict = Verdict("discarded", msg.mail.message_id if msg.mail else "", reasons=[dis.reason])
+        else:
+            if msg.commands:
+                # recorded before it runs: a signed command is carried out once, whatever happens next
+                s.add(Submission(game_id=msg.game.id, seat=msg.seat.name if msg.seat else "gm", turn=0,
+                                 phase="command", text=msg.file.text, signed_sha256=msg.signed_sha256,
+                                 signature=msg.signed.signature or "", inbound_id=inbound.id, current=False,
+                                 created_at=now))
+                inbound.status, inbound.verdict = "accepted", "command"
+                verdict = Verdict("accepted", msg.mail.message_id, msg.game.id,
+                                  msg.seat.name if msg.seat else "gm", ["command"])
             else:
-                if msg.commands:
-                    # recorded before it runs: a signed command is carried out once, whatever happens next
-                    s.add(Submission(game_id=msg.game.id, seat=msg.seat.name if msg.seat else "gm", turn=0,
-                                     phase="command", text=msg.file.text, signed_sha256=msg.signed_sha256,
-                                     signature=msg.signed.signature or "", inbound_id=inbound.id, current=False,
-                                     created_at=now))
-                    inbound.status, inbound.verdict = "accepted", "command"
-                    verdict = Verdict("accepted", msg.mail.message_id, msg.game.id,
-                                      msg.seat.name if msg.seat else "gm", ["command"])
-                else:
-                    verdict = self._accepted(s, inbound, msg, now)
-            inbound.message_id = (msg.mail.message_id if msg.mail else "")[:998]
-            inbound.sender = msg.mail.sender if msg.mail else ""
-            inbound.game_id = msg.game.id if msg.game else ""
-            inbound.seat = msg.seat.name if msg.seat else ""
-            s.add(inbound)
-            try:
-                s.commit()
-            except IntegrityError:
-                # Another daemon stored the same message a moment ago: it owns the verdict.
-                s.rollback()
-                return Verdict("duplicate", verdict.message_id, reasons=["processed by another daemon"])
-        decision_log.info("%s", verdict.line())
-        if verdict.status == "accepted" and msg.commands:
-            verdict.reasons = self._run_commands(msg, inbound.sha256)
-            return verdict
-        if advance and verdict.status == "accepted":
-            verdict.resolved = self.advance(verdict.game)
-        return verdict
+                verdict = self._accepted(s, inbound, msg, now)
+        inbound.message_id = (msg.mail.message_id if msg.mail else "")[:998]
+        inbound.sender = msg.mail.sender if msg.mail else ""
+        inbound.game_id = msg.game.id if msg.game else ""
+        inbound.seat = msg.seat.name if msg.seat else ""
+        s.add(inbound)
+        s.flush()
+        return verdict, msg
 
     def _rejected(self, s: Session, inbound: Inbound, msg: Message, rej: Reject, now: datetime) -> Verdict:
         inbound.status = "rejected"

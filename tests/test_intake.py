@@ -172,3 +172,46 @@ def test_every_message_is_kept_and_duplicates_are_ignored(server, duel_game, key
         stored = s.exec(select(Inbound).order_by(Inbound.id)).all()
     assert [r.raw for r in stored] == raws
     assert [r.status for r in stored] == ["rejected", "accepted", "rejected"]
+
+
+class CrashingChecks:
+    """The duel, but order checking has a bug on the word BOOM."""
+
+    def __init__(self):
+        import dataclasses
+
+        from tests.fixtures.duel import RULESET as DUEL
+
+        self._duel = DUEL
+        self.info = dataclasses.replace(DUEL.info, name="crashy")
+
+    def __getattr__(self, name):
+        return getattr(self._duel, name)
+
+    def check_orders(self, view, seat, lines):
+        if any(line.verb == "BOOM" for line in lines):
+            raise KeyError("a bug in the rules")
+        return self._duel.check_orders(view, seat, lines)
+
+
+@pytest.mark.logs_errors
+def test_a_bug_met_by_one_message_keeps_it_and_spares_the_batch(tmp_path, db_url, clock, keys):
+    from pbem.home import Home
+    from pbem.server import Server
+    from tests.fixtures.duel import RULESET as DUEL
+
+    server = Server.init(Home(tmp_path / "h"), db_url, clock=clock, extra_rulesets=(DUEL, CrashingChecks()))
+    server.home.config.setdefault("server", {})["gm"] = "gm@club.test"
+    server.new_game("c", "crashy", "standard", seed=b"s")
+    for seat in ("east", "west"):
+        server.add_player("c", seat, f"{seat}@players.test", sshsig.public_key_of(keys[seat]).line())
+    batch = [orders_mail(server, "c", "east", "BOOM\n", keys["east"]),
+             orders_mail(server, "c", "west", "FIRE 2\n", keys["west"])]
+    verdicts = server.ingest_many(batch, advance=False)
+    assert [v.status for v in verdicts] == ["failed", "accepted"]
+    with server.session() as s:
+        rows = {r.raw: r for r in s.exec(select(Inbound)).all()}
+    assert rows[batch[0]].status == "error" and "KeyError" in rows[batch[0]].verdict
+    to = [r[0] for r in replies(server)]
+    assert "east@players.test" in to and "gm@club.test" in to
+    server.engine.dispose()

@@ -99,9 +99,9 @@ def deliver_to_imap(source, raw):
 def test_imap_poll_ingests_marks_and_moves(server, duel_game, keys, dovecot):
     deliver_to_imap(dovecot, orders_mail(server, duel_game, "east", "FIRE 1\n", keys["east"]))
     deliver_to_imap(dovecot, b"From: x@y.test\r\nSubject: hi\r\n\r\nno orders\r\n")
-    verdicts = dovecot.poll(server.ingest)
+    verdicts = dovecot.poll(server.ingest_many)
     assert sorted(v.status for v in verdicts) == ["accepted", "rejected"]
-    assert dovecot.poll(server.ingest) == []  # nothing left unseen
+    assert dovecot.poll(server.ingest_many) == []  # nothing left unseen
     conn = dovecot.connect()
     conn.select(dovecot.processed)
     assert len(conn.uid("SEARCH", None, "ALL")[1][0].split()) == 2
@@ -114,7 +114,7 @@ def test_imap_poll_is_safe_to_repeat_after_a_crash(server, duel_game, keys, dove
     deliver_to_imap(dovecot, raw)
     first = server.ingest(raw.replace(b"\n", b"\r\n"))  # stored, then "crashed" before the flag
     assert first.status == "accepted"
-    [again] = dovecot.poll(server.ingest)
+    [again] = dovecot.poll(server.ingest_many)
     assert again.status == "duplicate"
 
 

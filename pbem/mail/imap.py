@@ -59,23 +59,31 @@ class ImapSource:
             raise imaplib.IMAP4.error(f"cannot open mailbox {self.mailbox!r}")
         return conn
 
-    def poll(self, ingest, conn: imaplib.IMAP4 | None = None) -> list:
-        """Ingest every unseen message; return the verdicts.  ``ingest(raw)`` must store before returning."""
+    def poll(self, ingest_many, conn: imaplib.IMAP4 | None = None, batch: int = 200) -> list:
+        """Ingest every unseen message; return the verdicts.
+
+        ``ingest_many(raws)`` must store the batch before returning; only then are the messages
+        marked seen and moved, so a crash in between makes the next poll read them again.
+        """
         own = conn is None
         conn = conn or self.connect()
         verdicts = []
         try:
             typ, data = conn.uid("SEARCH", None, "UNSEEN")
-            for uid in (data[0] or b"").split():
-                typ, parts = conn.uid("FETCH", uid, "(BODY.PEEK[])")
-                raw = next((p[1] for p in parts if isinstance(p, tuple)), None)
-                if typ != "OK" or raw is None:
-                    log.warning("IMAP: could not fetch UID %s; will retry", uid.decode())
-                    continue
-                verdicts.append(ingest(raw))
-                conn.uid("STORE", uid, "+FLAGS", "(\\Seen)")
-                if self.processed:
-                    if conn.uid("COPY", uid, self.processed)[0] == "OK":
+            uids = (data[0] or b"").split()
+            for start in range(0, len(uids), batch):
+                fetched = []
+                for uid in uids[start:start + batch]:
+                    typ, parts = conn.uid("FETCH", uid, "(BODY.PEEK[])")
+                    raw = next((p[1] for p in parts if isinstance(p, tuple)), None)
+                    if typ != "OK" or raw is None:
+                        log.warning("IMAP: could not fetch UID %s; will retry", uid.decode())
+                        continue
+                    fetched.append((uid, raw))
+                verdicts += ingest_many([raw for _, raw in fetched])
+                for uid, _ in fetched:
+                    conn.uid("STORE", uid, "+FLAGS", "(\\Seen)")
+                    if self.processed and conn.uid("COPY", uid, self.processed)[0] == "OK":
                         conn.uid("STORE", uid, "+FLAGS", "(\\Deleted)")
             if self.processed:
                 conn.expunge()
