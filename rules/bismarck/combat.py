@@ -155,7 +155,19 @@ def fight(w: Work, dice, attacker: str, att: list[str], dfn: list[str], h: str, 
         x = w.ships[sid]
         if x.radar == 3 and not x.radar_lost:
             w.set(sid, radar_lost=True)
+    stay = {side: [s for s in bt.side_ships(side) if w.ships[s].afloat] for side in (attacker, defender)}
+    w.kw["last_battle"] = result(bool(stay[attacker]), bool(stay[defender]))
     return bt.log
+
+
+def result(attacker_stays: bool, defender_stays: bool) -> str:
+    """A battle from the attacker's side: WON if only his ships are left in it, LOST if only the
+    enemy's, DRAWN otherwise (both left, or the round limit) — what ENGAGE ... IF PREVIOUS tests [10]."""
+    if attacker_stays and not defender_stays:
+        return "WON"
+    if defender_stays and not attacker_stays:
+        return "LOST"
+    return "DRAWN"
 
 
 def _alive(w: Work, bt: Battle) -> None:

@@ -287,8 +287,8 @@ def main_orders(w: Work, orders: dict, dice) -> None:
     undeclared = [side for side in SIDES if not w.std_lines(side, "DOCTRINE")]
     if w.option("battle_doctrine", "standing") == "ask" and undeclared and planned_combats(w, by):
         # a battle is coming and a side has declared no doctrine: the one decision nothing covers
-        calls = tuple(f"ENGAGE {side} {o['contact']} {o.get('unit') or '-'}" for side in SIDES
-                      for o in by[side] if o["verb"] == "ENGAGE")
+        calls = tuple(" ".join([f"ENGAGE {side} {o['contact']} {o.get('unit') or '-'}"] + (o.get("cond") or []))
+                      for side in SIDES for o in by[side] if o["verb"] == "ENGAGE")
         w.s = replace(w.s, pending=("doctrine", ",".join(undeclared)) + calls
                       + tuple(f"RELEASE {x}" for x in w.kw["release"]))
         w.kw["release"] = []
@@ -328,7 +328,8 @@ def resume_after_doctrine(w: Work, orders: dict, dice) -> None:
     for item in w.s.pending[2:]:
         words = item.split()
         if words[0] == "ENGAGE":
-            by[words[1]].append({"verb": "ENGAGE", "contact": words[2], "unit": None if words[3] == "-" else words[3]})
+            by[words[1]].append({"verb": "ENGAGE", "contact": words[2], "unit": None if words[3] == "-" else words[3],
+                                 "cond": words[4:] or None})
         elif words[0] == "RELEASE":
             release.append(words[1])
     w.s = replace(w.s, pending=())
@@ -399,34 +400,63 @@ def naval_phase(w: Work, by: dict, dice) -> None:
         for x in w.unit_ships(c.unit):
             if x.cls == "TK" and any(a.hex == x.hex for a in w.afloat("allied")):
                 w.sink(x.id, "a Sighted tanker in a hex with an Allied ship")
-    for side in ("allied", "german"):
+    for side in ("allied", "german"):  # the Allied player calls first [10]
         calls = [o for o in by[side] if o["verb"] == "ENGAGE"]
         auto = (w.std_lines(side, "AUTO_ENGAGE") or [["", "OFF"]])[-1][1].upper() == "ON"
         if auto:
             named = {o["contact"] for o in calls}
-            calls += [{"contact": c.cid, "unit": None} for c in sorted(w.contacts, key=lambda c: c.cid)
+            calls += [{"contact": c.cid, "unit": None, "auto": True} for c in sorted(w.contacts, key=lambda c: c.cid)
                       if c.holder == side and c.cid not in named]
+        previous = "NONE"
         for o in calls:
-            c = next((c for c in w.contacts if c.cid == o["contact"] and c.holder == side), None)
-            if c is None or c.hex in fought or w.s.vis >= T.X or w.fog_blocks(c.hex):
+            # calls are taken one at a time, each after the previous battle's result is known [10]
+            cond = o.get("cond")
+            if cond and not condition_met(w, cond, previous):
+                w.tell(side, f"ENGAGE {o['contact']}: condition IF {' '.join(cond)} not met "
+                             f"(previous call: {previous.lower()}); not called")
+                previous = "NONE"
                 continue
-            targets = [x.id for x in w.unit_ships(c.unit) if x.cls != "TK"]
-            if not targets:
-                continue
-            h = c.hex
-            own = [x for x in w.afloat(side) if x.hex == h and x.cls != "TK"
-                   and not any(m in x.markers for m in ("port", "refuel", "repair"))]
-            if o.get("unit"):
-                own = [x for x in w.unit_ships(o["unit"]) if x.hex == h and x.cls != "TK"]
-            if not own:
-                continue
-            uid = w.unit_of(own[0].id) if not o.get("unit") else o["unit"]
-            att = [x.id for x in w.unit_ships(uid) if x.cls != "TK"]
-            fought.add(h)
-            log = combat.fight(w, dice, side, att, targets, h)
-            _record_battle(w, h, log, att + targets)
+            previous = _call(w, dice, side, o, fought)
+            if o.get("cond") or not o.get("auto"):
+                w.tell(side, f"ENGAGE {o['contact']}: {previous.lower() if previous != 'NONE' else 'no battle'}")
             if _bismarck_gone(w):
                 return
+
+
+def condition_met(w: Work, cond: list[str], previous: str) -> bool:
+    """``IF PREVIOUS WON|LOST|DRAWN|NONE`` or ``IF <ship> AFLOAT|SUNK`` [10]."""
+    if cond[0] == "PREVIOUS":
+        return previous == cond[1]
+    x = w.ships.get(cond[0])
+    afloat = bool(x and x.afloat)
+    return afloat if cond[1] == "AFLOAT" else not afloat
+
+
+def _call(w: Work, dice, side: str, o: dict, fought: set[str]) -> str:
+    """Fight one called combat; WON/LOST/DRAWN from the caller's side, NONE if it cannot take place."""
+    c = next((c for c in w.contacts if c.cid == o["contact"] and c.holder == side), None)
+    # an automatic call never opens a second battle in a hex; a named call may, with ships that have not fought
+    if c is None or (o.get("auto") and c.hex in fought) or w.s.vis >= T.X or w.fog_blocks(c.hex):
+        return "NONE"
+    targets = [x.id for x in w.unit_ships(c.unit) if x.cls != "TK"]
+    if not targets:
+        return "NONE"
+    h = c.hex
+    own = [x for x in w.afloat(side) if x.hex == h and x.cls != "TK"
+           and not any(m in x.markers for m in ("port", "refuel", "repair"))]
+    if o.get("unit"):
+        own = [x for x in w.unit_ships(o["unit"]) if x.hex == h and x.cls != "TK"]
+    if not own:
+        return "NONE"
+    uid = w.unit_of(own[0].id) if not o.get("unit") else o["unit"]
+    att = [x.id for x in w.unit_ships(uid) if x.cls != "TK"]
+    if any(s in fought for s in att):
+        w.tell(side, f"ENGAGE {o['contact']}: {uid} has already fought this turn")
+        return "NONE"
+    fought.update([h] + att)
+    log = combat.fight(w, dice, side, att, targets, h)
+    _record_battle(w, h, log, att + targets)
+    return w.kw.get("last_battle", "DRAWN")
 
 
 def _record_battle(w: Work, h: str, log: list[str], ships: list[str]) -> None:

@@ -283,6 +283,52 @@ def _standing(ctx: Ctx, w: Sequence[str]) -> str:
     raise OrderSyntaxError(f"unknown standing order {verb}")
 
 
+ENGAGE_FORM = "ENGAGE <contact> [WITH <unit>] [IF PREVIOUS WON|LOST|DRAWN|NONE | IF <ship> AFLOAT|SUNK]"
+
+
+def _engage(ctx: Ctx, w: Sequence[str]) -> dict:
+    """A combat call [10]; calls are resolved one at a time in file order, so a condition may test
+    the result of this side's previous call or whether a ship is still afloat."""
+    words = list(w)
+    cond = None
+    up = [x.upper() for x in words]
+    if "IF" in up:
+        i = up.index("IF")
+        words, cw = words[:i], up[i + 1:]
+        if len(cw) != 2:
+            raise OrderSyntaxError(f"write {ENGAGE_FORM}", rule="10")
+        if cw[0] == "PREVIOUS":
+            if cw[1] not in ("WON", "LOST", "DRAWN", "NONE"):
+                raise OrderSyntaxError("IF PREVIOUS takes WON, LOST, DRAWN or NONE", rule="10")
+            cond = ["PREVIOUS", cw[1]]
+        else:
+            known = {x["id"] for x in ctx.view["ships"]} | {c["id"] for c in ctx.view["cards"]}
+            sid = cw[0].lower()
+            if sid not in known:
+                raise IllegalOrderError(f"IF names {cw[0]}, which is neither your ship nor a Ship Card in play "
+                                        f"(or write IF PREVIOUS WON|LOST|DRAWN|NONE)", rule="10")
+            if cw[1] not in ("AFLOAT", "SUNK"):
+                raise OrderSyntaxError(f"IF {sid} takes AFLOAT or SUNK", rule="10")
+            cond = [sid, cw[1]]
+    if len(words) not in (2, 4) or (len(words) == 4 and words[2].upper() != "WITH"):
+        raise OrderSyntaxError(f"write {ENGAGE_FORM}", rule="10")
+    c = ctx.contacts.get(words[1].upper())
+    if c is None:
+        raise IllegalOrderError(f"no contact {words[1]} (contacts: {', '.join(sorted(ctx.contacts)) or 'none'})",
+                                rule="10")
+    unit = None
+    if len(words) == 4:
+        u = ctx.need_unit(words[3])
+        unit = u[0]["tf"] or u[0]["id"]
+    return {"verb": "ENGAGE", "contact": c["id"], "unit": unit, "cond": cond}
+
+
+def format_engage(o: dict) -> str:
+    """The canonical line of a parsed ENGAGE order."""
+    out = f"ENGAGE {o['contact']}" + (f" WITH {o['unit']}" if o["unit"] else "")
+    return out + (f" IF {' '.join(o['cond'])}" if o.get("cond") else "")
+
+
 SHADOW_FORM = "SHADOW ON|OFF or SHADOW <contact|hex> WITH <TF|ship[,ship...]> [SPLIT] or SHADOW <contact|hex> OFF"
 DIVERSION_FORM = "ON_DIVERSION [<contact|hex>] FAST|SLOW|BOTH [FAST=<ship,...>]"
 
@@ -473,17 +519,7 @@ def _turn_order(ctx: Ctx, verb: str, w: Sequence[str], step: str, moved: set[str
             raise OrderSyntaxError("write SEARCH ALL, SEARCH NONE or SEARCH <hex> <hex> ...", rule="8")
         return {"verb": "SEARCH", "mode": "LIST", "hexes": [_hex(h) for h in w[1:]]}
     if verb == "ENGAGE":
-        if len(w) not in (2, 4) or (len(w) == 4 and w[2].upper() != "WITH"):
-            raise OrderSyntaxError("write ENGAGE <contact> [WITH <unit>]", rule="10")
-        c = ctx.contacts.get(w[1].upper())
-        if c is None:
-            raise IllegalOrderError(f"no contact {w[1]} (contacts: {', '.join(sorted(ctx.contacts)) or 'none'})",
-                                    rule="10")
-        unit = None
-        if len(w) == 4:
-            u = ctx.need_unit(w[3])
-            unit = u[0]["tf"] or u[0]["id"]
-        return {"verb": "ENGAGE", "contact": c["id"], "unit": unit}
+        return _engage(ctx, w)
     if verb == "RELEASE":
         if len(w) != 2 or w[1].lower() not in view.get("releasable", []):
             raise IllegalOrderError(f"nothing to release now (releasable: {', '.join(view.get('releasable', [])) or 'none'})",

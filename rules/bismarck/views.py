@@ -94,8 +94,10 @@ def form(view: dict, seat: str) -> str:
     else:
         out.append("# MOVE <unit> <hex> [<hex>] | FORM <TF> <ship>... | JOIN <ship> <TF> | DETACH <ship>")
         out.append("# REPAIR <ship> | PORT <ship> | PATROL <unit> | FLY <air> <hex>[+S|+A] ... | SEARCH ALL|NONE|<hex>...")
-        out.append("# ENGAGE <contact> [WITH <unit>]" + (" | REFUEL <ship> FROM <tanker> | RTB <ship>"
-                                                       if seat == "german" else " | RELEASE <ship>"))
+        out.append("# ENGAGE <contact> [WITH <unit>] [IF PREVIOUS WON|LOST|DRAWN|NONE | IF <ship> AFLOAT|SUNK]"
+                   "   (calls are fought one at a time, in file order) [10]")
+        out.append("#" + (" REFUEL <ship> FROM <tanker> | RTB <ship>"
+                          if seat == "german" else " RELEASE <ship>"))
         if seat == "allied":
             out.append("# standing, Shadow Phase [6]: SHADOW ON|OFF | SHADOW <contact|hex> WITH <TF|ship[,ship...]> [SPLIT]"
                        " | SHADOW <contact|hex> OFF")

@@ -1,0 +1,162 @@
+"""Naval combat calls one at a time [10]: "a player may wait for the result of one combat before
+calling the next" becomes ENGAGE lines with conditions, evaluated in file order after each battle."""
+from dataclasses import replace
+
+import pytest
+
+from pbem.core.dice import FixedDice, SeededDice
+from pbem.core.orders import OrderLine
+from pbem.rules.bismarck import RULESET, combat, game
+from pbem.rules.bismarck.orders import format_engage
+from pbem.rules.bismarck.work import Work
+
+from .conftest import fresh
+
+
+@pytest.fixture
+def battles(monkeypatch):
+    """Replace the tactical battle by a script: each call returns the next scripted result and may sink ships."""
+    fought = []
+    script = []
+
+    def fake(w, dice, attacker, att, dfn, h, no_abort=""):
+        res, sink = script.pop(0)
+        fought.append((attacker, tuple(att), tuple(dfn)))
+        for s in sink:
+            w.sink(s, "scripted")
+        w.kw["last_battle"] = res
+        return [f"battle in {h}"]
+
+    monkeypatch.setattr(combat, "fight", fake)
+    return fought, script
+
+
+def _two_contacts():
+    """C1: KG1 (Bismarck, Prinz Eugen) in J29 with TF1 (Hood, Prince of Wales); C2: Z-5 in J30 with Norfolk."""
+    s = replace(fresh(), standing=(("allied", ("AUTO_ENGAGE OFF",)), ("german", ("AUTO_ENGAGE OFF",))))
+    w = Work(s)
+    for sid in ("hood", "prince-of-wales"):
+        w.set(sid, hex="J29")
+    w.set("norfolk", hex="J30")
+    assert w.mark("allied", "KG1", "sighted", "search").cid == "C1"
+    assert w.mark("allied", "z-5", "sighted", "search").cid == "C2"
+    return w
+
+
+def _call(contact, unit, cond=None):
+    return {"verb": "ENGAGE", "contact": contact, "unit": unit, "cond": cond}
+
+
+def _text(w):
+    return "\n".join(e.text for e in w.events)
+
+
+@pytest.mark.parametrize("first, fights_second", [("WON", True), ("LOST", False), ("DRAWN", False)])
+def test_second_call_waits_for_the_first_result(battles, first, fights_second):
+    fought, script = battles
+    script += [(first, ()), ("DRAWN", ())]
+    w = _two_contacts()
+    by = {"allied": [_call("C2", "norfolk"), _call("C1", "TF1", ["PREVIOUS", "WON"])], "german": []}
+    game.naval_phase(w, by, FixedDice([]))
+    assert len(fought) == (2 if fights_second else 1)
+    assert fought[0][1] == ("norfolk",)
+    if not fights_second:
+        assert f"ENGAGE C1: condition IF PREVIOUS WON not met (previous call: {first.lower()}); not called" in _text(w)
+
+
+def test_if_ship_sunk_and_a_skipped_call_counts_as_none(battles):
+    fought, script = battles
+    script += [("LOST", ("norfolk",)), ("WON", ())]
+    w = _two_contacts()
+    by = {"allied": [_call("C2", "norfolk"),
+                     _call("C1", "TF1", ["PREVIOUS", "WON"]),       # not called: previous LOST
+                     _call("C1", "TF1", ["norfolk", "SUNK"])],      # called: Norfolk went down
+          "german": []}
+    game.naval_phase(w, by, FixedDice([]))
+    assert [f[1] for f in fought] == [("norfolk",), ("hood", "prince-of-wales")]
+    assert "ENGAGE C1: won" in _text(w)
+
+
+def test_if_previous_none_when_the_first_call_cannot_be_fought(battles):
+    fought, script = battles
+    script += [("WON", ())]
+    w = _two_contacts()
+    w.set("norfolk", hex="K30")  # no longer with Z-5: the first call has no battle
+    by = {"allied": [_call("C2", "norfolk"), _call("C1", "TF1", ["PREVIOUS", "NONE"])], "german": []}
+    game.naval_phase(w, by, FixedDice([]))
+    assert [f[1] for f in fought] == [("hood", "prince-of-wales")]
+    assert "ENGAGE C2: no battle" in _text(w)
+
+
+def test_allied_calls_come_first_and_previous_is_per_side(battles):
+    fought, script = battles
+    script += [("WON", ()), ("LOST", ())]
+    w = _two_contacts()
+    k = w.mark("german", "TF1", "sighted", "search").cid
+    by = {"allied": [_call("C2", "norfolk")],
+          "german": [_call(k, "KG1", ["PREVIOUS", "NONE"])]}  # the German's own first call: previous is NONE
+    game.naval_phase(w, by, FixedDice([]))
+    assert [f[0] for f in fought] == ["allied", "german"]
+
+
+def test_a_ship_fights_one_called_combat_a_turn(battles):
+    fought, script = battles
+    script += [("DRAWN", ())]
+    w = _two_contacts()
+    by = {"allied": [_call("C1", "TF1"), _call("C1", "TF1", ["PREVIOUS", "DRAWN"])], "german": []}
+    game.naval_phase(w, by, FixedDice([]))
+    assert len(fought) == 1
+    assert "TF1 has already fought this turn" in _text(w)
+
+
+@pytest.mark.parametrize("att, dfn, res", [(True, False, "WON"), (False, True, "LOST"), (True, True, "DRAWN"),
+                                           (False, False, "DRAWN")])
+def test_battle_result_from_the_attackers_side(att, dfn, res):
+    assert combat.result(att, dfn) == res
+
+
+def test_a_real_battle_reports_a_result_that_matches_the_ships():
+    w = _two_contacts()
+    combat.fight(w, SeededDice(b"r", "x"), "allied", ["norfolk"], ["z-5"], "J30")
+    res = w.kw["last_battle"]
+    assert res in ("WON", "LOST", "DRAWN")
+    if res == "LOST":
+        assert not w.ships["norfolk"].afloat or w.ships["z-5"].afloat
+
+
+def test_doctrine_interrupt_keeps_the_conditions(battles):
+    fought, script = battles
+    script += [("LOST", ()), ("WON", ())]
+    w = _two_contacts()
+    w.s = replace(w.s, pending=("doctrine", "allied", "ENGAGE allied C2 norfolk",
+                                "ENGAGE allied C1 TF1 PREVIOUS WON"))
+    game.resume_after_doctrine(w, {}, SeededDice(b"d", "x"))  # random events follow the battles
+    assert len(fought) == 1 and "condition IF PREVIOUS WON not met" in _text(w)
+
+
+def _view():
+    w = _two_contacts()
+    return RULESET.view(w.freeze(step="orders"), "allied")
+
+
+def test_check_conditional_calls_and_round_trip():
+    view = _view()
+    lines = ["engage c2 with norfolk", "ENGAGE C1 WITH TF1 IF previous won", "ENGAGE C1 IF hood afloat",
+             "ENGAGE C1 WITH tf1 IF PREVIOUS NONE"]
+    c = RULESET.check_orders(view, "allied", [OrderLine(i + 1, t) for i, t in enumerate(lines)])
+    assert not c.problems, c.problems
+    canon = [format_engage(o) for o in c.orders["orders"] if o["verb"] == "ENGAGE"]
+    assert canon == ["ENGAGE C2 WITH norfolk", "ENGAGE C1 WITH TF1 IF PREVIOUS WON", "ENGAGE C1 IF hood AFLOAT",
+                     "ENGAGE C1 WITH TF1 IF PREVIOUS NONE"]
+    again = RULESET.check_orders(view, "allied", [OrderLine(i + 1, t) for i, t in enumerate(canon)])
+    assert [format_engage(o) for o in again.orders["orders"]] == canon
+
+
+def test_check_rejects_bad_conditions_naming_line_and_rule():
+    view = _view()
+    lines = ["ENGAGE C1 IF PREVIOUS MAYBE", "ENGAGE C1 IF bismarck SUNK", "ENGAGE C1 IF", "ENGAGE C1 IF hood GONE"]
+    c = RULESET.check_orders(view, "allied", [OrderLine(i + 1, t) for i, t in enumerate(lines)])
+    assert [p.line_no for p in c.problems] == [1, 2, 3, 4]
+    assert all(p.rule == "10" for p in c.problems)
+    assert "WON, LOST, DRAWN or NONE" in c.problems[0].message
+    assert "neither your ship nor a Ship Card in play" in c.problems[1].message  # Bismarck's card is not in play
