@@ -358,9 +358,8 @@ class Server(GMCommands):
     def _ingest_one(self, s: Session, ctx: IntakeContext, raw: bytes, sha: str, now: datetime
                     ) -> tuple[Verdict, Message]:
         inbound = Inbound(received_at=now, sha256=sha, raw=raw, size=len(raw))
-        s.add(inbound)
-        s.flush()  # the unique sha256 refuses a message seen before, before any work is done
         msg = Message(raw=raw, max_bytes=self.home.max_message_bytes)
+        later: list[Any] = []  # rows that point at the inbound row, added once it has its id
         verdict: Verdict
         try:
             run_pipeline(msg, ctx)
@@ -372,21 +371,24 @@ class Server(GMCommands):
         else:
             if msg.commands:
                 # recorded before it runs: a signed command is carried out once, whatever happens next
-                s.add(Submission(game_id=msg.game.id, seat=msg.seat.name if msg.seat else "gm", turn=0,
-                                 phase="command", text=msg.file.text, signed_sha256=msg.signed_sha256,
-                                 signature=msg.signed.signature or "", inbound_id=inbound.id, current=False,
-                                 created_at=now))
+                later.append(Submission(game_id=msg.game.id, seat=msg.seat.name if msg.seat else "gm", turn=0,
+                                        phase="command", text=msg.file.text, signed_sha256=msg.signed_sha256,
+                                        signature=msg.signed.signature or "", current=False, created_at=now))
                 inbound.status, inbound.verdict = "accepted", "command"
                 verdict = Verdict("accepted", msg.mail.message_id, msg.game.id,
                                   msg.seat.name if msg.seat else "gm", ["command"])
             else:
-                verdict = self._accepted(s, inbound, msg, now)
+                verdict, sub = self._accepted(s, inbound, msg, now)
+                later += [sub] if sub is not None else []
         inbound.message_id = (msg.mail.message_id if msg.mail else "")[:998]
         inbound.sender = msg.mail.sender if msg.mail else ""
         inbound.game_id = msg.game.id if msg.game else ""
         inbound.seat = msg.seat.name if msg.seat else ""
         s.add(inbound)
-        s.flush()
+        s.flush()  # one insert, verdict and all; the unique sha256 refuses a message seen before
+        for row in later:
+            row.inbound_id = inbound.id
+            s.add(row)
         return verdict, msg
 
     def _rejected(self, s: Session, inbound: Inbound, msg: Message, rej: Reject, now: datetime) -> Verdict:
@@ -411,7 +413,8 @@ class Server(GMCommands):
         return Verdict("rejected", mid, msg.game.id if msg.game and msg.key else "",
                        msg.seat.name if msg.seat and msg.key else "", [str(p) for p in rej.problems])
 
-    def _accepted(self, s: Session, inbound: Inbound, msg: Message, now: datetime) -> Verdict:
+    def _accepted(self, s: Session, inbound: Inbound, msg: Message, now: datetime
+                  ) -> tuple[Verdict, Submission | None]:
         assert msg.game and msg.seat and msg.file and msg.checked is not None and msg.mail is not None
         game, seat, f = msg.game, msg.seat, msg.file
         replaced_at = ""
@@ -419,10 +422,10 @@ class Server(GMCommands):
             msg.replaced.current = False
             s.add(msg.replaced)
             replaced_at = local_time(aware(msg.replaced.created_at), seat.tz)
+        sub = None
         if not msg.unchanged:
-            s.add(Submission(game_id=game.id, seat=seat.name, turn=f.turn, phase=f.phase, text=f.text,
-                             signed_sha256=msg.signed_sha256, signature=msg.signed.signature or "",
-                             inbound_id=inbound.id, created_at=now))
+            sub = Submission(game_id=game.id, seat=seat.name, turn=f.turn, phase=f.phase, text=f.text,
+                             signed_sha256=msg.signed_sha256, signature=msg.signed.signature or "", created_at=now)
         inbound.status = "accepted"
         inbound.verdict = f"{len(f.lines)} order line(s) for turn {f.turn} {f.phase}"
         ctx = {"game_id": game.id, "seat": seat.name, "turn": f.turn, "phase": f.phase,
@@ -437,7 +440,7 @@ class Server(GMCommands):
         return Verdict("accepted", msg.mail.message_id, game.id, seat.name,
                        [f"{len(f.lines)} order line(s) for turn {f.turn} {f.phase}"
                         + (", replacing earlier orders" if replaced_at else "")
-                        + (", unchanged" if msg.unchanged else "")])
+                        + (", unchanged" if msg.unchanged else "")]), sub
 
     def _run_commands(self, msg: Message, sha: str) -> list[str]:
         """Carry out the lines of a command file in order; reply with what each did (or why it failed)."""
