@@ -203,6 +203,34 @@ def shadowed_move(w: Work, side: str, orders: dict) -> None:
                                                              for x in w.unit_ships(u)})))
 
 
+def force_dds_home(w: Work) -> None:
+    """German DDs outside the restriction line when the RTB exception has ended go back as soon as
+    possible [7.7.2]: one that no order moved this turn is moved toward the line by its full allowance."""
+    own = [to_json(x) for x in w.afloat("german")]
+    for x in w.afloat("german"):
+        d = to_json(w.ships[x.id])
+        if x.id in w.paths or x.id in w.s.moved or not M.must_return(d, own):
+            continue
+        limit, why = M.ship_limit(d)
+        if limit == 0:
+            w.tell("german", f"{x.id} must return behind the destroyer restriction line but cannot move this turn"
+                             f" ({why}) [7.7.2]")
+            continue
+        if x.tf:  # it leaves its task force unless the whole TF is returning destroyers
+            mates = w.unit_ships(x.tf)
+            if not all(m.cls == "DD" for m in mates) or any(m.id in w.paths for m in mates):
+                w.set(x.id, tf=None)
+                w.dissolve_small_tfs()
+                w.retarget_contacts()
+        uid = w.unit_of(x.id)
+        path = M.return_path(to_json(w.ships[x.id]), limit)
+        if not path:
+            continue
+        move_unit(w, "german", uid, path, announce=False)
+        w.tell("german", f"{uid} must return behind the destroyer restriction line as soon as possible: "
+                         f"moved to {path[-1]} [7.7.2]")
+
+
 def _take_standing(w: Work, side: str, orders: dict) -> None:
     from .orders import standing_key
     lines = list(w.std(side))
@@ -261,6 +289,7 @@ def main_orders(w: Work, orders: dict, dice) -> None:
         for o in by[side]:
             if o["verb"] == "MOVE":
                 move_unit(w, side, o["unit"], o["path"], announce=False)
+    force_dds_home(w)
     for side in SIDES:
         flown = set()
         for o in by[side]:

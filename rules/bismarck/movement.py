@@ -5,7 +5,9 @@ ship list and the state's ships go through the same rules.
 """
 from __future__ import annotations
 
-from .board import board
+from functools import lru_cache
+
+from .board import board, hex_key
 from .tables import HEAVY
 
 BUSY = ("patrol", "repair", "port", "refuel")
@@ -66,6 +68,80 @@ def dd_exception(own: list[dict]) -> bool:
     return any(x["cls"] in HEAVY and "rtb" in x["markers"] and (x["rudder"] or sum(x["ee"]) < 0) for x in own)
 
 
+@lru_cache(maxsize=1)
+def dd_distances() -> dict[str, int]:
+    """Shortest German ship distance from every sea hex to the destroyer restriction area [7.7.2]."""
+    b = board()
+    dist = {h: 0 for h in b.dd_area}
+    frontier = sorted(b.dd_area, key=hex_key)
+    while frontier:
+        nxt = []
+        for h in frontier:
+            for n in b.sea_neighbours(h, "german"):
+                if n not in dist:
+                    dist[n] = dist[h] + 1
+                    nxt.append(n)
+        frontier = nxt
+    return dist
+
+
+def must_return(x: dict, own: list[dict]) -> bool:
+    """A German DD outside the restriction line once the RTB exception has ended [7.7.2]."""
+    return (x["cls"] == "DD" and x["side"] == "german" and x["hex"] not in board().dd_area
+            and not dd_exception(own))
+
+
+def return_length(x: dict, limit: int) -> int:
+    """How many hexes a returning DD must move this turn: its full allowance, as far as its fuel pays."""
+    n = min(limit, dd_distances().get(x["hex"], 0))
+    while n > 1 and x["speed"] in ("F", "M") and (
+            fuel_cost(x["speed"], x["moved_last"], n) > (0 if x["emergency"] >= 0 else x["fuel"])):
+        n -= 1
+    return n
+
+
+def homeward(x: dict, path: list[str], limit: int) -> str:
+    """'' if ``path`` takes the DD ``x`` back toward the restriction area as fast as it can [7.7.2]."""
+    dist = dd_distances()
+    d = dist.get(x["hex"], 0)
+    inside = False
+    for h in path:
+        if inside:
+            if h not in board().dd_area:
+                return f"{x['id']} is back behind the destroyer restriction line and may not cross it again [7.7.2]"
+            continue
+        if dist.get(h, 99) != d - 1:
+            return (f"{x['id']} must return behind the destroyer restriction line as soon as possible: "
+                    f"each hex must bring it closer (from {x['hex']} go to "
+                    f"{' or '.join(return_steps(x['hex']))}) [7.7.2]")
+        d -= 1
+        inside = d == 0
+    need = return_length(x, limit)
+    if not inside and len(path) < need:
+        return (f"{x['id']} must return behind the destroyer restriction line as soon as possible: "
+                f"move {need} hex{'es' if need > 1 else ''} toward it this turn [7.7.2]")
+    return ""
+
+
+def return_steps(h: str) -> list[str]:
+    """The neighbours of ``h`` one hex closer to the restriction area, in map order."""
+    dist = dd_distances()
+    d = dist.get(h, 0)
+    return sorted((n for n in board().sea_neighbours(h, "german") if dist.get(n, 99) == d - 1), key=hex_key)
+
+
+def return_path(x: dict, limit: int) -> list[str]:
+    """The path a returning DD is moved along when no order moves it [7.7.2]."""
+    path, here = [], x["hex"]
+    for _ in range(return_length(x, limit)):
+        steps = return_steps(here)
+        if not steps:
+            break
+        here = steps[0]
+        path.append(here)
+    return path
+
+
 def check_path(side: str, ships: list[dict], path: list[str], own: list[dict]) -> str:
     """'' if the unit of ``ships`` may move along ``path`` (hexes entered), else why not."""
     b = board()
@@ -84,8 +160,13 @@ def check_path(side: str, ships: list[dict], path: list[str], own: list[dict]) -
     dd_ok = dd_exception(own)
     last = len(path)
     for x in ships:
-        if x["cls"] == "DD" and side == "german" and not dd_ok and any(h not in b.dd_area for h in path):
-            return f"{x['id']} may not cross the German destroyer restriction line [7.7.2]"
+        if x["cls"] == "DD" and side == "german" and not dd_ok:
+            if x["hex"] in b.dd_area and any(h not in b.dd_area for h in path):
+                return f"{x['id']} may not cross the German destroyer restriction line [7.7.2]"
+            if x["hex"] not in b.dd_area:
+                why = homeward(x, path, limit)
+                if why:
+                    return why
         if x["cls"] == "TK" and any(h in b.convoy for h in path):
             return f"tanker {x['id']} may never enter a convoy hex [7.7.2]"
         cost = fuel_cost(x["speed"], x["moved_last"], last)

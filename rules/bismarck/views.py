@@ -41,11 +41,13 @@ def view(state: State, seat: str) -> dict:
               "fire_control": x.fire_control, "radar_lost": x.radar_lost, "status": x.status}
              for x in state.ships if x.in_play]
     units = []
+    own = [to_json(x) for x in w.afloat(side)]
     for uid in w.units(side):
         us = w.unit_ships(uid)
         limit, why = M.unit_limit([to_json(x) for x in us])
         units.append({"id": uid, "hex": us[0].hex, "ships": [x.id for x in us], "limit": limit, "why": why,
-                      "moved": any(x.id in state.moved for x in us)})
+                      "moved": any(x.id in state.moved for x in us),
+                      "dd_return": any(M.must_return(to_json(x), own) for x in us)})
     v = {
         "side": side, "step": state.step, "game_turn": state.turn - state.start + 1, "turn_name": T.turn_name(state.turn),
         "last_turn_name": T.turn_name(state.last),
@@ -107,7 +109,9 @@ def form(view: dict, seat: str) -> str:
             out.append("# standing, Shadow Phase [6]: ON_SHADOW <unit> EVADE|NONE|DIVERT <fast ship>,<fast ship>")
         for u in view["units"]:
             state = "moved" if u["moved"] else f"up to {u['limit']} hexes" + (f" ({u['why']})" if u["why"] else "")
-            out.append(f"#   unit {u['id']} in {u['hex']}: {', '.join(u['ships'])}; {state}")
+            out.append(f"#   unit {u['id']} in {u['hex']}: {', '.join(u['ships'])}; {state}"
+                       + ("; must return behind the destroyer line, each hex closer, full allowance [7.7.2]"
+                          if u.get("dd_return") else ""))
         for a in view["air"]:
             out.append(f"#   air {a['id']} ({a['type']}, {a['speed']} MP, range {a['range']}) {a['status']}"
                        f" at {a['hex'] or a['base_hex']}")
