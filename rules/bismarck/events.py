@@ -146,7 +146,7 @@ def convoy_hunt(w: Work, by: dict, dice) -> None:
 
 
 def escort(w: Work, conv: dict) -> list[str]:
-    return [s for s in conv["escort"] if s in w.ships and w.ships[s].status == "escort"]
+    return [s for s in conv["escort"] if s in w.ships and w.ships[s].status in ("escort", "restricted")]
 
 
 def attack_convoy(w: Work, dice, uid: str, conv: dict) -> None:

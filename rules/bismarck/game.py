@@ -26,18 +26,22 @@ def setup(scenario: str, options: dict, dice) -> State:
     fuel = scen.get("fuel", {})
     ee = scen.get("evasion", {})
     placed = {k: v for k, v in scen["ships"].items() if k not in ("provenance", "ref", "note")}
+    sched = T.schedule().get(scenario, {})
+    reinf = {k: v for k, v in sched.get("reinforcements", {}).items() if isinstance(v, dict)}
+    restricted = {k: v for k, v in sched.get("restricted", {}).items() if isinstance(v, dict)}
+    escorts = T.escorts()
     for sid, u in sorted(udata["ships"].items()):
         if not isinstance(u, dict):
             continue
         status, h = None, None
         if sid in placed:
             status, h = "sea", placed[sid]
-        elif sid in scen.get("escorting", []):
+        elif sid in escorts:  # every escort starts RESTRICTED with its convoy [11.3, 12]
             status = "escort"
-        elif sid in scen.get("reinforcements", {}):
+        elif sid in reinf:
             status = "pending"
-        elif sid in scen.get("release", {}):
-            status = "escort"
+        elif sid in restricted:
+            status = "restricted"
         elif sid in T.tables()["optional_units"] and options.get(sid.replace("-", "_")):
             status, h = "sea", T.tables()["optional_units"][sid]["hex"]
         if status is None:
@@ -48,7 +52,7 @@ def setup(scenario: str, options: dict, dice) -> State:
         ships[sid] = Ship(id=sid, side=u["side"], cls=u["cls"], er=u["er"], speed=u["speed"], fuel_max=cap,
                           hex=h, status=status, tf=tf_of.get(sid), fuel=fuel.get(sid, cap), ee=tuple(ee.get(sid, ())),
                           hull=u["hull"], bow=u["bow"], stern=u["stern"], sec=u["sec"], radar=u["radar"],
-                          markers=("restricted",) if sid in scen.get("release", {}) else ())
+                          markers=("restricted",) if status in ("escort", "restricted") else ())
     air = {}
     for aid, a in sorted(udata["air"].items()):
         if not isinstance(a, dict):
@@ -69,11 +73,14 @@ def setup(scenario: str, options: dict, dice) -> State:
                   start=start, last=T.turn_index(scen["last"]), step="weather", weather=scen["weather"], fog=False,
                   vis=0, ships=tuple(ships[k] for k in sorted(ships)), air=tuple(air[k] for k in sorted(air)),
                   ee_bag=T.bag("evasion"), damage_bag=T.bag("damage"), vp_bag=T.bag("convoy_vp"),
-                  reinforcements=tuple(sorted((k, T.turn_index(v["turn"]), v["hex"])
-                                              for k, v in scen.get("reinforcements", {}).items()
-                                              if isinstance(v, dict))),
-                  releases=tuple(sorted((k, T.turn_index(v["from"]), v["hex"])
-                                        for k, v in scen.get("release", {}).items() if isinstance(v, dict))),
+                  reinforcements=tuple(sorted((k, T.turn_index(v["turn"]), v["hex"]) for k, v in reinf.items()
+                                              if k in ships)),
+                  releases=tuple(sorted((k, T.turn_index(v["release_from"]), v["hex"]) for k, v in restricted.items()
+                                        if "release_from" in v and k in ships and ships[k].status != "sea")),
+                  lifts=tuple(sorted((k, T.turn_index(v["lift_turn"]) if "lift_turn" in v else -1, v.get("lift_on", ""),
+                                      v["hex"]) for k, v in restricted.items()
+                                     if ("lift_turn" in v or "lift_on" in v) and k in ships
+                                     and ships[k].status != "sea")),
                   optional_vp=opt_vp, revealed_optional=tuple(revealed),
                   standing=(("allied", ("SHADOW ON", "AUTO_ENGAGE ON")),
                             ("german", ("HUNT AUTO", "ON_MERCHANT ATTACK", "ON_CONVOY ATTACK"))))
@@ -501,6 +508,9 @@ def _record_battle(w: Work, h: str, log: list[str], ships: list[str]) -> None:
 
 
 # --- phase 8: administration [12] ---------------------------------------------------------
+RESTRICTED = ("escort", "restricted")  # off the map under a RESTRICTED marker
+
+
 def administration(w: Work, release: list[str]) -> None:
     s = w.s
     nxt = s.turn + 1
@@ -510,9 +520,18 @@ def administration(w: Work, release: list[str]) -> None:
             w.tell("allied", f"reinforcement: {sid} arrives in {h}")
     for sid in release:
         for rid, frm, h in s.releases:
-            if rid == sid and s.turn >= frm and w.ships[sid].status == "escort":
+            if rid == sid and s.turn >= frm and w.ships[sid].status in RESTRICTED:
                 w.set(sid, status="sea", hex=h, markers=(), fuel=w.ships[sid].fuel_max)
                 w.tell("allied", f"{sid} is released from escort duty and placed in {h}")
+    located = any(c.holder == "allied" and "bismarck" in [x.id for x in w.unit_ships(c.unit)] for c in w.contacts)
+    for sid, turn, event, h in s.lifts:
+        if w.ships[sid].status not in RESTRICTED:
+            continue
+        why = ("its time has come" if 0 <= turn <= nxt else
+               "Bismarck has been located" if event == "bismarck-located" and located else "")
+        if why:
+            w.set(sid, status="sea", hex=h, markers=(), fuel=w.ships[sid].fuel_max)
+            w.tell("allied", f"{sid}: RESTRICTED marker removed ({why}); placed in {h} [12]")
     for a in sorted(w.air.values(), key=lambda a: a.id):
         if a.status == "refit":
             w.air[a.id] = replace(a, status="ready", hex=None)

@@ -19,7 +19,7 @@ class Ship:
     speed: str
     fuel_max: int
     hex: str | None = None
-    status: str = "sea"  # sea | escort | pending | sunk | removed
+    status: str = "sea"  # sea | escort | restricted | pending | sunk | removed
     tf: str | None = None
     fuel: int = 0
     moved_last: int = 0
@@ -114,7 +114,8 @@ class State:
     merchants: int = 0  # German secret: single merchants sunk (0.5 VP each)
     located: tuple[str, ...] = ()  # convoys already located [11.3]
     reinforcements: tuple[tuple[str, int, str], ...] = ()  # (ship, turn, hex)
-    releases: tuple[tuple[str, int, str], ...] = ()  # (ship, from turn, hex)
+    releases: tuple[tuple[str, int, str], ...] = ()  # (ship, from turn, hex): RELEASE allowed [12]
+    lifts: tuple[tuple[str, int, str, str], ...] = ()  # (ship, lift turn or -1, lift event or "", hex) [12]
     optional_vp: int = 0
     revealed_optional: tuple[str, ...] = ()
     searched: tuple[tuple[str, tuple[str, ...]], ...] = ()

@@ -130,7 +130,7 @@ class BismarckRuleset:
         """Rodney's release, ordered this turn, takes effect in Administration [12]."""
         for sid in w.kw.get("release", []):
             rel = next((r for r in w.s.releases if r[0] == sid), None)
-            if rel and w.ships[sid].status == "escort":
+            if rel and w.ships[sid].status in game.RESTRICTED:
                 w.set(sid, status="sea", hex=rel[2], markers=(), fuel=w.ships[sid].fuel_max)
                 w.tell("allied", f"{sid} is released from escort duty and placed in {rel[2]}")
         w.kw["release"] = []

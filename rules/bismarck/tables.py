@@ -29,6 +29,17 @@ def scenarios() -> dict:
     return load_data(PACKAGE, "data/scenarios.toml")
 
 
+@lru_cache(maxsize=1)
+def schedule() -> dict:
+    """Reinforcements and RESTRICTED markers per scenario [3, 12]."""
+    return load_data(PACKAGE, "data/schedule.toml")
+
+
+def escorts() -> dict[str, str]:
+    """Ship -> the convoy it escorts, from the Convoy Identification Table [11.3]."""
+    return {s: c["name"] for c in tables()["convoys"] for s in c["escort"]}
+
+
 def clamp(v: int) -> int:
     return max(0, min(9, v))
 

@@ -62,7 +62,8 @@ def view(state: State, seat: str) -> dict:
         "reports": list(get(state.reports, side, ())),
         "battles": [{"turn": T.turn_name(b.turn), "hex": b.hex, "log": list(b.lines)} for b in state.battles[-3:]],
         "releasable": sorted(s for s, frm, _ in state.releases if side == "allied" and state.turn >= frm
-                             and w.ships[s].status == "escort"),
+                             and w.ships[s].status in ("escort", "restricted")),
+        "restricted": restricted(state) if side == "allied" else [],
         "revealed_optional": list(state.revealed_optional),
         "ended": state.ended,
     }
@@ -73,6 +74,28 @@ def view(state: State, seat: str) -> dict:
     if state.ended:
         v["victory"] = victory(state)
     return v
+
+
+def restricted(state: State) -> list[dict]:
+    """The Allied ships under a RESTRICTED marker and how each marker comes off [12] (own side only)."""
+    esc = T.escorts()
+    rel = {s: (frm, h) for s, frm, h in state.releases}
+    lifts = {s: (turn, ev, h) for s, turn, ev, h in state.lifts}
+    out = []
+    for x in state.ships:
+        if x.status not in ("escort", "restricted"):
+            continue
+        how = []
+        if x.id in esc:
+            how.append(f"escorts {esc[x.id]}; placed on the map if the convoy is attacked and she survives [11.3]")
+        if x.id in rel:
+            how.append(f"RELEASE {x.id} from the {T.turn_name(rel[x.id][0])} (placed in {rel[x.id][1]})")
+        if x.id in lifts:
+            turn, ev, h = lifts[x.id]
+            how.append(f"comes off {'from the ' + T.turn_name(turn) if turn >= 0 else 'once Bismarck is located'}"
+                       f" (placed in {h})")
+        out.append({"id": x.id, "convoy": esc.get(x.id), "how": "; ".join(how) or "no condition in this scenario"})
+    return out
 
 
 def form(view: dict, seat: str) -> str:
@@ -119,6 +142,8 @@ def form(view: dict, seat: str) -> str:
             out.append(f"#   contact {c['id']} in {c['hex']}: {c['status']}, "
                        + ", ".join(f"{n} {k}" for k, n in sorted(c["classes"].items())))
         out.append("SEARCH ALL")
+    for r in view.get("restricted", []):
+        out.append(f"#   RESTRICTED {r['id']}: {r['how']}")
     out.append("# standing orders in force (repeat a line with new values to change it):")
     out += [f"#   {s}" for s in view["standing"]]
     return "\n".join(out) + "\n"
