@@ -232,27 +232,32 @@ class VerifySignature(Handler):
             if ctx.gm_key is not None and key.fingerprint == ctx.gm_key.fingerprint:
                 msg.key, msg.by_gm = key, True
                 return
-            other = ctx.session.exec(select(Seat).where(Seat.game_id == msg.game.id,
-                                                        Seat.fingerprint == key.fingerprint)).first()
-            if other is not None:
-                msg.seat, msg.key = other, key
-                raise Reject([problem(Code.COMMAND_FORBIDDEN, "GM commands must be signed with the GM's key; "
-                                      f"you signed with the key of side {other.name!r}. Players may send "
-                                      "only VACATION, with a Side: line naming their side")])
-            raise Reject([problem(Code.SIG_WRONG_KEY, f"the signing key {key.fingerprint} is not the GM's key")])
+            self._refuse(msg, ctx, key, Code.COMMAND_FORBIDDEN,
+                         "GM commands must be signed with the GM's key; you signed with the key of side {other!r}. "
+                         "Players may send only VACATION, with a Side: line naming their side",
+                         f"the signing key {key.fingerprint} is not the GM's key")
         if key.fingerprint != msg.seat.fingerprint:
-            other = ctx.session.exec(select(Seat).where(Seat.game_id == msg.seat.game_id,
-                                                        Seat.fingerprint == key.fingerprint)).first()
-            if other is not None:
-                # A genuine player signed orders for someone else's side: answer the signer, not the victim.
-                msg.seat, msg.key = other, key
-                raise Reject([problem(Code.SIG_WRONG_KEY, f"you signed with the key of side {other.name!r} "
-                                      f"but the header says Side: {msg.file.side}; a side may only send its "
-                                      "own orders")])
-            msg.seat = None
-            raise Reject([problem(Code.SIG_WRONG_KEY, f"the signing key {key.fingerprint} is not the key "
-                                  f"registered for side {msg.file.side!r} of game {msg.file.game}")])
+            self._refuse(msg, ctx, key, Code.SIG_WRONG_KEY,
+                         "you signed with the key of side {other!r} but the header says Side: "
+                         f"{msg.file.side}; a side may only send its own orders",
+                         f"the signing key {key.fingerprint} is not the key registered for side "
+                         f"{msg.file.side!r} of game {msg.file.game}")
         msg.key = key
+
+
+    @staticmethod
+    def _refuse(msg: Message, ctx: IntakeContext, key: sshsig.PublicKey, code: Code, to_player: str,
+                to_stranger: str) -> None:
+        """Refuse a valid signature by the wrong key.  A genuine player who signed for someone else is
+        answered at their own registered address, never the claimed side's; a stranger learns nothing."""
+        other = ctx.session.exec(select(Seat).where(Seat.game_id == msg.game.id,
+                                                    Seat.fingerprint == key.fingerprint)).first()
+        if other is not None:
+            msg.seat, msg.key = other, key
+            # replace, not format: the claimed side comes from the sender and may hold braces
+            raise Reject([problem(code, to_player.replace("{other!r}", repr(other.name)))])
+        msg.seat = None
+        raise Reject([problem(Code.SIG_WRONG_KEY, to_stranger)])
 
 
 class CheckCommands(Handler):
