@@ -161,7 +161,7 @@ def garbage(quick: bool, atheris_seconds: float) -> list[Figure]:
 def crash(quick: bool) -> list[Figure]:
     from tests.soak import crash as soak
 
-    games, kills = (2, 6) if quick else (40, 200)  # enough games that they outlast the kills
+    games, kills = (2, 6) if quick else (12, 200)  # new games are added while the kills go on
     with bar("kill -9", kills) as b:
         r = soak.run(games=games, kills=kills, seed=1, progress=lambda: b.update(1),
                      time_budget=60 if quick else 3600)
@@ -183,7 +183,7 @@ def daemons(quick: bool) -> list[Figure]:
         return [Figure("daemons_postgres_reachable", 0, "bool", "= 1")]
     from tests.soak import crash as soak
 
-    games, kills = (2, 4) if quick else (20, 100)
+    games, kills = (2, 4) if quick else (8, 100)
     with soak.fresh_postgres_schema() as url, bar("2 daemons", kills) as b:
         r = soak.run(games=games, kills=kills, seed=3, db_url=url, daemons=2, progress=lambda: b.update(1),
                      time_budget=60 if quick else 3600)

@@ -165,12 +165,18 @@ def make_home(tmp: Path, port: int, db_url: str | None, games: int, keys, daemon
         (other.path / "server_key").write_bytes(home.key_path.read_bytes())
         other.create()
         homes.append(other)
-    for n in range(games):
+    add_games(server, keys, 0, games)
+    return homes, server
+
+
+def add_games(server, keys, first: int, count: int) -> None:
+    from pbem.crypto import sshsig
+
+    for n in range(first, first + count):
         gid = f"soak-{n}"
         server.new_game(gid, "duel", "standard", seed=f"soak {n}".encode(), hours=100000, interrupt_hours=100000)
         for seat in ("east", "west"):
             server.add_player(gid, seat, f"{seat}@players.test", sshsig.public_key_of(keys[seat]).line())
-    return homes, server
 
 
 def start_daemon(home: Path, offset_minutes: float, log, once_idle: bool = False) -> subprocess.Popen:
@@ -222,7 +228,10 @@ def run(games: int = 6, kills: int = 200, seed: int = 1, max_delay: float = 0.8,
                 threading.Thread(target=lambda p=proc: [None for _ in p.stdout], daemon=True).start()
             return procs
 
-        while res.kills < kills and time.monotonic() - started < time_budget and not all_over():
+        while res.kills < kills and time.monotonic() - started < time_budget:
+            if all_over():  # the games are done before the kills: more games, the daemons go on
+                add_games(server, keys, res.games, games)
+                res.games += games
             procs = start_all(restarts * lease_min)
             restarts += len(procs)
             rnd.shuffle(procs)
