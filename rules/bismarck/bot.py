@@ -99,8 +99,21 @@ def _standing(view: dict, seat: str) -> list[str]:
             out += ["AUTO_ENGAGE OFF", "DOCTRINE ALL STANDOFF TORPEDOES ON BREAK 3", "STRIKE_CLASSES CV BB BC CA CL DD"]
         near = sorted(view["contacts"], key=lambda c: c["turn"], reverse=True)
         out.append(f"SUB_HEX {near[0]['hex'] if near else 'N20'}")
-    elif "DOCTRINE ALL CLOSE TORPEDOES ON BREAK 1" not in view["standing"]:
-        out += ["DOCTRINE ALL CLOSE TORPEDOES ON BREAK 1", "STRIKE_CLASSES BB CA BC CL DD TK"]
+    else:
+        if "DOCTRINE ALL CLOSE TORPEDOES ON BREAK 1" not in view["standing"]:
+            out += ["DOCTRINE ALL CLOSE TORPEDOES ON BREAK 1", "STRIKE_CLASSES BB CA BC CL DD TK", "ON_DIVERSION BOTH"]
+        # shadow each contact with the fastest ship in its hex, split from a TF that is not itself Shadowed [6]
+        for c in sorted(view["contacts"], key=lambda c: c["id"]):
+            here = [x for x in view["ships"] if x["status"] == "sea" and x["hex"] == c["hex"] and x["cls"] != "CV"]
+            if not here:
+                continue
+            best = sorted(here, key=lambda x: (-x["er_now"], x["id"]))[0]
+            if best["tf"] and best["shadowed"]:
+                line = f"SHADOW {c['id']} WITH {best['tf']}"
+            else:
+                line = f"SHADOW {c['id']} WITH {best['id']}{' SPLIT' if best['tf'] else ''}"
+            if line not in view["standing"]:
+                out.append(line)
     return out
 
 

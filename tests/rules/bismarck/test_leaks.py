@@ -51,3 +51,19 @@ def test_secret_vp_only_in_the_german_view():
     s = replace(fresh(), convoy_vp=((3, False),))
     assert RULESET.view(s, "german")["secret_vp"]["convoy_markers"] == [{"value": 3, "halved": False}]
     assert "secret_vp" not in RULESET.view(s, "allied")
+
+
+def test_german_cannot_see_allied_shadow_orders_restricted_ships_or_releases():
+    a = replace(fresh(), step="orders")
+    b = replace(a, standing=(("allied", ("SHADOW J29 WITH norfolk", "ON_DIVERSION BOTH FAST=suffolk")),
+                             ("german", dict(a.standing)["german"])))
+    b = _move(b, "london", "AB15", status="sea", markers=())
+    b = _move(b, "rodney", "N23", status="sea", markers=())
+    same_for("german", a, b, lines=("MOVE KG1 J28", "SHADOW J29 OFF", "ENGAGE C1 IF PREVIOUS WON"))
+
+
+def test_allied_cannot_see_whether_german_destroyers_must_return():
+    a = replace(fresh(), step="orders")
+    a = _move(a, "z-5", "J24")
+    b = _move(a, "bismarck", "J29", ee=(-3,), markers=("rtb",))  # the secret RTB exception is on in b
+    same_for("allied", a, b, lines=("SEARCH ALL", "ENGAGE C1 IF hood SUNK"))
