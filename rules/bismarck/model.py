@@ -130,9 +130,15 @@ class State:
 
 
 # --- codec ---------------------------------------------------------------------
+@functools.lru_cache(maxsize=None)
+def _names(tp: type) -> tuple[str, ...] | None:
+    return tuple(f.name for f in dataclasses.fields(tp)) if dataclasses.is_dataclass(tp) else None
+
+
 def to_json(obj: typing.Any) -> typing.Any:
-    if dataclasses.is_dataclass(obj):
-        return {f.name: to_json(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+    names = _names(type(obj))  # per-type cache: dumping a state touches thousands of objects
+    if names is not None:
+        return {n: to_json(getattr(obj, n)) for n in names}
     if isinstance(obj, (tuple, list)):
         return [to_json(v) for v in obj]
     return obj

@@ -127,6 +127,8 @@ def _diversion_choice(w: Work, cid: str, h: str, group: list[Ship]) -> tuple[str
         fast_team = [s for s in named if s in ids]
         if len(group) < 2:
             return "SLOW", [], f"{how}, but a single ship cannot follow both parts: the slow part"
+        if any(_tf_shadowed(w, x.tf) for x in group):
+            return "SLOW", [], f"{how}, but a Shadowed task force may not split [6]: the slow part"
         if not fast_team or len(fast_team) >= len(ids):
             fast_team = [sorted(group, key=lambda x: (-x.er_now, x.id))[0].id]
     return choice, fast_team, how

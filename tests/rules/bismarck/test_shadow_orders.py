@@ -205,3 +205,14 @@ def test_order_form_shows_the_shadow_orders():
     assert "ON_DIVERSION [<contact|hex>] FAST|SLOW|BOTH" in form
     german = RULESET.order_form(RULESET.view(Work(fresh()).freeze(step="orders"), "german"), "german")
     assert "ON_SHADOW <unit> EVADE|NONE|DIVERT" in german and "ON_DIVERSION" not in german
+
+
+def test_a_shadowed_allied_tf_cannot_split_to_follow_both_parts():
+    w, cid = _setup(german_std=("ON_SHADOW KG1 DIVERT prinz-eugen",), allied_in_hex=("norfolk", "suffolk"))
+    w.set("norfolk", tf="TF9")
+    w.set("suffolk", tf="TF9")
+    w.mark("german", "TF9", "shadowed", "search")
+    _std(w, ("ON_DIVERSION BOTH",), ("ON_SHADOW KG1 DIVERT prinz-eugen",))
+    text = _run(w, 0)  # one attempt only, on the slow part
+    assert "a Shadowed task force may not split [6]: the slow part" in text
+    assert w.ships["norfolk"].tf == "TF9"
