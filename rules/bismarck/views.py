@@ -141,9 +141,9 @@ def form(view: dict, seat: str) -> str:
         for c in view["contacts"]:
             out.append(f"#   contact {c['id']} in {c['hex']}: {c['status']}, "
                        + ", ".join(f"{n} {k}" for k, n in sorted(c["classes"].items())))
+        for r in view.get("restricted", []):
+            out.append(f"#   RESTRICTED {r['id']}: {r['how']}")
         out.append("SEARCH ALL")
-    for r in view.get("restricted", []):
-        out.append(f"#   RESTRICTED {r['id']}: {r['how']}")
     out.append("# standing orders in force (repeat a line with new values to change it):")
     out += [f"#   {s}" for s in view["standing"]]
     return "\n".join(out) + "\n"
