@@ -41,7 +41,7 @@ def render_png(picture: Picture) -> bytes:
         img = _over(base.convert("RGB"), picture).quantize(colors=256, method=Image.Quantize.FASTOCTREE,
                                                             dither=Image.Dither.NONE)
     out = io.BytesIO()
-    img.save(out, format="PNG")
+    img.save(out, format="PNG", compress_level=1)  # palette images are small already; level 1 is fastest
     return out.getvalue()
 
 
