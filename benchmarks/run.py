@@ -366,8 +366,9 @@ def bench_latency(tmp: Path, quick: bool, tick) -> None:
     for seat in ("german", "allied"):
         keys[seat] = sshsig.generate_private_key()
         server.add_player("lat", seat, f"{seat}@players.test", sshsig.public_key_of(keys[seat]).line())
-    proc = subprocess.Popen([sys.executable, "-m", "pbem.cli", "--home", str(home), "daemon", "--interval", "60"],
-                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    log = open(home / "daemon.log", "w")
+    proc = subprocess.Popen([sys.executable, "-m", "pbem.cli", "--home", str(home), "-v", "daemon", "--interval", "60"],
+                            cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     samples = []
     try:
         for _ in range(100):
@@ -436,7 +437,10 @@ def main() -> None:
                 bench_latency(tmp, args.quick, tick)
             bar.update(bar.length)
     finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+        if os.environ.get("PBEM_BENCH_KEEP"):
+            print(f"# kept {tmp}", file=sys.stderr)
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
     print(f"# {platform.node() and 'machine'}: {platform.machine()}, {os.cpu_count()} cores, Python "
           f"{platform.python_version()}, {platform.platform(terse=True)}; {'quick' if args.quick else 'full'} run")
     for f in FIGURES:

@@ -13,6 +13,7 @@ import json
 import logging
 import re
 import secrets
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
@@ -100,6 +101,7 @@ class Server(GMCommands):
         self.extra_rulesets = extra_rulesets
         self._states: OrderedDict[tuple[str, str], Any] = OrderedDict()
         self._views: OrderedDict[tuple[str, str, str], Any] = OrderedDict()
+        self._cache_lock = threading.Lock()  # the daemon's LMTP and scheduler threads share the caches
 
     @classmethod
     def init(cls, home: Home, db_url: str | None = None, **kw) -> "Server":
@@ -120,9 +122,11 @@ class Server(GMCommands):
         """The game's ruleset and current state (cached by journal head: a state is a value)."""
         ruleset = self.ruleset(game.ruleset)
         key = (game.id, game.journal_head)
-        if key in self._states:
-            self._states.move_to_end(key)
-            return ruleset, self._states[key]
+        with self._cache_lock:
+            state = self._states.get(key)
+            if state is not None:
+                self._states.move_to_end(key)
+                return ruleset, state
         state = ruleset.load(json.loads(game.state_json))
         self._remember(game, state)
         return ruleset, state
@@ -130,18 +134,22 @@ class Server(GMCommands):
     def view_of(self, game: Game, seat: str) -> Any:
         """A seat's view of the game's current state, cached: a view is a value of (state, seat)."""
         key = (game.id, game.journal_head, seat)
-        view = self._views.get(key)
+        with self._cache_lock:
+            view = self._views.get(key)
         if view is None:
             ruleset, state = self.load_state(game)
-            view = self._views[key] = ruleset.view(state, seat)
-            while len(self._views) > 512:
-                self._views.popitem(last=False)
+            view = ruleset.view(state, seat)
+            with self._cache_lock:
+                self._views[key] = view
+                while len(self._views) > 512:
+                    self._views.popitem(last=False)
         return view
 
     def _remember(self, game: Game, state: Any) -> None:
-        self._states[(game.id, game.journal_head)] = state
-        while len(self._states) > 256:  # bounded: a server with 10,000 games must not hold them all
-            self._states.popitem(last=False)
+        with self._cache_lock:
+            self._states[(game.id, game.journal_head)] = state
+            while len(self._states) > 256:  # bounded: a server with 10,000 games must not hold them all
+                self._states.popitem(last=False)
 
     def _journal(self, s: Session, game: Game, kind: str, payload: Any, state_dump: Mapping[str, Any],
                  events=(), rolls=(), phase: Phase | None = None, now: datetime | None = None) -> Journal:

@@ -13,7 +13,12 @@ from . import models  # noqa: F401  (registers the tables on SQLModel.metadata)
 def make_engine(url: str) -> Engine:
     """An engine for ``url``; SQLite gets WAL and foreign keys, as a server database would behave."""
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        # isolation_level=None hands transaction control to SQLAlchemy, which then begins every
+        # transaction IMMEDIATE: a transaction that read and then writes after another connection
+        # committed would otherwise fail at once with "database is locked" (SQLite does not wait
+        # for a snapshot upgrade).  Writers queue on the busy timeout instead; WAL keeps reads cheap.
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30,
+                                                  "isolation_level": None})
 
         @event.listens_for(engine, "connect")
         def _pragmas(dbapi_conn, _record):  # pragma: no cover - trivial
@@ -22,6 +27,10 @@ def make_engine(url: str) -> Engine:
             cur.execute("PRAGMA foreign_keys=ON")
             cur.execute("PRAGMA synchronous=NORMAL")
             cur.close()
+
+        @event.listens_for(engine, "begin")
+        def _begin(conn):  # pragma: no cover - trivial
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
         return engine
     if url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url[len("postgresql://"):]
