@@ -163,8 +163,11 @@ def crash(quick: bool) -> list[Figure]:
 
     games, kills = (2, 6) if quick else (12, 200)  # new games are added while the kills go on
     with bar("kill -9", kills) as b:
+        from pbem import rules
+
+        real = () if quick else tuple(r.info.name for r in rules.RULESETS)  # one game of each, by its bots
         r = soak.run(games=games, kills=kills, seed=1, progress=lambda: b.update(1),
-                     time_budget=60 if quick else 3600)
+                     time_budget=60 if quick else 3600, real=real)
     for p in r.problems[:5] + r.duplicate_detail[:5]:
         click.echo(f"  SOAK {p}", err=True)
     return [Figure("crash_kills_survived", r.kills, "kills", f">= {kills}"),

@@ -107,8 +107,8 @@ def _form_key(form: str) -> tuple[str, str, int, str] | None:
 class Players:
     """Answer every sitrep that carries an order form, once per (game, side, turn, phase)."""
 
-    def __init__(self, inboxes: list[Path], keys, rnd: random.Random) -> None:
-        self.inboxes, self.keys, self.rnd = inboxes, keys, rnd
+    def __init__(self, inboxes: list[Path], keys, rnd: random.Random, server=None) -> None:
+        self.inboxes, self.keys, self.rnd, self.server = inboxes, keys, rnd, server
         self.seen = 0
         self.answered: dict[tuple, str] = {}  # key -> sha256 of the raw message dropped in the inbox
         self.texts: dict[tuple, str] = {}
@@ -130,8 +130,13 @@ class Players:
             key = _form_key(form) if form else None
             if key is None or key in self.answered:
                 continue
-            if "FIRE 3" in form:
-                form = form.replace("FIRE 3", f"FIRE {self.rnd.randint(1, 5)}")
+            if key[0].startswith("soak-"):
+                if "FIRE 3" in form:
+                    form = form.replace("FIRE 3", f"FIRE {self.rnd.randint(1, 5)}")
+            else:  # a game of a real ruleset: its scripted player chooses, from the seat's view
+                form = self.bot_form(key)
+                if form is None:
+                    continue
             text = canonical(form)
             raw_out = mail(text + sshsig.sign(self.keys[key[1]], text.encode()), sender=f"{key[1]}@players.test",
                            msg_id=f"<{key[0]}.{key[1]}.{key[2]}.{key[3]}@players.test>")
@@ -144,8 +149,25 @@ class Players:
             new += 1
         return new
 
+    def bot_form(self, key) -> str | None:
+        from pbem.core.play import bot_dice, orders_text
+        from pbem.store.models import Game
 
-def make_home(tmp: Path, port: int, db_url: str | None, games: int, keys, daemons: int = 1):
+        gid, seat, turn, phase_name = key
+        with self.server.session() as s:
+            game = s.get(Game, gid)
+        ruleset, state = self.server.load_state(game)
+        phase = ruleset.phase(state)
+        if phase is None or (phase.turn, phase.name) != (turn, phase_name):
+            return None  # a sitrep that arrived late (a duplicate); the current one will come
+        if seat not in phase.awaiting:
+            return None  # optional (standing orders only): the phase does not wait, and neither do we
+        body = ruleset.bot_orders(ruleset.view(state, seat), seat, bot_dice(gid.encode(), phase, seat))
+        return orders_text(gid, seat, phase, body)
+
+
+def make_home(tmp: Path, port: int, db_url: str | None, games: int, keys, daemons: int = 1,
+              real: tuple[str, ...] = ()):
     from pbem.crypto import sshsig
     from pbem.home import Home
     from pbem.server import Server
@@ -166,6 +188,16 @@ def make_home(tmp: Path, port: int, db_url: str | None, games: int, keys, daemon
         other.create()
         homes.append(other)
     add_games(server, keys, 0, games)
+    for n, name in enumerate(real):  # games of registered rulesets, played by their scripted players
+        from pbem.rules import find_ruleset
+
+        r = find_ruleset(name)
+        gid = f"real-{name.replace('_', '-')}-{n}"
+        server.new_game(gid, name, r.info.scenarios[0].name, seed=gid.encode(), hours=100000,
+                        interrupt_hours=100000)
+        for k, seat in enumerate(server.status(gid)["seats"]):
+            key = keys.setdefault(seat["name"], sshsig.generate_private_key())
+            server.add_player(gid, seat["name"], f"{seat['name']}@players.test", sshsig.public_key_of(key).line())
     return homes, server
 
 
@@ -189,14 +221,15 @@ def start_daemon(home: Path, offset_minutes: float, log, once_idle: bool = False
 
 
 def run(games: int = 6, kills: int = 200, seed: int = 1, max_delay: float = 0.8, db_url: str | None = None,
-        time_budget: float = 1800.0, progress=None, workdir: Path | None = None, daemons: int = 1) -> Result:
+        time_budget: float = 1800.0, progress=None, workdir: Path | None = None, daemons: int = 1,
+        real: tuple[str, ...] = ()) -> Result:
     from aiosmtpd.controller import Controller
 
     from pbem.crypto import sshsig
     from pbem.delivery import LEASE
 
     rnd = random.Random(seed)
-    res = Result(games=games)
+    res = Result(games=games + len(real))
     started = time.monotonic()
     keys = {"east": sshsig.generate_private_key(), "west": sshsig.generate_private_key()}
     sink = Sink()
@@ -207,9 +240,9 @@ def run(games: int = 6, kills: int = 200, seed: int = 1, max_delay: float = 0.8,
     tmp = Path(tmpctx.name) if tmpctx else workdir
     lease_min = LEASE.total_seconds() / 60 + 1
     try:
-        homes, server = make_home(tmp, port, db_url, games, keys, daemons)
+        homes, server = make_home(tmp, port, db_url, games, keys, daemons, real)
         home = homes[0]
-        players = Players([h.inbox for h in homes], keys, rnd)
+        players = Players([h.inbox for h in homes], keys, rnd, server)
         log = open(tmp / "daemon.log", "a")
         restarts = 0
 
@@ -230,7 +263,7 @@ def run(games: int = 6, kills: int = 200, seed: int = 1, max_delay: float = 0.8,
 
         while res.kills < kills and time.monotonic() - started < time_budget:
             if all_over():  # the games are done before the kills: more games, the daemons go on
-                add_games(server, keys, res.games, games)
+                add_games(server, keys, res.games - len(real), games)
                 res.games += games
             procs = start_all(restarts * lease_min)
             restarts += len(procs)
@@ -379,15 +412,17 @@ def main() -> int:
     ap.add_argument("--db-url", default=None)
     ap.add_argument("--postgres", action="store_true", help="a fresh schema on PBEM_TEST_POSTGRES")
     ap.add_argument("--daemons", type=int, default=1, help="daemons on one database (use PostgreSQL for 2+)")
+    ap.add_argument("--real", default="", help="comma-separated registered rulesets to add one game each of")
     ap.add_argument("--quick", action="store_true", help="2 games, 8 kills (what the test suite runs)")
     args = ap.parse_args()
     if args.quick:
         args.games, args.kills = QUICK["games"], QUICK["kills"]
+    real = tuple(x for x in args.real.split(",") if x)
     if args.postgres:
         with fresh_postgres_schema() as url:
-            r = run(args.games, args.kills, args.seed, args.max_delay, url, daemons=args.daemons)
+            r = run(args.games, args.kills, args.seed, args.max_delay, url, daemons=args.daemons, real=real)
     else:
-        r = run(args.games, args.kills, args.seed, args.max_delay, args.db_url, daemons=args.daemons)
+        r = run(args.games, args.kills, args.seed, args.max_delay, args.db_url, daemons=args.daemons, real=real)
     for k, v in r.__dict__.items():
         if not isinstance(v, list):
             print(f"{k} {v}")

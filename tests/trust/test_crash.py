@@ -13,7 +13,7 @@ from tests.soak import crash
 @pytest.mark.slow
 def test_kill_9_loses_nothing_and_resolves_once():
     r = crash.run(games=crash.QUICK["games"], kills=int(os.environ.get("PBEM_TRUST_KILLS", crash.QUICK["kills"])),
-                  seed=int(os.environ.get("PBEM_TRUST_SEED", "1")), time_budget=60)
+                  seed=int(os.environ.get("PBEM_TRUST_SEED", "1")), time_budget=60, real=("sky_ww2",))
     assert r.kills >= 1 and r.orders_sent >= 4 * r.games, r  # the run really played and really killed
     assert r.orders_lost == 0, r.problems
     assert r.phases_twice == 0 and r.games_unfinished == 0 and r.replay_failures == 0, r.problems
