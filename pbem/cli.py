@@ -403,6 +403,8 @@ def replay(ctx, game_id):
     from pbem.replay import replay as do_replay
 
     report = do_replay(_server(ctx), game_id)
+    for note in report.notes:
+        click.echo(f"  note: {note}")
     if report.ok:
         click.echo(f"replay {game_id}: OK — {report.entries} journal entries and {report.sitreps} sitreps "
                    "reproduced byte for byte")

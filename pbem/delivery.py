@@ -1,11 +1,14 @@
 """Sending the outbox: to a Maildir (the embedded default) or over SMTP, with retries.
 
 A row is claimed by moving it to ``sending`` with a lease (``not_before`` set
-a few minutes ahead) in its own transaction; only then is it sent, and marked
-``sent`` right after.  A daemon that dies mid-send leaves the row claimed
-until the lease runs out, then any daemon takes it again.  Maildir delivery
-writes a file named after the Message-ID, so a second attempt overwrites
-the first instead of duplicating it.
+a few minutes ahead) in its own transaction, which also fixes the message's
+bytes; only then is it sent, and marked ``sent`` the moment the receiver
+takes it (before SMTP's QUIT).  A daemon that dies mid-send leaves the row
+claimed until the lease runs out, then any daemon sends the same bytes again:
+delivery is at least once, and the only window for a duplicate is between the
+receiver's 250 and our commit, a millisecond or so.  Message-IDs are stable,
+so mail clients fold such a duplicate.  Maildir delivery writes a file named
+after the Message-ID, so a second attempt overwrites the first.
 """
 from __future__ import annotations
 
@@ -19,7 +22,7 @@ import ssl
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
-from typing import Protocol
+from typing import Callable, Protocol
 
 from sqlalchemy import or_
 from sqlmodel import select
@@ -42,7 +45,9 @@ class PermanentFailure(Exception):
 
 
 class Transport(Protocol):
-    def send(self, raw: bytes, to: str, message_id: str) -> None: ...
+    def send(self, raw: bytes, to: str, message_id: str, accepted: Callable[[], None] | None = None) -> None:
+        """Deliver; call ``accepted`` the moment the message is handed over, before any goodbye."""
+        ...
 
 
 @dataclass
@@ -51,7 +56,7 @@ class MaildirTransport:
 
     root: Path
 
-    def send(self, raw: bytes, to: str, message_id: str) -> None:
+    def send(self, raw: bytes, to: str, message_id: str, accepted: Callable[[], None] | None = None) -> None:
         name = "pbem." + hashlib.sha256(message_id.encode()).hexdigest()[:40]
         tmp = self.root / "tmp" / name
         with open(tmp, "wb") as fh:
@@ -59,6 +64,8 @@ class MaildirTransport:
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, self.root / "new" / name)  # atomic: readers never see half a message
+        if accepted:
+            accepted()
 
 
 @dataclass
@@ -76,7 +83,7 @@ class SmtpTransport:
     def _context(self) -> ssl.SSLContext:
         return ssl.create_default_context(cafile=self.cafile or None)
 
-    def send(self, raw: bytes, to: str, message_id: str) -> None:
+    def send(self, raw: bytes, to: str, message_id: str, accepted: Callable[[], None] | None = None) -> None:
         # SMTP lines end in CRLF; smtplib does not convert the bare LFs of a stored message itself
         raw = re.sub(rb"(?<!\r)\n", b"\r\n", raw)
         try:
@@ -90,6 +97,9 @@ class SmtpTransport:
                 if self.username:
                     self._login(client)
                 client.sendmail(self.sender, [to], raw)
+                if accepted:
+                    # recorded before QUIT: a crash while saying goodbye must not send the message again
+                    accepted()
         except smtplib.SMTPAuthenticationError as exc:
             # our own credentials are wrong: every message would fail alike, so keep them all queued
             raise TemporaryFailure(f"SMTP login refused ({exc.smtp_code}); check [smtp] username/password") from None
@@ -148,14 +158,20 @@ def deliver(server, transport: Transport | None = None, limit: int = 500) -> tup
             rows = s.exec(query).all()
             for row in rows:
                 row.state, row.attempts, row.not_before = "sending", row.attempts + 1, now + LEASE
+                if row.raw is None:
+                    row.raw = server.outbox_bytes(row)  # fixed before the first try: every try sends these bytes
                 s.add(row)
             s.commit()
         if not rows:
             break
         for row in rows:
+            done = []
+
+            def accepted(row=row, done=done):
+                _finish(server, row.id, "sent", "", None, sent_at=server.clock())
+                done.append(True)
             try:
-                raw = server.outbox_bytes(row)
-                transport.send(raw, row.to_addr, row.message_id)
+                transport.send(row.raw, row.to_addr, row.message_id, accepted)
             except TemporaryFailure as exc:
                 give_up = now - _aware(row.created_at) > DELIVER_FOR
                 _finish(server, row.id, "failed" if give_up else "queued", str(exc), now + backoff(row.attempts))
@@ -171,7 +187,8 @@ def deliver(server, transport: Transport | None = None, limit: int = 500) -> tup
                     server.report_bounce(row, str(exc))
                 failed += 1
                 continue
-            _finish(server, row.id, "sent", "", None, sent_at=server.clock(), raw=raw)
+            if not done:  # a transport that does not report acceptance
+                _finish(server, row.id, "sent", "", None, sent_at=server.clock())
             sent += 1
             if sent >= limit:
                 return sent, failed
@@ -180,14 +197,12 @@ def deliver(server, transport: Transport | None = None, limit: int = 500) -> tup
     return sent, failed
 
 
-def _finish(server, row_id: int, state: str, error: str, not_before, sent_at=None, raw=None) -> None:
+def _finish(server, row_id: int, state: str, error: str, not_before, sent_at=None) -> None:
     with server.session() as s:
         row = s.get(Outbox, row_id)
         row.state, row.last_error, row.not_before = state, error[:2000], not_before
         if sent_at is not None:
             row.sent_at = sent_at
-        if raw is not None:
-            row.raw = raw  # keep exactly what went out
         s.add(row)
         s.commit()
 

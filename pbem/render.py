@@ -49,5 +49,12 @@ def render_reply(kind: str, context: Mapping[str, Any], override_dir: str = "") 
             env.get_template(f"common/{kind}.html.j2").render(**context))
 
 
+def renderer_stamp() -> str:
+    """What rendered a sitrep: the same game renders to the same bytes only under the same stamp."""
+    from importlib.metadata import version
+
+    return f"pbem {version('pbem')}, Jinja2 {version('jinja2')}, Pillow {version('pillow')}"
+
+
 def plain_events(events: Sequence[Any]) -> list[dict[str, Any]]:
     return [{"text": e["text"], "kind": e.get("kind", "note"), "data": e.get("data", {})} for e in events]

@@ -35,7 +35,7 @@ from pbem.journal import (GENESIS, dumps, entry_hash, events_json, local_time, r
                           state_hash)
 from pbem.mail.compose import compose, message_id
 from pbem.pictures import render_png
-from pbem.render import render_reply, render_sitrep
+from pbem.render import render_reply, render_sitrep, renderer_stamp
 from pbem.schedule import Schedule, ScheduleError, deadline_for
 from pbem.store import db as store_db
 from pbem.store.models import Game, Inbound, Journal, Outbox, Seat, Sitrep, Submission
@@ -43,6 +43,8 @@ from pbem.store.models import Game, Inbound, Journal, Outbox, Seat, Sitrep, Subm
 
 log = logging.getLogger("pbem.server")
 decision_log = logging.getLogger("pbem.decision")
+
+RENDERER = renderer_stamp()
 
 GAME_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,62}$")
 
@@ -642,7 +644,7 @@ class Server(GMCommands):
             mid = message_id("sitrep", game.id, seat.name, game.journal_head, domain=self._domain)
             s.add(Sitrep(game_id=game.id, seat=seat.name, seq=game.journal_seq, from_seq=from_seq, turn=game.turn,
                          phase=game.phase, view_json=built.view_json, text=built.text, html=built.html,
-                         png=built.png, message_id=mid, created_at=self.clock()))
+                         png=built.png, message_id=mid, renderer=RENDERER, created_at=self.clock()))
             what = "final report" if over else f"turn {game.turn} {game.phase_title}"
             self._queue(s, kind="sitrep", to=seat.email, subject=f"[{game.id}] {seat.name}: {what}",
                         text=built.text, html=built.html, msg_id=mid, now=self.clock(), game_id=game.id,

@@ -190,3 +190,21 @@ def test_a_failing_ruleset_holds_its_game_only(tmp_path, db_url, clock, keys):
     assert server.status("good")["status"] == "active" and server.status("good")["turn"] >= 1
     assert tick(server).held == ["bad"]
     server.engine.dispose()
+
+
+def test_replay_across_a_renderer_upgrade_checks_the_game_not_the_bytes(server, duel_game, keys):
+    """Sitreps rendered by another version are compared by their views; the game must still reproduce."""
+    play_turn(server, duel_game, keys, {"east": "FIRE 3\n", "west": "FIRE 2\n"})
+    with server.session() as s:
+        for row in s.exec(select(Sitrep)).all():
+            row.renderer, row.text = "pbem 0.0.1, Jinja2 2.0, Pillow 9.0", row.text + "(old template)"
+            s.add(row)
+        s.commit()
+    report = replay(server, duel_game)
+    assert report.ok and report.notes and "checked by their views only" in report.notes[0]
+    with server.session() as s:
+        row = s.exec(select(Sitrep)).first()
+        row.view_json = row.view_json.replace('"post"', '"p0st"')
+        s.add(row)
+        s.commit()
+    assert any("view differs" in p for p in replay(server, duel_game).problems)

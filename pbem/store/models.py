@@ -130,6 +130,7 @@ class Sitrep(SQLModel, table=True):
     html: str = Field(sa_column=Column(Text, nullable=False))
     png: Optional[bytes] = Field(default=None, sa_column=Column(LargeBinary, nullable=True))
     message_id: str = ""
+    renderer: str = ""  # pbem and Pillow versions that rendered it: replay compares bytes only under the same
     created_at: datetime
 
 
