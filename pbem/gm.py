@@ -223,7 +223,7 @@ class GMCommands:
         raise self.error(f"unknown command {verb!r}")
 
     def journal(self, game_id: str) -> list[dict[str, Any]]:
-        with self.session() as s:
+        with self.reader() as s:
             rows = s.exec(select(Journal).where(Journal.game_id == game_id).order_by(Journal.seq)).all()
         return [{"seq": j.seq, "kind": j.kind, "turn": j.turn, "phase": j.phase, "hash": j.hash[:16],
                  "at": j.created_at.isoformat(), "what": json.loads(j.payload_json).get("command", "")}

@@ -116,6 +116,10 @@ class Server(GMCommands):
     def session(self) -> Session:
         return Session(self.engine, expire_on_commit=False)
 
+    def reader(self) -> Session:
+        """A session that only reads (on SQLite it takes no write lock)."""
+        return Session(self.engine.execution_options(readonly=True), expire_on_commit=False)
+
     def ruleset(self, name: str) -> Ruleset:
         return _rulesets().find_ruleset(name, self.extra_rulesets)
 
@@ -683,7 +687,7 @@ class Server(GMCommands):
 
     # ------------------------------------------------------------------ queries
     def status(self, game_id: str) -> dict[str, Any]:
-        with self.session() as s:
+        with self.reader() as s:
             game = self._game(s, game_id)
             awaiting = json.loads(game.awaiting_json)
             subs = set(s.exec(select(Submission.seat).where(
@@ -701,15 +705,15 @@ class Server(GMCommands):
                     "outcome": json.loads(game.outcome_json) if game.outcome_json else None}
 
     def held_games(self) -> list[str]:
-        with self.session() as s:
+        with self.reader() as s:
             return list(s.exec(select(Game.id).where(Game.status == "held").order_by(Game.id)).all())
 
     def games(self) -> list[Game]:
-        with self.session() as s:
+        with self.reader() as s:
             return list(s.exec(select(Game).order_by(Game.id)).all())
 
     def sitrep(self, game_id: str, seat: str, turn: int | None = None) -> Sitrep:
-        with self.session() as s:
+        with self.reader() as s:
             q = select(Sitrep).where(Sitrep.game_id == game_id, Sitrep.seat == seat)
             if turn is not None:
                 q = q.where(Sitrep.turn == turn)
@@ -720,7 +724,7 @@ class Server(GMCommands):
             return row
 
     def order_form(self, game_id: str, seat: str) -> str:
-        with self.session() as s:
+        with self.reader() as s:
             game = self._game(s, game_id)
             ruleset, state = self.load_state(game)
             phase = ruleset.phase(state)
@@ -765,7 +769,7 @@ class Server(GMCommands):
         return count
 
     def next_deadline(self) -> datetime | None:
-        with self.session() as s:
+        with self.reader() as s:
             row = s.exec(select(Game.deadline).where(Game.status == "active", Game.deadline != None)  # noqa: E711
                          .order_by(Game.deadline).limit(1)).first()
         return aware(row)
@@ -773,7 +777,7 @@ class Server(GMCommands):
     def due_games(self) -> list[str]:
         """Active games whose deadline has passed or whose phase may already be complete."""
         now = self.clock()
-        with self.session() as s:
+        with self.reader() as s:
             rows = s.exec(select(Game.id, Game.deadline, Game.awaiting_json).where(Game.status == "active")).all()
             # Games whose awaited orders are all in: a daemon killed between ingest and advance must not
             # leave a complete phase waiting for its deadline (found by the kill -9 soak, tests/soak/crash.py).

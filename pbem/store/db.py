@@ -30,7 +30,8 @@ def make_engine(url: str) -> Engine:
 
         @event.listens_for(engine, "begin")
         def _begin(conn):  # pragma: no cover - trivial
-            conn.exec_driver_sql("BEGIN IMMEDIATE")
+            # read-only sessions (status, sitreps, due games) must not queue behind or block writers
+            conn.exec_driver_sql("BEGIN" if conn.get_execution_options().get("readonly") else "BEGIN IMMEDIATE")
         return engine
     if url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url[len("postgresql://"):]
