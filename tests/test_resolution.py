@@ -8,6 +8,7 @@ from pbem.daemon import tick
 from pbem.replay import replay
 from pbem.store.models import Game, Journal, Sitrep
 from tests.fixtures.duel import RULESET as DUEL
+from tests.fixtures.duel import BrokenDuel
 from tests.helpers import orders_mail
 
 
@@ -158,28 +159,13 @@ def test_replay_detects_an_edited_sitrep(server, duel_game, keys):
     assert any("text differs" in p for p in replay(server, duel_game).problems)
 
 
-class Broken:
-    """The duel, but resolution raises: the game must be held and others must go on."""
-
-    def __init__(self):
-        import dataclasses
-
-        self.info = dataclasses.replace(DUEL.info, name="broken")
-
-    def __getattr__(self, name):
-        return getattr(DUEL, name)
-
-    def resolve(self, state, orders, dice):
-        raise ZeroDivisionError("rules bug")
-
-
 @pytest.mark.logs_errors
 def test_a_failing_ruleset_holds_its_game_only(tmp_path, db_url, clock, keys):
     from pbem.crypto import sshsig
     from pbem.home import Home
     from pbem.server import Server
 
-    server = Server.init(Home(tmp_path / "h2"), db_url, clock=clock, extra_rulesets=(DUEL, Broken()))
+    server = Server.init(Home(tmp_path / "h2"), db_url, clock=clock, extra_rulesets=(DUEL, BrokenDuel()))
     for gid, rules in (("bad", "broken"), ("good", "duel")):
         server.new_game(gid, rules, "standard", seed=b"s")
         for seat in ("east", "west"):

@@ -12,7 +12,6 @@ after each batch, so growth from one batch to the next shows whether memory is b
 """
 from __future__ import annotations
 
-import dataclasses
 import random
 import threading
 import time
@@ -27,20 +26,8 @@ from pbem.home import Home
 from pbem.server import Server
 from pbem.store.models import Inbound, Outbox
 from tests.fixtures.duel import RULESET as DUEL
+from tests.fixtures.duel import BrokenDuel
 from tests.helpers import mail, order_text, signed
-
-
-class Broken:
-    """The duel, but resolution raises: its game must be held and reported, the others go on."""
-
-    def __init__(self):
-        self.info = dataclasses.replace(DUEL.info, name="broken")
-
-    def __getattr__(self, name):
-        return getattr(DUEL, name)
-
-    def resolve(self, state, orders, dice):
-        raise ZeroDivisionError("rules bug under load")
 
 
 def rss_mb() -> float:
@@ -76,7 +63,7 @@ def run(db_url: str, workdir: Path, *, games: int = 20, batches: int = 2, worker
     rnd = random.Random(seed)
     res = LoadResult()
     keys = {s: sshsig.generate_private_key() for s in ("east", "west")}
-    rulesets = (DUEL, Broken())
+    rulesets = (DUEL, BrokenDuel(message="rules bug under load"))
     home = Home(workdir / "home")
     driver = Server.init(home, db_url, extra_rulesets=rulesets)
     cfg = home.config_path.read_text().replace('name = "pbem"', 'name = "pbem"\ngm = "gm@club.test"')
