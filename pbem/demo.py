@@ -12,6 +12,7 @@ import email
 import email.policy
 import hashlib
 import json
+import sys
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -119,10 +120,22 @@ def run_demo(home: Home, ruleset: str | None, scenario: str | None, turns: int, 
     click.echo(f"Every mail the server sent is a file in {home.outbox}/new (a Maildir: `mutt -f {home.outbox}`).")
     click.echo(f"The latest sitreps, as text, HTML and map picture: {out}/")
     first = st["seats"][0]["name"]
-    click.echo(f"Read one:  pbem --home {home.path} sitrep {game_id} {first}")
-    click.echo(f"Its view:  pbem --home {home.path} sitrep {game_id} {first} --json")
-    click.echo(f"Verify:    pbem --home {home.path} replay {game_id}")
+    pbem = _command()
+    click.echo(f"Read one:  {pbem} --home {home.path} sitrep {game_id} {first}")
+    click.echo(f"Its view:  {pbem} --home {home.path} sitrep {game_id} {first} --json")
+    click.echo(f"Verify:    {pbem} --home {home.path} replay {game_id}")
     return game_id
+
+
+def _command() -> str:
+    """How the user ran pbem (e.g. .venv/bin/pbem after `make demo`), so the hints can be pasted."""
+    argv0 = Path(sys.argv[0])
+    if argv0.name != "pbem":
+        return "pbem"
+    try:
+        return str(argv0.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(argv0)
 
 
 def _send_orders(server: Server, game_id: str, seat: str, key, n: int) -> None:
