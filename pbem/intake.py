@@ -16,7 +16,7 @@ from typing import Any, Callable
 from sqlmodel import Session, select
 
 from pbem.core.errors import Code, OrderProblem
-from pbem.core.orders import OrderFile, canonical, parse_order_file
+from pbem.core.orders import OrderFile, parse_order_file
 from pbem.core.ruleset import Checked, Ruleset
 from pbem.crypto import sshsig
 from pbem.mail.inbound import Inbound, MailError, SignedText, read_message
@@ -62,7 +62,6 @@ class Message:
     checked: Checked | None = None
     replaced: Submission | None = None
     unchanged: bool = False
-    stored: Submission | None = None
     notes: list[str] = field(default_factory=list)
     commands: list[tuple[str, list[str]]] = field(default_factory=list)
     by_gm: bool = False
@@ -204,7 +203,8 @@ class VerifySignature(Handler):
 
     def process(self, msg, ctx):
         assert msg.signed is not None and msg.file is not None
-        if not msg.signed.signature:            raise Reject([problem(Code.SIG_MISSING, "the orders are not signed: put the armored signature "
+        if not msg.signed.signature:
+            raise Reject([problem(Code.SIG_MISSING, "the orders are not signed: put the armored signature "
                                   "after the orders, or attach it as orders.txt.sig")],
                          hint="Sign with `pbem sign orders.txt --key KEY` or "
                               "`ssh-keygen -Y sign -n pbem -f KEY orders.txt`.")
@@ -388,6 +388,3 @@ def run_pipeline(msg: Message, ctx: IntakeContext, pipeline: tuple[Handler, ...]
     for handler in pipeline:
         handler.process(msg, ctx)
 
-
-def signed_text_sha(text: str) -> str:
-    return hashlib.sha256(canonical(text).encode()).hexdigest()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
 import jinja2
 
@@ -55,6 +55,3 @@ def renderer_stamp() -> str:
 
     return f"pbem {version('pbem')}, Jinja2 {version('jinja2')}, Pillow {version('pillow')}"
 
-
-def plain_events(events: Sequence[Any]) -> list[dict[str, Any]]:
-    return [{"text": e["text"], "kind": e.get("kind", "note"), "data": e.get("data", {})} for e in events]

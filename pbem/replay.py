@@ -16,7 +16,7 @@ from sqlmodel import select
 from pbem.core.play import phase_dice, setup_dice
 from pbem.journal import GENESIS, entry_hash, events_json, rolls_json, state_hash
 from pbem.server import RENDERER, Server, _entry_dict, _seat_dict, build_sitrep
-from pbem.store.models import Game, Journal, Seat, Sitrep
+from pbem.store.models import Journal, Seat, Sitrep
 
 
 @dataclass

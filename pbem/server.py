@@ -23,7 +23,7 @@ from typing import Any, Callable, Iterable, Mapping
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from pbem.core.errors import Code, OrderProblem, PbemError
+from pbem.core.errors import Code, PbemError
 from pbem.core.orders import parse_order_file
 from pbem.core.play import MAX_AUTOMATIC_PHASES, orders_text, phase_dice, setup_dice
 from pbem.core.ruleset import Phase, Ruleset, Window
@@ -85,12 +85,6 @@ class Verdict:
         return f"{self.status} {self.message_id or '(no Message-ID)'}{who}{why}"
 
 
-def _rulesets():
-    from pbem import rules
-
-    return rules
-
-
 class Server(GMCommands):
     """The pbem server bound to one home folder."""
 
@@ -121,7 +115,9 @@ class Server(GMCommands):
         return Session(self.engine.execution_options(readonly=True), expire_on_commit=False)
 
     def ruleset(self, name: str) -> Ruleset:
-        return _rulesets().find_ruleset(name, self.extra_rulesets)
+        from pbem import rules  # imported here: the rulesets import pbem.core, never the server
+
+        return rules.find_ruleset(name, self.extra_rulesets)
 
     # ------------------------------------------------------------------ state
     def load_state(self, game: Game) -> tuple[Ruleset, Any]:

@@ -7,7 +7,6 @@ A/B pairs, Bismarck's column-row labels).
 """
 from __future__ import annotations
 
-import math
 from typing import Iterator
 
 Hex = tuple[int, int]
@@ -29,12 +28,6 @@ def step(h: Hex, direction: int) -> Hex:
 def distance(a: Hex, b: Hex) -> int:
     dq, dr = b[0] - a[0], b[1] - a[1]
     return max(abs(dq), abs(dr), abs(dq + dr))
-
-
-def direction_to(a: Hex, b: Hex) -> int | None:
-    """The direction index from ``a`` to an adjacent ``b``, or None if not adjacent."""
-    d = (b[0] - a[0], b[1] - a[1])
-    return DIRECTIONS.index(d) if d in DIRECTIONS else None
 
 
 def line(a: Hex, b: Hex) -> list[Hex]:
@@ -77,14 +70,3 @@ def within(center: Hex, radius: int) -> Iterator[Hex]:
     for k in range(radius + 1):
         yield from ring(center, k)
 
-
-def flat_center(h: Hex, size: float, origin: tuple[float, float] = (0.0, 0.0)) -> tuple[float, float]:
-    """Pixel centre of a flat-topped hex of circumradius ``size``."""
-    q, r = h
-    return (origin[0] + size * 1.5 * q, origin[1] + size * math.sqrt(3) * (r + q / 2))
-
-
-def flat_corners(center: tuple[float, float], size: float) -> tuple[tuple[float, float], ...]:
-    cx, cy = center
-    return tuple((cx + size * math.cos(math.radians(60 * i)), cy + size * math.sin(math.radians(60 * i)))
-                 for i in range(6))

@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from .dice import Dice, Roll, SeededDice
+from .dice import Roll, SeededDice
 from .errors import OrderProblem
 from .orders import order_file_text, parse_order_file
 from .ruleset import Event, Phase, Ruleset
