@@ -13,6 +13,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from sqlalchemy import bindparam, or_, true
 from sqlmodel import Session, select
 
 from pbem.core.errors import Code, OrderProblem
@@ -60,7 +61,7 @@ class Message:
     key: sshsig.PublicKey | None = None
     signed_sha256: str = ""
     checked: Checked | None = None
-    replaced: Submission | None = None
+    replaced: Held | None = None  # the current orders these replace
     unchanged: bool = False
     notes: list[str] = field(default_factory=list)
     commands: list[tuple[str, list[str]]] = field(default_factory=list)
@@ -82,6 +83,15 @@ class Handler:
         raise NotImplementedError
 
 
+_SUB = Submission.__table__.c
+#: Built once (this runs for every order message): only the rows that matter, this very file and the
+#: current orders, however often the seat resubmitted.
+_SEAT_PHASE_ORDERS = (
+    select(_SUB.id, _SUB.signed_sha256, _SUB.current, _SUB.created_at)
+    .where(_SUB.game_id == bindparam("game"), _SUB.turn == bindparam("turn"), _SUB.phase == bindparam("phase"),
+           _SUB.seat == bindparam("seat"), or_(_SUB.current == true(), _SUB.signed_sha256 == bindparam("sha"))))
+
+
 @dataclass
 class IntakeContext:
     """What handlers may use: the session and how to load a game's ruleset and state."""
@@ -91,6 +101,11 @@ class IntakeContext:
     gm_key: sshsig.PublicKey | None = None
     view_of: Callable[[Game, str], Any] | None = None
     seats: dict[str, dict[str, Seat]] = field(default_factory=dict)  # per game, for one batch
+    locked: set[str] = field(default_factory=set)  # games whose row this transaction has locked
+    # What earlier messages of the batch will write (the fast path writes a batch at its end):
+    pending: dict[tuple[str, str, int, str], list[dict[str, Any]]] = field(default_factory=dict)
+    pending_signed: set[tuple[str, str]] = field(default_factory=set)  # (game, signed sha256)
+    retired: set[int] = field(default_factory=set)  # stored orders replaced in this batch
 
     def game(self, game_id: str) -> Game | None:
         """The game row, locked for the rest of the transaction where the database has row locks.
@@ -99,15 +114,58 @@ class IntakeContext:
         locks the whole database on write instead, so there the session's identity map serves
         repeated look-ups in one batch without a query.
         """
-        if self.session.get_bind().dialect.name == "sqlite":
+        if game_id in self.locked or self.session.get_bind().dialect.name == "sqlite":
             return self.session.get(Game, game_id)
-        return self.session.get(Game, game_id, with_for_update=True)
+        game = self.session.get(Game, game_id, with_for_update=True)
+        self.locked.add(game_id)  # held to the end of the transaction: the next message needs no query
+        return game
 
     def seat(self, game_id: str, name: str) -> Seat | None:
         if game_id not in self.seats:
             rows = self.session.exec(select(Seat).where(Seat.game_id == game_id)).all()
             self.seats[game_id] = {row.name: row for row in rows}
         return self.seats[game_id].get(name)
+
+    def seat_orders(self, game_id: str, seat: str, turn: int, phase: str, signed_sha256: str) -> list[Held]:
+        """The seat's orders for the phase that matter to a new file: the current ones, and any
+        earlier copy of this very file; stored ones and those taken earlier in this batch."""
+        rows = [Held(r.id, r.signed_sha256, r.current and r.id not in self.retired, r.created_at)
+                for r in self.session.connection().execute(_SEAT_PHASE_ORDERS, {
+                    "game": game_id, "seat": seat, "turn": turn, "phase": phase, "sha": signed_sha256})]
+        for values in self.pending.get((game_id, seat, turn, phase), ()):
+            if values["current"] or values["signed_sha256"] == signed_sha256:
+                rows.append(Held(None, values["signed_sha256"], values["current"], values["created_at"], values))
+        return rows
+
+    def signed_before(self, game_id: str, signed_sha256: str) -> bool:
+        """Whether this signed file was taken before in the game (commands are carried out once)."""
+        if (game_id, signed_sha256) in self.pending_signed:
+            return True
+        return self.session.exec(select(Submission.id).where(Submission.game_id == game_id,
+                                                             Submission.signed_sha256 == signed_sha256)).first() is not None
+
+    def taken(self, submissions: list[dict[str, Any]], retire: Held | None) -> None:
+        """Remember what a message of this batch will write, for the checks of the messages after it."""
+        if retire is not None:
+            if retire.values is not None:
+                retire.values["current"] = False
+            else:
+                self.retired.add(retire.id)
+        for values in submissions:
+            key = (values["game_id"], values["seat"], values["turn"], values["phase"])
+            self.pending.setdefault(key, []).append(values)
+            self.pending_signed.add((values["game_id"], values["signed_sha256"]))
+
+
+@dataclass
+class Held:
+    """One of a seat's orders for a phase, stored (``id``) or taken earlier in this batch (``values``)."""
+
+    id: int | None
+    signed_sha256: str
+    current: bool
+    created_at: Any
+    values: dict[str, Any] | None = None
 
 
 class CheckSize(Handler):
@@ -289,9 +347,7 @@ class CheckCommands(Handler):
             msg.commands.append((verb, args))
         if not msg.file.lines:
             problems.append(problem(Code.COMMAND_UNKNOWN, "the command file holds no command"))
-        seen = ctx.session.exec(select(Submission.id).where(Submission.game_id == msg.game.id,
-                                                            Submission.signed_sha256 == msg.signed_sha256)).first()
-        if seen is not None:
+        if ctx.signed_before(msg.game.id, msg.signed_sha256):
             problems.append(problem(Code.REPLAY, "this signed command file was already carried out once; "
                                     "sign a new one to repeat it"))
         if problems:
@@ -344,9 +400,7 @@ class CheckReplay(Handler):
         if msg.file is not None and msg.file.kind != "orders":
             return
         assert msg.game is not None and msg.seat is not None and msg.file is not None
-        rows = ctx.session.exec(select(Submission).where(
-            Submission.game_id == msg.game.id, Submission.seat == msg.seat.name,
-            Submission.turn == msg.file.turn, Submission.phase == msg.file.phase)).all()
+        rows = ctx.seat_orders(msg.game.id, msg.seat.name, msg.file.turn, msg.file.phase, msg.signed_sha256)
         for row in rows:
             if row.signed_sha256 == msg.signed_sha256:
                 if row.current:

@@ -27,6 +27,8 @@ def environment(override_dir: str = "") -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
         autoescape=jinja2.select_autoescape(["html", "html.j2"]),
+        # the shipped templates change only with pbem itself; a GM's override folder is re-read when edited
+        auto_reload=bool(override_dir),
     )
 
 

@@ -38,6 +38,7 @@ from pbem.pictures import render_png
 from pbem.render import render_reply, render_sitrep, renderer_stamp
 from pbem.schedule import Schedule, ScheduleError, deadline_for
 from pbem.store import db as store_db
+from pbem.store import writes as store_writes
 from pbem.store.models import Game, Inbound, Journal, Outbox, Seat, Sitrep, Submission
 
 
@@ -62,6 +63,23 @@ def aware(when: datetime | None) -> datetime | None:
     if when is not None and when.tzinfo is None:
         return when.replace(tzinfo=timezone.utc)
     return when
+
+
+class _WriteFailed(Exception):
+    """A write of the fast intake path failed; the batch is taken again, more carefully."""
+
+
+def _inbound_values(raw: bytes, sha: str, now: datetime, *, status: str, verdict: str, message_id: str = "",
+                    sender: str = "", game_id: str = "", seat: str = "") -> dict[str, Any]:
+    return {"received_at": now, "sha256": sha, "raw": raw, "size": len(raw), "status": status,
+            "verdict": verdict, "message_id": message_id[:998], "sender": sender, "game_id": game_id, "seat": seat}
+
+
+def _submission_values(msg: Message, now: datetime, *, seat: str, turn: int, phase: str, current: bool
+                       ) -> dict[str, Any]:
+    return {"game_id": msg.game.id, "seat": seat, "turn": turn, "phase": phase, "text": msg.file.text,
+            "signed_sha256": msg.signed_sha256, "signature": msg.signed.signature or "", "current": current,
+            "created_at": now}
 
 
 class ServerError(PbemError):
@@ -302,29 +320,26 @@ class Server(GMCommands):
         return self.ingest_many([raw], advance=advance)[0]
 
     def ingest_many(self, raws: Iterable[bytes], *, advance: bool = True) -> list[Verdict]:
-        """Take a batch of messages (a Maildir or IMAP poll) in one transaction, one savepoint each.
+        """Take a batch of messages (a Maildir or IMAP poll) in one transaction.
 
-        A message that fails in any way is rolled back to its savepoint alone; the batch commits
-        together, and only after the commit are the sources told the messages are taken (a crash
-        before it leaves them to be read again).  Commands run, and phases resolve, after the commit.
+        Each message is checked against what is stored and what the messages before it in the
+        batch were found to be; nothing is written until the batch's checks are done, and then its
+        rows go in with one statement per table.  A message whose checks fail in any way (a bug
+        included) is kept with an error verdict and the rest go on.  Should the writing fail (say
+        another daemon stored one of the messages meanwhile), the batch is rolled back and taken
+        again with a savepoint per message, so that one message's failure is rolled back alone.
+        The batch commits together, and only after the commit are the sources told the messages
+        are taken (a crash before it leaves them to be read again).  Commands run, and phases
+        resolve, after the commit.
         """
+        raws = list(raws)
         now = self.clock()
-        results: list[tuple[Verdict, Message | None, str]] = []
-        with self.session() as s:
-            ctx = IntakeContext(s, self.load_state, self.gm_key, self.view_of)
-            for raw in raws:
-                sha = hashlib.sha256(raw).hexdigest()
-                try:
-                    with s.begin_nested():
-                        verdict, msg = self._ingest_one(s, ctx, raw, sha, now)
-                except IntegrityError:  # the unique index on sha256: seen before, here or by another daemon
-                    verdict, msg = Verdict("duplicate", "", reasons=["this exact message was processed before"]), None
-                except Exception as exc:  # a bug met by one message: keep it, say so, go on with the rest
-                    log.exception("intake failed on message %s; kept for the GM", sha[:12])
-                    with s.begin_nested():
-                        verdict, msg = self._ingest_failed(s, raw, sha, exc, now), None
-                results.append((verdict, msg, sha))
-            s.commit()
+        try:
+            results = self._ingest_batch(raws, now, careful=False)
+        except _WriteFailed as exc:
+            log.warning("a write failed in a batch of %d; taking it again one savepoint per message: %s",
+                        len(raws), exc.__cause__)
+            results = self._ingest_batch(raws, now, careful=True)
         verdicts = []
         for verdict, msg, sha in results:
             decision_log.info("%s", verdict.line())
@@ -340,8 +355,57 @@ class Server(GMCommands):
                         break
         return verdicts
 
-    def _ingest_failed(self, s: Session, raw: bytes, sha: str, exc: Exception, now: datetime) -> Verdict:
-        """Store a message that made the intake fail, answer its sender, and tell the GM."""
+    def _ingest_batch(self, raws: list[bytes], now: datetime, *, careful: bool
+                      ) -> list[tuple[Verdict, Message | None, str]]:
+        results: list[tuple[Verdict, Message | None, str]] = []
+        with self.session() as s:
+            ctx = IntakeContext(s, self.load_state, self.gm_key, self.view_of)
+            conn = s.connection()
+            shas = [hashlib.sha256(raw).hexdigest() for raw in raws]
+            seen = set() if careful else store_writes.stored(conn, shas)
+            batch: list[store_writes.Writes] = []  # the fast path's rows, written together at the end
+            for raw, sha in zip(raws, shas):
+                if sha in seen:  # stored before, here or by another daemon, or twice in this batch
+                    results.append((Verdict("duplicate", "", reasons=["this exact message was processed before"]),
+                                    None, sha))
+                    continue
+                if careful:
+                    try:
+                        with s.begin_nested():
+                            verdict, msg, writes = self._check_one(ctx, raw, sha, now)
+                            verdict = self._write(conn, writes, verdict)
+                    except Exception as exc:
+                        log.exception("intake failed on message %s; kept for the GM", sha[:12])
+                        ctx.locked.clear()  # rolling back to a savepoint releases the row locks taken after it
+                        with s.begin_nested():
+                            verdict, msg, writes = self._check_failed(raw, sha, exc, now)
+                            verdict = self._write(conn, writes, verdict)
+                else:
+                    seen.add(sha)
+                    try:
+                        verdict, msg, writes = self._check_one(ctx, raw, sha, now)
+                    except Exception as exc:  # a bug met by one message: keep it, say so, go on with the rest
+                        log.exception("intake failed on message %s; kept for the GM", sha[:12])
+                        verdict, msg, writes = self._check_failed(raw, sha, exc, now)
+                    ctx.taken(writes.submissions, writes.retire)
+                    batch.append(writes)
+                results.append((verdict, msg if verdict.status != "duplicate" else None, sha))
+            try:
+                store_writes.write_batch(conn, batch)
+            except Exception as exc:
+                raise _WriteFailed(f"{len(batch)} message(s)") from exc
+            s.commit()
+        return results
+
+    @staticmethod
+    def _write(conn, writes: store_writes.Writes, verdict: Verdict) -> Verdict:
+        if store_writes.write(conn, writes) is None:  # the unique sha256: seen before, here or by another daemon
+            return Verdict("duplicate", verdict.message_id, reasons=["this exact message was processed before"])
+        return verdict
+
+    def _check_failed(self, raw: bytes, sha: str, exc: Exception, now: datetime
+                      ) -> tuple[Verdict, None, store_writes.Writes]:
+        """Keep a message that made the intake fail, answer its sender, and tell the GM."""
         from pbem.mail.inbound import read_message
 
         try:
@@ -350,60 +414,55 @@ class Server(GMCommands):
         except Exception:
             sender, mid = "", ""
         why = f"{exc.__class__.__name__}: {exc}"[:500]
-        s.add(Inbound(received_at=now, sha256=sha, raw=raw, size=len(raw), status="error", message_id=mid[:998],
-                      sender=sender, verdict=f"internal error: {why}"))
+        writes = store_writes.Writes(_inbound_values(raw, sha, now, status="error", message_id=mid, sender=sender,
+                                                     verdict=f"internal error: {why}"))
         text = ("pbem could not process your message because of an internal error. The message is kept, "
                 "nothing in it was applied, and the GM has been told. Please wait for the GM before resending.\n")
         if sender:
-            self._queue(s, kind="reject", to=sender, subject="pbem: internal error", text=text,
-                        html=f"<p>{text}</p>", msg_id=message_id("error", sha, domain=self._domain), now=now,
-                        in_reply_to=mid)
+            writes.outbox.append(self._outbox_row(
+                kind="reject", to=sender, subject="pbem: internal error", text=text, html=f"<p>{text}</p>",
+                msg_id=message_id("error", sha, domain=self._domain), now=now, in_reply_to=mid))
         gm = self.home.section("server").get("gm", "")
         if gm:
             note = f"Intake failed on message {mid or sha[:12]} from {sender or 'unknown'}:\n{why}\n"
-            self._queue(s, kind="notice", to=gm, subject="pbem: intake error", text=note, html=f"<pre>{note}</pre>",
-                        msg_id=message_id("error-gm", sha, domain=self._domain), now=now)
-        return Verdict("failed", mid, reasons=[f"internal error, message kept: {why}"])
+            writes.outbox.append(self._outbox_row(
+                kind="notice", to=gm, subject="pbem: intake error", text=note, html=f"<pre>{note}</pre>",
+                msg_id=message_id("error-gm", sha, domain=self._domain), now=now))
+        return Verdict("failed", mid, reasons=[f"internal error, message kept: {why}"]), None, writes
 
-    def _ingest_one(self, s: Session, ctx: IntakeContext, raw: bytes, sha: str, now: datetime
-                    ) -> tuple[Verdict, Message]:
-        inbound = Inbound(received_at=now, sha256=sha, raw=raw, size=len(raw))
+    def _check_one(self, ctx: IntakeContext, raw: bytes, sha: str, now: datetime
+                   ) -> tuple[Verdict, Message, store_writes.Writes]:
+        """Run the pipeline on one message and say what to store; nothing is written here."""
         msg = Message(raw=raw, max_bytes=self.home.max_message_bytes)
-        later: list[Any] = []  # rows that point at the inbound row, added once it has its id
+        writes = store_writes.Writes({})
         verdict: Verdict
         try:
             run_pipeline(msg, ctx)
         except Reject as rej:
-            verdict = self._rejected(s, inbound, msg, rej, now)
+            status, why, verdict = "rejected", "; ".join(str(p) for p in rej.problems), self._rejected(msg, rej, sha,
+                                                                                                      now, writes)
         except Discard as dis:
-            inbound.status, inbound.verdict = "discarded", dis.reason
+            status, why = "discarded", dis.reason
             verdict = Verdict("discarded", msg.mail.message_id if msg.mail else "", reasons=[dis.reason])
         else:
+            status = "accepted"
             if msg.commands:
                 # recorded before it runs: a signed command is carried out once, whatever happens next
-                later.append(Submission(game_id=msg.game.id, seat=msg.seat.name if msg.seat else "gm", turn=0,
-                                        phase="command", text=msg.file.text, signed_sha256=msg.signed_sha256,
-                                        signature=msg.signed.signature or "", current=False, created_at=now))
-                inbound.status, inbound.verdict = "accepted", "command"
+                writes.submissions.append(_submission_values(msg, now, seat=msg.seat.name if msg.seat else "gm",
+                                                             turn=0, phase="command", current=False))
+                why = "command"
                 verdict = Verdict("accepted", msg.mail.message_id, msg.game.id,
                                   msg.seat.name if msg.seat else "gm", ["command"])
             else:
-                verdict, sub = self._accepted(s, inbound, msg, now)
-                later += [sub] if sub is not None else []
-        inbound.message_id = (msg.mail.message_id if msg.mail else "")[:998]
-        inbound.sender = msg.mail.sender if msg.mail else ""
-        inbound.game_id = msg.game.id if msg.game else ""
-        inbound.seat = msg.seat.name if msg.seat else ""
-        s.add(inbound)
-        s.flush()  # one insert, verdict and all; the unique sha256 refuses a message seen before
-        for row in later:
-            row.inbound_id = inbound.id
-            s.add(row)
-        return verdict, msg
+                why = f"{len(msg.file.lines)} order line(s) for turn {msg.file.turn} {msg.file.phase}"
+                verdict = self._accepted(msg, sha, now, writes)
+        writes.inbound = _inbound_values(
+            raw, sha, now, status=status, verdict=why, message_id=msg.mail.message_id if msg.mail else "",
+            sender=msg.mail.sender if msg.mail else "", game_id=msg.game.id if msg.game else "",
+            seat=msg.seat.name if msg.seat else "")
+        return verdict, msg, writes
 
-    def _rejected(self, s: Session, inbound: Inbound, msg: Message, rej: Reject, now: datetime) -> Verdict:
-        inbound.status = "rejected"
-        inbound.verdict = "; ".join(str(p) for p in rej.problems)
+    def _rejected(self, msg: Message, rej: Reject, sha: str, now: datetime, writes: store_writes.Writes) -> Verdict:
         mid = msg.mail.message_id if msg.mail else ""
         to = msg.reply_to
         if to:
@@ -417,40 +476,36 @@ class Server(GMCommands):
                                 for p in rej.problems]}
             text, html = render_reply("reject", ctx)
             subject = f"Re: {msg.mail.subject}" if msg.mail and msg.mail.subject else "pbem: orders not accepted"
-            self._queue(s, kind="reject", to=to, subject=subject, text=text, html=html,
-                        msg_id=message_id("reject", inbound.sha256, domain=self._domain), now=now,
-                        game_id=ctx["game_id"], in_reply_to=mid)
+            writes.outbox.append(self._outbox_row(kind="reject", to=to, subject=subject, text=text, html=html,
+                                                  msg_id=message_id("reject", sha, domain=self._domain), now=now,
+                                                  game_id=ctx["game_id"], in_reply_to=mid))
         return Verdict("rejected", mid, msg.game.id if msg.game and msg.key else "",
                        msg.seat.name if msg.seat and msg.key else "", [str(p) for p in rej.problems])
 
-    def _accepted(self, s: Session, inbound: Inbound, msg: Message, now: datetime
-                  ) -> tuple[Verdict, Submission | None]:
+    def _accepted(self, msg: Message, sha: str, now: datetime, writes: store_writes.Writes) -> Verdict:
         assert msg.game and msg.seat and msg.file and msg.checked is not None and msg.mail is not None
         game, seat, f = msg.game, msg.seat, msg.file
         replaced_at = ""
         if msg.replaced is not None and not msg.unchanged:
-            msg.replaced.current = False
-            s.add(msg.replaced)
+            writes.retire = msg.replaced
             replaced_at = local_time(aware(msg.replaced.created_at), seat.tz)
-        sub = None
         if not msg.unchanged:
-            sub = Submission(game_id=game.id, seat=seat.name, turn=f.turn, phase=f.phase, text=f.text,
-                             signed_sha256=msg.signed_sha256, signature=msg.signed.signature or "", created_at=now)
-        inbound.status = "accepted"
-        inbound.verdict = f"{len(f.lines)} order line(s) for turn {f.turn} {f.phase}"
+            writes.submissions.append(_submission_values(msg, now, seat=seat.name, turn=f.turn, phase=f.phase,
+                                                         current=True))
         ctx = {"game_id": game.id, "seat": seat.name, "turn": f.turn, "phase": f.phase,
                "lines": [{"line_no": ln.line_no, "text": ln.text} for ln in f.lines],
                "notes": list(msg.checked.notes) + msg.notes, "replaced": replaced_at, "unchanged": msg.unchanged,
                "fingerprint": msg.key.fingerprint if msg.key else "",
                "deadline": local_time(aware(game.deadline), seat.tz), "message_id": msg.mail.message_id}
         text, html = render_reply("ack", ctx)
-        self._queue(s, kind="ack", to=seat.email, subject=f"[{game.id}] accepted: {seat.name} turn {f.turn} {f.phase}",
-                    text=text, html=html, msg_id=message_id("ack", inbound.sha256, domain=self._domain), now=now,
-                    game_id=game.id, in_reply_to=msg.mail.message_id)
+        writes.outbox.append(self._outbox_row(
+            kind="ack", to=seat.email, subject=f"[{game.id}] accepted: {seat.name} turn {f.turn} {f.phase}",
+            text=text, html=html, msg_id=message_id("ack", sha, domain=self._domain), now=now,
+            game_id=game.id, in_reply_to=msg.mail.message_id))
         return Verdict("accepted", msg.mail.message_id, game.id, seat.name,
                        [f"{len(f.lines)} order line(s) for turn {f.turn} {f.phase}"
                         + (", replacing earlier orders" if replaced_at else "")
-                        + (", unchanged" if msg.unchanged else "")]), sub
+                        + (", unchanged" if msg.unchanged else "")])
 
     def _run_commands(self, msg: Message, sha: str) -> list[str]:
         """Carry out the lines of a command file in order; reply with what each did (or why it failed)."""
@@ -494,12 +549,17 @@ class Server(GMCommands):
     def _domain(self) -> str:
         return self.home.address.split("@")[-1] or "pbem.invalid"
 
-    def _queue(self, s: Session, *, kind: str, to: str, subject: str, text: str, html: str, msg_id: str,
-               now: datetime, game_id: str = "", in_reply_to: str = "", png: bytes | None = None,
-               form: str | None = None) -> None:
+    def _queue(self, s: Session, **row: Any) -> None:
+        store_writes.insert_outbox(s.connection(), [self._outbox_row(**row)])
+
+    @staticmethod
+    def _outbox_row(*, kind: str, to: str, subject: str, text: str, html: str, msg_id: str, now: datetime,
+                    game_id: str = "", in_reply_to: str = "", png: bytes | None = None,
+                    form: str | None = None) -> dict[str, Any]:
         parts = {"text": text, "html": html, "form": form, "in_reply_to": in_reply_to}
-        s.add(Outbox(created_at=now, game_id=game_id, kind=kind, to_addr=to, subject=subject, message_id=msg_id,
-                     parts_json=json.dumps(parts, ensure_ascii=False), png=png, not_before=now))
+        return {"created_at": now, "game_id": game_id, "kind": kind, "to_addr": to, "subject": subject,
+                "message_id": msg_id, "parts_json": json.dumps(parts, ensure_ascii=False), "png": png, "raw": None,
+                "state": "queued", "attempts": 0, "not_before": now, "sent_at": None, "last_error": ""}
 
     def outbox_bytes(self, row: Outbox) -> bytes:
         """The message as it was (or will be) sent: composed from its parts, signed by the server."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Optional
 
-from sqlalchemy import Column, LargeBinary, Text, UniqueConstraint
+from sqlalchemy import Column, Index, LargeBinary, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 
@@ -84,6 +84,8 @@ class Inbound(SQLModel, table=True):
 class Submission(SQLModel, table=True):
     """One seat's orders for one phase; a resubmission supersedes the earlier one."""
 
+    # intake looks up a seat's orders for the phase on every message, resolution the phase's orders
+    __table_args__ = (Index("ix_submission_game_phase", "game_id", "turn", "phase", "seat"),)
     id: Optional[int] = Field(default=None, primary_key=True)
     game_id: str = Field(foreign_key="game.id", index=True, max_length=64)
     seat: str = Field(max_length=64)
