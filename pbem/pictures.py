@@ -6,6 +6,7 @@ output is byte-stable for the same input, which ``pbem replay`` relies on.
 from __future__ import annotations
 
 import io
+import math
 from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
@@ -49,7 +50,7 @@ def _over(img: Image.Image, picture: Picture) -> Image.Image:
     draw = ImageDraw.Draw(img)
     _draw(draw, picture.shapes)
     if picture.title:
-        draw.text((6, 4), picture.title, fill="#000000", font=_font(14), anchor="la")
+        _text(draw, (6, 4), picture.title, "#000000", 14, "la")
     return img
 
 
@@ -65,7 +66,36 @@ def _draw(draw: ImageDraw.ImageDraw, shapes) -> None:
             if shape.arrow and len(shape.points) >= 2:
                 _arrowhead(draw, shape.points[-2], shape.points[-1], shape.color, max(6, 3 * shape.width))
         elif isinstance(shape, Text):
-            draw.text(shape.at, shape.text, fill=shape.color, font=_font(shape.size), anchor=shape.anchor)
+            _text(draw, shape.at, shape.text, shape.color, shape.size, shape.anchor)
+
+
+def _text(draw: ImageDraw.ImageDraw, at, text: str, colour: str, size: int, anchor: str) -> None:
+    """Draw one line of text exactly as ``draw.text`` would, from a cached glyph mask.
+
+    Rasterising glyphs is most of the cost of a picture, and maps repeat the same labels at the
+    same places every phase and for every seat.  The mask depends only on the text, size, anchor,
+    font mode and the sub-pixel part of the position, so each distinct one is rendered once;
+    drawing it in a colour is cheap.  Output is byte-identical to ``draw.text`` (tests pin it).
+    """
+    font = _font(size)
+    if "\n" in text or not isinstance(font, ImageFont.FreeTypeFont):
+        draw.text(at, text, fill=colour, font=font, anchor=anchor)  # multi-line layout or bitmap font: rare
+        return
+    # Pillow splits a position into whole pixels and the fraction the glyphs are rendered at.
+    x, y = at
+    start = (math.modf(x)[0], math.modf(y)[0])
+    mask, (dx, dy) = _mask(size, text, anchor, draw.fontmode, start)
+    draw.bitmap((int(x) + dx, int(y) + dy), mask, fill=colour)
+
+
+#: Bounded because a long-running server meets ever new labels; a few thousand small masks cover
+#: every label of the games in play (a full benchmark run uses under a thousand).
+@lru_cache(maxsize=4096)
+def _mask(size: int, text: str, anchor: str, mode: str, start: tuple[float, float]):
+    """The glyph coverage of one line of text and its offset from the anchor point, as Pillow renders it."""
+    core, offset = _font(size).getmask2(text, mode, anchor=anchor, start=start)
+    # getmask2 hands back Pillow's internal image; wrap it so ImageDraw.bitmap can take it.
+    return Image.Image()._new(core), offset
 
 
 def _arrowhead(draw, a, b, color, size):
