@@ -52,7 +52,10 @@ def ingest_maildir(server, root: Path, report: TickReport) -> set[str]:
             _count(report, verdict)
             if verdict.status == "accepted":
                 touched.add(verdict.game)
-            path.replace(root / "cur" / f"{path.name}:2,S")
+            if verdict.status == "confirmed":  # a copy of our own mail, recorded: the outbox keeps its bytes
+                path.unlink()
+            else:
+                path.replace(root / "cur" / f"{path.name}:2,S")
     return touched
 
 

@@ -4,11 +4,21 @@ A row is claimed by moving it to ``sending`` with a lease (``not_before`` set
 a few minutes ahead) in its own transaction, which also fixes the message's
 bytes; only then is it sent, and marked ``sent`` the moment the receiver
 takes it (before SMTP's QUIT).  A daemon that dies mid-send leaves the row
-claimed until the lease runs out, then any daemon sends the same bytes again:
-delivery is at least once, and the only window for a duplicate is between the
-receiver's 250 and our commit, a millisecond or so.  Message-IDs are stable,
-so mail clients fold such a duplicate.  Maildir delivery writes a file named
-after the Message-ID, so a second attempt overwrites the first.
+claimed until the lease runs out, then any daemon sends the same bytes again.
+
+That alone is at least once: a daemon killed after the receiver took the
+message and before our commit would send it twice, and SMTP offers no way to
+ask the receiver afterwards.  So each message also goes, in the same SMTP
+transaction, to the server's own address (``[smtp] confirm_by_copy``, on by
+default).  The relay takes both recipients or neither, so when that copy
+comes back in the server's mail the message was certainly taken: intake
+(:class:`pbem.intake.ConfirmCopy`) marks its row sent, and a row in doubt
+after a crash is sent again only if its copy has not come back by the end of
+the lease.  The copy goes only in a transaction the player's address was
+accepted for; if it is refused, the message still goes, unconfirmed.
+
+Maildir delivery writes a file named after the Message-ID, so a second
+attempt overwrites the first.
 """
 from __future__ import annotations
 
@@ -79,6 +89,7 @@ class SmtpTransport:
     sender: str = ""
     timeout: float = 30.0
     cafile: str = ""  # trust this CA (a club's own mail server); default: the system's
+    copy_to: str = ""  # the server's own address: a copy in the same transaction confirms delivery
 
     def _context(self) -> ssl.SSLContext:
         return ssl.create_default_context(cafile=self.cafile or None)
@@ -96,7 +107,7 @@ class SmtpTransport:
                     client.starttls(context=self._context())
                 if self.username:
                     self._login(client)
-                client.sendmail(self.sender, [to], raw)
+                self._transaction(client, raw, to)
                 if accepted:
                     # recorded before QUIT: a crash while saying goodbye must not send the message again
                     accepted()
@@ -115,6 +126,31 @@ class SmtpTransport:
         except (OSError, smtplib.SMTPException, socket.timeout) as exc:
             raise TemporaryFailure(f"{exc.__class__.__name__}: {exc}") from None
 
+
+    def _transaction(self, client: smtplib.SMTP, raw: bytes, to: str) -> None:
+        """One SMTP transaction: the player, then (if the player was accepted) the confirmation copy.
+
+        ``sendmail`` would go on to DATA when any recipient is accepted; a copy that comes back
+        must prove the player's delivery, so a refused player ends the transaction here.
+        """
+        client.ehlo_or_helo_if_needed()
+        code, resp = client.mail(self.sender)
+        if code != 250:
+            client.rset()
+            raise smtplib.SMTPSenderRefused(code, resp, self.sender)
+        code, resp = client.rcpt(to)
+        if code not in (250, 251):
+            client.rset()
+            raise smtplib.SMTPRecipientsRefused({to: (code, resp)})
+        if self.copy_to and self.copy_to != to:
+            code, resp = client.rcpt(self.copy_to)
+            if code not in (250, 251):
+                log.warning("the confirmation copy to %s was refused (%s %r); sending unconfirmed",
+                            self.copy_to, code, resp)
+        code, resp = client.data(raw)
+        if code != 250:
+            client.rset()
+            raise smtplib.SMTPDataError(code, resp)
 
     def _login(self, client: smtplib.SMTP) -> None:
         client.ehlo_or_helo_if_needed()
@@ -136,7 +172,8 @@ def transport_for(home) -> Transport:
         return SmtpTransport(host=smtp["host"], port=int(smtp.get("port", 587)),
                              starttls=bool(smtp.get("starttls", True)), tls=bool(smtp.get("tls", False)),
                              username=smtp.get("username", ""), password=password, sender=home.address,
-                             cafile=str(home.path / smtp["cafile"]) if smtp.get("cafile") else "")
+                             cafile=str(home.path / smtp["cafile"]) if smtp.get("cafile") else "",
+                             copy_to=home.address if smtp.get("confirm_by_copy", True) else "")
     return MaildirTransport(home.outbox)
 
 

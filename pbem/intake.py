@@ -3,7 +3,8 @@
 Each step is a small handler with a name and one method, run in the order
 of :data:`PIPELINE`.  A handler stops the message by raising
 :class:`Reject` (the sender is told every reason) or :class:`Discard`
-(nothing is sent: loops, bounces, duplicates).  The raw message is stored
+(nothing is sent: loops, bounces, duplicates), or :class:`Confirmed` (a copy
+of the server's own mail, which confirms its delivery).  The raw message is stored
 before any handler runs, so nothing is ever lost whatever the verdict.
 """
 from __future__ import annotations
@@ -21,7 +22,7 @@ from pbem.core.orders import OrderFile, parse_order_file
 from pbem.core.ruleset import Checked, Ruleset
 from pbem.crypto import sshsig
 from pbem.mail.inbound import Inbound, MailError, SignedText, read_message
-from pbem.store.models import Game, Seat, Submission
+from pbem.store.models import Game, Outbox, Seat, Submission
 
 
 class PipelineStop(Exception):
@@ -33,6 +34,15 @@ class Reject(PipelineStop):
         super().__init__("; ".join(map(str, problems)))
         self.problems = problems
         self.hint = hint
+
+
+class Confirmed(PipelineStop):
+    """The message is a copy of the server's own mail: the outbox row it confirms as delivered."""
+
+    def __init__(self, outbox_id: int, message_id: str) -> None:
+        super().__init__(f"a copy of {message_id}, sent by this server: delivery confirmed")
+        self.outbox_id = outbox_id
+        self.reason = str(self)
 
 
 class Discard(PipelineStop):
@@ -191,6 +201,34 @@ class ParseMime(Handler):
             msg.mail = read_message(msg.raw)
         except MailError as exc:
             raise Reject([problem(Code(exc.code), exc.message)]) from None
+
+
+_OUTBOX = Outbox.__table__.c
+_SENT_AS = select(_OUTBOX.id, _OUTBOX.raw).where(_OUTBOX.message_id == bindparam("mid"))
+
+
+class ConfirmCopy(Handler):
+    name = "confirm-copy"
+    description = ("a copy of the server's own mail coming back proves the relay took it: "
+                   "its outbox row is sent, whatever a crash left it as")
+
+    def process(self, msg, ctx):
+        assert msg.mail is not None
+        if not msg.mail.from_server or not msg.mail.message_id:
+            return
+        row = ctx.session.connection().execute(_SENT_AS, {"mid": msg.mail.message_id}).first()
+        # Only the very bytes we sent count (after the header lines relays put on top): a message
+        # that merely claims to be ours must not stop a real one from going out.
+        if row is not None and row.raw is not None and _is_copy(msg.raw, row.raw):
+            raise Confirmed(row.id, msg.mail.message_id)
+
+
+def _is_copy(received: bytes, sent: bytes) -> bool:
+    def lf(b: bytes) -> bytes:
+        return b.replace(b"\r\n", b"\n")
+
+    received, sent = lf(received), lf(sent)
+    return received.endswith(sent) and (len(received) == len(sent) or received[-len(sent) - 1:-len(sent)] == b"\n")
 
 
 class DropAutomatic(Handler):
@@ -432,7 +470,7 @@ class CheckOrders(Handler):
 
 
 PIPELINE: tuple[Handler, ...] = (
-    CheckSize(), ParseMime(), DropAutomatic(), FindOrders(), IdentifyGame(), IdentifySeat(),
+    CheckSize(), ParseMime(), ConfirmCopy(), DropAutomatic(), FindOrders(), IdentifyGame(), IdentifySeat(),
     VerifySignature(), CheckCommands(), CheckPhase(), CheckReplay(), CheckOrders(),
 )
 

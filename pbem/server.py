@@ -30,7 +30,7 @@ from pbem.core.ruleset import Phase, Ruleset, Window
 from pbem.crypto import sshsig
 from pbem.gm import GMCommands
 from pbem.home import Home
-from pbem.intake import Discard, IntakeContext, Message, Reject, run_pipeline
+from pbem.intake import Confirmed, Discard, IntakeContext, Message, Reject, run_pipeline
 from pbem.journal import (GENESIS, dumps, entry_hash, events_json, local_time, rolls_json, sitrep_context,
                           state_hash)
 from pbem.mail.compose import compose, message_id
@@ -39,7 +39,7 @@ from pbem.render import render_reply, render_sitrep, renderer_stamp
 from pbem.schedule import Schedule, ScheduleError, deadline_for
 from pbem.store import db as store_db
 from pbem.store import writes as store_writes
-from pbem.store.models import Game, Inbound, Journal, Outbox, Seat, Sitrep, Submission
+from pbem.store.models import Game, Journal, Outbox, Seat, Sitrep, Submission
 
 
 log = logging.getLogger("pbem.server")
@@ -70,9 +70,18 @@ class _WriteFailed(Exception):
 
 
 def _inbound_values(raw: bytes, sha: str, now: datetime, *, status: str, verdict: str, message_id: str = "",
-                    sender: str = "", game_id: str = "", seat: str = "") -> dict[str, Any]:
-    return {"received_at": now, "sha256": sha, "raw": raw, "size": len(raw), "status": status,
+                    sender: str = "", game_id: str = "", seat: str = "", size: int | None = None) -> dict[str, Any]:
+    return {"received_at": now, "sha256": sha, "raw": raw, "size": len(raw) if size is None else size, "status": status,
             "verdict": verdict, "message_id": message_id[:998], "sender": sender, "game_id": game_id, "seat": seat}
+
+
+def _headers(raw: bytes) -> bytes:
+    """A message's header block, up to and including the blank line."""
+    for sep in (b"\r\n\r\n", b"\n\n"):
+        end = raw.find(sep)
+        if end >= 0:
+            return raw[:end + len(sep)]
+    return raw
 
 
 def _submission_values(msg: Message, now: datetime, *, seat: str, turn: int, phase: str, current: bool
@@ -435,6 +444,7 @@ class Server(GMCommands):
         """Run the pipeline on one message and say what to store; nothing is written here."""
         msg = Message(raw=raw, max_bytes=self.home.max_message_bytes)
         writes = store_writes.Writes({})
+        kept = raw
         verdict: Verdict
         try:
             run_pipeline(msg, ctx)
@@ -444,6 +454,10 @@ class Server(GMCommands):
         except Discard as dis:
             status, why = "discarded", dis.reason
             verdict = Verdict("discarded", msg.mail.message_id if msg.mail else "", reasons=[dis.reason])
+        except Confirmed as conf:
+            status, why, writes.confirm = "confirmed", conf.reason, conf.outbox_id
+            verdict = Verdict("confirmed", msg.mail.message_id, reasons=[conf.reason])
+            kept = _headers(raw)  # the outbox keeps the bytes; the copy adds the relays' header lines
         else:
             status = "accepted"
             if msg.commands:
@@ -457,7 +471,7 @@ class Server(GMCommands):
                 why = f"{len(msg.file.lines)} order line(s) for turn {msg.file.turn} {msg.file.phase}"
                 verdict = self._accepted(msg, sha, now, writes)
         writes.inbound = _inbound_values(
-            raw, sha, now, status=status, verdict=why, message_id=msg.mail.message_id if msg.mail else "",
+            kept, sha, now, size=len(raw), status=status, verdict=why, message_id=msg.mail.message_id if msg.mail else "",
             sender=msg.mail.sender if msg.mail else "", game_id=msg.game.id if msg.game else "",
             seat=msg.seat.name if msg.seat else "")
         return verdict, msg, writes

@@ -118,6 +118,28 @@ def test_imap_poll_is_safe_to_repeat_after_a_crash(server, duel_game, keys, dove
     assert again.status == "duplicate"
 
 
+def test_a_copy_of_our_own_mail_confirms_its_row_and_is_deleted(server, duel_game, keys, dovecot):
+    from sqlmodel import select
+
+    from pbem.store.models import Outbox
+
+    with server.session() as s:  # a sitrep claimed and sent, then the daemon died before recording it
+        row = s.exec(select(Outbox).where(Outbox.kind == "sitrep")).first()
+        row.raw, row.state, row.attempts = server.outbox_bytes(row), "sending", 1
+        s.add(row)
+        s.commit()
+    deliver_to_imap(dovecot, b"Received: by mx.club.test; Sun, 22 Nov 2026 10:00:00 +0000\r\n" + row.raw)
+    [verdict] = dovecot.poll(server.ingest_many)
+    assert verdict.status == "confirmed"
+    with server.session() as s:
+        assert s.get(Outbox, row.id).state == "sent"
+    conn = dovecot.connect()
+    for box in (dovecot.mailbox, dovecot.processed):  # a receipt, recorded: kept nowhere
+        conn.select(box)
+        assert conn.uid("SEARCH", None, "ALL")[1][0].split() == []
+    conn.logout()
+
+
 def test_tick_reads_the_configured_mailbox(server, duel_game, keys, dovecot):
     server.home.config["imap"] = {"host": dovecot.host, "port": dovecot.port, "tls": False,
                                   "username": dovecot.username, "password": "secret"}

@@ -3,7 +3,9 @@
 A message is ingested (stored and answered, one transaction) *before* it is
 marked ``\\Seen`` and moved to the processed folder, so a crash in between
 only makes the next poll see it again, and the intake recognises it as a
-duplicate.  Nothing is deleted until it is stored.
+duplicate.  Nothing is deleted until it is stored.  Copies of the server's own
+mail (which confirm its delivery, see :mod:`pbem.delivery`) are deleted once
+recorded: the outbox keeps their bytes.
 """
 from __future__ import annotations
 
@@ -68,6 +70,7 @@ class ImapSource:
         own = conn is None
         conn = conn or self.connect()
         verdicts = []
+        deleted = False
         try:
             typ, data = conn.uid("SEARCH", None, "UNSEEN")
             uids = (data[0] or b"").split()
@@ -80,12 +83,17 @@ class ImapSource:
                         log.warning("IMAP: could not fetch UID %s; will retry", uid.decode())
                         continue
                     fetched.append((uid, raw))
-                verdicts += ingest_many([raw for _, raw in fetched])
-                for uid, _ in fetched:
+                taken = ingest_many([raw for _, raw in fetched])
+                verdicts += taken
+                for (uid, _), verdict in zip(fetched, taken):
                     conn.uid("STORE", uid, "+FLAGS", "(\\Seen)")
-                    if self.processed and conn.uid("COPY", uid, self.processed)[0] == "OK":
+                    if verdict.status == "confirmed":  # a copy of our own mail, now recorded: a receipt
                         conn.uid("STORE", uid, "+FLAGS", "(\\Deleted)")
-            if self.processed:
+                        deleted = True
+                    elif self.processed and conn.uid("COPY", uid, self.processed)[0] == "OK":
+                        conn.uid("STORE", uid, "+FLAGS", "(\\Deleted)")
+                        deleted = True
+            if deleted:
                 conn.expunge()
         finally:
             if own:

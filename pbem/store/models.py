@@ -66,7 +66,11 @@ class Seat(SQLModel, table=True):
 
 
 class Inbound(SQLModel, table=True):
-    """Every message received, as received, with the verdict."""
+    """Every message received, as received, with the verdict.
+
+    One exception: a copy of the server's own mail coming back (status ``confirmed``) keeps only
+    its header lines; the outbox row it confirms holds the bytes.
+    """
 
     id: Optional[int] = Field(default=None, primary_key=True)
     received_at: datetime
@@ -75,7 +79,7 @@ class Inbound(SQLModel, table=True):
     sender: str = ""
     size: int = 0
     raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
-    status: str = Field(default="new", index=True, max_length=16)  # accepted | rejected | discarded | duplicate
+    status: str = Field(default="new", index=True, max_length=16)  # accepted | rejected | discarded | confirmed | error
     game_id: str = Field(default="", index=True, max_length=64)
     seat: str = ""
     verdict: str = Field(default="", sa_column=Column(Text, nullable=False))

@@ -34,6 +34,7 @@ class Writes:
     submissions: list[dict[str, Any]] = field(default_factory=list)  # their inbound_id is filled in on write
     outbox: list[dict[str, Any]] = field(default_factory=list)
     retire: Any = None  # the orders the new ones replace (a pbem.intake.Held)
+    confirm: int | None = None  # the outbox row a returning copy proves delivered
 
 
 class AlreadyStored(Exception):
@@ -58,6 +59,8 @@ def stored(conn: Connection, shas: list[str]) -> set[str]:
     return set(conn.execute(_STORED, {"shas": shas}).scalars()) if shas else set()
 
 
+_CONFIRM = (update(OUTBOX).where(OUTBOX.c.id == bindparam("confirmed"), OUTBOX.c.state != "sent")
+            .values(state="sent", sent_at=bindparam("at"), last_error=""))
 _INSERT_SUBMISSION = insert(SUBMISSION)
 _INSERT_OUTBOX = insert(OUTBOX)
 _RETIRE = update(SUBMISSION).where(SUBMISSION.c.id == bindparam("retired")).values(current=False)
@@ -71,6 +74,8 @@ def write(conn: Connection, w: Writes) -> int | None:
         return None
     if w.retire is not None:
         conn.execute(_RETIRE, {"retired": w.retire.id})
+    if w.confirm is not None:
+        conn.execute(_CONFIRM, {"confirmed": w.confirm, "at": w.inbound["received_at"]})
     if w.submissions:
         conn.execute(_INSERT_SUBMISSION, [{**row, "inbound_id": inbound_id} for row in w.submissions])
     if w.outbox:
@@ -93,6 +98,9 @@ def write_batch(conn: Connection, batch: list[Writes]) -> None:
     retired = [{"retired": w.retire.id} for w in batch if w.retire is not None and w.retire.id is not None]
     if retired:
         conn.execute(_RETIRE, retired)
+    confirmed = [{"confirmed": w.confirm, "at": w.inbound["received_at"]} for w in batch if w.confirm is not None]
+    if confirmed:
+        conn.execute(_CONFIRM, confirmed)
     submissions = [{**row, "inbound_id": ids[w.inbound["sha256"]]} for w in batch for row in w.submissions]
     if submissions:
         conn.execute(_INSERT_SUBMISSION, submissions)

@@ -41,7 +41,7 @@ import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import timezone
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,17 +49,32 @@ QUICK = {"games": 2, "kills": 6}
 
 
 class Sink:
-    """The receiving SMTP server's handler: keeps every message, in order."""
+    """The receiving SMTP server's handler: keeps every message, in order, and, like a mail server,
+    delivers what is addressed to a local mailbox (the pbem server's own address) into it before
+    it answers 250."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.messages: list[tuple[str, str, str, bytes]] = []  # (message-id, kind, to, raw)
+        self.mailboxes: dict[str, list[Path]] = {}  # address -> Maildirs (several daemons read one address)
+        self.copies = 0
 
     async def handle_DATA(self, server, session, envelope):
         msg = email.message_from_bytes(envelope.content, policy=email.policy.default)
+        local = [box for rcpt in envelope.rcpt_tos for box in self.mailboxes.get(rcpt.lower(), ())]
         with self.lock:
             self.messages.append((str(msg["Message-ID"]), str(msg["X-PBEM-Kind"] or ""),
-                                  ",".join(envelope.rcpt_tos), envelope.content))
+                                  ",".join(r for r in envelope.rcpt_tos if r.lower() not in self.mailboxes),
+                                  envelope.content))
+            self.copies += bool(local)
+            n = len(self.messages)
+        for box in local:
+            # what a delivery agent puts on top; the rest is the bytes as they came
+            raw = (f"Return-Path: <{envelope.mail_from}>\r\nDelivered-To: {box.name}\r\n"
+                   f"Received: from soak by sink; {n}\r\n").encode() + envelope.content
+            name = f"{time.time_ns()}.{n}.sink"
+            (box / "tmp" / name).write_bytes(raw)
+            os.replace(box / "tmp" / name, box / "new" / name)
         return "250 OK"
 
     def snapshot(self) -> list[tuple[str, str, str, bytes]]:
@@ -86,6 +101,8 @@ class Result:
     sitreps: int = 0
     sitreps_lost: int = 0
     mails_received: int = 0
+    copies_confirmed: int = 0  # confirmation copies (same SMTP transaction, server's own address) taken in
+    in_doubt_confirmed: int = 0  # messages a kill left in doubt, found delivered by their copy (not resent)
     duplicates: int = 0
     replay_failures: int = 0
     tick_failures: int = 0  # passes that raised (logged by the daemon, which goes on)
@@ -242,6 +259,7 @@ def run(games: int = 6, kills: int = 200, seed: int = 1, max_delay: float = 0.8,
     try:
         homes, server = make_home(tmp, port, db_url, games, keys, daemons, real)
         home = homes[0]
+        sink.mailboxes[home.address.lower()] = [h.inbox for h in homes]
         players = Players([h.inbox for h in homes], keys, rnd, server)
         log = open(tmp / "daemon.log", "a")
         restarts = 0
@@ -329,6 +347,7 @@ def _verify(server, homes, sink, players: Players, res: Result) -> None:
     by_id = Counter(mid for mid, *_ in received)
     with server.session() as s:
         inbound = {r.sha256: r for r in s.exec(select(Inbound)).all()}
+        res.copies_confirmed = sum(r.status == "confirmed" for r in inbound.values())
         journal = s.exec(select(Journal).order_by(Journal.game_id, Journal.seq)).all()
         sitreps = s.exec(select(Sitrep)).all()
         outbox = {r.message_id: r for r in s.exec(select(Outbox)).all()}
@@ -367,6 +386,9 @@ def _verify(server, homes, sink, players: Players, res: Result) -> None:
         if not payloads or payloads[0]["orders"].get(seat) != players.texts[key]:
             res.orders_lost += 1
             res.problems.append(f"{key}: accepted but not what the phase was resolved with")
+    # a row the copy confirmed (rather than the sender's own record) has the copy's arrival as sent_at
+    arrived = {(r.message_id, _aware(r.received_at)) for r in inbound.values() if r.status == "confirmed"}
+    res.in_doubt_confirmed = sum((mid, _aware(r.sent_at)) in arrived for mid, r in outbox.items())
     res.sitreps = len(sitreps)
     for row in sitreps:
         if by_id[row.message_id] == 0:
@@ -382,6 +404,10 @@ def _verify(server, homes, sink, players: Players, res: Result) -> None:
     for h in homes:
         if len(list((h.inbox / "new").iterdir())):
             res.problems.append(f"messages left unread in {h.inbox}")
+
+
+def _aware(when):
+    return when.replace(tzinfo=timezone.utc) if when is not None and when.tzinfo is None else when
 
 
 @contextlib.contextmanager

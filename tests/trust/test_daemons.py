@@ -2,8 +2,8 @@
 
 Builds on tests/test_several_daemons.py (two clean daemons): here both daemons are killed with
 SIGKILL at random moments and restarted while mail-driven players answer (tests/soak/crash.py with
-``daemons=2``); every phase must be resolved once, no order lost, and a message may arrive twice
-only through the outbox lease re-claim after a kill (never because two daemons sent it).
+``daemons=2``); every phase must be resolved once, no order lost, and every message arrive once
+(a message a kill left in doubt is confirmed by its copy, whichever daemon reads it).
 """
 import pytest
 
@@ -20,5 +20,4 @@ def test_two_daemons_killed_at_random_share_the_work_once(db_url):
     assert r.orders_lost == 0 and r.phases_twice == 0, r.problems
     assert r.games_unfinished == 0 and r.replay_failures == 0 and r.sitreps_lost == 0, r.problems
     assert not r.problems, r.problems
-    for mid, kind, arrived, attempts in r.duplicate_rows:
-        assert arrived <= attempts and attempts >= 2, r.duplicate_detail
+    assert r.duplicates == 0, r.duplicate_detail
