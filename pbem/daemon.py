@@ -124,10 +124,10 @@ def run(server, interval: float = 60.0) -> None:
     if listen:
         from pbem.mail.lmtp import start_lmtp
 
-        def ingest_and_wake(raw):
-            verdict = server.ingest(raw)
+        def ingest_and_wake(raws):
+            verdicts = server.ingest_many(raws)
             wake()
-            return verdict
+            return verdicts
 
         listener = start_lmtp(listen, ingest_and_wake, server.home.max_message_bytes)
         log.info("LMTP listening on %s", listen)

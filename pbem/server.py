@@ -33,7 +33,7 @@ from pbem.home import Home
 from pbem.intake import Confirmed, Discard, IntakeContext, Message, Reject, run_pipeline
 from pbem.journal import (GENESIS, dumps, entry_hash, events_json, local_time, rolls_json, sitrep_context,
                           state_hash)
-from pbem.mail.compose import compose, message_id
+from pbem.mail.compose import as_bytes, compose, message_id
 from pbem.pictures import render_png
 from pbem.render import render_reply, render_sitrep, renderer_stamp
 from pbem.schedule import Schedule, ScheduleError, deadline_for
@@ -585,7 +585,7 @@ class Server(GMCommands):
                        text=parts["text"], html=parts["html"], msg_id=row.message_id,
                        now=aware(row.created_at), game_id=row.game_id, kind=row.kind,
                        in_reply_to=parts.get("in_reply_to", ""), png=row.png, form=parts.get("form"), key=self.key)
-        return bytes(mail)
+        return as_bytes(mail)
 
     # ------------------------------------------------------------------ resolution
     def advance(self, game_id: str, *, _retries: int = 3) -> int:

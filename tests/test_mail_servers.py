@@ -158,7 +158,7 @@ def test_idle_wakes_on_new_mail(dovecot):
 
 def test_lmtp_delivery_stores_and_answers(server, duel_game, keys):
     port = free_port()
-    ctl = start_lmtp(f"127.0.0.1:{port}", server.ingest)
+    ctl = start_lmtp(f"127.0.0.1:{port}", server.ingest_many)
     try:
         with smtplib.LMTP("127.0.0.1", port) as client:
             raw = orders_mail(server, duel_game, "east", "FIRE 4\n", keys["east"])
@@ -172,7 +172,7 @@ def test_lmtp_delivery_stores_and_answers(server, duel_game, keys):
 
 @pytest.mark.logs_errors
 def test_lmtp_says_try_later_when_storage_fails():
-    def broken(raw):
+    def broken(raws):
         raise OSError("database is down")
 
     port = free_port()
@@ -184,3 +184,44 @@ def test_lmtp_says_try_later_when_storage_fails():
             assert err.value.smtp_code == 451
     finally:
         ctl.stop()
+
+
+def test_lmtp_deliveries_that_arrive_together_are_stored_together(server, duel_game, keys):
+    """Group commit: while one batch is being stored, the deliveries that arrive wait and go in one
+    transaction; each still gets its own verdict and 250 only once stored."""
+    calls = []
+
+    def ingest_many(raws):
+        calls.append(len(raws))
+        if len(calls) == 1:
+            time.sleep(0.3)  # a slow first store: the other deliveries arrive meanwhile
+        return server.ingest_many(raws, advance=False)
+
+    port = free_port()
+    ctl = start_lmtp(f"127.0.0.1:{port}", ingest_many)
+    raws = [orders_mail(server, duel_game, "east" if k % 2 else "west", f"FIRE {k % 5 + 1}\n# {k}\n",
+                        keys["east" if k % 2 else "west"]) for k in range(20)]
+    replies = []
+
+    def send(raw):
+        with smtplib.LMTP("127.0.0.1", port) as client:
+            client.ehlo()
+            client.mail("p@players.test")
+            client.rcpt("pbem@localhost")
+            replies.append(client.data(raw))
+
+    try:
+        threads = [threading.Thread(target=send, args=(raw,)) for raw in raws]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(30)
+    finally:
+        ctl.stop()
+    assert sum(calls) == 20 and len(calls) <= 3, calls
+    assert len(replies) == 20 and all(code == 250 and b"stored (accepted)" in text for code, text in replies)
+    from sqlmodel import select
+
+    from pbem.store.models import Inbound
+    with server.session() as s:
+        assert len(s.exec(select(Inbound)).all()) == 20

@@ -3,6 +3,11 @@
 Answers 250 once the message is stored — whatever the verdict, since the
 sender hears the verdict by mail — and 451 (try again later) only when pbem
 could not store it, so the MTA keeps the message and nothing is lost.
+
+Deliveries that arrive while others are being stored wait and are stored
+together, in one transaction (group commit): a lone message is stored at
+once, and a burst costs what a Maildir batch does rather than a transaction
+per message.
 """
 from __future__ import annotations
 
@@ -14,21 +19,48 @@ from aiosmtpd.lmtp import LMTP
 
 log = logging.getLogger("pbem.intake")
 
+#: At most this many deliveries share a transaction.
+BATCH = 200
+
 
 class IngestHandler:
-    def __init__(self, ingest, max_bytes: int) -> None:
-        self.ingest = ingest
+    def __init__(self, ingest_many, max_bytes: int) -> None:
+        self.ingest_many = ingest_many
         self.max_bytes = max_bytes
+        self.waiting: list[tuple[bytes, asyncio.Future]] = []
+        self.storing = False
 
     async def handle_DATA(self, server, session, envelope):
         raw = envelope.original_content or envelope.content
         n = max(1, len(envelope.rcpt_tos))
+        stored = asyncio.get_running_loop().create_future()
+        self.waiting.append((raw, stored))
+        if not self.storing:
+            self.storing = True
+            asyncio.get_running_loop().create_task(self._store())
         try:
-            verdict = await asyncio.get_running_loop().run_in_executor(None, self.ingest, raw)
+            verdict = await stored
         except Exception:  # storage down: make the MTA keep it and retry
             log.exception("LMTP: could not store a message; answered 451")
             return "\r\n".join(["451 4.3.0 pbem could not store the message; try again later"] * n)
         return "\r\n".join([f"250 2.0.0 stored ({verdict.status})"] * n)
+
+    async def _store(self) -> None:
+        """Store what is waiting, a batch at a time, until nothing is."""
+        loop = asyncio.get_running_loop()
+        try:
+            while self.waiting:
+                batch, self.waiting = self.waiting[:BATCH], self.waiting[BATCH:]
+                try:
+                    verdicts = await loop.run_in_executor(None, self.ingest_many, [raw for raw, _ in batch])
+                except Exception as exc:
+                    for _, stored in batch:
+                        stored.set_exception(exc)
+                    continue
+                for (_, stored), verdict in zip(batch, verdicts):
+                    stored.set_result(verdict)
+        finally:
+            self.storing = False
 
 
 class _Inet(Controller):
@@ -41,9 +73,11 @@ class _Unix(UnixSocketController):
         return LMTP(self.handler, **self.SMTP_kwargs)
 
 
-def start_lmtp(listen: str, ingest, max_bytes: int = 1 << 20):
-    """Start a listener on ``host:port`` or ``unix:/path``; returns the running controller (call .stop())."""
-    handler = IngestHandler(ingest, max_bytes)
+def start_lmtp(listen: str, ingest_many, max_bytes: int = 1 << 20):
+    """Start a listener on ``host:port`` or ``unix:/path``; returns the running controller (call .stop()).
+
+    ``ingest_many(raws)`` stores a batch and returns a verdict for each message, in order."""
+    handler = IngestHandler(ingest_many, max_bytes)
     kwargs = {"data_size_limit": max_bytes * 2}  # oversize mail is stored and rejected by the intake itself
     if listen.startswith("unix:"):
         ctl = _Unix(handler, unix_socket=listen[5:], server_kwargs=None, **kwargs)
