@@ -45,6 +45,9 @@ interrupt_hours = 12
 # starttls = true
 # username = "pbem"
 # password_file = "smtp-password"
+# # each message also goes to the game address in the same SMTP transaction; the copy coming
+# # back proves delivery, so a daemon killed mid-send never sends a message twice
+# confirm_by_copy = true
 """
 
 

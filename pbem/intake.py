@@ -188,6 +188,8 @@ class CheckSize(Handler):
                 msg.mail = read_message(msg.raw.split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0] + b"\n\n")
             except MailError:
                 pass
+            if msg.mail is not None:  # our own sitrep coming back may be larger than players may send
+                ConfirmCopy().process(msg, ctx)
             raise Reject([problem(Code.MAIL_TOO_LARGE, f"the message is {len(msg.raw):,} bytes; the limit "
                                   f"is {msg.max_bytes:,} — send the orders as plain text without pictures")])
 

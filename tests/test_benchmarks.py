@@ -23,7 +23,7 @@ def test_quick_benchmarks_report_every_figure():
     names = {ln.split()[0] for ln in lines}
     for ln in lines:
         assert LINE.match(ln), ln
-    for needed in ("ingest_sqlite_batched", "ingest_sqlite_single", "ingest_floor", "scale_pass_resolve_100_phases", "scale_daemon_rss",
+    for needed in ("ingest_sqlite_batched", "ingest_sqlite_single", "ingest_sqlite_lmtp_8_at_once", "ingest_floor", "scale_pass_resolve_100_phases", "scale_daemon_rss",
                    "idle_daemon_cpu", "latency_last_orders_to_outbox_median"):
         assert needed in names, needed
     for ruleset in ("bismarck", "lew_morski", "sky_ww2"):

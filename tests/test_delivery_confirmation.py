@@ -17,21 +17,16 @@ from pbem.daemon import tick
 from pbem.delivery import LEASE, SmtpTransport, deliver
 from pbem.store.models import Inbound, Outbox
 from tests.helpers import orders_mail
-from tests.test_delivery import free_port
+from tests.test_delivery import Sink, free_port
 
 
-class Relay:
+class Relay(Sink):
     """Keeps every transaction; refuses nobody@…; delivers mail for a local address into its Maildir."""
 
     def __init__(self, local: dict):
+        super().__init__()
         self.local = local  # address -> Maildir path
         self.transactions = []  # (rcpt_tos, raw)
-
-    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
-        if address.startswith("nobody@"):
-            return "550 5.1.1 no such user"
-        envelope.rcpt_tos.append(address)
-        return "250 OK"
 
     async def handle_DATA(self, server, session, envelope):
         self.transactions.append((list(envelope.rcpt_tos), envelope.content))
@@ -149,3 +144,14 @@ def test_mail_that_only_claims_to_be_our_copy_confirms_nothing(server, duel_game
     clock.advance(seconds=LEASE.total_seconds() + 60)
     tick(server)
     assert handler.arrivals()[ack.message_id] == 1  # so it went out after all
+
+
+def test_a_copy_larger_than_players_may_send_still_confirms(server, duel_game, clock):
+    with server.session() as s:
+        row = s.exec(select(Outbox).where(Outbox.kind == "sitrep")).first()
+        row.raw, row.state, row.attempts = server.outbox_bytes(row), "sending", 1
+        s.add(row)
+        s.commit()
+    server.home.config.setdefault("server", {})["max_message_bytes"] = len(row.raw) // 2
+    assert server.ingest(b"Received: by relay\r\n" + row.raw, advance=False).status == "confirmed"
+    assert {r.id: r.state for r in _outbox(server)}[row.id] == "sent"
