@@ -60,6 +60,8 @@ class Figure:
 
 
 FIGURES: list[Figure] = []
+#: Per ruleset, (units on the board, median ms per phase) for each size measured: the growth curve.
+CURVES: dict[str, list[tuple[int, float]]] = {}
 
 
 def figure(name: str, value: float, unit: str, op: str = "", target: float | None = None) -> None:
@@ -322,6 +324,7 @@ def bench_rulesets(quick: bool, tick) -> None:
                 figure(f"{name}_sitreps_all_seats_median", 1000 * statistics.median(rep_t), "ms")
                 figure(f"{name}_sitreps_all_seats_p99", 1000 * quantile(rep_t, 0.99), "ms")
                 figure(f"{name}_phase_median", 1000 * statistics.median(per_phase), "ms", "<=", 30)
+        CURVES[name] = [(u, 1000 * t) for u, t, *_ in curve]
         for u, t, scenario, options in curve:
             opts = ",".join(f"{k}={v}" for k, v in options.items() if k != "setup")
             figure(f"{name}_curve_{scenario}{'_' + opts if opts else ''}_units{u}", 1000 * t, "ms/phase")
@@ -486,12 +489,53 @@ def bench_latency(tmp: Path, quick: bool, tick) -> None:
     figure("latency_last_orders_to_outbox_max", max(samples), "s", "<=", 2)
 
 
+# --------------------------------------------------------------------------- chart
+def chart(curves: dict[str, list[tuple[int, float]]]) -> bytes:
+    """The growth curves as a PNG: ms per phase against units on the board, one line per ruleset,
+    with the 30 ms target; drawn with pbem's own picture renderer."""
+    from pbem.core.picture import Circle, Line, Picture, Text
+    from pbem.pictures import render_png
+
+    width, height, left, bottom, top, right = 640, 360, 60, 40, 30, 150
+    max_u = max(u for pts in curves.values() for u, _ in pts) * 1.1
+    max_ms = max(40.0, max(ms for pts in curves.values() for _, ms in pts) * 1.15)
+
+    def at(u: float, ms: float) -> tuple[float, float]:
+        return (left + (width - left - right) * u / max_u, height - bottom - (height - top - bottom) * ms / max_ms)
+
+    shapes = [Line((at(0, 0), at(max_u, 0)), "#000000"), Line((at(0, 0), at(0, max_ms)), "#000000"),
+              Line((at(0, 30), at(max_u, 30)), "#cc0000"), Text(at(max_u, 30), " target 30 ms", "#cc0000", 11, "lm"),
+              Text((left + (width - left - right) / 2, height - 12), "units on the board", size=12),
+              Text((8, top - 18), "ms per phase (resolution + every sitrep), median; grey: linear growth",
+                   size=12, anchor="la")]
+    for k in range(0, int(max_ms) + 1, 10):
+        shapes += [Line((at(0, k), (at(0, k)[0] - 4, at(0, k)[1]))), Text((left - 8, at(0, k)[1]), str(k), size=10,
+                                                                           anchor="rm")]
+    step = max(5, int(max_u / 8) // 5 * 5)
+    for k in range(0, int(max_u) + 1, step):
+        shapes += [Line((at(k, 0), (at(k, 0)[0], at(k, 0)[1] + 4))), Text((at(k, 0)[0], at(k, 0)[1] + 12), str(k),
+                                                                           size=10)]
+    colours = ["#1f5fa8", "#2e8b3a", "#b8660b", "#7a3fa0"]
+    for n, (name, pts) in enumerate(sorted(curves.items())):
+        colour, xy = colours[n % len(colours)], [at(u, ms) for u, ms in pts]
+        if len(xy) > 1:
+            # what linear growth from the smallest size would be: the measured line should stay under it
+            (u1, t1), u2 = pts[0], min(max_u, pts[-1][0] * 1.05)
+            shapes.append(Line((at(u1, t1), at(u2, min(max_ms, t1 * u2 / u1)) if t1 * u2 / u1 <= max_ms
+                                else at(u1 * max_ms / t1, max_ms)), "#bbbbbb", 1))
+            shapes.append(Line(tuple(xy), colour, 2))
+        shapes += [Circle(p, 3, colour, colour) for p in xy]
+        shapes.append(Text((width - right + 16, top + 20 * n), name, colour, 12, "lm"))
+    return render_png(Picture(width, height, tuple(shapes)))
+
+
 # --------------------------------------------------------------------------- main
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="smaller inputs, under a minute")
     parser.add_argument("--postgres", default=POSTGRES, help="PostgreSQL URL for the ingest figure ('' to skip)")
     parser.add_argument("--only", default="ingest,rulesets,scale,latency")
+    parser.add_argument("--chart", default="", help="write the growth curves as a PNG to this path")
     args = parser.parse_args()
     only = set(args.only.split(","))
     postgres = args.postgres if args.postgres and _reachable(args.postgres) else None
@@ -520,6 +564,9 @@ def main() -> None:
           f"{platform.python_version()}, {platform.platform(terse=True)}; {'quick' if args.quick else 'full'} run")
     for f in FIGURES:
         print(f.line())
+    if args.chart and CURVES:
+        Path(args.chart).write_bytes(chart(CURVES))
+        print(f"# growth curves drawn to {args.chart}")
     missed = [f.name for f in FIGURES if f.met is False]
     if missed:
         print(f"# missed: {', '.join(missed)}")

@@ -28,3 +28,20 @@ def test_quick_benchmarks_report_every_figure():
         assert needed in names, needed
     for ruleset in ("bismarck", "lew_morski", "sky_ww2"):
         assert f"{ruleset}_phase_median" in names and f"{ruleset}_growth_exponent" in names
+
+
+def test_the_growth_chart_is_a_picture_of_the_curves():
+    import io
+
+    from PIL import Image
+
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("pbem_benchmarks_run", ROOT / "benchmarks" / "run.py")
+    run = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(run)
+    png = run.chart({"a": [(2, 5.0), (4, 9.0)], "b": [(10, 35.0)]})
+    img = Image.open(io.BytesIO(png))
+    assert img.size == (640, 360)
+    colours = {c for _, c in img.convert("RGB").getcolors(10_000)}
+    assert (0x1f, 0x5f, 0xa8) in colours and (0x2e, 0x8b, 0x3a) in colours  # one colour per ruleset drawn
