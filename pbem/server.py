@@ -449,8 +449,8 @@ class Server(GMCommands):
         try:
             run_pipeline(msg, ctx)
         except Reject as rej:
-            status, why, verdict = "rejected", "; ".join(str(p) for p in rej.problems), self._rejected(msg, rej, sha,
-                                                                                                      now, writes)
+            status, why = "rejected", "; ".join(str(p) for p in rej.problems)
+            verdict = self._rejected(msg, rej, sha, now, writes)
         except Discard as dis:
             status, why = "discarded", dis.reason
             verdict = Verdict("discarded", msg.mail.message_id if msg.mail else "", reasons=[dis.reason])
