@@ -91,6 +91,10 @@ def _submission_values(msg: Message, now: datetime, *, seat: str, turn: int, pha
             "created_at": now}
 
 
+def _duplicate(message_id: str) -> "Verdict":
+    return Verdict("duplicate", message_id, reasons=["this exact message was processed before"])
+
+
 class ServerError(PbemError):
     """A command the GM gave cannot be carried out; the message says why."""
 
@@ -375,8 +379,7 @@ class Server(GMCommands):
             batch: list[store_writes.Writes] = []  # the fast path's rows, written together at the end
             for raw, sha in zip(raws, shas):
                 if sha in seen:  # stored before, here or by another daemon, or twice in this batch
-                    results.append((Verdict("duplicate", "", reasons=["this exact message was processed before"]),
-                                    None, sha))
+                    results.append((_duplicate(""), None, sha))
                     continue
                 if careful:
                     try:
@@ -408,9 +411,8 @@ class Server(GMCommands):
 
     @staticmethod
     def _write(conn, writes: store_writes.Writes, verdict: Verdict) -> Verdict:
-        if store_writes.write(conn, writes) is None:  # the unique sha256: seen before, here or by another daemon
-            return Verdict("duplicate", verdict.message_id, reasons=["this exact message was processed before"])
-        return verdict
+        # the unique sha256 refuses a message seen before, here or by another daemon
+        return verdict if store_writes.write(conn, writes) else _duplicate(verdict.message_id)
 
     def _check_failed(self, raw: bytes, sha: str, exc: Exception, now: datetime
                       ) -> tuple[Verdict, None, store_writes.Writes]:

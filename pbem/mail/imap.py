@@ -87,10 +87,9 @@ class ImapSource:
                 verdicts += taken
                 for (uid, _), verdict in zip(fetched, taken):
                     conn.uid("STORE", uid, "+FLAGS", "(\\Seen)")
-                    if verdict.status == "confirmed":  # a copy of our own mail, now recorded: a receipt
-                        conn.uid("STORE", uid, "+FLAGS", "(\\Deleted)")
-                        deleted = True
-                    elif self.processed and conn.uid("COPY", uid, self.processed)[0] == "OK":
+                    # a copy of our own mail, now recorded, is a receipt: deleted, not kept
+                    if verdict.status == "confirmed" or (
+                            self.processed and conn.uid("COPY", uid, self.processed)[0] == "OK"):
                         conn.uid("STORE", uid, "+FLAGS", "(\\Deleted)")
                         deleted = True
             if deleted:

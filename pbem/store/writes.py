@@ -66,21 +66,14 @@ _INSERT_OUTBOX = insert(OUTBOX)
 _RETIRE = update(SUBMISSION).where(SUBMISSION.c.id == bindparam("retired")).values(current=False)
 
 
-def write(conn: Connection, w: Writes) -> int | None:
-    """Store one message's rows; return the inbound row's id, or None if that message was stored before
-    (and then write nothing else: its replies went out the first time)."""
-    inbound_id = conn.execute(_insert_new(conn.dialect.name), w.inbound).scalar()
-    if inbound_id is None:
-        return None
-    if w.retire is not None:
-        conn.execute(_RETIRE, {"retired": w.retire.id})
-    if w.confirm is not None:
-        conn.execute(_CONFIRM, {"confirmed": w.confirm, "at": w.inbound["received_at"]})
-    if w.submissions:
-        conn.execute(_INSERT_SUBMISSION, [{**row, "inbound_id": inbound_id} for row in w.submissions])
-    if w.outbox:
-        insert_outbox(conn, w.outbox)
-    return inbound_id
+def write(conn: Connection, w: Writes) -> bool:
+    """Store one message's rows; False if that message was stored before (and then nothing is written:
+    its replies went out the first time)."""
+    try:
+        write_batch(conn, [w])
+    except AlreadyStored:
+        return False
+    return True
 
 
 def write_batch(conn: Connection, batch: list[Writes]) -> None:
@@ -92,6 +85,7 @@ def write_batch(conn: Connection, batch: list[Writes]) -> None:
     """
     if not batch:
         return
+    # the message's own row first: a conflict there means it is stored already, and nothing else is written
     ids = {sha: id_ for id_, sha in conn.execute(_insert_new(conn.dialect.name), [w.inbound for w in batch])}
     if len(ids) != len(batch):
         raise AlreadyStored(", ".join(w.inbound["sha256"][:12] for w in batch if w.inbound["sha256"] not in ids))
