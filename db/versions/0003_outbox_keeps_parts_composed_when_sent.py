@@ -5,7 +5,6 @@ Revises: 0002
 """
 from alembic import op
 import sqlalchemy as sa
-import sqlmodel
 
 
 revision = '0003'

@@ -11,8 +11,9 @@ with no provenance anywhere above it is an error at load time.
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Iterator
 from importlib import resources
-from typing import Any, Iterator
+from typing import Any
 
 from .errors import RulesetDefinitionError
 

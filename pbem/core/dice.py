@@ -13,8 +13,9 @@ sitrep can show exactly the rolls its reader may know of.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Protocol, Sequence, TypeVar
+from typing import Protocol, TypeVar
 
 T = TypeVar("T")
 

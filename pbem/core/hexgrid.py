@@ -7,7 +7,7 @@ A/B pairs, Bismarck's column-row labels).
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 Hex = tuple[int, int]
 

@@ -7,7 +7,6 @@ Coordinates are pixels, origin top left.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
 
 Point = tuple[float, float]
 
@@ -46,7 +45,7 @@ class Text:
     anchor: str = "mm"  # Pillow text anchors: "mm" centred, "la" left-top, ...
 
 
-Shape = Union[Polygon, Circle, Line, Text]
+Shape = Polygon | Circle | Line | Text
 
 
 @dataclass(frozen=True)

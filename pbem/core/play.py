@@ -7,8 +7,9 @@ around each one.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from .dice import Roll, SeededDice
 from .errors import OrderProblem

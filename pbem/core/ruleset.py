@@ -31,10 +31,11 @@ what the seat may not know.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from types import MappingProxyType
-from typing import Any, Mapping, Protocol, Sequence
+from typing import Any, Protocol
 
 from .dice import Dice, Roll
 from .errors import OrderProblem, RulesetDefinitionError

@@ -129,7 +129,7 @@ def private_key_pem(key: Ed25519PrivateKey) -> bytes:
 def load_private_key(data: bytes) -> Ed25519PrivateKey:
     """Load an unencrypted OpenSSH (or PKCS#8 PEM) Ed25519 private key."""
     try:
-        key = serialization.load_ssh_private_key(data, password=None)
+        key: object = serialization.load_ssh_private_key(data, password=None)  # any type: checked below
     except ValueError:
         key = serialization.load_pem_private_key(data, password=None)
     if not isinstance(key, Ed25519PrivateKey):

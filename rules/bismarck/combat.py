@@ -240,7 +240,7 @@ def _round(w: Work, dice, bt: Battle, rnd: int) -> None:
             p.acquired = tgt
         bt.log.append(f"round {rnd}: {sid} ({p.facing}) fires {n} dice at {tgt} at {band} range, "
                       f"DRM {drm:+d}: rolls {rolls} -> {' '.join(results)}")
-    for tgt, res, sid in pending:
+    for tgt, res, _sid in pending:
         if w.ships[tgt].afloat:
             bt.log.append(f"round {rnd}: {tgt} takes {_apply_result(w, dice, tgt, res)}")
     for sid in sorted(bt.pos):

@@ -42,7 +42,7 @@ def submarine(w: Work, by: dict, dice) -> None:
         cands = [x for x in w.afloat("german") if x.cls != "TK" and x.hex in board().eastern]
         x = _pick_by_class(w, dice, cands, "german", "submarine class roll")
         if x is None:
-            w.public(f"submarine: an Allied submarine finds no German ship in the Eastern Air Cover zone", "submarine")
+            w.public("submarine: an Allied submarine finds no German ship in the Eastern Air Cover zone", "submarine")
             return
         tf = x.tf is not None
         w.tell("allied", f"Allied submarine: a German {x.cls} in {x.hex}{', in a task force' if tf else ''}")

@@ -130,7 +130,7 @@ class State:
 
 
 # --- codec ---------------------------------------------------------------------
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _names(tp: type) -> tuple[str, ...] | None:
     return tuple(f.name for f in dataclasses.fields(tp)) if dataclasses.is_dataclass(tp) else None
 
@@ -144,7 +144,7 @@ def to_json(obj: typing.Any) -> typing.Any:
     return obj
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _fields(tp: type) -> tuple[tuple[str, typing.Any], ...]:
     # get_type_hints evaluates every annotation string: by far the slowest part of loading a state
     hints = typing.get_type_hints(tp)
@@ -159,7 +159,7 @@ def from_json(tp: typing.Any, data: typing.Any) -> typing.Any:
         args = typing.get_args(tp)
         if len(args) == 2 and args[1] is Ellipsis:
             return tuple(from_json(args[0], v) for v in data)
-        return tuple(from_json(a, v) for a, v in zip(args, data))
+        return tuple(from_json(a, v) for a, v in zip(args, data, strict=False))
     if origin in (typing.Union, types.UnionType):
         if data is None:
             return None

@@ -6,7 +6,7 @@ policies) are kept in the state until replaced and consulted during resolution.
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
 from pbem.core.errors import IllegalOrderError, OrderError, OrderProblem, OrderSyntaxError
 from pbem.core.orders import OrderLine

@@ -38,7 +38,7 @@ def base_layer(fog: bool) -> tuple:
         else:
             fill = "#cfe3f3" if h not in b.convoy else "#bcd6ee"
         shapes.append(Polygon(corners(x, y), fill=fill, outline="#9fb3c8"))
-    for h, p in sorted(b.ports.items()):
+    for h, _p in sorted(b.ports.items()):
         x, y = centre(h)
         shapes.append(Circle((x, y), 2.5, fill="#000000"))
     for r in range(0, b.rows, 4):

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Mapping, Sequence
+from typing import Any
+from collections.abc import Mapping, Sequence
 
 from pbem.core.orders import OrderLine
 from pbem.core.ruleset import Checked, Option, Outcome, Phase, Resolution, RulesetInfo, Scenario, Seat, Window

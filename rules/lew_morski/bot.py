@@ -7,7 +7,8 @@ Moves are simulated in the order written, as the order checker does, so every or
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from pbem.core.dice import Dice
 

@@ -1,7 +1,8 @@
 """The blank order form for a seat's next phase [digest 11]."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from . import planning
 

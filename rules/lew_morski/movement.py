@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from dataclasses import dataclass
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from . import board
 from .board import Hex

@@ -19,7 +19,8 @@
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping, Sequence
+from typing import Any
+from collections.abc import Mapping, Sequence
 
 from pbem.core.errors import AmbiguousOrderError, IllegalOrderError, OrderError, OrderSyntaxError, OrderProblem
 from pbem.core.orders import OrderLine

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from pbem.core.picture import Circle, Line, Picture, Polygon, Text
 

@@ -8,7 +8,8 @@ from a view is always accepted.  Used by the order form (defaults) and the bot.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
+from collections.abc import Callable, Mapping, Sequence
 
 from . import board, movement
 from .board import Hex

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from pbem.core.dice import Dice
 from pbem.core.errors import RulesetDefinitionError

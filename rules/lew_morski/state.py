@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, fields
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 Hex = tuple[int, int]
 ALTS = ("HIGH", "LOW", "VLOW")

@@ -261,7 +261,7 @@ def movement(v, d, me, enemies, hand: Counter) -> tuple[str, tuple | None]:
     if same:
         best = None
         for e in same:
-            for f, (dx, dy) in sorted(STEP.items()):
+            for _f, (dx, dy) in sorted(STEP.items()):
                 c = [e["cell"][0] + dx, e["cell"][1] + dy]
                 if c not in d["free_cells"]:
                     continue

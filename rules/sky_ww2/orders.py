@@ -6,7 +6,7 @@ activation, the turn script, a reaction, or a pursuit answer.
 """
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from pbem.core.errors import Code, OrderProblem
 from pbem.core.orders import OrderLine

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Mapping, Sequence
+from typing import Any
+from collections.abc import Mapping, Sequence
 
 from pbem.core.orders import OrderLine
 from pbem.core.ruleset import Checked, Option, Outcome, Phase, Resolution, RulesetInfo, Scenario, Seat, Window
@@ -73,7 +74,7 @@ class SkyRuleset:
         prompts = {
             "setup": "place two ground objects face down and choose your aircraft",
             "deploy": f"deploy {ac} (or another of your aircraft waiting)",
-            "activate": f"choose the aircraft to activate and what to discard first",
+            "activate": "choose the aircraft to activate and what to discard first",
             "script": f"give {ac}'s turn: movement, beats with ON_CANCELLED answers, end discards",
             "react": f"an exchange needs your answer for {ac}: PLAY a card or PASS",
             "pursue": f"an enemy changed altitude: does {ac} pursue?",

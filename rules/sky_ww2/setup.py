@@ -97,7 +97,7 @@ def make_aircraft(g: Game, side: str, numbers) -> None:
 def preset(g: Game, sc: dict, dice) -> None:
     n = g.opt("aircraft")
     for side in tables.SIDES:
-        for slot, obj in zip(g.doc["ground"][side], sc["ground"][side]):
+        for slot, obj in zip(g.doc["ground"][side], sc["ground"][side], strict=False):
             slot["obj"] = obj
         make_aircraft(g, side, sc["aircraft"][side][:n])
     order = [other_side(g.doc["initiative"]), g.doc["initiative"]]
@@ -115,7 +115,7 @@ def resolve_setup(g: Game, orders: dict, dice) -> None:
     for side in tables.SIDES:
         o = orders.get(f"{side}-1") or {}
         objs = o.get("ground") or list(GROUND_IDS[:2])
-        for slot, obj in zip(g.doc["ground"][side], objs):
+        for slot, obj in zip(g.doc["ground"][side], objs, strict=False):
             slot["obj"] = obj
         g.say(f"{side} lays two ground-object cards face down", kind="setup")
         if g.opt("selection") != "random":

@@ -10,7 +10,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 from pbem.core.ruleset import Event
 
@@ -25,14 +26,14 @@ class State:
     doc: str
 
     @staticmethod
-    def of(doc: dict) -> "State":
+    def of(doc: dict) -> State:
         return State(json.dumps(doc, sort_keys=True, separators=(",", ":")))
 
     def read(self) -> dict:
         """A read-only parse (shared: never mutate it)."""
         return _parse(self.doc)
 
-    def thaw(self) -> "Game":
+    def thaw(self) -> Game:
         return Game(json.loads(self.doc))
 
 

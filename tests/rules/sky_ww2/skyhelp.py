@@ -35,7 +35,7 @@ def position(aircraft: dict, *, options: dict | None = None, initiative: str = "
     for side in ("coalition", "axis"):
         doc["side_policies"][side]["sequence"] = sorted(a for a in keep if keep[a]["side"] == side)
         if ground and side in ground:
-            for slot, obj in zip(doc["ground"][side], ground[side]):
+            for slot, obj in zip(doc["ground"][side], ground[side], strict=False):
                 slot["obj"] = obj
     if deck is not None:
         doc["deck"] = list(deck)

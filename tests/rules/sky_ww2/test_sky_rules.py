@@ -368,7 +368,7 @@ def test_dispatch_post_refuses_malfunction_and_second_card():
 def test_alternating_activation_and_round_reset():
     spec = {f"{p}{i}": {"number": n, "alt": "medium", "cell": (x, i), "facing": "E" if p == "c" else "W",
                         "hand": FULL5}
-            for p, x in (("c", 1), ("x", 4)) for i, n in zip((1, 2, 3), (8, 5, 7))}
+            for p, x in (("c", 1), ("x", 4)) for i, n in zip((1, 2, 3), (8, 5, 7), strict=False)}
 
     def ask(d):
         for seat in d["policies"]:

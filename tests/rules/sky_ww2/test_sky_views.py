@@ -154,7 +154,7 @@ def test_roster_and_deck_data():
         assert sorted(r) == list(range(1, len(r) + 1)) and len(r) >= 10        # number cards 1..N [L91, L303]
         assert any(t.shturmovik for t in r.values()) and any(t.turret for t in r.values())
         assert any(t.swap for t in r.values())
-    for cid, c in tables.cards().items():
+    for _cid, c in tables.cards().items():
         assert c.count > 0
         if c.kind == "attack":
             assert c.cost >= 1 and c.damage >= 1
