@@ -106,7 +106,7 @@ def _share_test_environment(venv: Path) -> None:
     shared.mkdir()
     for site in dict.fromkeys([sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]]):
         for entry in Path(site).iterdir():
-            if entry.name.startswith(("pbem", "__editable__", "_pytest_pbem")) or entry.suffix == ".pth":
+            if entry.name.startswith(("pbem", "__editable__")) or entry.suffix == ".pth":
                 continue
             if not (shared / entry.name).exists():
                 (shared / entry.name).symlink_to(entry)
