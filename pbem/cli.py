@@ -39,7 +39,7 @@ class Group(click.Group):
               help="Log more: -v pbem's info lines, -vv debug and the libraries' own lines.")
 @click.option("--log-format", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="json: one JSON object per log line (time, level, logger, message, fields).")
-@click.version_option(package_name="pbem", message="%(prog)s %(version)s")
+@click.version_option(package_name="pbem", message="pbem %(version)s")
 @click.pass_context
 def main(ctx: click.Context, home: str, verbose: int, log_format: str) -> None:
     """pbem — a play-by-email turn processor for wargames."""

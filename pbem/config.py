@@ -112,15 +112,9 @@ class ScheduleSection(Section):
 
 
 class _Login(Section):
-    host: str = ""
-    tls: bool = False
-    starttls: bool = False
-    username: str = ""
-    password: str = ""
-    password_file: str = ""
-    cafile: str = ""
+    """What SMTP and IMAP share: a password given once, files that exist."""
 
-    @field_validator("password_file", "cafile")
+    @field_validator("password_file", "cafile", check_fields=False)
     @classmethod
     def _exists(cls, v: str, info: ValidationInfo) -> str:
         _home_file(info, v)
@@ -136,16 +130,28 @@ class _Login(Section):
 class SmtpSection(_Login):
     """Outgoing mail; without ``host`` it goes to the [mail] outbox Maildir."""
 
+    host: str = ""
     port: int = Field(587, ge=1, le=65535)
     starttls: bool = True
+    tls: bool = False  # implicit TLS (port 465)
+    username: str = ""
+    password: str = ""
+    password_file: str = ""
+    cafile: str = ""
     confirm_by_copy: bool = True
 
 
 class ImapSection(_Login):
     """Incoming mail from a mailbox; without ``host`` only the [mail] inbox Maildir is read."""
 
+    host: str = ""
     port: int | None = Field(None, ge=1, le=65535)  # 993 with tls, else 143
     tls: bool = True
+    starttls: bool = False
+    username: str = ""
+    password: str = ""
+    password_file: str = ""
+    cafile: str = ""
     mailbox: str = Field("INBOX", min_length=1)
     processed: str = "pbem-processed"
 
@@ -234,6 +240,8 @@ def effective(home) -> list[str]:
         for key, value in home.section(name).items():
             if key in SECRETS and value:
                 value = MASK
+            elif (name, key) == ("database", "url"):
+                value = mask_url(value)
             lines.append(f"{key} = {_toml(value)}")
         lines.append("")
     return lines

@@ -34,8 +34,9 @@ max_message_bytes = 1048576
 # gm_key = "gm.pub"
 
 [database]
-# SQLite in this folder by default; for PostgreSQL:
-# url = "postgresql://user@host:5432/dbname"
+# SQLite in this folder by default; for PostgreSQL, say
+#   url = "postgresql://user@host:5432/dbname"
+# (PBEM_DATABASE_URL in the environment overrides it).
 url = "sqlite:///{home}/pbem.db"
 
 [mail]
@@ -71,8 +72,9 @@ interrupt_hours = 12
 # # implicit TLS (port 465) instead of STARTTLS:
 # tls = false
 # username = "pbem"
-# # a file in this folder holding the password (mode 600); or password = "..."
+# # the password: a file in this folder holding it (mode 600), or the password itself (not both)
 # password_file = "smtp-password"
+# password = ""
 # # trust this CA file (a club's own mail server) instead of the system's
 # cafile = "ca.pem"
 # # each message also goes to the game address in the same SMTP transaction; the copy coming
@@ -88,6 +90,7 @@ interrupt_hours = 12
 # starttls = false
 # username = "pbem"
 # password_file = "imap-password"
+# password = ""
 # cafile = "ca.pem"
 # mailbox = "INBOX"
 # # handled mail is moved here; "" keeps it in the mailbox, marked seen
