@@ -71,7 +71,7 @@ interrupt_hours = 12
 # starttls = true
 # # implicit TLS (port 465) instead of STARTTLS:
 # tls = false
-# username = "pbem"
+# username = "games@example.org"
 # # the password: a file in this folder holding it (mode 600), or the password itself (not both)
 # password_file = "smtp-password"
 # password = ""
@@ -88,7 +88,7 @@ interrupt_hours = 12
 # port = 993
 # tls = true
 # starttls = false
-# username = "pbem"
+# username = "games@example.org"
 # password_file = "imap-password"
 # password = ""
 # cafile = "ca.pem"

@@ -201,3 +201,8 @@ def test_version():
 
     result = CliRunner().invoke(main, ["--version"])
     assert result.exit_code == 0 and result.output.strip() == f"pbem {version('pbem')}"
+
+
+def test_the_server_name_line_is_written_once():
+    # scripts (tests/trust/load.py) add `gm` by replacing it; a second match would land in another section
+    assert DEFAULT_CONFIG.count('name = "pbem"') == 1
