@@ -257,7 +257,9 @@ def _toml(value: Any) -> str:
 
 def transports(home) -> dict[str, str]:
     """Where mail comes from and goes to, and who hears of held games: what is live with this config."""
-    imap, smtp, lmtp = home.section("imap"), home.section("smtp"), home.section("lmtp")
+    imap = home.section("imap")
+    smtp = home.section("smtp")
+    lmtp = home.section("lmtp")
     inbox = [f"Maildir {home.inbox}"]
     if imap.get("host"):
         port = imap.get("port", 993 if imap.get("tls", True) else 143)

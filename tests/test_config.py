@@ -206,3 +206,21 @@ def test_version():
 def test_the_server_name_line_is_written_once():
     # scripts (tests/trust/load.py) add `gm` by replacing it; a second match would land in another section
     assert DEFAULT_CONFIG.count('name = "pbem"') == 1
+
+
+def keys_read_by_the_code() -> set[tuple[str, str]]:
+    """(section, key) for every `x = ....section("s")` then `x.get("k"` / `x["k"]`, and `section("s").get("k"`."""
+    found = set()
+    for path in (ROOT / "pbem").rglob("*.py"):
+        src = path.read_text()
+        found |= set(re.findall(r'section\("(\w+)"\)\.get\("(\w+)"', src))
+        for var, section in re.findall(r'(\w+) = [\w.]*section\("(\w+)"\)', src):
+            found |= {(section, key) for key in re.findall(rf'\b{var}(?:\.get\(|\[)"(\w+)"', src)}
+    return found
+
+
+def test_every_key_the_code_reads_is_in_the_schema():
+    read = keys_read_by_the_code()
+    assert ("smtp", "host") in read and ("server", "gm") in read and ("imap", "mailbox") in read  # the scan works
+    missing = {(s, k) for s, k in read if k not in config.SECTIONS[s].model_fields}
+    assert not missing, f"add these to pbem/config.py and the default config in pbem/home.py: {sorted(missing)}"
