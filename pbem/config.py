@@ -65,16 +65,27 @@ class ServerSection(Section):
     @field_validator("gm_key")
     @classmethod
     def _check_gm_key(cls, v: str, info: ValidationInfo) -> str:
-        if v.startswith("ssh-"):  # the key line itself
-            from pbem.crypto import sshsig
-
-            try:
-                sshsig.PublicKey.parse(v)
-            except Exception as exc:
-                raise ValueError(f"not an OpenSSH public key: {exc}") from None
-        else:
-            _home_file(info, v)
+        """A file in the home holding the key, or the key line itself (as Server.gm_key reads it)."""
+        ctx = info.context or {}
+        home, check = ctx.get("home"), ctx.get("check_files", True)
+        if not v:
+            return v
+        if home is not None and (Path(home) / v).is_file():
+            _public_key((Path(home) / v).read_text(), f"file {v!r}")
+        elif " " in v.strip():
+            _public_key(v, "the key line")
+        elif home is not None and check:
+            raise ValueError(f"file {v!r} does not exist in {home} (nor is it a public key line)")
         return v
+
+
+def _public_key(text: str, what: str) -> None:
+    from pbem.crypto import sshsig
+
+    try:
+        sshsig.PublicKey.parse(text)
+    except Exception as exc:
+        raise ValueError(f"{what} is not an OpenSSH public key: {exc}") from None
 
 
 class DatabaseSection(Section):

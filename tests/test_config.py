@@ -66,7 +66,9 @@ def test_every_problem_is_listed_at_once(home):
     ("lmtp", 'listen = "127.0.0.1:port"', "[lmtp] listen = '127.0.0.1:port': '127.0.0.1:port' is neither host:port"),
     ("server", 'gm = "the gm"', "[server] gm = 'the gm': 'the gm' is not a mail address"),
     ("server", 'gm_key = "gm.pub"', "[server] gm_key = 'gm.pub': file 'gm.pub' does not exist"),
-    ("server", 'gm_key = "ssh-ed25519 AAAAnotakey"', "[server] gm_key = 'ssh-ed25519 AAAAnotakey': not an OpenSSH"),
+    ("server", 'gm_key = "ssh-ed25519 AAAAnotakey"', "[server] gm_key = 'ssh-ed25519 AAAAnotakey': the key line is "
+                                                     "not an OpenSSH public key"),
+    ("server", 'gm_key = "server_key"', "[server] gm_key = 'server_key': file 'server_key' is not an OpenSSH public"),
     ("server", "max_message_bytes = 10", "[server] max_message_bytes = 10: Input should be greater than or equal to 1024"),
     ("schedule", "hours = 0", "[schedule] hours = 0: Input should be greater than 0"),
     ("schedule", "grace_hours = -1", "[schedule] grace_hours = -1: Input should be greater than or equal to 0"),
@@ -86,6 +88,15 @@ def test_bad_values_are_named(home, section, text, expected):
     assert result.exit_code != 0
     assert expected in result.output
     assert "Traceback" not in result.output
+
+
+def test_gm_key_may_be_a_file_or_the_key_line(home):
+    pub = (home.path / "server_key.pub").read_text().strip()
+    for value in ("server_key.pub", pub):
+        text = re.sub(r"^# gm_key = .*$", f'gm_key = "{value}"', DEFAULT_CONFIG, flags=re.M)
+        home.config_path.write_text(text)
+        result = pbem(home, "config", "check")
+        assert result.exit_code == 0, result.output
 
 
 def test_secrets_are_not_repeated_in_errors(home):
