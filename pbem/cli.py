@@ -5,7 +5,6 @@ All state lives under the home folder: ``--home DIR``, ``PBEM_HOME``, or ``./pbe
 from __future__ import annotations
 
 import json
-import logging
 import sys
 from pathlib import Path
 
@@ -36,13 +35,18 @@ class Group(click.Group):
 @click.group(cls=Group)
 @click.option("--home", envvar="PBEM_HOME", default="pbem-home", show_default=True,
               help="Folder holding config, database, keys and mail folders.")
-@click.option("-v", "--verbose", count=True, help="Log more (-v info, -vv debug).")
+@click.option("-v", "--verbose", count=True,
+              help="Log more: -v pbem's info lines, -vv debug and the libraries' own lines.")
+@click.option("--log-format", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="json: one JSON object per log line (time, level, logger, message, fields).")
+@click.version_option(package_name="pbem", message="pbem %(version)s")
 @click.pass_context
-def main(ctx: click.Context, home: str, verbose: int) -> None:
+def main(ctx: click.Context, home: str, verbose: int, log_format: str) -> None:
     """pbem — a play-by-email turn processor for wargames."""
+    from pbem import logsetup
+
     ctx.obj = {"home": home}
-    logging.basicConfig(level=[logging.WARNING, logging.INFO, logging.DEBUG][min(verbose, 2)],
-                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    logsetup.setup(verbose, log_format)
 
 
 @main.command()
@@ -55,9 +59,34 @@ def init(ctx, database):
     home = Home.locate(ctx.obj["home"])
     Server.init(home, database)
     click.echo(f"pbem home ready at {home.path}")
-    click.echo(f"  config:     {home.config_path}")
+    click.echo(f"  config:     {home.config_path}  (every key is there; `pbem config check` shows them)")
     click.echo(f"  server key: {home.key_path}.pub")
     click.echo(f"  inbox:      {home.inbox} (Maildir)   outbox: {home.outbox} (Maildir)")
+    if not home.section("server").get("gm"):
+        click.echo("  GM notices: nobody yet; set [server] gm (and gm_key) in the config")
+
+
+@main.group("config")
+def config_group():
+    """Check the configuration."""
+
+
+@config_group.command("check")
+@click.pass_context
+def config_check(ctx):
+    """Check config.toml; print the settings in force (secrets masked) and which transports are live.
+
+    Exits non-zero, naming each wrong key, when the config is not valid.
+    """
+    from pbem import config
+
+    home = Home.locate(ctx.obj["home"]).load()  # an invalid config raises HomeError: exit 1 with the reasons
+    click.echo(f"# {home.config_path}: valid")
+    click.echo(f"# database in use: {config.mask_url(home.db_url)}")
+    for what, how in config.transports(home).items():
+        click.echo(f"# {what + ':':12} {how}")
+    click.echo("")
+    click.echo("\n".join(config.effective(home)).rstrip())
 
 
 @main.command("rules")
@@ -254,9 +283,11 @@ def ingest(ctx, files):
 @click.pass_context
 def tick(ctx):
     """One pass of the daemon: take in mail, resolve what is due, send what is queued."""
-    from pbem.daemon import tick as do_tick
+    from pbem.daemon import tick as do_tick, warn_if_no_gm
 
-    report = do_tick(_server(ctx))
+    server = _server(ctx)
+    warn_if_no_gm(server.home)
+    report = do_tick(server)
     click.echo(report.line())
 
 
@@ -265,8 +296,10 @@ def tick(ctx):
 @click.pass_context
 def daemon(ctx, interval):
     """Run the daemon until stopped (SIGINT/SIGTERM)."""
+    from pbem import logsetup
     from pbem.daemon import run
 
+    logsetup.operator()  # the banner, a line per pass and each verdict, even without -v
     run(_server(ctx), interval)
 
 

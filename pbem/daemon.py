@@ -11,6 +11,7 @@ import signal
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pbem import config
 from pbem.delivery import deliver
 
 log = logging.getLogger("pbem.runner")
@@ -91,6 +92,25 @@ def tick(server) -> TickReport:
     return report
 
 
+def warn_if_no_gm(home) -> None:
+    """Say so at start when held games, breaker trips and bounces would reach nobody."""
+    if not home.section("server").get("gm"):
+        log.warning(config.NO_GM, home.config_path)
+
+
+def banner(server, interval: float) -> str:
+    """What the daemon runs on: home, database (password masked), transports, games."""
+    games = server.games()
+    active = sum(1 for g in games if g.status == "active")
+    where = "; ".join(f"{k} {v}" for k, v in config.transports(server.home).items())
+    return (f"pbem daemon started: home {server.home.path}; database {config.mask_url(server.home.db_url)}; "
+            f"{where}; {len(games)} game(s), {active} active; a pass every {interval:g} s")
+
+
+def _did_work(report: TickReport) -> bool:
+    return bool(report.ingested or report.resolved or report.sent or report.failed or report.reminded)
+
+
 def run(server, interval: float = 60.0) -> None:
     """Run passes every ``interval`` seconds, at the earliest deadline, and when mail arrives
     (LMTP delivery or IMAP IDLE), until SIGTERM or SIGINT."""
@@ -98,13 +118,15 @@ def run(server, interval: float = 60.0) -> None:
 
     from apscheduler.schedulers.blocking import BlockingScheduler
 
+    log.info("%s", banner(server, interval))
+    warn_if_no_gm(server.home)
     sched = BlockingScheduler(timezone="UTC")
     stopping = threading.Event()
 
     def one_pass():
         try:
             report = tick(server)
-            if report.ingested or report.resolved or report.sent:
+            if _did_work(report):  # an idle pass says nothing: a minute's poll is not news
                 log.info(report.line())
         except Exception:  # one bad pass must not end the daemon
             log.exception("tick failed; next pass in %s s", interval)

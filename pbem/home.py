@@ -11,43 +11,94 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pbem import config
 from pbem.crypto import sshsig
 
 DEFAULT_CONFIG = """\
 # pbem server configuration.  Paths are relative to this folder.
+# Every key pbem reads is below; a commented-out key shows its default or an example.
+# Unknown keys are errors: `pbem config check` shows what is in force.
+
 [server]
 # The game address: the From of everything sent, where players mail orders.
 address = "pbem@localhost"
+# The name in the From of mail sent.
 name = "pbem"
 # Larger messages are kept for audit and answered with a rejection.
 max_message_bytes = 1048576
+# The GM's address: held games, circuit-breaker trips, intake errors and bounces
+# are mailed here.  Unset, they reach nobody.
+# gm = "gm@example.org"
+# The GM's OpenSSH public key (a file in this folder, or the key line itself);
+# PBEM-COMMAND mail signed with it runs GM commands.
+# gm_key = "gm.pub"
 
 [database]
-# SQLite in this folder by default; for PostgreSQL:
-# url = "postgresql://user@host:5432/dbname"
+# SQLite in this folder by default; for PostgreSQL, say
+#   url = "postgresql://user@host:5432/dbname"
+# (PBEM_DATABASE_URL in the environment overrides it).
 url = "sqlite:///{home}/pbem.db"
 
 [mail]
 # Incoming mail is read from this Maildir on every tick (an MTA, fetchmail or
 # `pbem ingest -` can also deliver).  Outgoing mail goes to the outbox Maildir
-# unless [smtp] is set.
+# unless [smtp] host is set.
 inbox = "inbox"
 outbox = "outbox"
 
 [schedule]
+# Defaults for new games (`pbem game new --hours ... --set NAME=VALUE` per game).
 # Hours a phase stays open for orders, and for a short interrupt window.
 hours = 48
 interrupt_hours = 12
+# With a fixed --schedule (weekdays and times), the next slot that leaves at least
+# this many hours to write orders.
+# min_hours = 12
+# Orders arriving this long after the deadline still count.
+# grace_hours = 0
+# Players who owe orders are reminded this many hours before the deadline.
+# remind_hours = 12
+# More sides than this without orders at a deadline hold the game (a mail outage
+# looks like this) and tell the GM.
+# max_missing = 1
+# Longest vacation a player may take.
+# vacation_hours = 72
 
+# Outgoing mail over SMTP (without host: the outbox Maildir).
 # [smtp]
 # host = "smtp.example.org"
 # port = 587
 # starttls = true
-# username = "pbem"
+# # implicit TLS (port 465) instead of STARTTLS:
+# tls = false
+# username = "games@example.org"
+# # the password: a file in this folder holding it (mode 600), or the password itself (not both)
 # password_file = "smtp-password"
+# password = ""
+# # trust this CA file (a club's own mail server) instead of the system's
+# cafile = "ca.pem"
 # # each message also goes to the game address in the same SMTP transaction; the copy coming
 # # back proves delivery, so a daemon killed mid-send never sends a message twice
 # confirm_by_copy = true
+
+# Incoming mail from an IMAP mailbox (IDLE wakes the daemon when mail arrives).
+# [imap]
+# host = "imap.example.org"
+# # 993 with tls, 143 without
+# port = 993
+# tls = true
+# starttls = false
+# username = "games@example.org"
+# password_file = "imap-password"
+# password = ""
+# cafile = "ca.pem"
+# mailbox = "INBOX"
+# # handled mail is moved here; "" keeps it in the mailbox, marked seen
+# processed = "pbem-processed"
+
+# The daemon takes mail from an MTA (Postfix) over LMTP: host:port or unix:/path.
+# [lmtp]
+# listen = "127.0.0.1:2424"
 """
 
 
@@ -78,13 +129,19 @@ class Home:
         if not self.exists():
             raise HomeError(f"no pbem home at {self.path} (run `pbem init` first, or pass --home)")
         try:
-            self.config = tomllib.loads(self.config_path.read_text())
+            raw = tomllib.loads(self.config_path.read_text())
         except tomllib.TOMLDecodeError as exc:
             raise HomeError(f"{self.config_path}: {exc}") from None
+        try:
+            config.validate(raw, self.config_path, self.path)
+        except config.ConfigError as exc:
+            raise HomeError(str(exc)) from None
+        self.config = raw
         return self
 
     def section(self, name: str) -> dict[str, Any]:
-        return dict(self.config.get(name, {}))
+        """The section as a plain dict, defaults filled in for the keys the file leaves out."""
+        return {**config.defaults(name), **self.config.get(name, {})}
 
     @property
     def db_url(self) -> str:

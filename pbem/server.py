@@ -116,6 +116,14 @@ class Verdict:
         return f"{self.status} {self.message_id or '(no Message-ID)'}{who}{why}"
 
 
+def _log_decision(verdict: Verdict) -> None:
+    """One operator line per message: Message-ID, verdict, game/seat; never the reasons (they may quote orders)."""
+    where = f" {verdict.game}/{verdict.seat}" if verdict.game else ""
+    decision_log.info("%s: %s%s", verdict.message_id or "(no Message-ID)", verdict.status, where,
+                      extra={"message_id": verdict.message_id, "verdict": verdict.status,
+                             "game": verdict.game, "seat": verdict.seat})
+
+
 class Server(GMCommands):
     """The pbem server bound to one home folder."""
 
@@ -355,7 +363,7 @@ class Server(GMCommands):
             results = self._ingest_batch(raws, now, careful=True)
         verdicts = []
         for verdict, msg, sha in results:
-            decision_log.info("%s", verdict.line())
+            _log_decision(verdict)
             if verdict.status == "accepted" and msg is not None and msg.commands:
                 verdict.reasons = self._run_commands(msg, sha)
             verdicts.append(verdict)
