@@ -8,7 +8,6 @@ import email.policy
 import shutil
 import sqlite3
 import threading
-from datetime import timedelta
 
 import pytest
 from aiosmtpd.controller import Controller
@@ -304,12 +303,3 @@ def test_overlapping_ticks_both_finish_resolve_and_send(server, duel_game, keys,
     assert not list((server.home.inbox / "new").iterdir())
     assert len(list((server.home.inbox / "cur").iterdir())) == 2
     assert all(r.state == "sent" for r in rows(server))
-
-
-def test_a_lease_is_not_waited_out_after_a_fixed_disk(server, duel_game, clock):
-    _unwritable(server.home.outbox)
-    deliver(server)
-    _writable(server.home.outbox)
-    clock.advance(seconds=1)
-    assert deliver(server)[0] == len(rows(server))
-    assert LEASE > timedelta(seconds=1)
