@@ -1,10 +1,19 @@
 """Sending the outbox: to a Maildir (the embedded default) or over SMTP, with retries.
 
 A row is claimed by moving it to ``sending`` with a lease (``not_before`` set
-a few minutes ahead) in its own transaction, which also fixes the message's
-bytes; only then is it sent, and marked ``sent`` the moment the receiver
-takes it (before SMTP's QUIT).  A daemon that dies mid-send leaves the row
-claimed until the lease runs out, then any daemon sends the same bytes again.
+a few minutes ahead) in a transaction that does nothing else; its bytes are
+then composed, one message at a time, and fixed in the next transaction;
+only then is it sent, and marked ``sent`` the moment the receiver takes it
+(before SMTP's QUIT).  A daemon that dies mid-send leaves the row claimed
+until the lease runs out, then any daemon sends the same bytes again.
+
+One message never stops another.  A message that cannot be composed, or that
+the transport fails on for a reason of its own (a 5xx, an address the relay
+cannot take, a bug), is kept with its error, failed once it fails for good,
+and reported to the GM once; the others go.  A failure of the transport as a
+whole (:class:`TransportDown`: the outbox unwritable, the disk full, the
+relay unreachable or refusing our login) ends the pass and hands the claimed
+rows straight back, attempt uncounted, for the next pass.
 
 That alone is at least once: a daemon killed after the receiver took the
 message and before our commit would send it twice, and SMTP offers no way to
