@@ -43,7 +43,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Callable, Protocol
 
-from sqlalchemy import or_
+from sqlalchemy import bindparam, or_, update
 from sqlmodel import select
 
 from pbem.store.models import Outbox
@@ -333,16 +333,16 @@ def _compose(server, rows: list[Outbox], now, done: _Pass) -> list[Outbox]:
             log.exception("%s: the message to %s cannot be composed; kept for the GM", row.message_id, row.to_addr)
             broken.append((row, f"cannot be composed: {exc.__class__.__name__}: {exc}"))
     if fixed or broken:
-        with server.session() as s:
-            for row_id, raw in fixed.items():
-                stored = s.get(Outbox, row_id)
-                if stored.raw is None:
-                    stored.raw = raw
-                    s.add(stored)
-            for row, error in broken:
-                stored = s.get(Outbox, row.id)
-                stored.state, stored.last_error, stored.not_before = "failed", error[:2000], None
-                s.add(stored)
+        with server.session() as s:  # one statement per kind, not a load and an update per row
+            conn = s.connection()
+            if fixed:
+                conn.execute(update(Outbox).where(Outbox.id == bindparam("row_id"), Outbox.raw == None)  # noqa: E711
+                             .values(raw=bindparam("bytes")),
+                             [{"row_id": row_id, "bytes": raw} for row_id, raw in fixed.items()])
+            if broken:
+                conn.execute(update(Outbox).where(Outbox.id == bindparam("row_id"))
+                             .values(state="failed", last_error=bindparam("error"), not_before=None),
+                             [{"row_id": row.id, "error": error[:2000]} for row, error in broken])
             s.commit()
     for row, error in broken:
         _report(server, row, error, hint="The message could not be built: a bug in pbem, please report it.")
