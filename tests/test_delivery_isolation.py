@@ -305,3 +305,9 @@ def test_overlapping_ticks_both_finish_resolve_and_send(server, duel_game, keys,
     assert not list((server.home.inbox / "new").iterdir())
     assert len(list((server.home.inbox / "cur").iterdir())) == 2
     assert all(r.state == "sent" for r in rows(server))
+
+
+def test_ingest_into_a_home_that_is_not_there_says_try_later(tmp_path):
+    """A home moved or not yet mounted is the server's to fix: the MTA keeps the mail, never bounces it."""
+    result = _cli(tmp_path / "missing", "ingest", "-", stdin=mail("orders"))
+    assert result.exit_code == 75 and "no pbem home" in result.output
