@@ -6,6 +6,7 @@ the database, so a restarted daemon, or a second one, loses nothing.
 """
 from __future__ import annotations
 
+import imaplib
 import logging
 import signal
 from dataclasses import dataclass, field
@@ -95,7 +96,7 @@ def tick(server) -> TickReport:
     touched = ingest_maildir(server, server.home.inbox, report)
     try:
         touched |= ingest_imap(server, report)
-    except OSError as exc:  # the mail provider is down: deadlines and sending go on
+    except (OSError, imaplib.IMAP4.error) as exc:  # the provider down, a password changed: the rest goes on
         log.warning("IMAP poll failed: %s", exc)
     for game_id in sorted(touched | set(server.due_games())):
         report.resolved += server.advance(game_id)

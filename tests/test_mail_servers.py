@@ -276,3 +276,12 @@ def test_lmtp_deliveries_that_arrive_together_are_stored_together(server, duel_g
     from pbem.store.models import Inbound
     with server.session() as s:
         assert len(s.exec(select(Inbound)).all()) == 20
+
+
+def test_a_refused_imap_login_does_not_stop_the_pass(server, duel_game, dovecot, caplog):
+    """IMAP errors are not OSErrors: a changed password must not stop sitreps and deadlines."""
+    server.home.config["imap"] = {"host": dovecot.host, "port": dovecot.port, "tls": False,
+                                  "username": dovecot.username, "password": "changed"}
+    report = tick(server)
+    assert report.sent >= 2  # the sitreps of the start went out all the same
+    assert any("IMAP poll failed" in r.getMessage() for r in caplog.records)
