@@ -311,3 +311,35 @@ def test_ingest_into_a_home_that_is_not_there_says_try_later(tmp_path):
     """A home moved or not yet mounted is the server's to fix: the MTA keeps the mail, never bounces it."""
     result = _cli(tmp_path / "missing", "ingest", "-", stdin=mail("orders"))
     assert result.exit_code == 75 and "no pbem home" in result.output
+
+
+class Greylisting(Sink):
+    """A relay that defers one address for ever (a mailbox over quota) and takes the rest."""
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if address.startswith("full@"):
+            return "452 4.2.2 mailbox full"
+        return await super().handle_RCPT(server, session, envelope, address, rcpt_options)
+
+
+def test_a_message_deferred_for_five_days_is_given_up_and_reported(server, keys, clock):
+    sink = Greylisting()
+    ctl = Controller(sink, hostname="127.0.0.1", port=free_port())
+    ctl.start()
+    try:
+        with_gm(server)
+        server.new_game("q", "duel", "standard", seed=b"s")
+        server.add_player("q", "east", "full@players.test", sshsig.public_key_of(keys["east"]).line())
+        server.add_player("q", "west", "west@players.test", sshsig.public_key_of(keys["west"]).line())
+        transport = SmtpTransport("127.0.0.1", ctl.port, starttls=False)
+        assert deliver(server, transport) == (1, 0)  # west's went; full's waits, its address not at fault yet
+        [full] = [r for r in rows(server) if r.to_addr == "full@players.test"]
+        assert row(server, full.id).state == "queued" and "452" in row(server, full.id).last_error
+        assert not gm_notices(server)
+        clock.advance(days=5, hours=1)
+        assert deliver(server, transport) == (1, 1)  # given up, and the GM's notice sent
+        assert row(server, full.id).state == "failed"
+        [notice] = gm_notices(server)
+        assert "full@players.test" in notice.parts_json and notice.state == "sent"
+    finally:
+        ctl.stop()
