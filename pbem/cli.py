@@ -256,27 +256,46 @@ def orders(ctx, game_id, side):
 def ingest(ctx, files):
     """Take RFC 5322 messages or bare signed order files (FILE... or - for stdin).
 
-    Prints one verdict line per message.  Exits 0 when messages were rejected
-    (the sender is told); non-zero only when pbem itself failed, so an MTA
-    keeps the message and retries.
+    Prints one verdict line per message.  Exits 0 once the messages are stored, rejected ones
+    included (the sender is told), whatever happens after (resolving, sending: the next pass
+    does it); 75 (EX_TEMPFAIL) when one could not be stored, say the database is locked or
+    down, so that an MTA keeps the message and tries again.
     """
-    server = _server(ctx)
-    sources = files or ("-",)
-    failed = False
-    for src in sources:
-        raw = sys.stdin.buffer.read() if src == "-" else Path(src).read_bytes()
+    try:
+        server = _server(ctx)
+    except click.ClickException as exc:  # a home to fix: the MTA keeps the mail meanwhile, never bounces it
+        click.echo(f"failed: {exc.message}", err=True)
+        sys.exit(75)
+    stored, failed = [], False
+    for src in files or ("-",):
         try:
-            verdict = server.ingest(raw)
-        except Exception as exc:  # storage down etc.: report, and let the MTA retry
+            raw = sys.stdin.buffer.read() if src == "-" else Path(src).read_bytes()
+            verdict = server.ingest(raw, advance=False)  # stored and answered in one transaction
+        except Exception as exc:  # storage down, locked, unreadable: let the MTA retry
             click.echo(f"failed {src}: {exc.__class__.__name__}: {exc}", err=True)
             failed = True
             continue
         click.echo(verdict.line())
-    from pbem.delivery import deliver
-
-    deliver(server)
+        stored.append(verdict)
+    if stored:
+        _after_ingest(server, stored)
     if failed:
         sys.exit(75)  # EX_TEMPFAIL: the MTA will try again
+
+
+def _after_ingest(server, verdicts) -> None:
+    """Resolve what the messages completed and send the answers; a failure here is logged, never an exit
+    status: the messages are stored, and the next pass (`pbem tick`, the daemon) finishes the work."""
+    from pbem.delivery import deliver
+
+    log = logging.getLogger("pbem.runner")
+    try:
+        for game_id in sorted({v.game for v in verdicts if v.status == "accepted" and v.game}):
+            server.advance(game_id)
+        deliver(server)
+    except Exception as exc:
+        log.warning("stored; resolving or sending failed and is left to the next pass: %s: %s",
+                    exc.__class__.__name__, exc)
 
 
 @main.command()

@@ -734,19 +734,24 @@ class Server(GMCommands):
                         text=built.text, html=built.html, msg_id=mid, now=self.clock(), game_id=game.id,
                         png=built.png, form=built.form)
 
-    def report_bounce(self, row: Outbox, error: str) -> None:
-        """Tell the GM that an address fails for good (the player may have changed it)."""
+    def report_bounce(self, row: Outbox, error: str, *, hint: str | None = None) -> None:
+        """Tell the GM, once per message, that it fails for good (the player may have changed address).
+
+        ``hint`` replaces the advice to fix the address, for a failure that is not the address's.
+        """
+        from html import escape  # the error is the relay's or an exception's text, not ours
+
         with self.session() as s:
             game = s.get(Game, row.game_id) if row.game_id else None
             gm = self.home.section("server").get("gm", "")
             if not gm:
                 return
-            text = (f"Mail to {row.to_addr} ({row.kind} {row.message_id}) failed permanently:\n{error}\n\n"
-                    "Fix the address with `pbem gm replace`, then `pbem gm resend`.")
+            hint = hint or "Fix the address with `pbem gm replace`, then `pbem gm resend`."
+            text = f"Mail to {row.to_addr} ({row.kind} {row.message_id}) failed permanently:\n{error}\n\n{hint}"
             mid = message_id("bounce", row.message_id, domain=self._domain)
             if s.exec(select(Outbox.id).where(Outbox.message_id == mid)).first() is None:
                 self._queue(s, kind="notice", to=gm, subject=f"[{row.game_id or 'pbem'}] undeliverable: "
-                            f"{row.to_addr}", text=text, html=f"<pre>{text}</pre>", msg_id=mid, now=self.clock(),
+                            f"{row.to_addr}", text=text, html=f"<pre>{escape(text)}</pre>", msg_id=mid, now=self.clock(),
                             game_id=game.id if game else "")
                 s.commit()
 
