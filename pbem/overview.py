@@ -6,32 +6,36 @@ command line stays a thin shell and the layout can be tested without a database.
 from __future__ import annotations
 
 from datetime import datetime, timezone
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 from zoneinfo import ZoneInfo
 
 #: The table's columns: heading, width.  Together with the gaps they fill 100 columns.
-COLUMNS = (("GAME", 14), ("RULESET", 8), ("STATUS", 8), ("TURN", 4), ("PHASE", 14), ("OWING", 12),
-           ("DEADLINE", 11), ("LEFT", 10), ("LAST", 11))
+COLUMNS = (("GAME", 18), ("RULESET", 8), ("STATUS", 8), ("TURN", 4), ("PHASE", 12), ("OWING", 11),
+           ("DEADLINE", 11), ("LEFT", 11), ("LAST", 8))
 
 
-def time_left(deadline: datetime | None, now: datetime) -> str:
-    """``in 2d 3h``, ``in 40m``, ``overdue 4h``: the two largest units, rounded down."""
+def time_left(deadline: datetime | None, now: datetime, units: int = 2) -> str:
+    """``in 2d 3h``, ``in 40m``, ``overdue 4h``: the ``units`` largest units, rounded down."""
     if deadline is None:
         return ""
     seconds = int((deadline - now).total_seconds())
-    span = _span(abs(seconds))
+    span = _span(abs(seconds), units)
     return f"in {span}" if seconds >= 0 else f"overdue {span}"
 
 
-def _span(seconds: int) -> str:
+def ago(when: datetime | None, now: datetime) -> str:
+    """``5h ago``: how long since something happened, in its largest unit."""
+    if when is None:
+        return ""
+    seconds = int((now - _aware(when)).total_seconds())
+    return "now" if seconds < 60 else f"{_span(seconds, 1)} ago"
+
+
+def _span(seconds: int, units: int = 2) -> str:
     days, rest = divmod(seconds, 86400)
     hours, rest = divmod(rest, 3600)
-    minutes = rest // 60
-    if days:
-        return f"{days}d {hours}h" if hours else f"{days}d"
-    if hours:
-        return f"{hours}h {minutes}m" if minutes else f"{hours}h"
-    return f"{minutes}m"
+    parts = [f"{n}{unit}" for n, unit in ((days, "d"), (hours, "h"), (rest // 60, "m")) if n]
+    return " ".join(parts[:units]) or "0m"
 
 
 def short_time(when: datetime | None, zone: str) -> str:
@@ -49,34 +53,46 @@ def long_time(when: datetime | None, zone: str) -> str:
 
 
 def _in_zone(when: datetime, zone: str) -> datetime:
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=timezone.utc)
-    return when.astimezone(ZoneInfo(zone))
+    return _aware(when).astimezone(ZoneInfo(zone))
+
+
+def _aware(when: datetime) -> datetime:
+    return when if when.tzinfo else when.replace(tzinfo=timezone.utc)
 
 
 def _cell(text: str, width: int) -> str:
     return text if len(text) <= width else text[:width - 1] + "…"
 
 
-def owing_text(row: Mapping[str, Any]) -> str:
-    if not row["owing"]:
-        return ""
-    names = ",".join(row["owing"])
-    return f"players:{names}" if row["waiting_for"] == "players" else names
+def phase_text(row: Mapping[str, Any]) -> str:
+    # the phase's key is what order files name; a game that is over has none left
+    return "game over" if row["status"] in ("over", "archived") else row["phase"]
 
 
-def games_table(rows: Iterable[Mapping[str, Any]], zone: str, now: datetime) -> list[str]:
-    """The ``pbem games`` lines: a header, one line per game, and an indented line for a held reason."""
+def games_table(rows: Sequence[Mapping[str, Any]], zone: str, now: datetime) -> list[str]:
+    """The ``pbem games`` lines: a header, one line per game, and an indented line for a held reason.
+
+    A game id is never cut short (the GM types it in the next command): one too long for its
+    column gets a line of its own.
+    """
     lines = [f"times in {zone}; now {long_time(now, zone)}",
              " ".join(f"{head:<{width}}" for head, width in COLUMNS).rstrip()]
+    left_width = COLUMNS[7][1]
     for row in rows:
-        cells = (row["game"], row["ruleset"], row["status"], str(row["turn"]), row["phase_title"] or row["phase"],
-                 owing_text(row), short_time(row["deadline"], zone),
-                 time_left(row["deadline"], now) if row["status"] == "active" else "",
-                 short_time(row["last_activity"], zone))
+        left = time_left(row["deadline"], now) if row["status"] == "active" else ""
+        if len(left) > left_width:
+            left = time_left(row["deadline"], now, units=1)
+        game = row["game"]
+        if len(game) > COLUMNS[0][1]:
+            lines.append(game)
+            game = ""
+        cells = (game, row["ruleset"], row["status"], str(row["turn"]), phase_text(row), ",".join(row["owing"]),
+                 short_time(row["deadline"], zone), left, ago(row["last_activity"], now))
         lines.append(" ".join(f"{_cell(c, w):<{w}}" for c, (_, w) in zip(cells, COLUMNS)).rstrip())
         if row["held_reason"]:
             lines.append(_cell(f"    held: {row['held_reason']}", 100))
+    if any(row["waiting_for"] == "players" for row in rows):
+        lines.append("(an open game owes players: OWING lists its sides that have none yet)")
     return lines
 
 
@@ -96,6 +112,4 @@ def players_table(players: Iterable[Mapping[str, Any]]) -> list[str]:
 
 
 def _iso(when: datetime | None) -> str | None:
-    if when is None:
-        return None
-    return (when if when.tzinfo else when.replace(tzinfo=timezone.utc)).isoformat()
+    return _aware(when).isoformat() if when is not None else None

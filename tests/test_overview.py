@@ -17,12 +17,15 @@ from pbem.core.play import canonical_json
 from pbem.crypto import sshsig
 from pbem.gm import author
 from pbem.journal import GENESIS, entry_hash
-from pbem.overview import COLUMNS, time_left
+from pbem.overview import COLUMNS, ago, games_table, time_left
 from pbem.replay import replay
 from pbem.store.models import Outbox, Sitrep
 from tests.fixtures.duel import RULESET as DUEL
 from tests.helpers import orders_mail
 from tests.test_gm import command_mail
+
+
+RUN_SEED = b"the seed of run-1, secret while it runs"
 
 
 @pytest.fixture
@@ -67,7 +70,7 @@ def club(server, keys, now):
     now.advance(hours=49)
     server.advance("held-1")  # both sides silent: the circuit breaker holds it
     now.advance(hours=1)
-    server.new_game("run-1", "duel", "standard", seed=b"run")
+    server.new_game("run-1", "duel", "standard", seed=RUN_SEED)
     _players(server, keys, "run-1")
     server.ingest(orders_mail(server, "run-1", "east", "FIRE 3\n", keys["east"]))
     server.new_game("done-1", "duel", "standard", seed=b"done")
@@ -84,14 +87,14 @@ def test_games_table_says_who_owes_what_by_when(server, club, gm_cli):
     assert lines[0].startswith("times in Europe/Warsaw")
     assert lines[1].split() == [head for head, _ in COLUMNS]
     assert all(len(line) <= 100 for line in lines)
-    rows = {line.split()[0]: line for line in lines[2:] if not line.startswith(" ")}
+    rows = {line.split()[0]: line for line in lines[2:] if not line.startswith((" ", "("))}
     assert set(rows) == {"held-1", "run-1", "done-1", "open-1"}
     assert "west" in rows["run-1"] and "east" not in rows["run-1"].split()[5]  # east sent orders
     assert "in 1d 23h" in rows["run-1"]
     deadline = datetime.fromisoformat(server.status("run-1")["deadline"])
     warsaw = deadline.astimezone(__import__("zoneinfo").ZoneInfo("Europe/Warsaw")).strftime("%m-%d %H:%M")
     assert warsaw in rows["run-1"]
-    assert "players:west" in rows["open-1"]
+    assert rows["open-1"].split()[5] == "west" and "owes players" in lines[-1]
     assert rows["done-1"].split()[2] == "over"
     held_at = lines.index(rows["held-1"])
     assert lines[held_at + 1].startswith("    held: circuit breaker")
@@ -126,6 +129,18 @@ def test_time_left_reads_like_speech():
     assert time_left(t + timedelta(minutes=40), t) == "in 40m"
     assert time_left(t - timedelta(hours=4), t) == "overdue 4h"
     assert time_left(None, t) == ""
+    assert time_left(t - timedelta(days=1, hours=2), t, units=1) == "overdue 1d"
+    assert ago(t - timedelta(hours=5, minutes=3), t) == "5h ago" and ago(t, t) == "now"
+
+
+def test_a_long_game_id_is_never_cut_short():
+    t = datetime(2026, 11, 1, 12, 0, tzinfo=timezone.utc)
+    row = {"game": "the-autumn-club-campaign-2026", "ruleset": "duel", "status": "active", "turn": 3,
+           "phase": "fire", "phase_title": "fire and move", "waiting_for": "orders", "owing": ["east"],
+           "deadline": t - timedelta(days=1, hours=2), "held_reason": "", "last_activity": t}
+    lines = games_table([row], "UTC", t)
+    assert lines[2] == "the-autumn-club-campaign-2026"
+    assert "overdue 1d " in lines[3] and all(len(line) <= 100 for line in lines)
 
 
 # ---------------------------------------------------------------- pbem players
@@ -215,8 +230,8 @@ def test_export_of_a_running_game_verifies_and_holds_no_seed(server, club, gm_cl
     head = _verify_chain(files["journal.jsonl"].decode().splitlines())
     facts = json.loads(files["game.json"])
     assert head == facts["journal_head"] == server.status("run-1")["journal_head"]
-    assert facts["seed"] is None and facts["seed_commitment"] == hashlib.sha256(b"run").hexdigest()
-    assert not any(b"run".hex().encode() in data for data in files.values())
+    assert facts["seed"] is None and facts["seed_commitment"] == hashlib.sha256(RUN_SEED).hexdigest()
+    assert not any(RUN_SEED.hex().encode() in data for data in files.values())
     assert files["server_key.pub"].startswith(b"ssh-ed25519 ")
     for side in ("east", "west"):
         assert any(n.startswith(f"sitreps/{side}/") and n.endswith(".txt") for n in files)
@@ -280,7 +295,8 @@ def test_gm_replace_changes_only_what_is_given(server, duel_game, gm_cli, keys, 
     assert "replaced the player of west" in gm_cli("gm", "replace", duel_game, "west", "--key",
                                                    str(tmp_path / "new.pub")).output
     after = {x["name"]: x for x in server.status(duel_game)["seats"]}
-    assert after["west"]["email"] == "west2@players.test" and after["west"]["key"] == sshsig.public_key_of(new).fingerprint
+    assert after["west"]["email"] == "west2@players.test"
+    assert after["west"]["key"] == sshsig.public_key_of(new).fingerprint
     what = [e["what"] for e in server.journal(duel_game)][-3:]
     assert what == ["REPLACE west address", "REPLACE west time zone", "REPLACE west key"]
     with server.session() as s:
