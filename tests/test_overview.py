@@ -197,7 +197,8 @@ def test_archive_puts_a_game_away(server, club, gm_cli, keys):
     assert "archived" in gm_cli("gm", "resume", "run-1", ok=False).output
     assert "archived already" in gm_cli("gm", "archive", "run-1", ok=False).output
     assert gm_cli("gm", "journal", "run-1").output.splitlines()[-1].split()[-1] == "ARCHIVE"
-    assert server.ingest(orders_mail(server, "run-1", "west", "FIRE 1\n", keys["west"])).status == "rejected"
+    late = server.ingest(orders_mail(server, "run-1", "west", "FIRE 1\n", keys["west"]))
+    assert late.status == "rejected" and "is over" in " ".join(late.reasons)
     assert replay(server, "run-1").ok
 
 
