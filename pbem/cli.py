@@ -448,10 +448,13 @@ def export_cmd(ctx, game_id, out, folder):
     target = Path(out or (game_id if folder else f"{game_id}.zip"))
     if target.exists() and not (target.is_dir() and folder and not any(target.iterdir())):
         raise click.ClickException(f"{target} exists; not overwriting")
-    if folder:
-        write_folder(files, target)
-    else:
-        write_zip(files, target, game_id)
+    try:
+        if folder:
+            write_folder(files, target)
+        else:
+            write_zip(files, target, game_id)
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {target}: {exc.strerror or exc}") from None
     click.echo(f"wrote {target}: {len(files)} files")
 
 

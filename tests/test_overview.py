@@ -240,6 +240,7 @@ def test_export_of_a_running_game_verifies_and_holds_no_seed(server, club, gm_cl
         view = next(n for n in files if n.startswith(f"sitreps/{side}/") and n.endswith(".json"))
         assert json.loads(files[view])["seat"] == side
     assert "exists" in gm_cli("export", "run-1", "--out", str(out), ok=False).output
+    assert "cannot write" in gm_cli("export", "run-1", "--out", str(tmp_path / "no" / "x.zip"), ok=False).output
 
 
 def test_export_of_a_finished_game_reveals_the_seed(server, club, gm_cli, tmp_path):
