@@ -157,18 +157,17 @@ def test_players_are_grouped_by_key(server, club, gm_cli):
 
 # ---------------------------------------------------------------- gm journal
 def test_journal_shows_when_and_who(server, duel_game, keys, gm_cli):
-    server.home.config.setdefault("server", {})
     server.vacation(duel_game, "east", 5)
     server.extend(duel_game, 2)
     lines = gm_cli("gm", "journal", duel_game, "--tz", "Europe/Warsaw").output.splitlines()
-    assert "WHEN (Europe/Warsaw)" in lines[0]
+    assert "WHEN (Europe/Warsaw)" in lines[0] and "BY" in lines[0]
     # the test clock stands at 12:00 UTC on 1 November: 13:00 in Warsaw
     assert all("2026-11-01 13:00" in line for line in lines[1:])
-    by_kind = [line for line in lines[1:]]
-    assert "the server" in by_kind[0] and "setup" in by_kind[0]
+    assert "the server" in lines[1] and "setup" in lines[1]
     assert any("side east" in line and "VACATION 5" in line for line in lines)
     assert any("the GM" in line and "EXTEND 2" in line for line in lines)
     assert author("gm", {"command": "PAUSE"}) == "?"  # an entry that never stored its author
+    assert "no game 'nope'" in gm_cli("gm", "journal", "nope", ok=False).output
     assert replay(server, duel_game).ok
 
 
