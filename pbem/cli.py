@@ -180,12 +180,60 @@ def game_new(ctx, game_id, ruleset, scenario, options, seed_hex, hours, interrup
     click.echo(f"seed commitment {g.seed_commitment}; add a player for every side to start it")
 
 
+def _gm_zone(server, tz: str | None) -> str:
+    """The zone the GM reads times in: --tz, else the config's [server] tz, else UTC."""
+    from pbem.contact import ContactError, check_tz
+
+    name = tz or server.home.section("server").get("tz") or "UTC"
+    try:
+        return check_tz(name)
+    except ContactError as exc:
+        raise click.BadParameter(str(exc), param_hint="--tz") from None
+
+
+_TZ_OPTION = click.option("--tz", default=None,
+                          help="Show times in this zone (default: the config's [server] tz, else UTC).")
+
+
 @main.command()
+@_TZ_OPTION
+@click.option("--json", "as_json", is_flag=True, help="A list of objects with ISO times, for tools.")
+@click.option("--owing", is_flag=True, help="Only games waiting for someone (orders or players).")
+@click.option("--held", is_flag=True, help="Only held games.")
+@click.option("--all", "show_all", is_flag=True, help="Include archived games.")
 @click.pass_context
-def games(ctx):
-    """List games with turn, phase and state."""
-    for g in _server(ctx).games():
-        click.echo(f"{g.id:20} {g.ruleset:12} {g.status:7} turn {g.turn:<3} {g.phase}")
+def games(ctx, tz, as_json, owing, held, show_all):
+    """List games: status, turn, phase, who owes, deadline and time left, last activity.
+
+    A held game's reason follows on its own line.  Archived games are left out unless --all.
+    """
+    from pbem.overview import games_json, games_table
+
+    server = _server(ctx)
+    zone = _gm_zone(server, tz)
+    now = server.clock()
+    rows = [r for r in server.overview(archived=show_all)
+            if (not owing or r["owing"]) and (not held or r["status"] == "held")]
+    if as_json:
+        click.echo(json.dumps(games_json(rows, now), indent=2, ensure_ascii=False))
+        return
+    for line in games_table(rows, zone, now):
+        click.echo(line)
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="A list of objects, for tools.")
+@click.pass_context
+def players(ctx, as_json):
+    """List every player (a player is their key) with address, zone and the sides they hold."""
+    from pbem.overview import players_table
+
+    found = _server(ctx).players()
+    if as_json:
+        click.echo(json.dumps(found, indent=2, ensure_ascii=False))
+        return
+    for line in players_table(found) or ["no players registered"]:
+        click.echo(line)
 
 
 @main.group()
@@ -199,7 +247,7 @@ def player():
 @click.option("--email", required=True)
 @click.option("--key", "keyfile", required=True, type=click.Path(exists=True, dir_okay=False),
               help="OpenSSH public key file (ssh-ed25519), e.g. from `pbem keygen`.")
-@click.option("--tz", default="UTC", help="The player's time zone, e.g. Europe/Warsaw.")
+@click.option("--tz", default="UTC", show_default=True, help="The player's time zone, e.g. Europe/Warsaw.")
 @click.pass_context
 def player_add(ctx, game_id, side, email, keyfile, tz):
     """Register the player of SIDE in GAME_ID."""
@@ -375,12 +423,17 @@ def gm_rollback(ctx, game_id, seq):
 @gm.command("replace")
 @click.argument("game_id")
 @click.argument("side")
-@click.option("--email", required=True)
-@click.option("--key", "keyfile", required=True, type=click.Path(exists=True, dir_okay=False))
+@click.option("--email", default=None, help="The player's new mail address.")
+@click.option("--key", "keyfile", default=None, type=click.Path(exists=True, dir_okay=False),
+              help="A new public key: a new player (their vacation allowance starts again).")
+@click.option("--tz", default=None, help="The player's new time zone, e.g. Europe/Warsaw.")
 @click.pass_context
-def gm_replace(ctx, game_id, side, email, keyfile):
-    """Give SIDE a new player (address and key)."""
-    click.echo(_server(ctx).replace_player(game_id, side, email, Path(keyfile).read_text()))
+def gm_replace(ctx, game_id, side, email, keyfile, tz):
+    """Change SIDE's player: a new address, key or zone, each optional; what is not given is kept."""
+    if email is None and keyfile is None and tz is None:
+        raise click.UsageError("give at least one of --email, --key and --tz")
+    pubkey = Path(keyfile).read_text() if keyfile else None
+    click.echo(_server(ctx).replace_player(game_id, side, email, pubkey, tz=tz))
 
 
 @gm.command("resend")
@@ -401,13 +454,60 @@ def gm_end(ctx, game_id, text):
     click.echo(_server(ctx).end_game(game_id, text))
 
 
+@gm.command("archive")
+@click.argument("game_id")
+@click.option("--force", is_flag=True, help="End a game that is not over first (its players are told).")
+@click.pass_context
+def gm_archive(ctx, game_id, force):
+    """Put a finished or mistaken game away: no deadline, reminder or mail again; `games` hides it."""
+    click.echo(_server(ctx).archive(game_id, force=force))
+
+
 @gm.command("journal")
 @click.argument("game_id")
+@_TZ_OPTION
 @click.pass_context
-def gm_journal(ctx, game_id):
-    """List the journal entries (what roll back takes)."""
-    for e in _server(ctx).journal(game_id):
-        click.echo(f"{e['seq']:5} {e['kind']:8} turn {e['turn']:<3} {e['phase']:24} {e['hash']} {e['what']}")
+def gm_journal(ctx, game_id, tz):
+    """List the journal entries (what roll back takes): when, by whom, what."""
+    from datetime import datetime
+
+    from pbem.overview import long_time
+
+    server = _server(ctx)
+    zone = _gm_zone(server, tz)
+    click.echo(f"  SEQ {'WHEN (' + zone + ')':22} {'BY':12} {'KIND':8} TURN PHASE")
+    for e in server.journal(game_id):
+        when = long_time(datetime.fromisoformat(e["at"]), zone).rsplit(" ", 1)[0] if e["at"] else "?"
+        click.echo(f"{e['seq']:5} {when:22} {e['by']:12} {e['kind']:8} {e['turn']:<4} {e['phase']}  "
+                   f"{e['hash']} {e['what']}".rstrip())
+
+
+@main.command("export")
+@click.argument("game_id")
+@click.option("--out", "out", default=None, type=click.Path(),
+              help="Where to write (default: GAME_ID.zip, or the folder GAME_ID with --folder).")
+@click.option("--folder", is_flag=True, help="Write a folder instead of a zip.")
+@click.pass_context
+def export_cmd(ctx, game_id, out, folder):
+    """Write GAME_ID's record for checking: journal with hashes, every sitrep, server key, seed commitment.
+
+    The seed is included only when the game is over.  This is the GM's export: it holds every
+    side's sitreps and the full state, so give it to players only once the game is over.
+    """
+    from pbem.export import export_files, write_folder, write_zip
+
+    files = export_files(_server(ctx), game_id)
+    target = Path(out or (game_id if folder else f"{game_id}.zip"))
+    if target.exists() and not (target.is_dir() and folder and not any(target.iterdir())):
+        raise click.ClickException(f"{target} exists; not overwriting")
+    try:
+        if folder:
+            write_folder(files, target)
+        else:
+            write_zip(files, target, game_id)
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {target}: {exc.strerror or exc}") from None
+    click.echo(f"wrote {target}: {len(files)} files")
 
 
 @main.command()

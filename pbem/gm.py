@@ -15,6 +15,7 @@ from typing import Any
 
 from sqlmodel import Session, select
 
+from pbem.contact import ContactError, check_address, check_tz
 from pbem.crypto import sshsig
 from pbem.journal import dumps
 from pbem.mail.compose import message_id
@@ -38,7 +39,11 @@ class GMCommands:
         self._remember(game, state)
 
     def _locked(self, s: Session, game_id: str) -> Game:
-        return self._game(s, game_id, lock=True)
+        game = self._game(s, game_id, lock=True)
+        if game.status == "archived":
+            # archived means put away for good: no command may bring back deadlines or mail
+            raise self.error(f"game {game_id} is archived; nothing more can be done in it")
+        return game
 
     def pause(self, game_id: str, by: str = "the GM") -> str:
         with self.session() as s:
@@ -125,9 +130,17 @@ class GMCommands:
             s.commit()
         return notice
 
-    def replace_player(self, game_id: str, seat: str, email: str, pubkey: str, by: str = "the GM") -> str:
+    def replace_player(self, game_id: str, seat: str, email: str | None = None, pubkey: str | None = None,
+                       by: str = "the GM", *, tz: str | None = None) -> str:
+        """Change what is given of SIDE's player: address, key (a new player) or zone; the rest is kept."""
+        if email is None and pubkey is None and tz is None:
+            raise self.error(f"replace the player of {seat}: give a new address, key or time zone")
         try:
-            key = sshsig.PublicKey.parse(pubkey)
+            email = check_address(email) if email is not None else None
+            tz = check_tz(tz) if tz is not None else None
+            key = sshsig.PublicKey.parse(pubkey) if pubkey is not None else None
+        except ContactError as exc:
+            raise self.error(f"player of {seat}: {exc}") from None
         except ValueError as exc:
             raise self.error(f"public key for {seat}: {exc}") from None
         with self.session() as s:
@@ -135,14 +148,35 @@ class GMCommands:
             row = s.exec(select(Seat).where(Seat.game_id == game_id, Seat.name == seat)).first()
             if row is None:
                 raise self.error(f"game {game_id} has no side {seat!r}")
-            row.email, row.pubkey, row.fingerprint, row.vacation_used = email, key.line(), key.fingerprint, 0.0
+            changed = []
+            if key is not None:
+                clash = s.exec(select(Seat).where(Seat.game_id == game_id, Seat.fingerprint == key.fingerprint,
+                                                  Seat.name != seat)).first()
+                if clash is not None:
+                    raise self.error(f"that key is already registered for side {clash.name}; "
+                                     "each side needs its own key")
+                # a new key is a new player, who starts with the whole vacation allowance
+                row.pubkey, row.fingerprint, row.vacation_used = key.line(), key.fingerprint, 0.0
+                changed.append("key")
+            if email is not None:
+                row.email = email
+                changed.append("address")
+            zone = {}
+            if tz is not None:
+                # sitreps already sent showed times in the old zone: replay needs it to rebuild them
+                zone = {"tz_from": row.tz, "tz_to": tz}
+                row.tz = tz
+                changed.append("time zone")
             s.add(row)
-            notice = f"{by} replaced the player of {seat}"
-            self._gm_entry(s, game, f"REPLACE {seat}", notice, by)
+            # every side reads the notice: it says what changed, never the address itself
+            notice = (f"{by} replaced the player of {seat}" if key is not None else
+                      f"{by} changed the {' and '.join(changed)} of {seat}'s player")
+            self._gm_entry(s, game, f"REPLACE {seat} {','.join(changed)}", notice, by,
+                           extra={"seat": seat, "changed": changed, **zone})
             ruleset, state = self.load_state(game)
             self._sitreps(s, game, ruleset, state)
             s.commit()
-        return notice
+        return notice + (f" (new {', '.join(changed)})" if key is not None and len(changed) > 1 else "")
 
     def resend(self, game_id: str, seat: str, by: str = "the GM") -> str:
         """Send the seat's latest sitrep again, to its current address, under a new Message-ID."""
@@ -169,15 +203,40 @@ class GMCommands:
             game = self._locked(s, game_id)
             if game.status == "over":
                 raise self.error(f"game {game_id} is already over")
+            started = game.status != "open"
             text = text or f"the game was ended by {by}"
             ruleset, state = self.load_state(game)
             game.status, game.deadline, game.awaiting_json = "over", None, "[]"
             game.phase_title = "game over"
             game.outcome_json = dumps({"winner": None, "text": text, "scores": {}})
             self._gm_entry(s, game, "END", f"{by} ended the game: {text}", by, kind="end", extra={"text": text})
-            self._sitreps(s, game, ruleset, state)
+            if started:  # a game that never started has players without a first sitrep, or none at all
+                self._sitreps(s, game, ruleset, state)
             s.commit()
         return f"ended {game_id}: {text}"
+
+    def archive(self, game_id: str, *, force: bool = False, by: str = "the GM") -> str:
+        """Put a finished (or mistaken) game away: no deadline, reminder or mail again, hidden from lists.
+
+        A game still running is ended first (its players get the final sitrep with the seed), and
+        only with ``force``: archiving is for games that are over.
+        """
+        with self.reader() as s:
+            game = self._game(s, game_id)
+        if game.status == "archived":
+            raise self.error(f"game {game_id} is archived already")
+        ended = ""
+        if game.status != "over":
+            if not force:
+                raise self.error(f"game {game_id} is {game.status}, not over; archiving ends it "
+                                 "(give --force to end and archive it)")
+            ended = self.end_game(game_id, f"the game was ended by {by} and archived", by) + "; "
+        with self.session() as s:
+            game = self._game(s, game_id, lock=True)
+            game.status, game.deadline, game.held_reason = "archived", None, ""
+            self._gm_entry(s, game, "ARCHIVE", f"{by} archived the game", by)
+            s.commit()
+        return f"{ended}archived {game_id}"
 
     def vacation(self, game_id: str, seat: str, hours: float) -> str:
         """A player's own pause: move the deadline, within the game's allowance per player."""
@@ -223,11 +282,37 @@ class GMCommands:
         raise self.error(f"unknown command {verb!r}")
 
     def journal(self, game_id: str) -> list[dict[str, Any]]:
+        """The entries, oldest first, each with when (UTC, ISO) and by whom it was made."""
         with self.reader() as s:
+            self._game(s, game_id)
             rows = s.exec(select(Journal).where(Journal.game_id == game_id).order_by(Journal.seq)).all()
-        return [{"seq": j.seq, "kind": j.kind, "turn": j.turn, "phase": j.phase, "hash": j.hash[:16],
-                 "at": j.created_at.isoformat(), "what": json.loads(j.payload_json).get("command", "")}
-                for j in rows]
+        out = []
+        for j in rows:
+            payload = json.loads(j.payload_json)
+            out.append({"seq": j.seq, "kind": j.kind, "turn": j.turn, "phase": j.phase, "hash": j.hash[:16],
+                        "at": _iso(j.created_at), "by": author(j.kind, payload),
+                        "what": payload.get("command", "")})
+        return out
+
+
+def zone_at(seat: str, current: str, later: list[dict[str, Any]]) -> str:
+    """The zone a seat's sitrep was written in, given its zone now and the journal payloads after it."""
+    for payload in later:
+        if payload.get("seat") == seat and "tz_from" in payload:
+            return payload["tz_from"]
+    return current
+
+
+def author(kind: str, payload: dict[str, Any]) -> str:
+    """Who made a journal entry.
+
+    GM commands (and a player's vacation) have stored ``by`` since they were first written; set-up,
+    start and resolutions are the server's own.  Anything else is unknown: "?".
+    """
+    by = payload.get("by")
+    if by:
+        return f"side {by}" if str(payload.get("command", "")).startswith("VACATION") else by
+    return "the server" if kind in ("setup", "start", "resolve") else "?"
 
 
 def _number(text: str, server) -> float:

@@ -403,7 +403,7 @@ class CheckPhase(Handler):
             return
         assert msg.game is not None and msg.file is not None and msg.seat is not None
         game = msg.game
-        if game.status == "over":
+        if game.status in ("over", "archived"):  # an archived game was over first
             raise Reject([problem(Code.GAME_OVER, f"game {game.id} is over; no more orders are taken")])
         seat = msg.seat.name
         awaiting = set(json.loads(game.awaiting_json))

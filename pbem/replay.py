@@ -14,6 +14,7 @@ from typing import Any
 from sqlmodel import select
 
 from pbem.core.play import phase_dice, setup_dice
+from pbem.gm import zone_at
 from pbem.journal import GENESIS, entry_hash, events_json, rolls_json, state_hash
 from pbem.server import RENDERER, Server, _entry_dict, _seat_dict, build_sitrep
 from pbem.store.models import Journal, Seat, Sitrep
@@ -91,7 +92,10 @@ def replay(server: Server, game_id: str, progress=None) -> ReplayReport:
         if row.seq not in states:
             report.problems.append(f"sitrep {row.id}: no replayed state for entry {row.seq}")
             continue
-        built = build_sitrep(ruleset, game, seats[row.seat], states[row.seq],
+        # a zone the GM changed later was not the zone this sitrep was written in
+        seat = {**seats[row.seat], "tz": zone_at(row.seat, seats[row.seat]["tz"],
+                                                 [e["payload"] for e in entries if e["seq"] > row.seq])}
+        built = build_sitrep(ruleset, game, seat, states[row.seq],
                              [e for e in entries if row.from_seq <= e["seq"] <= row.seq])
         checks = [("view", built.view_json, row.view_json)]
         if row.renderer == RENDERER:

@@ -41,10 +41,7 @@ class Schedule:
         bad = [d for d in names if d not in DAYS]
         if bad:
             raise ScheduleError(f"unknown day {bad[0]!r} (use {', '.join(DAYS)}, daily or weekdays)")
-        try:
-            ZoneInfo(zone)
-        except (ZoneInfoNotFoundError, ValueError):
-            raise ScheduleError(f"unknown time zone {zone!r} (use a name like Europe/Warsaw or UTC)") from None
+        check_zone(zone)
         times = []
         for t in filter(None, times_text.split(",")):
             hh, mm = map(int, t.split(":"))
@@ -66,6 +63,14 @@ class Schedule:
                 if slot > local:
                     return slot.astimezone(timezone.utc)
         raise AssertionError("a weekly schedule always has a slot within 8 days")
+
+
+def check_zone(name: str) -> ZoneInfo:
+    """The zone of an IANA name (``Europe/Warsaw``, ``UTC``); :class:`ScheduleError` naming it otherwise."""
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ScheduleError(f"unknown time zone {name!r} (use a name like Europe/Warsaw or UTC)") from None
 
 
 def deadline_for(now: datetime, *, hours: float, schedule: str = "", min_hours: float = 12.0) -> datetime:

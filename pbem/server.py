@@ -21,8 +21,9 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, select
+from sqlmodel import Session, func, select
 
+from pbem.contact import ContactError, check_address, check_tz
 from pbem.core.errors import Code, PbemError
 from pbem.core.orders import parse_order_file
 from pbem.core.play import MAX_AUTOMATIC_PHASES, orders_text, phase_dice, setup_dice
@@ -39,7 +40,7 @@ from pbem.render import render_reply, render_sitrep, renderer_stamp
 from pbem.schedule import Schedule, ScheduleError, deadline_for
 from pbem.store import db as store_db
 from pbem.store import writes as store_writes
-from pbem.store.models import Game, Journal, Outbox, Seat, Sitrep, Submission
+from pbem.store.models import Game, Inbound, Journal, Outbox, Seat, Sitrep, Submission
 
 
 log = logging.getLogger("pbem.server")
@@ -266,7 +267,10 @@ class Server(GMCommands):
     def add_player(self, game_id: str, seat: str, email: str, pubkey: str, tz: str = "UTC") -> Seat:
         """Register a seat's player (address and public key); the last one starts the game."""
         try:
+            email, tz = check_address(email), check_tz(tz)
             key = sshsig.PublicKey.parse(pubkey)
+        except ContactError as exc:
+            raise ServerError(f"player of {seat}: {exc}") from None
         except ValueError as exc:
             raise ServerError(f"public key for {seat}: {exc}") from None
         with self.session() as s:
@@ -796,6 +800,63 @@ class Server(GMCommands):
     def games(self) -> list[Game]:
         with self.reader() as s:
             return list(s.exec(select(Game).order_by(Game.id)).all())
+
+    def overview(self, *, archived: bool = False) -> list[dict[str, Any]]:
+        """Every game with what a GM looks at first (archived games only when asked).
+
+        ``owing`` is who the game waits for: sides owing orders, or, before it starts, sides
+        without a player (``waiting_for`` says which).  ``last_activity`` is the latest mail in
+        or journal entry.  Times are UTC-aware datetimes.
+        """
+        with self.reader() as s:
+            # columns, not rows: a game's row carries its whole state
+            query = select(Game.id, Game.ruleset, Game.title, Game.status, Game.turn, Game.phase, Game.phase_title,
+                           Game.awaiting_json, Game.deadline, Game.held_reason).order_by(Game.id)
+            if not archived:
+                query = query.where(Game.status != "archived")
+            games = s.exec(query).all()
+            subs = s.exec(select(Submission.game_id, Submission.seat).join(Game, Game.id == Submission.game_id).where(
+                Submission.current == True, Submission.turn == Game.turn,  # noqa: E712
+                Submission.phase == Game.phase)).all()
+            unseated = s.exec(select(Seat.game_id, Seat.name).where(Seat.fingerprint == "")).all()
+            mail_in = dict(s.exec(select(Inbound.game_id, func.max(Inbound.received_at))
+                                  .where(Inbound.game_id != "").group_by(Inbound.game_id)).all())
+            journal = dict(s.exec(select(Journal.game_id, func.max(Journal.created_at))
+                                  .group_by(Journal.game_id)).all())
+        have: dict[str, set[str]] = {}
+        for gid, seat in subs:
+            have.setdefault(gid, set()).add(seat)
+        empty: dict[str, list[str]] = {}
+        for gid, seat in unseated:
+            empty.setdefault(gid, []).append(seat)
+        out = []
+        for g in games:
+            if g.status == "open":
+                waiting_for, owing = "players", sorted(empty.get(g.id, []))
+            elif g.status in ("active", "paused", "held"):
+                waiting_for, owing = "orders", sorted(set(json.loads(g.awaiting_json)) - have.get(g.id, set()))
+            else:
+                waiting_for, owing = "", []
+            last = max((aware(t) for t in (mail_in.get(g.id), journal.get(g.id)) if t is not None), default=None)
+            out.append({"game": g.id, "ruleset": g.ruleset, "title": g.title, "status": g.status, "turn": g.turn,
+                        "phase": g.phase, "phase_title": g.phase_title, "waiting_for": waiting_for if owing else "",
+                        "owing": owing, "deadline": aware(g.deadline), "held_reason": g.held_reason,
+                        "last_activity": last})
+        return out
+
+    def players(self) -> list[dict[str, Any]]:
+        """Every registered player, one per key (a player is their key), with the sides they hold."""
+        with self.reader() as s:
+            rows = s.exec(select(Seat.fingerprint, Seat.email, Seat.tz, Seat.game_id, Seat.name, Game.status)
+                          .join(Game, Game.id == Seat.game_id).where(Seat.fingerprint != "")
+                          .order_by(Seat.game_id, Seat.name)).all()
+        by_key: dict[str, dict[str, Any]] = {}
+        for fingerprint, email, tz, game_id, seat, status in rows:
+            p = by_key.setdefault(fingerprint, {"fingerprint": fingerprint, "emails": [], "zones": [], "seats": []})
+            p["emails"] += [email] if email not in p["emails"] else []
+            p["zones"] += [tz] if tz not in p["zones"] else []
+            p["seats"].append({"game": game_id, "side": seat, "status": status})
+        return sorted(by_key.values(), key=lambda p: (p["emails"][0].lower(), p["fingerprint"]))
 
     def sitrep(self, game_id: str, seat: str, turn: int | None = None) -> Sitrep:
         with self.reader() as s:
