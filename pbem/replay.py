@@ -92,7 +92,7 @@ def replay(server: Server, game_id: str, progress=None) -> ReplayReport:
             report.problems.append(f"sitrep {row.id}: no replayed state for entry {row.seq}")
             continue
         built = build_sitrep(ruleset, game, seats[row.seat], states[row.seq],
-                             [e for e in entries if row.from_seq <= e["seq"] <= row.seq])
+                             [e for e in entries if row.from_seq <= e["seq"] <= row.seq], server.key_fingerprint)
         checks = [("view", built.view_json, row.view_json)]
         if row.renderer == RENDERER:
             checks += [("text", built.text, row.text), ("html", built.html, row.html), ("picture", built.png, row.png)]
