@@ -481,7 +481,7 @@ def _late(msg: Message, ctx: IntakeContext, resolved: Journal, current, owes_now
             + " were used"
     else:
         instead = f"Side {seat.name} had no orders to give in that phase, so nothing was missed"
-    problems = [problem(Code.LATE, f"these orders for {what} arrived late, at {local_time(arrived, tz)}. {when}. "
+    problems = [problem(Code.STALE, f"these orders for {what} arrived late, at {local_time(arrived, tz)}. {when}. "
                         f"{instead}; these orders were not applied.")]
     if current is not None and owes_now:
         due = f" by {local_time(_utc(game.deadline), tz)}" if game.deadline else ""

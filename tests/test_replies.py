@@ -121,7 +121,7 @@ def test_a_late_file_says_when_it_came_when_the_deadline_was_and_what_applied(se
     assert "arrived late, at Tue 03 Nov 2026 14:30 Europe/Warsaw (13:30 UTC)" in text
     assert "The deadline was Tue 03 Nov 2026 13:00 Europe/Warsaw (12:00 UTC)" in text
     assert "the rules' default for missing orders was applied to side west" in text
-    assert "latest sitrep" in text
+    assert "latest sitrep" in text and "(submission/stale)" in text  # the code tools sort by is kept
 
 
 def test_a_late_replacement_says_the_earlier_orders_were_used(server, keys, clock):

@@ -36,7 +36,6 @@ class Code(str, Enum):
     SEAT_UNKNOWN = "seat/unknown"
     SEAT_NOT_AWAITED = "seat/not_awaited"
     STALE = "submission/stale"
-    LATE = "submission/late"
     REPLAY = "submission/replay"
     COMMAND_UNKNOWN = "command/unknown"
     COMMAND_FORBIDDEN = "command/forbidden"
