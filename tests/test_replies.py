@@ -2,6 +2,7 @@
 import email
 import email.policy
 
+import pytest
 from sqlmodel import select
 
 from pbem.crypto import sshsig
@@ -142,3 +143,18 @@ def test_a_file_for_a_future_phase_keeps_the_usual_answer(server, duel_game, key
     v = server.ingest(mail(signed(text, keys["east"])))
     assert v.status == "rejected" and "not the current phase" in v.reasons[0]
     assert "late" not in v.reasons[0]
+
+
+# ------------------------------------------------------------------ the server's signature, as received
+def test_a_reply_verifies_as_a_mail_program_saves_it(server, duel_game, keys):
+    """CRLF line ends and a relay's header lines on top change nothing; an edited text does."""
+    from pbem.mail.signed import verify_message
+
+    server.ingest(orders_mail(server, duel_game, "east", "FIRE 2\n", keys["east"]))
+    row, _, _ = outbox(server, "ack")[-1]
+    raw = server.outbox_bytes(row)
+    received = b"Received: from relay.test by mx.test; Sun, 1 Nov 2026 12:00:01 +0000\n" + raw
+    key = verify_message(received.replace(b"\n", b"\r\n"))
+    assert key.fingerprint == server.key_fingerprint
+    with pytest.raises(sshsig.SignatureError, match="changed after the server signed it"):
+        verify_message(raw.replace(b"FIRE 2", b"FIRE 4"))
