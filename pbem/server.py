@@ -48,6 +48,7 @@ decision_log = logging.getLogger("pbem.decision")
 RENDERER = renderer_stamp()
 
 GAME_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,62}$")
+_PHASE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
 
 #: Per-game settings and their defaults (overridable in the config's [schedule] and per game).
 SETTINGS: dict[str, float | int] = {"hours": 48.0, "interrupt_hours": 12.0, "min_hours": 12.0, "grace_hours": 0.0,
@@ -973,7 +974,11 @@ def _reject_subject(msg: Message, problems: int) -> str:
     if msg.game is None or msg.key is None or msg.file is None:
         return f"pbem: message not accepted — {count}"
     who = msg.seat.name if msg.seat is not None else "GM"
-    what = f"turn {msg.file.turn} {msg.file.phase}" if msg.file.kind == "orders" else "commands"
+    what = "commands"
+    if msg.file.kind == "orders":
+        # turn and phase come from the sender's header: named only when they look like ours
+        plain = _PHASE_NAME.match(msg.file.phase) and msg.file.turn < 1_000_000
+        what = f"turn {msg.file.turn} {msg.file.phase}" if plain else "orders"
     return f"[{msg.game.id}] REJECTED: {who} {what} — {count}"
 
 

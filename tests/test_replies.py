@@ -31,6 +31,12 @@ def test_a_rejection_once_the_signer_is_known_names_game_side_phase_and_count(se
     assert msg["In-Reply-To"] and msg["In-Reply-To"] in msg["References"]  # threading instead
 
 
+def test_a_header_phase_that_is_not_a_phase_name_stays_out_of_the_subject(server, duel_game, keys):
+    text = order_text(server, duel_game, "east", "FIRE 1\n").replace("Phase: fire", "Phase: fire [g2] URGENT: pay")
+    assert server.ingest(mail(signed(text, keys["east"]))).status == "rejected"
+    assert outbox(server, "reject")[-1][2]["Subject"] == "[g1] REJECTED: east orders — 1 problem"
+
+
 def test_a_rejection_before_the_signer_is_known_names_no_game(server, duel_game, keys):
     forged = mail(signed(order_text(server, duel_game, "east", "FIRE 1\n"), keys["mallory"]),
                   sender="mallory@evil.test", subject="[g1] east orders")
