@@ -515,17 +515,17 @@ class Server(GMCommands):
         # the next.  The ack says so instead of offering a window; once the phase has resolved,
         # _resolved_acks rewrites it (if still unsent) to say it was.
         completes = self._completes(ctx, msg)
-        ctx = {"game_id": game.id, "seat": seat.name, "turn": f.turn, "phase": f.phase,
-               "lines": [{"line_no": ln.line_no, "text": ln.text} for ln in f.lines],
-               "notes": list(msg.checked.notes) + msg.notes, "replaced": replaced_at, "unchanged": msg.unchanged,
-               "fingerprint": msg.key.fingerprint if msg.key else "", "completes": completes, "resolved": False,
-               "deadline": "" if completes else local_time(aware(game.deadline), seat.tz),
-               "message_id": msg.mail.message_id}
-        text, html = render_reply("ack", ctx)
+        reply = {"game_id": game.id, "seat": seat.name, "turn": f.turn, "phase": f.phase,
+                 "lines": [{"line_no": ln.line_no, "text": ln.text} for ln in f.lines],
+                 "notes": list(msg.checked.notes) + msg.notes, "replaced": replaced_at, "unchanged": msg.unchanged,
+                 "fingerprint": msg.key.fingerprint if msg.key else "", "completes": completes, "resolved": False,
+                 "deadline": "" if completes else local_time(aware(game.deadline), seat.tz),
+                 "message_id": msg.mail.message_id}
+        text, html = render_reply("ack", reply)
         writes.outbox.append(self._outbox_row(
             kind="ack", to=seat.email, subject=f"[{game.id}] accepted: {seat.name} turn {f.turn} {f.phase}",
             text=text, html=html, msg_id=message_id("ack", sha, domain=self._domain), now=now,
-            game_id=game.id, in_reply_to=msg.mail.message_id, ack=ctx))
+            game_id=game.id, in_reply_to=msg.mail.message_id, ack=reply))
         return Verdict("accepted", msg.mail.message_id, game.id, seat.name,
                        [f"{len(f.lines)} order line(s) for turn {f.turn} {f.phase}"
                         + (", replacing earlier orders" if replaced_at else "")
