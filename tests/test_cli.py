@@ -228,3 +228,9 @@ def test_verify_says_when_there_is_no_signature(cli, tmp_path):
     (tmp_path / "plain.eml").write_text("From: a@b.test\nSubject: hi\n\nhello\n")
     result = cli("verify", str(tmp_path / "plain.eml"), ok=False)
     assert result.exit_code == 1 and "no pbem-server.sig attachment" in result.output
+
+
+def test_verify_without_a_server_key_names_the_signer_to_compare(mailed, tmp_path):
+    result = CliRunner().invoke(main, ["--home", str(tmp_path / "no-home"), "verify", str(mailed["ack"])])
+    assert result.exit_code == 0, result.output
+    assert "signature OK, by SHA256:" in result.stdout and "compare this fingerprint" in result.stdout
