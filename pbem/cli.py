@@ -278,15 +278,80 @@ def keygen(path):
 
 @main.command()
 @click.argument("file", type=click.File("r"))
-@click.option("--key", "keyfile", required=True, type=click.Path(exists=True, dir_okay=False))
-def sign(file, keyfile):
-    """Print FILE in canonical form followed by its signature, ready to mail."""
+@click.option("--key", "keyfile", required=True, type=click.Path(exists=True, dir_okay=False),
+              help="Your private key (not the .pub file).")
+@click.option("--passphrase-file", type=click.File("r"),
+              help="Read the key's passphrase from this file (first line) instead of asking.")
+def sign(file, keyfile, passphrase_file):
+    """Print FILE in canonical form followed by its signature, ready to mail.
+
+    A key protected by a passphrase asks for it (or reads it from --passphrase-file).
+    """
     from pbem.core.orders import canonical
     from pbem.crypto import sshsig
 
     text = canonical(file.read())
-    key = sshsig.load_private_key(Path(keyfile).read_bytes())
+    key = _private_key(Path(keyfile), passphrase_file)
     click.echo(text + sshsig.sign(key, text.encode()), nl=False)
+
+
+def _private_key(path: Path, passphrase_file):
+    """Load a signing key; ask for its passphrase on the terminal only when it has one."""
+    from pbem.crypto import sshsig
+
+    data = path.read_bytes()
+    passphrase = passphrase_file.readline().rstrip("\r\n").encode() if passphrase_file else None
+    try:
+        try:
+            return sshsig.load_private_key(data, passphrase, name=str(path))
+        except sshsig.PassphraseNeeded:
+            if passphrase is not None:
+                raise
+        # on stderr, so that `pbem sign orders.txt --key KEY > signed.txt` keeps only the signed text
+        asked = click.prompt(f"Passphrase for {path}", hide_input=True, err=True)
+        return sshsig.load_private_key(data, asked.encode(), name=str(path))
+    except sshsig.KeyFileError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+@main.command()
+@click.argument("message", type=click.Path(exists=True, dir_okay=False))
+@click.option("--key", "keyfile", type=click.Path(exists=True, dir_okay=False),
+              help="The server's public key (server_key.pub); default: the home's key, if there is a home.")
+@click.pass_context
+def verify(ctx, message, keyfile):
+    """Check the server's signature on a reply or sitrep MESSAGE, saved as it was mailed (.eml).
+
+    Prints the signing key's fingerprint and OK; exits 1 with the reason otherwise.
+    """
+    from pbem.crypto import sshsig
+    from pbem.mail.signed import UnsignedMessage, verify_message
+
+    expected = None
+    if keyfile:
+        try:
+            expected = sshsig.PublicKey.parse(Path(keyfile).read_text())
+        except ValueError as exc:
+            raise click.ClickException(f"{keyfile}: {exc}") from None
+    else:
+        home = Home.locate(ctx.obj["home"])
+        pub = Path(f"{home.key_path}.pub") if home.config_path.exists() else None
+        if pub is not None and pub.exists():
+            keyfile, expected = str(pub), sshsig.PublicKey.parse(pub.read_text())
+    try:
+        key = verify_message(Path(message).read_bytes())
+    except (UnsignedMessage, sshsig.SignatureError) as exc:
+        click.echo(f"{message}: NOT VERIFIED: {exc}", err=True)
+        sys.exit(1)
+    if expected is not None and key.fingerprint != expected.fingerprint:
+        click.echo(f"{message}: NOT VERIFIED: signed by {key.fingerprint}, not by the server key {keyfile} "
+                   f"({expected.fingerprint})", err=True)
+        sys.exit(1)
+    if expected is None:
+        click.echo(f"{message}: signature OK, by {key.fingerprint}; no server key given (--key server_key.pub): "
+                   "compare this fingerprint with the one your GM published")
+    else:
+        click.echo(f"{message}: OK, signed by the server key {key.fingerprint}")
 
 
 @main.command()

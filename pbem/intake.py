@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from typing import Any, Callable
 
 from sqlalchemy import bindparam, or_, true
@@ -22,7 +23,8 @@ from pbem.core.orders import OrderFile, parse_order_file
 from pbem.core.ruleset import Checked, Ruleset
 from pbem.crypto import sshsig
 from pbem.mail.inbound import Inbound, MailError, SignedText, read_message
-from pbem.store.models import Game, Outbox, Seat, Submission
+from pbem.journal import local_time
+from pbem.store.models import Game, Journal, Outbox, Seat, Submission
 
 
 class PipelineStop(Exception):
@@ -116,6 +118,7 @@ class IntakeContext:
     pending: dict[tuple[str, str, int, str], list[dict[str, Any]]] = field(default_factory=dict)
     pending_signed: set[tuple[str, str]] = field(default_factory=set)  # (game, signed sha256)
     retired: set[int] = field(default_factory=set)  # stored orders replaced in this batch
+    now: datetime | None = None  # when the batch arrived (the server's clock), for late files
 
     def game(self, game_id: str) -> Game | None:
         """The game row, locked for the rest of the transaction where the database has row locks.
@@ -418,6 +421,10 @@ class CheckPhase(Handler):
             if earlier is not None:
                 raise Reject([problem(Code.REPLAY, f"this signed order file ({what}) was already received and "
                                       "that phase is resolved; an old file cannot be sent again")])
+            resolved = _resolution(ctx.session, game.id, msg.file.turn, msg.file.phase)
+            if resolved is not None:
+                owes = seat in awaiting or (phase is not None and seat in phase.optional)
+                raise _late(msg, ctx, resolved, phase, owes)
             if seat in awaiting and phase is not None:
                 due = f"your orders are due for turn {phase.turn}, phase {phase.name}"
             else:
@@ -430,6 +437,74 @@ class CheckPhase(Handler):
         if seat not in awaiting and seat not in phase.optional:
             raise Reject([problem(Code.SEAT_NOT_AWAITED, f"side {seat} has no orders to give in {phase.name}; "
                                   "your latest sitrep says when you do")])
+
+
+def _resolution(s: Session, game_id: str, turn: int, phase: str) -> Journal | None:
+    """The journal entry that resolved a phase, unless a roll-back has since undone it."""
+    entry = s.exec(select(Journal).where(Journal.game_id == game_id, Journal.kind == "resolve", Journal.turn == turn,
+                                         Journal.phase == phase).order_by(Journal.seq.desc())).first()
+    if entry is None:
+        return None
+    for payload in s.exec(select(Journal.payload_json).where(
+            Journal.game_id == game_id, Journal.kind == "rollback", Journal.seq > entry.seq)).all():
+        if json.loads(payload).get("to_seq", entry.seq) < entry.seq:
+            return None  # played again after the roll-back: the file is for a phase still to come
+    return entry
+
+
+def _late(msg: Message, ctx: IntakeContext, resolved: Journal, current, owes_now: bool) -> Reject:
+    """The answer to orders for a phase that was resolved before they came: when they came, when the
+    deadline was, what the side got instead, and where the form for what is due now is."""
+    s, game, seat = ctx.session, msg.game, msg.seat
+    tz = seat.tz
+    payload = json.loads(resolved.payload_json)
+    arrived = ctx.now or datetime.now(timezone.utc)
+    resolved_at = _utc(resolved.created_at)
+    deadline = _deadline_before(s, game.id, resolved.seq)
+    what = f"turn {msg.file.turn}, phase {msg.file.phase}"
+    if deadline is not None and resolved_at < deadline:
+        when = (f"That phase was resolved at {local_time(resolved_at, tz)}, as soon as every side's orders were in "
+                f"(its deadline was {local_time(deadline, tz)})")
+    elif deadline is not None:
+        when = (f"The deadline was {local_time(deadline, tz)}; the phase was resolved at "
+                f"{local_time(resolved_at, tz)}")
+    else:
+        when = f"That phase was resolved at {local_time(resolved_at, tz)}"
+    if seat.name in payload.get("missing", ()):
+        instead = ("You sent no orders in time, so the rules' default for missing orders was applied to "
+                   f"side {seat.name}")
+    elif seat.name in payload.get("orders", {}):
+        used = s.exec(select(Submission.created_at).where(
+            Submission.game_id == game.id, Submission.seat == seat.name, Submission.turn == msg.file.turn,
+            Submission.phase == msg.file.phase, Submission.current == True)).first()  # noqa: E712
+        instead = "Your earlier orders for that phase" + (f" (received {local_time(_utc(used), tz)})" if used else "") \
+            + " were used"
+    else:
+        instead = f"Side {seat.name} had no orders to give in that phase, so nothing was missed"
+    problems = [problem(Code.STALE, f"these orders for {what} arrived late, at {local_time(arrived, tz)}. {when}. "
+                        f"{instead}; these orders were not applied.")]
+    if current is not None and owes_now:
+        due = f" by {local_time(_utc(game.deadline), tz)}" if game.deadline else ""
+        hint = (f"Orders are due now for turn {current.turn}, phase {current.name}{due}: use the order form of "
+                "your latest sitrep (its header is filled in), sign it and send it.")
+    else:
+        hint = "No orders are due from you now; your latest sitrep says when they are, and carries the form."
+    return Reject(problems, hint=hint)
+
+
+def _deadline_before(s: Session, game_id: str, seq: int) -> datetime | None:
+    """The deadline in force when entry ``seq`` was written: the last one an earlier entry set."""
+    for payload in s.exec(select(Journal.payload_json).where(
+            Journal.game_id == game_id, Journal.seq < seq).order_by(Journal.seq.desc()).limit(20)).all():
+        data = json.loads(payload)
+        if "deadline" in data:
+            return _utc(datetime.fromisoformat(data["deadline"])) if data["deadline"] else None
+    return None
+
+
+def _utc(when: datetime) -> datetime:
+    """SQLite hands datetimes back without a zone; every time pbem stores is UTC."""
+    return when.replace(tzinfo=timezone.utc) if when.tzinfo is None else when
 
 
 class CheckReplay(Handler):

@@ -96,7 +96,7 @@ def replay(server: Server, game_id: str, progress=None) -> ReplayReport:
         seat = {**seats[row.seat], "tz": zone_at(row.seat, seats[row.seat]["tz"],
                                                  [e["payload"] for e in entries if e["seq"] > row.seq])}
         built = build_sitrep(ruleset, game, seat, states[row.seq],
-                             [e for e in entries if row.from_seq <= e["seq"] <= row.seq])
+                             [e for e in entries if row.from_seq <= e["seq"] <= row.seq], server.key_fingerprint)
         checks = [("view", built.view_json, row.view_json)]
         if row.renderer == RENDERER:
             checks += [("text", built.text, row.text), ("html", built.html, row.html), ("picture", built.png, row.png)]

@@ -49,6 +49,7 @@ decision_log = logging.getLogger("pbem.decision")
 RENDERER = renderer_stamp()
 
 GAME_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,62}$")
+_PHASE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
 
 #: Per-game settings and their defaults (overridable in the config's [schedule] and per game).
 SETTINGS: dict[str, float | int] = {"hours": 48.0, "interrupt_hours": 12.0, "min_hours": 12.0, "grace_hours": 0.0,
@@ -133,6 +134,7 @@ class Server(GMCommands):
         self.home = home if home.config else home.load()
         self.engine = store_db.make_engine(self.home.db_url)
         self.key = self.home.server_key()
+        self.key_fingerprint = sshsig.public_key_of(self.key).fingerprint
         self.clock = clock
         self.extra_rulesets = extra_rulesets
         self._states: OrderedDict[tuple[str, str], Any] = OrderedDict()
@@ -384,7 +386,7 @@ class Server(GMCommands):
                       ) -> list[tuple[Verdict, Message | None, str]]:
         results: list[tuple[Verdict, Message | None, str]] = []
         with self.session() as s:
-            ctx = IntakeContext(s, self.load_state, self.gm_key, self.view_of)
+            ctx = IntakeContext(s, self.load_state, self.gm_key, self.view_of, now=now)
             conn = s.connection()
             shas = [hashlib.sha256(raw).hexdigest() for raw in raws]
             seen = set() if careful else store_writes.stored(conn, shas)
@@ -483,7 +485,7 @@ class Server(GMCommands):
                                   msg.seat.name if msg.seat else "gm", ["command"])
             else:
                 why = f"{len(msg.file.lines)} order line(s) for turn {msg.file.turn} {msg.file.phase}"
-                verdict = self._accepted(msg, sha, now, writes)
+                verdict = self._accepted(msg, ctx, sha, now, writes)
         writes.inbound = _inbound_values(
             kept, sha, now, size=len(raw), status=status, verdict=why, message_id=msg.mail.message_id if msg.mail else "",
             sender=msg.mail.sender if msg.mail else "", game_id=msg.game.id if msg.game else "",
@@ -503,14 +505,15 @@ class Server(GMCommands):
                                  "message": p.message, "rule": p.rule, "code": p.code.value}
                                 for p in rej.problems]}
             text, html = render_reply("reject", ctx)
-            subject = f"Re: {msg.mail.subject}" if msg.mail and msg.mail.subject else "pbem: orders not accepted"
+            subject = _reject_subject(msg, len(rej.problems))
             writes.outbox.append(self._outbox_row(kind="reject", to=to, subject=subject, text=text, html=html,
                                                   msg_id=message_id("reject", sha, domain=self._domain), now=now,
                                                   game_id=ctx["game_id"], in_reply_to=mid))
         return Verdict("rejected", mid, msg.game.id if msg.game and msg.key else "",
                        msg.seat.name if msg.seat and msg.key else "", [str(p) for p in rej.problems])
 
-    def _accepted(self, msg: Message, sha: str, now: datetime, writes: store_writes.Writes) -> Verdict:
+    def _accepted(self, msg: Message, ctx: IntakeContext, sha: str, now: datetime,
+                  writes: store_writes.Writes) -> Verdict:
         assert msg.game and msg.seat and msg.file and msg.checked is not None and msg.mail is not None
         game, seat, f = msg.game, msg.seat, msg.file
         replaced_at = ""
@@ -520,20 +523,57 @@ class Server(GMCommands):
         if not msg.unchanged:
             writes.submissions.append(_submission_values(msg, now, seat=seat.name, turn=f.turn, phase=f.phase,
                                                          current=True))
-        ctx = {"game_id": game.id, "seat": seat.name, "turn": f.turn, "phase": f.phase,
-               "lines": [{"line_no": ln.line_no, "text": ln.text} for ln in f.lines],
-               "notes": list(msg.checked.notes) + msg.notes, "replaced": replaced_at, "unchanged": msg.unchanged,
-               "fingerprint": msg.key.fingerprint if msg.key else "",
-               "deadline": local_time(aware(game.deadline), seat.tz), "message_id": msg.mail.message_id}
-        text, html = render_reply("ack", ctx)
+        # Orders that complete the phase cannot be replaced in practice: it resolves in this pass or
+        # the next.  The ack says so instead of offering a window; once the phase has resolved,
+        # _resolved_acks rewrites it (if still unsent) to say it was.
+        completes = self._completes(ctx, msg)
+        reply = {"game_id": game.id, "seat": seat.name, "turn": f.turn, "phase": f.phase,
+                 "lines": [{"line_no": ln.line_no, "text": ln.text} for ln in f.lines],
+                 "notes": list(msg.checked.notes) + msg.notes, "replaced": replaced_at, "unchanged": msg.unchanged,
+                 "fingerprint": msg.key.fingerprint if msg.key else "", "completes": completes, "resolved": False,
+                 "deadline": "" if completes else local_time(aware(game.deadline), seat.tz),
+                 "message_id": msg.mail.message_id}
+        text, html = render_reply("ack", reply)
         writes.outbox.append(self._outbox_row(
             kind="ack", to=seat.email, subject=f"[{game.id}] accepted: {seat.name} turn {f.turn} {f.phase}",
             text=text, html=html, msg_id=message_id("ack", sha, domain=self._domain), now=now,
-            game_id=game.id, in_reply_to=msg.mail.message_id))
+            game_id=game.id, in_reply_to=msg.mail.message_id, ack=reply))
         return Verdict("accepted", msg.mail.message_id, game.id, seat.name,
                        [f"{len(f.lines)} order line(s) for turn {f.turn} {f.phase}"
                         + (", replacing earlier orders" if replaced_at else "")
                         + (", unchanged" if msg.unchanged else "")])
+
+    @staticmethod
+    def _completes(ctx: IntakeContext, msg: Message) -> bool:
+        """Whether these orders are the last ones the phase awaited, so it resolves without waiting."""
+        game, seat, f = msg.game, msg.seat.name, msg.file
+        awaiting = set(json.loads(game.awaiting_json))
+        if game.status != "active" or game.wait_for_deadline or seat not in awaiting:
+            return False
+        others = awaiting - {seat}
+        if not others:
+            return True
+        have = set(ctx.session.exec(select(Submission.seat).where(
+            Submission.game_id == game.id, Submission.turn == f.turn, Submission.phase == f.phase,
+            Submission.current == True, Submission.seat.in_(others))).all())  # noqa: E712
+        for other in others - have:  # taken earlier in this batch, not yet written
+            if any(v["current"] for v in ctx.pending.get((game.id, other, f.turn, f.phase), ())):
+                have.add(other)
+        return others <= have
+
+    def _resolved_acks(self, s: Session, game: Game, phases: set[tuple[int, str]]) -> None:
+        """Acks still waiting to go for phases that have just resolved: say so, offer no window."""
+        rows = s.exec(select(Outbox).where(Outbox.game_id == game.id, Outbox.kind == "ack",
+                                           Outbox.state == "queued", Outbox.raw == None)).all()  # noqa: E711
+        for row in rows:
+            parts = json.loads(row.parts_json)
+            ack = parts.get("ack")
+            if not ack or ack["resolved"] or (ack["turn"], ack["phase"]) not in phases:
+                continue
+            ack.update(resolved=True, completes=True, deadline="")
+            parts["text"], parts["html"] = render_reply("ack", ack)
+            row.parts_json = json.dumps(parts, ensure_ascii=False)
+            s.add(row)
 
     def _run_commands(self, msg: Message, sha: str) -> list[str]:
         """Carry out the lines of a command file in order; reply with what each did (or why it failed)."""
@@ -558,7 +598,10 @@ class Server(GMCommands):
                 text = "COMMANDS CARRIED OUT\n\n" + "\n".join(f"- {r}" for r in results) + "\n"
                 html = "<ul>" + "".join(f"<li>{r}</li>" for r in results) + "</ul>"
             if to:
-                self._queue(s, kind="ack", to=to, subject=f"[{msg.game.id}] commands", text=text, html=html,
+                done = f"{len(results)} carried out"
+                what = f"{len(problems)} problem{'' if len(problems) == 1 else 's'}, {done}" if problems else done
+                self._queue(s, kind="ack", to=to, subject=f"[{msg.game.id}] commands: {by} — {what}", text=text,
+                            html=html,
                             msg_id=message_id("command", sha, domain=self._domain), now=self.clock(),
                             game_id=msg.game.id, in_reply_to=msg.mail.message_id)
             s.commit()
@@ -583,8 +626,10 @@ class Server(GMCommands):
     @staticmethod
     def _outbox_row(*, kind: str, to: str, subject: str, text: str, html: str, msg_id: str, now: datetime,
                     game_id: str = "", in_reply_to: str = "", png: bytes | None = None,
-                    form: str | None = None) -> dict[str, Any]:
+                    form: str | None = None, ack: Mapping[str, Any] | None = None) -> dict[str, Any]:
         parts = {"text": text, "html": html, "form": form, "in_reply_to": in_reply_to}
+        if ack is not None:  # kept to render the ack again should its phase resolve before it is sent
+            parts["ack"] = ack
         return {"created_at": now, "game_id": game_id, "kind": kind, "to_addr": to, "subject": subject,
                 "message_id": msg_id, "parts_json": json.dumps(parts, ensure_ascii=False), "png": png, "raw": None,
                 "state": "queued", "attempts": 0, "not_before": now, "sent_at": None, "last_error": ""}
@@ -635,6 +680,7 @@ class Server(GMCommands):
         ruleset, state = self.load_state(game)
         now = self.clock()
         count = automatic = 0
+        resolved: set[tuple[int, str]] = set()
         while True:
             phase = ruleset.phase(state)
             if phase is None:
@@ -658,8 +704,10 @@ class Server(GMCommands):
             texts = {seat: row.text for seat, row in sorted(subs.items())
                      if seat in phase.awaiting or seat in phase.optional}
             state = self._resolve_one(s, game, ruleset, state, phase, texts, missing, now)
+            resolved.add((phase.turn, phase.name))
             count += 1
         if count:
+            self._resolved_acks(s, game, resolved)
             s.add(game)
             self._remember(game, state)
             self._sitreps(s, game, ruleset, state)
@@ -728,7 +776,7 @@ class Server(GMCommands):
             told = any(en["payload"].get("notices") for en in entries)
             if not (owes or saw or told or over or last is None or force):
                 continue
-            built = build_sitrep(ruleset, game, _seat_dict(seat), state, entries)
+            built = build_sitrep(ruleset, game, _seat_dict(seat), state, entries, self.key_fingerprint)
             mid = message_id("sitrep", game.id, seat.name, game.journal_head, domain=self._domain)
             s.add(Sitrep(game_id=game.id, seat=seat.name, seq=game.journal_seq, from_seq=from_seq, turn=game.turn,
                          phase=game.phase, view_json=built.view_json, text=built.text, html=built.html,
@@ -952,11 +1000,12 @@ class BuiltSitrep:
 
 
 def build_sitrep(ruleset: Ruleset, game: Game, seat: Mapping[str, Any], state: Any,
-                 entries: list[dict[str, Any]]) -> BuiltSitrep:
+                 entries: list[dict[str, Any]], server_key: str = "") -> BuiltSitrep:
     """Render one seat's sitrep from its view and the journal entries it covers.
 
     Uses nothing but the state after the last entry, the entries and the game's fixed facts,
-    so ``pbem replay`` can rebuild it byte for byte.
+    so ``pbem replay`` can rebuild it byte for byte.  ``server_key`` is the fingerprint of the key
+    that signs the server's mail, named in the footer so a player knows which key to expect.
     """
     deadline = next((datetime.fromisoformat(e["payload"]["deadline"]) for e in reversed(entries)
                      if e["payload"].get("deadline")), None)
@@ -979,6 +1028,7 @@ def build_sitrep(ruleset: Ruleset, game: Game, seat: Mapping[str, Any], state: A
             "prompt": phase.prompt if phase and owes else "",
             "deadline": local_time(deadline, seat.get("tz", "UTC")) if owes else "",
             "seed_commitment": game.seed_commitment, "seed": game.seed_hex if over else None,
+            "server_key": server_key,
             "journal_head": entries[-1]["hash"] if entries else game.journal_head,
             "notices": [n for e in entries for n in e["payload"].get("notices", [])],
             "outcome": ({"winner": outcome.winner, "text": outcome.text} if outcome else
@@ -986,6 +1036,24 @@ def build_sitrep(ruleset: Ruleset, game: Game, seat: Mapping[str, Any], state: A
     ctx = sitrep_context(game=meta, seat=seat, view=view, entries=entries, form=form, picture=png is not None)
     text, html = render_sitrep(game.ruleset, ctx, game.templates_dir)
     return BuiltSitrep(text, html, png, dumps(view), form)
+
+
+def _reject_subject(msg: Message, problems: int) -> str:
+    """A rejection's subject, in our own words only (never the sender's Subject).
+
+    Only once the signature has shown who sent it does it name the game and side, so a stranger or a
+    forger learns nothing from it; before that it is neutral.
+    """
+    count = f"{problems} problem{'' if problems == 1 else 's'}"
+    if msg.game is None or msg.key is None or msg.file is None:
+        return f"pbem: message not accepted — {count}"
+    who = msg.seat.name if msg.seat is not None else "GM"
+    what = "commands"
+    if msg.file.kind == "orders":
+        # turn and phase come from the sender's header: named only when they look like ours
+        plain = _PHASE_NAME.match(msg.file.phase) and msg.file.turn < 1_000_000
+        what = f"turn {msg.file.turn} {msg.file.phase}" if plain else "orders"
+    return f"[{msg.game.id}] REJECTED: {who} {what} — {count}"
 
 
 def _entry_dict(j: Journal) -> dict[str, Any]:

@@ -93,3 +93,31 @@ def test_flipping_any_byte_of_the_signature_fails_cleanly():
 def test_public_key_errors_say_what_is_wrong(line, fragment):
     with pytest.raises(ValueError, match=fragment):
         sshsig.PublicKey.parse(line)
+
+
+def test_a_passphrase_protected_openssh_key_opens_with_its_passphrase(tmp_path):
+    """Most players' keys: OpenSSH format, bcrypt KDF (`ssh-keygen -N`)."""
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "secret", "-f", str(tmp_path / "k")], check=True)
+    data = (tmp_path / "k").read_bytes()
+    with pytest.raises(sshsig.PassphraseNeeded, match="is protected by a passphrase"):
+        sshsig.load_private_key(data, name="k")
+    with pytest.raises(sshsig.PassphraseNeeded, match="wrong passphrase for k"):
+        sshsig.load_private_key(data, b"guess", name="k")
+    key = sshsig.load_private_key(data, b"secret")
+    assert sshsig.public_key_of(key).raw == sshsig.PublicKey.parse((tmp_path / "k.pub").read_text()).raw
+
+
+def test_a_passphrase_given_for_a_plain_key_is_ignored(keyfiles):
+    assert sshsig.load_private_key(keyfiles.read_bytes(), b"unneeded") is not None
+
+
+@pytest.mark.parametrize("content, expected", [
+    (None, "k.pub is a public key; sign with the private key file"),
+    (b"PBEM-ORDERS 1\nGame: g1\n", "k.pub is not a private key"),
+    (b"-----BEGIN OPENSSH PRIVATE KEY-----\nAAAA\n-----END OPENSSH PRIVATE KEY-----\n", "k.pub is damaged"),
+])
+def test_what_is_not_a_private_key_is_named(keyfiles, content, expected):
+    data = content if content is not None else keyfiles.with_suffix(".pub").read_bytes()
+    with pytest.raises(sshsig.KeyFileError) as err:
+        sshsig.load_private_key(data, name="k.pub")
+    assert expected in str(err.value) and not isinstance(err.value, sshsig.PassphraseNeeded)

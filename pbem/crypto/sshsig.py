@@ -15,7 +15,7 @@ import hashlib
 import re
 from dataclasses import dataclass
 
-from cryptography.exceptions import InvalidSignature
+from cryptography.exceptions import InvalidSignature, UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
@@ -126,15 +126,56 @@ def private_key_pem(key: Ed25519PrivateKey) -> bytes:
                              serialization.NoEncryption())
 
 
-def load_private_key(data: bytes) -> Ed25519PrivateKey:
-    """Load an unencrypted OpenSSH (or PKCS#8 PEM) Ed25519 private key."""
+class KeyFileError(ValueError):
+    """A file given as a private key cannot be used to sign; the message says why, in one line."""
+
+
+class PassphraseNeeded(KeyFileError):
+    """The private key is protected by a passphrase and none (or a wrong one) was given."""
+
+
+PUBLIC_KEY_HINT = "sign with the private key file, or use `ssh-keygen -Y sign -n pbem -f KEY FILE`"
+
+
+def load_private_key(data: bytes, passphrase: bytes | None = None, *, name: str = "the key file"
+                     ) -> Ed25519PrivateKey:
+    """Load an OpenSSH (or PKCS#8 PEM) Ed25519 private key, decrypting it with ``passphrase`` if it is protected.
+
+    :raises PassphraseNeeded: the key is protected and ``passphrase`` is missing or wrong.
+    :raises KeyFileError: a public key, not a key at all, or not Ed25519; the message names ``name``.
+    """
+    if data.lstrip().startswith((b"ssh-", b"ecdsa-", b"sk-")):  # the .pub file sits right beside the key
+        raise KeyFileError(f"{name} is a public key; {PUBLIC_KEY_HINT}")
     try:
-        key: object = serialization.load_ssh_private_key(data, password=None)  # any type: checked below
-    except ValueError:
-        key = serialization.load_pem_private_key(data, password=None)
+        key = _load(data, passphrase, name)
+    except TypeError as exc:  # cryptography says "password-protected" or "not encrypted" this way
+        if "not encrypted" in str(exc):
+            key = _load(data, None, name)
+        else:
+            raise PassphraseNeeded(f"{name} is protected by a passphrase") from None
+    except UnsupportedAlgorithm as exc:
+        raise KeyFileError(f"{name} cannot be read here: {exc}") from None
     if not isinstance(key, Ed25519PrivateKey):
-        raise ValueError("only Ed25519 keys are supported")
+        raise KeyFileError(f"{name} is not an Ed25519 key; only Ed25519 keys are supported "
+                           "(ssh-keygen -t ed25519, or pbem keygen)")
     return key
+
+
+def _load(data: bytes, passphrase: bytes | None, name: str):
+    try:
+        return serialization.load_ssh_private_key(data, password=passphrase)
+    except ValueError as exc:
+        if "checksum" in str(exc):  # OpenSSH's format checks a decrypted word pair: a wrong passphrase
+            raise PassphraseNeeded(f"wrong passphrase for {name}") from None
+        if b"-----BEGIN OPENSSH PRIVATE KEY-----" in data:
+            raise KeyFileError(f"{name} is damaged ({exc})") from None
+    try:
+        return serialization.load_pem_private_key(data, password=passphrase)
+    except ValueError:
+        if b"ENCRYPTED" in data and passphrase is not None:
+            raise PassphraseNeeded(f"wrong passphrase for {name}") from None
+        raise KeyFileError(f"{name} is not a private key: expected an OpenSSH private key file "
+                           "(-----BEGIN OPENSSH PRIVATE KEY-----)") from None
 
 
 def public_key_of(key: Ed25519PrivateKey, comment: str = "") -> PublicKey:
