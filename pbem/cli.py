@@ -5,6 +5,7 @@ All state lives under the home folder: ``--home DIR``, ``PBEM_HOME``, or ``./pbe
 from __future__ import annotations
 
 import json
+import logging
 import sys
 from pathlib import Path
 

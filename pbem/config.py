@@ -51,6 +51,16 @@ class ServerSection(Section):
     max_message_bytes: int = Field(1 << 20, ge=1024)
     gm: str = ""
     gm_key: str = ""
+    #: the GM's time zone: `pbem games` and `gm journal` show times in it
+    tz: str = "UTC"
+
+    @field_validator("tz")
+    @classmethod
+    def _check_tz(cls, v: str) -> str:
+        from pbem.schedule import check_zone
+
+        check_zone(v)
+        return v
 
     @field_validator("address")
     @classmethod

@@ -32,6 +32,8 @@ max_message_bytes = 1048576
 # The GM's OpenSSH public key (a file in this folder, or the key line itself);
 # PBEM-COMMAND mail signed with it runs GM commands.
 # gm_key = "gm.pub"
+# The GM's time zone: `pbem games` and `pbem gm journal` show times in it.
+# tz = "Europe/Warsaw"
 
 [database]
 # SQLite in this folder by default; for PostgreSQL, say

@@ -69,6 +69,7 @@ def test_every_problem_is_listed_at_once(home):
     ("server", 'gm_key = "ssh-ed25519 AAAAnotakey"', "[server] gm_key = 'ssh-ed25519 AAAAnotakey': the key line is "
                                                      "not an OpenSSH public key"),
     ("server", 'gm_key = "server_key"', "[server] gm_key = 'server_key': file 'server_key' is not an OpenSSH public"),
+    ("server", 'tz = "Mars/Olympus"', "[server] tz = 'Mars/Olympus': unknown time zone 'Mars/Olympus'"),
     ("server", "max_message_bytes = 10", "[server] max_message_bytes = 10: Input should be greater than or equal to 1024"),
     ("schedule", "hours = 0", "[schedule] hours = 0: Input should be greater than 0"),
     ("schedule", "grace_hours = -1", "[schedule] grace_hours = -1: Input should be greater than or equal to 0"),
