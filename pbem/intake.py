@@ -366,7 +366,7 @@ class CheckCommands(Handler):
         assert msg.file is not None and msg.game is not None
         if msg.file.kind != "command":
             return
-        from pbem.gm import GM_VERBS, PLAYER_VERBS
+        from pbem.gm import GM_VERBS, PLAYER_VERBS, ArgumentError, arguments
 
         allowed = GM_VERBS if msg.by_gm else PLAYER_VERBS
         problems = []
@@ -380,10 +380,14 @@ class CheckCommands(Handler):
                                         f"(allowed: {', '.join(sorted(allowed))})", line_no=line.line_no,
                                         text=line.text))
                 continue
-            low, high = allowed[verb]
-            if not low <= len(args) <= high:
-                problems.append(problem(Code.COMMAND_UNKNOWN, f"{verb} takes {low if low == high else f'{low} or more'} "
-                                        f"argument(s), got {len(args)}", line_no=line.line_no, text=line.text))
+            # Every argument is checked before any line runs: a file is carried out whole or not at all.
+            try:
+                parsed = arguments(verb, args)
+                if verb in ("REPLACE", "RESEND") and ctx.seat(msg.game.id, parsed[0]) is None:
+                    names = ", ".join(sorted(ctx.seats[msg.game.id]))
+                    raise ArgumentError(f"game {msg.game.id} has no side {parsed[0]!r} (its sides: {names})")
+            except ArgumentError as exc:
+                problems.append(problem(Code.COMMAND_UNKNOWN, str(exc), line_no=line.line_no, text=line.text))
             msg.commands.append((verb, args))
         if not msg.file.lines:
             problems.append(problem(Code.COMMAND_UNKNOWN, "the command file holds no command"))
