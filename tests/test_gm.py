@@ -145,7 +145,7 @@ def test_reminders_go_once_to_those_still_owing(gm_server, duel_game, keys, cloc
 
 
 def test_grace_period_delays_the_default(server, keys, clock):
-    server.new_game("gr", "duel", "standard", seed=b"s", settings={"grace_hours": 6})
+    server.new_game("gr", "duel", "standard", seed=b"a seed of 16+ bytes", settings={"grace_hours": 6})
     for seat in ("east", "west"):
         server.add_player("gr", seat, f"{seat}@x.test", sshsig.public_key_of(keys[seat]).line())
     server.ingest(orders_mail(server, "gr", "east", "FIRE 1\n", keys["east"]))
@@ -166,7 +166,7 @@ def test_circuit_breaker_holds_when_everyone_is_silent(gm_server, duel_game, clo
 
 
 def test_weekly_schedule_sets_local_deadlines(server, keys, clock):
-    server.new_game("wk", "duel", "standard", seed=b"s", schedule="mon,thu 20:00 Europe/Warsaw")
+    server.new_game("wk", "duel", "standard", seed=b"a seed of 16+ bytes", schedule="mon,thu 20:00 Europe/Warsaw")
     for seat, tz in (("east", "Asia/Tokyo"), ("west", "America/New_York")):
         server.add_player("wk", seat, f"{seat}@x.test", sshsig.public_key_of(keys[seat]).line(), tz=tz)
     # clock: Sunday 1 Nov 2026 12:00 UTC -> at least 12 h later -> Monday 2 Nov 20:00 Warsaw = 19:00 UTC

@@ -206,7 +206,7 @@ def test_a_bug_met_by_one_message_keeps_it_and_spares_the_batch(tmp_path, db_url
 
     server = Server.init(Home(tmp_path / "h"), db_url, clock=clock, extra_rulesets=(DUEL, CrashingChecks()))
     server.home.config.setdefault("server", {})["gm"] = "gm@club.test"
-    server.new_game("c", "crashy", "standard", seed=b"s")
+    server.new_game("c", "crashy", "standard", seed=b"a seed of 16+ bytes")
     for seat in ("east", "west"):
         server.add_player("c", seat, f"{seat}@players.test", sshsig.public_key_of(keys[seat]).line())
     batch = [orders_mail(server, "c", "east", "BOOM\n", keys["east"]),
