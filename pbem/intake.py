@@ -409,7 +409,7 @@ class CheckCommands(Handler):
                                         f"(allowed: {', '.join(sorted(allowed))})", line_no=line.line_no,
                                         text=line.text))
                 continue
-            # Every argument is checked before any line runs: a file is carried out whole or not at all.
+            # Every argument is checked before any line runs: a file with a malformed line does nothing.
             try:
                 parsed = arguments(verb, args)
                 if verb in ("REPLACE", "RESEND") and ctx.seat(msg.game.id, parsed[0]) is None:
