@@ -168,11 +168,17 @@ def _parse_options(items):
 def game_new(ctx, game_id, ruleset, scenario, options, seed_hex, hours, interrupt_hours, wait, schedule,
              settings, templates_dir, title):
     """Create GAME_ID from a ruleset and scenario."""
-    server = _server(ctx)
+    from pbem.journal import SEED_BYTES
+
     try:
         seed = bytes.fromhex(seed_hex) if seed_hex else None
     except ValueError:
         raise click.BadParameter("--seed-hex must be hexadecimal") from None
+    if seed is not None and not SEED_BYTES[0] <= len(seed) <= SEED_BYTES[1]:
+        raise click.BadParameter(f"--seed-hex must be {SEED_BYTES[0]} to {SEED_BYTES[1]} bytes "
+                                 f"({2 * SEED_BYTES[0]} to {2 * SEED_BYTES[1]} hex digits), so that nobody can "
+                                 f"guess it; this one is {len(seed)} bytes. Leave it out for a random seed")
+    server = _server(ctx)
     g = server.new_game(game_id, ruleset, scenario, _parse_options(options), seed=seed, hours=hours,
                         interrupt_hours=interrupt_hours, title=title, wait_for_deadline=wait, schedule=schedule,
                         settings=_parse_options(settings), templates_dir=templates_dir or "")

@@ -32,8 +32,8 @@ from pbem.crypto import sshsig
 from pbem.gm import GMCommands
 from pbem.home import Home
 from pbem.intake import Confirmed, Discard, IntakeContext, Message, Reject, run_pipeline
-from pbem.journal import (GENESIS, dumps, entry_hash, events_json, local_time, rolls_json, sitrep_context,
-                          state_hash)
+from pbem.journal import (GENESIS, SALT_BYTES, SEED_BYTES, dumps, entry_hash, events_json, local_time, rolls_json,
+                          seed_commitment, sitrep_context, state_hash)
 from pbem.mail.compose import as_bytes, compose, message_id
 from pbem.pictures import render_png
 from pbem.render import render_reply, render_sitrep, renderer_stamp
@@ -242,7 +242,11 @@ class Server(GMCommands):
         unknown = set(settings or {}) - set(SETTINGS)
         if unknown:
             raise ServerError(f"unknown setting(s) {', '.join(sorted(unknown))} (known: {', '.join(SETTINGS)})")
+        if seed is not None and not SEED_BYTES[0] <= len(seed) <= SEED_BYTES[1]:
+            raise ServerError(f"a game seed must be {SEED_BYTES[0]} to {SEED_BYTES[1]} bytes ({SEED_BYTES[0] * 8} bits "
+                              f"or more, so that nobody can guess it); this one is {len(seed)}")
         seed = seed if seed is not None else secrets.token_bytes(32)
+        salt = secrets.token_bytes(SALT_BYTES)
         dice = setup_dice(seed)
         state = ruleset.setup(scenario, opts, dice)
         now = self.clock()
@@ -251,7 +255,8 @@ class Server(GMCommands):
                 raise ServerError(f"a game {game_id!r} exists already")
             game = Game(id=game_id, ruleset=ruleset_name, scenario=scenario, options_json=dumps(opts),
                         title=title or f"{ruleset.info.title} — {ruleset.info.scenario(scenario).title}",
-                        seed_hex=seed.hex(), seed_commitment=hashlib.sha256(seed).hexdigest(), status="open",
+                        seed_hex=seed.hex(), seed_salt=salt.hex(),
+                        seed_commitment=seed_commitment(seed, salt), status="open",
                         wait_for_deadline=wait_for_deadline, schedule=schedule,
                         templates_dir=str(Path(templates_dir).resolve()) if templates_dir else "",
                         **{k: type(SETTINGS[k])(sched.get(k, v)) for k, v in SETTINGS.items()},
@@ -1029,6 +1034,7 @@ def build_sitrep(ruleset: Ruleset, game: Game, seat: Mapping[str, Any], state: A
             "deadline": local_time(deadline, seat.get("tz", "UTC")) if owes else "",
             "seed_commitment": game.seed_commitment, "seed": game.seed_hex if over else None,
             "server_key": server_key,
+            "seed_salt": game.seed_salt if over else None,
             "journal_head": entries[-1]["hash"] if entries else game.journal_head,
             "notices": [n for e in entries for n in e["payload"].get("notices", [])],
             "outcome": ({"winner": outcome.winner, "text": outcome.text} if outcome else

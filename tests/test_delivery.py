@@ -98,7 +98,7 @@ def test_permanent_refusal_is_recorded_not_retried(server, keys, smtp, clock):
     from pbem.crypto import sshsig
 
     ctl, sink = smtp
-    server.new_game("p", "duel", "standard", seed=b"s")
+    server.new_game("p", "duel", "standard", seed=b"a seed of 16+ bytes")
     server.add_player("p", "east", "nobody@x.test", sshsig.public_key_of(keys["east"]).line())
     server.add_player("p", "west", "west@x.test", sshsig.public_key_of(keys["west"]).line())
     sent, failed = deliver(server, SmtpTransport("127.0.0.1", ctl.port, starttls=False))
@@ -169,7 +169,7 @@ def test_permanent_failure_is_reported_to_the_gm(server, keys, smtp):
 
     ctl, sink = smtp
     server.home.config.setdefault("server", {})["gm"] = "gm@club.test"
-    server.new_game("b", "duel", "standard", seed=b"s")
+    server.new_game("b", "duel", "standard", seed=b"a seed of 16+ bytes")
     server.add_player("b", "east", "nobody@x.test", sshsig.public_key_of(keys["east"]).line())
     server.add_player("b", "west", "west@x.test", sshsig.public_key_of(keys["west"]).line())
     transport = SmtpTransport("127.0.0.1", ctl.port, starttls=False)
