@@ -33,17 +33,21 @@ def check_address(text: str) -> str:
     if re.search(r"\s", stripped) and not (local.startswith('"') and local.endswith('"')):
         raise ContactError(f"mail address {text!r}: give the bare address only (no name, no spaces), "
                            "like name@example.org")
+    # RFC 6532 allows UTF-8 anywhere in an address, but the stdlib parser refuses it in the local part:
+    # check the shape with each non-ASCII character standing in as a letter, keep the address as given
+    probe = re.sub(r"[^\x00-\x7f]", "x", stripped)
     try:
-        parsed = Address(addr_spec=stripped)
+        parsed = Address(addr_spec=probe)
     except Exception:  # the parser raises several kinds; all mean "not one addr-spec"
         raise ContactError(f"mail address {text!r} is not an address like name@example.org") from None
     if not parsed.username or not parsed.domain:
         raise ContactError(f"mail address {text!r} needs a name, '@' and a domain, like name@example.org")
-    if parsed.addr_spec != stripped:
+    if parsed.addr_spec != probe:
         # the parser dropped something (a comment, say): take only what is exactly an address
         raise ContactError(f"mail address {text!r}: give the bare address only, like name@example.org")
-    if not all(_LABEL.match(label) for label in parsed.domain.split(".")):
-        raise ContactError(f"mail address {text!r}: {parsed.domain!r} is not a mail domain")
+    domain = stripped.rpartition("@")[2]
+    if not all(_LABEL.match(label) for label in domain.split(".")):
+        raise ContactError(f"mail address {text!r}: {domain!r} is not a mail domain")
     return stripped
 
 

@@ -24,8 +24,9 @@ _ZIP_TIME = (1980, 1, 1, 0, 0, 0)
 README = """\
 The record of game {game}, exported by pbem.
 
-game.json        the game's facts, the seed commitment (sha256 of the seed) and, once the game is
-                 over, the seed itself: check that sha256(bytes.fromhex(seed)) is the commitment.
+game.json        the game's facts, the seed commitment and, once the game is over, the seed and
+                 its salt: check that sha256(bytes.fromhex(seed_salt + seed)) is the commitment
+                 (games from before pbem 0.2 have an empty salt).
 journal.jsonl    one entry per line, oldest first.  Each entry's hash is
                  sha256(prev_hash + canonical JSON of {{seq, kind, turn, phase, payload, events,
                  rolls, state}}) where state is the state_hash, and canonical JSON has sorted keys,
@@ -50,6 +51,7 @@ def export_files(server, game_id: str) -> dict[str, bytes]:
         "game": game.id, "title": game.title, "ruleset": game.ruleset, "scenario": game.scenario,
         "options": json.loads(game.options_json), "status": game.status, "turn": game.turn,
         "seed_commitment": game.seed_commitment, "seed": game.seed_hex if over else None,
+        "seed_salt": game.seed_salt if over else None,
         "journal_head": game.journal_head,
         "outcome": json.loads(game.outcome_json) if game.outcome_json else None}
     files = {"README.txt": README.format(game=game.id).encode(),

@@ -176,7 +176,7 @@ def mailed(cli, tmp_path, keys):
     from pbem.crypto import sshsig
     from tests.helpers import mail, signed
 
-    cli("game", "new", "club-1", "--rules", "duel", "--scenario", "standard", "--seed-hex", "00ff")
+    cli("game", "new", "club-1", "--rules", "duel", "--scenario", "standard", "--seed-hex", "00ff" * 8)
     for side in ("east", "west"):
         (tmp_path / f"{side}.pub").write_text(sshsig.public_key_of(keys[side]).line() + "\n")
         cli("player", "add", "club-1", side, "--email", f"{side}@x.test", "--key", str(tmp_path / f"{side}.pub"))

@@ -65,7 +65,7 @@ def _players(server, keys, game, tz="UTC"):
 def club(server, keys, now):
     """A held game, a running one, a finished one and one waiting for a player."""
     now.now -= timedelta(hours=50)
-    server.new_game("held-1", "duel", "standard", seed=b"held")
+    server.new_game("held-1", "duel", "standard", seed=b"held game, 16 bytes")
     _players(server, keys, "held-1")
     now.advance(hours=49)
     server.advance("held-1")  # both sides silent: the circuit breaker holds it
@@ -73,10 +73,10 @@ def club(server, keys, now):
     server.new_game("run-1", "duel", "standard", seed=RUN_SEED)
     _players(server, keys, "run-1")
     server.ingest(orders_mail(server, "run-1", "east", "FIRE 3\n", keys["east"]))
-    server.new_game("done-1", "duel", "standard", seed=b"done")
+    server.new_game("done-1", "duel", "standard", seed=b"done game, 16 bytes")
     _players(server, keys, "done-1")
     server.end_game("done-1", "a draw")
-    server.new_game("open-1", "duel", "standard", seed=b"open")
+    server.new_game("open-1", "duel", "standard", seed=b"open game, 16 bytes")
     server.add_player("open-1", "east", "east@players.test", sshsig.public_key_of(keys["east"]).line())
     return now
 
@@ -230,7 +230,8 @@ def test_export_of_a_running_game_verifies_and_holds_no_seed(server, club, gm_cl
     head = _verify_chain(files["journal.jsonl"].decode().splitlines())
     facts = json.loads(files["game.json"])
     assert head == facts["journal_head"] == server.status("run-1")["journal_head"]
-    assert facts["seed"] is None and facts["seed_commitment"] == hashlib.sha256(RUN_SEED).hexdigest()
+    assert facts["seed"] is None and facts["seed_salt"] is None
+    assert facts["seed_commitment"] == server.status("run-1")["seed_commitment"]
     assert not any(RUN_SEED.hex().encode() in data for data in files.values())
     assert files["server_key.pub"].startswith(b"ssh-ed25519 ")
     for side in ("east", "west"):
@@ -246,7 +247,8 @@ def test_export_of_a_finished_game_reveals_the_seed(server, club, gm_cli, tmp_pa
     folder = tmp_path / "done"
     gm_cli("export", "done-1", "--folder", "--out", str(folder))
     facts = json.loads((folder / "game.json").read_text())
-    assert hashlib.sha256(bytes.fromhex(facts["seed"])).hexdigest() == facts["seed_commitment"]
+    opened = hashlib.sha256(bytes.fromhex(facts["seed_salt"] + facts["seed"])).hexdigest()
+    assert facts["seed_salt"] and opened == facts["seed_commitment"]
     _verify_chain((folder / "journal.jsonl").read_text().splitlines())
     assert "every side" in gm_cli("export", "--help").output
 
@@ -318,4 +320,5 @@ def test_replace_by_signed_mail_still_takes_address_and_key(server, duel_game, k
     assert seat["email"] == "west3@players.test" and seat["key"] == sshsig.public_key_of(new).fingerprint
     v = server.ingest(command_mail(duel_game, "REPLACE west Mallory<m@evil.test> "
                                    f"{sshsig.public_key_of(new).line()}\n", keys["gm"]))
-    assert "failed" in " ".join(v.reasons)
+    # checked before any line runs: the whole file is refused, naming the line and the address
+    assert v.status == "rejected" and "line 4" in v.reasons[0] and "Mallory<m@evil.test>" in v.reasons[0]

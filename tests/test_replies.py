@@ -94,7 +94,7 @@ def test_an_ack_already_sent_is_never_rewritten(server, duel_game, keys):
 
 
 def test_waiting_for_the_deadline_keeps_the_window_open(server, keys):
-    server.new_game("w1", "duel", "standard", seed=b"fixed seed", wait_for_deadline=True)
+    server.new_game("w1", "duel", "standard", seed=b"fixed seed of a test game", wait_for_deadline=True)
     for seat in ("east", "west"):
         server.add_player("w1", seat, f"{seat}@players.test", sshsig.public_key_of(keys[seat]).line())
     server.ingest(orders_mail(server, "w1", "east", "FIRE 2\n", keys["east"]))
@@ -105,7 +105,7 @@ def test_waiting_for_the_deadline_keeps_the_window_open(server, keys):
 
 # ------------------------------------------------------------------ late files
 def _late_game(server, keys, clock):
-    server.new_game("late", "duel", "standard", seed=b"fixed seed")
+    server.new_game("late", "duel", "standard", seed=b"fixed seed of a test game")
     server.add_player("late", "east", "east@players.test", sshsig.public_key_of(keys["east"]).line())
     server.add_player("late", "west", "west@players.test", sshsig.public_key_of(keys["west"]).line(),
                       tz="Europe/Warsaw")
