@@ -21,7 +21,7 @@ from pbem.core.errors import Code, OrderProblem
 from pbem.core.orders import OrderFile, parse_order_file
 from pbem.core.ruleset import Checked, Ruleset
 from pbem.crypto import sshsig
-from pbem.mail.inbound import Inbound, MailError, SignedText, read_message
+from pbem.mail.inbound import Inbound, MailError, SignedText, header_block, read_message, size_of
 from pbem.store.models import Game, Outbox, Seat, Submission
 
 
@@ -76,6 +76,15 @@ class Message:
     notes: list[str] = field(default_factory=list)
     commands: list[tuple[str, list[str]]] = field(default_factory=list)
     by_gm: bool = False
+
+    @property
+    def size(self) -> int:
+        """The size of the whole message (a reader may have kept only its beginning)."""
+        return size_of(self.raw)
+
+    @property
+    def oversize(self) -> bool:
+        return self.size > self.max_bytes
 
     @property
     def reply_to(self) -> str:
@@ -183,14 +192,16 @@ class CheckSize(Handler):
     description = "refuse messages over the configured size, before parsing them"
 
     def process(self, msg, ctx):
-        if len(msg.raw) > msg.max_bytes:
-            try:  # read just the headers, to answer the sender
-                msg.mail = read_message(msg.raw.split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0] + b"\n\n")
+        if msg.oversize:
+            try:  # read just the headers (at most HEADER_CAP bytes of them), to answer the sender
+                head = header_block(msg.raw)
+                msg.mail = read_message(head if head.endswith(b"\n\n") or head.endswith(b"\r\n\r\n")
+                                        else head + b"\n\n")
             except MailError:
                 pass
             if msg.mail is not None:  # our own sitrep coming back may be larger than players may send
                 ConfirmCopy().process(msg, ctx)
-            raise Reject([problem(Code.MAIL_TOO_LARGE, f"the message is {len(msg.raw):,} bytes; the limit "
+            raise Reject([problem(Code.MAIL_TOO_LARGE, f"the message is {msg.size:,} bytes; the limit "
                                   f"is {msg.max_bytes:,} — send the orders as plain text without pictures")])
 
 
