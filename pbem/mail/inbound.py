@@ -128,6 +128,10 @@ def _html_to_text(markup: str) -> str:
             out.append(markup[pos:])
             break
         out.append(markup[pos:lt])
+        if not (markup[lt + 1:lt + 2].isalpha() or markup[lt + 1:lt + 2] in ("/", "!", "?")):
+            out.append("<")  # as in a browser: "x < y" is text, not the start of a tag
+            pos = lt + 1
+            continue
         gt = markup.find(">", lt + 1)
         if gt < 0:  # no tag can close after here: the rest is text, as a browser shows it
             out.append(markup[lt:])
