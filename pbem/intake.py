@@ -21,7 +21,8 @@ from pbem.core.errors import Code, OrderProblem
 from pbem.core.orders import OrderFile, parse_order_file
 from pbem.core.ruleset import Checked, Ruleset
 from pbem.crypto import sshsig
-from pbem.mail.inbound import Inbound, MailError, SignedText, header_block, read_message, size_of
+from pbem.mail.inbound import (HEADER_CAP, Inbound, MailError, SignedText, header_block, read_message,
+                               size_of)
 from pbem.store.models import Game, Outbox, Seat, Submission
 
 
@@ -240,6 +241,10 @@ def _is_copy(received: bytes, sent: bytes) -> bool:
     def lf(b: bytes) -> bytes:
         return b.replace(b"\r\n", b"\n")
 
+    # A copy may have CR LF for each LF (twice the bytes) and the relays' header lines on top, never
+    # more: a forged 30 MB "copy" naming one of our Message-IDs is refused before it is copied.
+    if len(received) > 2 * len(sent) + HEADER_CAP:
+        return False
     received, sent = lf(received), lf(sent)
     return received.endswith(sent) and (len(received) == len(sent) or received[-len(sent) - 1:-len(sent)] == b"\n")
 

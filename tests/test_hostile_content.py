@@ -251,6 +251,25 @@ def test_an_oversize_message_keeps_its_headers_size_and_hash_not_its_body(server
     assert reply.to_addr == "stranger@elsewhere.test" and "limit" in _plain(back)
 
 
+def test_an_oversize_forged_copy_of_the_servers_mail_is_not_copied(server):
+    [(row, composed, back)] = _replies(server, _sender_mail(b"hi"))
+    with server.session() as s:  # as delivery leaves a row: the bytes it sent
+        stored = s.get(Outbox, row.id)
+        stored.raw, stored.state = composed, "sending"
+        s.add(stored)
+        s.commit()
+    forged = (b"X-PBEM-Server: pbem\r\nMessage-ID: " + row.message_id.encode() + b"\r\n"
+              + _big_mail(30 << 20).replace(b"Message-ID: <big@", b"X-Was: <big@"))
+    tracemalloc.start()
+    try:
+        verdict = server.ingest(forged)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert verdict.status == "rejected"  # too large, and not a copy of what the server sent
+    assert peak < 4 * server.home.max_message_bytes, peak  # before: two copies of the 30 MB
+
+
 class _Endless(io.RawIOBase):
     """A stream of ``size`` bytes made as they are read, so the test itself never holds them."""
 
