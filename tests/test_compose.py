@@ -4,6 +4,7 @@ import re
 from datetime import datetime, timezone
 from email.policy import compat32
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -48,3 +49,30 @@ def test_a_message_reads_back_as_it_was_written(text, subject):
     multiparts = [p for p in back.walk() if p.is_multipart()]
     lines = sum(len(m.get_payload()) for m in multiparts) + len(multiparts)  # one before each part, one closing
     assert len(re.findall(rb"^--=_pbem_", raw, re.M)) == lines
+
+
+def _headers_of(**kw) -> tuple[bytes, email.message.Message]:
+    args = dict(server_name="pbem", server_address="pbem@club.test", to="east@players.test", subject="s",
+                text="t", html="<p>t</p>", msg_id="<m1@club.test>", now=datetime(2026, 11, 22, tzinfo=timezone.utc),
+                kind="reject", in_reply_to="<a@b>")
+    raw = as_bytes(compose(**{**args, **kw}))
+    return raw.split(b"\n\n", 1)[0], email.message_from_bytes(raw)
+
+
+def test_a_non_ascii_address_is_written_as_utf8_not_an_encoded_word():
+    head, back = _headers_of(to="jörg@exämple.de")
+    assert "\nTo: jörg@exämple.de".encode() in head and b"=?utf-8?" not in head
+    assert head.decode("utf-8")  # the whole header block is UTF-8 (RFC 6532)
+
+
+@pytest.mark.parametrize("field", ["subject", "to", "server_name", "kind", "game_id", "in_reply_to", "msg_id"])
+def test_no_header_value_can_add_a_header(field):
+    head, back = _headers_of(**{field: "<x@y>\r\nBcc: evil@x.test\n\nbody"})
+    assert back["Bcc"] is None and not back.defects
+    assert back["X-PBEM-Server"] and back["Auto-Submitted"]
+
+
+@pytest.mark.parametrize("reply_to", ["not a message id", "<a@b> <c@d>", "<" + "x" * 600 + "@b>", "<ä@b>"])
+def test_only_a_well_formed_message_id_is_threaded_to(reply_to):
+    head, back = _headers_of(in_reply_to=reply_to, game_id="g1")
+    assert back["In-Reply-To"] is None and back["References"] == "<game-g1@club.test>"

@@ -13,7 +13,7 @@ import hashlib
 import html
 import re
 from dataclasses import dataclass, field
-from email.header import decode_header, make_header
+from email.header import decode_header
 from email.message import Message
 from email.utils import parseaddr
 from typing import BinaryIO
@@ -212,10 +212,21 @@ def _subject(msg: Message) -> str:
     """The decoded Subject on one line, without controls: it is quoted in reply headers and signed text."""
     raw = _header(msg, "Subject")
     try:
-        text = str(make_header(decode_header(raw)))
+        text = "".join(_decoded(word, charset) for word, charset in decode_header(raw))
     except Exception:  # a malformed encoded word: show it as it came
         text = raw
     return one_line(text, LINE_CAP)
+
+
+def _decoded(word: bytes, charset: str | None) -> str:
+    # decode_header gives text outside encoded words as raw-unicode-escape bytes, which make_header
+    # cannot take back when it is UTF-8 text (RFC 6532 mail); undone here, whatever the mix.
+    if charset is None:
+        return word.decode("raw-unicode-escape", "replace")
+    try:
+        return word.decode(charset, "replace")
+    except LookupError:  # an unknown charset name: read it as UTF-8 rather than fail
+        return word.decode("utf-8", "replace")
 
 
 def _find_in_text(text: str, where: str) -> SignedText | None:
