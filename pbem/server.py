@@ -427,7 +427,7 @@ class Server(GMCommands):
             sender, mid = ("" if mail.automatic or mail.from_server else mail.sender), mail.message_id
         except Exception:
             sender, mid = "", ""
-        why = f"{exc.__class__.__name__}: {exc}"[:500]
+        why = one_line(f"{exc.__class__.__name__}: {exc}", 500)  # may quote the message: one line, in a signed text
         kept = _kept(Message(raw=raw, max_bytes=self.home.max_message_bytes))
         writes = store_writes.Writes(_inbound_values(kept, sha, now, size=size_of(raw), status="error",
                                                      message_id=mid, sender=sender, verdict=f"internal error: {why}"))

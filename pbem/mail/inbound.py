@@ -35,8 +35,9 @@ LINE_CAP = 200
 HTML_CAP = 4 << 20
 
 # Line breaks, C0/C1 controls, the bidi overrides and isolates that make a line display as something
-# it is not, and lone surrogates (undecodable bytes, which no encoder can write); one run of them, or of whitespace, counts as one space.  One character class repeated: the
-# match cannot backtrack, so cleaning is linear in the length of the text.
+# it is not, and lone surrogates (undecodable bytes, which no encoder can write); a run of them, or of
+# whitespace, counts as one space.  One character class repeated: the match cannot backtrack, so
+# cleaning is linear in the length of the text.
 _UNSAFE_RUN = re.compile(r"[\s\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]+")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
