@@ -143,7 +143,8 @@ def test_headers_are_read_as_utf8_and_on_one_line():
     assert "\n" not in inb.message_id and "\r" not in inb.message_id
 
 
-@pytest.mark.parametrize("sender", [b"x@y\x00.test", b"j\xf6rg@ex\xe4mple.de", b"<a b@c.test>"])
+@pytest.mark.parametrize("sender", [b"x@y\x00.test", b"j\xf6rg@ex\xe4mple.de", b"<a b@c.test>",
+                                    b"a" * 300 + b"@c.test"], ids=["nul", "latin-1", "space", "too-long"])
 def test_an_address_with_controls_or_bad_bytes_is_no_address(sender):
     assert read_message(b"From: " + sender + b"\nSubject: s\n\nhello\n").sender == ""
 

@@ -205,8 +205,11 @@ def _sender(msg: Message) -> str:
     except Exception:  # a malformed header: no address to answer
         return ""
     # A line break would put a header of the sender's choosing into the reply; bytes that are not UTF-8
-    # (left as surrogates) are no address at all.
-    return "" if has_control(address) or " " in address else address
+    # (left as surrogates) are no address at all; nor is one longer than SMTP allows (RFC 5321: 254),
+    # which would make a header line no relay takes.
+    if has_control(address) or " " in address or len(address.encode("utf-8", "surrogatepass")) > 254:
+        return ""
+    return address
 
 
 def _subject(msg: Message) -> str:
