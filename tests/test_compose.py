@@ -76,3 +76,20 @@ def test_no_header_value_can_add_a_header(field):
 def test_only_a_well_formed_message_id_is_threaded_to(reply_to):
     head, back = _headers_of(in_reply_to=reply_to, game_id="g1")
     assert back["In-Reply-To"] is None and back["References"] == "<game-g1@club.test>"
+
+
+_HOSTILE = st.text(alphabet=st.sampled_from("ab é€\r\n\t\x00\x0b\x1b\x7f\x85\u2028\u202e:<>@=?"), max_size=60) \
+    | st.text(max_size=80) | st.text(min_size=300, max_size=2000)
+
+
+@settings(max_examples=300, deadline=None)
+@given(subject=_HOSTILE, to=_HOSTILE, name=_HOSTILE, reply_to=_HOSTILE | st.just("<a@b>"))
+def test_any_header_values_compose_to_exactly_the_expected_headers(subject, to, name, reply_to):
+    head, back = _headers_of(subject=subject, to=to or "x@y", server_name=name, in_reply_to=reply_to)
+    threaded = back["In-Reply-To"]  # only to a well-formed Message-ID, as it was
+    assert threaded is None or (threaded == reply_to.strip() and re.fullmatch(r"<[!-~]+>", threaded))
+    assert reply_to != "<a@b>" or threaded == "<a@b>"
+    expected = {"Content-Type", "MIME-Version", "From", "To", "Reply-To", "Subject", "Date", "Message-ID",
+                "Auto-Submitted", "X-PBEM-Server", "X-PBEM-Kind"} | ({"In-Reply-To"} if threaded else set())
+    assert not back.defects and set(back.keys()) == expected and len(back.keys()) == len(expected)
+    assert back["Message-ID"] == "<m1@club.test>"
