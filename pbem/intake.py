@@ -21,7 +21,7 @@ from pbem.core.errors import Code, OrderProblem
 from pbem.core.orders import OrderFile, parse_order_file
 from pbem.core.ruleset import Checked, Ruleset
 from pbem.crypto import sshsig
-from pbem.mail.inbound import (HEADER_CAP, Inbound, MailError, SignedText, header_block, read_message,
+from pbem.mail.inbound import (HEADER_CAP, Capped, Inbound, MailError, SignedText, header_block, read_message,
                                size_of)
 from pbem.store.models import Game, Outbox, Seat, Submission
 
@@ -85,7 +85,8 @@ class Message:
 
     @property
     def oversize(self) -> bool:
-        return self.size > self.max_bytes
+        # A message its reader cut short (under a smaller limit than ours) is never parsed either.
+        return self.size > self.max_bytes or isinstance(self.raw, Capped)
 
     @property
     def reply_to(self) -> str:

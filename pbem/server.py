@@ -34,7 +34,7 @@ from pbem.intake import Confirmed, Discard, IntakeContext, Message, Reject, run_
 from pbem.journal import (GENESIS, dumps, entry_hash, events_json, local_time, rolls_json, sitrep_context,
                           state_hash)
 from pbem.mail.compose import as_bytes, compose, message_id
-from pbem.mail.inbound import LINE_CAP, header_block, one_line, sha256_of, size_of
+from pbem.mail.inbound import LINE_CAP, header_block, one_line, sha256_of
 from pbem.pictures import render_png
 from pbem.render import render_reply, render_sitrep, renderer_stamp
 from pbem.schedule import Schedule, ScheduleError, deadline_for
@@ -422,14 +422,14 @@ class Server(GMCommands):
         """Keep a message that made the intake fail, answer its sender, and tell the GM."""
         from pbem.mail.inbound import read_message
 
+        whole = Message(raw=raw, max_bytes=self.home.max_message_bytes)
         try:
-            mail = read_message(header_block(raw) if size_of(raw) > self.home.max_message_bytes else raw)
+            mail = read_message(header_block(raw) if whole.oversize else raw)
             sender, mid = ("" if mail.automatic or mail.from_server else mail.sender), mail.message_id
         except Exception:
             sender, mid = "", ""
         why = one_line(f"{exc.__class__.__name__}: {exc}", 500)  # may quote the message: one line, in a signed text
-        kept = _kept(Message(raw=raw, max_bytes=self.home.max_message_bytes))
-        writes = store_writes.Writes(_inbound_values(kept, sha, now, size=size_of(raw), status="error",
+        writes = store_writes.Writes(_inbound_values(_kept(whole), sha, now, size=whole.size, status="error",
                                                      message_id=mid, sender=sender, verdict=f"internal error: {why}"))
         text = ("pbem could not process your message because of an internal error. The message is kept, "
                 "nothing in it was applied, and the GM has been told. Please wait for the GM before resending.\n")

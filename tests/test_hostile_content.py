@@ -307,3 +307,12 @@ def test_read_capped_holds_at_most_the_limit_and_the_intake_answers(server):
 def test_read_capped_returns_a_message_within_the_limit_as_it_is():
     assert read_capped(io.BytesIO(b"x" * 10), 10) == b"x" * 10
     assert type(read_capped(io.BytesIO(b"x" * 10), 10)) is bytes
+
+
+def test_a_message_its_reader_cut_under_a_smaller_limit_is_not_parsed(server):
+    raw = read_capped(io.BytesIO(_big_mail(600 << 10)), 512 << 10)  # the server's limit is 1 MiB
+    before = _last_id(server)
+    assert server.ingest(raw).status == "rejected"
+    assert _inbound(server, raw.sha256).raw.endswith(b"Subject: big\r\n\r\n")
+    [reply] = _rows(server, before)
+    assert "614,400 bytes" in _plain(email.message_from_bytes(server.outbox_bytes(reply)))
