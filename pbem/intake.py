@@ -22,8 +22,9 @@ from pbem.core.errors import Code, OrderProblem
 from pbem.core.orders import OrderFile, parse_order_file
 from pbem.core.ruleset import Checked, Ruleset
 from pbem.crypto import sshsig
-from pbem.mail.inbound import Inbound, MailError, SignedText, read_message
 from pbem.journal import local_time
+from pbem.mail.inbound import (HEADER_CAP, Capped, Inbound, MailError, SignedText, header_block, read_message,
+                               size_of)
 from pbem.store.models import Game, Journal, Outbox, Seat, Submission
 
 
@@ -80,6 +81,16 @@ class Message:
     by_gm: bool = False
     # Why the header's game or side was not found; told only once the signer is known (see VerifySignature).
     unknown: OrderProblem | None = None
+
+    @property
+    def size(self) -> int:
+        """The size of the whole message (a reader may have kept only its beginning)."""
+        return size_of(self.raw)
+
+    @property
+    def oversize(self) -> bool:
+        # A message its reader cut short (under a smaller limit than ours) is never parsed either.
+        return self.size > self.max_bytes or isinstance(self.raw, Capped)
 
     @property
     def reply_to(self) -> str:
@@ -188,14 +199,16 @@ class CheckSize(Handler):
     description = "refuse messages over the configured size, before parsing them"
 
     def process(self, msg, ctx):
-        if len(msg.raw) > msg.max_bytes:
-            try:  # read just the headers, to answer the sender
-                msg.mail = read_message(msg.raw.split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0] + b"\n\n")
+        if msg.oversize:
+            try:  # read just the headers (at most HEADER_CAP bytes of them), to answer the sender
+                head = header_block(msg.raw)
+                msg.mail = read_message(head if head.endswith(b"\n\n") or head.endswith(b"\r\n\r\n")
+                                        else head + b"\n\n")
             except MailError:
                 pass
             if msg.mail is not None:  # our own sitrep coming back may be larger than players may send
                 ConfirmCopy().process(msg, ctx)
-            raise Reject([problem(Code.MAIL_TOO_LARGE, f"the message is {len(msg.raw):,} bytes; the limit "
+            raise Reject([problem(Code.MAIL_TOO_LARGE, f"the message is {msg.size:,} bytes; the limit "
                                   f"is {msg.max_bytes:,} — send the orders as plain text without pictures")])
 
 
@@ -234,6 +247,10 @@ def _is_copy(received: bytes, sent: bytes) -> bool:
     def lf(b: bytes) -> bytes:
         return b.replace(b"\r\n", b"\n")
 
+    # A copy may have CR LF for each LF (twice the bytes) and the relays' header lines on top, never
+    # more: a forged 30 MB "copy" naming one of our Message-IDs is refused before it is copied.
+    if len(received) > 2 * len(sent) + HEADER_CAP:
+        return False
     received, sent = lf(received), lf(sent)
     return received.endswith(sent) and (len(received) == len(sent) or received[-len(sent) - 1:-len(sent)] == b"\n")
 

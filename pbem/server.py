@@ -35,6 +35,7 @@ from pbem.intake import Confirmed, Discard, IntakeContext, Message, Reject, run_
 from pbem.journal import (GENESIS, SALT_BYTES, SEED_BYTES, dumps, entry_hash, events_json, local_time, rolls_json,
                           seed_commitment, sitrep_context, state_hash)
 from pbem.mail.compose import as_bytes, compose, message_id
+from pbem.mail.inbound import LINE_CAP, header_block, one_line, sha256_of
 from pbem.pictures import render_png
 from pbem.render import render_reply, render_sitrep, renderer_stamp
 from pbem.schedule import Schedule, ScheduleError, deadline_for
@@ -78,12 +79,14 @@ def _inbound_values(raw: bytes, sha: str, now: datetime, *, status: str, verdict
 
 
 def _headers(raw: bytes) -> bytes:
-    """A message's header block, up to and including the blank line."""
-    for sep in (b"\r\n\r\n", b"\n\n"):
-        end = raw.find(sep)
-        if end >= 0:
-            return raw[:end + len(sep)]
-    return raw
+    """A message's header block, up to and including the blank line (at most HEADER_CAP bytes)."""
+    return header_block(raw)
+
+
+def _kept(msg: Message) -> bytes:
+    """What is stored of a message: all of it, or only its headers when it is over the size limit
+    (with its size and hash, for audit), so a stranger cannot grow the database by a message's size."""
+    return _headers(msg.raw) if msg.oversize else msg.raw
 
 
 def _submission_values(msg: Message, now: datetime, *, seat: str, turn: int, phase: str, current: bool
@@ -393,7 +396,7 @@ class Server(GMCommands):
         with self.session() as s:
             ctx = IntakeContext(s, self.load_state, self.gm_key, self.view_of, now=now)
             conn = s.connection()
-            shas = [hashlib.sha256(raw).hexdigest() for raw in raws]
+            shas = [sha256_of(raw) for raw in raws]  # of the whole message, when a reader kept only its start
             seen = set() if careful else store_writes.stored(conn, shas)
             batch: list[store_writes.Writes] = []  # the fast path's rows, written together at the end
             for raw, sha in zip(raws, shas):
@@ -438,14 +441,15 @@ class Server(GMCommands):
         """Keep a message that made the intake fail, answer its sender, and tell the GM."""
         from pbem.mail.inbound import read_message
 
+        whole = Message(raw=raw, max_bytes=self.home.max_message_bytes)
         try:
-            mail = read_message(raw)
+            mail = read_message(header_block(raw) if whole.oversize else raw)
             sender, mid = ("" if mail.automatic or mail.from_server else mail.sender), mail.message_id
         except Exception:
             sender, mid = "", ""
-        why = f"{exc.__class__.__name__}: {exc}"[:500]
-        writes = store_writes.Writes(_inbound_values(raw, sha, now, status="error", message_id=mid, sender=sender,
-                                                     verdict=f"internal error: {why}"))
+        why = one_line(f"{exc.__class__.__name__}: {exc}", 500)  # may quote the message: one line, in a signed text
+        writes = store_writes.Writes(_inbound_values(_kept(whole), sha, now, size=whole.size, status="error",
+                                                     message_id=mid, sender=sender, verdict=f"internal error: {why}"))
         text = ("pbem could not process your message because of an internal error. The message is kept, "
                 "nothing in it was applied, and the GM has been told. Please wait for the GM before resending.\n")
         if sender:
@@ -465,7 +469,7 @@ class Server(GMCommands):
         """Run the pipeline on one message and say what to store; nothing is written here."""
         msg = Message(raw=raw, max_bytes=self.home.max_message_bytes)
         writes = store_writes.Writes({})
-        kept = raw
+        kept = _kept(msg)
         verdict: Verdict
         try:
             run_pipeline(msg, ctx)
@@ -492,7 +496,7 @@ class Server(GMCommands):
                 why = f"{len(msg.file.lines)} order line(s) for turn {msg.file.turn} {msg.file.phase}"
                 verdict = self._accepted(msg, ctx, sha, now, writes)
         writes.inbound = _inbound_values(
-            kept, sha, now, size=len(raw), status=status, verdict=why, message_id=msg.mail.message_id if msg.mail else "",
+            kept, sha, now, size=msg.size, status=status, verdict=why, message_id=msg.mail.message_id if msg.mail else "",
             sender=msg.mail.sender if msg.mail else "", game_id=msg.game.id if msg.game else "",
             seat=msg.seat.name if msg.seat else "")
         return verdict, msg, writes
@@ -502,12 +506,15 @@ class Server(GMCommands):
         to = msg.reply_to
         if to:
             # Before the signer is known, the reply says nothing about the game's state (no leak to forgers).
+            # What the sender wrote (Subject, Message-ID, names quoted in problems) goes into the signed text
+            # on one line each: he can place no line of his own in it.
             ctx = {"game_id": msg.game.id if msg.game and msg.key else "",
                    "seat": msg.seat.name if msg.seat and msg.key else "",
-                   "message_id": mid, "subject": msg.mail.subject if msg.mail else "", "hint": rej.hint,
+                   "message_id": one_line(mid, LINE_CAP),
+                   "subject": one_line(msg.mail.subject, LINE_CAP) if msg.mail else "", "hint": rej.hint,
                    "problems": [{"where": f"line {p.line_no}: {p.text!r}: " if p.line_no and p.text else
                                  (f"line {p.line_no}: " if p.line_no else ""),
-                                 "message": p.message, "rule": p.rule, "code": p.code.value}
+                                 "message": one_line(p.message), "rule": p.rule, "code": p.code.value}
                                 for p in rej.problems]}
             text, html = render_reply("reject", ctx)
             subject = _reject_subject(msg, len(rej.problems))
