@@ -370,6 +370,16 @@ def orders(ctx, game_id, side):
     click.echo(_server(ctx).order_form(game_id, side), nl=False)
 
 
+def _read_message(src: str, limit: int) -> bytes:
+    """At most ``limit + 1`` bytes of a message in memory, however large it is (see read_capped)."""
+    from pbem.mail.inbound import read_capped
+
+    if src == "-":
+        return read_capped(sys.stdin.buffer, limit)
+    with open(src, "rb") as fh:
+        return read_capped(fh, limit)
+
+
 @main.command()
 @click.argument("files", nargs=-1)
 @click.pass_context
@@ -389,7 +399,7 @@ def ingest(ctx, files):
     stored, failed = [], False
     for src in files or ("-",):
         try:
-            raw = sys.stdin.buffer.read() if src == "-" else Path(src).read_bytes()
+            raw = _read_message(src, server.home.max_message_bytes)
             verdict = server.ingest(raw, advance=False)  # stored and answered in one transaction
         except Exception as exc:  # storage down, locked, unreadable: let the MTA retry
             click.echo(f"failed {src}: {exc.__class__.__name__}: {exc}", err=True)

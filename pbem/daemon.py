@@ -14,6 +14,7 @@ from pathlib import Path
 
 from pbem import config
 from pbem.delivery import deliver
+from pbem.mail.inbound import read_capped
 
 log = logging.getLogger("pbem.runner")
 
@@ -51,7 +52,7 @@ def ingest_maildir(server, root: Path, report: TickReport) -> set[str]:
         return touched
     paths = sorted(p for p in new.iterdir() if not p.name.startswith("."))
     for start in range(0, len(paths), BATCH):
-        batch = [(path, raw) for path in paths[start:start + BATCH] if (raw := _read(path)) is not None]
+        batch = [(path, raw) for path in paths[start:start + BATCH] if (raw := _read(path, server.home.max_message_bytes)) is not None]
         # the batch commits before any file moves: a crash in between makes the next pass see duplicates
         verdicts = server.ingest_many([raw for _, raw in batch], advance=False)
         for (path, _), verdict in zip(batch, verdicts):
@@ -68,9 +69,10 @@ def ingest_maildir(server, root: Path, report: TickReport) -> set[str]:
     return touched
 
 
-def _read(path: Path) -> bytes | None:
+def _read(path: Path, limit: int) -> bytes | None:
     try:
-        return path.read_bytes()
+        with open(path, "rb") as fh:  # a 30 MB message costs limit + 1 bytes of memory, not 30 MB
+            return read_capped(fh, limit)
     except FileNotFoundError:  # taken by another pass since the listing
         return None
 

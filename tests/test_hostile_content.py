@@ -316,3 +316,33 @@ def test_a_message_its_reader_cut_under_a_smaller_limit_is_not_parsed(server):
     assert _inbound(server, raw.sha256).raw.endswith(b"Subject: big\r\n\r\n")
     [reply] = _rows(server, before)
     assert "614,400 bytes" in _plain(email.message_from_bytes(server.outbox_bytes(reply)))
+
+
+def _write_big_file(path, size: int) -> None:
+    with open(path, "wb") as fh:  # in pieces: the test itself never holds the message
+        fh.write(_big_mail(1 << 20))
+        for _ in range(size // (1 << 20) - 1):
+            fh.write(b"y" * (1 << 20))
+
+
+def test_the_readers_hold_at_most_the_limit_of_a_large_message(server):
+    # Before: `pbem ingest FILE`, `pbem ingest -` and the Maildir pass read the whole file first.
+    from pbem.cli import _read_message
+    from pbem.daemon import TickReport, ingest_maildir
+
+    limit = server.home.max_message_bytes
+    inbox = server.home.inbox
+    _write_big_file(inbox / "new" / "big.eml", 30 << 20)
+    tracemalloc.start()
+    try:
+        raw = _read_message(str(inbox / "new" / "big.eml"), limit)
+        assert isinstance(raw, Capped) and raw.size == 30 << 20
+        del raw
+        ingest_maildir(server, inbox, TickReport())
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 4 * limit, peak
+    with server.reader() as s:
+        [row] = s.exec(select(Inbound).where(Inbound.size == 30 << 20)).all()
+    assert row.status and len(row.raw) < 4096  # the headers, kept for audit
