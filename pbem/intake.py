@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from typing import Any, Callable
 
 from sqlalchemy import bindparam, or_, true
@@ -508,7 +508,7 @@ def _late(msg: Message, ctx: IntakeContext, resolved: Journal, current, owes_now
     s, game, seat = ctx.session, msg.game, msg.seat
     tz = seat.tz
     payload = json.loads(resolved.payload_json)
-    arrived = ctx.now or datetime.now(timezone.utc)
+    arrived = ctx.now or datetime.now(UTC)
     resolved_at = _utc(resolved.created_at)
     deadline = _deadline_before(s, game.id, resolved.seq)
     what = f"turn {msg.file.turn}, phase {msg.file.phase}"
@@ -554,7 +554,7 @@ def _deadline_before(s: Session, game_id: str, seq: int) -> datetime | None:
 
 def _utc(when: datetime) -> datetime:
     """SQLite hands datetimes back without a zone; every time pbem stores is UTC."""
-    return when.replace(tzinfo=timezone.utc) if when.tzinfo is None else when
+    return when.replace(tzinfo=UTC) if when.tzinfo is None else when
 
 
 class CheckReplay(Handler):

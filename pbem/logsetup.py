@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import logging
 import sys
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 
 #: Libraries that are chatty at INFO; silenced below -vv.
 THIRD_PARTY = ("apscheduler", "aiosmtpd", "mail.log", "sqlalchemy", "alembic")
@@ -24,7 +24,7 @@ class JsonFormatter(logging.Formatter):
     """One JSON object per line: time, level, logger, message, and the record's extra fields."""
 
     def format(self, record: logging.LogRecord) -> str:
-        out = {"time": datetime.fromtimestamp(record.created, timezone.utc).isoformat(timespec="milliseconds"),
+        out = {"time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
                "level": record.levelname, "logger": record.name, "message": record.getMessage()}
         for key, value in vars(record).items():
             if key not in _STANDARD and key not in out:

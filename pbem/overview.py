@@ -5,8 +5,9 @@ command line stays a thin shell and the layout can be tested without a database.
 """
 from __future__ import annotations
 
-from datetime import datetime, timezone
-from typing import Any, Iterable, Mapping, Sequence
+from datetime import datetime, UTC
+from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
 from zoneinfo import ZoneInfo
 
 #: The table's columns: heading, width.  Together with the gaps they fill 100 columns.
@@ -57,7 +58,7 @@ def _in_zone(when: datetime, zone: str) -> datetime:
 
 
 def _aware(when: datetime) -> datetime:
-    return when if when.tzinfo else when.replace(tzinfo=timezone.utc)
+    return when if when.tzinfo else when.replace(tzinfo=UTC)
 
 
 def _cell(text: str, width: int) -> str:
@@ -88,7 +89,7 @@ def games_table(rows: Sequence[Mapping[str, Any]], zone: str, now: datetime) -> 
             game = ""
         cells = (game, row["ruleset"], row["status"], str(row["turn"]), phase_text(row), ",".join(row["owing"]),
                  short_time(row["deadline"], zone), left, ago(row["last_activity"], now))
-        lines.append(" ".join(f"{_cell(c, w):<{w}}" for c, (_, w) in zip(cells, COLUMNS)).rstrip())
+        lines.append(" ".join(f"{_cell(c, w):<{w}}" for c, (_, w) in zip(cells, COLUMNS, strict=True)).rstrip())
         if row["held_reason"]:
             lines.append(_cell(f"    held: {row['held_reason']}", 100))
     if any(row["waiting_for"] == "players" for row in rows):

@@ -8,7 +8,6 @@ sending is a separate, retried step.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import re

@@ -6,7 +6,7 @@ import hashlib
 import json
 import re
 import zipfile
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta, UTC
 
 import pytest
 from click.testing import CliRunner
@@ -31,7 +31,7 @@ RUN_SEED = b"the seed of run-1, secret while it runs"
 @pytest.fixture
 def now(clock):
     # the command line reads the real clock: run the server's test clock from the real now
-    clock.now = datetime.now(timezone.utc).replace(microsecond=0)
+    clock.now = datetime.now(UTC).replace(microsecond=0)
     return clock
 
 
@@ -124,7 +124,7 @@ def test_games_zone_from_config_and_refused_when_unknown(server, club, gm_cli):
 
 
 def test_time_left_reads_like_speech():
-    t = datetime(2026, 11, 1, 12, 0, tzinfo=timezone.utc)
+    t = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
     assert time_left(t + timedelta(days=2, hours=3, minutes=5), t) == "in 2d 3h"
     assert time_left(t + timedelta(minutes=40), t) == "in 40m"
     assert time_left(t - timedelta(hours=4), t) == "overdue 4h"
@@ -134,7 +134,7 @@ def test_time_left_reads_like_speech():
 
 
 def test_a_long_game_id_is_never_cut_short():
-    t = datetime(2026, 11, 1, 12, 0, tzinfo=timezone.utc)
+    t = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
     row = {"game": "the-autumn-club-campaign-2026", "ruleset": "duel", "status": "active", "turn": 3,
            "phase": "fire", "phase_title": "fire and move", "waiting_for": "orders", "owing": ["east"],
            "deadline": t - timedelta(days=1, hours=2), "held_reason": "", "last_activity": t}
