@@ -285,3 +285,32 @@ def test_a_refused_imap_login_does_not_stop_the_pass(server, duel_game, dovecot,
     report = tick(server)
     assert report.sent >= 2  # the sitreps of the start went out all the same
     assert any("IMAP poll failed" in r.getMessage() for r in caplog.records)
+
+
+def test_imap_reads_an_oversize_message_in_pieces_and_keeps_its_headers(server, duel_game, keys, dovecot):
+    # Before: the whole message was fetched in one piece, so a 6 MB mail cost 6 MB (and 30 MB, 30).
+    import hashlib
+    import tracemalloc
+
+    from sqlmodel import select
+
+    from pbem.store.models import Inbound
+
+    big = (b"From: stranger@elsewhere.test\r\nMessage-ID: <big@elsewhere.test>\r\nSubject: big\r\n\r\n"
+           + b"x" * (6 << 20) + b"\r\n")
+    _append(dovecot, orders_mail(server, duel_game, "east", "FIRE 1\n", keys["east"]), r"()")
+    _append(dovecot, big, r"()")
+    dovecot.max_bytes = server.home.max_message_bytes
+    tracemalloc.start()
+    try:
+        verdicts = dovecot.poll(server.ingest_many)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+        dovecot.max_bytes = 0
+    assert sorted(v.status for v in verdicts) == ["accepted", "rejected"]
+    assert peak < 4 * server.home.max_message_bytes, peak
+    with server.reader() as s:
+        row = s.exec(select(Inbound).where(Inbound.size == len(big))).one()
+    assert row.sha256 == hashlib.sha256(big).hexdigest() and len(row.raw) < 4096
+    assert len(_mailbox(dovecot, dovecot.processed)) >= 2

@@ -19,12 +19,19 @@ polls pass over them.
 from __future__ import annotations
 
 import imaplib
+import io
 import logging
+import re
 import select
 import ssl
 from dataclasses import dataclass
 
+from pbem.mail.inbound import read_capped
+
 log = logging.getLogger("pbem.intake")
+
+_UID = re.compile(rb"UID (\d+)")
+_SIZE = re.compile(rb"RFC822\.SIZE (\d+)")
 
 #: The keyword that marks a message taken, where taken messages stay in the mailbox (``processed = ""``).
 TAKEN = "$PbemTaken"
@@ -41,6 +48,8 @@ class ImapSource:
     mailbox: str = "INBOX"
     processed: str = "pbem-processed"  # moved here after ingesting; "" keeps them, marked \Seen
     cafile: str = ""
+    #: messages larger than this are read in pieces, keeping only their beginning (0: no cap)
+    max_bytes: int = 0
 
     @classmethod
     def from_config(cls, home) -> "ImapSource | None":
@@ -53,7 +62,8 @@ class ImapSource:
         return cls(host=cfg["host"], port=int(cfg.get("port", 993 if cfg.get("tls", True) else 143)),
                    tls=bool(cfg.get("tls", True)), starttls=bool(cfg.get("starttls", False)),
                    username=cfg.get("username", ""), password=password, mailbox=cfg.get("mailbox", "INBOX"),
-                   processed=cfg.get("processed", "pbem-processed"), cafile=cfg.get("cafile", ""))
+                   processed=cfg.get("processed", "pbem-processed"), cafile=cfg.get("cafile", ""),
+                   max_bytes=home.max_message_bytes)
 
     def _context(self) -> ssl.SSLContext:
         return ssl.create_default_context(cafile=self.cafile or None)
@@ -88,10 +98,10 @@ class ImapSource:
             uids = (data[0] or b"").split() if typ == "OK" else []
             for start in range(0, len(uids), batch):
                 fetched = []
+                sizes = self._sizes(conn, uids[start:start + batch])
                 for uid in uids[start:start + batch]:
-                    typ, parts = conn.uid("FETCH", uid, "(BODY.PEEK[])")
-                    raw = next((p[1] for p in parts if isinstance(p, tuple)), None)
-                    if typ != "OK" or raw is None:
+                    raw = self._fetch(conn, uid, sizes.get(uid, 0))
+                    if raw is None:
                         log.warning("IMAP: could not fetch UID %s; will retry", uid.decode())
                         continue
                     fetched.append((uid, raw))
@@ -106,6 +116,25 @@ class ImapSource:
             if own:
                 _close(conn)
         return verdicts
+
+    def _sizes(self, conn: imaplib.IMAP4, uids: list[bytes]) -> dict[bytes, int]:
+        """Each message's size, in one round trip for the batch (only when a cap is set)."""
+        if not self.max_bytes or not uids:
+            return {}
+        typ, data = conn.uid("FETCH", b",".join(uids), "(RFC822.SIZE)")
+        sizes = {}
+        for line in data if typ == "OK" else ():
+            if isinstance(line, bytes) and (m := _SIZE.search(line)) and (u := _UID.search(line)):
+                sizes[u.group(1)] = int(m.group(1))
+        return sizes
+
+    def _fetch(self, conn: imaplib.IMAP4, uid: bytes, size: int) -> bytes | None:
+        if self.max_bytes and size > self.max_bytes:
+            # read in pieces, so a 30 MB message costs the cap, not 30 MB (see read_capped)
+            return read_capped(_PartialBody(conn, uid), self.max_bytes, chunk=1 << 20)
+        typ, parts = conn.uid("FETCH", uid, "(BODY.PEEK[])")
+        raw = next((p[1] for p in parts if isinstance(p, tuple)), None) if typ == "OK" else None
+        return raw
 
     def _file(self, conn: imaplib.IMAP4, uids: list[bytes]) -> None:
         """Mark taken messages read, then move them to the processed folder (or keep them, marked taken)."""
@@ -171,3 +200,22 @@ def _close(conn: imaplib.IMAP4) -> None:
         conn.logout()
     except (imaplib.IMAP4.error, OSError):
         pass
+
+
+class _PartialBody(io.RawIOBase):
+    """One message's body as a stream, each read a partial FETCH (``BODY.PEEK[]<offset.length>``)."""
+
+    def __init__(self, conn: imaplib.IMAP4, uid: bytes) -> None:
+        self.conn, self.uid, self.offset = conn, uid, 0
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, n: int = -1) -> bytes:
+        n = n if n > 0 else 1 << 20
+        typ, parts = self.conn.uid("FETCH", self.uid, f"(BODY.PEEK[]<{self.offset}.{n}>)")
+        data = next((p[1] for p in parts if isinstance(p, tuple)), b"") if typ == "OK" else b""
+        if typ != "OK":
+            raise imaplib.IMAP4.error(f"cannot fetch UID {self.uid.decode()} at {self.offset}")
+        self.offset += len(data)
+        return data
