@@ -226,6 +226,16 @@ def test_html_to_text_still_reads_orders():
 
 # ------------------------------------------------------------------ size
 
+def _peak_memory(fn, *args):
+    """What ``fn(*args)`` returns, and the most memory Python held meanwhile."""
+    tracemalloc.start()
+    try:
+        result = fn(*args)
+        return result, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
 def _big_mail(size: int) -> bytes:
     head = b"From: stranger@elsewhere.test\r\nMessage-ID: <big@elsewhere.test>\r\nSubject: big\r\n\r\n"
     return head + b"x" * (size - len(head))
@@ -236,12 +246,7 @@ def test_an_oversize_message_keeps_its_headers_size_and_hash_not_its_body(server
     # at several times its size.
     raw = _big_mail(30 << 20)
     before = _last_id(server)
-    tracemalloc.start()
-    try:
-        verdict = server.ingest(raw)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    verdict, peak = _peak_memory(server.ingest, raw)
     assert verdict.status == "rejected"
     assert peak < 4 * server.home.max_message_bytes, peak
     row = _inbound(server, hashlib.sha256(raw).hexdigest())
@@ -260,12 +265,7 @@ def test_an_oversize_forged_copy_of_the_servers_mail_is_not_copied(server):
         s.commit()
     forged = (b"X-PBEM-Server: pbem\r\nMessage-ID: " + row.message_id.encode() + b"\r\n"
               + _big_mail(30 << 20).replace(b"Message-ID: <big@", b"X-Was: <big@"))
-    tracemalloc.start()
-    try:
-        verdict = server.ingest(forged)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    verdict, peak = _peak_memory(server.ingest, forged)
     assert verdict.status == "rejected"  # too large, and not a copy of what the server sent
     assert peak < 4 * server.home.max_message_bytes, peak  # before: two copies of the 30 MB
 
