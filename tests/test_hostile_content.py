@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import email
+import email.header
 import email.policy
 import hashlib
 import io
@@ -109,7 +110,9 @@ def test_an_encoded_crlf_in_the_subject_cannot_add_a_header(server):
     [(row, composed, back)] = _replies(server, _sender_mail(b"=?us-ascii?Q?hi=0D=0ABcc:_x@y?="))
     assert row.kind == "reject" and row.to_addr == "stranger@elsewhere.test"
     _assert_clean(composed, back)
-    assert back["Bcc"] is None and back["Subject"] == "Re: hi Bcc: x@y"
+    # the reply's subject is the server's own words; the sender's text is quoted only in the (clean) body
+    assert back["Bcc"] is None and "Bcc" not in str(email.header.make_header(email.header.decode_header(
+        back["Subject"])))
 
 
 @pytest.mark.parametrize("subject", [b"=?us-ascii?Q?hi=0Athere?=", b"=?utf-8?Q?hi=0A=0Athere?=",
@@ -153,7 +156,7 @@ def test_a_raw_utf8_from_is_stored_exactly_and_answered_in_rfc6532(server):
     # the stdlib's bytes parser leaves 8-bit header bytes undecoded; an RFC 6532 reader takes them as UTF-8
     modern = email.message_from_string(composed.decode("utf-8"), policy=email.policy.SMTPUTF8)
     assert modern["To"].addresses[0].addr_spec == "jörg@exämple.de"
-    assert str(modern["Subject"]) == "Re: Grüße"
+    assert str(modern["Subject"]) == "pbem: message not accepted — 1 problem"  # our words, never the sender's
 
 
 def test_a_from_with_bytes_that_are_not_utf8_gets_no_reply(server):
