@@ -165,6 +165,14 @@ def test_a_from_with_bytes_that_are_not_utf8_gets_no_reply(server):
     assert _inbound(server, hashlib.sha256(raw).hexdigest()).sender == ""
 
 
+@pytest.mark.parametrize("sender", [b"=?utf-8?q?abc?=", b"=?utf-8?q?a@b?=", b"nobody", b"@elsewhere.test"])
+def test_a_from_that_is_no_address_gets_no_reply(server, sender):
+    # Found by the whole-path fuzz: a From of one encoded word was answered, to that word lower-cased.
+    raw = _sender_mail(b"hi", sender=sender)
+    assert _replies(server, raw) == []
+    assert _inbound(server, hashlib.sha256(raw).hexdigest()).sender == ""
+
+
 # Header values as a sender may write them: control characters, non-ASCII, encoded words, very long.
 _CONTROL_TEXT = st.text(alphabet=st.sampled_from("ab é€\r\n\t\x00\x0b\x1b\x7f\x85\u2028\u202e:<>@=?"),
                         max_size=60)

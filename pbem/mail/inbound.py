@@ -204,6 +204,10 @@ def _header(msg: Message, name: str) -> str:
     return ""
 
 
+#: A mail domain: dot-separated labels of letters (any script), digits and inner hyphens.
+_DOMAIN = re.compile(r"^(?!-)[\w-]{1,63}(?<!-)(?:\.(?!-)[\w-]{1,63}(?<!-))*$")
+
+
 def _sender(msg: Message) -> str:
     """The From address, exactly (lower-cased), or "" when there is none a reply could safely go to."""
     try:
@@ -215,7 +219,9 @@ def _sender(msg: Message) -> str:
     # which would make a header line no relay takes.
     if has_control(address) or " " in address or len(address.encode("utf-8", "surrogatepass")) > 254:
         return ""
-    return address
+    # And it must be an address: a From of one encoded word parses as a bare "name", not local@domain.
+    local, _, domain = address.rpartition("@")
+    return address if local and _DOMAIN.match(domain) else ""
 
 
 def _subject(msg: Message) -> str:
