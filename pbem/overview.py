@@ -87,9 +87,14 @@ def games_table(rows: Sequence[Mapping[str, Any]], zone: str, now: datetime) -> 
         if len(game) > COLUMNS[0][1]:
             lines.append(game)
             game = ""
-        cells = (game, row["ruleset"], row["status"], str(row["turn"]), phase_text(row), ",".join(row["owing"]),
+        owing = ",".join(row["owing"])
+        if len(owing) > COLUMNS[5][1]:  # a side's name is never cut short either: counted here, named below
+            owing = f"{len(row['owing'])} sides"
+        cells = (game, row["ruleset"], row["status"], str(row["turn"]), phase_text(row), owing,
                  short_time(row["deadline"], zone), left, ago(row["last_activity"], now))
         lines.append(" ".join(f"{_cell(c, w):<{w}}" for c, (_, w) in zip(cells, COLUMNS, strict=True)).rstrip())
+        if owing != ",".join(row["owing"]):
+            lines.append(f"    owing: {', '.join(row['owing'])}")
         if row["held_reason"]:
             lines.append(_cell(f"    held: {row['held_reason']}", 100))
     if any(row["waiting_for"] == "players" for row in rows):

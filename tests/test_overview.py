@@ -143,6 +143,16 @@ def test_a_long_game_id_is_never_cut_short():
     assert "overdue 1d " in lines[3] and all(len(line) <= 100 for line in lines)
 
 
+def test_side_names_that_do_not_fit_are_counted_then_named_in_full():
+    t = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
+    row = {"game": "demo", "ruleset": "bismarck", "status": "active", "turn": 5, "phase": "orders",
+           "phase_title": "orders", "waiting_for": "orders", "owing": ["allied", "german"],
+           "deadline": t + timedelta(days=2), "held_reason": "", "last_activity": t}
+    lines = games_table([row], "UTC", t)
+    assert " 2 sides " in lines[2] and "…" not in lines[2]
+    assert lines[3] == "    owing: allied, german"
+
+
 # ---------------------------------------------------------------- pbem players
 def test_players_are_grouped_by_key(server, club, gm_cli):
     out = gm_cli("players").output
