@@ -209,6 +209,12 @@ class Rig:
         got, self.sinks[via].got = self.sinks[via].got, []
         return got
 
+    def unique(self, raw: bytes) -> bytes:
+        """The message with a trace line on top, as a relay puts: never a duplicate of an earlier input."""
+        self.runs += 1
+        return f"Received: by trust-harness; run {self.runs}".encode() + (
+            b"\r\n" if b"\r\n" in raw[:4096] else b"\n") + raw
+
     def stored(self, raw: bytes) -> bool:
         sha = hashlib.sha256(raw).hexdigest()
         with self.server.session() as s:
@@ -227,9 +233,7 @@ class Rig:
         what = name or describe(raw)
         found: list[Finding] = []
         if unique:
-            self.runs += 1
-            raw = f"Received: by trust-harness; run {self.runs}".encode() + (
-                b"\r\n" if b"\r\n" in raw[:4096] else b"\n") + raw
+            raw = self.unique(raw)
         if self.stored(raw):
             return found
 
@@ -405,7 +409,7 @@ def honest_then_hostile(rig: Rig, hostile: bytes, via: str) -> list[str]:
     problems = []
     try:
         with time_limit(HANG_S):
-            rig.server.ingest(hostile)
+            rig.server.ingest(rig.unique(hostile))  # unique: hypothesis may send it again to confirm
     except Hang:
         problems.append("ingesting the hostile message hung")
     except Exception as exc:  # noqa: BLE001
