@@ -253,10 +253,11 @@ def fuzz_whole_path(rig, examples: int) -> tuple[int, list]:
     n = [0]
     findings: list = []
     limit = rig.server.home.max_message_bytes
+    hostile = hostile_message(limit)
 
     @settings(max_examples=examples, deadline=None, database=None, derandomize=True,
               suppress_health_check=list(HealthCheck))
-    @given(st.one_of(hostile_message(limit), raw_mail), st.sampled_from(TRANSPORTS))
+    @given(st.one_of(hostile, hostile, hostile, raw_mail), st.sampled_from(TRANSPORTS))  # mostly whole messages
     def one(raw, via):
         n[0] += 1
         findings.extend(rig.run(raw, via))

@@ -221,6 +221,9 @@ class Rig:
             return s.exec(select(Inbound.id).where(Inbound.sha256 == sha)).first() is not None
 
     def can_carry(self, via: str, addr: str) -> bool:
+        """Whether ``via`` can take mail for ``addr`` (refusing what is no address at all is fine)."""
+        if not re.fullmatch(r"[^@\s\x00-\x1f\x7f\"<>,;]+@[^@\s\x00-\x1f\x7f\"<>,;]+\.[^@\s\x00-\x1f\x7f\"<>,;.]+", addr):
+            return False
         return addr.isascii() or via != "smtp"
 
     # ------------------------------------------------------------------ one input
