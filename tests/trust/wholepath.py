@@ -54,6 +54,8 @@ WRITTEN = {"from", "to", "reply-to", "subject", "date", "message-id", "auto-subm
            "mime-version", "content-transfer-encoding"}
 REQUIRED = ("Message-ID", "Auto-Submitted", "X-PBEM-Server")
 _HEADER_LINE = re.compile(rb"^[!-9;-~]+:")
+_ATOM = r"[^@\s\x00-\x1f\x7f\"<>,;]+"
+_ADDRESS = re.compile(rf"{_ATOM}@{_ATOM}\.[^@\s\x00-\x1f\x7f\"<>,;.]+")  # something a relay could route
 
 
 class Hang(BaseException):
@@ -222,7 +224,7 @@ class Rig:
 
     def can_carry(self, via: str, addr: str) -> bool:
         """Whether ``via`` can take mail for ``addr`` (refusing what is no address at all is fine)."""
-        if not re.fullmatch(r"[^@\s\x00-\x1f\x7f\"<>,;]+@[^@\s\x00-\x1f\x7f\"<>,;]+\.[^@\s\x00-\x1f\x7f\"<>,;.]+", addr):
+        if not _ADDRESS.fullmatch(addr):
             return False
         return addr.isascii() or via != "smtp"
 
