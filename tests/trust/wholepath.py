@@ -286,10 +286,13 @@ class Rig:
         if len(raw) > limit and stored > limit:
             out.append(("kept-whole", f"a {len(raw):,}-byte message over the {limit:,}-byte limit "
                                       f"stored as {stored:,} bytes"))
-        expected = reply_address(raw, self.server.home.address)
-        if not expected or status in ("discarded", "duplicate", "confirmed"):
+        forms = reply_address(raw, self.server.home.address)
+        if not forms or status in ("discarded", "duplicate", "confirmed"):
             return out
-        replies = [r for r in rows if r.kind in ("ack", "reject") and r.to_addr.lower() == expected.lower()]
+        expected = forms[0]
+        replies = [r for r in rows if r.kind in ("ack", "reject") and _same(r.to_addr) in {_same(f) for f in forms}]
+        if replies:
+            expected = replies[0].to_addr
         if not replies:
             others = sorted({r.to_addr for r in rows if r.kind in ("ack", "reject")})
             out.append(("unanswered", f"{status}: no reply queued to {expected!r}"
@@ -304,33 +307,46 @@ class Rig:
         return out
 
 
-def reply_address(raw: bytes, server_address: str) -> str:
+def reply_address(raw: bytes, server_address: str) -> list[str]:
     """The address a reply is owed to, read independently of the server: one well-formed From address
-    (by the standard library's strict policy), on a message that is neither automatic nor the server's own."""
+    (by the standard library's strict policy), on a message that is neither automatic nor the server's own.
+
+    Empty when none is owed.  An encoded word inside the address itself (not allowed by RFC 2047, but
+    decoded by the strict policy) leaves two readings, and a reply to either one counts.
+    """
+    from email.utils import parseaddr
+
     from pbem.mail.inbound import read_message
 
     head = raw[:200_000].split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0] + b"\n\n"
     if not re.search(rb"^From:", head, re.M | re.I):
-        return ""
+        return []
     try:
         # headers in raw UTF-8 (RFC 6532) are read as UTF-8; other 8-bit bytes leave the address unusable
         msg = email.message_from_string(head.decode("utf-8", "surrogateescape"), policy=email.policy.default)
         froms = msg.get_all("From") or []
         if len(froms) != 1:
-            return ""
+            return []
         addresses = froms[0].addresses
+        literal = parseaddr(email.message_from_string(head.decode("utf-8", "surrogateescape"),
+                                                      policy=email.policy.compat32).get("From", ""))[1]
         mail = read_message(head)
     except Exception:  # noqa: BLE001 - unreadable: no address to owe a reply to
-        return ""
+        return []
     if len(addresses) != 1 or mail.automatic or mail.from_server:
-        return ""
+        return []
     a = addresses[0]
     addr = a.addr_spec
     if (not a.username or not a.domain or "." not in a.domain or any(c in addr for c in "\r\n\x00 \"\\<>,")
             or not addr.isprintable() or any("\udc80" <= c <= "\udcff" for c in addr)
             or addr.lower() == server_address.lower()):
-        return ""
-    return addr
+        return []
+    return [addr] + ([literal] if "=?" in literal and literal != addr else [])
+
+
+def _same(addr: str) -> str:
+    """An address as compared: case and the quotes of a quoted local part do not matter here."""
+    return addr.lower().replace('"', "")
 
 
 def check_arrivals(arrived, sent_ids: set[str]) -> list[tuple[str, str]]:
