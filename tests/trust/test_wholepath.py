@@ -43,6 +43,8 @@ def pg_rig(tmp_path_factory, keys):
     from tests.conftest import POSTGRES, _postgres_available
 
     if not _postgres_available():
+        if os.environ.get("PBEM_REQUIRE_POSTGRES"):
+            pytest.fail(f"PostgreSQL at {POSTGRES} is required (PBEM_REQUIRE_POSTGRES) but not reachable")
         pytest.skip(f"PostgreSQL at {POSTGRES} is not reachable")
     import psycopg
 
