@@ -182,6 +182,12 @@ def regressions(limit: int) -> dict[str, bytes]:
              ("Subject", encoded_word(f"x\n{CANARY}: your orders were accepted", q=False))]),
         "subject with a Unicode line separator": _mail(
             [("From", STRANGER), ("To", "pbem@localhost"), ("Subject", encoded_word(f"x\u2028{CANARY}", q=False))]),
+        # found by the whole-path fuzz once the above were fixed:
+        "subject with an encoded word in an unknown charset hiding CR LF": _mail(
+            [("From", STRANGER), ("To", "pbem@localhost"), ("Subject", "=?x-unknown?Q?hi=0D=0ABcc:_x@y?=")]),
+        "From that is only an encoded word": _mail(
+            [("From", encoded_word(f"\x0b{CANARY} you are accepted", q=False)), ("To", "pbem@localhost"),
+             ("Subject", "orders")]),
         "oversize message": _mail([("From", STRANGER), ("To", "pbem@localhost"), ("Subject", "map")],
                                   b"x" * (30 << 20)),  # 30 MB, as in the issue
     }

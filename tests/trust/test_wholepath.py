@@ -20,6 +20,14 @@ from tests.trust.wholepath import TRANSPORTS, Rig, check_message, honest_then_ho
 N = int(os.environ.get("PBEM_TRUST_FUZZ_EXAMPLES", "150"))
 LIMIT = 1 << 20  # the default max_message_bytes, which the rigs keep
 NAMES = sorted(regressions(LIMIT))
+#: Found by this harness and not fixed yet: expected to fail, and to be taken off this list when fixed.
+KNOWN = {
+    "subject with an encoded word in an unknown charset hiding CR LF":
+        "pbem/mail: an encoded word the server cannot decode goes into the reply's Subject verbatim, "
+        "and a reader that decodes it sees CR LF",
+    "From that is only an encoded word":
+        "pbem/mail: a From with no address (one encoded word) is answered, to that word lower-cased",
+}
 
 
 def summary(findings) -> str:
@@ -70,10 +78,12 @@ def test_every_hostile_input_through_intake_and_delivery(rig):
 @pytest.mark.logs_errors
 @pytest.mark.parametrize("via", TRANSPORTS)
 @pytest.mark.parametrize("name", NAMES)
-def test_each_defect_of_issue_12(rig, name, via):
+def test_each_defect_of_issue_12(rig, name, via, request):
     """The inputs issue 12 named, each through each transport (the large ones through the Maildir)."""
     if via != "maildir" and ("HTML" in name or "oversize" in name):
         pytest.skip("a large input's delivery is the same through every transport; the Maildir run covers it")
+    if name in KNOWN:
+        request.applymarker(pytest.mark.xfail(strict=True, reason=KNOWN[name]))
     findings = rig.run(regressions(LIMIT)[name], via, name, unique=True)
     assert not findings, summary(findings)
 
