@@ -14,20 +14,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from tests.trust import garbage
-from tests.trust.hostile import CANARY, hostile_message, regressions
+from tests.trust.hostile import CANARY, KNOWN, hostile_message, regressions
 from tests.trust.wholepath import TRANSPORTS, Rig, check_message, honest_then_hostile
 
 N = int(os.environ.get("PBEM_TRUST_FUZZ_EXAMPLES", "150"))
 LIMIT = 1 << 20  # the default max_message_bytes, which the rigs keep
 NAMES = sorted(regressions(LIMIT))
-#: Found by this harness and not fixed yet: expected to fail, and to be taken off this list when fixed.
-KNOWN = {
-    "subject with an encoded word in an unknown charset hiding CR LF":
-        "pbem/mail: an encoded word the server cannot decode goes into the reply's Subject verbatim, "
-        "and a reader that decodes it sees CR LF",
-    "From that is only an encoded word":
-        "pbem/mail: a From with no address (one encoded word) is answered, to that word lower-cased",
-}
 
 
 def summary(findings) -> str:
