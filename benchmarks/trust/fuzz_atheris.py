@@ -108,6 +108,8 @@ def seed_corpus(directory: Path) -> Path:
     from tests.trust.hostile import KNOWN, regressions
 
     directory.mkdir(parents=True, exist_ok=True)
+    for old in directory.glob("issue12-*"):  # the list changes as cases are fixed or found
+        old.unlink()
     known = [r for name, r in regressions(1 << 20).items() if name in KNOWN]  # would end every run at once
     for n, raw in enumerate(r for r in regressions(1 << 20).values() if len(r) < 65536 and r not in known):
         for via in range(3):
