@@ -105,7 +105,7 @@ def ingest_messages(server: Server, ruleset_name: str, scenario: str, games: int
     ruleset = server.ruleset(ruleset_name)
     for g in range(games):
         gid = f"in{g}"
-        server.new_game(gid, ruleset_name, scenario, seed=f"ingest{g}".encode(), settings={"max_missing": 99})
+        server.new_game(gid, ruleset_name, scenario, seed=f"benchmark ingest {g}".encode(), settings={"max_missing": 99})
         for seat in [s["name"] for s in server.status(gid)["seats"]]:
             key = keys.setdefault(seat, sshsig.generate_private_key())
             server.add_player(gid, seat, f"{seat}@players.test", sshsig.public_key_of(key).line())
@@ -294,7 +294,7 @@ def bench_rulesets(quick: bool, tick) -> None:
             prev = ruleset.setup(scenario, ruleset.info.resolve_options(options),
                                  __import__("pbem.core.play", fromlist=["setup_dice"]).setup_dice(b"bench"))
             game = SimpleNamespace(id="bench", title="bench", ruleset=name, scenario=scenario, seed_commitment="0" * 64,
-                                   seed_hex="00", turn=0, journal_head="0" * 64, templates_dir="")
+                                   seed_hex="00" * 16, seed_salt="", turn=0, journal_head="0" * 64, templates_dir="")
             for step in steps:
                 orders = {}
                 for seat, body in step.bodies.items():
@@ -362,7 +362,7 @@ def build_many_games(server: Server, n: int, due: int) -> None:
 
     from pbem.store.models import Game, Journal, Seat
 
-    server.new_game("t", "bismarck", "last-dash", seed=b"scale", settings={"max_missing": 9})
+    server.new_game("t", "bismarck", "last-dash", seed=b"benchmark scale game", settings={"max_missing": 9})
     for seat in ("german", "allied"):
         key = sshsig.generate_private_key()
         server.add_player("t", seat, f"{seat}@players.test", sshsig.public_key_of(key).line())
@@ -439,7 +439,7 @@ def bench_latency(tmp: Path, quick: bool, tick) -> None:
     cfg = server.home.config_path.read_text() + f'\n[lmtp]\nlisten = "127.0.0.1:{port}"\n'
     server.home.config_path.write_text(cfg)
     keys = {}
-    server.new_game("lat", "bismarck", "last-dash", seed=b"latency")
+    server.new_game("lat", "bismarck", "last-dash", seed=b"benchmark latency game")
     ruleset = server.ruleset("bismarck")
     for seat in ("german", "allied"):
         keys[seat] = sshsig.generate_private_key()

@@ -131,7 +131,7 @@ def garbage(quick: bool, atheris_seconds: float) -> list[Figure]:
         keys = {s: sshsig.generate_private_key() for s in ("east", "west")}
         with tempfile.TemporaryDirectory() as d:
             server = _server(Path(d))
-            server.new_game("g1", "duel", "standard", seed=b"fuzz")
+            server.new_game("g1", "duel", "standard", seed=b"benchmark fuzz game")
             for seat in ("east", "west"):
                 server.add_player("g1", seat, f"{seat}@players.test", sshsig.public_key_of(keys[seat]).line())
             valid = orders_mail(server, "g1", "east", "FIRE 2\nMOVE 0\n", keys["east"])

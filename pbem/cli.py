@@ -138,11 +138,17 @@ def _parse_options(items):
 def game_new(ctx, game_id, ruleset, scenario, options, seed_hex, hours, interrupt_hours, wait, schedule,
              settings, templates_dir, title):
     """Create GAME_ID from a ruleset and scenario."""
-    server = _server(ctx)
+    from pbem.journal import SEED_BYTES
+
     try:
         seed = bytes.fromhex(seed_hex) if seed_hex else None
     except ValueError:
         raise click.BadParameter("--seed-hex must be hexadecimal") from None
+    if seed is not None and not SEED_BYTES[0] <= len(seed) <= SEED_BYTES[1]:
+        raise click.BadParameter(f"--seed-hex must be {SEED_BYTES[0]} to {SEED_BYTES[1]} bytes "
+                                 f"({2 * SEED_BYTES[0]} to {2 * SEED_BYTES[1]} hex digits), so that nobody can "
+                                 f"guess it; this one is {len(seed)} bytes. Leave it out for a random seed")
+    server = _server(ctx)
     g = server.new_game(game_id, ruleset, scenario, _parse_options(options), seed=seed, hours=hours,
                         interrupt_hours=interrupt_hours, title=title, wait_for_deadline=wait, schedule=schedule,
                         settings=_parse_options(settings), templates_dir=templates_dir or "")
@@ -227,27 +233,46 @@ def orders(ctx, game_id, side):
 def ingest(ctx, files):
     """Take RFC 5322 messages or bare signed order files (FILE... or - for stdin).
 
-    Prints one verdict line per message.  Exits 0 when messages were rejected
-    (the sender is told); non-zero only when pbem itself failed, so an MTA
-    keeps the message and retries.
+    Prints one verdict line per message.  Exits 0 once the messages are stored, rejected ones
+    included (the sender is told), whatever happens after (resolving, sending: the next pass
+    does it); 75 (EX_TEMPFAIL) when one could not be stored, say the database is locked or
+    down, so that an MTA keeps the message and tries again.
     """
-    server = _server(ctx)
-    sources = files or ("-",)
-    failed = False
-    for src in sources:
-        raw = sys.stdin.buffer.read() if src == "-" else Path(src).read_bytes()
+    try:
+        server = _server(ctx)
+    except click.ClickException as exc:  # a home to fix: the MTA keeps the mail meanwhile, never bounces it
+        click.echo(f"failed: {exc.message}", err=True)
+        sys.exit(75)
+    stored, failed = [], False
+    for src in files or ("-",):
         try:
-            verdict = server.ingest(raw)
-        except Exception as exc:  # storage down etc.: report, and let the MTA retry
+            raw = sys.stdin.buffer.read() if src == "-" else Path(src).read_bytes()
+            verdict = server.ingest(raw, advance=False)  # stored and answered in one transaction
+        except Exception as exc:  # storage down, locked, unreadable: let the MTA retry
             click.echo(f"failed {src}: {exc.__class__.__name__}: {exc}", err=True)
             failed = True
             continue
         click.echo(verdict.line())
-    from pbem.delivery import deliver
-
-    deliver(server)
+        stored.append(verdict)
+    if stored:
+        _after_ingest(server, stored)
     if failed:
         sys.exit(75)  # EX_TEMPFAIL: the MTA will try again
+
+
+def _after_ingest(server, verdicts) -> None:
+    """Resolve what the messages completed and send the answers; a failure here is logged, never an exit
+    status: the messages are stored, and the next pass (`pbem tick`, the daemon) finishes the work."""
+    from pbem.delivery import deliver
+
+    log = logging.getLogger("pbem.runner")
+    try:
+        for game_id in sorted({v.game for v in verdicts if v.status == "accepted" and v.game}):
+            server.advance(game_id)
+        deliver(server)
+    except Exception as exc:
+        log.warning("stored; resolving or sending failed and is left to the next pass: %s: %s",
+                    exc.__class__.__name__, exc)
 
 
 @main.command()

@@ -6,6 +6,7 @@ the database, so a restarted daemon, or a second one, loses nothing.
 """
 from __future__ import annotations
 
+import imaplib
 import logging
 import signal
 from dataclasses import dataclass, field
@@ -38,25 +39,39 @@ BATCH = 200
 
 
 def ingest_maildir(server, root: Path, report: TickReport) -> set[str]:
-    """Ingest every message in ``root/new`` in batches, then move each to ``cur``; return the games touched."""
+    """Ingest every message in ``root/new`` in batches, then move each to ``cur``; return the games touched.
+
+    Another pass may work on the same Maildir at the same time (a `pbem tick` beside the daemon): a
+    file it took first is skipped, and what both read is stored once (the second sees a duplicate).
+    """
     touched: set[str] = set()
     new = root / "new"
     if not new.is_dir():
         return touched
     paths = sorted(p for p in new.iterdir() if not p.name.startswith("."))
     for start in range(0, len(paths), BATCH):
-        batch = paths[start:start + BATCH]
+        batch = [(path, raw) for path in paths[start:start + BATCH] if (raw := _read(path)) is not None]
         # the batch commits before any file moves: a crash in between makes the next pass see duplicates
-        verdicts = server.ingest_many([p.read_bytes() for p in batch], advance=False)
-        for path, verdict in zip(batch, verdicts):
+        verdicts = server.ingest_many([raw for _, raw in batch], advance=False)
+        for (path, _), verdict in zip(batch, verdicts):
             _count(report, verdict)
             if verdict.status == "accepted":
                 touched.add(verdict.game)
-            if verdict.status == "confirmed":  # a copy of our own mail, recorded: the outbox keeps its bytes
-                path.unlink()
-            else:
-                path.replace(root / "cur" / f"{path.name}:2,S")
+            try:
+                if verdict.status == "confirmed":  # a copy of our own mail, recorded: the outbox keeps its bytes
+                    path.unlink()
+                else:
+                    path.replace(root / "cur" / f"{path.name}:2,S")
+            except FileNotFoundError:  # moved meanwhile by the other pass, which stored it too
+                pass
     return touched
+
+
+def _read(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:  # taken by another pass since the listing
+        return None
 
 
 def _count(report: TickReport, verdict) -> None:
@@ -81,7 +96,7 @@ def tick(server) -> TickReport:
     touched = ingest_maildir(server, server.home.inbox, report)
     try:
         touched |= ingest_imap(server, report)
-    except OSError as exc:  # the mail provider is down: deadlines and sending go on
+    except (OSError, imaplib.IMAP4.error) as exc:  # the provider down, a password changed: the rest goes on
         log.warning("IMAP poll failed: %s", exc)
     for game_id in sorted(touched | set(server.due_games())):
         report.resolved += server.advance(game_id)

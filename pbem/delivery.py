@@ -1,10 +1,19 @@
 """Sending the outbox: to a Maildir (the embedded default) or over SMTP, with retries.
 
 A row is claimed by moving it to ``sending`` with a lease (``not_before`` set
-a few minutes ahead) in its own transaction, which also fixes the message's
-bytes; only then is it sent, and marked ``sent`` the moment the receiver
-takes it (before SMTP's QUIT).  A daemon that dies mid-send leaves the row
-claimed until the lease runs out, then any daemon sends the same bytes again.
+a few minutes ahead) in a transaction that does nothing else; its bytes are
+then composed, one message at a time, and fixed in the next transaction;
+only then is it sent, and marked ``sent`` the moment the receiver takes it
+(before SMTP's QUIT).  A daemon that dies mid-send leaves the row claimed
+until the lease runs out, then any daemon sends the same bytes again.
+
+One message never stops another.  A message that cannot be composed, or that
+the transport fails on for a reason of its own (a 5xx, an address the relay
+cannot take, a bug), is kept with its error, failed once it fails for good,
+and reported to the GM once; the others go.  A failure of the transport as a
+whole (:class:`TransportDown`: the outbox unwritable, the disk full, the
+relay unreachable or refusing our login) ends the pass and hands the claimed
+rows straight back, attempt uncounted, for the next pass.
 
 That alone is at least once: a daemon killed after the receiver took the
 message and before our commit would send it twice, and SMTP offers no way to
@@ -22,19 +31,19 @@ attempt overwrites the first.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import os
 import re
 import smtplib
-import socket
 import ssl
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 from typing import Callable, Protocol
 
-from sqlalchemy import or_
+from sqlalchemy import bindparam, or_, update
 from sqlmodel import select
 
 from pbem.store.models import Outbox
@@ -54,6 +63,13 @@ class PermanentFailure(Exception):
     """Never try again (5xx for the recipient)."""
 
 
+class TransportDown(TemporaryFailure):
+    """The transport as a whole failed (outbox unwritable, disk full, relay unreachable, login refused).
+
+    No message can go now, whichever it is: the pass stops and hands its messages back for the next one.
+    """
+
+
 class Transport(Protocol):
     def send(self, raw: bytes, to: str, message_id: str, accepted: Callable[[], None] | None = None) -> None:
         """Deliver; call ``accepted`` the moment the message is handed over, before any goodbye."""
@@ -69,11 +85,16 @@ class MaildirTransport:
     def send(self, raw: bytes, to: str, message_id: str, accepted: Callable[[], None] | None = None) -> None:
         name = "pbem." + hashlib.sha256(message_id.encode()).hexdigest()[:40]
         tmp = self.root / "tmp" / name
-        with open(tmp, "wb") as fh:
-            fh.write(raw)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, self.root / "new" / name)  # atomic: readers never see half a message
+        try:
+            with open(tmp, "wb") as fh:
+                fh.write(raw)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, self.root / "new" / name)  # atomic: readers never see half a message
+        except OSError as exc:  # unwritable, full, gone: true of every message, not of this one
+            with contextlib.suppress(OSError):
+                tmp.unlink(missing_ok=True)
+            raise TransportDown(f"cannot write to the outbox {self.root}: {exc.strerror or exc}") from None
         if accepted:
             accepted()
 
@@ -97,35 +118,51 @@ class SmtpTransport:
     def send(self, raw: bytes, to: str, message_id: str, accepted: Callable[[], None] | None = None) -> None:
         # SMTP lines end in CRLF; smtplib does not convert the bare LFs of a stored message itself
         raw = re.sub(rb"(?<!\r)\n", b"\r\n", raw)
+        client = self._open()
         try:
-            if self.tls:
-                client = smtplib.SMTP_SSL(self.host, self.port, timeout=self.timeout, context=self._context())
-            else:
-                client = smtplib.SMTP(self.host, self.port, timeout=self.timeout)
-            with client:
-                if self.starttls and not self.tls:
-                    client.starttls(context=self._context())
-                if self.username:
-                    self._login(client)
-                self._transaction(client, raw, to)
-                if accepted:
-                    # recorded before QUIT: a crash while saying goodbye must not send the message again
-                    accepted()
-        except smtplib.SMTPAuthenticationError as exc:
-            # our own credentials are wrong: every message would fail alike, so keep them all queued
-            raise TemporaryFailure(f"SMTP login refused ({exc.smtp_code}); check [smtp] username/password") from None
+            self._transaction(client, raw, to)
         except smtplib.SMTPRecipientsRefused as exc:
             codes = [c for c, _ in exc.recipients.values()]
             if all(500 <= c < 600 for c in codes):
                 raise PermanentFailure(f"recipient refused: {exc.recipients}") from None
             raise TemporaryFailure(f"recipient deferred: {exc.recipients}") from None
         except smtplib.SMTPResponseException as exc:
+            if exc.smtp_code == 421 or (isinstance(exc, smtplib.SMTPSenderRefused) and exc.smtp_code < 500):
+                raise TransportDown(f"{exc.smtp_code} {exc.smtp_error!r}") from None  # the relay, not this message
             if 500 <= exc.smtp_code < 600:
                 raise PermanentFailure(f"{exc.smtp_code} {exc.smtp_error!r}") from None
             raise TemporaryFailure(f"{exc.smtp_code} {exc.smtp_error!r}") from None
-        except (OSError, smtplib.SMTPException, socket.timeout) as exc:
-            raise TemporaryFailure(f"{exc.__class__.__name__}: {exc}") from None
+        except (OSError, smtplib.SMTPException) as exc:  # the connection broke mid-transaction
+            raise TransportDown(f"{exc.__class__.__name__}: {exc}") from None
+        else:
+            if accepted:
+                # recorded before QUIT: a crash while saying goodbye must not send the message again
+                accepted()
+        finally:
+            _quit(client)
 
+    def _open(self) -> smtplib.SMTP:
+        """Connect, greet, secure and log in; any failure here is the relay's, whatever the message."""
+        client = None
+        try:
+            if self.tls:
+                client = smtplib.SMTP_SSL(self.host, self.port, timeout=self.timeout, context=self._context())
+            else:
+                client = smtplib.SMTP(self.host, self.port, timeout=self.timeout)
+            if self.starttls and not self.tls:
+                client.starttls(context=self._context())
+            if self.username:
+                self._login(client)
+            client.ehlo_or_helo_if_needed()
+            return client
+        except smtplib.SMTPAuthenticationError as exc:
+            if client is not None:
+                _quit(client)
+            raise TransportDown(f"SMTP login refused ({exc.smtp_code}); check [smtp] username/password") from None
+        except (OSError, smtplib.SMTPException, ValueError) as exc:
+            if client is not None:
+                _quit(client)
+            raise TransportDown(f"{exc.__class__.__name__}: {exc}") from None
 
     def _transaction(self, client: smtplib.SMTP, raw: bytes, to: str) -> None:
         """One SMTP transaction: the player, then (if the player was accepted) the confirmation copy.
@@ -133,8 +170,14 @@ class SmtpTransport:
         ``sendmail`` would go on to DATA when any recipient is accepted; a copy that comes back
         must prove the player's delivery, so a refused player ends the transaction here.
         """
-        client.ehlo_or_helo_if_needed()
-        code, resp = client.mail(self.sender)
+        options = []
+        if not all(a.isascii() for a in (self.sender, to, self.copy_to)):
+            # an internationalised address (RFC 6531/6532) goes only to a relay that says it takes one
+            if not client.has_extn("smtputf8"):
+                raise PermanentFailure(f"the address {to!r} (or the server's own) is not ASCII and the relay "
+                                       "does not offer SMTPUTF8; ask the player for an ASCII address")
+            options = ["SMTPUTF8", "BODY=8BITMIME"] if client.has_extn("8bitmime") else ["SMTPUTF8"]
+        code, resp = client.mail(self.sender, options)
         if code != 250:
             client.rset()
             raise smtplib.SMTPSenderRefused(code, resp, self.sender)
@@ -163,6 +206,14 @@ class SmtpTransport:
             client.login(self.username, self.password)
 
 
+def _quit(client: smtplib.SMTP) -> None:
+    """Say goodbye, ignoring a relay that hangs up first: the message's fate is already known."""
+    try:
+        client.quit()
+    except (OSError, smtplib.SMTPException):
+        client.close()
+
+
 def transport_for(home) -> Transport:
     smtp = home.section("smtp")
     if smtp.get("host"):
@@ -181,57 +232,192 @@ def backoff(attempts: int) -> timedelta:
     return timedelta(minutes=min(240, 2 ** min(attempts, 8)))
 
 
+#: A message whose sending raised something unforeseen (a bug, an address smtplib cannot encode) is tried
+#: this many times, then failed and reported: it must not come back after every lease forever.
+MAX_ERRORS = 3
+#: Claims of one message that never finished in a row (the process died while sending it) before it is
+#: failed and reported rather than claimed again.
+MAX_INTERRUPTED = 3
+#: Rows claimed in one transaction.
+BATCH = 50
+
+_INTERRUPTED = re.compile(r"^interrupted (\d+) time")
+
+
+@dataclass
+class _Pass:
+    """What one call of :func:`deliver` did."""
+
+    sent: int = 0
+    failed: int = 0
+    down: str = ""  # why the transport as a whole failed: stop until the next pass
+
+
 def deliver(server, transport: Transport | None = None, limit: int = 500) -> tuple[int, int]:
-    """Send what is due; return (sent, failed for good)."""
+    """Send what is due; return (sent, failed for good).
+
+    Each message fails alone: one that cannot be composed or sent is kept with its error (and, once it
+    fails for good, reported to the GM) while the others go.  A failure of the transport itself (the
+    outbox unwritable, the disk full, the relay unreachable) ends the pass and hands the claimed
+    messages straight back, so the next pass tries them without waiting out the lease.
+    """
     transport = transport or transport_for(server.home)
-    sent = failed = 0
-    dead_mta_logged = False
-    while True:
+    done = _Pass()
+    while done.sent < limit and not done.down:
         now = server.clock()
-        with server.session() as s:
-            query = (select(Outbox).where(or_(Outbox.state == "queued", Outbox.state == "sending"),
-                                          or_(Outbox.not_before == None, Outbox.not_before <= now))  # noqa: E711
-                     .order_by(Outbox.id).limit(50).with_for_update(skip_locked=True))
-            rows = s.exec(query).all()
-            for row in rows:
-                row.state, row.attempts, row.not_before = "sending", row.attempts + 1, now + LEASE
-                if row.raw is None:
-                    row.raw = server.outbox_bytes(row)  # fixed before the first try: every try sends these bytes
-                s.add(row)
-            s.commit()
+        rows = _claim(server, now, min(BATCH, limit - done.sent), done)
         if not rows:
             break
-        for row in rows:
-            done = []
+        rows = _compose(server, rows, now, done)
+        for i, row in enumerate(rows):
+            _send_one(server, transport, row, now, done)
+            if done.down:
+                _release(server, [r.id for r in rows[i + 1:]], now, f"not tried: {done.down}")
+                break
+    return done.sent, done.failed
 
-            def accepted(row=row, done=done):
-                _finish(server, row.id, "sent", "", None, sent_at=server.clock())
-                done.append(True)
-            try:
-                transport.send(row.raw, row.to_addr, row.message_id, accepted)
-            except TemporaryFailure as exc:
-                give_up = now - _aware(row.created_at) > DELIVER_FOR
-                _finish(server, row.id, "failed" if give_up else "queued", str(exc), now + backoff(row.attempts))
-                if not dead_mta_logged:  # a dead MTA is logged once per pass, not once per message
-                    log.warning("delivery deferred (%s); will retry", exc)
-                    dead_mta_logged = True
-                failed += give_up
+
+def _claim(server, now, limit: int, done: _Pass) -> list[Outbox]:
+    """Claim due rows in a transaction of their own: state ``sending`` and a lease; nothing else happens in it.
+
+    Rows still ``sending`` after their lease (the process died while sending them) are claimed only when
+    no fresh mail is due, one at a time, so that a message that kills the sender cannot hold up the others;
+    after :data:`MAX_INTERRUPTED` such claims in a row it is failed and reported.
+    """
+    due = or_(Outbox.not_before == None, Outbox.not_before <= now)  # noqa: E711
+    with server.session() as s:
+        rows = s.exec(select(Outbox).where(Outbox.state == "queued", due).order_by(Outbox.id)
+                      .limit(limit).with_for_update(skip_locked=True)).all()
+        if not rows:
+            rows = s.exec(select(Outbox).where(Outbox.state == "sending", due).order_by(Outbox.id)
+                          .limit(1).with_for_update(skip_locked=True)).all()
+        claimed, given_up = [], []
+        for row in rows:
+            if row.state == "sending":
+                times = _interrupted(row.last_error) + 1
+                row.last_error = f"interrupted {times} time(s) in a row: the sender stopped while sending this"
+                if times >= MAX_INTERRUPTED:
+                    row.state, row.not_before = "failed", None
+                    given_up.append(row)
+                    s.add(row)
+                    continue
+            row.state, row.attempts, row.not_before = "sending", row.attempts + 1, now + LEASE
+            s.add(row)
+            claimed.append(row)
+        s.commit()
+    for row in given_up:
+        log.warning("%s: given up after %d interrupted attempts", row.message_id, MAX_INTERRUPTED)
+        _report(server, row, row.last_error)
+        done.failed += 1
+    return claimed if claimed or not given_up else _claim(server, now, limit, done)
+
+
+def _interrupted(error: str) -> int:
+    m = _INTERRUPTED.match(error or "")
+    return int(m.group(1)) if m else 0
+
+
+def _compose(server, rows: list[Outbox], now, done: _Pass) -> list[Outbox]:
+    """Fix each claimed row's bytes before its first try (every try sends these bytes); return the sendable rows.
+
+    Composed outside the claim, one row at a time: a message that cannot be composed fails alone.
+    Composing is deterministic, so such a message fails for good and the GM is told.
+    """
+    fixed, broken = {}, []
+    for row in rows:
+        if row.raw is not None:
+            continue
+        try:
+            fixed[row.id] = server.outbox_bytes(row)
+        except Exception as exc:
+            log.exception("%s: the message to %s cannot be composed; kept for the GM", row.message_id, row.to_addr)
+            broken.append((row, f"cannot be composed: {exc.__class__.__name__}: {exc}"))
+    if fixed or broken:
+        with server.session() as s:  # one statement per kind, not a load and an update per row
+            conn = s.connection()
+            if fixed:
+                conn.execute(update(Outbox).where(Outbox.id == bindparam("row_id"), Outbox.raw == None)  # noqa: E711
+                             .values(raw=bindparam("bytes")),
+                             [{"row_id": row_id, "bytes": raw} for row_id, raw in fixed.items()])
+            if broken:
+                conn.execute(update(Outbox).where(Outbox.id == bindparam("row_id"))
+                             .values(state="failed", last_error=bindparam("error"), not_before=None),
+                             [{"row_id": row.id, "error": error[:2000]} for row, error in broken])
+            s.commit()
+    for row, error in broken:
+        _report(server, row, error, hint="The message could not be built: a bug in pbem, please report it.")
+        done.failed += 1
+    bad = {row.id for row, _ in broken}
+    for row in rows:
+        if row.raw is None and row.id in fixed:
+            row.raw = fixed[row.id]
+    return [row for row in rows if row.id not in bad]
+
+
+def _send_one(server, transport: Transport, row: Outbox, now, done: _Pass) -> None:
+    taken = []
+
+    def accepted():
+        _finish(server, row.id, "sent", "", None, sent_at=server.clock())
+        taken.append(True)
+    try:
+        transport.send(row.raw, row.to_addr, row.message_id, accepted)
+    except TransportDown as exc:
+        if not taken:
+            log.warning("delivery stopped: %s; the messages claimed go out on the next pass", exc)
+            _release(server, [row.id], now, str(exc))
+            done.down = str(exc)
+            return
+    except TemporaryFailure as exc:
+        if not taken:
+            give_up = now - _aware(row.created_at) > DELIVER_FOR
+            log.info("%s: deferred for %s: %s", row.message_id, row.to_addr, exc)
+            _fail_or_retry(server, row, str(exc), now, give_up, done)
+            return
+    except PermanentFailure as exc:
+        if not taken:
+            log.warning("%s: permanent failure to %s: %s", row.message_id, row.to_addr, exc)
+            _fail_or_retry(server, row, str(exc), now, True, done)
+            return
+    except Exception as exc:  # unforeseen, and this message's own: it must not stop the others
+        if not taken:
+            log.exception("%s: sending to %s failed (attempt %d of %d)", row.message_id, row.to_addr,
+                          row.attempts, MAX_ERRORS)
+            _fail_or_retry(server, row, f"{exc.__class__.__name__}: {exc}", now, row.attempts >= MAX_ERRORS, done)
+            return
+    if not taken:  # a transport that does not report acceptance
+        _finish(server, row.id, "sent", "", None, sent_at=server.clock())
+    done.sent += 1
+
+
+def _fail_or_retry(server, row: Outbox, error: str, now, give_up: bool, done: _Pass) -> None:
+    if give_up:
+        _finish(server, row.id, "failed", error, None)
+        _report(server, row, error)
+        done.failed += 1
+    else:
+        _finish(server, row.id, "queued", error, now + backoff(row.attempts))
+
+
+def _report(server, row: Outbox, error: str, hint: str | None = None) -> None:
+    if row.kind != "notice":  # never report a failed report (no loops)
+        server.report_bounce(row, error, hint=hint)
+
+
+def _release(server, row_ids: list[int], now, error: str = "") -> None:
+    """Hand claimed rows back at once, their attempt not counted: the transport failed, not they."""
+    if not row_ids:
+        return
+    with server.session() as s:
+        for row_id in row_ids:
+            row = s.get(Outbox, row_id)
+            if row.state != "sending":  # confirmed meanwhile by its copy
                 continue
-            except PermanentFailure as exc:
-                log.warning("%s: permanent failure to %s: %s", row.message_id, row.to_addr, exc)
-                _finish(server, row.id, "failed", str(exc), None)
-                if row.kind != "notice":  # never report a failed report (no loops)
-                    server.report_bounce(row, str(exc))
-                failed += 1
-                continue
-            if not done:  # a transport that does not report acceptance
-                _finish(server, row.id, "sent", "", None, sent_at=server.clock())
-            sent += 1
-            if sent >= limit:
-                return sent, failed
-        if dead_mta_logged:
-            break
-    return sent, failed
+            row.state, row.attempts, row.not_before = "queued", max(0, row.attempts - 1), now
+            if error:
+                row.last_error = error[:2000]
+            s.add(row)
+        s.commit()
 
 
 def _finish(server, row_id: int, state: str, error: str, not_before, sent_at=None) -> None:

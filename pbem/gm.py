@@ -10,11 +10,15 @@ from __future__ import annotations
 import email
 import email.policy
 import json
+import logging
+import math
+import re
 from datetime import timedelta
 from typing import Any
 
 from sqlmodel import Session, select
 
+from pbem.core.errors import PbemError
 from pbem.crypto import sshsig
 from pbem.journal import dumps
 from pbem.mail.compose import message_id
@@ -24,6 +28,85 @@ from pbem.store.models import Game, Journal, Outbox, Seat, Sitrep, Submission
 GM_VERBS = {"PAUSE": (0, 0), "RESUME": (0, 0), "EXTEND": (1, 1), "RESOLVE": (0, 0), "ROLLBACK": (1, 1),
             "REPLACE": (3, 99), "RESEND": (1, 1), "END": (0, 99)}
 PLAYER_VERBS = {"VACATION": (1, 1)}
+
+#: The most hours one EXTEND or VACATION may add (sixty days), and the largest journal sequence number.
+MAX_HOURS = 24 * 60
+MAX_SEQ = 2**31 - 1
+MAX_TEXT = 2000
+
+log = logging.getLogger("pbem.gm")
+
+_DECIMAL = re.compile(r"^[0-9]{1,9}(\.[0-9]{1,6})?$")
+_SEQ = re.compile(r"^[0-9]{1,10}$")
+_SIDE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+# An address as a GM types one (local@domain), never a display name, a list or a header's line break.
+_ADDRESS = re.compile(r"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+                      r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$")
+
+
+class ArgumentError(PbemError):
+    """A command's argument is malformed; the message says which and what is expected."""
+
+
+def hours_argument(text: str, verb: str) -> float:
+    """A number of hours as a command file writes it: plain decimal, more than 0, at most 1440."""
+    if not _DECIMAL.match(text):
+        raise ArgumentError(f"{verb} takes a number of hours like 24 or 1.5, not {text[:40]!r}")
+    return checked_hours(float(text), verb)
+
+
+def checked_hours(hours: float, verb: str) -> float:
+    if not (math.isfinite(hours) and 0 < hours <= MAX_HOURS):
+        raise ArgumentError(f"{verb} {hours:g}: give a number of hours more than 0 and at most {MAX_HOURS}")
+    return hours
+
+
+def seq_argument(text: str) -> int:
+    if not _SEQ.match(text) or int(text) > MAX_SEQ:
+        raise ArgumentError(f"ROLLBACK takes a journal entry number like 3 (see `pbem gm journal`), "
+                            f"not {text[:40]!r}")
+    return int(text)
+
+
+def side_argument(text: str, verb: str) -> str:
+    if not _SIDE.match(text):
+        raise ArgumentError(f"{verb}: {text[:40]!r} is not a side's name")
+    return text
+
+
+def address_argument(text: str) -> str:
+    if len(text) > 254 or not _ADDRESS.match(text):
+        raise ArgumentError(f"{text[:80]!r} is not an e-mail address (local@domain)")
+    return text
+
+
+def key_argument(text: str) -> sshsig.PublicKey:
+    try:
+        return sshsig.PublicKey.parse(text)
+    except ValueError as exc:
+        raise ArgumentError(f"the public key does not parse: {exc}") from None
+
+
+def arguments(verb: str, args: list[str]) -> list[Any]:
+    """Check and convert one command line's arguments (their form only: which sides and journal entries
+    exist is the game's to say).  :raises ArgumentError: naming the argument and what is expected."""
+    low, high = {**GM_VERBS, **PLAYER_VERBS}.get(verb, (0, 99))
+    if not low <= len(args) <= high:
+        raise ArgumentError(f"{verb} takes {low if low == high else f'{low} or more'} argument(s), got {len(args)}")
+    if verb in ("EXTEND", "VACATION"):
+        return [hours_argument(args[0], verb)]
+    if verb == "ROLLBACK":
+        return [seq_argument(args[0])]
+    if verb == "REPLACE":
+        return [side_argument(args[0], verb), address_argument(args[1]), key_argument(" ".join(args[2:])).line()]
+    if verb == "RESEND":
+        return [side_argument(args[0], verb)]
+    if verb == "END":
+        text = " ".join(args)
+        if len(text) > MAX_TEXT:
+            raise ArgumentError(f"END: the text is {len(text):,} characters; at most {MAX_TEXT:,}")
+        return [text]
+    return []
 
 
 class GMCommands:
@@ -73,8 +156,10 @@ class GMCommands:
         return notice
 
     def extend(self, game_id: str, hours: float, by: str = "the GM") -> str:
-        if not 0 < hours <= 24 * 60:
-            raise self.error(f"extend by {hours} hours: give a number of hours between 0 and 1440")
+        try:
+            hours = checked_hours(hours, "extend by")
+        except ArgumentError as exc:
+            raise self.error(str(exc)) from None
         with self.session() as s:
             game = self._locked(s, game_id)
             if game.status != "active" or game.deadline is None:
@@ -101,6 +186,9 @@ class GMCommands:
 
     def rollback(self, game_id: str, to_seq: int, by: str = "the GM") -> str:
         """Return the game to the state right after journal entry ``to_seq`` (a setup, start or resolution)."""
+        if not 0 <= to_seq <= MAX_SEQ:  # the database's integer would overflow (and no game has so many)
+            raise self.error(f"journal entry {to_seq} of {game_id} is not a resolution to roll back to "
+                             "(see `pbem gm journal`)")
         with self.session() as s:
             game = self._locked(s, game_id)
             target = s.exec(select(Journal).where(Journal.game_id == game_id, Journal.seq == to_seq)).first()
@@ -130,6 +218,10 @@ class GMCommands:
             key = sshsig.PublicKey.parse(pubkey)
         except ValueError as exc:
             raise self.error(f"public key for {seat}: {exc}") from None
+        try:
+            address_argument(email)
+        except ArgumentError as exc:
+            raise self.error(f"replace {seat}: {exc}") from None
         with self.session() as s:
             game = self._locked(s, game_id)
             row = s.exec(select(Seat).where(Seat.game_id == game_id, Seat.name == seat)).first()
@@ -201,25 +293,40 @@ class GMCommands:
         return notice
 
     def run_command(self, game_id: str, verb: str, args: list[str], *, by: str, seat: str = "") -> str:
-        """Carry out one command line from a signed command file (already authorised)."""
+        """Carry out one command line from a signed command file (already authorised).
+
+        Raises only :class:`ServerError`: the file was recorded as taken before it runs, so whatever
+        goes wrong must come back as an answer for its sender, never out of the intake.
+        """
+        try:
+            parsed = arguments(verb, args)
+            return self._run(game_id, verb, parsed, by=by, seat=seat)
+        except PbemError as exc:
+            raise self.error(str(exc)) from None
+        except Exception as exc:  # a bug: the sender is told, the GM finds the traceback in the log
+            log.exception("%s: command %s failed", game_id, verb)
+            raise self.error(f"{verb} failed with an internal error ({exc.__class__.__name__}); "
+                             "nothing of it was applied") from None
+
+    def _run(self, game_id: str, verb: str, args: list[Any], *, by: str, seat: str) -> str:
         if verb == "PAUSE":
             return self.pause(game_id, by)
         if verb == "RESUME":
             return self.resume(game_id, by)
         if verb == "EXTEND":
-            return self.extend(game_id, _number(args[0], self), by)
+            return self.extend(game_id, args[0], by)
         if verb == "RESOLVE":
             return self.resolve_now(game_id, by)
         if verb == "ROLLBACK":
-            return self.rollback(game_id, int(_number(args[0], self)), by)
+            return self.rollback(game_id, args[0], by)
         if verb == "REPLACE":
-            return self.replace_player(game_id, args[0], args[1], " ".join(args[2:]), by)
+            return self.replace_player(game_id, args[0], args[1], args[2], by)
         if verb == "RESEND":
             return self.resend(game_id, args[0], by)
         if verb == "END":
-            return self.end_game(game_id, " ".join(args), by)
+            return self.end_game(game_id, args[0], by)
         if verb == "VACATION":
-            return self.vacation(game_id, seat, _number(args[0], self))
+            return self.vacation(game_id, seat, args[0])
         raise self.error(f"unknown command {verb!r}")
 
     def journal(self, game_id: str) -> list[dict[str, Any]]:
@@ -228,13 +335,6 @@ class GMCommands:
         return [{"seq": j.seq, "kind": j.kind, "turn": j.turn, "phase": j.phase, "hash": j.hash[:16],
                  "at": j.created_at.isoformat(), "what": json.loads(j.payload_json).get("command", "")}
                 for j in rows]
-
-
-def _number(text: str, server) -> float:
-    try:
-        return float(text)
-    except ValueError:
-        raise server.error(f"{text!r} is not a number") from None
 
 
 def _aware(when):

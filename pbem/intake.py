@@ -21,7 +21,8 @@ from pbem.core.errors import Code, OrderProblem
 from pbem.core.orders import OrderFile, parse_order_file
 from pbem.core.ruleset import Checked, Ruleset
 from pbem.crypto import sshsig
-from pbem.mail.inbound import Inbound, MailError, SignedText, read_message
+from pbem.mail.inbound import (HEADER_CAP, Capped, Inbound, MailError, SignedText, header_block, read_message,
+                               size_of)
 from pbem.store.models import Game, Outbox, Seat, Submission
 
 
@@ -76,6 +77,18 @@ class Message:
     notes: list[str] = field(default_factory=list)
     commands: list[tuple[str, list[str]]] = field(default_factory=list)
     by_gm: bool = False
+    # Why the header's game or side was not found; told only once the signer is known (see VerifySignature).
+    unknown: OrderProblem | None = None
+
+    @property
+    def size(self) -> int:
+        """The size of the whole message (a reader may have kept only its beginning)."""
+        return size_of(self.raw)
+
+    @property
+    def oversize(self) -> bool:
+        # A message its reader cut short (under a smaller limit than ours) is never parsed either.
+        return self.size > self.max_bytes or isinstance(self.raw, Capped)
 
     @property
     def reply_to(self) -> str:
@@ -183,14 +196,16 @@ class CheckSize(Handler):
     description = "refuse messages over the configured size, before parsing them"
 
     def process(self, msg, ctx):
-        if len(msg.raw) > msg.max_bytes:
-            try:  # read just the headers, to answer the sender
-                msg.mail = read_message(msg.raw.split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0] + b"\n\n")
+        if msg.oversize:
+            try:  # read just the headers (at most HEADER_CAP bytes of them), to answer the sender
+                head = header_block(msg.raw)
+                msg.mail = read_message(head if head.endswith(b"\n\n") or head.endswith(b"\r\n\r\n")
+                                        else head + b"\n\n")
             except MailError:
                 pass
             if msg.mail is not None:  # our own sitrep coming back may be larger than players may send
                 ConfirmCopy().process(msg, ctx)
-            raise Reject([problem(Code.MAIL_TOO_LARGE, f"the message is {len(msg.raw):,} bytes; the limit "
+            raise Reject([problem(Code.MAIL_TOO_LARGE, f"the message is {msg.size:,} bytes; the limit "
                                   f"is {msg.max_bytes:,} — send the orders as plain text without pictures")])
 
 
@@ -229,6 +244,10 @@ def _is_copy(received: bytes, sent: bytes) -> bool:
     def lf(b: bytes) -> bytes:
         return b.replace(b"\r\n", b"\n")
 
+    # A copy may have CR LF for each LF (twice the bytes) and the relays' header lines on top, never
+    # more: a forged 30 MB "copy" naming one of our Message-IDs is refused before it is copied.
+    if len(received) > 2 * len(sent) + HEADER_CAP:
+        return False
     received, sent = lf(received), lf(sent)
     return received.endswith(sent) and (len(received) == len(sent) or received[-len(sent) - 1:-len(sent)] == b"\n")
 
@@ -266,41 +285,65 @@ class FindOrders(Handler):
         msg.file = f
 
 
+#: The answer to a file whose signer the server does not know: the same whether the game and the side
+#: exist or not, so that nobody learns from it which games and sides there are.
+STRANGER = ("this is not a signed order file of a game and side this server knows, or the signing key "
+            "({fingerprint}) is not the key registered for that side")
+
+
 class IdentifyGame(Handler):
     name = "identify-game"
-    description = "the game named in the header exists and takes orders"
+    description = "the game named in the header exists (told only to a known signer)"
 
     def process(self, msg, ctx):
         assert msg.file is not None
         game = ctx.game(msg.file.game)
         if game is None:
-            raise Reject([problem(Code.GAME_UNKNOWN, f"there is no game {msg.file.game!r} on this server "
-                                  "(check the Game: line of the header)")])
+            msg.unknown = problem(Code.GAME_UNKNOWN, f"there is no game {msg.file.game!r} on this server "
+                                  "(check the Game: line of the header)")
+            return
         msg.game = game
 
 
 class IdentifySeat(Handler):
     name = "identify-seat"
-    description = "the side named in the header plays in the game"
+    description = "the side named in the header plays in the game (told only to a known signer)"
 
     def process(self, msg, ctx):
-        assert msg.file is not None and msg.game is not None
-        if msg.file.kind == "command" and not msg.file.side:
-            return  # a GM command: the GM's key decides
+        assert msg.file is not None
+        if msg.game is None or (msg.file.kind == "command" and not msg.file.side):
+            return  # an unknown game, told after the signature; or a GM command: the GM's key decides
         seat = ctx.seat(msg.game.id, msg.file.side)
         if seat is None:
             names = list(ctx.seats[msg.game.id])
-            raise Reject([problem(Code.SEAT_UNKNOWN, f"game {msg.game.id} has no side {msg.file.side!r} "
-                                  f"(its sides: {', '.join(sorted(names))})")])
+            msg.unknown = problem(Code.SEAT_UNKNOWN, f"game {msg.game.id} has no side {msg.file.side!r} "
+                                  f"(its sides: {', '.join(sorted(names))})")
+            return
         msg.seat = seat
 
 
 class VerifySignature(Handler):
     name = "verify-signature"
-    description = "the canonical text is signed by the key registered for that side"
+    description = ("the canonical text is signed by the key registered for that side; until the signer is "
+                   "known, no answer says which games or sides exist")
 
     def process(self, msg, ctx):
         assert msg.signed is not None and msg.file is not None
+        key = self._signer(msg)  # what a signature says on its own, the same for every game
+        msg.signed_sha256 = hashlib.sha256(msg.file.text.encode()).hexdigest()
+        if msg.unknown is None and msg.game is not None:
+            if msg.seat is None:  # a GM command
+                if ctx.gm_key is not None and key.fingerprint == ctx.gm_key.fingerprint:
+                    msg.key, msg.by_gm = key, True
+                    return
+            elif key.fingerprint == msg.seat.fingerprint:
+                msg.key = key
+                return
+        self._refuse(msg, ctx, key)
+
+    @staticmethod
+    def _signer(msg: Message) -> sshsig.PublicKey:
+        """The key that made the signature, or a rejection that depends on the signature alone."""
         if not msg.signed.signature:
             raise Reject([problem(Code.SIG_MISSING, "the orders are not signed: put the armored signature "
                                   "after the orders, or attach it as orders.txt.sig")],
@@ -311,51 +354,54 @@ class VerifySignature(Handler):
         # accepted, since a client may have stripped the final newline or trailing spaces in transit.
         candidates = [text.encode(), text.rstrip("\n").encode(), text.replace("\n", "\r\n").encode()]
         error: sshsig.SignatureError | None = None
-        key = None  # a malformed signature stops the loop below before any key is found
         for candidate in candidates:
             try:
-                key = sshsig.verify(msg.signed.signature, candidate, sshsig.ORDERS_NAMESPACE)
-                break
+                return sshsig.verify(msg.signed.signature, candidate, sshsig.ORDERS_NAMESPACE)
             except sshsig.SignatureError as exc:
                 error = exc
                 if exc.code != "signature/bad":
                     break
-        else:
-            key = None
-        if key is None:
-            assert error is not None
-            raise Reject([problem(Code(error.code), error.message)])
-        msg.signed_sha256 = hashlib.sha256(text.encode()).hexdigest()
-        if msg.seat is None:  # a GM command
-            if ctx.gm_key is not None and key.fingerprint == ctx.gm_key.fingerprint:
-                msg.key, msg.by_gm = key, True
-                return
-            self._refuse(msg, ctx, key, Code.COMMAND_FORBIDDEN,
-                         "GM commands must be signed with the GM's key; you signed with the key of side {other!r}. "
-                         "Players may send only VACATION, with a Side: line naming their side",
-                         f"the signing key {key.fingerprint} is not the GM's key")
-        if key.fingerprint != msg.seat.fingerprint:
-            self._refuse(msg, ctx, key, Code.SIG_WRONG_KEY,
-                         "you signed with the key of side {other!r} but the header says Side: "
-                         f"{msg.file.side}; a side may only send its own orders",
-                         f"the signing key {key.fingerprint} is not the key registered for side "
-                         f"{msg.file.side!r} of game {msg.file.game}")
-        msg.key = key
-
+        assert error is not None
+        raise Reject([problem(Code(error.code), error.message)])
 
     @staticmethod
-    def _refuse(msg: Message, ctx: IntakeContext, key: sshsig.PublicKey, code: Code, to_player: str,
-                to_stranger: str) -> None:
-        """Refuse a valid signature by the wrong key.  A genuine player who signed for someone else is
-        answered at their own registered address, never the claimed side's; a stranger learns nothing."""
-        other = ctx.session.exec(select(Seat).where(Seat.game_id == msg.game.id,
-                                                    Seat.fingerprint == key.fingerprint)).first()
-        if other is not None:
-            msg.seat, msg.key = other, key
-            # replace, not format: the claimed side comes from the sender and may hold braces
-            raise Reject([problem(code, to_player.replace("{other!r}", repr(other.name)))])
-        msg.seat = None
-        raise Reject([problem(Code.SIG_WRONG_KEY, to_stranger)])
+    def _refuse(msg: Message, ctx: IntakeContext, key: sshsig.PublicKey) -> None:
+        """Refuse a valid signature that does not fit the header.
+
+        A signer the server knows (the GM, or a player of any game) is told exactly what is wrong, at
+        their own registered address, never the claimed side's; a stranger gets :data:`STRANGER`,
+        whatever the game and side named, and learns nothing.
+        """
+        claimed = msg.game
+        if msg.unknown is not None and msg.file.kind == "command" and not msg.file.side \
+                and ctx.gm_key is not None and key.fingerprint == ctx.gm_key.fingerprint:
+            msg.key, msg.by_gm = key, True
+            raise Reject([msg.unknown])
+        seats = ctx.session.exec(select(Seat).where(Seat.fingerprint == key.fingerprint)
+                                 .order_by(Seat.game_id, Seat.name)).all() if key.fingerprint else []
+        own = [x for x in seats if claimed is not None and x.game_id == claimed.id]
+        if own:  # a player of the very game: the side, or the key, is wrong
+            msg.seat, msg.key = own[0], key
+            other = repr(own[0].name)
+            if msg.unknown is not None:
+                raise Reject([msg.unknown])
+            if msg.file.kind == "command" and not msg.file.side:
+                raise Reject([problem(Code.COMMAND_FORBIDDEN,
+                                      f"GM commands must be signed with the GM's key; you signed with the key "
+                                      f"of side {other}. Players may send only VACATION, with a Side: line "
+                                      "naming their side")])
+            raise Reject([problem(Code.SIG_WRONG_KEY,
+                                  f"you signed with the key of side {other} but the header says Side: "
+                                  f"{msg.file.side}; a side may only send its own orders")])
+        if seats:  # a player of other games: say where the key plays, nothing about the game named
+            msg.seat, msg.key = seats[0], key
+            msg.game = ctx.session.get(Game, seats[0].game_id)
+            where = ", ".join(f"side {x.name} of game {x.game_id}" for x in seats[:5])
+            raise Reject([problem(Code.SIG_WRONG_KEY, f"your key is not registered in a game "
+                                  f"{msg.file.game!r}; it is registered for {where}. Check the Game: line "
+                                  "of the header")])
+        msg.seat, msg.key = None, None
+        raise Reject([problem(Code.SIG_WRONG_KEY, STRANGER.format(fingerprint=key.fingerprint))])
 
 
 class CheckCommands(Handler):
@@ -366,7 +412,7 @@ class CheckCommands(Handler):
         assert msg.file is not None and msg.game is not None
         if msg.file.kind != "command":
             return
-        from pbem.gm import GM_VERBS, PLAYER_VERBS
+        from pbem.gm import GM_VERBS, PLAYER_VERBS, ArgumentError, arguments
 
         allowed = GM_VERBS if msg.by_gm else PLAYER_VERBS
         problems = []
@@ -380,10 +426,14 @@ class CheckCommands(Handler):
                                         f"(allowed: {', '.join(sorted(allowed))})", line_no=line.line_no,
                                         text=line.text))
                 continue
-            low, high = allowed[verb]
-            if not low <= len(args) <= high:
-                problems.append(problem(Code.COMMAND_UNKNOWN, f"{verb} takes {low if low == high else f'{low} or more'} "
-                                        f"argument(s), got {len(args)}", line_no=line.line_no, text=line.text))
+            # Every argument is checked before any line runs: a file with a malformed line does nothing.
+            try:
+                parsed = arguments(verb, args)
+                if verb in ("REPLACE", "RESEND") and ctx.seat(msg.game.id, parsed[0]) is None:
+                    names = ", ".join(sorted(ctx.seats[msg.game.id]))
+                    raise ArgumentError(f"game {msg.game.id} has no side {parsed[0]!r} (its sides: {names})")
+            except ArgumentError as exc:
+                problems.append(problem(Code.COMMAND_UNKNOWN, str(exc), line_no=line.line_no, text=line.text))
             msg.commands.append((verb, args))
         if not msg.file.lines:
             problems.append(problem(Code.COMMAND_UNKNOWN, "the command file holds no command"))

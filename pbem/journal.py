@@ -19,6 +19,20 @@ from pbem.core.ruleset import Event
 GENESIS = "0" * 64
 
 
+#: A game seed's length in bytes: at least 128 bits, so no one can search for it; at most what the game row holds.
+SEED_BYTES = (16, 64)
+SALT_BYTES = 32
+
+
+def seed_commitment(seed: bytes, salt: bytes) -> str:
+    """What every sitrep shows before the seed is revealed: SHA-256 over the salt, then the seed.
+
+    The random salt (revealed with the seed when the game ends) keeps a seed that someone could guess
+    from being confirmed against the commitment.  Games created before salts have an empty one.
+    """
+    return hashlib.sha256(salt + seed).hexdigest()
+
+
 def state_hash(dumped: Mapping[str, Any]) -> str:
     return hashlib.sha256(canonical_json(dumped).encode()).hexdigest()
 

@@ -4,6 +4,11 @@ Templates never see a game state: the context is the seat's view, the
 events and rolls it may see, and engine facts about the game (turn,
 deadline, seed commitment).  A GM may override any template for one game
 by putting a file of the same name in the game's template folder.
+
+Every template renders in Jinja's sandbox: a GM's override is text from
+outside pbem, and in a plain environment ``{{ cycler.__init__.__globals__.os }}``
+reaches the whole process.  The sandbox changes no output of a template that
+keeps to the context (the shipped ones render byte for byte the same).
 """
 from __future__ import annotations
 
@@ -12,23 +17,61 @@ from importlib import resources
 from typing import Any, Mapping
 
 import jinja2
+from jinja2.sandbox import SandboxedEnvironment, SecurityError
+
+from pbem.core.errors import PbemError
+
+#: The most items a template may make with ``*`` (a string or list repeated), and the largest power.
+MAX_REPEAT = 1_000_000
+MAX_EXPONENT = 256
 
 
-@lru_cache(maxsize=64)
-def environment(override_dir: str = "") -> jinja2.Environment:
+class RenderError(PbemError):
+    """A template could not be rendered (a GM's override broke, or tried to leave the sandbox)."""
+
+
+class Sandbox(SandboxedEnvironment):
+    """Jinja's sandbox, plus a guard on ``*`` and ``**`` (``'x' * 10**9`` would take the memory)."""
+
+    intercepted_binops = frozenset(["*", "**"])
+
+    def call_binop(self, context, operator: str, left: Any, right: Any) -> Any:
+        if operator == "**" and isinstance(right, int) and abs(right) > MAX_EXPONENT:
+            raise SecurityError(f"a power above {MAX_EXPONENT} is not allowed in a template")
+        if operator == "*":
+            for seq, count in ((left, right), (right, left)):
+                if isinstance(seq, (str, list, tuple)) and isinstance(count, int) \
+                        and len(seq) * count > MAX_REPEAT:
+                    raise SecurityError(f"a template may not make more than {MAX_REPEAT:,} items "
+                                                       "by repetition")
+        return super().call_binop(context, operator, left, right)
+
+
+#: How every template is read; a test builds a plain environment with the same options to compare.
+OPTIONS: dict[str, Any] = dict(
+    undefined=jinja2.StrictUndefined,  # a template that reaches for a missing field fails loudly
+    trim_blocks=True,
+    lstrip_blocks=True,
+    keep_trailing_newline=True,
+    autoescape=jinja2.select_autoescape(["html", "html.j2"]),
+)
+
+
+def loader(override_dir: str = "") -> jinja2.BaseLoader:
     loaders: list[jinja2.BaseLoader] = []
     if override_dir:
         loaders.append(jinja2.FileSystemLoader(override_dir))
     loaders.append(jinja2.FileSystemLoader(str(resources.files("pbem.templates"))))
-    return jinja2.Environment(
-        loader=jinja2.ChoiceLoader(loaders),
-        undefined=jinja2.StrictUndefined,  # a template that reaches for a missing field fails loudly
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-        autoescape=jinja2.select_autoescape(["html", "html.j2"]),
+    return jinja2.ChoiceLoader(loaders)
+
+
+@lru_cache(maxsize=64)
+def environment(override_dir: str = "") -> jinja2.Environment:
+    return Sandbox(
+        loader=loader(override_dir),
         # the shipped templates change only with pbem itself; a GM's override folder is re-read when edited
         auto_reload=bool(override_dir),
+        **OPTIONS,
     )
 
 
@@ -36,19 +79,30 @@ def _pick(env: jinja2.Environment, ruleset: str, name: str) -> jinja2.Template:
     return env.select_template([f"{ruleset}/{name}", f"common/generic_{name}"])
 
 
+def _render(pick, context: Mapping[str, Any]) -> str:
+    """Render one template; whatever goes wrong in it becomes a :class:`RenderError` naming it."""
+    name = "?"
+    try:
+        template = pick()
+        name = template.name or "?"
+        return template.render(**context)
+    except Exception as exc:  # a template is text from outside pbem: any failure is the template's
+        raise RenderError(f"template {name} failed: {exc.__class__.__name__}: {exc}"[:1000]) from exc
+
+
 def render_sitrep(ruleset: str, context: Mapping[str, Any], override_dir: str = "") -> tuple[str, str]:
     """Return (text, html) of a sitrep."""
     env = environment(override_dir)
-    text = _pick(env, ruleset, "sitrep.txt.j2").render(**context)
-    html = _pick(env, ruleset, "sitrep.html.j2").render(**context)
+    text = _render(lambda: _pick(env, ruleset, "sitrep.txt.j2"), context)
+    html = _render(lambda: _pick(env, ruleset, "sitrep.html.j2"), context)
     return text, html
 
 
 def render_reply(kind: str, context: Mapping[str, Any], override_dir: str = "") -> tuple[str, str]:
     """Return (text, html) of an acknowledgement (``ack``) or rejection (``reject``)."""
     env = environment(override_dir)
-    return (env.get_template(f"common/{kind}.txt.j2").render(**context),
-            env.get_template(f"common/{kind}.html.j2").render(**context))
+    return (_render(lambda: env.get_template(f"common/{kind}.txt.j2"), context),
+            _render(lambda: env.get_template(f"common/{kind}.html.j2"), context))
 
 
 def renderer_stamp() -> str:
@@ -56,4 +110,3 @@ def renderer_stamp() -> str:
     from importlib.metadata import version
 
     return f"pbem {version('pbem')}, Jinja2 {version('jinja2')}, Pillow {version('pillow')}"
-

@@ -14,7 +14,7 @@ from typing import Any
 from sqlmodel import select
 
 from pbem.core.play import phase_dice, setup_dice
-from pbem.journal import GENESIS, entry_hash, events_json, rolls_json, state_hash
+from pbem.journal import GENESIS, entry_hash, events_json, rolls_json, seed_commitment, state_hash
 from pbem.server import RENDERER, Server, _entry_dict, _seat_dict, build_sitrep
 from pbem.store.models import Journal, Seat, Sitrep
 
@@ -41,6 +41,7 @@ def replay(server: Server, game_id: str, progress=None) -> ReplayReport:
         seats = {x.name: _seat_dict(x) for x in s.exec(select(Seat).where(Seat.game_id == game_id)).all()}
     ruleset = server.ruleset(game.ruleset)
     seed = bytes.fromhex(game.seed_hex)
+    check_commitment(game, report)
     prev = GENESIS
     states: dict[int, Any] = {}
     state = None
@@ -104,3 +105,12 @@ def replay(server: Server, game_id: str, progress=None) -> ReplayReport:
             if a != b:
                 report.problems.append(f"sitrep {row.id} ({row.seat}, entry {row.seq}): {what} differs")
     return report
+
+
+def check_commitment(game, report: ReplayReport) -> None:
+    """The seed the rolls come from is the one every sitrep committed to."""
+    salt = bytes.fromhex(game.seed_salt or "")
+    if seed_commitment(bytes.fromhex(game.seed_hex), salt) != game.seed_commitment:
+        report.problems.append("the seed and salt do not match the seed commitment every sitrep showed")
+    elif not salt:
+        report.notes.append("the seed commitment is unsalted (the game was made before pbem salted them)")

@@ -31,9 +31,10 @@ from pbem.crypto import sshsig
 from pbem.gm import GMCommands
 from pbem.home import Home
 from pbem.intake import Confirmed, Discard, IntakeContext, Message, Reject, run_pipeline
-from pbem.journal import (GENESIS, dumps, entry_hash, events_json, local_time, rolls_json, sitrep_context,
-                          state_hash)
+from pbem.journal import (GENESIS, SALT_BYTES, SEED_BYTES, dumps, entry_hash, events_json, local_time, rolls_json,
+                          seed_commitment, sitrep_context, state_hash)
 from pbem.mail.compose import as_bytes, compose, message_id
+from pbem.mail.inbound import LINE_CAP, header_block, one_line, sha256_of
 from pbem.pictures import render_png
 from pbem.render import render_reply, render_sitrep, renderer_stamp
 from pbem.schedule import Schedule, ScheduleError, deadline_for
@@ -76,12 +77,14 @@ def _inbound_values(raw: bytes, sha: str, now: datetime, *, status: str, verdict
 
 
 def _headers(raw: bytes) -> bytes:
-    """A message's header block, up to and including the blank line."""
-    for sep in (b"\r\n\r\n", b"\n\n"):
-        end = raw.find(sep)
-        if end >= 0:
-            return raw[:end + len(sep)]
-    return raw
+    """A message's header block, up to and including the blank line (at most HEADER_CAP bytes)."""
+    return header_block(raw)
+
+
+def _kept(msg: Message) -> bytes:
+    """What is stored of a message: all of it, or only its headers when it is over the size limit
+    (with its size and hash, for audit), so a stranger cannot grow the database by a message's size."""
+    return _headers(msg.raw) if msg.oversize else msg.raw
 
 
 def _submission_values(msg: Message, now: datetime, *, seat: str, turn: int, phase: str, current: bool
@@ -231,7 +234,11 @@ class Server(GMCommands):
         unknown = set(settings or {}) - set(SETTINGS)
         if unknown:
             raise ServerError(f"unknown setting(s) {', '.join(sorted(unknown))} (known: {', '.join(SETTINGS)})")
+        if seed is not None and not SEED_BYTES[0] <= len(seed) <= SEED_BYTES[1]:
+            raise ServerError(f"a game seed must be {SEED_BYTES[0]} to {SEED_BYTES[1]} bytes ({SEED_BYTES[0] * 8} bits "
+                              f"or more, so that nobody can guess it); this one is {len(seed)}")
         seed = seed if seed is not None else secrets.token_bytes(32)
+        salt = secrets.token_bytes(SALT_BYTES)
         dice = setup_dice(seed)
         state = ruleset.setup(scenario, opts, dice)
         now = self.clock()
@@ -240,7 +247,8 @@ class Server(GMCommands):
                 raise ServerError(f"a game {game_id!r} exists already")
             game = Game(id=game_id, ruleset=ruleset_name, scenario=scenario, options_json=dumps(opts),
                         title=title or f"{ruleset.info.title} — {ruleset.info.scenario(scenario).title}",
-                        seed_hex=seed.hex(), seed_commitment=hashlib.sha256(seed).hexdigest(), status="open",
+                        seed_hex=seed.hex(), seed_salt=salt.hex(),
+                        seed_commitment=seed_commitment(seed, salt), status="open",
                         wait_for_deadline=wait_for_deadline, schedule=schedule,
                         templates_dir=str(Path(templates_dir).resolve()) if templates_dir else "",
                         **{k: type(SETTINGS[k])(sched.get(k, v)) for k, v in SETTINGS.items()},
@@ -374,7 +382,7 @@ class Server(GMCommands):
         with self.session() as s:
             ctx = IntakeContext(s, self.load_state, self.gm_key, self.view_of)
             conn = s.connection()
-            shas = [hashlib.sha256(raw).hexdigest() for raw in raws]
+            shas = [sha256_of(raw) for raw in raws]  # of the whole message, when a reader kept only its start
             seen = set() if careful else store_writes.stored(conn, shas)
             batch: list[store_writes.Writes] = []  # the fast path's rows, written together at the end
             for raw, sha in zip(raws, shas):
@@ -419,14 +427,15 @@ class Server(GMCommands):
         """Keep a message that made the intake fail, answer its sender, and tell the GM."""
         from pbem.mail.inbound import read_message
 
+        whole = Message(raw=raw, max_bytes=self.home.max_message_bytes)
         try:
-            mail = read_message(raw)
+            mail = read_message(header_block(raw) if whole.oversize else raw)
             sender, mid = ("" if mail.automatic or mail.from_server else mail.sender), mail.message_id
         except Exception:
             sender, mid = "", ""
-        why = f"{exc.__class__.__name__}: {exc}"[:500]
-        writes = store_writes.Writes(_inbound_values(raw, sha, now, status="error", message_id=mid, sender=sender,
-                                                     verdict=f"internal error: {why}"))
+        why = one_line(f"{exc.__class__.__name__}: {exc}", 500)  # may quote the message: one line, in a signed text
+        writes = store_writes.Writes(_inbound_values(_kept(whole), sha, now, size=whole.size, status="error",
+                                                     message_id=mid, sender=sender, verdict=f"internal error: {why}"))
         text = ("pbem could not process your message because of an internal error. The message is kept, "
                 "nothing in it was applied, and the GM has been told. Please wait for the GM before resending.\n")
         if sender:
@@ -446,7 +455,7 @@ class Server(GMCommands):
         """Run the pipeline on one message and say what to store; nothing is written here."""
         msg = Message(raw=raw, max_bytes=self.home.max_message_bytes)
         writes = store_writes.Writes({})
-        kept = raw
+        kept = _kept(msg)
         verdict: Verdict
         try:
             run_pipeline(msg, ctx)
@@ -473,7 +482,7 @@ class Server(GMCommands):
                 why = f"{len(msg.file.lines)} order line(s) for turn {msg.file.turn} {msg.file.phase}"
                 verdict = self._accepted(msg, sha, now, writes)
         writes.inbound = _inbound_values(
-            kept, sha, now, size=len(raw), status=status, verdict=why, message_id=msg.mail.message_id if msg.mail else "",
+            kept, sha, now, size=msg.size, status=status, verdict=why, message_id=msg.mail.message_id if msg.mail else "",
             sender=msg.mail.sender if msg.mail else "", game_id=msg.game.id if msg.game else "",
             seat=msg.seat.name if msg.seat else "")
         return verdict, msg, writes
@@ -483,12 +492,15 @@ class Server(GMCommands):
         to = msg.reply_to
         if to:
             # Before the signer is known, the reply says nothing about the game's state (no leak to forgers).
+            # What the sender wrote (Subject, Message-ID, names quoted in problems) goes into the signed text
+            # on one line each: he can place no line of his own in it.
             ctx = {"game_id": msg.game.id if msg.game and msg.key else "",
                    "seat": msg.seat.name if msg.seat and msg.key else "",
-                   "message_id": mid, "subject": msg.mail.subject if msg.mail else "", "hint": rej.hint,
+                   "message_id": one_line(mid, LINE_CAP),
+                   "subject": one_line(msg.mail.subject, LINE_CAP) if msg.mail else "", "hint": rej.hint,
                    "problems": [{"where": f"line {p.line_no}: {p.text!r}: " if p.line_no and p.text else
                                  (f"line {p.line_no}: " if p.line_no else ""),
-                                 "message": p.message, "rule": p.rule, "code": p.code.value}
+                                 "message": one_line(p.message), "rule": p.rule, "code": p.code.value}
                                 for p in rej.problems]}
             text, html = render_reply("reject", ctx)
             subject = f"Re: {msg.mail.subject}" if msg.mail and msg.mail.subject else "pbem: orders not accepted"
@@ -726,19 +738,24 @@ class Server(GMCommands):
                         text=built.text, html=built.html, msg_id=mid, now=self.clock(), game_id=game.id,
                         png=built.png, form=built.form)
 
-    def report_bounce(self, row: Outbox, error: str) -> None:
-        """Tell the GM that an address fails for good (the player may have changed it)."""
+    def report_bounce(self, row: Outbox, error: str, *, hint: str | None = None) -> None:
+        """Tell the GM, once per message, that it fails for good (the player may have changed address).
+
+        ``hint`` replaces the advice to fix the address, for a failure that is not the address's.
+        """
+        from html import escape  # the error is the relay's or an exception's text, not ours
+
         with self.session() as s:
             game = s.get(Game, row.game_id) if row.game_id else None
             gm = self.home.section("server").get("gm", "")
             if not gm:
                 return
-            text = (f"Mail to {row.to_addr} ({row.kind} {row.message_id}) failed permanently:\n{error}\n\n"
-                    "Fix the address with `pbem gm replace`, then `pbem gm resend`.")
+            hint = hint or "Fix the address with `pbem gm replace`, then `pbem gm resend`."
+            text = f"Mail to {row.to_addr} ({row.kind} {row.message_id}) failed permanently:\n{error}\n\n{hint}"
             mid = message_id("bounce", row.message_id, domain=self._domain)
             if s.exec(select(Outbox.id).where(Outbox.message_id == mid)).first() is None:
                 self._queue(s, kind="notice", to=gm, subject=f"[{row.game_id or 'pbem'}] undeliverable: "
-                            f"{row.to_addr}", text=text, html=f"<pre>{text}</pre>", msg_id=mid, now=self.clock(),
+                            f"{row.to_addr}", text=text, html=f"<pre>{escape(text)}</pre>", msg_id=mid, now=self.clock(),
                             game_id=game.id if game else "")
                 s.commit()
 
@@ -905,6 +922,7 @@ def build_sitrep(ruleset: Ruleset, game: Game, seat: Mapping[str, Any], state: A
             "prompt": phase.prompt if phase and owes else "",
             "deadline": local_time(deadline, seat.get("tz", "UTC")) if owes else "",
             "seed_commitment": game.seed_commitment, "seed": game.seed_hex if over else None,
+            "seed_salt": game.seed_salt if over else None,
             "journal_head": entries[-1]["hash"] if entries else game.journal_head,
             "notices": [n for e in entries for n in e["payload"].get("notices", [])],
             "outcome": ({"winner": outcome.winner, "text": outcome.text} if outcome else

@@ -81,7 +81,7 @@ def keys():
 
 @pytest.fixture
 def duel_game(server, keys):
-    server.new_game("g1", "duel", "standard", seed=b"fixed seed")
+    server.new_game("g1", "duel", "standard", seed=b"fixed seed of game g1")
     for seat in ("east", "west"):
         server.add_player("g1", seat, f"{seat}@players.test", sshsig.public_key_of(keys[seat]).line())
     return "g1"

@@ -29,7 +29,7 @@ def cli(tmp_path, monkeypatch, db_url):
 
 
 def test_gm_and_players_from_the_command_line(cli, tmp_path):
-    out = cli("game", "new", "club-1", "--rules", "duel", "--scenario", "standard", "--seed-hex", "00ff").output
+    out = cli("game", "new", "club-1", "--rules", "duel", "--scenario", "standard", "--seed-hex", "00ff" * 8).output
     assert "created club-1" in out and "east, west" in out
     # east uses OpenSSH's own key and signer, west uses pbem's
     subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(tmp_path / "east")], check=True)

@@ -112,7 +112,7 @@ def test_the_copy_rides_only_with_an_accepted_player(server, keys, relay):
     from pbem.crypto import sshsig
 
     ctl, handler = relay
-    server.new_game("p", "duel", "standard", seed=b"s")
+    server.new_game("p", "duel", "standard", seed=b"a seed of 16+ bytes")
     server.add_player("p", "east", "nobody@x.test", sshsig.public_key_of(keys["east"]).line())
     server.add_player("p", "west", "west@x.test", sshsig.public_key_of(keys["west"]).line())
     transport = SmtpTransport("127.0.0.1", ctl.port, starttls=False, sender=server.home.address,

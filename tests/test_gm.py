@@ -145,7 +145,7 @@ def test_reminders_go_once_to_those_still_owing(gm_server, duel_game, keys, cloc
 
 
 def test_grace_period_delays_the_default(server, keys, clock):
-    server.new_game("gr", "duel", "standard", seed=b"s", settings={"grace_hours": 6})
+    server.new_game("gr", "duel", "standard", seed=b"a seed of 16+ bytes", settings={"grace_hours": 6})
     for seat in ("east", "west"):
         server.add_player("gr", seat, f"{seat}@x.test", sshsig.public_key_of(keys[seat]).line())
     server.ingest(orders_mail(server, "gr", "east", "FIRE 1\n", keys["east"]))
@@ -166,10 +166,105 @@ def test_circuit_breaker_holds_when_everyone_is_silent(gm_server, duel_game, clo
 
 
 def test_weekly_schedule_sets_local_deadlines(server, keys, clock):
-    server.new_game("wk", "duel", "standard", seed=b"s", schedule="mon,thu 20:00 Europe/Warsaw")
+    server.new_game("wk", "duel", "standard", seed=b"a seed of 16+ bytes", schedule="mon,thu 20:00 Europe/Warsaw")
     for seat, tz in (("east", "Asia/Tokyo"), ("west", "America/New_York")):
         server.add_player("wk", seat, f"{seat}@x.test", sshsig.public_key_of(keys[seat]).line(), tz=tz)
     # clock: Sunday 1 Nov 2026 12:00 UTC -> at least 12 h later -> Monday 2 Nov 20:00 Warsaw = 19:00 UTC
     assert server.status("wk")["deadline"].startswith("2026-11-02T19:00")
     assert "Asia/Tokyo" in server.sitrep("wk", "east").text and "04:00" in server.sitrep("wk", "east").text
     assert "America/New_York" in server.sitrep("wk", "west").text
+
+
+# ---------------------------------------------------------------- arguments (issue 12)
+@pytest.mark.parametrize("line, fragment", [
+    ("ROLLBACK nan", "ROLLBACK takes a journal entry number like 3"),
+    ("ROLLBACK inf", "ROLLBACK takes a journal entry number like 3"),
+    ("ROLLBACK -1", "ROLLBACK takes a journal entry number like 3"),
+    ("ROLLBACK 1.5", "ROLLBACK takes a journal entry number like 3"),
+    ("ROLLBACK 99999999999999999999", "ROLLBACK takes a journal entry number like 3"),
+    ("EXTEND nan", "EXTEND takes a number of hours like 24 or 1.5, not 'nan'"),
+    ("EXTEND inf", "EXTEND takes a number of hours"),
+    ("EXTEND 1e400", "EXTEND takes a number of hours"),
+    ("EXTEND 0", "EXTEND 0: give a number of hours more than 0 and at most 1440"),
+    ("EXTEND 100000", "at most 1440"),
+    ("RESEND north", "game g1 has no side 'north' (its sides: east, west)"),
+    ("RESEND", "RESEND takes 1 argument(s), got 0"),
+    ("REPLACE north new@x.test KEY", "game g1 has no side 'north'"),
+    ("REPLACE west not-an-address KEY", "'not-an-address' is not an e-mail address"),
+    ("REPLACE west Anna<a@b.test> KEY", "is not an e-mail address"),
+    ("REPLACE west new@x.test ssh-ed25519 AAAAnotakey", "the public key does not parse"),
+])
+def test_malformed_gm_arguments_are_answered_by_line(gm_server, duel_game, keys, line, fragment):
+    key = sshsig.public_key_of(sshsig.generate_private_key()).line()
+    before = gm_server.status(duel_game)
+    v = gm_server.ingest(command_mail(duel_game, f"PAUSE\n{line.replace('KEY', key)}\n", keys["gm"]))
+    assert v.status == "rejected" and fragment in " ".join(v.reasons), v.line()
+    reply = outbox(gm_server, "reject")[-1]
+    assert reply.to_addr == "gm@club.test"
+    assert f"line 5: {line.split()[0]}".replace(": ", ": '", 1) in text_of(reply) and fragment in text_of(reply)
+    # nothing ran, not even the good first line, and the file is not spent: fixed, it may be sent again
+    after = gm_server.status(duel_game)
+    assert (after["status"], after["deadline"], after["journal_head"]) == \
+        (before["status"], before["deadline"], before["journal_head"])
+
+
+def test_a_players_vacation_of_nan_hours_is_refused(gm_server, duel_game, keys):
+    v = gm_server.ingest(command_mail(duel_game, "VACATION nan\n", keys["east"], side="east"))
+    assert v.status == "rejected" and "VACATION takes a number of hours" in v.reasons[0]
+    assert outbox(gm_server, "reject")[-1].to_addr == "east@players.test"
+
+
+def test_a_well_formed_command_that_cannot_run_is_answered_with_its_line(gm_server, duel_game, keys):
+    v = gm_server.ingest(command_mail(duel_game, "EXTEND 2\nROLLBACK 999\n", keys["gm"]))
+    assert v.status == "accepted"
+    assert any("line 5: 'ROLLBACK 999': journal entry 999 of g1 is not a resolution" in r for r in v.reasons)
+    assert "extended the deadline by 2 hours" in text_of(outbox(gm_server, "ack")[-1])
+
+
+@pytest.mark.parametrize("verb, args", [
+    ("ROLLBACK", ["nan"]), ("ROLLBACK", ["inf"]), ("ROLLBACK", ["1e9999"]), ("EXTEND", ["nan"]),
+    ("EXTEND", []), ("REPLACE", ["west"]), ("REPLACE", ["west", "x@y.test", "junk"]), ("RESEND", ["ghost"]),
+    ("VACATION", ["-inf"]), ("END", ["x" * 3000]), ("NUKE", []),
+])
+def test_run_command_raises_nothing_but_its_own_error(gm_server, duel_game, verb, args):
+    with pytest.raises(gm_server.error):
+        gm_server.run_command(duel_game, verb, args, by="the GM", seat="east")
+
+
+@pytest.fixture
+def gm_cli(tmp_path, monkeypatch, db_url, keys):
+    """The `pbem` command line on a home with the duel game g1 started."""
+    from click.testing import CliRunner
+
+    from pbem import rules
+    from pbem.cli import main
+    from tests.fixtures.duel import RULESET as DUEL
+
+    monkeypatch.setattr(rules, "RULESETS", (*rules.RULESETS, DUEL))
+    home = str(tmp_path / "home")
+
+    def run(*args):
+        return CliRunner().invoke(main, ["--home", home, *args], catch_exceptions=False)
+
+    assert run("init", "--database", db_url).exit_code == 0
+    assert run("game", "new", "g1", "--rules", "duel", "--scenario", "standard").exit_code == 0
+    for seat in ("east", "west"):
+        (tmp_path / f"{seat}.pub").write_text(sshsig.public_key_of(keys[seat]).line() + "\n")
+        assert run("player", "add", "g1", seat, "--email", f"{seat}@x.test", "--key",
+                   str(tmp_path / f"{seat}.pub")).exit_code == 0
+    return run
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["extend", "g1", "nan"], "give a number of hours more than 0 and at most 1440"),
+    (["extend", "g1", "inf"], "give a number of hours more than 0 and at most 1440"),
+    (["extend", "g1", "--", "-3"], "give a number of hours more than 0 and at most 1440"),
+    (["rollback", "g1", "99999999999999999999"], "is not a resolution to roll back to"),
+    (["rollback", "g1", "--", "-1"], "is not a resolution to roll back to"),
+    (["replace", "g1", "west", "--email", "no address", "--key", "KEY"], "is not an e-mail address"),
+])
+def test_the_command_line_forms_answer_clearly(gm_cli, tmp_path, args, fragment):
+    args = [str(tmp_path / "east.pub") if a == "KEY" else a for a in args]
+    result = gm_cli("gm", *args)
+    assert result.exit_code != 0 and fragment in result.output, result.output
+    assert "Traceback" not in result.output

@@ -8,7 +8,7 @@ from email.mime.text import MIMEText
 import pytest
 
 from pbem.crypto import sshsig
-from pbem.mail.inbound import MailError, read_message
+from pbem.mail.inbound import MailError, one_line, read_message
 
 KEY = sshsig.generate_private_key()
 ORDERS = "PBEM-ORDERS 1\nGame: g1\nSide: east\nTurn: 1\nPhase: fire\n\nFIRE 3\nMOVE +1\n"
@@ -120,3 +120,38 @@ def test_no_orders_found_is_empty_not_an_error():
 def test_empty_input_is_a_mail_error():
     with pytest.raises(MailError):
         read_message(b"")
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("hi\r\nBcc: x@y", "hi Bcc: x@y"), ("a\n b", "a b"), ("a\x00b\x1b[31mc", "a b [31mc"),
+    ("a\u2028b\u202ec\x85d", "a b c d"), ("  Grüße  ", "Grüße"), ("a\udcc3b", "a b"),
+])
+def test_one_line_leaves_no_line_break_or_control(text, expected):
+    assert one_line(text) == expected
+
+
+def test_one_line_cuts_long_text():
+    assert one_line("x" * 500, 200) == "x" * 199 + "…"
+
+
+def test_headers_are_read_as_utf8_and_on_one_line():
+    raw = ("From: Jörg <Jörg@Exämple.de>\nMessage-ID: <a@b>\n =?us-ascii?Q?=0D=0AX:_y?=\n"
+           "Subject: =?utf-8?Q?caf=C3=A9=0A=0AACCEPTED?= r\u00e9sum\u00e9\n\nhello\n").encode()
+    inb = read_message(raw)
+    assert inb.sender == "jörg@exämple.de"
+    assert inb.subject == "café ACCEPTED résumé"
+    assert "\n" not in inb.message_id and "\r" not in inb.message_id
+
+
+@pytest.mark.parametrize("sender", [b"x@y\x00.test", b"j\xf6rg@ex\xe4mple.de", b"<a b@c.test>",
+                                    b"a" * 300 + b"@c.test"], ids=["nul", "latin-1", "space", "too-long"])
+def test_an_address_with_controls_or_bad_bytes_is_no_address(sender):
+    assert read_message(b"From: " + sender + b"\nSubject: s\n\nhello\n").sender == ""
+
+
+def test_attachment_names_are_on_one_line():
+    part = ("--b\nContent-Type: text/plain\nContent-Disposition: attachment; filename*=utf-8''{}\n\n" + ORDERS)
+    raw = ("From: east@example.org\nContent-Type: multipart/mixed; boundary=b\n\n"
+           + part.format("a.txt") + part.format("b%0A%0DEvil%20line.txt") + "--b--\n").encode()
+    found = read_message(raw).found
+    assert [f.where for f in found] == ["attachment a.txt", "attachment b Evil line.txt"]

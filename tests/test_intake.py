@@ -1,6 +1,7 @@
 """Every message gets a verdict and (unless it is machine mail) a reply; nothing is lost."""
 import email
 import email.policy
+import re
 
 import pytest
 from sqlmodel import select
@@ -83,8 +84,11 @@ def test_signature_for_another_phase_is_rejected(server, duel_game, keys):
 
 def test_signature_for_another_game_is_rejected(server, duel_game, keys):
     text = order_text(server, duel_game, "east", "FIRE 1\n").replace("Game: g1", "Game: g2")
-    v = server.ingest(mail(signed(text, keys["east"])))
-    assert v.status == "rejected" and "no game 'g2'" in v.reasons[0]
+    v = server.ingest(mail(signed(text, keys["east"]), sender="someone@else.test"))
+    # east is a player: told where the key plays, at east's registered address (nothing about g2)
+    assert v.status == "rejected" and "your key is not registered in a game 'g2'" in v.reasons[0]
+    assert "side east of game g1" in v.reasons[0]
+    assert last_reply(server, "reject")[0] == "east@players.test"
 
 
 def test_tampered_orders_are_rejected(server, duel_game, keys):
@@ -202,7 +206,7 @@ def test_a_bug_met_by_one_message_keeps_it_and_spares_the_batch(tmp_path, db_url
 
     server = Server.init(Home(tmp_path / "h"), db_url, clock=clock, extra_rulesets=(DUEL, CrashingChecks()))
     server.home.config.setdefault("server", {})["gm"] = "gm@club.test"
-    server.new_game("c", "crashy", "standard", seed=b"s")
+    server.new_game("c", "crashy", "standard", seed=b"a seed of 16+ bytes")
     for seat in ("east", "west"):
         server.add_player("c", seat, f"{seat}@players.test", sshsig.public_key_of(keys[seat]).line())
     batch = [orders_mail(server, "c", "east", "BOOM\n", keys["east"]),
@@ -215,3 +219,55 @@ def test_a_bug_met_by_one_message_keeps_it_and_spares_the_batch(tmp_path, db_url
     to = [r[0] for r in replies(server)]
     assert "east@players.test" in to and "gm@club.test" in to
     server.engine.dispose()
+
+
+def _stranger_answer(server, text, key, subject="orders"):
+    v = server.ingest(mail(signed(text, key) if key else text, sender="mallory@evil.test", subject=subject,
+                           msg_id="<same@evil.test>".replace("same", str(len(replies(server))))))
+    to, body, _ = last_reply(server, "reject")
+    assert to == "mallory@evil.test"
+    return v.status, (v.game, v.seat, v.reasons), re.sub(r"<\d+@evil.test>", "<ID>", body)
+
+
+@pytest.mark.parametrize("what", ["unregistered key", "tampered", "unsigned"])
+def test_a_stranger_learns_nothing_of_which_games_and_sides_exist(server, duel_game, keys, what):
+    """The same answer for a real game and side, an unknown game and an unknown side (issue 12)."""
+    real = order_text(server, duel_game, "east", "FIRE 1\n")
+    texts = [real, real.replace("Game: g1", "Game: nosuchgame"), real.replace("Side: east", "Side: north")]
+    answers = []
+    for text in texts:
+        key = None if what == "unsigned" else keys["mallory"]
+        if what == "tampered":  # a signature by the registered key over other text
+            text = text + sshsig.sign(keys["east"], text.replace("FIRE 1", "FIRE 2").encode())
+            key = None
+        answers.append(_stranger_answer(server, text, key))
+    assert answers[0][0] == "rejected"
+    assert answers[0] == answers[1] == answers[2], answers
+    assert answers[0][1][:2] == ("", "")
+    body = answers[0][2]
+    assert "g1" not in body and "nosuchgame" not in body and "east" not in body and "north" not in body
+
+
+def test_a_stranger_answer_names_no_game_for_a_gm_command(gm_keyed_server, keys):
+    from pbem.core.orders import order_file_text
+
+    answers = []
+    for game in ("g1", "nosuchgame"):
+        text = order_file_text("command", {"Game": game}, "PAUSE\n")
+        answers.append(_stranger_answer(gm_keyed_server, text, keys["mallory"]))
+    assert answers[0] == answers[1] and "not a signed order file of a game and side this server knows" in answers[0][2]
+
+
+def test_the_gm_is_told_of_an_unknown_game(gm_keyed_server, keys):
+    from pbem.core.orders import order_file_text
+
+    text = order_file_text("command", {"Game": "g9"}, "PAUSE\n")
+    v = gm_keyed_server.ingest(mail(signed(text, keys["gm"]), sender="gm@club.test"))
+    assert v.status == "rejected" and "there is no game 'g9' on this server" in v.reasons[0]
+
+
+@pytest.fixture
+def gm_keyed_server(server, duel_game, keys):
+    (server.home.path / "gm.pub").write_text(sshsig.public_key_of(keys["gm"]).line() + "\n")
+    server.home.config.setdefault("server", {}).update({"gm_key": "gm.pub", "gm": "gm@club.test"})
+    return server

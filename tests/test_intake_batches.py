@@ -30,7 +30,7 @@ OPS = st.lists(st.one_of(
 
 
 def _new_game(server, gid, keys):
-    server.new_game(gid, "duel", "standard", seed=gid.encode(), hours=1000)
+    server.new_game(gid, "duel", "standard", seed=f"intake batch game {gid}".encode(), hours=1000)
     for seat in SEATS:
         server.add_player(gid, seat, f"{seat}@players.test", sshsig.public_key_of(keys[seat]).line())
 

@@ -1,6 +1,7 @@
 """Mail in through a real Dovecot IMAP server (started here) and a real LMTP session (aiosmtpd)."""
 import imaplib
 import os
+import re
 import shutil
 import smtplib
 import socket
@@ -140,6 +141,56 @@ def test_a_copy_of_our_own_mail_confirms_its_row_and_is_deleted(server, duel_gam
     conn.logout()
 
 
+def _mailbox(source, box=None):
+    """UID -> flags of every message in a mailbox, as another mail client sees it."""
+    conn = imaplib.IMAP4(source.host, source.port)
+    conn.login(source.username, source.password)
+    conn.select(box or source.mailbox, readonly=True)
+    typ, data = conn.uid("FETCH", "1:*", "(FLAGS)")
+    conn.logout()
+    found = {}
+    for line in data:
+        if line:
+            m = re.search(rb"UID (\d+)", line), re.search(rb"FLAGS \(([^)]*)\)", line)
+            found[int(m[0].group(1))] = set(m[1].group(1).decode().split())
+    return found
+
+
+def _append(source, raw, flags):
+    conn = imaplib.IMAP4(source.host, source.port)
+    conn.login(source.username, source.password)
+    conn.append(source.mailbox, flags, None, raw.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
+    conn.logout()
+
+
+@pytest.mark.parametrize("move", [True, False], ids=["UID MOVE", "UID EXPUNGE"])
+def test_imap_takes_read_mail_and_leaves_others_deleted_mail_alone(server, duel_game, keys, dovecot, move):
+    """The GM read the orders on a phone (\\Seen) and deleted some spam without purging it (\\Deleted)."""
+    _append(dovecot, orders_mail(server, duel_game, "east", "FIRE 1\n", keys["east"]), r"(\Seen)")
+    _append(dovecot, b"From: spam@y.test\r\nSubject: offer\r\n\r\nbuy\r\n", r"(\Deleted)")
+    conn = dovecot.connect()
+    assert {"MOVE", "UIDPLUS"} <= set(conn.capabilities)
+    if not move:  # a server without MOVE: COPY, then UID STORE and UID EXPUNGE of our own UIDs only
+        conn.capabilities = tuple(c for c in conn.capabilities if c != "MOVE")
+    try:
+        verdicts = dovecot.poll(server.ingest_many, conn=conn)
+    finally:
+        conn.logout()
+    assert [v.status for v in verdicts] == ["accepted"]
+    assert list(_mailbox(dovecot).values()) == [{"\\Deleted"}]  # the spam: still there, still the GM's
+    assert len(_mailbox(dovecot, dovecot.processed)) == 1
+    assert dovecot.poll(server.ingest_many) == []
+
+
+def test_imap_without_a_processed_folder_takes_each_message_once(server, duel_game, keys, dovecot):
+    dovecot.processed = ""
+    _append(dovecot, orders_mail(server, duel_game, "east", "FIRE 1\n", keys["east"]), r"(\Seen)")
+    assert [v.status for v in dovecot.poll(server.ingest_many)] == ["accepted"]
+    assert dovecot.poll(server.ingest_many) == []  # kept, marked taken: not read again
+    [flags] = _mailbox(dovecot).values()
+    assert {"\\Seen", "$PbemTaken"} <= flags
+
+
 def test_tick_reads_the_configured_mailbox(server, duel_game, keys, dovecot):
     server.home.config["imap"] = {"host": dovecot.host, "port": dovecot.port, "tls": False,
                                   "username": dovecot.username, "password": "secret"}
@@ -225,3 +276,12 @@ def test_lmtp_deliveries_that_arrive_together_are_stored_together(server, duel_g
     from pbem.store.models import Inbound
     with server.session() as s:
         assert len(s.exec(select(Inbound)).all()) == 20
+
+
+def test_a_refused_imap_login_does_not_stop_the_pass(server, duel_game, dovecot, caplog):
+    """IMAP errors are not OSErrors: a changed password must not stop sitreps and deadlines."""
+    server.home.config["imap"] = {"host": dovecot.host, "port": dovecot.port, "tls": False,
+                                  "username": dovecot.username, "password": "changed"}
+    report = tick(server)
+    assert report.sent >= 2  # the sitreps of the start went out all the same
+    assert any("IMAP poll failed" in r.getMessage() for r in caplog.records)

@@ -45,7 +45,7 @@ def test_two_daemons_one_database(tmp_path, db_url, keys):
 
     for n in range(GAMES):
         gid = f"m{n}"
-        driver.new_game(gid, "duel", "standard", seed=f"multi{n}".encode())
+        driver.new_game(gid, "duel", "standard", seed=f"several daemons {n}".encode())
         for seat in ("east", "west"):
             driver.add_player(gid, seat, f"{seat}-{n}@x.test", sshsig.public_key_of(keys[seat]).line())
 

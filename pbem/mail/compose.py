@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import quopri
+import re
 from datetime import datetime
-from email.header import Header
 from email.message import Message
 from email.mime.application import MIMEApplication
 from email.mime.image import MIMEImage
@@ -22,7 +22,15 @@ from email.utils import format_datetime, formataddr
 from pbem.core.orders import canonical
 from pbem.crypto import sshsig
 
-from .inbound import SERVER_HEADER
+from .inbound import LINE_CAP, SERVER_HEADER, one_line
+
+#: A Message-ID fit to be quoted in In-Reply-To and References: one angle-bracketed ASCII token.
+#: Anything else a sender put in his Message-ID is left out of the reply's threading headers.
+_MSG_ID = re.compile(r"<[!-;=?-~]{1,250}>")
+
+#: Headers holding addresses: where a non-ASCII address must go as raw UTF-8 (RFC 6532), never as
+#: an encoded word, which no mail system reads as an address.
+_ADDRESS_HEADERS = frozenset({"to", "cc", "from", "reply-to", "sender"})
 
 
 def message_id(*parts: object, domain: str = "pbem.invalid") -> str:
@@ -65,24 +73,39 @@ def compose(*, server_name: str, server_address: str, to: str, subject: str, tex
                               "octet-stream")
         sig.add_header("Content-Disposition", "attachment", filename="pbem-server.sig")
         msg.attach(sig)
-    msg["From"] = formataddr((server_name, server_address))
-    msg["To"] = to
-    msg["Reply-To"] = server_address
-    msg["Subject"] = str(Header(subject, "utf-8")) if not subject.isascii() else subject
-    msg["Date"] = format_datetime(now)
-    msg["Message-ID"] = msg_id
-    msg["Auto-Submitted"] = "auto-replied" if in_reply_to else "auto-generated"
-    msg[SERVER_HEADER] = server_name
-    msg["X-PBEM-Kind"] = kind
+    _set_headers(msg, [
+        ("From", formataddr((one_line(server_name), server_address))),
+        ("To", to),
+        ("Reply-To", server_address),
+        ("Subject", one_line(subject, LINE_CAP)),
+        ("Date", format_datetime(now)),
+        ("Message-ID", msg_id),
+        ("Auto-Submitted", "auto-replied" if in_reply_to else "auto-generated"),
+        (SERVER_HEADER, server_name),
+        ("X-PBEM-Kind", kind),
+    ])
+    in_reply_to = in_reply_to.strip()
+    if in_reply_to and not _MSG_ID.fullmatch(in_reply_to):
+        in_reply_to = ""  # not a Message-ID (a sender wrote it): the reply is not threaded to it
     if game_id:
-        msg["X-PBEM-Game"] = game_id
-        msg["List-Id"] = f"pbem game {game_id} <{game_id}.{domain}>"
         root = f"<game-{game_id}@{domain}>"
-        msg["References"] = f"{root} {in_reply_to}".strip() if in_reply_to else root
+        _set_headers(msg, [("X-PBEM-Game", game_id), ("List-Id", f"pbem game {game_id} <{game_id}.{domain}>"),
+                           ("References", f"{root} {in_reply_to}".strip() if in_reply_to else root)])
     if in_reply_to:
         msg["In-Reply-To"] = in_reply_to
     _boundaries(msg, msg_id)
     return msg
+
+
+def _set_headers(msg: Message, headers: list[tuple[str, str]]) -> None:
+    """Set headers, each value on one line whatever it holds.
+
+    This is the one place values reach a header: a CR, LF or other control character (from a
+    sender's Subject, say) becomes a space, so a value can neither end the header block early nor
+    add a header of its own.
+    """
+    for name, value in headers:
+        msg[name] = one_line(value)
 
 
 class _Policy(Compat32):
@@ -97,6 +120,9 @@ class _Policy(Compat32):
         if (isinstance(value, str) and value.isascii() and value.isprintable()
                 and len(name) + 2 + len(value) <= 78):
             return f"{name}: {value}{self.linesep}"
+        if isinstance(value, str) and not value.isascii() and name.lower() in _ADDRESS_HEADERS:
+            # RFC 6532: the address as UTF-8 bytes (fold_binary writes surrogates back as the bytes)
+            return f"{name}: {value.encode().decode('ascii', 'surrogateescape')}{self.linesep}"
         return super()._fold(name, value, sanitize)
 
 

@@ -1,11 +1,20 @@
 """Taking mail from an IMAP mailbox (a provider's, or Dovecot's), waking on IDLE where offered.
 
 A message is ingested (stored and answered, one transaction) *before* it is
-marked ``\\Seen`` and moved to the processed folder, so a crash in between
-only makes the next poll see it again, and the intake recognises it as a
-duplicate.  Nothing is deleted until it is stored.  Copies of the server's own
-mail (which confirm its delivery, see :mod:`pbem.delivery`) are deleted once
-recorded: the outbox keeps their bytes.
+moved to the processed folder, so a crash in between only makes the next
+poll see it again, and the intake recognises it as a duplicate.  Nothing is
+deleted until it is stored.  Copies of the server's own mail (which confirm
+its delivery, see :mod:`pbem.delivery`) are deleted once recorded: the outbox
+keeps their bytes.
+
+Every message in the mailbox is taken, read or not: a GM who glances at the
+game's mailbox on a phone marks mail ``\\Seen`` and must not lose a player's
+orders by it.  Only a message someone flagged ``\\Deleted`` is left alone.
+The poll removes only the messages it took, by UID (``UID MOVE``, or ``UID
+EXPUNGE`` of UIDPLUS), never by a plain ``EXPUNGE``, which would also purge
+whatever else is flagged deleted.  With ``processed = ""`` messages stay in
+place, flagged ``\\Seen`` and with the keyword ``$PbemTaken`` by which later
+polls pass over them.
 """
 from __future__ import annotations
 
@@ -16,6 +25,9 @@ import ssl
 from dataclasses import dataclass
 
 log = logging.getLogger("pbem.intake")
+
+#: The keyword that marks a message taken, where taken messages stay in the mailbox (``processed = ""``).
+TAKEN = "$PbemTaken"
 
 
 @dataclass
@@ -54,6 +66,7 @@ class ImapSource:
             if self.starttls:
                 conn.starttls(ssl_context=self._context())
         conn.login(self.username, self.password)
+        _refresh_capabilities(conn)  # servers add MOVE, UIDPLUS... once logged in
         if self.processed:
             conn.create(self.processed)  # harmless "already exists" when it does
         typ, _ = conn.select(self.mailbox)
@@ -62,18 +75,17 @@ class ImapSource:
         return conn
 
     def poll(self, ingest_many, conn: imaplib.IMAP4 | None = None, batch: int = 200) -> list:
-        """Ingest every unseen message; return the verdicts.
+        """Ingest every message not yet taken (whatever its flags but ``\\Deleted``); return the verdicts.
 
         ``ingest_many(raws)`` must store the batch before returning; only then are the messages
-        marked seen and moved, so a crash in between makes the next poll read them again.
+        moved (or marked), so a crash in between makes the next poll read them again.
         """
         own = conn is None
         conn = conn or self.connect()
         verdicts = []
-        deleted = False
         try:
-            typ, data = conn.uid("SEARCH", None, "UNSEEN")
-            uids = (data[0] or b"").split()
+            typ, data = conn.uid("SEARCH", None, "UNDELETED" if self.processed else f"UNDELETED UNKEYWORD {TAKEN}")
+            uids = (data[0] or b"").split() if typ == "OK" else []
             for start in range(0, len(uids), batch):
                 fetched = []
                 for uid in uids[start:start + batch]:
@@ -85,19 +97,40 @@ class ImapSource:
                     fetched.append((uid, raw))
                 taken = ingest_many([raw for _, raw in fetched])
                 verdicts += taken
-                for (uid, _), verdict in zip(fetched, taken):
-                    conn.uid("STORE", uid, "+FLAGS", "(\\Seen)")
-                    # a copy of our own mail, now recorded, is a receipt: deleted, not kept
-                    if verdict.status == "confirmed" or (
-                            self.processed and conn.uid("COPY", uid, self.processed)[0] == "OK"):
-                        conn.uid("STORE", uid, "+FLAGS", "(\\Deleted)")
-                        deleted = True
-            if deleted:
-                conn.expunge()
+                # a copy of our own mail, now recorded, is a receipt: deleted, not kept
+                receipts = [uid for (uid, _), v in zip(fetched, taken) if v.status == "confirmed"]
+                kept = [uid for (uid, _), v in zip(fetched, taken) if v.status != "confirmed"]
+                self._remove(conn, receipts)
+                self._file(conn, kept)
         finally:
             if own:
                 _close(conn)
         return verdicts
+
+    def _file(self, conn: imaplib.IMAP4, uids: list[bytes]) -> None:
+        """Mark taken messages read, then move them to the processed folder (or keep them, marked taken)."""
+        if not uids:
+            return
+        uid_set = b",".join(uids)
+        if not self.processed:
+            conn.uid("STORE", uid_set, "+FLAGS.SILENT", f"(\\Seen {TAKEN})")
+            return
+        conn.uid("STORE", uid_set, "+FLAGS.SILENT", "(\\Seen)")
+        if "MOVE" in conn.capabilities and conn.uid("MOVE", uid_set, self.processed)[0] == "OK":
+            return
+        if conn.uid("COPY", uid_set, self.processed)[0] == "OK":
+            self._remove(conn, uids)
+
+    def _remove(self, conn: imaplib.IMAP4, uids: list[bytes]) -> None:
+        """Delete exactly these messages: flagged, then expunged by UID, never anyone else's deleted mail."""
+        if not uids:
+            return
+        uid_set = b",".join(uids)
+        conn.uid("STORE", uid_set, "+FLAGS.SILENT", "(\\Deleted)")
+        if "UIDPLUS" in conn.capabilities:
+            conn.uid("EXPUNGE", uid_set)
+        else:  # a plain EXPUNGE would purge others' deleted mail too: leave them flagged for the mail client
+            log.info("IMAP: the server lacks UIDPLUS; %d taken message(s) stay flagged \\Deleted", len(uids))
 
     @staticmethod
     def idle(conn: imaplib.IMAP4, timeout: float) -> bool:
@@ -124,6 +157,12 @@ class ImapSource:
                 break
             arrived = arrived or b"EXISTS" in line
         return arrived
+
+
+def _refresh_capabilities(conn: imaplib.IMAP4) -> None:
+    typ, data = conn.capability()
+    if typ == "OK" and data and data[-1]:
+        conn.capabilities = tuple(data[-1].decode("ascii", "replace").upper().split())
 
 
 def _close(conn: imaplib.IMAP4) -> None:

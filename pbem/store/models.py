@@ -22,7 +22,8 @@ class Game(SQLModel, table=True):
     title: str = ""
     options_json: str = Field(default="{}", sa_column=Column(Text, nullable=False))
     seed_hex: str = Field(max_length=128)  # secret until the game ends
-    seed_commitment: str = Field(max_length=64)
+    seed_commitment: str = Field(max_length=64)  # SHA-256 of seed_salt + seed
+    seed_salt: str = Field(default="", max_length=64)  # hex; revealed with the seed; "" in games made before 0006
     status: str = Field(default="active", index=True, max_length=16)  # active | paused | held | over
     held_reason: str = Field(default="", sa_column=Column(Text, nullable=False))
     turn: int = 0

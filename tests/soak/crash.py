@@ -210,7 +210,7 @@ def make_home(tmp: Path, port: int, db_url: str | None, games: int, keys, daemon
 
         r = find_ruleset(name)
         gid = f"real-{name.replace('_', '-')}-{n}"
-        server.new_game(gid, name, r.info.scenarios[0].name, seed=gid.encode(), hours=100000,
+        server.new_game(gid, name, r.info.scenarios[0].name, seed=f"soak game {gid}".encode(), hours=100000,
                         interrupt_hours=100000)
         for k, seat in enumerate(server.status(gid)["seats"]):
             key = keys.setdefault(seat["name"], sshsig.generate_private_key())
@@ -223,7 +223,7 @@ def add_games(server, keys, first: int, count: int) -> None:
 
     for n in range(first, first + count):
         gid = f"soak-{n}"
-        server.new_game(gid, "duel", "standard", seed=f"soak {n}".encode(), hours=100000, interrupt_hours=100000)
+        server.new_game(gid, "duel", "standard", seed=f"soak duel game {n}".encode(), hours=100000, interrupt_hours=100000)
         for seat in ("east", "west"):
             server.add_player(gid, seat, f"{seat}@players.test", sshsig.public_key_of(keys[seat]).line())
 

@@ -93,7 +93,7 @@ class Attacker:
 
 def setup_games(server, keys) -> None:
     for gid in ("g1", "g2"):
-        server.new_game(gid, "duel", "standard", seed=f"forgery {gid}".encode())
+        server.new_game(gid, "duel", "standard", seed=f"forgery test game {gid}".encode())
         for seat in ("east", "west"):
             server.add_player(gid, seat, f"{seat}@players.test", sshsig.public_key_of(keys[seat]).line())
 

@@ -100,7 +100,7 @@ def run(db_url: str, workdir: Path, *, games: int = 20, batches: int = 2, worker
                 ids.append("broken-1")
             for gid in ids:
                 driver.new_game(gid, "broken" if gid.startswith("broken") else "duel", "standard",
-                                seed=f"load {gid}".encode())
+                                seed=f"load test game {gid}".encode())
                 for seat in ("east", "west"):
                     driver.add_player(gid, seat, f"{seat}.{gid}@players.test",
                                       sshsig.public_key_of(keys[seat]).line())

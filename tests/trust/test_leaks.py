@@ -76,7 +76,7 @@ def test_acknowledgements_and_rejections_do_not_depend_on_the_other_sides_orders
     from tests.helpers import orders_mail
 
     def replies_to_east(gid, west_body):
-        server.new_game(gid, "duel", "standard", seed=b"same seed")
+        server.new_game(gid, "duel", "standard", seed=b"the same seed for both")
         for seat in ("east", "west"):
             server.add_player(gid, seat, f"{seat}@players.test", sshsig.public_key_of(keys[seat]).line())
         if west_body:
