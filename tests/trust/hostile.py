@@ -149,9 +149,6 @@ def hostile_message(draw, limit: int) -> bytes:
 #: Named cases found by the whole-path harness and not fixed yet: the tests expect them to fail (strictly,
 #: so a fix is noticed), and atheris is not seeded with them; take a case off this list when it is fixed.
 KNOWN = {
-    "subject with an encoded word in an unknown charset hiding CR LF":
-        "pbem/mail: an encoded word the server cannot decode goes into the reply's Subject verbatim, "
-        "and a reader that decodes it sees CR LF",
     "From that is only an encoded word":
         "pbem/mail: a From with no address (one encoded word) is answered, to that word lower-cased",
 }

@@ -224,7 +224,7 @@ class Rig:
 
     def can_carry(self, via: str, addr: str) -> bool:
         """Whether ``via`` can take mail for ``addr`` (refusing what is no address at all is fine)."""
-        if not _ADDRESS.fullmatch(addr):
+        if not _ADDRESS.fullmatch(addr.replace('"', "")):  # a quoted local part is routable
             return False
         return addr.isascii() or via != "smtp"
 
@@ -339,7 +339,7 @@ def reply_address(raw: bytes, server_address: str) -> list[str]:
     addr = a.addr_spec
     if (not a.username or not a.domain or "." not in a.domain or any(c in addr for c in "\r\n\x00 \"\\<>,")
             or not addr.isprintable() or any("\udc80" <= c <= "\udcff" for c in addr)
-            or addr.lower() == server_address.lower()):
+            or len(addr) > 254 or addr.lower() == server_address.lower()):  # 254: the most SMTP carries
         return []
     return [addr] + ([literal] if "=?" in literal and literal != addr else [])
 
