@@ -133,9 +133,7 @@ class Rig:
         clock = Clock()
         home = Home(tmp / "home")
         server = Server.init(home, db_url or f"sqlite:///{tmp}/pbem.db", clock=clock, extra_rulesets=(DUEL,))
-        cfg = home.config_path.read_text().replace('name = "pbem"', f'name = "pbem"\ngm = "{GM}"', 1)
-        home.config_path.write_text(cfg)
-        server.home.load()
+        server.home.config.setdefault("server", {})["gm"] = GM  # notices (bounces, intake errors) are mail too
         keys = keys or {s: sshsig.generate_private_key() for s in ("east", "west")}
         rig = cls(server, clock, keys)
         rig.transports["maildir"] = MaildirTransport(server.home.outbox)
