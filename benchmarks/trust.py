@@ -13,7 +13,7 @@ import os
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -146,9 +146,22 @@ def garbage(quick: bool, atheris_seconds: float) -> list[Figure]:
                            + traceback.format_exc()[-3000:], err=True)
             server.engine.dispose()
             b.update(1)
-    figures = [Figure("garbage_inputs_tried", tried, "inputs", f">= {int(n * (3 + len(names) / 2) * 0.9)}"),
-               Figure("garbage_crashes", crashes, "crashes", "= 0"),
-               Figure("garbage_unanswered", len(unanswered), "messages", "= 0")]
+    paths, rounds = (60, 10) if quick else (n // 2, n // 10)  # each input is a pass of intake and delivery
+    whole = whole_path(paths, rounds)
+    figures = [Figure("garbage_inputs_tried", tried + whole.inputs, "inputs",
+                      f">= {int(n * (3 + len(names) / 2) * 0.9)}"),
+               Figure("garbage_inputs_through_delivery", whole.inputs, "inputs", f">= {int(paths * 0.9)}"),
+               Figure("garbage_crashes", crashes + whole.count("crash", "hang"), "crashes", "= 0"),
+               Figure("garbage_stuck", whole.count("stuck"), "messages", "= 0"),
+               Figure("garbage_unanswered", len(unanswered) + whole.count("unanswered"), "messages", "= 0"),
+               Figure("garbage_header_injections", whole.count("header", "signed-line"), "messages", "= 0"),
+               Figure("garbage_oversize_kept_whole", whole.count("kept-whole"), "messages", "= 0"),
+               Figure("garbage_oversize_30mb_intake_peak", whole.oversize_peak_mb, "MB", "<= 8"),
+               Figure("garbage_honest_rounds", whole.rounds, "rounds", f">= {rounds}"),
+               Figure("garbage_honest_messages_not_delivered_once", whole.honest_lost, "messages", "= 0")]
+    click.echo(f"  {whole.inputs} inputs through intake and delivery: {whole.count('crash', 'hang')} crashes, "
+               f"{whole.count('stuck')} stuck, {whole.count('unanswered')} unanswered, "
+               f"{whole.count('header', 'signed-line')} header injections", err=True)
     if atheris_seconds:
         sys.path.insert(0, str(ROOT / "benchmarks" / "trust"))
         import fuzz_atheris
@@ -159,6 +172,81 @@ def garbage(quick: bool, atheris_seconds: float) -> list[Figure]:
         figures += [Figure("atheris_inputs_tried", sum(r[1] for r in results), "inputs", ">= 1000"),
                     Figure("atheris_crashes", sum(r[2] for r in results), "crashes", "= 0")]
     return figures
+
+
+@dataclass
+class WholePath:
+    inputs: int = 0
+    findings: list = field(default_factory=list)
+    rounds: int = 0
+    honest_lost: int = 0
+    oversize_peak_mb: float = 0.0
+
+    def count(self, *kinds: str) -> int:
+        return sum(1 for f in self.findings if f.kind in kinds)
+
+
+def oversize_peak(rig, raw: bytes) -> float:
+    """MB that intake allocates, at its peak, for one oversize message (issue 12: 165 MB for 30 MB)."""
+    import tracemalloc
+
+    raw = rig.unique(raw)
+    tracemalloc.start()
+    try:
+        rig.server.ingest(raw)
+        return round(tracemalloc.get_traced_memory()[1] / 1e6, 1)
+    finally:
+        tracemalloc.stop()
+
+
+def whole_path(examples: int, rounds: int) -> WholePath:
+    """Hostile mail through intake and delivery (Maildir, SMTP, SMTP with SMTPUTF8; tests/trust/wholepath.py):
+    the fuzz, issue 12's named inputs through every transport, and honest traffic around one hostile message."""
+    import logging
+
+    from hypothesis import HealthCheck, given, settings, strategies as st
+
+    from tests.trust import garbage as gb
+    from tests.trust.hostile import hostile_message, regressions
+    from tests.trust.wholepath import TRANSPORTS, Rig, honest_then_hostile
+
+    logging.getLogger("pbem").setLevel(logging.CRITICAL)  # intake logs what it could not process; counted here
+    out = WholePath()
+    with tempfile.TemporaryDirectory() as d, bar("delivery", 3) as b:
+        rig = Rig.start(Path(d))
+        try:
+            out.inputs, out.findings = gb.fuzz_whole_path(rig, examples)
+            b.update(1)
+            for name, raw in regressions(rig.server.home.max_message_bytes).items():
+                for via in TRANSPORTS if "HTML" not in name and "oversize" not in name else ("maildir",):
+                    out.inputs += 1
+                    out.findings += rig.run(raw, via, name, unique=True)
+            b.update(1)
+            limit = rig.server.home.max_message_bytes
+            lost: list[str] = []
+
+            @settings(max_examples=rounds, deadline=None, database=None, derandomize=True,
+                      suppress_health_check=list(HealthCheck))
+            @given(st.one_of(hostile_message(limit), gb.raw_mail), st.sampled_from(TRANSPORTS))
+            def one(hostile, via):
+                out.rounds += 1
+                lost.extend(honest_then_hostile(rig, hostile, via))
+
+            one()
+            out.honest_lost = sum(1 for p in lost if p.startswith("honest"))
+            out.oversize_peak_mb = oversize_peak(rig, regressions(limit)["oversize message"])
+            for p in sorted(set(lost))[:5]:
+                click.echo(f"  HONEST {p}", err=True)
+            b.update(1)
+        finally:
+            rig.close()
+    seen = set()
+    for f in out.findings:
+        key = (f.kind, f.via, f.detail[:60])
+        if key not in seen and len(seen) < 15:
+            seen.add(key)
+            click.echo(f"  {f.kind.upper()} {f}", err=True)
+    return out
 
 
 def crash(quick: bool) -> list[Figure]:

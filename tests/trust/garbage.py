@@ -239,3 +239,28 @@ def fuzz_ingest(server, examples: int, valid_mail=None) -> tuple[int, list[str]]
     del mutants
     one()
     return n[0], unanswered
+
+
+def fuzz_whole_path(rig, examples: int) -> tuple[int, list]:
+    """Hostile mail through intake AND delivery (Maildir, SMTP, SMTP with SMTPUTF8): every finding.
+
+    Findings are collected rather than raised, so that one run lists every kind of defect it met and
+    no time goes to shrinking inputs that take seconds each (``wholepath.Finding``).
+    """
+    from tests.trust.hostile import hostile_message
+    from tests.trust.wholepath import TRANSPORTS
+
+    n = [0]
+    findings: list = []
+    limit = rig.server.home.max_message_bytes
+    hostile = hostile_message(limit)
+
+    @settings(max_examples=examples, deadline=None, database=None, derandomize=True,
+              suppress_health_check=list(HealthCheck))
+    @given(st.one_of(hostile, hostile, hostile, raw_mail), st.sampled_from(TRANSPORTS))  # mostly whole messages
+    def one(raw, via):
+        n[0] += 1
+        findings.extend(rig.run(raw, via))
+
+    one()
+    return n[0], findings
