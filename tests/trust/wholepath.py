@@ -129,7 +129,7 @@ class Rig:
     runs: int = 0
 
     @classmethod
-    def start(cls, tmp: Path, db_url: str | None = None, keys: dict | None = None) -> "Rig":
+    def start(cls, tmp: Path, db_url: str | None = None, keys: dict | None = None) -> Rig:
         clock = Clock()
         home = Home(tmp / "home")
         server = Server.init(home, db_url or f"sqlite:///{tmp}/pbem.db", clock=clock, extra_rulesets=(DUEL,))
