@@ -55,7 +55,8 @@ WRITTEN = {"from", "to", "reply-to", "subject", "date", "message-id", "auto-subm
 REQUIRED = ("Message-ID", "Auto-Submitted", "X-PBEM-Server")
 _HEADER_LINE = re.compile(rb"^[!-9;-~]+:")
 _ATOM = r"[^@\s\x00-\x1f\x7f\"<>,;]+"
-_ADDRESS = re.compile(rf"{_ATOM}@{_ATOM}\.[^@\s\x00-\x1f\x7f\"<>,;.]+")  # something a relay could route
+# something a relay could route: a domain of dot-separated labels (letters of any script, digits, hyphens)
+_ADDRESS = re.compile(rf"{_ATOM}@[\w-]+(?:\.[\w-]+)+")
 
 
 class Hang(BaseException):
@@ -337,7 +338,8 @@ def reply_address(raw: bytes, server_address: str) -> list[str]:
     addr = a.addr_spec
     if (not a.username or not a.domain or "." not in a.domain or any(c in addr for c in "\r\n\x00 \"\\<>,")
             or not addr.isprintable() or any("\udc80" <= c <= "\udcff" for c in addr)
-            or len(addr) > 254 or addr.lower() == server_address.lower()):  # 254: the most SMTP carries
+            or len(addr) > 254 or addr.lower() == server_address.lower()  # 254: the most SMTP carries
+            or not _ADDRESS.fullmatch(addr.replace('"', ""))):  # no domain a relay could route: none owed
         return []
     return [addr] + ([literal] if "=?" in literal and literal != addr else [])
 
