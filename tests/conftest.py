@@ -4,6 +4,7 @@ from __future__ import annotations
 import logging
 import os
 import uuid
+from contextlib import contextmanager
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -46,6 +47,14 @@ def db_url(request, tmp_path):
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path}/pbem.db"
         return
+    with postgres_schema() as url:
+        yield url
+
+
+@contextmanager
+def postgres_schema():
+    """The URL of a new, empty schema on the PostgreSQL server, dropped afterwards; the test is skipped
+    when no server answers (failed instead under PBEM_REQUIRE_POSTGRES, as in CI)."""
     if not _postgres_available():
         if os.environ.get("PBEM_REQUIRE_POSTGRES"):
             pytest.fail(f"PostgreSQL at {POSTGRES} is required (PBEM_REQUIRE_POSTGRES) but not reachable")
@@ -56,9 +65,11 @@ def db_url(request, tmp_path):
     with psycopg.connect(POSTGRES, autocommit=True) as conn:
         conn.execute(f"CREATE SCHEMA {schema}")
     sep = "&" if "?" in POSTGRES else "?"
-    yield f"{POSTGRES}{sep}options=-csearch_path%3D{schema}"
-    with psycopg.connect(POSTGRES, autocommit=True) as conn:
-        conn.execute(f"DROP SCHEMA {schema} CASCADE")
+    try:
+        yield f"{POSTGRES}{sep}options=-csearch_path%3D{schema}"
+    finally:
+        with psycopg.connect(POSTGRES, autocommit=True) as conn:
+            conn.execute(f"DROP SCHEMA {schema} CASCADE")
 
 
 @pytest.fixture

@@ -7,7 +7,6 @@ and no line of the signed text chosen by the sender.  Then the property: honest 
 ONE hostile message is delivered exactly once.
 """
 import os
-import uuid
 from collections import defaultdict
 
 import pytest
@@ -40,24 +39,12 @@ def rig(tmp_path_factory, keys):
 
 @pytest.fixture(scope="module")
 def pg_rig(tmp_path_factory, keys):
-    from tests.conftest import POSTGRES, _postgres_available
+    from tests.conftest import postgres_schema
 
-    if not _postgres_available():
-        if os.environ.get("PBEM_REQUIRE_POSTGRES"):
-            pytest.fail(f"PostgreSQL at {POSTGRES} is required (PBEM_REQUIRE_POSTGRES) but not reachable")
-        pytest.skip(f"PostgreSQL at {POSTGRES} is not reachable")
-    import psycopg
-
-    schema = f"t_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(POSTGRES, autocommit=True) as conn:
-        conn.execute(f"CREATE SCHEMA {schema}")
-    sep = "&" if "?" in POSTGRES else "?"
-    r = Rig.start(tmp_path_factory.mktemp("wholepath-pg"), f"{POSTGRES}{sep}options=-csearch_path%3D{schema}",
-                  keys=keys)
-    yield r
-    r.close()
-    with psycopg.connect(POSTGRES, autocommit=True) as conn:
-        conn.execute(f"DROP SCHEMA {schema} CASCADE")
+    with postgres_schema() as url:
+        r = Rig.start(tmp_path_factory.mktemp("wholepath-pg"), url, keys=keys)
+        yield r
+        r.close()
 
 
 @pytest.mark.logs_errors  # intake may log a message it could not process; the message must still be answered

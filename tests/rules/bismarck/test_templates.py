@@ -1,8 +1,8 @@
 """The sitrep templates render from a view."""
-import jinja2
 import pytest
 
 from pbem.core.play import play
+from pbem.render import environment
 from pbem.rules.bismarck import RULESET
 
 GAME = dict(id="g1", title="The Chase of the Bismarck", turn=3, phase_title="orders", notices=[], outcome=None,
@@ -11,9 +11,7 @@ GAME = dict(id="g1", title="The Chase of the Bismarck", turn=3, phase_title="ord
 
 @pytest.mark.parametrize("name", ["sitrep.txt.j2", "sitrep.html.j2"])
 def test_sitreps_render(name):
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader("/work/main/templates"), undefined=jinja2.StrictUndefined,
-                             trim_blocks=True, lstrip_blocks=True,
-                             autoescape=jinja2.select_autoescape(["html"]))
+    env = environment()  # the one the server renders with: the shipped templates, sandboxed, StrictUndefined
     steps = play(RULESET, "last-dash", b"tpl", max_phases=12)
     for seat in ("german", "allied"):
         view = RULESET.view(steps[-1].state, seat)
