@@ -15,7 +15,8 @@ insides are rewritten.  The keys::
     options = {sun = "south"}
     setup_dice = [3, 4]             # FixedDice for setup (else the seed below, as text)
     seed = "known-answer seed, 16+ bytes"
-    dump = {...}                    # ... or a whole dumped state instead of a setup
+    dump = {...}                    # ... or a whole dumped state instead of a setup,
+    dump_file = "position.json"     #   inline or in a JSON file beside the case
     edits = [["ships[id=hood].hex", "I28"], ["step", "orders"]]   # then set fields of the dump
 
     [orders]                        # order lines per seat; awaited seats left out get default_orders
@@ -26,7 +27,7 @@ insides are rewritten.  The keys::
     next_phase = "2/fire"           # after resolution ("over" when the game ended)
     events = [{contains = "hits", to = ["east", "west"]}, {text = "exact text"}]   # in this order
     absent = ["substring no event may hold"]
-    problems = {east = ["off the line"]}   # orders must be refused with these; nothing is resolved
+    problems = {east = ["off the line"], west = []}   # refused with these (none: accepted); nothing is resolved
     [expect.view.east]              # fields of a seat's view after resolution (before, if problems)
     "gunners[0].post" = 3
     [expect.dump]                   # fields of the dumped state after resolution
@@ -85,7 +86,10 @@ def load_case(path: Path) -> Case:
     bad = set(expect) - {"phase", "next_phase", "events", "absent", "problems", "view", "dump"}
     if bad:
         raise CaseError(f"{path.name}: unknown [expect] keys {sorted(bad)}")
-    return Case(path.stem, data["rule"], data["title"], data["start"], data.get("orders", {}),
+    start = dict(data["start"])
+    if "dump_file" in start:
+        start["dump"] = json.loads((path.parent / start.pop("dump_file")).read_text(encoding="utf-8"))
+    return Case(path.stem, data["rule"], data["title"], start, data.get("orders", {}),
                 tuple(data.get("dice", ())), data.get("dice_left", 0), expect)
 
 
@@ -233,6 +237,8 @@ def run_case(ruleset: Ruleset, case: Case) -> list[str]:
             got = problems.get(seat, [])
             failures += [f"{seat}: no problem containing {w!r} (got {got})" for w in wanted
                          if not any(w in p for p in got)]
+            if not wanted and got:
+                failures.append(f"{seat}: orders expected to pass were refused: {got}")
         after = state
     else:
         failures += [f"{seat}'s orders refused: {p}" for seat, got in problems.items() for p in got]
@@ -267,5 +273,5 @@ def _resolve(ruleset: Ruleset, state: Any, case: Case, parsed: Mapping[str, Any]
 
 
 def case_files(root: Path) -> list[Path]:
-    """Every case file under ``root`` (``<ruleset>/<name>.toml``), sorted."""
+    """Every case file under ``root`` (``<ruleset>/<name>.toml``), sorted; dumps beside them are ``.json``."""
     return sorted(root.glob("*/*.toml"))
