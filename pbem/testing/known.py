@@ -48,7 +48,7 @@ from typing import Any
 from pbem.core.dice import FixedDice, SeededDice
 from pbem.core.orders import parse_order_file
 from pbem.core.play import canonical_json, orders_text
-from pbem.core.ruleset import Event, Ruleset
+from pbem.core.ruleset import Checked, Event, Ruleset
 
 #: The setup seed when a case gives neither ``setup_dice`` nor ``seed``.
 DEFAULT_SEED = "pbem known-answer case seed"
@@ -175,7 +175,11 @@ def _phase_key(ruleset: Ruleset, state: Any) -> str:
     return "over" if phase is None else phase.key
 
 
-def _check(ruleset: Ruleset, state: Any, seat: str, body: str) -> tuple[Any, list[str]]:
+def check_body(ruleset: Ruleset, state: Any, seat: str, body: str) -> tuple[Checked | None, list[str]]:
+    """Order lines for ``seat`` checked as the engine would (in an order file for the current phase).
+
+    :returns: the ruleset's answer (None when the file itself is refused) and every problem as text.
+    """
     phase = ruleset.phase(state)
     if phase is None:
         return None, ["the game is over: nothing to order"]
@@ -183,7 +187,12 @@ def _check(ruleset: Ruleset, state: Any, seat: str, body: str) -> tuple[Any, lis
     if parsed is None:
         return None, [str(p) for p in problems]
     checked = ruleset.check_orders(ruleset.view(state, seat), seat, parsed.lines)
-    return checked.orders, [str(p) for p in checked.problems]
+    return checked, [str(p) for p in checked.problems]
+
+
+def _check(ruleset: Ruleset, state: Any, seat: str, body: str) -> tuple[Any, list[str]]:
+    checked, problems = check_body(ruleset, state, seat, body)
+    return (checked.orders if checked else None), problems
 
 
 def _match_events(events: Sequence[Event], wanted: Sequence[Mapping[str, Any]]) -> list[str]:
