@@ -27,7 +27,8 @@ insides are rewritten.  The keys::
     next_phase = "2/fire"           # after resolution ("over" when the game ended)
     events = [{contains = "hits", to = ["east", "west"]}, {text = "exact text"}]   # in this order
     absent = ["substring no event may hold"]
-    problems = {east = ["off the line"], west = []}   # refused with these (none: accepted); nothing is resolved
+    problems = {east = ["off the line"], west = []}   # refused with these ([]: accepted); nothing is resolved
+                                    # ({}: resolve nothing, only read the position)
     [expect.view.east]              # fields of a seat's view after resolution (before, if problems)
     "gunners[0].post" = 3
     [expect.dump]                   # fields of the dumped state after resolution
