@@ -70,9 +70,13 @@ class If:
 
 
 class Conditions:
-    """The ruleset's condition table.  :raises RulesetDefinitionError: a name repeated."""
+    """The ruleset's condition table; ``rule`` is the reference given when a condition does not parse.
 
-    def __init__(self, kinds: Sequence[ConditionKind]) -> None:
+    :raises RulesetDefinitionError: a name repeated or not upper case.
+    """
+
+    def __init__(self, kinds: Sequence[ConditionKind], *, rule: str = "") -> None:
+        self.rule = rule
         self.kinds: dict[str, ConditionKind] = {}
         for kind in kinds:
             if kind.name in self.kinds or kind.name != kind.name.upper():
@@ -81,10 +85,10 @@ class Conditions:
 
     def parse(self, words: Sequence[str], view: View, seat: str) -> Condition:
         if not words:
-            raise OrderSyntaxError("IF needs a condition: " + self.usage())
+            raise OrderSyntaxError("IF needs a condition: " + self.usage(), rule=self.rule)
         kind = self.kinds.get(words[0].upper())
         if kind is None:
-            raise OrderSyntaxError(f"unknown condition {words[0]!r}; conditions: {self.usage()}")
+            raise OrderSyntaxError(f"unknown condition {words[0]!r}; conditions: {self.usage()}", rule=self.rule)
         return Condition(kind.name, kind.parse(tuple(words[1:]), view, seat))
 
     def holds(self, work: Work[Any], reached: Reached, condition: Condition) -> bool:
@@ -101,14 +105,14 @@ def scripted(table: VerbTable, conditions: Conditions) -> VerbTable:
     def parse_if(args: tuple[str, ...], view: View, seat: str) -> If:
         up = [w.upper() for w in args]
         if "THEN" not in up:
-            raise OrderSyntaxError(f"expected {usage}")
+            raise OrderSyntaxError(f"expected {usage}", rule=conditions.rule)
         then_at = up.index("THEN")
         else_at = up.index("ELSE") if "ELSE" in up[then_at:] else len(args)
         when = conditions.parse(args[:then_at], view, seat)
         then_words = " ".join(args[then_at + 1:else_at])
         else_words = " ".join(args[else_at + 1:])
         if not then_words or (else_at < len(args) and not else_words):
-            raise OrderSyntaxError(f"expected {usage}")
+            raise OrderSyntaxError(f"expected {usage}", rule=conditions.rule)
         then = table.parse(then_words, view, seat)
         otherwise = table.parse(else_words, view, seat) if else_words else None
         return If(when, then, otherwise)
