@@ -27,7 +27,7 @@ class Flow:
     :param step: the current step of the ruleset's :class:`~pbem.core.phases.Steps` table, or :data:`OVER`.
     :param turn: the turn shown in phase keys; the ruleset advances it (``Work.new_turn``).
     :param counter: how many interrupt windows have opened; keeps interrupt phase names unique.
-    :param pending: the suspended resolution while an INTERRUPT step is current, else None.
+    :param pending: the suspended resolution while a resume step (``who=ASKED``) is current, else None.
     :param standing: every seat's standing orders.
     """
 

@@ -4,8 +4,10 @@ A resolve step that meets such a decision calls :meth:`pbem.core.work.Work.inter
 with one :class:`Ask` per decision (several at once are fine: Lew Morski asks
 every aircraft with a target on its line of fire).  The kit stores a
 :class:`Pending` in the game's :class:`~pbem.core.flow.Flow` -- the name of the
-INTERRUPT step where resolution resumes plus JSON data saying where it stopped,
-never a closure -- and the next phase awaits exactly the asked seats.  When it
+step where resolution resumes plus JSON data saying where it stopped,
+never a closure -- and the next phase awaits exactly the asked seats.  The
+resume step is usually an INTERRUPT window; it may be an ORDERS window (Sky of
+WWII stops its turn loop for one seat's ordinary orders the same way).  When it
 is resolved, every ask gets the seat's answer or, on silence, its declared
 default (:func:`answers`).
 """
@@ -51,7 +53,7 @@ class Ask:
 
 @dataclass(frozen=True)
 class Pending:
-    """Where a suspended resolution stopped: the INTERRUPT step that resumes it, the asks, JSON data."""
+    """Where a suspended resolution stopped: the step that resumes it, the asks, JSON data."""
 
     resume: str
     asks: tuple[Ask, ...]

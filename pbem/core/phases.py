@@ -44,7 +44,8 @@ DEFAULT_SLOT = FlowSlot()
 ALL = "all"
 #: Who acts: nobody (the engine resolves the phase at once).
 NOBODY = "nobody"
-#: Who acts: the seats asked by the pending interrupt (the default for INTERRUPT steps).
+#: Who acts: the seats asked by the pending interrupt (the default for INTERRUPT steps).  A step
+#: awaiting ASKED is a *resume step*: it is entered only by ``Work.interrupt``, never by ``next``.
 ASKED = "asked"
 
 #: ALL, NOBODY, ASKED, a side name, or a function of the state giving seat names.
@@ -61,11 +62,12 @@ Next: TypeAlias = str | Callable[[Work[Any]], str]
 class Step:
     """One row of the table.
 
-    :param name: the step name; also the phase name (an INTERRUPT step's phase is ``<name>-<counter>``
-        unless ``phase_name`` says otherwise).
-    :param resolve: what resolving the phase does (for an INTERRUPT step: the continuation).
+    :param name: the step name; also the phase name, except that a resume step's (``who=ASKED``)
+        phase is ``<name>-<counter>`` unless ``phase_name`` says otherwise.
+    :param resolve: what resolving the phase does (for a resume step: the continuation).
     :param next: where the game goes after this step, unless the resolve function suspended or chose.
-    :param who: whose orders the phase awaits; INTERRUPT steps default to :data:`ASKED`.
+    :param who: whose orders the phase awaits; INTERRUPT steps default to :data:`ASKED`, others to
+        :data:`ALL`.  An ORDERS step may await ASKED too (a turn that stops for one seat's ordinary orders).
     :param window: ORDERS, or INTERRUPT for a short window for decisions no standing order covered.
     :param hours: a suggested window length (None: the game's schedule).
     :param title: the phase title; :param prompt: one line telling the awaited seats what is asked.
@@ -125,13 +127,17 @@ class Steps(Generic[S, D]):
 
     def _check(self, step: Step) -> None:
         if isinstance(step.next, str):
-            self._known(step.next, f"step {step.name!r}: next")
+            self._entered(step.next, f"step {step.name!r}: next")
         for label, who in (("who", step.acting), ("optional", step.optional)):
             if isinstance(who, str) and who not in (ALL, NOBODY, ASKED) and who not in self.sides:
                 raise RulesetDefinitionError(
                     f"step {step.name!r}: {label}={who!r} is not all, nobody, asked or a side {self.sides}")
-        if step.acting == ASKED and step.window is not Window.INTERRUPT:
-            raise RulesetDefinitionError(f"step {step.name!r}: only an INTERRUPT step awaits the asked seats")
+
+    def _entered(self, name: str, where: str) -> None:
+        """Check a step entered without an interrupt: it exists and is not a resume step."""
+        step = self._known(name, where)
+        if step is not None and step.acting == ASKED:
+            raise RulesetDefinitionError(f"{where}: {name!r} awaits the asked seats; only Work.interrupt enters it")
 
     def _known(self, name: str, where: str) -> Step | None:
         if name == OVER:
@@ -144,7 +150,7 @@ class Steps(Generic[S, D]):
     def start(self, step: str | None = None, turn: int = 1) -> Flow:
         """The Flow of a new game (for ``setup``)."""
         name = step if step is not None else next(iter(self.steps))
-        self._known(name, "start")
+        self._entered(name, "start")
         return Flow(name, turn)
 
     def flow(self, state: S) -> Flow:
@@ -158,7 +164,7 @@ class Steps(Generic[S, D]):
             return None
         if step.phase_name is not None:
             name = step.phase_name(state, flow)
-        elif step.window is Window.INTERRUPT:
+        elif step.acting == ASKED:
             name = f"{step.name}-{flow.counter}"
         else:
             name = step.name
@@ -190,8 +196,9 @@ class Steps(Generic[S, D]):
         new = work._end(self._successor(step, work))
         if new.pending is not None:
             target = self._known(new.pending.resume, f"step {step.name!r}: interrupt")
-            if target is None or target.window is not Window.INTERRUPT:
-                raise RulesetDefinitionError(f"step {step.name!r}: interrupt to {new.step!r}, not an INTERRUPT step")
+            if target is None or target.acting != ASKED:
+                raise RulesetDefinitionError(
+                    f"step {step.name!r}: interrupt to {new.step!r}, a step that does not await the asked seats")
         return Resolution(self.slot.put(self._close(work.data), new), tuple(work.events))
 
     # ---------------------------------------------------------------- helpers
@@ -201,7 +208,7 @@ class Steps(Generic[S, D]):
         name = work.going_to
         if name is None:
             name = step.next if isinstance(step.next, str) else step.next(work)
-        self._known(name, f"step {step.name!r}: next")
+        self._entered(name, f"step {step.name!r}: next")
         return name
 
     def _who(self, who: Who, state: S, flow: Flow) -> frozenset[str]:

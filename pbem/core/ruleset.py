@@ -49,7 +49,8 @@ of every part.
   event call ``say(text, to=..., kind=...)``; dice rolls go through
   ``roll(sides, why, seen_by=...)``.  Rulesets never build :class:`Event`.
 * ``interrupts``: ``Work.interrupt(step, asks, **data)`` suspends a resolution
-  for decisions no standing order covers; the INTERRUPT step resumes it with
+  for decisions no standing order covers; the resume step (an INTERRUPT
+  window, or an ORDERS window for a turn that stops for one seat) resumes it with
   every ask's answer, or its default on silence.
 * ``standing``: a per-seat store with replace-by-key and CANCEL, listed in
   forms and views, changed by orders of any phase and reported when changed.

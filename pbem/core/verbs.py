@@ -89,11 +89,13 @@ class VerbTable:
         return self.verbs[word].parse(words[1:], view, seat)
 
     def check_lines(self, view: View, seat: str, lines: Sequence[OrderLine], *,
-                    allowed: Iterable[str] | None = None, whole: WholeCheck | None = None) -> Checked:
+                    allowed: Iterable[str] | None = None, whole: WholeCheck | None = None,
+                    note: Callable[[Order], str | None] | None = None) -> Checked:
         """Parse every line; return the typed orders and every problem (not the first).
 
-        ``allowed`` limits the verbs of this phase; ``whole`` checks the parsed orders together.
-        Standing-order changes are reported when they take effect, at resolution.
+        ``allowed`` limits the verbs of this phase; ``whole`` checks the parsed orders together;
+        ``note(order)`` may give a line for the acknowledgement.  (Standing-order changes are
+        reported by the kit when they take effect, at resolution.)
         """
         parsed: list[tuple[OrderLine, Order]] = []
         problems: list[OrderProblem] = []
@@ -105,7 +107,8 @@ class VerbTable:
         if whole is not None:
             problems.extend(whole(parsed, view, seat))
         problems.sort(key=lambda p: p.line_no)
-        return Checked(tuple(order for _, order in parsed), tuple(problems))
+        notes = tuple(n for n in (note(o) for _, o in parsed) if n) if note is not None else ()
+        return Checked(tuple(order for _, order in parsed), tuple(problems), notes)
 
     def _allowed(self, allowed: Iterable[str] | None) -> frozenset[str]:
         if allowed is None:

@@ -109,22 +109,24 @@ class Work(Generic[D]):
         self._goto = step
 
     def interrupt(self, step: str, asks: Sequence[Ask], **data: Any) -> None:
-        """Suspend: open the INTERRUPT ``step`` for the asked seats; resume there with ``data``.
+        """Suspend: the next phase is ``step`` (a resume step, ``who=ASKED``) for the asked seats;
+        resolving it resumes there with ``data`` and the answers.
 
         ``data`` must be JSON; it is all the resumed step gets of where resolution stopped.
+        The interrupt counter goes up by one, so the phase names of resume steps never repeat.
         """
         self._pending = Pending(step, tuple(asks), data)
 
     @property
     def resumed(self) -> Pending:
-        """The continuation being resumed (only inside an INTERRUPT step's resolve)."""
+        """The continuation being resumed (only inside a resume step's resolve)."""
         if self.flow.pending is None:
             raise RulesetDefinitionError(f"step {self.flow.step!r} resumes nothing: no interrupt is pending")
         return self.flow.pending
 
     @property
     def answers(self) -> Mapping[str, str]:
-        """Every ask's answer by key (defaults filled in), inside an INTERRUPT step's resolve."""
+        """Every ask's answer by key (defaults filled in), inside a resume step's resolve."""
         return MappingProxyType(self._answers)
 
     # ---------------------------------------------------------------- standing orders

@@ -6,7 +6,7 @@ import pytest
 from pbem.core.dice import FixedDice
 from pbem.core.errors import RulesetDefinitionError
 from pbem.core.interrupts import Ask, Pending, answers
-from pbem.core.phases import Step, Steps
+from pbem.core.phases import ASKED, NOBODY, Step, Steps
 from pbem.core.ruleset import Seat, Window
 
 from .kit_game import STEPS, Add, AskMe, Reply, new_doc
@@ -75,8 +75,25 @@ def test_interrupt_must_resume_at_an_interrupt_step():
         w.interrupt("b", [Ask("a", "k", "?", "NO")])
 
     table = Steps([Step("a", suspend, "a"), Step("b", suspend, "a")], seats=lambda s: (Seat("a", "x"),))
-    with pytest.raises(RulesetDefinitionError, match="not an INTERRUPT step"):
+    with pytest.raises(RulesetDefinitionError, match="does not await the asked seats"):
         table.resolve({"flow": table.start().dump()}, {}, FixedDice([]))
+
+
+def test_a_turn_may_stop_for_one_seat_in_an_ordinary_orders_window():
+    def turn(w, orders):
+        w.interrupt("give", [Ask("b", "turn", "your turn", "PASS")], ac="Spitfire-1")
+
+    def give(w, orders):
+        w.say(f"{w.resumed.data['ac']}: {w.answers['turn']}", to="b")
+
+    table = Steps([Step("turn", turn, "turn", who=NOBODY), Step("give", give, "turn", who=ASKED)],
+                  seats=lambda s: (Seat("a", "x"), Seat("b", "y")))
+    doc = table.resolve({"flow": table.start().dump()}, {}, FixedDice([])).state
+    phase = table.phase(doc)
+    assert (phase.name, phase.window, phase.awaiting) == ("give-1", Window.ORDERS, frozenset({"b"}))
+    res = table.resolve(doc, {"b": ()}, FixedDice([]))
+    assert [e.text for e in res.events] == ["Spitfire-1: PASS"]
+    assert table.phase(table.resolve(res.state, {}, FixedDice([])).state).name == "give-2"
 
 
 def test_resumed_outside_an_interrupt_is_an_error():

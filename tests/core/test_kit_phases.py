@@ -30,7 +30,8 @@ def _table(*steps, sides=("x", "y")):
     ((Step("a", _noop, "b"),), "next names no step: 'b'"),
     ((Step("a", _noop, "a", who="green"),), "who='green'"),
     ((Step("a", _noop, "a", optional="green"),), "optional='green'"),
-    ((Step("a", _noop, "a", who=ASKED),), "only an INTERRUPT step"),
+    ((Step("a", _noop, "b"), Step("b", _noop, "a", who=ASKED)), "only Work.interrupt enters it"),
+    ((Step("a", _noop, "b"), Step("b", _noop, "a", window=Window.INTERRUPT)), "only Work.interrupt enters it"),
     ((), "at least one step"),
 ])
 def test_a_definition_error_is_raised_when_the_table_is_built(steps, message):
@@ -38,9 +39,18 @@ def test_a_definition_error_is_raised_when_the_table_is_built(steps, message):
         _table(*steps)
 
 
-def test_start_must_name_a_step():
+def test_start_must_name_a_step_entered_without_an_interrupt():
+    table = _table(Step("a", _noop, "a"), Step("b", _noop, "a", who=ASKED))
     with pytest.raises(RulesetDefinitionError, match="start names no step"):
-        _table(Step("a", _noop, "a")).start("nope")
+        table.start("nope")
+    with pytest.raises(RulesetDefinitionError, match="only Work.interrupt"):
+        table.start("b")
+
+
+def test_a_next_function_may_not_enter_a_resume_step():
+    table = _table(Step("a", _noop, lambda w: "b"), Step("b", _noop, "a", who=ASKED))
+    with pytest.raises(RulesetDefinitionError, match="only Work.interrupt"):
+        table.resolve({"flow": table.start().dump()}, {}, FixedDice([]))
 
 
 def test_phase_comes_from_the_current_row():

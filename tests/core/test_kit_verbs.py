@@ -78,3 +78,11 @@ def test_small_parsing_helpers():
         arity(("a", "b"), 1, "GO <x>")
     with pytest.raises(OrderSyntaxError, match="an empty order"):
         ORDERS.parse("  ", VIEW, "east")
+
+
+def test_notes_for_the_acknowledgement():
+    lines = [OrderLine(1, "ON_HIT RUN"), OrderLine(2, "FIRE 2")]
+    checked = ORDERS.check_lines(VIEW, "east", lines,
+                                 note=lambda o: f"{o.text()} is kept" if isinstance(o, OnHit) else None)
+    assert checked.notes == ("ON_HIT RUN is kept",)
+    assert ORDERS.check_lines(VIEW, "east", lines).notes == ()
