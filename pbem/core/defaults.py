@@ -37,7 +37,7 @@ def to_json(value: Any) -> Any:
 
     A value with a ``dump()`` method (the kit's Flow) is dumped by it.
     """
-    if hasattr(value, "dump") and not isinstance(value, type):
+    if callable(getattr(value, "dump", None)) and not isinstance(value, type):
         return value.dump()
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
@@ -75,10 +75,9 @@ def from_json(kind: Any, data: Any) -> Any:
         return origin(made)
     if origin in (dict, Mapping) or kind in (dict, Mapping):
         return {k: from_json(args[1], v) if args else v for k, v in data.items()}
-    if isinstance(kind, type) and hasattr(kind, "load") and not dataclasses.is_dataclass(kind):
-        return kind.load(data)
-    if isinstance(kind, type) and hasattr(kind, "load") and "load" in vars(kind):
-        return kind.load(data)
+    loader = getattr(kind, "load", None) if isinstance(kind, type) else None
+    if callable(loader):
+        return loader(data)
     if dataclasses.is_dataclass(kind) and isinstance(kind, type):
         hints = typing.get_type_hints(kind)
         return kind(**{f.name: from_json(hints[f.name], data[f.name])
