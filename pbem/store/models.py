@@ -48,6 +48,8 @@ class Game(SQLModel, table=True):
     journal_head: str = Field(default="", max_length=64)
     outcome_json: str = Field(default="", sa_column=Column(Text, nullable=False))
     templates_dir: str = ""  # GM override folder for this game's templates
+    # the game's corrections to its ruleset's data files, read once at creation (pbem.gamedata): {file: document}
+    data_json: str = Field(default="{}", sa_column=Column(Text, nullable=False))
     created_at: datetime
     updated_at: datetime
 
