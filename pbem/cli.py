@@ -163,11 +163,16 @@ def _parse_options(items):
               help="min_hours, grace_hours, remind_hours, max_missing or vacation_hours =VALUE; repeatable.")
 @click.option("--templates", "templates_dir", default=None, type=click.Path(exists=True, file_okay=False),
               help="A folder of template overrides for this game (same names as under templates/).")
+@click.option("--data", "data_dir", default=None, type=click.Path(exists=True, file_okay=False),
+              help="A folder of corrections to the ruleset's data files (same names as its data/*.toml), "
+                   "checked now and kept with the game.")
 @click.option("--title", default="")
 @click.pass_context
 def game_new(ctx, game_id, ruleset, scenario, options, seed_hex, hours, interrupt_hours, wait, schedule,
-             settings, templates_dir, title):
+             settings, templates_dir, data_dir, title):
     """Create GAME_ID from a ruleset and scenario."""
+    from pbem import gamedata
+    from pbem.core.data import use_overrides
     from pbem.journal import SEED_BYTES
 
     try:
@@ -178,10 +183,20 @@ def game_new(ctx, game_id, ruleset, scenario, options, seed_hex, hours, interrup
         raise click.BadParameter(f"--seed-hex must be {SEED_BYTES[0]} to {SEED_BYTES[1]} bytes "
                                  f"({2 * SEED_BYTES[0]} to {2 * SEED_BYTES[1]} hex digits), so that nobody can "
                                  f"guess it; this one is {len(seed)} bytes. Leave it out for a random seed")
+    try:  # read and checked before the game exists: a bad folder makes no game
+        overrides = gamedata.read_folder(data_dir, ruleset) if data_dir else None
+    except gamedata.GameDataError as exc:
+        raise click.BadParameter(str(exc), param_hint="--data") from None
     server = _server(ctx)
-    g = server.new_game(game_id, ruleset, scenario, _parse_options(options), seed=seed, hours=hours,
-                        interrupt_hours=interrupt_hours, title=title, wait_for_deadline=wait, schedule=schedule,
-                        settings=_parse_options(settings), templates_dir=templates_dir or "")
+    with use_overrides(overrides):  # the setup reads the corrected data too
+        g = server.new_game(game_id, ruleset, scenario, _parse_options(options), seed=seed, hours=hours,
+                            interrupt_hours=interrupt_hours, title=title, wait_for_deadline=wait,
+                            schedule=schedule, settings=_parse_options(settings), templates_dir=templates_dir or "")
+    if overrides:
+        with server.session() as s:
+            gamedata.store(s, g.id, overrides)
+            s.commit()
+        click.echo(f"data corrected for this game: {', '.join(sorted(overrides.documents))}")
     seats = [x["name"] for x in server.status(g.id)["seats"]]
     click.echo(f"created {g.id}: {g.title}; sides: {', '.join(seats)}")
     click.echo(f"seed commitment {g.seed_commitment}; add a player for every side to start it")

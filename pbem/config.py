@@ -13,7 +13,7 @@ from __future__ import annotations
 import difflib
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
@@ -143,7 +143,8 @@ class _Login(Section):
 
     @model_validator(mode="after")
     def _one_password(self):
-        if self.password and self.password_file:
+        # each subclass declares the two keys, in the order its error messages list its keys
+        if getattr(self, "password", "") and getattr(self, "password_file", ""):
             raise ValueError("set password or password_file, not both")
         return self
 
@@ -201,7 +202,9 @@ class Config(Section):
     lmtp: LmtpSection = LmtpSection()
 
 
-SECTIONS: dict[str, type[Section]] = {name: f.annotation for name, f in Config.model_fields.items()}
+# every field of Config is a section (its annotation a Section subclass), which pydantic's types cannot say
+SECTIONS: dict[str, type[Section]] = {name: cast("type[Section]", f.annotation)
+                                      for name, f in Config.model_fields.items()}
 
 
 def validate(raw: dict[str, Any], source: str | Path, home: Path | None = None, *,

@@ -59,13 +59,15 @@ def test_base64_latin1_body():
     _verify(found)
 
 
-def test_format_flowed_soft_breaks_are_joined():
+@pytest.mark.parametrize("param", ["format=flowed", "format*=us-ascii''flowed"])
+def test_format_flowed_soft_breaks_are_joined(param):
+    """Also when the parameter is RFC 2231 encoded (``format*=``), which once came back as a tuple."""
     long_line = "FIRE 3 # " + " ".join(["because"] * 14)
     orders = ORDERS.replace("FIRE 3", long_line)
     sig = sshsig.sign(KEY, orders.encode())
     cut = long_line.index(" ", 60) + 1  # clients break after a space and keep it (RFC 3676)
     flowed = orders.replace(long_line, long_line[:cut] + "\n" + long_line[cut:])
-    raw = ("From: east@example.org\nContent-Type: text/plain; charset=utf-8; format=flowed\n\n"
+    raw = (f"From: east@example.org\nContent-Type: text/plain; charset=utf-8; {param}\n\n"
            + flowed + sig).encode()
     [found] = read_message(raw).found
     assert long_line in found.text

@@ -123,7 +123,8 @@ class _Policy(Compat32):
         if isinstance(value, str) and not value.isascii() and name.lower() in _ADDRESS_HEADERS:
             # RFC 6532: the address as UTF-8 bytes (fold_binary writes surrogates back as the bytes)
             return f"{name}: {value.encode().decode('ascii', 'surrogateescape')}{self.linesep}"
-        return super()._fold(name, value, sanitize)
+        # Compat32._fold is private, so missing from the stubs; it is there at run time
+        return super()._fold(name, value, sanitize)  # type: ignore[misc]
 
 
 POLICY = _Policy()

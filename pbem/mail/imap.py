@@ -69,6 +69,7 @@ class ImapSource:
         return ssl.create_default_context(cafile=self.cafile or None)
 
     def connect(self) -> imaplib.IMAP4:
+        conn: imaplib.IMAP4
         if self.tls:
             conn = imaplib.IMAP4_SSL(self.host, self.port, ssl_context=self._context(), timeout=60)
         else:
@@ -94,7 +95,7 @@ class ImapSource:
         conn = conn or self.connect()
         verdicts = []
         try:
-            typ, data = conn.uid("SEARCH", None, "UNDELETED" if self.processed else f"UNDELETED UNKEYWORD {TAKEN}")
+            typ, data = conn.uid("SEARCH", "UNDELETED" if self.processed else f"UNDELETED UNKEYWORD {TAKEN}")
             uids = (data[0] or b"").split() if typ == "OK" else []
             for start in range(0, len(uids), batch):
                 fetched = []
@@ -121,7 +122,7 @@ class ImapSource:
         """Each message's size, in one round trip for the batch (only when a cap is set)."""
         if not self.max_bytes or not uids:
             return {}
-        typ, data = conn.uid("FETCH", b",".join(uids), "(RFC822.SIZE)")
+        typ, data = conn.uid("FETCH", _uid_set(uids), "(RFC822.SIZE)")
         sizes = {}
         for line in data if typ == "OK" else ():
             if isinstance(line, bytes) and (m := _SIZE.search(line)) and (u := _UID.search(line)):
@@ -132,7 +133,7 @@ class ImapSource:
         if self.max_bytes and size > self.max_bytes:
             # read in pieces, so a 30 MB message costs the cap, not 30 MB (see read_capped)
             return read_capped(_PartialBody(conn, uid), self.max_bytes, chunk=1 << 20)
-        typ, parts = conn.uid("FETCH", uid, "(BODY.PEEK[])")
+        typ, parts = conn.uid("FETCH", uid.decode("ascii"), "(BODY.PEEK[])")
         raw = next((p[1] for p in parts if isinstance(p, tuple)), None) if typ == "OK" else None
         return raw
 
@@ -140,7 +141,7 @@ class ImapSource:
         """Mark taken messages read, then move them to the processed folder (or keep them, marked taken)."""
         if not uids:
             return
-        uid_set = b",".join(uids)
+        uid_set = _uid_set(uids)
         if not self.processed:
             conn.uid("STORE", uid_set, "+FLAGS.SILENT", f"(\\Seen {TAKEN})")
             return
@@ -154,7 +155,7 @@ class ImapSource:
         """Delete exactly these messages: flagged, then expunged by UID, never anyone else's deleted mail."""
         if not uids:
             return
-        uid_set = b",".join(uids)
+        uid_set = _uid_set(uids)
         conn.uid("STORE", uid_set, "+FLAGS.SILENT", "(\\Deleted)")
         if "UIDPLUS" in conn.capabilities:
             conn.uid("EXPUNGE", uid_set)
@@ -188,6 +189,12 @@ class ImapSource:
         return arrived
 
 
+def _uid_set(uids: list[bytes]) -> str:
+    """UIDs as an IMAP sequence set; imaplib sends a str argument as its ASCII bytes, so on the wire
+    this is the same as joining the bytes."""
+    return b",".join(uids).decode("ascii")
+
+
 def _refresh_capabilities(conn: imaplib.IMAP4) -> None:
     typ, data = conn.capability()
     if typ == "OK" and data and data[-1]:
@@ -213,7 +220,7 @@ class _PartialBody(io.RawIOBase):
 
     def read(self, n: int = -1) -> bytes:
         n = n if n > 0 else 1 << 20
-        typ, parts = self.conn.uid("FETCH", self.uid, f"(BODY.PEEK[]<{self.offset}.{n}>)")
+        typ, parts = self.conn.uid("FETCH", self.uid.decode("ascii"), f"(BODY.PEEK[]<{self.offset}.{n}>)")
         data = next((p[1] for p in parts if isinstance(p, tuple)), b"") if typ == "OK" else b""
         if typ != "OK":
             raise imaplib.IMAP4.error(f"cannot fetch UID {self.uid.decode()} at {self.offset}")

@@ -15,8 +15,8 @@ import re
 from dataclasses import dataclass, field
 from email.header import decode_header
 from email.message import Message
-from email.utils import parseaddr
-from typing import BinaryIO
+from email.utils import collapse_rfc2231_value, parseaddr
+from typing import Protocol
 
 from pbem.core.orders import COMMAND_MAGIC, MAGIC
 from pbem.crypto.sshsig import BEGIN, END
@@ -156,16 +156,23 @@ def _html_to_text(markup: str) -> str:
     return html.unescape("".join(out)).replace("\xa0", " ")
 
 
+def _param(part: Message, name: str, default: str) -> str:
+    """A Content-Type parameter as text, an RFC 2231 encoded one (``format*=''flowed``) decoded."""
+    return collapse_rfc2231_value(part.get_param(name, default))
+
+
 def _part_text(part: Message) -> str:
-    payload = part.get_payload(decode=True) or b""
+    payload = part.get_payload(decode=True)
+    if not isinstance(payload, bytes):  # a leaf part decodes to bytes; anything else has no text
+        payload = b""
     charset = part.get_content_charset() or "utf-8"
     try:
         text = payload.decode(charset, errors="replace")
     except LookupError:  # an unknown charset name: read it as UTF-8 rather than fail
         text = payload.decode("utf-8", errors="replace")
     text = text.replace("\r\n", "\n").replace("\r", "\n")
-    if part.get_param("format", "").lower() == "flowed":
-        text = _unflow(text, part.get_param("delsp", "no").lower() == "yes")
+    if _param(part, "format", "").lower() == "flowed":
+        text = _unflow(text, _param(part, "delsp", "no").lower() == "yes")
     if part.get_content_type() == "text/html":
         text = _html_to_text(text)
     return text
@@ -338,7 +345,13 @@ class Capped(bytes):
     sha256: str
 
 
-def read_capped(stream: BinaryIO, limit: int, chunk: int = 1 << 16) -> bytes:
+class Readable(Protocol):
+    """What :func:`read_capped` reads from: a file, a pipe, or a stream of partial IMAP fetches."""
+
+    def read(self, n: int, /) -> bytes: ...
+
+
+def read_capped(stream: Readable, limit: int, chunk: int = 1 << 16) -> bytes:
     """Read a message from ``stream`` holding at most ``limit + 1`` bytes of it in memory.
 
     A message within the limit comes back as it is.  A longer one comes back as :class:`Capped`: its

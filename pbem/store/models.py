@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Optional
 
-from sqlalchemy import Column, Index, LargeBinary, Text, UniqueConstraint
+from sqlalchemy import Column, Index, LargeBinary, Table, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 
@@ -48,6 +48,8 @@ class Game(SQLModel, table=True):
     journal_head: str = Field(default="", max_length=64)
     outcome_json: str = Field(default="", sa_column=Column(Text, nullable=False))
     templates_dir: str = ""  # GM override folder for this game's templates
+    # the game's corrections to its ruleset's data files, read once at creation (pbem.gamedata): {file: document}
+    data_json: str = Field(default="{}", sa_column=Column(Text, nullable=False))
     created_at: datetime
     updated_at: datetime
 
@@ -164,3 +166,9 @@ class Outbox(SQLModel, table=True):
     not_before: Optional[datetime] = None
     sent_at: Optional[datetime] = None
     last_error: str = Field(default="", sa_column=Column(Text, nullable=False))
+
+
+def table(model: type[SQLModel]) -> Table:
+    """The SQLAlchemy table of a model declared with ``table=True``, for Core statements."""
+    # SQLModel sets __table__ on every such class; its types do not declare it
+    return model.__table__  # type: ignore[attr-defined]

@@ -20,10 +20,11 @@ from typing import Any
 
 from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.engine import Connection
+from sqlalchemy.sql.dml import Insert
 
-from pbem.store.models import Inbound, Outbox, Submission
+from pbem.store.models import Inbound, Outbox, Submission, table
 
-INBOUND, SUBMISSION, OUTBOX = Inbound.__table__, Submission.__table__, Outbox.__table__
+INBOUND, SUBMISSION, OUTBOX = table(Inbound), table(Submission), table(Outbox)
 
 
 @dataclass
@@ -43,12 +44,16 @@ class AlreadyStored(Exception):
 
 @lru_cache(maxsize=4)
 def _insert_new(dialect: str):
+    new: Insert
     if dialect == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert as dialect_insert
+        from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+
+        new = postgresql_insert(INBOUND).on_conflict_do_nothing(index_elements=["sha256"])
     else:
-        from sqlalchemy.dialects.sqlite import insert as dialect_insert
-    return (dialect_insert(INBOUND).on_conflict_do_nothing(index_elements=["sha256"])
-            .returning(INBOUND.c.id, INBOUND.c.sha256, sort_by_parameter_order=True))
+        from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+        new = sqlite_insert(INBOUND).on_conflict_do_nothing(index_elements=["sha256"])
+    return new.returning(INBOUND.c.id, INBOUND.c.sha256, sort_by_parameter_order=True)
 
 
 _STORED = select(INBOUND.c.sha256).where(INBOUND.c.sha256.in_(bindparam("shas", expanding=True)))

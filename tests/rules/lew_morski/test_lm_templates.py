@@ -1,20 +1,17 @@
 """The sitrep templates render from views (StrictUndefined) and state the game's options."""
 from __future__ import annotations
 
-import pathlib
 from dataclasses import replace
 
-import jinja2
 import pytest
 
 from pbem.core.play import play
+from pbem.render import environment
 from pbem.rules.lew_morski import RULESET
 
 from .lm_helpers import new_state
 
-TEMPLATES = pathlib.Path(__file__).resolve().parents[3] / "templates"  # this checkout's, not an installed copy
-ENV = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), undefined=jinja2.StrictUndefined,
-                         trim_blocks=True, lstrip_blocks=True, autoescape=jinja2.select_autoescape(["html"]))
+ENV = environment()  # the one the server renders with: the shipped templates, sandboxed, autoescaped HTML
 GAME = {"id": "g1", "title": "Lew Morski test", "turn": 1, "phase_title": "stage 1", "notices": [], "outcome": None,
         "seed_commitment": "abc", "seed": None, "journal_head": "def", "deadline": "", "prompt": ""}
 

@@ -1,16 +1,11 @@
 """The sitrep templates render from the view alone, for every kind of step."""
-import pathlib
-
-import jinja2
 import pytest
 
 from pbem.core.play import play
-
+from pbem.render import environment
 from pbem.rules.sky_ww2 import RULESET
 
-TEMPLATES = pathlib.Path(__file__).resolve().parents[3] / "templates"
-ENV = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), undefined=jinja2.StrictUndefined,
-                         trim_blocks=True, lstrip_blocks=True, autoescape=jinja2.select_autoescape(["html"]))
+ENV = environment()  # the one the server renders with: the shipped templates, sandboxed, autoescaped HTML
 GAME = {"id": "g1", "title": "Sky test", "turn": 1, "phase_title": "turn", "notices": [], "outcome": None,
         "seed_commitment": "abc", "seed": None, "journal_head": "def", "deadline": None, "prompt": ""}
 
