@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
 from functools import lru_cache
+from itertools import pairwise
 
 from .hexgrid import Hex, Hexside, hexside, line, plane, within
 
@@ -63,7 +64,7 @@ class Sight:
     def nudged_sides(self, side: int) -> tuple[Hexside, ...]:
         """The hexsides the line moved to ``side`` passes through, in order."""
         path = self._nudged(side)
-        return tuple(hexside(p.hex, q.hex) for p, q in zip(path, path[1:], strict=False))
+        return tuple(hexside(p.hex, q.hex) for p, q in pairwise(path))
 
     def _nudged(self, side: int) -> tuple[Passage, ...]:
         return tuple(p for p in self.passages if p.contact is Contact.CROSSED or p.side == side)
@@ -80,7 +81,7 @@ def sight(start: Hex, end: Hex) -> Sight:
     passages = tuple(met)
     right = Sight(start, end, passages, (), ())
     crossed = set(right.nudged_sides(1)) & set(right.nudged_sides(-1))
-    along = tuple(hexside(p.hex, q.hex) for p, q in zip(passages, passages[1:], strict=False)
+    along = tuple(hexside(p.hex, q.hex) for p, q in pairwise(passages)
                   if p.contact is q.contact is Contact.GRAZED and (p.enter, p.leave) == (q.enter, q.leave))
     return Sight(start, end, passages, tuple(s for s in right.nudged_sides(1) if s in crossed), along)
 
