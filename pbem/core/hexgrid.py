@@ -1,4 +1,4 @@
-"""Hex-grid geometry shared by the hex games (axial coordinates), exact in integers.
+"""Hex-grid geometry shared by the hex games (axial coordinates).
 
 Axial ``(q, r)`` with the six neighbours at the :data:`DIRECTIONS` offsets;
 distance is ``max(|dq|, |dr|, |dq + dr|)`` in the usual cube form.  A game
@@ -8,10 +8,10 @@ with another printed coordinate system converts at its edge: offset layouts
 
 Directions are indices 0..5 clockwise from north on a flat-topped map with
 north up (:data:`NAMES`); a pointy-topped game only renames them.  Every
-test here but the old :func:`line` is in integers: :func:`plane` maps a hex to an integer point of an
-affine image of the drawn map, which keeps straight lines, which side of a
-line a point lies on and where lines meet, so line of sight (``sight``) and
-arcs need no floats.
+test here but the old :func:`line` is in integers: :func:`plane` maps a hex
+to an integer point of an affine image of the drawn map, which keeps straight
+lines, which side of a line a point lies on and where lines meet, so arcs and
+line of sight (:mod:`pbem.core.sight`) need no floats.
 """
 from __future__ import annotations
 

@@ -40,12 +40,13 @@ def fmt(h: Hex) -> str:
 
 
 def row(h: Hex) -> int:
-    """The hex's row counted from the north edge (0..27 on the board)."""
-    return h[1] - (h[0] + 1) // 2
+    """The hex's row counted from the north edge (0..27 on the board): ``B - ceil(A/2)``, the row of
+    the core's odd-q offset layout (odd columns half a hex lower)."""
+    return hexgrid.to_offset(axial(h), "odd-q")[1]
 
 
 def from_row(a: int, r: int) -> Hex:
-    return a, r + (a + 1) // 2
+    return hexgrid.to_oblique(hexgrid.from_offset(a, r, "odd-q"))
 
 
 def on_board(h: Hex) -> bool:
