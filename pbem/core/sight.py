@@ -94,25 +94,25 @@ def _meet(h: Hex, a: tuple[int, int], b: tuple[int, int]) -> Passage | None:
     """How the segment ``a``-``b`` (plane points) meets hex ``h``, clipped Liang-Barsky style."""
     cx, cy = plane(h)
     dx, dy = b[0] - a[0], b[1] - a[1]
-    t0, t1 = Fraction(0), Fraction(1)
+    off = dx * (cy - a[1]) - dy * (cx - a[0])
+    if abs(off) > max(2 * abs(dy), abs(dx - dy), abs(dx + dy)):
+        return None  # the whole line misses: the centre is further off it than any vertex reaches
+    t0, t1, on_edge = Fraction(0), Fraction(1), False
     for nu, nv, k in _HALF_PLANES:
         room = k - (nu * (a[0] - cx) + nv * (a[1] - cy))
         rate = nu * dx + nv * dy
         if rate == 0:
             if room < 0:
                 return None
+            on_edge = on_edge or room == 0
         elif rate > 0:
             t1 = min(t1, Fraction(room, rate))
         else:
             t0 = max(t0, Fraction(room, rate))
     if t0 > t1:
         return None
-    if t0 < t1 and _inside(a, (dx, dy), (t0 + t1) / 2, (cx, cy)):
+    if t0 < t1 and not on_edge:
         return Passage(h, Contact.CROSSED, 0, t0, t1)
-    side = 1 if dx * (cy - a[1]) - dy * (cx - a[0]) > 0 else -1
+    side = 1 if off > 0 else -1
     return Passage(h, Contact.GRAZED if t0 < t1 else Contact.TOUCHED, side, t0, t1)
 
-
-def _inside(a: tuple[int, int], d: tuple[int, int], t: Fraction, c: tuple[int, int]) -> bool:
-    u, v = a[0] + d[0] * t - c[0], a[1] + d[1] * t - c[1]
-    return all(nu * u + nv * v < k for nu, nv, k in _HALF_PLANES)
