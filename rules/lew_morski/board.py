@@ -39,6 +39,7 @@ def fmt(h: Hex) -> str:
     return f"A{h[0]:02d},B{h[1]:02d}"
 
 
+@lru_cache(maxsize=4096)
 def row(h: Hex) -> int:
     """The hex's row counted from the north edge (0..27 on the board): ``B - ceil(A/2)``, the row of
     the core's odd-q offset layout (odd columns half a hex lower)."""
