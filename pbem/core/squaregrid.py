@@ -117,6 +117,24 @@ def sector(heading: int, at: Cell, other: Cell) -> int | None:
     raise AssertionError("unreachable: eight lines and eight gaps cover every bearing")
 
 
+def nearest_heading(a: Cell, b: Cell) -> Heading | None:
+    """The heading nearest the bearing from ``a`` to ``b``: each heading owns the 45-degree sector
+    centred on it.  Its edges at 22.5 degrees pass through no cell centre, so there are no ties;
+    None for the same cell.  (Wing Leader's sun sectors: level, high-left, high, high-right.)"""
+    s = sector(Heading.N, a, b)
+    if s is None:
+        return None
+    k = s // 2
+    if s % 2 == 0:
+        return Heading(k)
+    o = k if k % 2 == 0 else k + 1  # the orthogonal one of the two headings the bearing lies between
+    v = (b[0] - a[0], b[1] - a[1])
+    along, off = _dot(VECTORS[o % 8], v), abs(_cross(VECTORS[o % 8], v))
+    # within 22.5 degrees of the orthogonal heading iff off / along < sqrt(2) - 1
+    near_orthogonal = (off + along) ** 2 < 2 * along * along
+    return Heading((o if near_orthogonal else k + 1 if o == k else k) % 8)
+
+
 class Aspect(str, Enum):
     """Where a target lies relative to a heading: the 90-degree cone ahead, the one behind, or a flank."""
 

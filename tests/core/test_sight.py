@@ -1,4 +1,8 @@
-"""Exact hex line of sight: crossed, grazed and touched hexes, hexsides, nudged lines."""
+"""Exact hex line of sight: crossed, grazed and touched hexes, hexsides, nudged lines.
+
+Every hex reported is met (each is clipped exactly), so the property checks guard the other way:
+a hex the search missed would break one of the nudged lines into non-adjacent steps.
+"""
 from __future__ import annotations
 
 from itertools import pairwise

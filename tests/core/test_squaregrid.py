@@ -93,3 +93,27 @@ def test_heading_to_finds_the_line(c, h, n):
 def test_rotate_by_quarters_keeps_length_and_undoes(v, q):
     w = sg.rotate(v, 2 * q)
     assert sg.manhattan((0, 0), w) == sg.manhattan((0, 0), v) and sg.rotate(w, -2 * q) == v
+
+
+def test_nearest_heading_splits_at_22_and_a_half_degrees():
+    # Wing Leader digest 4.2 placeholder: level sectors reach 22.5 degrees from the horizontal
+    assert sg.nearest_heading((0, 0), (5, -2)) is Heading.E  # 21.8 degrees above level
+    assert sg.nearest_heading((0, 0), (2, -1)) is Heading.NE  # 26.6 degrees
+    assert sg.nearest_heading((0, 0), (-1, -2)) is Heading.NW  # 63.4 degrees: high-left, not high
+    assert sg.nearest_heading((0, 0), (-2, -5)) is Heading.N  # 68.2 degrees
+    assert sg.nearest_heading((3, 3), (3, 3)) is None
+
+
+@given(cells, cells)
+def test_nearest_heading_is_reversed_from_the_other_end_and_within_a_step_of_the_sector(a, b):
+    h = sg.nearest_heading(a, b)
+    if a == b:
+        assert h is None
+        return
+    assert sg.nearest_heading(b, a) is sg.turn(h, 4)
+    assert sg.sector(h, a, b) in (15, 0, 1)
+
+
+@given(cells, headings, st.integers(1, 10))
+def test_nearest_heading_of_a_cell_on_a_heading_line_is_that_heading(c, h, n):
+    assert sg.nearest_heading(c, sg.step(c, h, n)) is h
