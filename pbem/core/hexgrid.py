@@ -89,20 +89,28 @@ def from_cube(c: Cube) -> Hex:
 def to_offset(h: Hex, layout: str) -> tuple[int, int]:
     """``(col, row)`` of ``h`` in an offset layout of :data:`LAYOUTS` (0-based; add 1 at a game's edge)."""
     q, r = h
-    if layout in ("odd-q", "even-q"):
-        return q, r + (q - (q & 1 if layout == "odd-q" else -(q & 1))) // 2
-    if layout in ("odd-r", "even-r"):
-        return q + (r - (r & 1 if layout == "odd-r" else -(r & 1))) // 2, r
-    raise ValueError(f"to_offset: unknown layout {layout!r}")
+    if layout.endswith("q"):
+        return q, r + _half(q, layout)
+    return q + _half(r, layout), r
 
 
 def from_offset(col: int, row: int, layout: str) -> Hex:
     """The axial hex at ``(col, row)`` of an offset layout; inverse of :func:`to_offset`."""
-    if layout in ("odd-q", "even-q"):
-        return col, row - (col - (col & 1 if layout == "odd-q" else -(col & 1))) // 2
-    if layout in ("odd-r", "even-r"):
-        return col - (row - (row & 1 if layout == "odd-r" else -(row & 1))) // 2, row
-    raise ValueError(f"from_offset: unknown layout {layout!r}")
+    if layout.endswith("q"):
+        return col, row - _half(col, layout)
+    return col - _half(row, layout), row
+
+
+def _half(n: int, layout: str) -> int:
+    """How far the shoved lines of an offset layout drift: half of ``n``, its odd half rounded
+    down where the odd lines are shoved and up where the even ones are."""
+    return (n - (n & 1)) // 2 if _known(layout).startswith("odd") else (n + (n & 1)) // 2
+
+
+def _known(layout: str) -> str:
+    if layout not in LAYOUTS:
+        raise ValueError(f"offset layout: unknown {layout!r}, expected one of {LAYOUTS}")
+    return layout
 
 
 def from_oblique(a: int, b: int) -> Hex:
