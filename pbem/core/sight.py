@@ -59,15 +59,11 @@ class Sight:
 
     def nudged(self, side: int) -> tuple[Hex, ...]:
         """The hexes the line passes through once moved a vanishing distance to ``side`` (+1 or -1)."""
-        return tuple(p.hex for p in self._nudged(side))
+        return _nudged(self.passages, side)
 
     def nudged_sides(self, side: int) -> tuple[Hexside, ...]:
         """The hexsides the line moved to ``side`` passes through, in order."""
-        path = self._nudged(side)
-        return tuple(hexside(p.hex, q.hex) for p, q in pairwise(path))
-
-    def _nudged(self, side: int) -> tuple[Passage, ...]:
-        return tuple(p for p in self.passages if p.contact is Contact.CROSSED or p.side == side)
+        return _sides_between(_nudged(self.passages, side))
 
 
 @lru_cache(maxsize=4096)
@@ -75,15 +71,26 @@ def sight(start: Hex, end: Hex) -> Sight:
     """Classify every hex the segment between the two centres meets; exact, and symmetric in that
     ``sight(b, a)`` meets the same hexes in the same ways, in reverse order and with sides swapped."""
     a, b = plane(start), plane(end)
+    # Any hex the segment meets is a neighbour of (or is) a hex holding one of its evenly spaced
+    # samples: samples are at most one hex apart, and a hex two steps away is out of reach.
     near = {n for h in line(start, end) for n in within(h, 1)}
-    met = sorted((p for p in (_meet(h, a, b) for h in near) if p is not None),
-                 key=lambda p: (p.enter, p.leave, p.side))
-    passages = tuple(met)
-    right = Sight(start, end, passages, (), ())
-    crossed = set(right.nudged_sides(1)) & set(right.nudged_sides(-1))
+    passages = tuple(sorted((p for p in (_meet(h, a, b) for h in near) if p is not None),
+                            key=lambda p: (p.enter, p.leave, p.side)))
+    # A side crossed through its inside is crossed by the line shifted either way; one passed only
+    # at its end (a vertex) is crossed by one shifted line at most.
+    left = set(_sides_between(_nudged(passages, -1)))
+    crossed = tuple(s for s in _sides_between(_nudged(passages, 1)) if s in left)
     along = tuple(hexside(p.hex, q.hex) for p, q in pairwise(passages)
                   if p.contact is q.contact is Contact.GRAZED and (p.enter, p.leave) == (q.enter, q.leave))
-    return Sight(start, end, passages, tuple(s for s in right.nudged_sides(1) if s in crossed), along)
+    return Sight(start, end, passages, crossed, along)
+
+
+def _nudged(passages: tuple[Passage, ...], side: int) -> tuple[Hex, ...]:
+    return tuple(p.hex for p in passages if p.contact is Contact.CROSSED or p.side == side)
+
+
+def _sides_between(path: tuple[Hex, ...]) -> tuple[Hexside, ...]:
+    return tuple(hexside(p, q) for p, q in pairwise(path))
 
 
 #: The hexagon around a centre in the plane of :func:`plane`, as half-planes ``nu*u + nv*v <= k``.
