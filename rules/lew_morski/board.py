@@ -1,8 +1,9 @@
 """The board: A/B hex coordinates, facings, edges, sun strips and the authored terrain [R 2.0].
 
 A hex is the pair (A, B) of the rulebook: A numbers the straight vertical columns, B the oblique
-rows (digest 2.0).  The neighbours of (a, b) are (a, b-1), (a+1, b), (a+1, b+1), (a, b+1),
-(a-1, b), (a-1, b-1); the board is 42 columns x 28 hexes with ``r = B - ceil(A/2)`` in 0..27.
+rows (digest 2.0): an oblique pair of :mod:`pbem.core.hexgrid`, whose maths this module only
+translates.  The neighbours of (a, b) are (a, b-1), (a+1, b), (a+1, b+1), (a, b+1), (a-1, b),
+(a-1, b-1); the board is 42 columns x 28 hexes with ``r = B - ceil(A/2)`` in 0..27.
 """
 from __future__ import annotations
 
@@ -10,13 +11,15 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from pbem.core import hexgrid
 from pbem.core.data import load_data
 
 Hex = tuple[int, int]
 
-#: Facings clockwise from north, with their (dA, dB) steps (digest 2.0, G-3).
-FACINGS: tuple[str, ...] = ("N", "NE", "SE", "S", "SW", "NW")
-STEPS: dict[str, Hex] = {"N": (0, -1), "NE": (1, 0), "SE": (1, 1), "S": (0, 1), "SW": (-1, 0), "NW": (-1, -1)}
+#: Facings clockwise from north, with their (dA, dB) steps (digest 2.0, G-3): the core's
+#: directions, named as the core names them, read as oblique pairs.
+FACINGS: tuple[str, ...] = hexgrid.NAMES
+STEPS: dict[str, Hex] = {f: hexgrid.to_oblique(d) for f, d in zip(FACINGS, hexgrid.DIRECTIONS, strict=True)}
 COLUMNS = 42
 ROWS = 28
 
@@ -36,13 +39,15 @@ def fmt(h: Hex) -> str:
     return f"A{h[0]:02d},B{h[1]:02d}"
 
 
+@lru_cache(maxsize=4096)
 def row(h: Hex) -> int:
-    """The hex's row counted from the north edge (0..27 on the board)."""
-    return h[1] - (h[0] + 1) // 2
+    """The hex's row counted from the north edge (0..27 on the board): ``B - ceil(A/2)``, the row of
+    the core's odd-q offset layout (odd columns half a hex lower)."""
+    return hexgrid.to_offset(axial(h), "odd-q")[1]
 
 
 def from_row(a: int, r: int) -> Hex:
-    return a, r + (a + 1) // 2
+    return hexgrid.to_oblique(hexgrid.from_offset(a, r, "odd-q"))
 
 
 def on_board(h: Hex) -> bool:
@@ -60,9 +65,15 @@ def turn(facing: str, side: str) -> str:
     return FACINGS[(i + (1 if side == "R" else -1)) % 6]
 
 
+def axial(h: Hex) -> hexgrid.Hex:
+    """The core's axial hex of an A/B pair."""
+    return hexgrid.from_oblique(*h)
+
+
+@lru_cache(maxsize=1 << 16)
 def distance(p: Hex, q: Hex) -> int:
-    da, db = q[0] - p[0], q[1] - p[1]
-    return max(abs(da), abs(db), abs(da - db))
+    """Hex steps between two hexes (cached: the bot and the line of fire ask the same pairs often)."""
+    return hexgrid.distance(axial(p), axial(q))
 
 
 def neighbours(h: Hex) -> tuple[Hex, ...]:
@@ -71,10 +82,10 @@ def neighbours(h: Hex) -> tuple[Hex, ...]:
 
 def direction(p: Hex, q: Hex) -> str | None:
     """The facing that steps from ``p`` to the adjacent ``q``."""
-    for f in FACINGS:
-        if step(p, f) == q:
-            return f
-    return None
+    if distance(p, q) != 1:
+        return None
+    i = hexgrid.direction(axial(p), axial(q))
+    return None if i is None else FACINGS[i]
 
 
 def side_of(off: Hex) -> str:
@@ -107,17 +118,12 @@ _BOARD: frozenset[Hex] = frozenset(_ALL)
 
 def within(center: Hex, radius: int) -> tuple[Hex, ...]:
     """Hexes at distance <= radius of ``center``, on the board, sorted [R 9.3]."""
-    a0, b0 = center
-    out = [(a, b) for a in range(a0 - radius, a0 + radius + 1) for b in range(b0 - radius, b0 + radius + 1)
-           if distance(center, (a, b)) <= radius]
-    return tuple(sorted(h for h in out if on_board(h)))
+    return tuple(h for h in zone(center, radius) if on_board(h))
 
 
 def zone(center: Hex, radius: int) -> tuple[Hex, ...]:
     """The same disc without clipping (used to test radius semantics, digest E-16)."""
-    a0, b0 = center
-    return tuple(sorted((a, b) for a in range(a0 - radius, a0 + radius + 1)
-                        for b in range(b0 - radius, b0 + radius + 1) if distance(center, (a, b)) <= radius))
+    return tuple(sorted(hexgrid.to_oblique(h) for h in hexgrid.within(axial(center), radius)))
 
 
 @lru_cache(maxsize=65536)

@@ -1,14 +1,19 @@
-"""Cells, facings and relative position [2.1, 6.1].
+"""Cells, facings and relative position [2.1, 6.1], on :mod:`pbem.core.squaregrid`.
 
 A cell is ``(x, y)`` with x growing east and y growing south (y = 1 is the top row of
-a field).  A facing is one of N, E, S, W: the aircraft card turns in 90-degree steps [L217].
+a field), as the core's square grid has it.  A facing is one of N, E, S, W: the aircraft
+card turns in 90-degree steps [L217], so only the core's four orthogonal headings are used.
+This module keeps the game's names and letters; the maths is the core's.
 """
 from __future__ import annotations
 
+from pbem.core import squaregrid as sq
+
 FACINGS = ("N", "E", "S", "W")
-STEP = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
-OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
-CW = {"N": "E", "E": "S", "S": "W", "W": "N"}
+_HEADING = {f: sq.Heading[f] for f in FACINGS}
+STEP = {f: h.vector for f, h in _HEADING.items()}
+OPPOSITE = {f: sq.turn(h, 4).name for f, h in _HEADING.items()}
+CW = {f: sq.turn(h, 2).name for f, h in _HEADING.items()}
 CCW = {v: k for k, v in CW.items()}
 
 NOSE, SIDE, TAIL = "nose", "side", "tail"
@@ -16,36 +21,32 @@ FRONT, FLANK, REAR = "front", "flank", "rear"
 #: Firing bonus of an attacker that is nose-on to its target, by the target's aspect [L125-129].
 BONUS = {NOSE: 0, SIDE: 1, TAIL: 2}
 POSITION = {NOSE: FRONT, SIDE: FLANK, TAIL: REAR}
+#: The core's aspect of the other cell, seen from an aircraft's facing, as the card shows itself.
+_SHOWS = {sq.Aspect.FRONT: NOSE, sq.Aspect.FLANK: SIDE, sq.Aspect.REAR: TAIL}
 
 
 def direction(a: tuple[int, int], b: tuple[int, int]) -> str | None:
     """The facing that points from cell ``a`` to the orthogonally adjacent cell ``b``, else None."""
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    for f, step in STEP.items():
-        if step == (dx, dy):
-            return f
-    return None
+    if not adjacent(a, b):
+        return None
+    h = sq.heading_to(a, b)
+    return None if h is None else h.name
 
 
 def adjacent(a: tuple[int, int], b: tuple[int, int]) -> bool:
     """Orthogonal neighbours: the dogfight relation; diagonals do not count [L119]."""
-    return direction(a, b) is not None
+    return sq.adjacent(a, b, diagonals=False)
 
 
 def diagonal(a: tuple[int, int], b: tuple[int, int]) -> bool:
-    return abs(a[0] - b[0]) == 1 and abs(a[1] - b[1]) == 1
+    return sq.adjacent(a, b) and not adjacent(a, b)
 
 
 def aspect(facing: str, cell: tuple[int, int], other: tuple[int, int]) -> str:
     """How an aircraft at ``cell`` facing ``facing`` shows itself to ``other``: nose, side or tail [6.1]."""
-    d = direction(cell, other)
-    if d is None:
+    if not adjacent(cell, other):
         raise ValueError(f"{cell} and {other} are not adjacent")
-    if facing == d:
-        return NOSE
-    if facing == OPPOSITE[d]:
-        return TAIL
-    return SIDE
+    return _SHOWS[sq.aspect(_HEADING[facing], cell, other)]
 
 
 def rotate(facing: str, way: str) -> str:
@@ -55,19 +56,16 @@ def rotate(facing: str, way: str) -> str:
 
 def rotation_between(f0: str, f1: str) -> int:
     """Clockwise quarter turns taking facing ``f0`` to ``f1``."""
-    return (FACINGS.index(f1) - FACINGS.index(f0)) % 4
+    return ((_HEADING[f1] - _HEADING[f0]) % 8) // 2
 
 
 def turn_vector(v: tuple[int, int], quarters: int) -> tuple[int, int]:
     """Rotate a grid vector clockwise by ``quarters`` quarter turns (y grows south)."""
-    x, y = v
-    for _ in range(quarters % 4):
-        x, y = -y, x
-    return x, y
+    return sq.rotate(v, 2 * quarters)
 
 
 def turn_facing(f: str, quarters: int) -> str:
-    return FACINGS[(FACINGS.index(f) + quarters) % 4]
+    return sq.turn(_HEADING[f], 2 * quarters).name
 
 
 def parse_cell(text: str) -> tuple[int, int] | None:
