@@ -35,12 +35,12 @@ def test_a_wrong_expectation_is_reported_with_what_the_ruleset_said():
     case = known.load_case(ROOT / "duel" / "hit_on_three_asks_the_target.toml")
     wrong = known.Case(case.name, case.rule, case.title, case.start, case.orders, (3, 1), 0, {
         "next_phase": "2/fire", "events": [{"contains": "west hit"}], "absent": ["missed"],
-        "view": {"west": {"hits": 2, "nowhere": 1}}, "dump": {"turn": 9}})
+        "view": {"west": {"hits": 2, "nowhere": 1}}, "dump": {"flow.turn": 9}})
     failures = known.run_case(RULESETS["duel"], wrong)
     text = "\n".join(failures)
     for fragment in ("1 of the fixed dice were left", "next phase 1/hit-west, not 2/fire", "no event",
                      "an event holds 'missed'", "west's view hits: expected 2, got 1", "nothing at 'nowhere'",
-                     "dump turn: expected 9, got 1"):
+                     "dump flow.turn: expected 9, got 1"):
         assert fragment in text
     refused = known.Case("x", "duel 2", "t", {"setup_dice": [1, 4]}, {"east": "MOVE -1"}, (), 0, {})
     assert any("off the line" in f for f in known.run_case(RULESETS["duel"], refused))

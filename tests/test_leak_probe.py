@@ -33,10 +33,10 @@ DUEL = {"scenario": "standard", "setup_dice": [3, 4]}  # east at post 3, west at
 
 def duel_pairs():
     yield "duel", Pair("west's standing ON_HIT order", "east",
-                       state("duel", DUEL, [["gunners[1][3]", "DIG"]]), state("duel", DUEL, [["gunners[1][3]", "RUN"]]),
+                       state("duel", DUEL, [["flow.standing", [["west", "ON_HIT", "ON_HIT DIG"]]]]), state("duel", DUEL, [["flow.standing", [["west", "ON_HIT", "ON_HIT RUN"]]]]),
                        probe="FIRE 2\nMOVE +1\nON_HIT RUN", orders={"east": "FIRE 4", "west": "FIRE 1"})
     yield "duel", Pair("west's post when east misses", "east",
-                       state("duel", DUEL), state("duel", DUEL, [["gunners[1][0]", 5]]),
+                       state("duel", DUEL), state("duel", DUEL, [["gunners[1].post", 5]]),
                        probe="FIRE 4\nMOVE -1", orders={"east": "FIRE 2", "west": "FIRE 1\nMOVE -1"})
 
 
@@ -153,7 +153,7 @@ def test_every_game_is_probed():
 
 def test_the_probe_finds_a_planted_leak():
     """A pair that differs in what the seat does see is reported, naming the output and the difference."""
-    planted = Pair("east's own post", "east", state("duel", DUEL), state("duel", DUEL, [["gunners[0][0]", 2]]),
+    planted = Pair("east's own post", "east", state("duel", DUEL), state("duel", DUEL, [["gunners[0].post", 2]]),
                    probe="MOVE -1", orders={"east": "FIRE 4", "west": "FIRE 3"})
     found = leaks(RULESETS["duel"], planted)
     assert any(f.startswith("east's view differs") and '"post":3' in f for f in found)

@@ -71,7 +71,7 @@ from enum import Enum
 from types import MappingProxyType
 from typing import Any, Protocol
 
-from .dice import Dice
+from .dice import Dice, Roll
 from .errors import OrderProblem, RulesetDefinitionError
 from .orders import OrderLine
 from .picture import Picture
@@ -319,3 +319,13 @@ class Ruleset(Protocol):
         """
         ...
 
+
+
+def visible_rolls(rolls: Sequence[Roll], seat: str) -> list[Roll]:
+    """The rolls ``seat`` may see: the one rule every sitrep, golden file and leak probe applies."""
+    return [r for r in rolls if seat in r.seen_by]
+
+
+def visible_events(events: Sequence[Event], seat: str) -> list[Event]:
+    """The events ``seat`` may see: the one rule every sitrep, golden file and leak probe applies."""
+    return [e for e in events if seat in e.visible_to]

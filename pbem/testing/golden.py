@@ -31,7 +31,7 @@ from typing import Any
 
 from pbem.core.dice import Roll
 from pbem.core.play import Step, play, setup_dice
-from pbem.core.ruleset import Event, Ruleset
+from pbem.core.ruleset import Event, Ruleset, visible_events, visible_rolls
 from pbem.rules import RULESETS
 
 #: The seed of every golden game (the core asks for at least 16 bytes).
@@ -215,15 +215,15 @@ def seat_text(target: Target, initial: Any, setup_rolls: Sequence[Roll], steps: 
     rs = target.ruleset
     out = _header(target, steps, seat)
     out.append("== setup")
-    out += ["rolls:", *[_roll_line(r) for r in setup_rolls if seat in r.seen_by]]
+    out += ["rolls:", *[_roll_line(r) for r in visible_rolls(setup_rolls, seat)]]
     shown = flat_view(target, rs.view(initial, seat))
     out += ["view:", *view_lines(shown)]
     for step in steps:
         out.append(_phase_header(step))
         if seat in step.bodies:
             out += ["orders:", *[f"  {line}" for line in step.bodies[seat].splitlines() if line.strip()]]
-        out += ["events:", *_event_lines([e for e in step.events if seat in e.visible_to])]
-        out += ["rolls:", *[_roll_line(r) for r in step.rolls if seat in r.seen_by]]
+        out += ["events:", *_event_lines(visible_events(step.events, seat))]
+        out += ["rolls:", *[_roll_line(r) for r in visible_rolls(step.rolls, seat)]]
         now = flat_view(target, rs.view(step.state, seat))
         out += ["view changes:", *view_changes(shown, now)]
         shown = now
