@@ -22,10 +22,13 @@ from pbem.core.errors import Code, OrderProblem
 from pbem.core.orders import OrderFile, parse_order_file
 from pbem.core.ruleset import Checked, Ruleset
 from pbem.crypto import sshsig
+from pbem.gm import GM_VERBS, PLAYER_VERBS, ArgumentError, arguments
 from pbem.journal import local_time
 from pbem.mail.inbound import (HEADER_CAP, Capped, Inbound, MailError, SignedText, header_block, read_message,
                                size_of)
+from pbem.store.claim import claim_game_for_intake
 from pbem.store.models import Game, Journal, Outbox, Seat, Submission
+from pbem.store.times import aware
 
 
 class PipelineStop(Exception):
@@ -134,17 +137,11 @@ class IntakeContext:
     now: datetime | None = None  # when the batch arrived (the server's clock), for late files
 
     def game(self, game_id: str) -> Game | None:
-        """The game row, locked for the rest of the transaction where the database has row locks.
+        """The game row, claimed for the rest of the transaction (see :mod:`pbem.store.claim`).
 
-        The lock serialises intake per game, so two daemons cannot both make orders current.  SQLite
-        locks the whole database on write instead, so there the session's identity map serves
-        repeated look-ups in one batch without a query.
+        The claim serialises intake per game, so two daemons cannot both make orders current.
         """
-        if game_id in self.locked or self.session.get_bind().dialect.name == "sqlite":
-            return self.session.get(Game, game_id)
-        game = self.session.get(Game, game_id, with_for_update=True)
-        self.locked.add(game_id)  # held to the end of the transaction: the next message needs no query
-        return game
+        return claim_game_for_intake(self.session, game_id, self.locked)
 
     def seat(self, game_id: str, name: str) -> Seat | None:
         if game_id not in self.seats:
@@ -415,8 +412,6 @@ class CheckCommands(Handler):
         assert msg.file is not None and msg.game is not None
         if msg.file.kind != "command":
             return
-        from pbem.gm import GM_VERBS, PLAYER_VERBS, ArgumentError, arguments
-
         allowed = GM_VERBS if msg.by_gm else PLAYER_VERBS
         problems = []
         for line in msg.file.lines:
@@ -509,7 +504,7 @@ def _late(msg: Message, ctx: IntakeContext, resolved: Journal, current, owes_now
     tz = seat.tz
     payload = json.loads(resolved.payload_json)
     arrived = ctx.now or datetime.now(UTC)
-    resolved_at = _utc(resolved.created_at)
+    resolved_at = aware(resolved.created_at)
     deadline = _deadline_before(s, game.id, resolved.seq)
     what = f"turn {msg.file.turn}, phase {msg.file.phase}"
     if deadline is not None and resolved_at < deadline:
@@ -527,14 +522,14 @@ def _late(msg: Message, ctx: IntakeContext, resolved: Journal, current, owes_now
         used = s.exec(select(Submission.created_at).where(
             Submission.game_id == game.id, Submission.seat == seat.name, Submission.turn == msg.file.turn,
             Submission.phase == msg.file.phase, Submission.current == True)).first()  # noqa: E712
-        instead = "Your earlier orders for that phase" + (f" (received {local_time(_utc(used), tz)})" if used else "") \
+        instead = "Your earlier orders for that phase" + (f" (received {local_time(aware(used), tz)})" if used else "") \
             + " were used"
     else:
         instead = f"Side {seat.name} had no orders to give in that phase, so nothing was missed"
     problems = [problem(Code.STALE, f"these orders for {what} arrived late, at {local_time(arrived, tz)}. {when}. "
                         f"{instead}; these orders were not applied.")]
     if current is not None and owes_now:
-        due = f" by {local_time(_utc(game.deadline), tz)}" if game.deadline else ""
+        due = f" by {local_time(aware(game.deadline), tz)}" if game.deadline else ""
         hint = (f"Orders are due now for turn {current.turn}, phase {current.name}{due}: use the order form of "
                 "your latest sitrep (its header is filled in), sign it and send it.")
     else:
@@ -548,13 +543,8 @@ def _deadline_before(s: Session, game_id: str, seq: int) -> datetime | None:
             Journal.game_id == game_id, Journal.seq < seq).order_by(Journal.seq.desc()).limit(20)).all():
         data = json.loads(payload)
         if "deadline" in data:
-            return _utc(datetime.fromisoformat(data["deadline"])) if data["deadline"] else None
+            return aware(datetime.fromisoformat(data["deadline"])) if data["deadline"] else None
     return None
-
-
-def _utc(when: datetime) -> datetime:
-    """SQLite hands datetimes back without a zone; every time pbem stores is UTC."""
-    return when.replace(tzinfo=UTC) if when.tzinfo is None else when
 
 
 class CheckReplay(Handler):
