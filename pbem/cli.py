@@ -16,13 +16,20 @@ from pbem.home import Home, HomeError
 
 
 def _server(ctx: click.Context):
-    from pbem.server import Server
+    from pbem.server import Server  # imported on use, like every engine module here: `pbem --help` stays fast
 
     home = Home.locate(ctx.obj["home"])
     try:
         return Server(home.load())
     except HomeError as exc:
         raise click.ClickException(str(exc)) from None
+
+
+def _gm():
+    """The GM command functions over the server's services (imported on use, for start-up speed)."""
+    from pbem import gm
+
+    return gm
 
 
 class Group(click.Group):
@@ -94,7 +101,7 @@ def config_check(ctx):
 @click.option("--provenance", is_flag=True, help="Also count data values by provenance.")
 def rules_cmd(provenance):
     """List rulesets and their scenarios."""
-    from pbem import rules
+    from pbem import rules  # type: ignore[attr-defined]  # rules/ is installed as pbem.rules (setup.py); mypy cannot see it
     from pbem.core.data import package_data, provenance_counts
 
     for r in rules.RULESETS:
@@ -120,7 +127,7 @@ def placeholders(ruleset, show_all):
 
     An owner of the printed game can correct each in the named file, without touching code.
     """
-    from pbem import rules
+    from pbem import rules  # type: ignore[attr-defined]  # rules/ is installed as pbem.rules (setup.py); mypy cannot see it
     from pbem.core.data import package_data, walk_provenance
 
     r = rules.find_ruleset(ruleset)
@@ -179,10 +186,10 @@ def game_new(ctx, game_id, ruleset, scenario, options, seed_hex, hours, interrup
                                  f"({2 * SEED_BYTES[0]} to {2 * SEED_BYTES[1]} hex digits), so that nobody can "
                                  f"guess it; this one is {len(seed)} bytes. Leave it out for a random seed")
     server = _server(ctx)
-    g = server.new_game(game_id, ruleset, scenario, _parse_options(options), seed=seed, hours=hours,
+    g = server.lifecycle.new_game(game_id, ruleset, scenario, _parse_options(options), seed=seed, hours=hours,
                         interrupt_hours=interrupt_hours, title=title, wait_for_deadline=wait, schedule=schedule,
                         settings=_parse_options(settings), templates_dir=templates_dir or "")
-    seats = [x["name"] for x in server.status(g.id)["seats"]]
+    seats = [x["name"] for x in server.queries.status(g.id)["seats"]]
     click.echo(f"created {g.id}: {g.title}; sides: {', '.join(seats)}")
     click.echo(f"seed commitment {g.seed_commitment}; add a player for every side to start it")
 
@@ -219,7 +226,7 @@ def games(ctx, tz, as_json, owing, held, show_all):
     server = _server(ctx)
     zone = _gm_zone(server, tz)
     now = server.clock()
-    rows = [r for r in server.overview(archived=show_all)
+    rows = [r for r in server.queries.overview(archived=show_all)
             if (not owing or r["owing"]) and (not held or r["status"] == "held")]
     if as_json:
         click.echo(json.dumps(games_json(rows, now), indent=2, ensure_ascii=False))
@@ -235,7 +242,7 @@ def players(ctx, as_json):
     """List every player (a player is their key) with address, zone and the sides they hold."""
     from pbem.overview import players_table
 
-    found = _server(ctx).players()
+    found = _server(ctx).queries.players()
     if as_json:
         click.echo(json.dumps(found, indent=2, ensure_ascii=False))
         return
@@ -259,9 +266,9 @@ def player():
 def player_add(ctx, game_id, side, email, keyfile, tz):
     """Register the player of SIDE in GAME_ID."""
     server = _server(ctx)
-    seat = server.add_player(game_id, side, email, Path(keyfile).read_text(), tz)
+    seat = server.lifecycle.add_player(game_id, side, email, Path(keyfile).read_text(), tz)
     click.echo(f"{game_id}/{seat.name}: {email} key {seat.fingerprint}")
-    st = server.status(game_id)
+    st = server.queries.status(game_id)
     if st["status"] == "active" and st["turn"]:
         click.echo(f"{game_id} started: turn {st['turn']} {st['phase']}, sitreps queued")
 
@@ -367,7 +374,7 @@ def verify(ctx, message, keyfile):
 @click.pass_context
 def orders(ctx, game_id, side):
     """Print the order form for SIDE's next phase, header filled in."""
-    click.echo(_server(ctx).order_form(game_id, side), nl=False)
+    click.echo(_server(ctx).queries.order_form(game_id, side), nl=False)
 
 
 def _read_message(src: str, limit: int) -> bytes:
@@ -400,7 +407,7 @@ def ingest(ctx, files):
     for src in files or ("-",):
         try:
             raw = _read_message(src, server.home.max_message_bytes)
-            verdict = server.ingest(raw, advance=False)  # stored and answered in one transaction
+            verdict = server.intake.ingest_many([raw], advance=False)[0]  # stored and answered in one transaction
         except Exception as exc:  # storage down, locked, unreadable: let the MTA retry
             click.echo(f"failed {src}: {exc.__class__.__name__}: {exc}", err=True)
             failed = True
@@ -421,7 +428,7 @@ def _after_ingest(server, verdicts) -> None:
     log = logging.getLogger("pbem.runner")
     try:
         for game_id in sorted({v.game for v in verdicts if v.status == "accepted" and v.game}):
-            server.advance(game_id)
+            server.resolution.advance(game_id)
         deliver(server)
     except Exception as exc:
         log.warning("stored; resolving or sending failed and is left to the next pass: %s: %s",
@@ -465,7 +472,7 @@ def gm():
 @click.pass_context
 def gm_pause(ctx, game_id):
     """Stop the clock."""
-    click.echo(_server(ctx).pause(game_id))
+    click.echo(_gm().pause(_server(ctx).services, game_id))
 
 
 @gm.command("resume")
@@ -473,7 +480,7 @@ def gm_pause(ctx, game_id):
 @click.pass_context
 def gm_resume(ctx, game_id):
     """Restart a paused or held game."""
-    click.echo(_server(ctx).resume(game_id))
+    click.echo(_gm().resume(_server(ctx).services, game_id))
 
 
 @gm.command("extend")
@@ -482,7 +489,7 @@ def gm_resume(ctx, game_id):
 @click.pass_context
 def gm_extend(ctx, game_id, hours):
     """Move the deadline HOURS later."""
-    click.echo(_server(ctx).extend(game_id, hours))
+    click.echo(_gm().extend(_server(ctx).services, game_id, hours))
 
 
 @gm.command("resolve")
@@ -490,7 +497,7 @@ def gm_extend(ctx, game_id, hours):
 @click.pass_context
 def gm_resolve(ctx, game_id):
     """Resolve the current phase now; missing orders get the rules' default."""
-    click.echo(_server(ctx).resolve_now(game_id))
+    click.echo(_gm().resolve_now(_server(ctx).services, game_id))
 
 
 @gm.command("rollback")
@@ -499,7 +506,7 @@ def gm_resolve(ctx, game_id):
 @click.pass_context
 def gm_rollback(ctx, game_id, seq):
     """Return to the state after journal entry SEQ (see `pbem gm journal`)."""
-    click.echo(_server(ctx).rollback(game_id, seq))
+    click.echo(_gm().rollback(_server(ctx).services, game_id, seq))
 
 
 @gm.command("replace")
@@ -515,7 +522,7 @@ def gm_replace(ctx, game_id, side, email, keyfile, tz):
     if email is None and keyfile is None and tz is None:
         raise click.UsageError("give at least one of --email, --key and --tz")
     pubkey = Path(keyfile).read_text() if keyfile else None
-    click.echo(_server(ctx).replace_player(game_id, side, email, pubkey, tz=tz))
+    click.echo(_gm().replace_player(_server(ctx).services, game_id, side, email, pubkey, tz=tz))
 
 
 @gm.command("resend")
@@ -524,7 +531,7 @@ def gm_replace(ctx, game_id, side, email, keyfile, tz):
 @click.pass_context
 def gm_resend(ctx, game_id, side):
     """Mail SIDE's latest sitrep again."""
-    click.echo(_server(ctx).resend(game_id, side))
+    click.echo(_gm().resend(_server(ctx).services, game_id, side))
 
 
 @gm.command("end")
@@ -533,7 +540,7 @@ def gm_resend(ctx, game_id, side):
 @click.pass_context
 def gm_end(ctx, game_id, text):
     """End the game now and reveal the seed."""
-    click.echo(_server(ctx).end_game(game_id, text))
+    click.echo(_gm().end_game(_server(ctx).services, game_id, text))
 
 
 @gm.command("archive")
@@ -542,7 +549,7 @@ def gm_end(ctx, game_id, text):
 @click.pass_context
 def gm_archive(ctx, game_id, force):
     """Put a finished or mistaken game away: no deadline, reminder or mail again; `games` hides it."""
-    click.echo(_server(ctx).archive(game_id, force=force))
+    click.echo(_gm().archive(_server(ctx).services, game_id, force=force))
 
 
 @gm.command("journal")
@@ -558,7 +565,7 @@ def gm_journal(ctx, game_id, tz):
     server = _server(ctx)
     zone = _gm_zone(server, tz)
     click.echo(f"  SEQ {'WHEN (' + zone + ')':22} {'BY':12} {'KIND':8} TURN PHASE")
-    for e in server.journal(game_id):
+    for e in server.queries.journal(game_id):
         when = long_time(datetime.fromisoformat(e["at"]), zone).rsplit(" ", 1)[0] if e["at"] else "?"
         click.echo(f"{e['seq']:5} {when:22} {e['by']:12} {e['kind']:8} {e['turn']:<4} {e['phase']}  "
                    f"{e['hash']} {e['what']}".rstrip())
@@ -598,7 +605,7 @@ def export_cmd(ctx, game_id, out, folder):
 @click.pass_context
 def status(ctx, game_id, as_json):
     """Turn, phase, which sides owe orders, deadline, result when over."""
-    st = _server(ctx).status(game_id)
+    st = _server(ctx).queries.status(game_id)
     if as_json:
         click.echo(json.dumps(st, indent=2))
         return
@@ -622,7 +629,7 @@ def status(ctx, game_id, as_json):
 @click.pass_context
 def sitrep(ctx, game_id, side, turn, as_json, as_html):
     """The latest (or turn N) sitrep of SIDE exactly as mailed."""
-    row = _server(ctx).sitrep(game_id, side, turn)
+    row = _server(ctx).queries.sitrep(game_id, side, turn)
     if as_json:
         click.echo(json.dumps(json.loads(row.view_json), indent=2, sort_keys=True))
     else:

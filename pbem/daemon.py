@@ -139,7 +139,7 @@ def run(server: Server, interval: float = 60.0) -> None:
     import threading
 
     # imported here for start-up speed: only the long-running daemon needs the scheduler
-    from apscheduler.schedulers.blocking import BlockingScheduler
+    from apscheduler.schedulers.blocking import BlockingScheduler  # type: ignore[import-untyped]  # no stubs
 
     log.info("%s", banner(server, interval))
     warn_if_no_gm(server.home)

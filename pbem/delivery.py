@@ -1,7 +1,8 @@
 """Sending the outbox: to a Maildir (the embedded default) or over SMTP, with retries.
 
 A row is claimed by moving it to ``sending`` with a lease (``not_before`` set
-a few minutes ahead) in a transaction that does nothing else; its bytes are
+a few minutes ahead) in a transaction that does nothing else (how, among
+several daemons, is :mod:`pbem.store.claim`'s to say); its bytes are
 then composed, one message at a time, and fixed in the next transaction;
 only then is it sent, and marked ``sent`` the moment the receiver takes it
 (before SMTP's QUIT).  A daemon that dies mid-send leaves the row claimed
@@ -142,7 +143,7 @@ class SmtpTransport:
 
     def _open(self) -> smtplib.SMTP:
         """Connect, greet, secure and log in; any failure here is the relay's, whatever the message."""
-        client = None
+        client: smtplib.SMTP | None = None
         try:
             if self.tls:
                 client = smtplib.SMTP_SSL(self.host, self.port, timeout=self.timeout, context=self._context())

@@ -13,7 +13,7 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-from sqlmodel import select
+from sqlmodel import col, select
 
 from pbem.journal import dumps
 from pbem.server import Server
@@ -47,8 +47,8 @@ def export_files(server: Server, game_id: str) -> dict[str, bytes]:
     """The export's files by relative path."""
     with server.deps.reader() as s:
         game = get_game(s, game_id)
-        journal = s.exec(select(Journal).where(Journal.game_id == game_id).order_by(Journal.seq)).all()
-        sitreps = s.exec(select(Sitrep).where(Sitrep.game_id == game_id).order_by(Sitrep.id)).all()
+        journal = s.exec(select(Journal).where(Journal.game_id == game_id).order_by(col(Journal.seq))).all()
+        sitreps = s.exec(select(Sitrep).where(Sitrep.game_id == game_id).order_by(col(Sitrep.id))).all()
     over = game.status in ("over", "archived")
     facts: dict[str, Any] = {
         "game": game.id, "title": game.title, "ruleset": game.ruleset, "scenario": game.scenario,

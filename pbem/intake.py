@@ -16,7 +16,7 @@ from datetime import datetime, UTC
 from typing import Any, Callable
 
 from sqlalchemy import bindparam, or_, true
-from sqlmodel import Session, select
+from sqlmodel import Session, SQLModel, col, select
 
 from pbem.core.errors import Code, OrderProblem
 from pbem.core.orders import OrderFile, parse_order_file
@@ -27,7 +27,7 @@ from pbem.journal import local_time
 from pbem.mail.inbound import (HEADER_CAP, Capped, Inbound, MailError, SignedText, header_block, read_message,
                                size_of)
 from pbem.store.claim import claim_game_for_intake
-from pbem.store.models import Game, Journal, Outbox, Seat, Submission
+from pbem.store.models import Game, Journal, Seat, Submission
 from pbem.store.times import aware
 
 
@@ -111,7 +111,8 @@ class Handler:
         raise NotImplementedError
 
 
-_SUB = Submission.__table__.c
+# the tables' columns (SQLModel types the class attributes as values, not columns)
+_SUB = SQLModel.metadata.tables["submission"].c
 #: Built once (this runs for every order message): only the rows that matter, this very file and the
 #: current orders, however often the seat resubmitted.
 _SEAT_PHASE_ORDERS = (
@@ -172,7 +173,7 @@ class IntakeContext:
         if retire is not None:
             if retire.values is not None:
                 retire.values["current"] = False
-            else:
+            elif retire.id is not None:
                 self.retired.add(retire.id)
         for values in submissions:
             key = (values["game_id"], values["seat"], values["turn"], values["phase"])
@@ -220,7 +221,7 @@ class ParseMime(Handler):
             raise Reject([problem(Code(exc.code), exc.message)]) from None
 
 
-_OUTBOX = Outbox.__table__.c
+_OUTBOX = SQLModel.metadata.tables["outbox"].c
 _SENT_AS = select(_OUTBOX.id, _OUTBOX.raw).where(_OUTBOX.message_id == bindparam("mid"))
 
 
@@ -344,6 +345,7 @@ class VerifySignature(Handler):
     @staticmethod
     def _signer(msg: Message) -> sshsig.PublicKey:
         """The key that made the signature, or a rejection that depends on the signature alone."""
+        assert msg.signed is not None and msg.file is not None
         if not msg.signed.signature:
             raise Reject([problem(Code.SIG_MISSING, "the orders are not signed: put the armored signature "
                                   "after the orders, or attach it as orders.txt.sig")],
@@ -372,13 +374,14 @@ class VerifySignature(Handler):
         their own registered address, never the claimed side's; a stranger gets :data:`STRANGER`,
         whatever the game and side named, and learns nothing.
         """
+        assert msg.file is not None
         claimed = msg.game
         if msg.unknown is not None and msg.file.kind == "command" and not msg.file.side \
                 and ctx.gm_key is not None and key.fingerprint == ctx.gm_key.fingerprint:
             msg.key, msg.by_gm = key, True
             raise Reject([msg.unknown])
         seats = ctx.session.exec(select(Seat).where(Seat.fingerprint == key.fingerprint)
-                                 .order_by(Seat.game_id, Seat.name)).all() if key.fingerprint else []
+                                 .order_by(col(Seat.game_id), col(Seat.name))).all() if key.fingerprint else []
         own = [x for x in seats if claimed is not None and x.game_id == claimed.id]
         if own:  # a player of the very game: the side, or the key, is wrong
             msg.seat, msg.key = own[0], key
@@ -487,7 +490,7 @@ class CheckPhase(Handler):
 def _resolution(s: Session, game_id: str, turn: int, phase: str) -> Journal | None:
     """The journal entry that resolved a phase, unless a roll-back has since undone it."""
     entry = s.exec(select(Journal).where(Journal.game_id == game_id, Journal.kind == "resolve", Journal.turn == turn,
-                                         Journal.phase == phase).order_by(Journal.seq.desc())).first()
+                                         Journal.phase == phase).order_by(col(Journal.seq).desc())).first()
     if entry is None:
         return None
     for payload in s.exec(select(Journal.payload_json).where(
@@ -500,13 +503,14 @@ def _resolution(s: Session, game_id: str, turn: int, phase: str) -> Journal | No
 def _late(msg: Message, ctx: IntakeContext, resolved: Journal, current, owes_now: bool) -> Reject:
     """The answer to orders for a phase that was resolved before they came: when they came, when the
     deadline was, what the side got instead, and where the form for what is due now is."""
-    s, game, seat = ctx.session, msg.game, msg.seat
+    s, game, seat, f = ctx.session, msg.game, msg.seat, msg.file
+    assert game is not None and seat is not None and f is not None
     tz = seat.tz
     payload = json.loads(resolved.payload_json)
     arrived = ctx.now or datetime.now(UTC)
     resolved_at = aware(resolved.created_at)
     deadline = _deadline_before(s, game.id, resolved.seq)
-    what = f"turn {msg.file.turn}, phase {msg.file.phase}"
+    what = f"turn {f.turn}, phase {f.phase}"
     if deadline is not None and resolved_at < deadline:
         when = (f"That phase was resolved at {local_time(resolved_at, tz)}, as soon as every side's orders were in "
                 f"(its deadline was {local_time(deadline, tz)})")
@@ -520,8 +524,8 @@ def _late(msg: Message, ctx: IntakeContext, resolved: Journal, current, owes_now
                    f"side {seat.name}")
     elif seat.name in payload.get("orders", {}):
         used = s.exec(select(Submission.created_at).where(
-            Submission.game_id == game.id, Submission.seat == seat.name, Submission.turn == msg.file.turn,
-            Submission.phase == msg.file.phase, Submission.current == True)).first()  # noqa: E712
+            Submission.game_id == game.id, Submission.seat == seat.name, Submission.turn == f.turn,
+            Submission.phase == f.phase, Submission.current == True)).first()  # noqa: E712
         instead = "Your earlier orders for that phase" + (f" (received {local_time(aware(used), tz)})" if used else "") \
             + " were used"
     else:
@@ -540,7 +544,7 @@ def _late(msg: Message, ctx: IntakeContext, resolved: Journal, current, owes_now
 def _deadline_before(s: Session, game_id: str, seq: int) -> datetime | None:
     """The deadline in force when entry ``seq`` was written: the last one an earlier entry set."""
     for payload in s.exec(select(Journal.payload_json).where(
-            Journal.game_id == game_id, Journal.seq < seq).order_by(Journal.seq.desc()).limit(20)).all():
+            Journal.game_id == game_id, Journal.seq < seq).order_by(col(Journal.seq).desc()).limit(20)).all():
         data = json.loads(payload)
         if "deadline" in data:
             return aware(datetime.fromisoformat(data["deadline"])) if data["deadline"] else None

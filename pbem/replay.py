@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import Any
 
-from sqlmodel import select
+from sqlmodel import col, select
 
+from pbem.core.dice import Roll
 from pbem.core.play import phase_dice, setup_dice
+from pbem.core.ruleset import Event
 from pbem.gm import zone_at
 from pbem.journal import GENESIS, entry_hash, events_json, rolls_json, seed_commitment, state_hash
 from pbem.server import Server
@@ -41,8 +44,8 @@ def replay(server: Server, game_id: str, progress=None) -> ReplayReport:
     deps = server.deps
     with deps.session() as s:
         game = get_game(s, game_id)
-        journal = s.exec(select(Journal).where(Journal.game_id == game_id).order_by(Journal.seq)).all()
-        sitreps = s.exec(select(Sitrep).where(Sitrep.game_id == game_id).order_by(Sitrep.id)).all()
+        journal = s.exec(select(Journal).where(Journal.game_id == game_id).order_by(col(Journal.seq))).all()
+        sitreps = s.exec(select(Sitrep).where(Sitrep.game_id == game_id).order_by(col(Sitrep.id))).all()
         seats = {x.name: seat_dict(x) for x in s.exec(select(Seat).where(Seat.game_id == game_id)).all()}
     ruleset = deps.ruleset(game.ruleset)
     seed = bytes.fromhex(game.seed_hex)
@@ -50,6 +53,8 @@ def replay(server: Server, game_id: str, progress=None) -> ReplayReport:
     prev = GENESIS
     states: dict[int, Any] = {}
     state = None
+    events: Sequence[Event]
+    rolls: Sequence[Roll]
     for j in journal:
         if progress:
             progress()
@@ -102,7 +107,7 @@ def replay(server: Server, game_id: str, progress=None) -> ReplayReport:
                                                  [e["payload"] for e in entries if e["seq"] > row.seq])}
         built = build_sitrep(ruleset, game, seat, states[row.seq],
                              [e for e in entries if row.from_seq <= e["seq"] <= row.seq], deps.key_fingerprint)
-        checks = [("view", built.view_json, row.view_json)]
+        checks: list[tuple[str, object, object]] = [("view", built.view_json, row.view_json)]
         if row.renderer == RENDERER:
             checks += [("text", built.text, row.text), ("html", built.html, row.html), ("picture", built.png, row.png)]
         elif f"rendered by {row.renderer}" not in " ".join(report.notes):

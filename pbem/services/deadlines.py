@@ -4,13 +4,17 @@ from __future__ import annotations
 import json
 from datetime import datetime, timedelta
 
-from sqlmodel import col, select
+from sqlalchemy import select as sa_select
+from sqlmodel import SQLModel, col, select
 
 from pbem.journal import local_time
 from pbem.services.deps import Deps
 from pbem.services.outbox import OutboxService
 from pbem.store.models import Game, Outbox, Seat, Submission
 from pbem.store.times import aware, iso
+
+
+G = SQLModel.metadata.tables["game"].c  # columns, typed as columns (SQLModel types Game.x as values)
 
 
 class Deadlines:
@@ -25,9 +29,9 @@ class Deadlines:
         count = 0
         with self.deps.session() as s:
             # columns, not rows: a game's row carries its whole state, and a server holds thousands
-            games = s.exec(select(Game.id, Game.deadline, Game.window, Game.remind_hours, Game.turn, Game.phase,
-                                  Game.phase_title, Game.awaiting_json, Game.grace_hours)
-                           .where(Game.status == "active", col(Game.deadline).is_not(None))).all()
+            games = s.connection().execute(
+                sa_select(G.id, G.deadline, G.window, G.remind_hours, G.turn, G.phase, G.phase_title,
+                          G.awaiting_json, G.grace_hours).where(G.status == "active", G.deadline.is_not(None))).all()
             for game in games:
                 deadline = aware(game.deadline)
                 if game.window != "orders" or deadline - timedelta(hours=game.remind_hours) > now or deadline < now:
@@ -66,7 +70,7 @@ class Deadlines:
             rows = s.exec(select(Game.id, Game.deadline, Game.awaiting_json).where(Game.status == "active")).all()
             # Games whose awaited orders are all in: a daemon killed between ingest and advance must not
             # leave a complete phase waiting for its deadline (found by the kill -9 soak, tests/soak/crash.py).
-            subs = s.exec(select(Submission.game_id, Submission.seat).join(Game, Game.id == Submission.game_id).where(
+            subs = s.exec(select(Submission.game_id, Submission.seat).join(Game, col(Game.id) == col(Submission.game_id)).where(
                 Game.status == "active", Submission.current == True,  # noqa: E712
                 Submission.turn == Game.turn, Submission.phase == Game.phase)).all()
         have: dict[str, set[str]] = {}

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
-from pbem import rules
+from pbem import rules  # type: ignore[attr-defined]  # rules/ is installed as pbem.rules (setup.py); mypy cannot see it
 from pbem.core.ruleset import Ruleset
 from pbem.crypto import sshsig
 from pbem.home import Home

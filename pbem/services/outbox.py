@@ -22,7 +22,7 @@ def outbox_row(*, kind: str, to: str, subject: str, text: str, html: str, msg_id
                game_id: str = "", in_reply_to: str = "", png: bytes | None = None,
                form: str | None = None, ack: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The values of one queued message, ready to insert."""
-    parts = {"text": text, "html": html, "form": form, "in_reply_to": in_reply_to}
+    parts: dict[str, Any] = {"text": text, "html": html, "form": form, "in_reply_to": in_reply_to}
     if ack is not None:  # kept to render the ack again should its phase resolve before it is sent
         parts["ack"] = ack
     return {"created_at": now, "game_id": game_id, "kind": kind, "to_addr": to, "subject": subject,

@@ -5,7 +5,8 @@ import json
 from typing import Any
 
 from sqlalchemy import func
-from sqlmodel import col, select
+from sqlalchemy import select as sa_select
+from sqlmodel import SQLModel, col, select
 
 from pbem.core.play import orders_text
 from pbem.gm import author
@@ -14,6 +15,9 @@ from pbem.services.records import ServerError, get_game
 from pbem.services.states import StateCache
 from pbem.store.models import Game, Inbound, Journal, Seat, Sitrep, Submission
 from pbem.store.times import aware, iso
+
+
+G = SQLModel.metadata.tables["game"].c  # columns, typed as columns (SQLModel types Game.x as values)
 
 
 class Queries:
@@ -58,12 +62,12 @@ class Queries:
         """
         with self.deps.reader() as s:
             # columns, not rows: a game's row carries its whole state
-            query = select(Game.id, Game.ruleset, Game.title, Game.status, Game.turn, Game.phase, Game.phase_title,
-                           Game.awaiting_json, Game.deadline, Game.held_reason).order_by(col(Game.id))
+            query = sa_select(G.id, G.ruleset, G.title, G.status, G.turn, G.phase, G.phase_title,
+                              G.awaiting_json, G.deadline, G.held_reason).order_by(G.id)
             if not archived:
-                query = query.where(Game.status != "archived")
-            games = s.exec(query).all()
-            subs = s.exec(select(Submission.game_id, Submission.seat).join(Game, Game.id == Submission.game_id).where(
+                query = query.where(G.status != "archived")
+            games = s.connection().execute(query).all()
+            subs = s.exec(select(Submission.game_id, Submission.seat).join(Game, col(Game.id) == col(Submission.game_id)).where(
                 Submission.current == True, Submission.turn == Game.turn,  # noqa: E712
                 Submission.phase == Game.phase)).all()
             unseated = s.exec(select(Seat.game_id, Seat.name).where(Seat.fingerprint == "")).all()
@@ -95,9 +99,11 @@ class Queries:
     def players(self) -> list[dict[str, Any]]:
         """Every registered player, one per key (a player is their key), with the sides they hold."""
         with self.deps.reader() as s:
-            rows = s.exec(select(Seat.fingerprint, Seat.email, Seat.tz, Seat.game_id, Seat.name, Game.status)
-                          .join(Game, Game.id == Seat.game_id).where(Seat.fingerprint != "")
-                          .order_by(col(Seat.game_id), col(Seat.name))).all()
+            seat = SQLModel.metadata.tables["seat"].c
+            rows = s.connection().execute(
+                sa_select(seat.fingerprint, seat.email, seat.tz, seat.game_id, seat.name, G.status)
+                .join_from(SQLModel.metadata.tables["seat"], SQLModel.metadata.tables["game"], G.id == seat.game_id)
+                .where(seat.fingerprint != "").order_by(seat.game_id, seat.name)).all()
         by_key: dict[str, dict[str, Any]] = {}
         for fingerprint, email, tz, game_id, seat, status in rows:
             p = by_key.setdefault(fingerprint, {"fingerprint": fingerprint, "emails": [], "zones": [], "seats": []})

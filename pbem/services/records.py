@@ -4,12 +4,13 @@ from __future__ import annotations
 import json
 from datetime import datetime, timedelta
 from typing import Any
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping, Sequence
 
 from sqlmodel import Session, select
 
 from pbem.core.errors import PbemError
-from pbem.core.ruleset import Phase, Ruleset, Window
+from pbem.core.dice import Roll
+from pbem.core.ruleset import Event, Phase, Ruleset, Window
 from pbem.journal import GENESIS, dumps, entry_hash, events_json, rolls_json, state_hash
 from pbem.schedule import deadline_for
 from pbem.store.models import Game, Journal, Seat
@@ -39,7 +40,7 @@ def found(game: Game | None, game_id: str) -> Game:
 
 
 def append_entry(s: Session, game: Game, kind: str, payload: Any, state_dump: Mapping[str, Any], now: datetime,
-                 events: Iterable[Any] = (), rolls: Iterable[Any] = (), phase: Phase | None = None) -> Journal:
+                 events: Sequence[Event] = (), rolls: Sequence[Roll] = (), phase: Phase | None = None) -> Journal:
     """Chain a journal entry onto the game's journal and make its state the game's."""
     seq = game.journal_seq + 1 if game.journal_head else 0
     prev = game.journal_head or GENESIS

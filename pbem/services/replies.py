@@ -70,7 +70,7 @@ def reject_rows(outbox: OutboxService, msg: Message, rej: Reject, sha: str, now:
     # Before the signer is known, the reply says nothing about the game's state (no leak to forgers).
     # What the sender wrote (Subject, Message-ID, names quoted in problems) goes into the signed text
     # on one line each: he can place no line of his own in it.
-    ctx = {"game_id": msg.game.id if msg.game and msg.key else "",
+    ctx: dict[str, Any] = {"game_id": msg.game.id if msg.game and msg.key else "",
            "seat": msg.seat.name if msg.seat and msg.key else "",
            "message_id": one_line(mid, LINE_CAP),
            "subject": one_line(msg.mail.subject, LINE_CAP) if msg.mail else "", "hint": rej.hint,
