@@ -1,6 +1,9 @@
 """The `pbem` command line (click).  A stable interface: other tools drive it.
 
 All state lives under the home folder: ``--home DIR``, ``PBEM_HOME``, or ``./pbem-home``.
+
+The commands import the engine's modules inside their functions, for start-up speed only: `pbem --help`
+and `pbem sign` must not load the database layer and every ruleset.  No such import hides a cycle.
 """
 from __future__ import annotations
 

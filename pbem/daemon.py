@@ -9,6 +9,7 @@ from __future__ import annotations
 import imaplib
 import logging
 import signal
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -86,7 +87,7 @@ def _count(report: TickReport, verdict: Verdict) -> None:
 
 
 def ingest_imap(server: Server, report: TickReport) -> set[str]:
-    from pbem.mail.imap import ImapSource
+    from pbem.mail.imap import ImapSource  # imported on use, for start-up speed (most homes have no IMAP)
 
     source = ImapSource.from_config(server.home)
     if source is None:
@@ -136,8 +137,6 @@ def _did_work(report: TickReport) -> bool:
 def run(server: Server, interval: float = 60.0) -> None:
     """Run passes every ``interval`` seconds, at the earliest deadline, and when mail arrives
     (LMTP delivery or IMAP IDLE), until SIGTERM or SIGINT."""
-    import threading
-
     # imported here for start-up speed: only the long-running daemon needs the scheduler
     from apscheduler.schedulers.blocking import BlockingScheduler  # type: ignore[import-untyped]  # no stubs
 
@@ -167,7 +166,7 @@ def run(server: Server, interval: float = 60.0) -> None:
     listener = None
     listen = server.home.section("lmtp").get("listen", "")
     if listen:
-        from pbem.mail.lmtp import start_lmtp
+        from pbem.mail.lmtp import start_lmtp  # imported on use, for start-up speed (aiosmtpd, asyncio)
 
         def ingest_and_wake(raws):
             verdicts = server.ingest_many(raws)
@@ -195,7 +194,7 @@ def run(server: Server, interval: float = 60.0) -> None:
 
 def _idle_loop(server, wake, stopping) -> None:
     """Hold an IMAP IDLE session and wake the daemon when mail arrives (no-op without [imap])."""
-    from pbem.mail.imap import ImapSource, _close
+    from pbem.mail.imap import ImapSource, _close  # imported on use, for start-up speed
 
     source = ImapSource.from_config(server.home)
     if source is None:

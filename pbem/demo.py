@@ -18,6 +18,7 @@ from pathlib import Path
 
 import click
 
+from pbem import rules  # type: ignore[attr-defined]  # rules/ is installed as pbem.rules (setup.py)
 from pbem.core.orders import parse_order_file
 from pbem.core.play import bot_dice
 from pbem.core.ruleset import Phase
@@ -32,8 +33,6 @@ PREFERRED = (("bismarck", None), ("lew_morski", None), ("sky_ww2", None))
 
 
 def _pick(server: Server, ruleset: str | None, scenario: str | None):
-    from pbem import rules  # type: ignore[attr-defined]  # rules/ is installed as pbem.rules (setup.py); mypy cannot see it
-
     if ruleset is None:
         names = {r.info.name for r in rules.RULESETS}
         ruleset = next((n for n, _ in PREFERRED if n in names), None)
