@@ -22,7 +22,7 @@ from pbem.core.errors import Code, OrderProblem
 from pbem.core.orders import OrderFile, parse_order_file
 from pbem.core.ruleset import Checked, Ruleset
 from pbem.crypto import sshsig
-from pbem.gm import GM_VERBS, PLAYER_VERBS, ArgumentError, arguments
+from pbem.commands import GM_VERBS, PLAYER_VERBS, ArgumentError, arguments
 from pbem.journal import local_time
 from pbem.mail.inbound import (HEADER_CAP, Capped, Inbound, MailError, SignedText, header_block, read_message,
                                size_of)

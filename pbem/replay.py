@@ -17,8 +17,7 @@ from sqlmodel import col, select
 from pbem.core.dice import Roll
 from pbem.core.play import phase_dice, setup_dice
 from pbem.core.ruleset import Event
-from pbem.gm import zone_at
-from pbem.journal import GENESIS, entry_hash, events_json, rolls_json, seed_commitment, state_hash
+from pbem.journal import GENESIS, entry_hash, events_json, rolls_json, seed_commitment, state_hash, zone_at
 from pbem.server import Server
 from pbem.services.records import entry_dict, get_game, seat_dict
 from pbem.services.resolution import stored_orders

@@ -9,7 +9,7 @@ from sqlalchemy import select as sa_select
 from sqlmodel import SQLModel, col, select
 
 from pbem.core.play import orders_text
-from pbem.gm import author
+from pbem.journal import author
 from pbem.services.deps import Deps
 from pbem.services.records import ServerError, get_game
 from pbem.services.states import StateCache
