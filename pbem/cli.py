@@ -1,6 +1,9 @@
 """The `pbem` command line (click).  A stable interface: other tools drive it.
 
 All state lives under the home folder: ``--home DIR``, ``PBEM_HOME``, or ``./pbem-home``.
+
+The commands import the engine's modules inside their functions, for start-up speed only: `pbem --help`
+and `pbem sign` must not load the database layer and every ruleset.  No such import hides a cycle.
 """
 from __future__ import annotations
 
@@ -16,13 +19,20 @@ from pbem.home import Home, HomeError
 
 
 def _server(ctx: click.Context):
-    from pbem.server import Server
+    from pbem.server import Server  # imported on use, like every engine module here: `pbem --help` stays fast
 
     home = Home.locate(ctx.obj["home"])
     try:
         return Server(home.load())
     except HomeError as exc:
         raise click.ClickException(str(exc)) from None
+
+
+def _gm():
+    """The GM command functions over the server's services (imported on use, for start-up speed)."""
+    from pbem import gm
+
+    return gm
 
 
 class Group(click.Group):
@@ -172,7 +182,6 @@ def game_new(ctx, game_id, ruleset, scenario, options, seed_hex, hours, interrup
              settings, templates_dir, data_dir, title):
     """Create GAME_ID from a ruleset and scenario."""
     from pbem import gamedata
-    from pbem.core.data import use_overrides
     from pbem.journal import SEED_BYTES
 
     try:
@@ -188,16 +197,13 @@ def game_new(ctx, game_id, ruleset, scenario, options, seed_hex, hours, interrup
     except gamedata.GameDataError as exc:
         raise click.BadParameter(str(exc), param_hint="--data") from None
     server = _server(ctx)
-    with use_overrides(overrides):  # the setup reads the corrected data too
-        g = server.new_game(game_id, ruleset, scenario, _parse_options(options), seed=seed, hours=hours,
-                            interrupt_hours=interrupt_hours, title=title, wait_for_deadline=wait,
-                            schedule=schedule, settings=_parse_options(settings), templates_dir=templates_dir or "")
+    g = server.lifecycle.new_game(game_id, ruleset, scenario, _parse_options(options), seed=seed, hours=hours,
+                                  interrupt_hours=interrupt_hours, title=title, wait_for_deadline=wait,
+                                  schedule=schedule, settings=_parse_options(settings),
+                                  templates_dir=templates_dir or "", data=overrides)
     if overrides:
-        with server.session() as s:
-            gamedata.store(s, g.id, overrides)
-            s.commit()
         click.echo(f"data corrected for this game: {', '.join(sorted(overrides.documents))}")
-    seats = [x["name"] for x in server.status(g.id)["seats"]]
+    seats = [x["name"] for x in server.queries.status(g.id)["seats"]]
     click.echo(f"created {g.id}: {g.title}; sides: {', '.join(seats)}")
     click.echo(f"seed commitment {g.seed_commitment}; add a player for every side to start it")
 
@@ -234,7 +240,7 @@ def games(ctx, tz, as_json, owing, held, show_all):
     server = _server(ctx)
     zone = _gm_zone(server, tz)
     now = server.clock()
-    rows = [r for r in server.overview(archived=show_all)
+    rows = [r for r in server.queries.overview(archived=show_all)
             if (not owing or r["owing"]) and (not held or r["status"] == "held")]
     if as_json:
         click.echo(json.dumps(games_json(rows, now), indent=2, ensure_ascii=False))
@@ -250,7 +256,7 @@ def players(ctx, as_json):
     """List every player (a player is their key) with address, zone and the sides they hold."""
     from pbem.overview import players_table
 
-    found = _server(ctx).players()
+    found = _server(ctx).queries.players()
     if as_json:
         click.echo(json.dumps(found, indent=2, ensure_ascii=False))
         return
@@ -274,9 +280,9 @@ def player():
 def player_add(ctx, game_id, side, email, keyfile, tz):
     """Register the player of SIDE in GAME_ID."""
     server = _server(ctx)
-    seat = server.add_player(game_id, side, email, Path(keyfile).read_text(), tz)
+    seat = server.lifecycle.add_player(game_id, side, email, Path(keyfile).read_text(), tz)
     click.echo(f"{game_id}/{seat.name}: {email} key {seat.fingerprint}")
-    st = server.status(game_id)
+    st = server.queries.status(game_id)
     if st["status"] == "active" and st["turn"]:
         click.echo(f"{game_id} started: turn {st['turn']} {st['phase']}, sitreps queued")
 
@@ -382,7 +388,7 @@ def verify(ctx, message, keyfile):
 @click.pass_context
 def orders(ctx, game_id, side):
     """Print the order form for SIDE's next phase, header filled in."""
-    click.echo(_server(ctx).order_form(game_id, side), nl=False)
+    click.echo(_server(ctx).queries.order_form(game_id, side), nl=False)
 
 
 def _read_message(src: str, limit: int) -> bytes:
@@ -415,7 +421,7 @@ def ingest(ctx, files):
     for src in files or ("-",):
         try:
             raw = _read_message(src, server.home.max_message_bytes)
-            verdict = server.ingest(raw, advance=False)  # stored and answered in one transaction
+            verdict = server.intake.ingest_many([raw], advance=False)[0]  # stored and answered in one transaction
         except Exception as exc:  # storage down, locked, unreadable: let the MTA retry
             click.echo(f"failed {src}: {exc.__class__.__name__}: {exc}", err=True)
             failed = True
@@ -436,7 +442,7 @@ def _after_ingest(server, verdicts) -> None:
     log = logging.getLogger("pbem.runner")
     try:
         for game_id in sorted({v.game for v in verdicts if v.status == "accepted" and v.game}):
-            server.advance(game_id)
+            server.resolution.advance(game_id)
         deliver(server)
     except Exception as exc:
         log.warning("stored; resolving or sending failed and is left to the next pass: %s: %s",
@@ -480,7 +486,7 @@ def gm():
 @click.pass_context
 def gm_pause(ctx, game_id):
     """Stop the clock."""
-    click.echo(_server(ctx).pause(game_id))
+    click.echo(_gm().pause(_server(ctx).services, game_id))
 
 
 @gm.command("resume")
@@ -488,7 +494,7 @@ def gm_pause(ctx, game_id):
 @click.pass_context
 def gm_resume(ctx, game_id):
     """Restart a paused or held game."""
-    click.echo(_server(ctx).resume(game_id))
+    click.echo(_gm().resume(_server(ctx).services, game_id))
 
 
 @gm.command("extend")
@@ -497,7 +503,7 @@ def gm_resume(ctx, game_id):
 @click.pass_context
 def gm_extend(ctx, game_id, hours):
     """Move the deadline HOURS later."""
-    click.echo(_server(ctx).extend(game_id, hours))
+    click.echo(_gm().extend(_server(ctx).services, game_id, hours))
 
 
 @gm.command("resolve")
@@ -505,7 +511,7 @@ def gm_extend(ctx, game_id, hours):
 @click.pass_context
 def gm_resolve(ctx, game_id):
     """Resolve the current phase now; missing orders get the rules' default."""
-    click.echo(_server(ctx).resolve_now(game_id))
+    click.echo(_gm().resolve_now(_server(ctx).services, game_id))
 
 
 @gm.command("rollback")
@@ -514,7 +520,7 @@ def gm_resolve(ctx, game_id):
 @click.pass_context
 def gm_rollback(ctx, game_id, seq):
     """Return to the state after journal entry SEQ (see `pbem gm journal`)."""
-    click.echo(_server(ctx).rollback(game_id, seq))
+    click.echo(_gm().rollback(_server(ctx).services, game_id, seq))
 
 
 @gm.command("replace")
@@ -530,7 +536,7 @@ def gm_replace(ctx, game_id, side, email, keyfile, tz):
     if email is None and keyfile is None and tz is None:
         raise click.UsageError("give at least one of --email, --key and --tz")
     pubkey = Path(keyfile).read_text() if keyfile else None
-    click.echo(_server(ctx).replace_player(game_id, side, email, pubkey, tz=tz))
+    click.echo(_gm().replace_player(_server(ctx).services, game_id, side, email, pubkey, tz=tz))
 
 
 @gm.command("resend")
@@ -539,7 +545,7 @@ def gm_replace(ctx, game_id, side, email, keyfile, tz):
 @click.pass_context
 def gm_resend(ctx, game_id, side):
     """Mail SIDE's latest sitrep again."""
-    click.echo(_server(ctx).resend(game_id, side))
+    click.echo(_gm().resend(_server(ctx).services, game_id, side))
 
 
 @gm.command("end")
@@ -548,7 +554,7 @@ def gm_resend(ctx, game_id, side):
 @click.pass_context
 def gm_end(ctx, game_id, text):
     """End the game now and reveal the seed."""
-    click.echo(_server(ctx).end_game(game_id, text))
+    click.echo(_gm().end_game(_server(ctx).services, game_id, text))
 
 
 @gm.command("archive")
@@ -557,7 +563,7 @@ def gm_end(ctx, game_id, text):
 @click.pass_context
 def gm_archive(ctx, game_id, force):
     """Put a finished or mistaken game away: no deadline, reminder or mail again; `games` hides it."""
-    click.echo(_server(ctx).archive(game_id, force=force))
+    click.echo(_gm().archive(_server(ctx).services, game_id, force=force))
 
 
 @gm.command("journal")
@@ -573,7 +579,7 @@ def gm_journal(ctx, game_id, tz):
     server = _server(ctx)
     zone = _gm_zone(server, tz)
     click.echo(f"  SEQ {'WHEN (' + zone + ')':22} {'BY':12} {'KIND':8} TURN PHASE")
-    for e in server.journal(game_id):
+    for e in server.queries.journal(game_id):
         when = long_time(datetime.fromisoformat(e["at"]), zone).rsplit(" ", 1)[0] if e["at"] else "?"
         click.echo(f"{e['seq']:5} {when:22} {e['by']:12} {e['kind']:8} {e['turn']:<4} {e['phase']}  "
                    f"{e['hash']} {e['what']}".rstrip())
@@ -613,7 +619,7 @@ def export_cmd(ctx, game_id, out, folder):
 @click.pass_context
 def status(ctx, game_id, as_json):
     """Turn, phase, which sides owe orders, deadline, result when over."""
-    st = _server(ctx).status(game_id)
+    st = _server(ctx).queries.status(game_id)
     if as_json:
         click.echo(json.dumps(st, indent=2))
         return
@@ -637,7 +643,7 @@ def status(ctx, game_id, as_json):
 @click.pass_context
 def sitrep(ctx, game_id, side, turn, as_json, as_html):
     """The latest (or turn N) sitrep of SIDE exactly as mailed."""
-    row = _server(ctx).sitrep(game_id, side, turn)
+    row = _server(ctx).queries.sitrep(game_id, side, turn)
     if as_json:
         click.echo(json.dumps(json.loads(row.view_json), indent=2, sort_keys=True))
     else:

@@ -9,12 +9,15 @@ from __future__ import annotations
 import imaplib
 import logging
 import signal
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pbem import config
 from pbem.delivery import deliver
 from pbem.mail.inbound import read_capped
+from pbem.server import Server
+from pbem.services.ingest import Verdict
 
 log = logging.getLogger("pbem.runner")
 
@@ -40,11 +43,12 @@ class TickReport:
 BATCH = 200
 
 
-def ingest_maildir(server, root: Path, report: TickReport) -> set[str]:
+def ingest_maildir(server: Server, root: Path, report: TickReport) -> set[str]:
     """Ingest every message in ``root/new`` in batches, then move each to ``cur``; return the games touched.
 
     Another pass may work on the same Maildir at the same time (a `pbem tick` beside the daemon): a
     file it took first is skipped, and what both read is stored once (the second sees a duplicate).
+    Batches go through ``server.ingest_many``, the intake service's entry on the façade.
     """
     touched: set[str] = set()
     new = root / "new"
@@ -77,13 +81,13 @@ def _read(path: Path, limit: int) -> bytes | None:
         return None
 
 
-def _count(report: TickReport, verdict) -> None:
+def _count(report: TickReport, verdict: Verdict) -> None:
     report.ingested += 1
     report.verdicts[verdict.status] = report.verdicts.get(verdict.status, 0) + 1
 
 
-def ingest_imap(server, report: TickReport) -> set[str]:
-    from pbem.mail.imap import ImapSource
+def ingest_imap(server: Server, report: TickReport) -> set[str]:
+    from pbem.mail.imap import ImapSource  # imported on use, for start-up speed (most homes have no IMAP)
 
     source = ImapSource.from_config(server.home)
     if source is None:
@@ -94,17 +98,19 @@ def ingest_imap(server, report: TickReport) -> set[str]:
     return {v.game for v in verdicts if v.status == "accepted"}
 
 
-def tick(server) -> TickReport:
+def tick(server: Server) -> TickReport:
+    """One pass, each service in turn: intake (Maildir, then IMAP), resolution of the games it touched and
+    of those due, reminders, then delivery of everything queued."""
     report = TickReport()
     touched = ingest_maildir(server, server.home.inbox, report)
     try:
         touched |= ingest_imap(server, report)
     except (OSError, imaplib.IMAP4.error) as exc:  # the provider down, a password changed: the rest goes on
         log.warning("IMAP poll failed: %s", exc)
-    for game_id in sorted(touched | set(server.due_games())):
-        report.resolved += server.advance(game_id)
-    report.reminded = server.remind()
-    report.held = server.held_games()
+    for game_id in sorted(touched | set(server.deadlines.due_games())):
+        report.resolved += server.resolution.advance(game_id)
+    report.reminded = server.deadlines.remind()
+    report.held = server.queries.held_games()
     report.sent, report.failed = deliver(server)
     return report
 
@@ -115,9 +121,9 @@ def warn_if_no_gm(home) -> None:
         log.warning(config.NO_GM, home.config_path)
 
 
-def banner(server, interval: float) -> str:
+def banner(server: Server, interval: float) -> str:
     """What the daemon runs on: home, database (password masked), transports, games."""
-    games = server.games()
+    games = server.queries.games()
     active = sum(1 for g in games if g.status == "active")
     where = "; ".join(f"{k} {v}" for k, v in config.transports(server.home).items())
     return (f"pbem daemon started: home {server.home.path}; database {config.mask_url(server.home.db_url)}; "
@@ -128,12 +134,11 @@ def _did_work(report: TickReport) -> bool:
     return bool(report.ingested or report.resolved or report.sent or report.failed or report.reminded)
 
 
-def run(server, interval: float = 60.0) -> None:
+def run(server: Server, interval: float = 60.0) -> None:
     """Run passes every ``interval`` seconds, at the earliest deadline, and when mail arrives
     (LMTP delivery or IMAP IDLE), until SIGTERM or SIGINT."""
-    import threading
-
-    from apscheduler.schedulers.blocking import BlockingScheduler
+    # imported here for start-up speed: only the long-running daemon needs the scheduler
+    from apscheduler.schedulers.blocking import BlockingScheduler  # type: ignore[import-untyped]  # no stubs
 
     log.info("%s", banner(server, interval))
     warn_if_no_gm(server.home)
@@ -147,7 +152,7 @@ def run(server, interval: float = 60.0) -> None:
                 log.info(report.line())
         except Exception:  # one bad pass must not end the daemon
             log.exception("tick failed; next pass in %s s", interval)
-        nxt = server.next_deadline()
+        nxt = server.deadlines.next_deadline()
         if nxt is not None and not stopping.is_set():
             sched.add_job(one_pass, "date", run_date=nxt, id="deadline", replace_existing=True)
 
@@ -161,7 +166,7 @@ def run(server, interval: float = 60.0) -> None:
     listener = None
     listen = server.home.section("lmtp").get("listen", "")
     if listen:
-        from pbem.mail.lmtp import start_lmtp
+        from pbem.mail.lmtp import start_lmtp  # imported on use, for start-up speed (aiosmtpd, asyncio)
 
         def ingest_and_wake(raws):
             verdicts = server.ingest_many(raws)
@@ -189,7 +194,7 @@ def run(server, interval: float = 60.0) -> None:
 
 def _idle_loop(server, wake, stopping) -> None:
     """Hold an IMAP IDLE session and wake the daemon when mail arrives (no-op without [imap])."""
-    from pbem.mail.imap import ImapSource, _close
+    from pbem.mail.imap import ImapSource, _close  # imported on use, for start-up speed
 
     source = ImapSource.from_config(server.home)
     if source is None:

@@ -1,7 +1,8 @@
 """Sending the outbox: to a Maildir (the embedded default) or over SMTP, with retries.
 
 A row is claimed by moving it to ``sending`` with a lease (``not_before`` set
-a few minutes ahead) in a transaction that does nothing else; its bytes are
+a few minutes ahead) in a transaction that does nothing else (how, among
+several daemons, is :mod:`pbem.store.claim`'s to say); its bytes are
 then composed, one message at a time, and fixed in the next transaction;
 only then is it sent, and marked ``sent`` the moment the receiver takes it
 (before SMTP's QUIT).  A daemon that dies mid-send leaves the row claimed
@@ -39,18 +40,17 @@ import re
 import smtplib
 import ssl
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Callable, Protocol
 
-from sqlalchemy import bindparam, or_, update
-from sqlmodel import select
-
+from pbem.services.outbox import OutboxService
+from pbem.store.claim import LEASE, MAX_INTERRUPTED, claim_outbox
 from pbem.store.models import Outbox
+from pbem.store.times import aware
 
 log = logging.getLogger("pbem.smtp")
 
-LEASE = timedelta(minutes=10)
 #: Give up on a message after this long of temporary failures, and tell the GM.
 DELIVER_FOR = timedelta(days=5)
 
@@ -143,7 +143,7 @@ class SmtpTransport:
 
     def _open(self) -> smtplib.SMTP:
         """Connect, greet, secure and log in; any failure here is the relay's, whatever the message."""
-        client = None
+        client: smtplib.SMTP | None = None
         try:
             if self.tls:
                 client = smtplib.SMTP_SSL(self.host, self.port, timeout=self.timeout, context=self._context())
@@ -235,13 +235,18 @@ def backoff(attempts: int) -> timedelta:
 #: A message whose sending raised something unforeseen (a bug, an address smtplib cannot encode) is tried
 #: this many times, then failed and reported: it must not come back after every lease forever.
 MAX_ERRORS = 3
-#: Claims of one message that never finished in a row (the process died while sending it) before it is
-#: failed and reported rather than claimed again.
-MAX_INTERRUPTED = 3
 #: Rows claimed in one transaction.
 BATCH = 50
 
-_INTERRUPTED = re.compile(r"^interrupted (\d+) time")
+__all__ = ["BATCH", "DELIVER_FOR", "LEASE", "MAX_ERRORS", "MAX_INTERRUPTED", "MaildirTransport", "PermanentFailure",
+           "SmtpTransport", "TemporaryFailure", "Transport", "TransportDown", "backoff", "deliver", "transport_for"]
+
+
+class HasOutbox(Protocol):
+    """What :func:`deliver` is given: the server, or anything else that holds the outbox service."""
+
+    @property
+    def outbox(self) -> OutboxService: ...
 
 
 @dataclass
@@ -253,7 +258,7 @@ class _Pass:
     down: str = ""  # why the transport as a whole failed: stop until the next pass
 
 
-def deliver(server, transport: Transport | None = None, limit: int = 500) -> tuple[int, int]:
+def deliver(server: HasOutbox, transport: Transport | None = None, limit: int = 500) -> tuple[int, int]:
     """Send what is due; return (sent, failed for good).
 
     Each message fails alone: one that cannot be composed or sent is kept with its error (and, once it
@@ -261,176 +266,111 @@ def deliver(server, transport: Transport | None = None, limit: int = 500) -> tup
     outbox unwritable, the disk full, the relay unreachable) ends the pass and hands the claimed
     messages straight back, so the next pass tries them without waiting out the lease.
     """
-    transport = transport or transport_for(server.home)
+    outbox = server.outbox
+    transport = transport or transport_for(outbox.deps.home)
     done = _Pass()
     while done.sent < limit and not done.down:
-        now = server.clock()
-        rows = _claim(server, now, min(BATCH, limit - done.sent), done)
+        now = outbox.deps.clock()
+        rows = _claim(outbox, now, min(BATCH, limit - done.sent), done)
         if not rows:
             break
-        rows = _compose(server, rows, now, done)
+        rows = _compose(outbox, rows, done)
         for i, row in enumerate(rows):
-            _send_one(server, transport, row, now, done)
+            _send_one(outbox, transport, row, now, done)
             if done.down:
-                _release(server, [r.id for r in rows[i + 1:]], now, f"not tried: {done.down}")
+                outbox.release([r.id for r in rows[i + 1:] if r.id is not None], now, f"not tried: {done.down}")
                 break
     return done.sent, done.failed
 
 
-def _claim(server, now, limit: int, done: _Pass) -> list[Outbox]:
-    """Claim due rows in a transaction of their own: state ``sending`` and a lease; nothing else happens in it.
-
-    Rows still ``sending`` after their lease (the process died while sending them) are claimed only when
-    no fresh mail is due, one at a time, so that a message that kills the sender cannot hold up the others;
-    after :data:`MAX_INTERRUPTED` such claims in a row it is failed and reported.
-    """
-    due = or_(Outbox.not_before == None, Outbox.not_before <= now)  # noqa: E711
-    with server.session() as s:
-        rows = s.exec(select(Outbox).where(Outbox.state == "queued", due).order_by(Outbox.id)
-                      .limit(limit).with_for_update(skip_locked=True)).all()
-        if not rows:
-            rows = s.exec(select(Outbox).where(Outbox.state == "sending", due).order_by(Outbox.id)
-                          .limit(1).with_for_update(skip_locked=True)).all()
-        claimed, given_up = [], []
-        for row in rows:
-            if row.state == "sending":
-                times = _interrupted(row.last_error) + 1
-                row.last_error = f"interrupted {times} time(s) in a row: the sender stopped while sending this"
-                if times >= MAX_INTERRUPTED:
-                    row.state, row.not_before = "failed", None
-                    given_up.append(row)
-                    s.add(row)
-                    continue
-            row.state, row.attempts, row.not_before = "sending", row.attempts + 1, now + LEASE
-            s.add(row)
-            claimed.append(row)
-        s.commit()
-    for row in given_up:
-        log.warning("%s: given up after %d interrupted attempts", row.message_id, MAX_INTERRUPTED)
-        _report(server, row, row.last_error)
-        done.failed += 1
-    return claimed if claimed or not given_up else _claim(server, now, limit, done)
+def _claim(outbox: OutboxService, now: datetime, limit: int, done: _Pass) -> list[Outbox]:
+    """Claim due rows (see :func:`pbem.store.claim.claim_outbox`); report those given up after being
+    interrupted :data:`MAX_INTERRUPTED` times, and claim again if that was all there was."""
+    while True:
+        taken = claim_outbox(outbox.deps.session, now, limit)
+        for row in taken.given_up:
+            log.warning("%s: given up after %d interrupted attempts", row.message_id, MAX_INTERRUPTED)
+            _report(outbox, row, row.last_error)
+            done.failed += 1
+        if taken.claimed or not taken.given_up:
+            return taken.claimed
 
 
-def _interrupted(error: str) -> int:
-    m = _INTERRUPTED.match(error or "")
-    return int(m.group(1)) if m else 0
-
-
-def _compose(server, rows: list[Outbox], now, done: _Pass) -> list[Outbox]:
+def _compose(outbox: OutboxService, rows: list[Outbox], done: _Pass) -> list[Outbox]:
     """Fix each claimed row's bytes before its first try (every try sends these bytes); return the sendable rows.
 
     Composed outside the claim, one row at a time: a message that cannot be composed fails alone.
     Composing is deterministic, so such a message fails for good and the GM is told.
     """
-    fixed, broken = {}, []
+    fixed: dict[int, bytes] = {}
+    broken: dict[int, str] = {}
     for row in rows:
-        if row.raw is not None:
+        if row.raw is not None or row.id is None:
             continue
         try:
-            fixed[row.id] = server.outbox_bytes(row)
+            fixed[row.id] = outbox.compose(row)
         except Exception as exc:
             log.exception("%s: the message to %s cannot be composed; kept for the GM", row.message_id, row.to_addr)
-            broken.append((row, f"cannot be composed: {exc.__class__.__name__}: {exc}"))
-    if fixed or broken:
-        with server.session() as s:  # one statement per kind, not a load and an update per row
-            conn = s.connection()
-            if fixed:
-                conn.execute(update(Outbox).where(Outbox.id == bindparam("row_id"), Outbox.raw == None)  # noqa: E711
-                             .values(raw=bindparam("bytes")),
-                             [{"row_id": row_id, "bytes": raw} for row_id, raw in fixed.items()])
-            if broken:
-                conn.execute(update(Outbox).where(Outbox.id == bindparam("row_id"))
-                             .values(state="failed", last_error=bindparam("error"), not_before=None),
-                             [{"row_id": row.id, "error": error[:2000]} for row, error in broken])
-            s.commit()
-    for row, error in broken:
-        _report(server, row, error, hint="The message could not be built: a bug in pbem, please report it.")
-        done.failed += 1
-    bad = {row.id for row, _ in broken}
+            broken[row.id] = f"cannot be composed: {exc.__class__.__name__}: {exc}"
+    outbox.fix_bytes(fixed, broken)
     for row in rows:
-        if row.raw is None and row.id in fixed:
+        if row.id in broken:
+            _report(outbox, row, broken[row.id], hint="The message could not be built: a bug in pbem, please report it.")
+            done.failed += 1
+        elif row.raw is None and row.id in fixed:
             row.raw = fixed[row.id]
-    return [row for row in rows if row.id not in bad]
+    return [row for row in rows if row.id not in broken]
 
 
-def _send_one(server, transport: Transport, row: Outbox, now, done: _Pass) -> None:
+def _send_one(outbox: OutboxService, transport: Transport, row: Outbox, now: datetime, done: _Pass) -> None:
+    assert row.id is not None and row.raw is not None
+    row_id = row.id
     taken = []
 
-    def accepted():
-        _finish(server, row.id, "sent", "", None, sent_at=server.clock())
+    def accepted() -> None:
+        outbox.settle(row_id, "sent", "", None, sent_at=outbox.deps.clock())
         taken.append(True)
     try:
         transport.send(row.raw, row.to_addr, row.message_id, accepted)
     except TransportDown as exc:
         if not taken:
             log.warning("delivery stopped: %s; the messages claimed go out on the next pass", exc)
-            _release(server, [row.id], now, str(exc))
+            outbox.release([row_id], now, str(exc))
             done.down = str(exc)
             return
     except TemporaryFailure as exc:
         if not taken:
-            give_up = now - _aware(row.created_at) > DELIVER_FOR
+            give_up = now - aware(row.created_at) > DELIVER_FOR
             log.info("%s: deferred for %s: %s", row.message_id, row.to_addr, exc)
-            _fail_or_retry(server, row, str(exc), now, give_up, done)
+            _fail_or_retry(outbox, row, str(exc), now, give_up, done)
             return
     except PermanentFailure as exc:
         if not taken:
             log.warning("%s: permanent failure to %s: %s", row.message_id, row.to_addr, exc)
-            _fail_or_retry(server, row, str(exc), now, True, done)
+            _fail_or_retry(outbox, row, str(exc), now, True, done)
             return
     except Exception as exc:  # unforeseen, and this message's own: it must not stop the others
         if not taken:
             log.exception("%s: sending to %s failed (attempt %d of %d)", row.message_id, row.to_addr,
                           row.attempts, MAX_ERRORS)
-            _fail_or_retry(server, row, f"{exc.__class__.__name__}: {exc}", now, row.attempts >= MAX_ERRORS, done)
+            _fail_or_retry(outbox, row, f"{exc.__class__.__name__}: {exc}", now, row.attempts >= MAX_ERRORS, done)
             return
     if not taken:  # a transport that does not report acceptance
-        _finish(server, row.id, "sent", "", None, sent_at=server.clock())
+        outbox.settle(row_id, "sent", "", None, sent_at=outbox.deps.clock())
     done.sent += 1
 
 
-def _fail_or_retry(server, row: Outbox, error: str, now, give_up: bool, done: _Pass) -> None:
+def _fail_or_retry(outbox: OutboxService, row: Outbox, error: str, now: datetime, give_up: bool,
+                   done: _Pass) -> None:
+    assert row.id is not None
     if give_up:
-        _finish(server, row.id, "failed", error, None)
-        _report(server, row, error)
+        outbox.settle(row.id, "failed", error, None)
+        _report(outbox, row, error)
         done.failed += 1
     else:
-        _finish(server, row.id, "queued", error, now + backoff(row.attempts))
+        outbox.settle(row.id, "queued", error, now + backoff(row.attempts))
 
 
-def _report(server, row: Outbox, error: str, hint: str | None = None) -> None:
+def _report(outbox: OutboxService, row: Outbox, error: str, hint: str | None = None) -> None:
     if row.kind != "notice":  # never report a failed report (no loops)
-        server.report_bounce(row, error, hint=hint)
-
-
-def _release(server, row_ids: list[int], now, error: str = "") -> None:
-    """Hand claimed rows back at once, their attempt not counted: the transport failed, not they."""
-    if not row_ids:
-        return
-    with server.session() as s:
-        for row_id in row_ids:
-            row = s.get(Outbox, row_id)
-            if row.state != "sending":  # confirmed meanwhile by its copy
-                continue
-            row.state, row.attempts, row.not_before = "queued", max(0, row.attempts - 1), now
-            if error:
-                row.last_error = error[:2000]
-            s.add(row)
-        s.commit()
-
-
-def _finish(server, row_id: int, state: str, error: str, not_before, sent_at=None) -> None:
-    with server.session() as s:
-        row = s.get(Outbox, row_id)
-        row.state, row.last_error, row.not_before = state, error[:2000], not_before
-        if sent_at is not None:
-            row.sent_at = sent_at
-        s.add(row)
-        s.commit()
-
-
-def _aware(when):
-    from pbem.server import aware
-
-    return aware(when)
+        outbox.report_bounce(row, error, hint=hint)

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import click
 
+from pbem import rules
 from pbem.core.orders import parse_order_file
 from pbem.core.play import bot_dice
 from pbem.core.ruleset import Phase
@@ -32,8 +33,6 @@ PREFERRED = (("bismarck", None), ("lew_morski", None), ("sky_ww2", None))
 
 
 def _pick(server: Server, ruleset: str | None, scenario: str | None):
-    from pbem import rules
-
     if ruleset is None:
         names = {r.info.name for r in rules.RULESETS}
         ruleset = next((n for n, _ in PREFERRED if n in names), None)
@@ -149,7 +148,9 @@ def _send_orders(server: Server, game_id: str, seat: str, key, n: int) -> None:
     body = ruleset.bot_orders(json.loads(row.view_json), seat,
                               bot_dice(hashlib.sha256(game_id.encode()).digest(), phase, seat))
     head = form.text.split("\n\n", 1)[0]
-    text = parse_order_file(f"{head}\n\n{body}")[0].text
+    filled, problems = parse_order_file(f"{head}\n\n{body}")
+    assert filled is not None, problems  # the bot fills in the form the server made
+    text = filled.text
     msg = EmailMessage()
     msg["From"] = f"{seat}@players.invalid"
     msg["To"] = server.home.address

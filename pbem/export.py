@@ -13,10 +13,13 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-from sqlmodel import select
+from sqlmodel import col, select
 
 from pbem.journal import dumps
+from pbem.server import Server
+from pbem.services.records import get_game
 from pbem.store.models import Journal, Sitrep
+from pbem.store.times import iso
 
 #: zip members get this fixed time, so the same record gives the same bytes
 _ZIP_TIME = (1980, 1, 1, 0, 0, 0)
@@ -40,12 +43,12 @@ This export holds every side's sitreps and the full game state: it is the GM's.
 """
 
 
-def export_files(server, game_id: str) -> dict[str, bytes]:
+def export_files(server: Server, game_id: str) -> dict[str, bytes]:
     """The export's files by relative path."""
-    with server.reader() as s:
-        game = server._game(s, game_id)
-        journal = s.exec(select(Journal).where(Journal.game_id == game_id).order_by(Journal.seq)).all()
-        sitreps = s.exec(select(Sitrep).where(Sitrep.game_id == game_id).order_by(Sitrep.id)).all()
+    with server.deps.reader() as s:
+        game = get_game(s, game_id)
+        journal = s.exec(select(Journal).where(Journal.game_id == game_id).order_by(col(Journal.seq))).all()
+        sitreps = s.exec(select(Sitrep).where(Sitrep.game_id == game_id).order_by(col(Sitrep.id))).all()
     over = game.status in ("over", "archived")
     facts: dict[str, Any] = {
         "game": game.id, "title": game.title, "ruleset": game.ruleset, "scenario": game.scenario,
@@ -57,7 +60,7 @@ def export_files(server, game_id: str) -> dict[str, bytes]:
     files = {"README.txt": README.format(game=game.id).encode(),
              "game.json": (json.dumps(facts, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode(),
              "journal.jsonl": "".join(_entry_line(j) + "\n" for j in journal).encode(),
-             "server_key.pub": server.home.key_path.with_suffix(".pub").read_bytes()}
+             "server_key.pub": server.deps.home.key_path.with_suffix(".pub").read_bytes()}
     for row in sitreps:
         stem = f"sitreps/{row.seat}/{row.seq:05d}-turn{row.turn}"
         if f"{stem}.txt" in files:  # the same entry reported twice (a resend builds no new sitrep, a force may)
@@ -76,13 +79,7 @@ def _entry_line(j: Journal) -> str:
                   "payload": json.loads(j.payload_json), "events": json.loads(j.events_json),
                   "rolls": json.loads(j.rolls_json), "state": json.loads(j.state_json),
                   "state_hash": j.state_hash, "prev_hash": j.prev_hash, "hash": j.hash,
-                  "created_at": _iso(j.created_at)})
-
-
-def _iso(when) -> str:
-    from pbem.server import aware
-
-    return aware(when).isoformat()
+                  "created_at": iso(j.created_at)})
 
 
 def write_zip(files: dict[str, bytes], path: Path, top: str) -> None:

@@ -21,8 +21,6 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, cast
 
-from sqlmodel import Session
-
 from pbem.core.data import Overrides, override_problems, packaged_file, use_overrides
 from pbem.core.errors import PbemError, RulesetDefinitionError
 from pbem.core.ruleset import Ruleset
@@ -92,13 +90,9 @@ def read_folder(folder: str | Path, ruleset_name: str) -> Overrides:
     return Overrides(package, documents)
 
 
-def store(session: Session, game_id: str, overrides: Overrides) -> None:
-    """Keep the corrections with the game (the caller commits)."""
-    game = session.get(Game, game_id)
-    if game is None:
-        raise GameDataError(f"no game {game_id!r}")
-    game.data_json = json.dumps(overrides.documents, sort_keys=True)
-    session.add(game)
+def documents_json(overrides: Overrides | None) -> str:
+    """The text kept in ``game.data_json``: the corrections' documents, or ``{}`` for none."""
+    return json.dumps(dict(overrides.documents), sort_keys=True) if overrides else "{}"
 
 
 def overrides_of(game: Game) -> Overrides | None:

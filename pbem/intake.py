@@ -16,16 +16,19 @@ from datetime import datetime, UTC
 from typing import Any, Callable
 
 from sqlalchemy import bindparam, or_, true
-from sqlmodel import Session, select
+from sqlmodel import Session, SQLModel, col, select
 
 from pbem.core.errors import Code, OrderProblem
 from pbem.core.orders import OrderFile, parse_order_file
 from pbem.core.ruleset import Checked, Ruleset
 from pbem.crypto import sshsig
+from pbem.commands import GM_VERBS, PLAYER_VERBS, ArgumentError, arguments
 from pbem.journal import local_time
 from pbem.mail.inbound import (HEADER_CAP, Capped, Inbound, MailError, SignedText, header_block, read_message,
                                size_of)
-from pbem.store.models import Game, Journal, Outbox, Seat, Submission
+from pbem.store.claim import claim_game_for_intake
+from pbem.store.models import Game, Journal, Seat, Submission
+from pbem.store.times import aware
 
 
 class PipelineStop(Exception):
@@ -108,7 +111,8 @@ class Handler:
         raise NotImplementedError
 
 
-_SUB = Submission.__table__.c
+# the tables' columns (SQLModel types the class attributes as values, not columns)
+_SUB = SQLModel.metadata.tables["submission"].c
 #: Built once (this runs for every order message): only the rows that matter, this very file and the
 #: current orders, however often the seat resubmitted.
 _SEAT_PHASE_ORDERS = (
@@ -134,17 +138,11 @@ class IntakeContext:
     now: datetime | None = None  # when the batch arrived (the server's clock), for late files
 
     def game(self, game_id: str) -> Game | None:
-        """The game row, locked for the rest of the transaction where the database has row locks.
+        """The game row, claimed for the rest of the transaction (see :mod:`pbem.store.claim`).
 
-        The lock serialises intake per game, so two daemons cannot both make orders current.  SQLite
-        locks the whole database on write instead, so there the session's identity map serves
-        repeated look-ups in one batch without a query.
+        The claim serialises intake per game, so two daemons cannot both make orders current.
         """
-        if game_id in self.locked or self.session.get_bind().dialect.name == "sqlite":
-            return self.session.get(Game, game_id)
-        game = self.session.get(Game, game_id, with_for_update=True)
-        self.locked.add(game_id)  # held to the end of the transaction: the next message needs no query
-        return game
+        return claim_game_for_intake(self.session, game_id, self.locked)
 
     def seat(self, game_id: str, name: str) -> Seat | None:
         if game_id not in self.seats:
@@ -175,7 +173,7 @@ class IntakeContext:
         if retire is not None:
             if retire.values is not None:
                 retire.values["current"] = False
-            else:
+            elif retire.id is not None:
                 self.retired.add(retire.id)
         for values in submissions:
             key = (values["game_id"], values["seat"], values["turn"], values["phase"])
@@ -223,7 +221,7 @@ class ParseMime(Handler):
             raise Reject([problem(Code(exc.code), exc.message)]) from None
 
 
-_OUTBOX = Outbox.__table__.c
+_OUTBOX = SQLModel.metadata.tables["outbox"].c
 _SENT_AS = select(_OUTBOX.id, _OUTBOX.raw).where(_OUTBOX.message_id == bindparam("mid"))
 
 
@@ -347,6 +345,7 @@ class VerifySignature(Handler):
     @staticmethod
     def _signer(msg: Message) -> sshsig.PublicKey:
         """The key that made the signature, or a rejection that depends on the signature alone."""
+        assert msg.signed is not None and msg.file is not None
         if not msg.signed.signature:
             raise Reject([problem(Code.SIG_MISSING, "the orders are not signed: put the armored signature "
                                   "after the orders, or attach it as orders.txt.sig")],
@@ -375,13 +374,14 @@ class VerifySignature(Handler):
         their own registered address, never the claimed side's; a stranger gets :data:`STRANGER`,
         whatever the game and side named, and learns nothing.
         """
+        assert msg.file is not None
         claimed = msg.game
         if msg.unknown is not None and msg.file.kind == "command" and not msg.file.side \
                 and ctx.gm_key is not None and key.fingerprint == ctx.gm_key.fingerprint:
             msg.key, msg.by_gm = key, True
             raise Reject([msg.unknown])
         seats = ctx.session.exec(select(Seat).where(Seat.fingerprint == key.fingerprint)
-                                 .order_by(Seat.game_id, Seat.name)).all() if key.fingerprint else []
+                                 .order_by(col(Seat.game_id), col(Seat.name))).all() if key.fingerprint else []
         own = [x for x in seats if claimed is not None and x.game_id == claimed.id]
         if own:  # a player of the very game: the side, or the key, is wrong
             msg.seat, msg.key = own[0], key
@@ -415,8 +415,6 @@ class CheckCommands(Handler):
         assert msg.file is not None and msg.game is not None
         if msg.file.kind != "command":
             return
-        from pbem.gm import GM_VERBS, PLAYER_VERBS, ArgumentError, arguments
-
         allowed = GM_VERBS if msg.by_gm else PLAYER_VERBS
         problems = []
         for line in msg.file.lines:
@@ -492,7 +490,7 @@ class CheckPhase(Handler):
 def _resolution(s: Session, game_id: str, turn: int, phase: str) -> Journal | None:
     """The journal entry that resolved a phase, unless a roll-back has since undone it."""
     entry = s.exec(select(Journal).where(Journal.game_id == game_id, Journal.kind == "resolve", Journal.turn == turn,
-                                         Journal.phase == phase).order_by(Journal.seq.desc())).first()
+                                         Journal.phase == phase).order_by(col(Journal.seq).desc())).first()
     if entry is None:
         return None
     for payload in s.exec(select(Journal.payload_json).where(
@@ -505,13 +503,14 @@ def _resolution(s: Session, game_id: str, turn: int, phase: str) -> Journal | No
 def _late(msg: Message, ctx: IntakeContext, resolved: Journal, current, owes_now: bool) -> Reject:
     """The answer to orders for a phase that was resolved before they came: when they came, when the
     deadline was, what the side got instead, and where the form for what is due now is."""
-    s, game, seat = ctx.session, msg.game, msg.seat
+    s, game, seat, f = ctx.session, msg.game, msg.seat, msg.file
+    assert game is not None and seat is not None and f is not None
     tz = seat.tz
     payload = json.loads(resolved.payload_json)
     arrived = ctx.now or datetime.now(UTC)
-    resolved_at = _utc(resolved.created_at)
+    resolved_at = aware(resolved.created_at)
     deadline = _deadline_before(s, game.id, resolved.seq)
-    what = f"turn {msg.file.turn}, phase {msg.file.phase}"
+    what = f"turn {f.turn}, phase {f.phase}"
     if deadline is not None and resolved_at < deadline:
         when = (f"That phase was resolved at {local_time(resolved_at, tz)}, as soon as every side's orders were in "
                 f"(its deadline was {local_time(deadline, tz)})")
@@ -525,16 +524,16 @@ def _late(msg: Message, ctx: IntakeContext, resolved: Journal, current, owes_now
                    f"side {seat.name}")
     elif seat.name in payload.get("orders", {}):
         used = s.exec(select(Submission.created_at).where(
-            Submission.game_id == game.id, Submission.seat == seat.name, Submission.turn == msg.file.turn,
-            Submission.phase == msg.file.phase, Submission.current == True)).first()  # noqa: E712
-        instead = "Your earlier orders for that phase" + (f" (received {local_time(_utc(used), tz)})" if used else "") \
+            Submission.game_id == game.id, Submission.seat == seat.name, Submission.turn == f.turn,
+            Submission.phase == f.phase, Submission.current == True)).first()  # noqa: E712
+        instead = "Your earlier orders for that phase" + (f" (received {local_time(aware(used), tz)})" if used else "") \
             + " were used"
     else:
         instead = f"Side {seat.name} had no orders to give in that phase, so nothing was missed"
     problems = [problem(Code.STALE, f"these orders for {what} arrived late, at {local_time(arrived, tz)}. {when}. "
                         f"{instead}; these orders were not applied.")]
     if current is not None and owes_now:
-        due = f" by {local_time(_utc(game.deadline), tz)}" if game.deadline else ""
+        due = f" by {local_time(aware(game.deadline), tz)}" if game.deadline else ""
         hint = (f"Orders are due now for turn {current.turn}, phase {current.name}{due}: use the order form of "
                 "your latest sitrep (its header is filled in), sign it and send it.")
     else:
@@ -545,16 +544,11 @@ def _late(msg: Message, ctx: IntakeContext, resolved: Journal, current, owes_now
 def _deadline_before(s: Session, game_id: str, seq: int) -> datetime | None:
     """The deadline in force when entry ``seq`` was written: the last one an earlier entry set."""
     for payload in s.exec(select(Journal.payload_json).where(
-            Journal.game_id == game_id, Journal.seq < seq).order_by(Journal.seq.desc()).limit(20)).all():
+            Journal.game_id == game_id, Journal.seq < seq).order_by(col(Journal.seq).desc()).limit(20)).all():
         data = json.loads(payload)
         if "deadline" in data:
-            return _utc(datetime.fromisoformat(data["deadline"])) if data["deadline"] else None
+            return aware(datetime.fromisoformat(data["deadline"])) if data["deadline"] else None
     return None
-
-
-def _utc(when: datetime) -> datetime:
-    """SQLite hands datetimes back without a zone; every time pbem stores is UTC."""
-    return when.replace(tzinfo=UTC) if when.tzinfo is None else when
 
 
 class CheckReplay(Handler):

@@ -89,3 +89,23 @@ def sitrep_context(*, game: Mapping[str, Any], seat: Mapping[str, Any], view: Ma
 
 def dumps(data: Any) -> str:
     return json.dumps(data, sort_keys=True, ensure_ascii=False)
+
+
+def zone_at(seat: str, current: str, later: list[dict[str, Any]]) -> str:
+    """The zone a seat's sitrep was written in, given its zone now and the journal payloads after it."""
+    for payload in later:
+        if payload.get("seat") == seat and "tz_from" in payload:
+            return payload["tz_from"]
+    return current
+
+
+def author(kind: str, payload: dict[str, Any]) -> str:
+    """Who made a journal entry.
+
+    GM commands (and a player's vacation) have stored ``by`` since they were first written; set-up,
+    start and resolutions are the server's own.  Anything else is unknown: "?".
+    """
+    by = payload.get("by")
+    if by:
+        return f"side {by}" if str(payload.get("command", "")).startswith("VACATION") else by
+    return "the server" if kind in ("setup", "start", "resolve") else "?"

@@ -1,6 +1,6 @@
 """What the GM reads at a glance: the games table, time left, times in the GM's own zone.
 
-Pure functions of the rows :meth:`pbem.server.Server.overview` and ``players`` return, so the
+Pure functions of the rows :meth:`pbem.services.queries.Queries.overview` and ``players`` return, so the
 command line stays a thin shell and the layout can be tested without a database.
 """
 from __future__ import annotations

@@ -9,14 +9,19 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import Any
 
-from sqlmodel import select
+from sqlmodel import col, select
 
+from pbem.core.dice import Roll
 from pbem.core.play import phase_dice, setup_dice
-from pbem.gm import zone_at
-from pbem.journal import GENESIS, entry_hash, events_json, rolls_json, seed_commitment, state_hash
-from pbem.server import RENDERER, Server, _entry_dict, _seat_dict, build_sitrep
+from pbem.core.ruleset import Event
+from pbem.journal import GENESIS, entry_hash, events_json, rolls_json, seed_commitment, state_hash, zone_at
+from pbem.server import Server
+from pbem.services.records import entry_dict, get_game, seat_dict
+from pbem.services.resolution import stored_orders
+from pbem.services.sitreps import RENDERER, build_sitrep
 from pbem.store.models import Journal, Seat, Sitrep
 
 
@@ -35,17 +40,20 @@ class ReplayReport:
 
 def replay(server: Server, game_id: str, progress=None) -> ReplayReport:
     report = ReplayReport(game_id)
-    with server.session() as s:
-        game = server._game(s, game_id)
-        journal = s.exec(select(Journal).where(Journal.game_id == game_id).order_by(Journal.seq)).all()
-        sitreps = s.exec(select(Sitrep).where(Sitrep.game_id == game_id).order_by(Sitrep.id)).all()
-        seats = {x.name: _seat_dict(x) for x in s.exec(select(Seat).where(Seat.game_id == game_id)).all()}
-    ruleset = server.ruleset(game.ruleset)
+    deps = server.deps
+    with deps.session() as s:
+        game = get_game(s, game_id)
+        journal = s.exec(select(Journal).where(Journal.game_id == game_id).order_by(col(Journal.seq))).all()
+        sitreps = s.exec(select(Sitrep).where(Sitrep.game_id == game_id).order_by(col(Sitrep.id))).all()
+        seats = {x.name: seat_dict(x) for x in s.exec(select(Seat).where(Seat.game_id == game_id)).all()}
+    ruleset = deps.ruleset_for(game)
     seed = bytes.fromhex(game.seed_hex)
     check_commitment(game, report)
     prev = GENESIS
     states: dict[int, Any] = {}
     state = None
+    events: Sequence[Event]
+    rolls: Sequence[Roll]
     for j in journal:
         if progress:
             progress()
@@ -68,7 +76,7 @@ def replay(server: Server, game_id: str, progress=None) -> ReplayReport:
                 report.problems.append(f"entry {j.seq}: expected phase {payload['phase']}, replay is at "
                                        f"{phase.key if phase else 'game over'}")
                 break
-            orders = Server._orders(ruleset, state, phase, payload["orders"], payload["missing"])
+            orders = stored_orders(ruleset, state, payload["orders"], payload["missing"])
             dice = phase_dice(seed, phase)
             result = ruleset.resolve(state, orders, dice)
             state, events, rolls = result.state, result.events, dice.rolls
@@ -85,7 +93,7 @@ def replay(server: Server, game_id: str, progress=None) -> ReplayReport:
         states[j.seq] = state
     if prev != game.journal_head:
         report.problems.append("the game's journal head is not the last entry")
-    entries = [_entry_dict(j) for j in journal]
+    entries = [entry_dict(j) for j in journal]
     for row in sitreps:
         if progress:
             progress()
@@ -97,8 +105,8 @@ def replay(server: Server, game_id: str, progress=None) -> ReplayReport:
         seat = {**seats[row.seat], "tz": zone_at(row.seat, seats[row.seat]["tz"],
                                                  [e["payload"] for e in entries if e["seq"] > row.seq])}
         built = build_sitrep(ruleset, game, seat, states[row.seq],
-                             [e for e in entries if row.from_seq <= e["seq"] <= row.seq], server.key_fingerprint)
-        checks = [("view", built.view_json, row.view_json)]
+                             [e for e in entries if row.from_seq <= e["seq"] <= row.seq], deps.key_fingerprint)
+        checks: list[tuple[str, object, object]] = [("view", built.view_json, row.view_json)]
         if row.renderer == RENDERER:
             checks += [("text", built.text, row.text), ("html", built.html, row.html), ("picture", built.png, row.png)]
         elif f"rendered by {row.renderer}" not in " ".join(report.notes):

@@ -96,7 +96,8 @@ def load_case(path: Path) -> Case:
 
 def parse_path(path: str) -> list[tuple[str, Any]]:
     """``ships[id=hood].hex`` → ``[("key", "ships"), ("select", ("id", "hood")), ("key", "hex")]``."""
-    parts, pos = [], 0
+    parts: list[tuple[str, Any]] = []
+    pos = 0
     while pos < len(path):
         m = _PART.match(path, pos)
         if not m or m.end() == pos:

@@ -1,0 +1,85 @@
+"""Deadlines: which games are due, when the next deadline is, and reminders before it."""
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta
+
+from sqlalchemy import select as sa_select
+from sqlmodel import SQLModel, col, select
+
+from pbem.journal import local_time
+from pbem.services.deps import Deps
+from pbem.services.outbox import OutboxService
+from pbem.store.models import Game, Outbox, Seat, Submission
+from pbem.store.times import aware, iso
+
+
+G = SQLModel.metadata.tables["game"].c  # columns, typed as columns (SQLModel types Game.x as values)
+
+
+class Deadlines:
+    """What the daemon asks each pass: what is due, when to wake next, whom to remind."""
+
+    def __init__(self, deps: Deps, outbox: OutboxService) -> None:
+        self.deps, self.outbox = deps, outbox
+
+    def remind(self) -> int:
+        """Queue one reminder per seat still owing orders when its deadline is near; return how many."""
+        now = self.deps.clock()
+        count = 0
+        with self.deps.session() as s:
+            # columns, not rows: a game's row carries its whole state, and a server holds thousands
+            games = s.connection().execute(
+                sa_select(G.id, G.deadline, G.window, G.remind_hours, G.turn, G.phase, G.phase_title,
+                          G.awaiting_json, G.grace_hours).where(G.status == "active", G.deadline.is_not(None))).all()
+            for game in games:
+                deadline = aware(game.deadline)
+                if game.window != "orders" or deadline - timedelta(hours=game.remind_hours) > now or deadline < now:
+                    continue
+                subs = set(s.exec(select(Submission.seat).where(
+                    Submission.game_id == game.id, Submission.turn == game.turn, Submission.phase == game.phase,
+                    Submission.current == True)).all())  # noqa: E712
+                for seat in s.exec(select(Seat).where(Seat.game_id == game.id)).all():
+                    if seat.name not in json.loads(game.awaiting_json) or seat.name in subs:
+                        continue
+                    mid = self.outbox.message_id("remind", game.id, game.turn, game.phase, seat.name, iso(deadline))
+                    if s.exec(select(Outbox.id).where(Outbox.message_id == mid)).first() is not None:
+                        continue  # reminded already for this deadline
+                    when = local_time(deadline, seat.tz)
+                    grace = f" (and a grace period of {game.grace_hours:g} h)" if game.grace_hours else ""
+                    text = (f"Reminder: your orders for game {game.id}, turn {game.turn}, {game.phase_title} "
+                            f"are due {when}{grace}.\nReply to your latest sitrep with the signed order form; "
+                            f"`pbem orders {game.id} {seat.name}` prints a fresh one.\n")
+                    self.outbox.queue(s, kind="notice", to=seat.email, subject=f"[{game.id}] orders due {when}",
+                                      text=text, html=f"<p>{text}</p>", msg_id=mid, now=now, game_id=game.id)
+                    count += 1
+            s.commit()
+        return count
+
+    def next_deadline(self) -> datetime | None:
+        """The earliest deadline of an active game (the daemon wakes then)."""
+        with self.deps.reader() as s:
+            row = s.exec(select(Game.deadline).where(Game.status == "active", col(Game.deadline).is_not(None))
+                         .order_by(col(Game.deadline)).limit(1)).first()
+        return aware(row)
+
+    def due_games(self) -> list[str]:
+        """Active games whose deadline has passed or whose phase may already be complete."""
+        now = self.deps.clock()
+        with self.deps.reader() as s:
+            rows = s.exec(select(Game.id, Game.deadline, Game.awaiting_json).where(Game.status == "active")).all()
+            # Games whose awaited orders are all in: a daemon killed between ingest and advance must not
+            # leave a complete phase waiting for its deadline (found by the kill -9 soak, tests/soak/crash.py).
+            subs = s.exec(select(Submission.game_id, Submission.seat).join(Game, col(Game.id) == col(Submission.game_id)).where(
+                Game.status == "active", Submission.current == True,  # noqa: E712
+                Submission.turn == Game.turn, Submission.phase == Game.phase)).all()
+        have: dict[str, set[str]] = {}
+        for gid, seat in subs:
+            have.setdefault(gid, set()).add(seat)
+        due = []
+        for gid, deadline, awaiting in rows:
+            # grace is applied when resolving; asking early costs one cheap check
+            if (deadline is not None and aware(deadline) <= now) or awaiting == "[]" \
+                    or set(json.loads(awaiting)) <= have.get(gid, set()):
+                due.append(gid)
+        return due

@@ -1,0 +1,256 @@
+"""Intake: a batch of raw messages becomes verdicts and stored writes, in one transaction.
+
+The pipeline of :mod:`pbem.intake` checks each message and says nothing to the database; this
+service decides what each verdict stores and queues (the message, the submission, the reply), writes
+the batch, and then runs command files and resolves the games the batch completed.
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from datetime import datetime
+from collections.abc import Iterable
+
+from sqlalchemy.engine import Connection
+
+from pbem import gm
+from pbem.core.errors import Code, PbemError
+from pbem.intake import Confirmed, Discard, IntakeContext, Message, Reject, run_pipeline
+from pbem.mail.inbound import header_block, one_line, read_message, sha256_of
+from pbem.render import render_reply
+from pbem.services import replies
+from pbem.services.wiring import Services
+from pbem.store import writes as store_writes
+
+# The loggers keep the names they had when this lived in the server: operators filter on them.
+log = logging.getLogger("pbem.server")
+decision_log = logging.getLogger("pbem.decision")
+
+
+class _WriteFailed(Exception):
+    """A write of the fast intake path failed; the batch is taken again, more carefully."""
+
+
+@dataclass
+class Verdict:
+    """The outcome of one ingested message, as `pbem ingest` prints it."""
+
+    status: str  # accepted | rejected | discarded | duplicate | failed | confirmed
+    message_id: str
+    game: str = ""
+    seat: str = ""
+    reasons: list[str] = field(default_factory=list)
+    resolved: int = 0
+
+    def line(self) -> str:
+        who = f" {self.game}/{self.seat}" if self.game else ""
+        why = ": " + "; ".join(self.reasons) if self.reasons else ""
+        return f"{self.status} {self.message_id or '(no Message-ID)'}{who}{why}"
+
+
+def _duplicate(message_id: str) -> Verdict:
+    return Verdict("duplicate", message_id, reasons=["this exact message was processed before"])
+
+
+def _log_decision(verdict: Verdict) -> None:
+    """One operator line per message: Message-ID, verdict, game/seat; never the reasons (they may quote orders)."""
+    where = f" {verdict.game}/{verdict.seat}" if verdict.game else ""
+    decision_log.info("%s: %s%s", verdict.message_id or "(no Message-ID)", verdict.status, where,
+                      extra={"message_id": verdict.message_id, "verdict": verdict.status,
+                             "game": verdict.game, "seat": verdict.seat})
+
+
+_Result = tuple[Verdict, Message | None, str]
+
+
+class IntakeService:
+    """Take batches of messages: check, store and answer each; then run commands and resolve."""
+
+    def __init__(self, services: Services) -> None:
+        self.services = services
+        self.deps = services.deps
+
+    def ingest_many(self, raws: Iterable[bytes], *, advance: bool = True) -> list[Verdict]:
+        """Take a batch of messages (a Maildir or IMAP poll) in one transaction.
+
+        Each message is checked against what is stored and what the messages before it in the
+        batch were found to be; nothing is written until the batch's checks are done, and then its
+        rows go in with one statement per table.  A message whose checks fail in any way (a bug
+        included) is kept with an error verdict and the rest go on.  Should the writing fail (say
+        another daemon stored one of the messages meanwhile), the batch is rolled back and taken
+        again with a savepoint per message, so that one message's failure is rolled back alone.
+        The batch commits together, and only after the commit are the sources told the messages
+        are taken (a crash before it leaves them to be read again).  Commands run, and phases
+        resolve, after the commit.
+        """
+        raws = list(raws)
+        now = self.deps.clock()
+        try:
+            results = self._batch(raws, now, careful=False)
+        except _WriteFailed as exc:
+            log.warning("a write failed in a batch of %d; taking it again one savepoint per message: %s",
+                        len(raws), exc.__cause__)
+            results = self._batch(raws, now, careful=True)
+        verdicts = []
+        for verdict, msg, sha in results:
+            _log_decision(verdict)
+            if verdict.status == "accepted" and msg is not None and msg.commands:
+                verdict.reasons = self._run_commands(msg, sha)
+            verdicts.append(verdict)
+        if advance:
+            for game_id in sorted({v.game for v, m, _ in results if v.status == "accepted" and not (m and m.commands)}):
+                resolved = self.services.resolution.advance(game_id)
+                for v in verdicts:
+                    if v.game == game_id and v.status == "accepted":
+                        v.resolved = resolved
+                        break
+        return verdicts
+
+    def _batch(self, raws: list[bytes], now: datetime, *, careful: bool) -> list[_Result]:
+        results: list[_Result] = []
+        states = self.services.states
+        with self.deps.session() as s:
+            ctx = IntakeContext(s, states.load, self.deps.gm_key, states.view_of, now=now)
+            conn = s.connection()
+            shas = [sha256_of(raw) for raw in raws]  # of the whole message, when a reader kept only its start
+            seen = set() if careful else store_writes.stored(conn, shas)
+            batch: list[store_writes.Writes] = []  # the fast path's rows, written together at the end
+            for raw, sha in zip(raws, shas, strict=True):
+                if sha in seen:  # stored before, here or by another daemon, or twice in this batch
+                    results.append((_duplicate(""), None, sha))
+                    continue
+                if careful:
+                    verdict, msg = self._one_carefully(ctx, conn, raw, sha, now)
+                else:
+                    seen.add(sha)
+                    try:
+                        verdict, msg, writes = self._check_one(ctx, raw, sha, now)
+                    except Exception as exc:  # a bug met by one message: keep it, say so, go on with the rest
+                        log.exception("intake failed on message %s; kept for the GM", sha[:12])
+                        verdict, msg, writes = self._check_failed(raw, sha, exc, now)
+                    ctx.taken(writes.submissions, writes.retire)
+                    batch.append(writes)
+                results.append((verdict, msg if verdict.status != "duplicate" else None, sha))
+            try:
+                store_writes.write_batch(conn, batch)
+            except Exception as exc:
+                raise _WriteFailed(f"{len(batch)} message(s)") from exc
+            s.commit()
+        return results
+
+    def _one_carefully(self, ctx: IntakeContext, conn: Connection, raw: bytes, sha: str, now: datetime
+                       ) -> tuple[Verdict, Message | None]:
+        """Check and write one message under its own savepoint, so that its failure is rolled back alone."""
+        s = ctx.session
+        try:
+            with s.begin_nested():
+                verdict, msg, writes = self._check_one(ctx, raw, sha, now)
+                return _written(conn, writes, verdict), msg
+        except Exception as exc:
+            log.exception("intake failed on message %s; kept for the GM", sha[:12])
+            ctx.locked.clear()  # rolling back to a savepoint releases the row locks taken after it
+            with s.begin_nested():
+                verdict, _, writes = self._check_failed(raw, sha, exc, now)
+                return _written(conn, writes, verdict), None
+
+    def _check_failed(self, raw: bytes, sha: str, exc: Exception, now: datetime
+                      ) -> tuple[Verdict, None, store_writes.Writes]:
+        """Keep a message that made the intake fail, answer its sender, and tell the GM."""
+        whole = Message(raw=raw, max_bytes=self.deps.home.max_message_bytes)
+        try:
+            mail = read_message(header_block(raw) if whole.oversize else raw)
+            sender, mid = ("" if mail.automatic or mail.from_server else mail.sender), mail.message_id
+        except Exception:
+            sender, mid = "", ""
+        why = one_line(f"{exc.__class__.__name__}: {exc}", 500)  # may quote the message: one line, in a signed text
+        writes = store_writes.Writes(replies.inbound_values(replies.kept(whole), sha, now, size=whole.size,
+                                                            status="error", message_id=mid, sender=sender,
+                                                            verdict=f"internal error: {why}"))
+        writes.outbox += replies.failure_rows(self.services.outbox, sha, mid, sender, why, now)
+        return Verdict("failed", mid, reasons=[f"internal error, message kept: {why}"]), None, writes
+
+    def _check_one(self, ctx: IntakeContext, raw: bytes, sha: str, now: datetime
+                   ) -> tuple[Verdict, Message, store_writes.Writes]:
+        """Run the pipeline on one message and say what to store; nothing is written here."""
+        msg = Message(raw=raw, max_bytes=self.deps.home.max_message_bytes)
+        writes = store_writes.Writes({})
+        kept = replies.kept(msg)
+        outbox = self.services.outbox
+        verdict: Verdict
+        try:
+            run_pipeline(msg, ctx)
+        except Reject as rej:
+            status, why = "rejected", "; ".join(str(p) for p in rej.problems)
+            writes.outbox += replies.reject_rows(outbox, msg, rej, sha, now)
+            verdict = Verdict("rejected", msg.mail.message_id if msg.mail else "",
+                              msg.game.id if msg.game and msg.key else "",
+                              msg.seat.name if msg.seat and msg.key else "", [str(p) for p in rej.problems])
+        except Discard as dis:
+            status, why = "discarded", dis.reason
+            verdict = Verdict("discarded", msg.mail.message_id if msg.mail else "", reasons=[dis.reason])
+        except Confirmed as conf:
+            status, why, writes.confirm = "confirmed", conf.reason, conf.outbox_id
+            verdict = Verdict("confirmed", msg.mail.message_id if msg.mail else "", reasons=[conf.reason])
+            kept = header_block(raw)  # the outbox keeps the bytes; the copy adds the relays' header lines
+        else:
+            status = "accepted"
+            assert msg.mail is not None and msg.game is not None and msg.file is not None
+            if msg.commands:
+                # recorded before it runs: a signed command is carried out once, whatever happens next
+                writes.submissions.append(replies.submission_values(
+                    msg, now, seat=msg.seat.name if msg.seat else "gm", turn=0, phase="command", current=False))
+                why = "command"
+                verdict = Verdict("accepted", msg.mail.message_id, msg.game.id,
+                                  msg.seat.name if msg.seat else "gm", ["command"])
+            else:
+                why = f"{len(msg.file.lines)} order line(s) for turn {msg.file.turn} {msg.file.phase}"
+                reason = replies.accept(outbox, msg, ctx, sha, now, writes)
+                verdict = Verdict("accepted", msg.mail.message_id, msg.game.id,
+                                  msg.seat.name if msg.seat else "", [reason])
+        writes.inbound = replies.inbound_values(
+            kept, sha, now, size=msg.size, status=status, verdict=why, message_id=msg.mail.message_id if msg.mail else "",
+            sender=msg.mail.sender if msg.mail else "", game_id=msg.game.id if msg.game else "",
+            seat=msg.seat.name if msg.seat else "")
+        return verdict, msg, writes
+
+
+    def _run_commands(self, msg: Message, sha: str) -> list[str]:
+        """Carry out the lines of a command file in order; reply with what each did (or why it failed)."""
+        assert msg.game is not None and msg.file is not None and msg.mail is not None
+        by = "the GM" if msg.by_gm or msg.seat is None else msg.seat.name
+        results, problems = [], []
+        for n, (verb, args) in enumerate(msg.commands):
+            try:
+                results.append(gm.run_command(self.services, msg.game.id, verb, args, by=by,
+                                              seat=msg.seat.name if msg.seat else ""))
+            except PbemError as exc:
+                line = msg.file.lines[n]
+                problems.append({"where": f"line {line.line_no}: {line.text!r}: ", "message": str(exc),
+                                 "rule": "", "code": Code.COMMAND_FORBIDDEN.value})
+        to = self.deps.gm_address if msg.by_gm or msg.seat is None else msg.seat.email
+        with self.deps.session() as s:
+            if problems:
+                ctx = {"game_id": msg.game.id, "seat": by, "message_id": msg.mail.message_id, "subject": "",
+                       "hint": f"Carried out before the problem: {'; '.join(results) or 'nothing'}.",
+                       "problems": problems}
+                text, html = render_reply("reject", ctx)
+            else:
+                text = "COMMANDS CARRIED OUT\n\n" + "\n".join(f"- {r}" for r in results) + "\n"
+                html = "<ul>" + "".join(f"<li>{r}</li>" for r in results) + "</ul>"
+            if to:
+                done = f"{len(results)} carried out"
+                what = f"{len(problems)} problem{'' if len(problems) == 1 else 's'}, {done}" if problems else done
+                self.services.outbox.queue(s, kind="ack", to=to, subject=f"[{msg.game.id}] commands: {by} — {what}",
+                                           text=text, html=html, msg_id=self.services.outbox.message_id("command", sha),
+                                           now=self.deps.clock(), game_id=msg.game.id,
+                                           in_reply_to=msg.mail.message_id)
+            s.commit()
+        return results + [f"failed: {p['where']}{p['message']}" for p in problems]
+
+
+def _written(conn: Connection, writes: store_writes.Writes, verdict: Verdict) -> Verdict:
+    # the unique sha256 refuses a message seen before, here or by another daemon
+    return verdict if store_writes.write(conn, writes) else _duplicate(verdict.message_id)
+
+
+__all__ = ["IntakeService", "Verdict"]

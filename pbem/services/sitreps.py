@@ -1,0 +1,111 @@
+"""Sitreps: a seat's view of the game, and the journal since its last one, rendered and queued."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from collections.abc import Mapping
+
+from sqlmodel import Session, col, select
+
+from pbem.core.play import orders_text
+from pbem.core.ruleset import Ruleset
+from pbem.journal import dumps, local_time, sitrep_context
+from pbem.pictures import render_png
+from pbem.render import render_sitrep, renderer_stamp
+from pbem.services.deps import Deps
+from pbem.services.outbox import OutboxService
+from pbem.services.records import entry_dict, seat_dict
+from pbem.store.models import Game, Journal, Seat, Sitrep
+
+RENDERER = renderer_stamp()
+
+
+@dataclass
+class BuiltSitrep:
+    """One seat's rendered sitrep: its parts, the view it was made from, and the order form if it owes."""
+
+    text: str
+    html: str
+    png: bytes | None
+    view_json: str
+    form: str | None
+
+
+def build_sitrep(ruleset: Ruleset, game: Game, seat: Mapping[str, Any], state: Any,
+                 entries: list[dict[str, Any]], server_key: str = "") -> BuiltSitrep:
+    """Render one seat's sitrep from its view and the journal entries it covers.
+
+    Uses nothing but the state after the last entry, the entries and the game's fixed facts,
+    so ``pbem replay`` can rebuild it byte for byte.  ``server_key`` is the fingerprint of the key
+    that signs the server's mail, named in the footer so a player knows which key to expect.
+    """
+    deadline = next((datetime.fromisoformat(e["payload"]["deadline"]) for e in reversed(entries)
+                     if e["payload"].get("deadline")), None)
+    view = ruleset.view(state, seat["name"])
+    phase = ruleset.phase(state)
+    owes = phase is not None and (seat["name"] in phase.awaiting or seat["name"] in phase.optional)
+    form = orders_text(game.id, seat["name"], phase, ruleset.order_form(view, seat["name"])) \
+        if owes and phase is not None else None
+    picture = ruleset.picture(view)
+    png = render_png(picture) if picture is not None else None
+    ended = next((e["payload"] for e in entries if e["kind"] == "end"), None)
+    over = phase is None or ended is not None
+    if ended is not None:
+        phase = None
+        owes = False
+        form = None
+    outcome = ruleset.outcome(state) if phase is None and ended is None else None
+    meta = {"id": game.id, "title": game.title, "ruleset": game.ruleset, "scenario": game.scenario,
+            "turn": phase.turn if phase else game.turn, "phase": phase.name if phase else "over",
+            "phase_title": (phase.title or phase.name) if phase else "game over",
+            "prompt": phase.prompt if phase and owes else "",
+            "deadline": local_time(deadline, seat.get("tz", "UTC")) if owes else "",
+            "seed_commitment": game.seed_commitment, "seed": game.seed_hex if over else None,
+            "server_key": server_key,
+            "seed_salt": game.seed_salt if over else None,
+            "journal_head": entries[-1]["hash"] if entries else game.journal_head,
+            "notices": [n for e in entries for n in e["payload"].get("notices", [])],
+            "outcome": ({"winner": outcome.winner, "text": outcome.text} if outcome else
+                        {"winner": None, "text": ended["text"]} if ended else None)}
+    ctx = sitrep_context(game=meta, seat=seat, view=view, entries=entries, form=form, picture=png is not None)
+    text, html = render_sitrep(game.ruleset, ctx, game.templates_dir)
+    return BuiltSitrep(text, html, png, dumps(view), form)
+
+
+class SitrepService:
+    """Queue the sitreps a change to a game calls for."""
+
+    def __init__(self, deps: Deps, outbox: OutboxService) -> None:
+        self.deps, self.outbox = deps, outbox
+
+    def queue(self, s: Session, game: Game, ruleset: Ruleset, state: Any, *, force: bool = False) -> None:
+        """Queue a sitrep for every seat that owes orders, saw something, or should hear the game ended.
+
+        Each seat's sitrep covers the journal since its previous one, so a GM action or a notice
+        between two resolutions is never missed.
+        """
+        phase = ruleset.phase(state)
+        over = game.status == "over"
+        for seat in s.exec(select(Seat).where(Seat.game_id == game.id).order_by(col(Seat.name))).all():
+            last = s.exec(select(Sitrep.seq).where(Sitrep.game_id == game.id, Sitrep.seat == seat.name)
+                          .order_by(col(Sitrep.seq).desc())).first()
+            from_seq = 0 if last is None else last + 1
+            if from_seq > game.journal_seq:
+                continue
+            entries = [entry_dict(j) for j in s.exec(select(Journal).where(
+                Journal.game_id == game.id, Journal.seq >= from_seq).order_by(col(Journal.seq))).all()]
+            owes = phase is not None and not over and (seat.name in phase.awaiting or seat.name in phase.optional)
+            saw = any(seat.name in e["visible_to"] for en in entries for e in en["events"])
+            told = any(en["payload"].get("notices") for en in entries)
+            if not (owes or saw or told or over or last is None or force):
+                continue
+            built = build_sitrep(ruleset, game, seat_dict(seat), state, entries, self.deps.key_fingerprint)
+            mid = self.outbox.message_id("sitrep", game.id, seat.name, game.journal_head)
+            s.add(Sitrep(game_id=game.id, seat=seat.name, seq=game.journal_seq, from_seq=from_seq, turn=game.turn,
+                         phase=game.phase, view_json=built.view_json, text=built.text, html=built.html,
+                         png=built.png, message_id=mid, renderer=RENDERER, created_at=self.deps.clock()))
+            what = "final report" if over else f"turn {game.turn} {game.phase_title}"
+            self.outbox.queue(s, kind="sitrep", to=seat.email, subject=f"[{game.id}] {seat.name}: {what}",
+                              text=built.text, html=built.html, msg_id=mid, now=self.deps.clock(), game_id=game.id,
+                              png=built.png, form=built.form)
