@@ -8,80 +8,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pbem.core.errors import Code, OrderProblem
+from pbem.core.errors import Code, OrderError, OrderProblem
 from pbem.core.orders import OrderLine
 
 from . import tables
-from .geometry import FACINGS, parse_cell
+from .script import check_script
+from .words import card_id, cell_arg, face_arg, illegal, keyword_args, syntax
 
 STANDING = ("REACT", "REACT_DEFAULT", "ON_PURSUIT", "DISCARD_PRIORITY", "RESCUE", "ACTIVATION", "DP_USE",
             "AA_FIRE", "SEQUENCE")
 BEAT_VERBS = ("MANOEUVRE", "ATTACK", "GROUND_ATTACK")
 MOVE_VERBS = ("STAY", "MOVE", "ROTATE", "CLIMB", "DESCEND")
 SCRIPT_VERBS = MOVE_VERBS + BEAT_VERBS + ("ON_CANCELLED", "SWAP", "CP_USE", "DP_DEPOSIT", "END_DISCARD", "END", "IF")
-
-
-class Bad(Exception):
-    """A problem with one line: message (lower case, no final period), rule, code."""
-
-    def __init__(self, message: str, rule: str = "", code: Code = Code.ORDER_ILLEGAL) -> None:
-        message = message.strip().rstrip(".")
-        if message[:2].istitle():  # "Snap shot is ..." -> "snap shot is ...", but keep "ATTACK", "ON_..."
-            message = message[:1].lower() + message[1:]
-        super().__init__(message)
-        self.message, self.rule, self.code = message, rule, code
-
-
-def syntax(message: str, rule: str = "10.3") -> Bad:
-    return Bad(message, rule, Code.ORDER_SYNTAX)
-
-
-def card_id(word: str) -> str:
-    w = word.lower()
-    if w in tables.cards():
-        return w
-    for cid, c in tables.cards().items():
-        if c.name.lower().replace(" ", "-").replace("'", "") == w:
-            return cid
-    raise syntax(f"unknown card {word!r} (cards are named by id, e.g. short-burst, barrel-roll)", "2.6")
-
-
-def keyword_args(words: Sequence[str], keys: Sequence[str]) -> dict:
-    """Parse ``KEY value`` pairs; a key in ``keys`` ending with '*' takes all following non-key words."""
-    out: dict = {}
-    i = 0
-    plain = [k.rstrip("*") for k in keys]
-    while i < len(words):
-        k = words[i].upper()
-        if k not in plain:
-            raise syntax(f"unexpected {words[i]!r} (expected one of {', '.join(plain)})")
-        if keys[plain.index(k)].endswith("*"):
-            j = i + 1
-            while j < len(words) and words[j].upper() not in plain:
-                j += 1
-            out[k] = list(words[i + 1:j])
-            i = j
-            continue
-        if i + 1 >= len(words):
-            raise syntax(f"{k} needs a value")
-        out[k] = words[i + 1]
-        i += 2
-    return out
-
-
-def cell_arg(text: str) -> list[int]:
-    c = parse_cell(text)
-    b = tables.board()
-    if c is None or not (1 <= c[0] <= b.width and 1 <= c[1] <= b.height):
-        raise syntax(f"bad cell {text!r}: write x,y with x 1..{b.width} and y 1..{b.height}", "2.1")
-    return list(c)
-
-
-def face_arg(text: str) -> str:
-    f = text.upper()
-    if f not in FACINGS:
-        raise syntax(f"bad facing {text!r}: one of N, E, S, W", "2.1")
-    return f
 
 
 # ---- standing orders ------------------------------------------------------------------------
@@ -97,7 +35,7 @@ def parse_standing(v: dict, words: Sequence[str]) -> dict:
         if w.upper() == "ALL":
             return "*"
         if w.lower() not in own:
-            raise Bad(f"{w!r} is not one of your aircraft ({', '.join(sorted(own)) or 'none'}) or ALL", "2.3")
+            raise illegal(f"{w!r} is not one of your aircraft ({', '.join(sorted(own)) or 'none'}) or ALL", "2.3")
         return w.lower()
 
     def one_of(w: str, choices: Sequence[str]) -> str:
@@ -115,7 +53,7 @@ def parse_standing(v: dict, words: Sequence[str]) -> dict:
         ac = ac_or_all(args[0])
         card = "*" if args[1].upper() == "ANY" else card_id(args[1])
         if card != "*" and not tables.card(card).reacts:
-            raise Bad(f"{tables.card(card).name} is not a reaction or counter-move", "L158")
+            raise illegal(f"{tables.card(card).name} is not a reaction or counter-move", "L158")
         rest = [w for w in args[2:] if w.upper() != "LETHAL"]
         lethal = len(rest) != len(args[2:])
         kw = keyword_args(rest, ("AGAINST", "MIN_DAMAGE", "MAX"))
@@ -150,7 +88,7 @@ def parse_standing(v: dict, words: Sequence[str]) -> dict:
         seq = [w.lower() for w in args]
         bad = [w for w in seq if w not in side_ac]
         if bad or len(set(seq)) != len(seq):
-            raise Bad(f"SEQUENCE lists your side's aircraft once each ({', '.join(sorted(side_ac))}); "
+            raise illegal(f"SEQUENCE lists your side's aircraft once each ({', '.join(sorted(side_ac))}); "
                       f"not {', '.join(bad) or 'a repeat'}", "L325")
         return {"op": "sequence", "value": seq}
     raise syntax(f"unknown standing order {verb}")
@@ -196,8 +134,8 @@ def check(v: dict, seat: str, lines: Sequence[OrderLine]) -> tuple[dict, list[Or
         if words[0].upper() in STANDING:
             try:
                 standing.append(parse_standing(v, words))
-            except Bad as b:
-                problems.append(OrderProblem(line.line_no, line.text, b.code, b.message, b.rule))
+            except OrderError as b:
+                report(problems, line, b)
         else:
             cmds.append((line, words))
     decide = v.get("decide")
@@ -209,7 +147,6 @@ def check(v: dict, seat: str, lines: Sequence[OrderLine]) -> tuple[dict, list[Or
                                          "no decision is awaited from you now: only standing orders "
                                          f"({', '.join(STANDING)}) are accepted", "10.2"))
     elif kind:
-        from .script import check_script
         checker = {"setup": check_setup, "deploy": check_deploy, "activate": check_activate,
                    "script": check_script, "react": check_react, "pursue": check_pursue}[kind]
         parsed = checker(v, decide, cmds, problems)
@@ -217,8 +154,8 @@ def check(v: dict, seat: str, lines: Sequence[OrderLine]) -> tuple[dict, list[Or
     return {"standing": standing, "cmds": parsed, "kind": kind}, problems
 
 
-def report(problems: list, line: OrderLine, b: Bad) -> None:
-    problems.append(OrderProblem(line.line_no, line.text, b.code, b.message, b.rule))
+def report(problems: list, line: OrderLine, b: OrderError) -> None:
+    problems.append(b.problem(line.line_no, line.text))
 
 
 def check_setup(v, decide, cmds, problems) -> dict:
@@ -230,29 +167,29 @@ def check_setup(v, decide, cmds, problems) -> dict:
             if verb == "GROUND":
                 objs = [w.lower() for w in words[1:]]
                 if len(objs) != 2 or len(set(objs)) != 2 or any(o not in ("cp", "dp", "aa") for o in objs):
-                    raise Bad("GROUND names two different objects of CP, DP, AA for your two slots, "
+                    raise illegal("GROUND names two different objects of CP, DP, AA for your two slots, "
                               "in the order of your slots (left to right on the board)", "L279")
                 out["ground"] = objs
             elif verb in ("PICK", "KEEP"):
                 want = "PICK" if sel["mode"] == "free" else "KEEP" if sel["mode"] == "limited" else None
                 if want is None:
-                    raise Bad("random selection: the number cards already chose your aircraft", "L271")
+                    raise illegal("random selection: the number cards already chose your aircraft", "L271")
                 if verb != want:
-                    raise Bad(f"{sel['mode']} selection uses {want}", "L273, L275")
+                    raise illegal(f"{sel['mode']} selection uses {want}", "L273, L275")
                 if not all(w.isdigit() for w in words[1:]):
                     raise syntax(f"{verb} takes personal numbers")
                 nums = [int(w) for w in words[1:]]
                 bad = [n for n in nums if n not in sel["candidates"]]
                 if bad:
-                    raise Bad(f"number(s) {', '.join(map(str, bad))} not available; choose from "
+                    raise illegal(f"number(s) {', '.join(map(str, bad))} not available; choose from "
                               f"{', '.join(map(str, sel['candidates']))}", "L271-275")
                 if len(nums) != sel["keep"] or len(set(nums)) != len(nums):
-                    raise Bad(f"choose exactly {sel['keep']} different aircraft", "L269, L275")
+                    raise illegal(f"choose exactly {sel['keep']} different aircraft", "L269, L275")
                 out["pick"] = nums
             else:
                 raise syntax(f"set-up orders are GROUND and {'PICK' if sel['mode'] == 'free' else 'KEEP'}, "
                              f"not {verb}")
-        except Bad as b:
+        except OrderError as b:
             report(problems, line, b)
     return out
 
@@ -265,7 +202,7 @@ def check_deploy(v, decide, cmds, problems) -> dict:
                 raise syntax("DEPLOY <aircraft> LOW|MEDIUM|HIGH [CELL x,y] [FACE N|E|S|W]", "L317")
             ac = words[1].lower()
             if ac not in decide["aircraft"]:
-                raise Bad(f"{ac} is not one of your aircraft waiting to deploy ({', '.join(decide['aircraft'])})",
+                raise illegal(f"{ac} is not one of your aircraft waiting to deploy ({', '.join(decide['aircraft'])})",
                           "L317")
             alt = words[2].lower()
             if alt not in tables.ALTITUDES:
@@ -274,16 +211,16 @@ def check_deploy(v, decide, cmds, problems) -> dict:
             cells = decide["cells"][alt]
             order = {"ac": ac, "alt": alt, "face": face_arg(kw["FACE"]) if "FACE" in kw else None, "cell": None}
             if not cells:
-                raise Bad(f"no free cell at {alt} within two cells of your edge", "L317")
+                raise illegal(f"no free cell at {alt} within two cells of your edge", "L317")
             if "CELL" in kw:
                 c = cell_arg(kw["CELL"])
                 if c not in cells:
-                    raise Bad(f"cell {kw['CELL']} is not open: at {alt} you enter at "
+                    raise illegal(f"cell {kw['CELL']} is not open: at {alt} you enter at "
                               f"{' '.join(f'{x},{y}' for x, y in cells)} (start cell first, else within two "
                               f"cells of your edge)", "L133, L317")
                 order["cell"] = c
             out = order
-        except Bad as b:
+        except OrderError as b:
             report(problems, line, b)
     return out
 
@@ -295,14 +232,14 @@ def check_activate(v, decide, cmds, problems) -> dict:
             verb = words[0].upper()
             if verb == "ACTIVATE":
                 if len(words) != 2 or words[1].lower() not in decide["aircraft"]:
-                    raise Bad(f"ACTIVATE one of your aircraft still to act: {', '.join(decide['aircraft'])}", "L287")
+                    raise illegal(f"ACTIVATE one of your aircraft still to act: {', '.join(decide['aircraft'])}", "L287")
                 out["ac"] = words[1].lower()
             elif verb == "PRE_DISCARD":
                 out["discard"] = [card_id(w) for w in words[1:]]
                 out["line"] = line
             else:
                 raise syntax("before activation: ACTIVATE <aircraft> and PRE_DISCARD <cards>", "L291")
-        except Bad as b:
+        except OrderError as b:
             report(problems, line, b)
     ac = out["ac"] or (decide["aircraft"][0] if decide["aircraft"] else None)
     hand = list(v["hands"].get(ac, []))
@@ -311,7 +248,7 @@ def check_activate(v, decide, cmds, problems) -> dict:
         if c in hand and tables.card(c).kind != "malfunction":
             hand.remove(c)
         else:
-            report(problems, line, Bad(f"{c} is not a card {ac} holds (malfunctions cannot be discarded "
+            report(problems, line, illegal(f"{c} is not a card {ac} holds (malfunctions cannot be discarded "
                                          f"before activation); hand: {', '.join(sorted(v['hands'].get(ac, [])))}",
                                          "L291"))
     return out
@@ -338,12 +275,12 @@ def check_react(v, decide, cmds, problems) -> dict:
                 if not match:
                     legal = "; ".join(f"PLAY {o['card']}{' FROM DP' if o['source'] == 'dp' else ''} ON {o['on']}"
                                       for o in opts) or "none: PASS"
-                    raise Bad(f"{decide['ac']} cannot play {cid} from {src} on card {on} now; legal: {legal}",
+                    raise illegal(f"{decide['ac']} cannot play {cid} from {src} on card {on} now; legal: {legal}",
                               "L158, 4.3")
                 out = {"play": match[0]}
             else:
                 raise syntax("answer with PLAY <card> ON <n> or PASS", "4.3")
-        except Bad as b:
+        except OrderError as b:
             report(problems, line, b)
     return out
 
@@ -359,10 +296,10 @@ def check_pursue(v, decide, cmds, problems) -> dict:
             if "CELL" in kw:
                 c = cell_arg(kw["CELL"])
                 if c not in decide["cells"]:
-                    raise Bad(f"the pursuer may go to {' '.join(f'{x},{y}' for x, y in decide['cells'])} only", "L140")
+                    raise illegal(f"the pursuer may go to {' '.join(f'{x},{y}' for x, y in decide['cells'])} only", "L140")
                 out["cell"] = c
             if "FACE" in kw:
                 out["face"] = face_arg(kw["FACE"])
-        except Bad as b:
+        except OrderError as b:
             report(problems, line, b)
     return out

@@ -13,7 +13,9 @@ from collections import Counter
 
 from . import tables
 from .geometry import NOSE
-from .orders import Bad, report, card_id, cell_arg, face_arg, keyword_args, syntax
+from pbem.core.errors import OrderError
+
+from .words import card_id, cell_arg, face_arg, illegal, keyword_args, syntax
 
 POSITIONS = ("FRONT", "FLANK", "REAR")
 
@@ -35,7 +37,7 @@ def check_script(v: dict, decide: dict, cmds, problems) -> list[dict]:
     def take(cid: str, what: str) -> None:
         if used[cid] >= hand[cid]:
             have = hand[cid]
-            raise Bad(f"{ac} holds {have} {tables.card(cid).name} card(s) and this script already uses "
+            raise illegal(f"{ac} holds {have} {tables.card(cid).name} card(s) and this script already uses "
                       f"{used[cid]} ({what}); hand: {', '.join(sorted(hand.elements())) or 'empty'}", "2.3")
         used[cid] += 1
 
@@ -63,9 +65,9 @@ def check_script(v: dict, decide: dict, cmds, problems) -> list[dict]:
                              "END_DISCARD, NEXT_DISCARD, END")
             if verb in ("STAY", "MOVE", "ROTATE", "CLIMB", "DESCEND"):
                 if seen_move or not decide["first_step"]:
-                    raise Bad("one movement order per turn, at its start [L134, L295]", "4.2 T2")
+                    raise illegal("one movement order per turn, at its start [L134, L295]", "4.2 T2")
                 if beats or items:
-                    raise Bad("movement comes before combat and the other orders [L295-297]", "4.2 T2")
+                    raise illegal("movement comes before combat and the other orders [L295-297]", "4.2 T2")
                 seen_move = True
                 item = parse_move(verb, words, me, decide, hand, take)
                 if verb != "STAY":
@@ -73,15 +75,15 @@ def check_script(v: dict, decide: dict, cmds, problems) -> list[dict]:
                 items.append(item)
             elif verb in ("MANOEUVRE", "ATTACK"):
                 if v["options"]["step_mode"] and beats:
-                    raise Bad("step mode: one beat per order file; the engine asks again after it", "10.2")
+                    raise illegal("step mode: one beat per order file; the engine asks again after it", "10.2")
                 if flags["ground"]:
-                    raise Bad("a shturmovik that attacks a ground object plays no other attack or manoeuvre [L301]",
+                    raise illegal("a shturmovik that attacks a ground object plays no other attack or manoeuvre [L301]",
                               "L301")
                 from_dp = [w.upper() for w in words[2:4]] == ["FROM", "DP"]
                 if from_dp:
                     words = words[:2] + words[4:]
                     if flags["from_dp"] or decide.get("dp_card") != card_id(words[1]):
-                        raise Bad(f"the card on your dispatch post is {decide.get('dp_card') or 'none'}; it is "
+                        raise illegal(f"the card on your dispatch post is {decide.get('dp_card') or 'none'}; it is "
                                   "played once and then discarded", "L148")
                     flags["from_dp"] += 1
                 item = parse_beat(verb, words, me, v, rel, enemies, known, spent, take, from_dp)
@@ -96,7 +98,7 @@ def check_script(v: dict, decide: dict, cmds, problems) -> list[dict]:
                 if failed_beat:
                     continue
                 if not items or items[-1]["op"] not in ("manoeuvre", "attack"):
-                    raise Bad("an ON_CANCELLED line follows the MANOEUVRE or ATTACK it answers for", "4.3")
+                    raise illegal("an ON_CANCELLED line follows the MANOEUVRE or ATTACK it answers for", "4.3")
                 beat = items[-1]
                 for w in words[1:]:
                     if w.upper() == "ASK":
@@ -106,18 +108,18 @@ def check_script(v: dict, decide: dict, cmds, problems) -> list[dict]:
                     else:
                         cid = card_id(w)
                         if not tables.card(cid).reacts:
-                            raise Bad(f"{tables.card(cid).name} is not a reaction or counter-move", "L158, L184")
+                            raise illegal(f"{tables.card(cid).name} is not a reaction or counter-move", "L158, L184")
                         if hand[cid] == 0:
-                            raise Bad(f"{ac} holds no {tables.card(cid).name}", "2.3")
+                            raise illegal(f"{ac} holds no {tables.card(cid).name}", "2.3")
                         beat["counter"].append(cid)
             elif verb == "GROUND_ATTACK":
                 if beats or flags["ground"]:
-                    raise Bad("a ground attack excludes every other attack and manoeuvre in the turn", "L301")
+                    raise illegal("a ground attack excludes every other attack and manoeuvre in the turn", "L301")
                 if not me["category"].startswith("SH"):
-                    raise Bad(f"{ac} is category {me['category']}: only shturmoviks (SH) attack ground objects",
+                    raise illegal(f"{ac} is category {me['category']}: only shturmoviks (SH) attack ground objects",
                               "L73, L301")
                 if known and decide["ground_below"] is None:
-                    raise Bad(f"{ac} is not in the low-altitude cell directly above a live enemy ground object",
+                    raise illegal(f"{ac} is not in the low-altitude cell directly above a live enemy ground object",
                               "L301")
                 flags["ground"] += 1
                 beats += 1
@@ -126,18 +128,18 @@ def check_script(v: dict, decide: dict, cmds, problems) -> list[dict]:
                 if len(words) != 2:
                     raise syntax("SWAP <card>", "L48")
                 if not me["swap"]:
-                    raise Bad(f"{ac} ({me['model']}) has no swap ability", "L48")
+                    raise illegal(f"{ac} ({me['model']}) has no swap ability", "L48")
                 if flags["swap"]:
-                    raise Bad("the swap ability works once per turn", "L48")
+                    raise illegal("the swap ability works once per turn", "L48")
                 cid = card_id(words[1])
                 if tables.card(cid).kind == "malfunction":
-                    raise Bad("a malfunction card cannot be swapped", "L48")
+                    raise illegal("a malfunction card cannot be swapped", "L48")
                 take(cid, "SWAP")
                 flags["swap"] += 1
                 items.append({"op": "swap", "card": cid, "text": line.text})
             elif verb == "CP_USE":
                 if not decide["cp_ready"] or flags["cp"]:
-                    raise Bad("your side has no working command post unused this round", "L146")
+                    raise illegal("your side has no working command post unused this round", "L146")
                 kw = keyword_args(words[1:], ("DISCARD",))
                 flags["cp"] += 1
                 items.append({"op": "cp", "discard": card_id(kw["DISCARD"]) if "DISCARD" in kw else None,
@@ -146,10 +148,10 @@ def check_script(v: dict, decide: dict, cmds, problems) -> list[dict]:
                 if len(words) != 2:
                     raise syntax("DP_DEPOSIT <card>", "L148")
                 if not decide["dp_ready"] or flags["dp"]:
-                    raise Bad("your side has no working dispatch post, or a card already lies on it", "L148")
+                    raise illegal("your side has no working dispatch post, or a card already lies on it", "L148")
                 cid = card_id(words[1])
                 if tables.card(cid).kind == "malfunction":
-                    raise Bad("a malfunction card cannot go on the dispatch post", "L148")
+                    raise illegal("a malfunction card cannot go on the dispatch post", "L148")
                 take(cid, "DP_DEPOSIT")
                 flags["dp"] += 1
                 items.append({"op": "dp", "card": cid, "text": line.text})
@@ -158,12 +160,12 @@ def check_script(v: dict, decide: dict, cmds, problems) -> list[dict]:
             elif verb == "NEXT_DISCARD":
                 cards = [card_id(w) for w in words[1:]]
                 if any(tables.card(c).kind == "malfunction" for c in cards):
-                    raise Bad("malfunction cards cannot be discarded before activation", "L291")
+                    raise illegal("malfunction cards cannot be discarded before activation", "L291")
                 items.append({"op": "next_discard", "cards": cards, "text": line.text})
             elif verb == "END":
                 items.append({"op": "end", "text": line.text})
-        except Bad as b:
-            report(problems, line, b)
+        except OrderError as b:
+            problems.append(b.problem(line.line_no, line.text))
     if not seen_move and decide["first_step"]:
         items.insert(0, {"op": "move", "kind": "stay", "text": "STAY"})
     return items
@@ -175,7 +177,7 @@ def parse_cond(words, enemies) -> dict:
         return {"kind": "prev", "value": "ok" if up[0] == "PREV_OK" else "failed"}
     if len(up) == 3 and up[0] == "POS":
         if words[1].lower() not in enemies:
-            raise Bad(f"{words[1]!r} is not an enemy aircraft in play", "6.1")
+            raise illegal(f"{words[1]!r} is not an enemy aircraft in play", "6.1")
         vals = [p.strip() for p in up[2].split(",")]
         if not vals or any(p not in POSITIONS for p in vals):
             raise syntax("POS takes FRONT, FLANK, REAR (comma separated)", "6.1")
@@ -190,7 +192,7 @@ def parse_move(verb, words, me, decide, hand, take) -> dict:
             raise syntax("STAY takes nothing")
         return {"op": "move", "kind": "stay", "text": text}
     if verb in ("MOVE", "ROTATE") and me["in_dogfight"]:
-        raise Bad(f"{me['id']} is in a dogfight: it may not move or turn in its field, only change altitude "
+        raise illegal(f"{me['id']} is in a dogfight: it may not move or turn in its field, only change altitude "
                   "or stay", "L119, L135, L295")
     if verb == "MOVE":
         if len(words) < 2:
@@ -198,7 +200,7 @@ def parse_move(verb, words, me, decide, hand, take) -> dict:
         cell = cell_arg(words[1])
         kw = keyword_args(words[2:], ("FACE",))
         if cell not in decide["free_cells"]:
-            raise Bad(f"cell {words[1]} at {me['alt']} altitude is not free", "L135")
+            raise illegal(f"cell {words[1]} at {me['alt']} altitude is not free", "L135")
         return {"op": "move", "kind": "move", "cell": cell, "face": face_arg(kw.get("FACE", me["facing"])),
                 "text": text}
     if verb == "ROTATE":
@@ -208,27 +210,27 @@ def parse_move(verb, words, me, decide, hand, take) -> dict:
     kw = keyword_args(words[1:], ("DISCARD", "CELL", "FACE") if verb == "CLIMB" else ("CELL", "FACE"))
     i = tables.ALTITUDES.index(me["alt"]) + (1 if verb == "CLIMB" else -1)
     if not 0 <= i < len(tables.ALTITUDES):
-        raise Bad(f"{me['id']} is at {me['alt']} altitude: it cannot {verb.lower()} further", "L136")
+        raise illegal(f"{me['id']} is at {me['alt']} altitude: it cannot {verb.lower()} further", "L136")
     if decide["engine_trouble"]:
-        raise Bad(f"{me['id']} has engine trouble: no altitude change while the malfunction is in hand", "L196")
+        raise illegal(f"{me['id']} has engine trouble: no altitude change while the malfunction is in hand", "L196")
     alt = tables.ALTITUDES[i]
     item = {"op": "move", "kind": verb.lower(), "cell": None, "face": face_arg(kw["FACE"]) if "FACE" in kw else None,
             "text": text}
     if verb == "CLIMB":
         usable = [c for c in hand.elements() if tables.card(c).kind != "malfunction"]
         if not usable:
-            raise Bad("climbing costs one card from the hand and there is none to give", "L136")
+            raise illegal("climbing costs one card from the hand and there is none to give", "L136")
         if "DISCARD" in kw:
             cid = card_id(kw["DISCARD"])
             if tables.card(cid).kind == "malfunction":
-                raise Bad("a malfunction card cannot pay for climbing", "L136")
+                raise illegal("a malfunction card cannot pay for climbing", "L136")
             take(cid, "CLIMB DISCARD")
             item["discard"] = cid
     cells = decide["entry"][alt]
     if "CELL" in kw:
         c = cell_arg(kw["CELL"])
         if c not in cells:
-            raise Bad(f"entering {alt} altitude the aircraft goes to "
+            raise illegal(f"entering {alt} altitude the aircraft goes to "
                       f"{' or '.join(f'{x},{y}' for x, y in cells) or 'no free cell'} (start cell first) ",
                       "L133, L138")
         item["cell"] = c
@@ -244,19 +246,19 @@ def parse_beat(verb, words, me, v, rel, enemies, known, spent, take, from_dp=Fal
     if verb == "ATTACK":
         kw = keyword_args(words[2:], ("TARGET", "CRIT", "EXTRA"))
         if c.kind != "attack":
-            raise Bad(f"{c.name} is not an attack card ({c.kind})", "L176")
+            raise illegal(f"{c.name} is not an attack card ({c.kind})", "L176")
         if "TARGET" not in kw:
             raise syntax("ATTACK needs TARGET <enemy>", "L297")
         tgt = kw["TARGET"].lower()
         if tgt not in enemies:
-            raise Bad(f"{kw['TARGET']!r} is not an enemy aircraft in play ({', '.join(sorted(enemies))})", "L297")
+            raise illegal(f"{kw['TARGET']!r} is not an enemy aircraft in play ({', '.join(sorted(enemies))})", "L297")
         if not from_dp:
             take(cid, "ATTACK")
         crit = None
         if "CRIT" in kw:
             crit = card_id(kw["CRIT"])
             if tables.card(crit).kind != "crit":
-                raise Bad(f"{tables.card(crit).name} is not a critical-hit card", "L194")
+                raise illegal(f"{tables.card(crit).name} is not a critical-hit card", "L194")
             take(crit, "CRIT")
         extra = None
         if "EXTRA" in kw:
@@ -265,27 +267,27 @@ def parse_beat(verb, words, me, v, rel, enemies, known, spent, take, from_dp=Fal
         if known:
             r = rel.get(tgt)
             if r is None:
-                raise Bad(f"{tgt} is not in a dogfight with {me['id']} (orthogonally adjacent at the same "
+                raise illegal(f"{tgt} is not in a dogfight with {me['id']} (orthogonally adjacent at the same "
                           "altitude)", "L119, L297")
             if r["pool"] == "none":
-                raise Bad(f"{me['id']} is {r['my_aspect']}-on to {tgt} and has no turret: it may not attack "
+                raise illegal(f"{me['id']} is {r['my_aspect']}-on to {tgt} and has no turret: it may not attack "
                           f"[L126, L129]", "6.1")
             left = r["firing"] - spent[r["pool"]]
             if c.cost > left:
-                raise Bad(f"{c.name} costs {c.cost} firing points; {me['id']} has {left} against {tgt} "
+                raise illegal(f"{c.name} costs {c.cost} firing points; {me['id']} has {left} against {tgt} "
                           f"({'turret' if r['pool'] == 'turret' else (r['position'] or '') + ' position'})",
                           "L41, L231")
             spent[r["pool"]] += c.cost
             if c.extra_discard and sum(1 for x in v["hands"][me["id"]]) < 2:
-                raise Bad(f"{c.name} demands an extra card from the hand and there is none", "L178")
+                raise illegal(f"{c.name} demands an extra card from the hand and there is none", "L178")
         return {"op": "attack", "card": cid, "target": tgt, "crit": crit, "extra": extra, "counter": [],
                 "counter_ask": False, "text": text}
     kw = keyword_args(words[2:], ("TARGET", "APPLY", "ROTATE", "CELL", "FACE"))
     if not c.manoeuvres:
-        raise Bad(f"{c.name} is not a manoeuvre or counter-move ({c.kind})", "L166, L184")
+        raise illegal(f"{c.name} is not a manoeuvre or counter-move ({c.kind})", "L166, L184")
     tgt = kw["TARGET"].lower() if "TARGET" in kw else None
     if tgt is not None and tgt not in enemies:
-        raise Bad(f"{kw['TARGET']!r} is not an enemy aircraft in play", "L168")
+        raise illegal(f"{kw['TARGET']!r} is not an enemy aircraft in play", "L168")
     apply = kw.get("APPLY", "TARGET" if tgt else "SELF").lower()
     if apply not in ("self", "target"):
         raise syntax("APPLY SELF or APPLY TARGET", "L166")
@@ -296,14 +298,14 @@ def parse_beat(verb, words, me, v, rel, enemies, known, spent, take, from_dp=Fal
         take(cid, "MANOEUVRE")
     if known:
         if rel and tgt is None:
-            raise Bad(f"{me['id']} is in a dogfight: name the TARGET ({', '.join(sorted(rel))})", "L168")
+            raise illegal(f"{me['id']} is in a dogfight: name the TARGET ({', '.join(sorted(rel))})", "L168")
         if tgt is not None and tgt not in rel:
-            raise Bad(f"{tgt} is not in a dogfight with {me['id']}", "L168")
+            raise illegal(f"{tgt} is not in a dogfight with {me['id']}", "L168")
         if tgt and c.effect == "change_position" and apply == "target" and rel[tgt]["my_aspect"] != NOSE:
-            raise Bad(f"{me['id']} must be nose-on to {tgt} to turn it; it is {rel[tgt]['my_aspect']}-on "
+            raise illegal(f"{me['id']} must be nose-on to {tgt} to turn it; it is {rel[tgt]['my_aspect']}-on "
                       "(APPLY SELF turns your own aircraft)", "L166")
         if c.effect == "flank_swap" and (tgt is None or rel[tgt]["my_aspect"] != "side"):
-            raise Bad(f"{c.name} needs {me['id']} side-on to its target", "L219")
+            raise illegal(f"{c.name} needs {me['id']} side-on to its target", "L219")
     return {"op": "manoeuvre", "card": cid, "target": tgt, "apply": apply, "rotate": rot,
             "cell": cell_arg(kw["CELL"]) if "CELL" in kw else None,
             "face": face_arg(kw["FACE"]) if "FACE" in kw else None, "counter": [], "counter_ask": False,
