@@ -4,10 +4,11 @@ from __future__ import annotations
 from . import tables
 from .damage import draw_into, give_up
 from .flow import skip
+from .script_verbs import CpUse, DpDeposit, GroundAttack, Swap
 from .state import Game, other_side
 
 
-def ground_attack(g: Game, a: dict, item: dict, dice) -> None:
+def ground_attack(g: Game, a: dict, item: GroundAttack, dice) -> None:
     """A shturmovik hits the ground object below it for a number card 1..10 [L301-303]."""
     t = g.doc["turn"]
     obj = ground_below(g, a)
@@ -47,9 +48,9 @@ def ground_below(g: Game, a: dict) -> dict | None:
     return None
 
 
-def swap(g: Game, a: dict, item: dict, dice) -> None:
+def swap(g: Game, a: dict, item: Swap, dice) -> None:
     t = g.doc["turn"]
-    cid = item["card"]
+    cid = item.card
     if not g.type_of(a).swap:
         skip(g, a, item, f"{a['id']} has no swap ability [L48]")
     elif t["swapped"]:
@@ -68,7 +69,7 @@ def own_object(g: Game, side: str, obj: str) -> bool:
     return g.doc["revealed"] and any(o["obj"] == obj and not o["destroyed"] for o in g.doc["ground"][side])
 
 
-def use_cp(g: Game, a: dict, item: dict, dice) -> None:
+def use_cp(g: Game, a: dict, item: CpUse, dice) -> None:
     side = a["side"]
     if not own_object(g, side, "cp"):
         skip(g, a, item, "your side has no working command post [L146]")
@@ -81,14 +82,14 @@ def use_cp(g: Game, a: dict, item: dict, dice) -> None:
     got = draw_into(g, a, 1, dice, "command post [L146]")
     if a["destroyed"]:
         return
-    first = [item["discard"]] if item.get("discard") else []
+    first = [item.discard] if item.discard else []
     if not first and got and tables.card(got[0]).kind != "malfunction":
         first = [got[0]] if tables.card(got[0]).keep <= min(tables.card(c).keep for c in a["hand"]) else []
     give_up(g, a, 1, "command post [L146]", first, allow_malfunction=False)
 
 
-def deposit(g: Game, a: dict, item: dict) -> None:
-    side, cid = a["side"], item["card"]
+def deposit(g: Game, a: dict, item: DpDeposit) -> None:
+    side, cid = a["side"], item.card
     if not own_object(g, side, "dp"):
         skip(g, a, item, "your side has no working dispatch post [L148]")
     elif g.doc["dp"][side]:

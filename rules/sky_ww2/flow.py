@@ -9,5 +9,6 @@ def open_pending(g: Game, kind: str, seats, **data) -> None:
     g.doc["pending"] = {"kind": kind, "seats": sorted(seats), "n": g.doc["counter"], **data}
 
 
-def skip(g: Game, a: dict, item: dict, why: str) -> None:
-    g.say(f"{a['id']}: order '{item['text']}' is skipped: {why}", [a["seat"]], kind="skipped")
+def skip(g: Game, a: dict, order, why: str) -> None:
+    """Tell the author that an order of its script is not carried out, and why."""
+    g.say(f"{a['id']}: order '{order.text}' is skipped: {why}", [a["seat"]], kind="skipped")

@@ -1,30 +1,7 @@
 """The blank order form for a seat's next step, built from its view [10.3]."""
 from __future__ import annotations
 
-
-def standing_lines(v: dict) -> list[str]:
-    """The seat's standing orders in force, as order lines it can keep or edit."""
-    p = v["policies"]
-    out = []
-    for r in p["react"]:
-        card = "ANY" if r["card"] == "*" else r["card"]
-        ac = "ALL" if r["ac"] == "*" else r["ac"]
-        md = f" MIN_DAMAGE {r['min_damage']}" if r["min_damage"] else ""
-        md += (f" MAX {r['max']}" if r.get("max") else "") + (" LETHAL" if r.get("lethal") else "")
-        out.append(f"REACT {ac} {card} AGAINST {r['against'].upper() if r['against'] in ('any', 'attack', 'manoeuvre') else r['against']}{md}")
-    out.append(f"REACT_DEFAULT {p['react_default'].upper()}")
-    for ac, val in sorted(p["pursue"].items()):
-        out.append(f"ON_PURSUIT {'ALL' if ac == '*' else ac} {val.upper()}")
-    if p["discard_priority"]:
-        out.append("DISCARD_PRIORITY " + " ".join(p["discard_priority"]))
-    out.append(f"RESCUE {p['rescue'].upper()}")
-    out.append(f"ACTIVATION {p['activation'].upper()}")
-    out.append(f"DP_USE {p['dp_use'].upper()}")
-    sp = v["side_policies"]
-    out.append(f"AA_FIRE {'YES' if sp['aa'] == 'fire' else 'NO'}")
-    if sp["sequence"]:
-        out.append("SEQUENCE " + " ".join(sp["sequence"]))
-    return out
+from .standing import standing_lines
 
 
 HELP = """# Standing orders (any order file; REACT lines replace your earlier REACT list):

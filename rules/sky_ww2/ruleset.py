@@ -11,7 +11,10 @@ from pbem.core.ruleset import Checked, Option, Outcome, Phase, Resolution, Rules
 from . import bot, forms, orders, picture, tables, views
 from .exchange import answer
 from .setup import new_game, resolve_deploy, resolve_setup
-from .state import State
+from .script_verbs import Stay
+from .standing import apply_standing
+from .state import Game, State
+from .step_verbs import Activate, Deploy, Pass, Play, PreDiscard, Pursue, last
 from .turn import activate, advance, take_script
 
 OPTIONS = (
@@ -94,70 +97,24 @@ class SkyRuleset:
 
     def check_orders(self, view: Mapping[str, Any], seat: str, lines: Sequence[OrderLine]) -> Checked:
         parsed, problems = orders.check(dict(view), seat, lines)
-        notes = tuple(f"standing order {i['op']} stored" for i in parsed["standing"])
+        notes = tuple(f"standing order {i.OP} stored" for i in parsed.standing)
         return Checked(parsed, tuple(problems), notes)
 
-    def default_orders(self, state: State, seat: str) -> dict:
+    def default_orders(self, state: State, seat: str) -> orders.Orders:
         """Silence means: keep standing orders, take the defaults (stay and end the turn, pass, no pursuit)."""
         p = state.read()["pending"]
-        kind = p["kind"] if p and seat in p["seats"] else None
-        cmds: Any = {"script": [], "react": {"play": None}, "pursue": {"go": False, "cell": None, "face": None},
-                     "activate": {"ac": None, "discard": []}}.get(kind, {})
-        return {"standing": [], "cmds": cmds, "kind": kind}
+        return orders.Orders(p["kind"] if p and seat in p["seats"] else None)
 
     def resolve(self, state: State, orders_in: Mapping[str, Any], dice) -> Resolution:
         g = state.thaw()
         for seat in sorted(orders_in):
-            o = orders_in[seat] or {}
-            notes = orders.apply_standing(g.doc, seat, o.get("standing", []))
-            if o.get("standing"):
-                extra = f": {', '.join(notes)}" if notes else ""
-                g.say(f"standing orders updated ({len(o['standing'])} line(s)){extra}", [seat], kind="standing")
+            store_standing(g, seat, orders_in[seat] or orders.Orders(None))
         p = g.doc["pending"]
-        if p is None:
-            advance(g, dice)
-            return Resolution(g.freeze(), tuple(g.events))
-        kind = p["kind"]
-
-        def cmds(seat: str) -> Any:
-            o = orders_in.get(seat)
-            if not o or o.get("kind") != kind:
-                return self.default_orders(state, seat)["cmds"]
-            return o["cmds"]
-
-        if kind == "setup":
-            g.doc["pending"] = None
-            resolve_setup(g, {s: cmds(s) for s in p["seats"]}, dice)
-        elif kind == "deploy":
-            resolve_deploy(g, cmds(p["seats"][0]), dice)
-        elif kind == "activate":
-            c = cmds(p["seats"][0])
-            g.doc["pending"] = None
-            ac = c.get("ac") or p["ac"]
-            a = g.ac(ac)
-            if a["done"] or a["destroyed"] or a["seat"] != p["seats"][0] or a["side"] != p["side"]:
-                a = g.ac(p["ac"])
-            activate(g, a, dice, c.get("discard", []))
-        elif kind == "script":
-            g.doc["pending"] = None
-            items = list(cmds(p["seats"][0]))
-            t = g.doc["turn"]
-            if not items and not t["moved"] and t["step"] == 0:
-                items = [{"op": "move", "kind": "stay", "text": "STAY"}]
-            take_script(g, items)
-        elif kind == "react":
-            c = cmds(p["seats"][0])
-            g.doc["pending"] = None
-            ex = g.doc["turn"]["exchange"]
-            if c.get("play"):
-                answer(g, ex, p["party"], c["play"])
-            else:
-                ex["closed"] = True
-                g.say(f"{p['ac']} passes", kind="reaction")
-        elif kind == "pursue":
-            c = cmds(p["seats"][0])
-            g.doc["pending"] = None
-            g.doc["turn"]["pursuit"]["answer"] = dict(c)
+        if p is not None:
+            def cmds(seat: str) -> tuple:
+                o = orders_in.get(seat)
+                return o.cmds if o and o.kind == p["kind"] else ()
+            STEPS[p["kind"]](g, p, cmds, dice)
         advance(g, dice)
         return Resolution(g.freeze(), tuple(g.events))
 
@@ -178,3 +135,63 @@ class SkyRuleset:
 
     def bot_orders(self, view: Mapping[str, Any], seat: str, dice) -> str:
         return bot.orders(view, seat, dice)
+
+
+def store_standing(g: Game, seat: str, o: orders.Orders) -> None:
+    notes = apply_standing(g.doc, seat, o.standing)
+    if o.standing:
+        extra = f": {', '.join(notes)}" if notes else ""
+        g.say(f"standing orders updated ({len(o.standing)} line(s)){extra}", [seat], kind="standing")
+
+
+# ---- the answers of each step, applied before the game runs on ---------------------------------------
+
+
+def setup_step(g: Game, p: dict, cmds, dice) -> None:
+    g.doc["pending"] = None
+    resolve_setup(g, {s: cmds(s) for s in p["seats"]}, dice)
+
+
+def deploy_step(g: Game, p: dict, cmds, dice) -> None:
+    resolve_deploy(g, last(cmds(p["seats"][0]), Deploy), dice)
+
+
+def activate_step(g: Game, p: dict, cmds, dice) -> None:
+    """The aircraft chosen, or the one the sequence gave when the choice no longer fits [L287, L291]."""
+    c = cmds(p["seats"][0])
+    chosen, pre = last(c, Activate), last(c, PreDiscard)
+    g.doc["pending"] = None
+    a = g.ac(chosen.ac if chosen else p["ac"])
+    if a["done"] or a["destroyed"] or a["seat"] != p["seats"][0] or a["side"] != p["side"]:
+        a = g.ac(p["ac"])
+    activate(g, a, dice, pre.cards if pre else [])
+
+
+def script_step(g: Game, p: dict, cmds, dice) -> None:
+    g.doc["pending"] = None
+    items = list(cmds(p["seats"][0]))
+    t = g.doc["turn"]
+    if not items and not t["moved"] and t["step"] == 0:
+        items = [Stay()]
+    take_script(g, items)
+
+
+def react_step(g: Game, p: dict, cmds, dice) -> None:
+    play = last(cmds(p["seats"][0]), Play, Pass)
+    g.doc["pending"] = None
+    ex = g.doc["turn"]["exchange"]
+    if isinstance(play, Play):
+        answer(g, ex, p["party"], {"card": play.card, "source": play.source, "on": play.on})
+    else:
+        ex["closed"] = True
+        g.say(f"{p['ac']} passes", kind="reaction")
+
+
+def pursue_step(g: Game, p: dict, cmds, dice) -> None:
+    o = last(cmds(p["seats"][0]), Pursue) or Pursue(False)
+    g.doc["pending"] = None
+    g.doc["turn"]["pursuit"]["answer"] = {"go": o.go, "cell": list(o.cell) if o.cell else None, "face": o.face}
+
+
+STEPS = {"setup": setup_step, "deploy": deploy_step, "activate": activate_step, "script": script_step,
+         "react": react_step, "pursue": pursue_step}

@@ -7,6 +7,7 @@ from . import tables
 from .damage import draw_into
 from .movement import entry_cells, place
 from .state import Game, other_side
+from .step_verbs import Deploy, Ground, Pick, last
 from .turn import advance, open_pending
 
 PREFIX = {"coalition": "c", "axis": "x"}
@@ -113,14 +114,15 @@ def preset(g: Game, sc: dict, dice) -> None:
 def resolve_setup(g: Game, orders: dict, dice) -> None:
     """Ground objects face down, then aircraft choice, both sides at once and in secret [S2, S4]."""
     for side in tables.SIDES:
-        o = orders.get(f"{side}-1") or {}
-        objs = o.get("ground") or list(GROUND_IDS[:2])
+        o = orders.get(f"{side}-1") or ()
+        ground, pick = last(o, Ground), last(o, Pick)
+        objs = list(ground.objects) if ground else list(GROUND_IDS[:2])
         for slot, obj in zip(g.doc["ground"][side], objs, strict=False):
             slot["obj"] = obj
         g.say(f"{side} lays two ground-object cards face down", kind="setup")
         if g.opt("selection") != "random":
             sel = g.doc["selection"][side]
-            picks = o.get("pick") or sel["candidates"][:sel["keep"]]
+            picks = list(pick.numbers) if pick else sel["candidates"][:sel["keep"]]
             make_aircraft(g, side, picks)
         names = ", ".join(f"{a['id']} {g.type_of(a).model} (#{a['number']}, {g.type_of(a).category}, {a['seat']})"
                           for a in g.aircraft(side))
@@ -146,20 +148,21 @@ def next_deploy(g: Game) -> bool:
     return True
 
 
-def resolve_deploy(g: Game, order: dict, dice) -> None:
+def resolve_deploy(g: Game, order: Deploy | None, dice) -> None:
+    """Place the aircraft named (the one asked for when none or a wrong one is), draw its hand [L317]."""
     p = g.doc["pending"]
     g.doc["pending"] = None
-    a = g.ac(order.get("ac") or p["ac"])
+    a = g.ac(order.ac if order else p["ac"])
     if a["side"] != p["side"] or a["placed"] or a["seat"] != p["seats"][0]:
         a = g.ac(p["ac"])
-    alt = order.get("alt") or "medium"
+    alt = order.alt if order else "medium"
     cells = entry_cells(g, a["side"], alt, setup=True)
     if not cells:
         alt = next(x for x in tables.ALTITUDES if entry_cells(g, a["side"], x, setup=True))
         cells = entry_cells(g, a["side"], alt, setup=True)
-    want = tuple(order["cell"]) if order.get("cell") else None
+    want = order.cell if order else None
     cell = want if want in cells else cells[0]
-    face = order.get("face") or ("E" if a["side"] == "coalition" else "W")
+    face = (order.face if order else None) or ("E" if a["side"] == "coalition" else "W")
     place(a, alt, cell, face)
     g.say(f"{a['id']} ({g.type_of(a).model}) enters the battle at {alt} altitude, {cell[0]},{cell[1]} facing {face}",
           kind="deploy")

@@ -11,14 +11,16 @@ from __future__ import annotations
 from . import tables
 from .abilities import deposit, ground_attack, swap, use_cp
 from .damage import card_names, damage, draw_into, finish, policy, trim_hand
-from .exchange import declare, step_exchange
+from .exchange import condition_holds, declare, step_exchange
 from .flight import aa_check, move, step_pursuit
 from .flow import open_pending, skip
+from .script_verbs import (Attack, Climb, CpUse, Descend, DpDeposit, End, EndDiscard, GroundAttack, If, Manoeuvre,
+                           MoveTo, NextDiscard, OnCancelled, Rotate, ScriptOrder, Stay, Swap, parse_script_line)
 from .state import Game, other_side
 
 __all__ = ["advance", "activate", "open_pending", "take_script"]
 
-BEATS = ("manoeuvre", "attack", "ground")
+BEATS = (Attack, Manoeuvre, If, GroundAttack)
 
 
 def advance(g: Game, dice) -> None:
@@ -115,12 +117,13 @@ def activate(g: Game, a: dict, dice, pre_discard) -> None:
     open_pending(g, "script", [a["seat"]], ac=a["id"])
 
 
-def take_script(g: Game, items: list[dict]) -> None:
-    """Store the active player's script; in step mode a script with a beat asks again afterwards."""
+def take_script(g: Game, items: list[ScriptOrder]) -> None:
+    """Store the active player's script (as its canonical lines); in step mode a script with a beat
+    asks again afterwards."""
     t = g.doc["turn"]
-    t["script"], t["pc"], t["step"] = items, 0, t["step"] + 1
-    t["more"] = bool(g.opt("step_mode")) and any(i["op"] in BEATS for i in items) \
-        and not any(i["op"] == "end" for i in items)
+    t["script"], t["pc"], t["step"] = [o.text for o in items], 0, t["step"] + 1
+    t["more"] = bool(g.opt("step_mode")) and any(isinstance(o, BEATS) for o in items) \
+        and not any(isinstance(o, End) for o in items)
 
 
 def run_turn(g: Game, dice) -> None:
@@ -143,9 +146,9 @@ def run_turn(g: Game, dice) -> None:
             return
         finish_turn(g, a)
         return
-    item = t["script"][t["pc"]]
+    item = parse_script_line(t["script"][t["pc"]])
     t["pc"] += 1
-    run_item(g, a, item, dice)
+    RUN[type(item)](g, a, item, dice)
 
 
 def finish_turn(g: Game, a: dict) -> None:
@@ -163,28 +166,58 @@ def finish_turn(g: Game, a: dict) -> None:
     g.say(f"{a['id']} ends its turn", kind="turn")
 
 
-def run_item(g: Game, a: dict, item: dict, dice) -> None:
+def counters_below(g: Game) -> OnCancelled:
+    """The ON_CANCELLED lines right below the beat just reached, taken together."""
     t = g.doc["turn"]
-    op = item["op"]
-    if op == "move":
-        if t["moved"] or t["actions"]:
-            skip(g, a, item, "movement comes once, before combat [L295]")
-        else:
-            move(g, a, item, dice)
-    elif op in ("manoeuvre", "attack"):
-        declare(g, a, item, dice)
-    elif op == "ground":
-        ground_attack(g, a, item, dice)
-    elif op == "swap":
-        swap(g, a, item, dice)
-    elif op == "cp":
-        use_cp(g, a, item, dice)
-    elif op == "dp":
-        deposit(g, a, item)
-    elif op == "end_discard":
-        t["end_discard"] = list(item["cards"])
-    elif op == "next_discard":
-        a["next_discard"] = list(item["cards"])
-    elif op == "end":
-        t["pc"] = len(t["script"])
-        t["more"] = False
+    cards: tuple[str, ...] = ()
+    ask = False
+    for text in t["script"][t["pc"]:]:
+        o = parse_script_line(text)
+        if not isinstance(o, OnCancelled):
+            break
+        cards += o.cards
+        ask = ask if o.ask is None else o.ask
+    return OnCancelled(cards, ask)
+
+
+def run_move(g: Game, a: dict, o: Stay | MoveTo | Rotate | Climb | Descend, dice) -> None:
+    t = g.doc["turn"]
+    if t["moved"] or t["actions"]:
+        skip(g, a, o, "movement comes once, before combat [L295]")
+    else:
+        move(g, a, o, dice)
+
+
+def run_beat(g: Game, a: dict, beat: Attack | Manoeuvre, dice) -> None:
+    declare(g, a, beat, counters_below(g), dice)
+
+
+def run_if(g: Game, a: dict, o: If, dice) -> None:
+    if condition_holds(g, a, o.cond):
+        declare(g, a, o.then, counters_below(g), dice)
+    else:
+        skip(g, a, o.then, "its condition does not hold")
+
+
+def run_end_discard(g: Game, a: dict, o: EndDiscard, dice) -> None:
+    g.doc["turn"]["end_discard"] = list(o.cards)
+
+
+def run_next_discard(g: Game, a: dict, o: NextDiscard, dice) -> None:
+    a["next_discard"] = list(o.cards)
+
+
+def run_end(g: Game, a: dict, o: End, dice) -> None:
+    t = g.doc["turn"]
+    t["pc"] = len(t["script"])
+    t["more"] = False
+
+
+def run_nothing(g: Game, a: dict, o: OnCancelled, dice) -> None:
+    """ON_CANCELLED lines were read with the beat above them."""
+
+
+RUN = {Stay: run_move, MoveTo: run_move, Rotate: run_move, Climb: run_move, Descend: run_move, Attack: run_beat, Manoeuvre: run_beat,
+       If: run_if, OnCancelled: run_nothing, GroundAttack: ground_attack, Swap: swap, CpUse: use_cp,
+       DpDeposit: lambda g, a, o, dice: deposit(g, a, o), EndDiscard: run_end_discard,
+       NextDiscard: run_next_discard, End: run_end}

@@ -12,6 +12,7 @@ from __future__ import annotations
 from . import combat, tables
 from .geometry import NOSE, POSITION
 from .movement import entry_cells
+from .script_verbs import Manoeuvre, parse_script_line
 from .state import Game, State, other_side
 from .abilities import ground_below, own_object
 
@@ -103,10 +104,10 @@ def exchange_public(g: Game, ex: dict | None) -> dict | None:
     nodes = [{"n": m["n"], "card": m["card"], "name": tables.card(m["card"]).name, "party": m["party"],
               "ac": m["ac"], "on": m["target"], "removed": m["removed"], "live": combat.live(ex, m["n"]),
               "crit": m["crit"]} for m in ex["nodes"]]
-    beat = ex["beat"]
-    what = f"{tables.card(beat['card']).name} ({card_brief(beat['card'])})"
-    if beat["op"] == "manoeuvre" and tables.card(beat["card"]).effect == "change_position":
-        what += f", turning {beat.get('apply', 'target')} {beat.get('rotate', 'cw')}"
+    beat = parse_script_line(ex["beat"])
+    what = f"{tables.card(beat.card).name} ({card_brief(beat.card)})"
+    if isinstance(beat, Manoeuvre) and beat.turns:
+        what += f", turning {beat.apply} {beat.rotate}"
     return {"attacker": ex["attacker"], "target": ex["target"], "beat": ex["no"], "nodes": nodes, "what": what,
             "standing": combat.live(ex), "closed": ex["closed"]}
 

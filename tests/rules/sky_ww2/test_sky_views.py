@@ -7,8 +7,7 @@ from pbem.core.orders import OrderLine
 from pbem.core.play import play
 
 from pbem.rules.sky_ww2 import RULESET, tables
-from pbem.rules.sky_ww2.forms import standing_lines
-from pbem.rules.sky_ww2.orders import apply_standing, parse_standing
+from pbem.rules.sky_ww2.standing import apply_standing, parse_standing, standing_lines
 from skyhelp import doc, edit, position, step
 
 FULL5 = ["banked-turn", "dodge", "barrel-roll", "sideslip", "half-loop"]

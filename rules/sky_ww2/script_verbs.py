@@ -1,0 +1,445 @@
+"""The orders of a turn script as typed values, one frozen class per verb [4.2, 10.2].
+
+``parse(words)`` reads one line using the tables only (no view, no position), so a
+stored script can be read back from its canonical text; ``text`` writes that text, and
+``parse_script_line(o.text) == o`` for every order.  Whether an order is legal for the
+writer now is :mod:`.script`'s business.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from . import tables
+from .geometry import cell_text
+from .words import card_id, cell_arg, face_arg, illegal, keyword_args, syntax
+
+Cell = tuple[int, int]
+POSITIONS = ("FRONT", "FLANK", "REAR")
+MOVE_VERBS = ("STAY", "MOVE", "ROTATE", "CLIMB", "DESCEND")
+
+
+def _cell(text: str) -> Cell:
+    x, y = cell_arg(text)
+    return x, y
+
+
+def _opt(key: str, value: str | None) -> str:
+    return f" {key} {value}" if value else ""
+
+
+def _cards(words: Sequence[str]) -> tuple[str, ...]:
+    return tuple(card_id(w) for w in words)
+
+
+# ---- movement [L133-138, L295] ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Stay:
+    VERB: ClassVar[str] = "STAY"
+
+    @classmethod
+    def parse(cls, words: Sequence[str]) -> Stay:
+        if len(words) != 1:
+            raise syntax("STAY takes nothing")
+        return cls()
+
+    @property
+    def text(self) -> str:
+        return "STAY"
+
+
+@dataclass(frozen=True)
+class MoveTo:
+    """Move in the field to a free cell; the facing defaults to the present one (filled in by the check)."""
+
+    VERB: ClassVar[str] = "MOVE"
+    cell: Cell
+    face: str | None = None
+
+    @classmethod
+    def parse(cls, words: Sequence[str]) -> MoveTo:
+        if len(words) < 2:
+            raise syntax("MOVE x,y [FACE d]", "L135")
+        cell = _cell(words[1])
+        kw = keyword_args(words[2:], ("FACE",))
+        return cls(cell, face_arg(kw["FACE"]) if "FACE" in kw else None)
+
+    @property
+    def text(self) -> str:
+        return f"MOVE {cell_text(self.cell)}" + _opt("FACE", self.face)
+
+
+@dataclass(frozen=True)
+class Rotate:
+    VERB: ClassVar[str] = "ROTATE"
+    face: str
+
+    @classmethod
+    def parse(cls, words: Sequence[str]) -> Rotate:
+        if len(words) != 2:
+            raise syntax("ROTATE N|E|S|W", "L295")
+        return cls(face_arg(words[1]))
+
+    @property
+    def text(self) -> str:
+        return f"ROTATE {self.face}"
+
+
+@dataclass(frozen=True)
+class _AltitudeChange:
+    """One field up or down; CELL is used only when the start cell is taken [L133]."""
+
+    KEYS: ClassVar[tuple[str, ...]] = ("CELL", "FACE")
+    cell: Cell | None = None
+    face: str | None = None
+
+    @classmethod
+    def _where(cls, kw: dict[str, str]) -> dict:
+        return {"cell": _cell(kw["CELL"]) if "CELL" in kw else None,
+                "face": face_arg(kw["FACE"]) if "FACE" in kw else None}
+
+    def _tail(self) -> str:
+        return _opt("CELL", self.cell and cell_text(self.cell)) + _opt("FACE", self.face)
+
+
+@dataclass(frozen=True)
+class Climb(_AltitudeChange):
+    """Up one field, paying a card from the hand [L136]."""
+
+    VERB: ClassVar[str] = "CLIMB"
+    STEP: ClassVar[int] = 1
+    discard: str | None = None
+
+    @classmethod
+    def parse(cls, words: Sequence[str]) -> Climb:
+        kw = keyword_args(words[1:], ("DISCARD",) + cls.KEYS)
+        discard = card_id(kw["DISCARD"]) if "DISCARD" in kw else None
+        if discard and tables.card(discard).kind == "malfunction":
+            raise illegal("a malfunction card cannot pay for climbing", "L136")
+        return cls(discard=discard, **cls._where(kw))
+
+    @property
+    def text(self) -> str:
+        return "CLIMB" + _opt("DISCARD", self.discard) + self._tail()
+
+
+@dataclass(frozen=True)
+class Descend(_AltitudeChange):
+    """Down one field, drawing a card [L136]."""
+
+    VERB: ClassVar[str] = "DESCEND"
+    STEP: ClassVar[int] = -1
+
+    @classmethod
+    def parse(cls, words: Sequence[str]) -> Descend:
+        return cls(**cls._where(keyword_args(words[1:], cls.KEYS)))
+
+    @property
+    def text(self) -> str:
+        return "DESCEND" + self._tail()
+
+
+# ---- beats [4.2 T3, 4.3] -------------------------------------------------------------------------
+
+
+def _from_dp(words: Sequence[str]) -> tuple[list[str], bool]:
+    """``<VERB> <card> FROM DP ...`` plays the card lying on the dispatch post [L148]."""
+    if [w.upper() for w in words[2:4]] == ["FROM", "DP"]:
+        return list(words[:2]) + list(words[4:]), True
+    return list(words), False
+
+
+@dataclass(frozen=True)
+class Attack:
+    VERB: ClassVar[str] = "ATTACK"
+    card: str
+    target: str
+    crit: str | None = None
+    extra: str | None = None
+    from_dp: bool = False
+
+    @classmethod
+    def parse(cls, words: Sequence[str]) -> Attack:
+        words, from_dp = _from_dp(words)
+        if len(words) < 2:
+            raise syntax("ATTACK <card> TARGET <enemy> ...")
+        cid = card_id(words[1])
+        kw = keyword_args(words[2:], ("TARGET", "CRIT", "EXTRA"))
+        c = tables.card(cid)
+        if c.kind != "attack":
+            raise illegal(f"{c.name} is not an attack card ({c.kind})", "L176")
+        if "TARGET" not in kw:
+            raise syntax("ATTACK needs TARGET <enemy>", "L297")
+        crit = card_id(kw["CRIT"]) if "CRIT" in kw else None
+        if crit and tables.card(crit).kind != "crit":
+            raise illegal(f"{tables.card(crit).name} is not a critical-hit card", "L194")
+        extra = card_id(kw["EXTRA"]) if "EXTRA" in kw else None
+        return cls(cid, kw["TARGET"].lower(), crit, extra, from_dp)
+
+    @property
+    def text(self) -> str:
+        return (f"ATTACK {self.card}{' FROM DP' if self.from_dp else ''} TARGET {self.target}"
+                + _opt("CRIT", self.crit) + _opt("EXTRA", self.extra))
+
+
+@dataclass(frozen=True)
+class Manoeuvre:
+    """A manoeuvre card; APPLY and ROTATE matter only to a change of position [L166, L217],
+    CELL and FACE only to a climb or dive [L133]."""
+
+    VERB: ClassVar[str] = "MANOEUVRE"
+    card: str
+    target: str | None = None
+    apply: str = "self"
+    rotate: str = "cw"
+    cell: Cell | None = None
+    face: str | None = None
+    from_dp: bool = False
+
+    @classmethod
+    def parse(cls, words: Sequence[str]) -> Manoeuvre:
+        words, from_dp = _from_dp(words)
+        if len(words) < 2:
+            raise syntax("MANOEUVRE <card> TARGET <enemy> ...")
+        cid = card_id(words[1])
+        kw = keyword_args(words[2:], ("TARGET", "APPLY", "ROTATE", "CELL", "FACE"))
+        c = tables.card(cid)
+        if not c.manoeuvres:
+            raise illegal(f"{c.name} is not a manoeuvre or counter-move ({c.kind})", "L166, L184")
+        tgt = kw["TARGET"].lower() if "TARGET" in kw else None
+        apply = kw.get("APPLY", "TARGET" if tgt else "SELF").lower()
+        if apply not in ("self", "target"):
+            raise syntax("APPLY SELF or APPLY TARGET", "L166")
+        rot = kw.get("ROTATE", "CW").lower()
+        if rot not in ("cw", "ccw"):
+            raise syntax("ROTATE CW or ROTATE CCW", "L217")
+        if c.effect != "change_position":  # the words mean nothing to other manoeuvres
+            apply, rot = ("target" if tgt else "self"), "cw"
+        return cls(cid, tgt, apply, rot, _cell(kw["CELL"]) if "CELL" in kw else None,
+                   face_arg(kw["FACE"]) if "FACE" in kw else None, from_dp)
+
+    @property
+    def turns(self) -> bool:
+        return tables.card(self.card).effect == "change_position"
+
+    @property
+    def text(self) -> str:
+        out = f"MANOEUVRE {self.card}{' FROM DP' if self.from_dp else ''}" + _opt("TARGET", self.target)
+        if self.turns:
+            out += f" APPLY {self.apply.upper()} ROTATE {self.rotate.upper()}"
+        return out + _opt("CELL", self.cell and cell_text(self.cell)) + _opt("FACE", self.face)
+
+
+Beat = Attack | Manoeuvre
+
+
+@dataclass(frozen=True)
+class Condition:
+    """``PREV_OK``, ``PREV_FAILED`` or ``POS <enemy> FRONT,FLANK,REAR``, judged when the beat is reached."""
+
+    kind: str  # "prev_ok" | "prev_failed" | "pos"
+    target: str | None = None
+    positions: tuple[str, ...] = ()
+
+    @classmethod
+    def parse(cls, words: Sequence[str]) -> Condition:
+        up = [w.upper() for w in words]
+        if up in (["PREV_OK"], ["PREV_FAILED"]):
+            return cls(up[0].lower())
+        if len(up) == 3 and up[0] == "POS":
+            vals = tuple(p.strip() for p in up[2].split(","))
+            if any(p not in POSITIONS for p in vals):
+                raise syntax("POS takes FRONT, FLANK, REAR (comma separated)", "6.1")
+            return cls("pos", words[1].lower(), tuple(p.lower() for p in vals))
+        raise syntax("conditions: PREV_OK, PREV_FAILED, POS <enemy> FRONT|FLANK|REAR[,...]")
+
+    @property
+    def text(self) -> str:
+        if self.kind == "pos":
+            return f"POS {self.target} {','.join(p.upper() for p in self.positions)}"
+        return self.kind.upper()
+
+
+@dataclass(frozen=True)
+class If:
+    """``IF <condition> THEN <beat>``: the beat is played only when the condition holds then."""
+
+    VERB: ClassVar[str] = "IF"
+    cond: Condition
+    then: Beat
+
+    @classmethod
+    def parse(cls, words: Sequence[str]) -> If:
+        up = [w.upper() for w in words]
+        if "THEN" not in up:
+            raise syntax("IF PREV_OK|PREV_FAILED|POS <enemy> FRONT|FLANK|REAR[,...] THEN <beat>")
+        k = up.index("THEN")
+        cond = Condition.parse(words[1:k])
+        rest = words[k + 1:]
+        if not rest or rest[0].upper() not in ("MANOEUVRE", "ATTACK"):
+            raise syntax("IF ... THEN is followed by a MANOEUVRE or ATTACK")
+        then = (Attack if rest[0].upper() == "ATTACK" else Manoeuvre).parse(rest)
+        return cls(cond, then)
+
+    @property
+    def text(self) -> str:
+        return f"IF {self.cond.text} THEN {self.then.text}"
+
+
+@dataclass(frozen=True)
+class OnCancelled:
+    """Counter-moves for the beat above when the enemy cancels it; ASK opens an interrupt, PASS does not."""
+
+    VERB: ClassVar[str] = "ON_CANCELLED"
+    cards: tuple[str, ...] = ()
+    ask: bool | None = None  # the last ASK or PASS word; None when neither is written
+
+    @classmethod
+    def parse(cls, words: Sequence[str]) -> OnCancelled:
+        cards, ask = [], None
+        for w in words[1:]:
+            if w.upper() in ("ASK", "PASS"):
+                ask = w.upper() == "ASK"
+                continue
+            cid = card_id(w)
+            if not tables.card(cid).reacts:
+                raise illegal(f"{tables.card(cid).name} is not a reaction or counter-move", "L158, L184")
+            cards.append(cid)
+        return cls(tuple(cards), ask)
+
+    @property
+    def text(self) -> str:
+        tail = "" if self.ask is None else " ASK" if self.ask else " PASS"
+        return " ".join(("ON_CANCELLED",) + self.cards) + tail
+
+
+@dataclass(frozen=True)
+class GroundAttack:
+    VERB: ClassVar[str] = "GROUND_ATTACK"
+
+    @classmethod
+    def parse(cls, words: Sequence[str]) -> GroundAttack:
+        return cls()
+
+    @property
+    def text(self) -> str:
+        return "GROUND_ATTACK"
+
+
+# ---- abilities, discards, end [L48, L146-148, L291] -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Swap:
+    VERB: ClassVar[str] = "SWAP"
+    card: str
+
+    @classmethod
+    def parse(cls, words: Sequence[str]) -> Swap:
+        if len(words) != 2:
+            raise syntax("SWAP <card>", "L48")
+        return cls(card_id(words[1]))
+
+    @property
+    def text(self) -> str:
+        return f"SWAP {self.card}"
+
+
+@dataclass(frozen=True)
+class CpUse:
+    VERB: ClassVar[str] = "CP_USE"
+    discard: str | None = None
+
+    @classmethod
+    def parse(cls, words: Sequence[str]) -> CpUse:
+        kw = keyword_args(words[1:], ("DISCARD",))
+        return cls(card_id(kw["DISCARD"]) if "DISCARD" in kw else None)
+
+    @property
+    def text(self) -> str:
+        return "CP_USE" + _opt("DISCARD", self.discard)
+
+
+@dataclass(frozen=True)
+class DpDeposit:
+    VERB: ClassVar[str] = "DP_DEPOSIT"
+    card: str
+
+    @classmethod
+    def parse(cls, words: Sequence[str]) -> DpDeposit:
+        if len(words) != 2:
+            raise syntax("DP_DEPOSIT <card>", "L148")
+        return cls(card_id(words[1]))
+
+    @property
+    def text(self) -> str:
+        return f"DP_DEPOSIT {self.card}"
+
+
+@dataclass(frozen=True)
+class EndDiscard:
+    """Cards to give up first when the hand is cut to its limit at the end of the turn [L42]."""
+
+    VERB: ClassVar[str] = "END_DISCARD"
+    cards: tuple[str, ...] = ()
+
+    @classmethod
+    def parse(cls, words: Sequence[str]) -> EndDiscard:
+        return cls(_cards(words[1:]))
+
+    @property
+    def text(self) -> str:
+        return " ".join((self.VERB,) + self.cards)
+
+
+@dataclass(frozen=True)
+class NextDiscard(EndDiscard):
+    """Cards to discard before the next activation draw [L291]."""
+
+    VERB: ClassVar[str] = "NEXT_DISCARD"
+
+    @classmethod
+    def parse(cls, words: Sequence[str]) -> NextDiscard:
+        cards = _cards(words[1:])
+        if any(tables.card(c).kind == "malfunction" for c in cards):
+            raise illegal("malfunction cards cannot be discarded before activation", "L291")
+        return cls(cards)
+
+
+@dataclass(frozen=True)
+class End:
+    VERB: ClassVar[str] = "END"
+
+    @classmethod
+    def parse(cls, words: Sequence[str]) -> End:
+        return cls()
+
+    @property
+    def text(self) -> str:
+        return "END"
+
+
+ScriptOrder = (Stay | MoveTo | Rotate | Climb | Descend | Attack | Manoeuvre | If | OnCancelled | GroundAttack
+               | Swap | CpUse | DpDeposit | EndDiscard | NextDiscard | End)
+VERBS: dict[str, type] = {c.VERB: c for c in (Stay, MoveTo, Rotate, Climb, Descend, Attack, Manoeuvre, If,
+                                              OnCancelled, GroundAttack, Swap, CpUse, DpDeposit, EndDiscard,
+                                              NextDiscard, End)}
+MOVES = (Stay, MoveTo, Rotate, Climb, Descend)
+
+
+def parse_script_line(text: str) -> ScriptOrder:
+    """Read one script line (its verb decides the class).
+
+    :raises OrderSyntaxError: an unknown verb or malformed words.
+    :raises IllegalOrderError: a card that can never serve the verb.
+    """
+    words = text.split()
+    cls = VERBS.get(words[0].upper()) if words else None
+    if cls is None:
+        raise syntax(f"unknown order {words[0].upper() if words else ''}: turn orders are movement "
+                     "(STAY, MOVE, ROTATE, CLIMB, DESCEND), beats (MANOEUVRE, ATTACK, GROUND_ATTACK, "
+                     "ON_CANCELLED), SWAP, CP_USE, DP_DEPOSIT, END_DISCARD, NEXT_DISCARD, END")
+    return cls.parse(words)
