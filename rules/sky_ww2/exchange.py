@@ -70,7 +70,7 @@ def declare(g: Game, a: dict, beat: Attack | Manoeuvre, counters: OnCancelled, d
     t["beats"] += 1
     root = {"n": 1, "card": cid, "party": "att", "ac": a["id"], "target": None, "removed": False,
             "source": "dp" if beat.from_dp else "hand", "crit": crit}
-    t["exchange"] = {"attacker": a["id"], "target": target["id"] if target else None, "beat": beat.text,
+    t["exchange"] = {"attacker": a["id"], "target": target["id"] if target else None, "beat": beat.text(),
                      "nodes": [root], "counters": list(counters.cards), "counter_ask": bool(counters.ask),
                      "closed": target is None, "no": t["beats"]}
     crit_text = (f" with {tables.card(crit).name}" if crit else "") + (" from the dispatch post" if beat.from_dp else "")

@@ -11,4 +11,4 @@ def open_pending(g: Game, kind: str, seats, **data) -> None:
 
 def skip(g: Game, a: dict, order, why: str) -> None:
     """Tell the author that an order of its script is not carried out, and why."""
-    g.say(f"{a['id']}: order '{order.text}' is skipped: {why}", [a["seat"]], kind="skipped")
+    g.say(f"{a['id']}: order '{order.text()}' is skipped: {why}", [a["seat"]], kind="skipped")

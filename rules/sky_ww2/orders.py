@@ -180,7 +180,7 @@ def react_line(v: dict, decide: dict, words: Sequence[str]) -> Play | Pass:
     play = Play(cid, int(kw["ON"]), src == "dp")
     opts = decide["options"]
     if {"card": cid, "source": src, "on": play.on} not in opts:
-        legal = "; ".join(Play(o["card"], o["on"], o["source"] == "dp").text for o in opts) or "none: PASS"
+        legal = "; ".join(Play(o["card"], o["on"], o["source"] == "dp").text() for o in opts) or "none: PASS"
         raise illegal(f"{decide['ac']} cannot play {cid} from {src} on card {play.on} now; legal: {legal}",
                       "L158, 4.3")
     return play

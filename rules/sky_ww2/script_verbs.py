@@ -2,7 +2,7 @@
 
 ``parse(words)`` reads one line using the tables only (no view, no position), so a
 stored script can be read back from its canonical text; ``text`` writes that text, and
-``parse_script_line(o.text) == o`` for every order.  Whether an order is legal for the
+``parse_script_line(o.text()) == o`` for every order.  Whether an order is legal for the
 writer now is :mod:`.script`'s business.
 """
 from __future__ import annotations
@@ -46,7 +46,6 @@ class Stay:
             raise syntax("STAY takes nothing")
         return cls()
 
-    @property
     def text(self) -> str:
         return "STAY"
 
@@ -67,7 +66,6 @@ class MoveTo:
         kw = keyword_args(words[2:], ("FACE",))
         return cls(cell, face_arg(kw["FACE"]) if "FACE" in kw else None)
 
-    @property
     def text(self) -> str:
         return f"MOVE {cell_text(self.cell)}" + _opt("FACE", self.face)
 
@@ -83,7 +81,6 @@ class Rotate:
             raise syntax("ROTATE N|E|S|W", "L295")
         return cls(face_arg(words[1]))
 
-    @property
     def text(self) -> str:
         return f"ROTATE {self.face}"
 
@@ -121,7 +118,6 @@ class Climb(_AltitudeChange):
             raise illegal("a malfunction card cannot pay for climbing", "L136")
         return cls(discard=discard, **cls._where(kw))
 
-    @property
     def text(self) -> str:
         return "CLIMB" + _opt("DISCARD", self.discard) + self._tail()
 
@@ -137,7 +133,6 @@ class Descend(_AltitudeChange):
     def parse(cls, words: Sequence[str]) -> Descend:
         return cls(**cls._where(keyword_args(words[1:], cls.KEYS)))
 
-    @property
     def text(self) -> str:
         return "DESCEND" + self._tail()
 
@@ -179,7 +174,6 @@ class Attack:
         extra = card_id(kw["EXTRA"]) if "EXTRA" in kw else None
         return cls(cid, kw["TARGET"].lower(), crit, extra, from_dp)
 
-    @property
     def text(self) -> str:
         return (f"ATTACK {self.card}{' FROM DP' if self.from_dp else ''} TARGET {self.target}"
                 + _opt("CRIT", self.crit) + _opt("EXTRA", self.extra))
@@ -225,7 +219,6 @@ class Manoeuvre:
     def turns(self) -> bool:
         return tables.card(self.card).effect == "change_position"
 
-    @property
     def text(self) -> str:
         out = f"MANOEUVRE {self.card}{' FROM DP' if self.from_dp else ''}" + _opt("TARGET", self.target)
         if self.turns:
@@ -256,7 +249,6 @@ class Condition:
             return cls("pos", words[1].lower(), tuple(p.lower() for p in vals))
         raise syntax("conditions: PREV_OK, PREV_FAILED, POS <enemy> FRONT|FLANK|REAR[,...]")
 
-    @property
     def text(self) -> str:
         if self.kind == "pos":
             return f"POS {self.target} {','.join(p.upper() for p in self.positions)}"
@@ -284,9 +276,8 @@ class If:
         then = (Attack if rest[0].upper() == "ATTACK" else Manoeuvre).parse(rest)
         return cls(cond, then)
 
-    @property
     def text(self) -> str:
-        return f"IF {self.cond.text} THEN {self.then.text}"
+        return f"IF {self.cond.text()} THEN {self.then.text()}"
 
 
 @dataclass(frozen=True)
@@ -310,7 +301,6 @@ class OnCancelled:
             cards.append(cid)
         return cls(tuple(cards), ask)
 
-    @property
     def text(self) -> str:
         tail = "" if self.ask is None else " ASK" if self.ask else " PASS"
         return " ".join(("ON_CANCELLED",) + self.cards) + tail
@@ -324,7 +314,6 @@ class GroundAttack:
     def parse(cls, words: Sequence[str]) -> GroundAttack:
         return cls()
 
-    @property
     def text(self) -> str:
         return "GROUND_ATTACK"
 
@@ -343,7 +332,6 @@ class Swap:
             raise syntax("SWAP <card>", "L48")
         return cls(card_id(words[1]))
 
-    @property
     def text(self) -> str:
         return f"SWAP {self.card}"
 
@@ -358,7 +346,6 @@ class CpUse:
         kw = keyword_args(words[1:], ("DISCARD",))
         return cls(card_id(kw["DISCARD"]) if "DISCARD" in kw else None)
 
-    @property
     def text(self) -> str:
         return "CP_USE" + _opt("DISCARD", self.discard)
 
@@ -374,7 +361,6 @@ class DpDeposit:
             raise syntax("DP_DEPOSIT <card>", "L148")
         return cls(card_id(words[1]))
 
-    @property
     def text(self) -> str:
         return f"DP_DEPOSIT {self.card}"
 
@@ -390,7 +376,6 @@ class EndDiscard:
     def parse(cls, words: Sequence[str]) -> EndDiscard:
         return cls(_cards(words[1:]))
 
-    @property
     def text(self) -> str:
         return " ".join((self.VERB,) + self.cards)
 
@@ -417,7 +402,6 @@ class End:
     def parse(cls, words: Sequence[str]) -> End:
         return cls()
 
-    @property
     def text(self) -> str:
         return "END"
 

@@ -35,7 +35,6 @@ class React:
     max: int = 0
     lethal: bool = False
 
-    @property
     def text(self) -> str:
         against = self.against.upper() if self.against in ("any", "attack", "manoeuvre") else self.against
         return (f"REACT {_ac_word(self.ac)} {'ANY' if self.card == '*' else self.card} AGAINST {against}"
@@ -50,7 +49,6 @@ class React:
 class ReactNone:
     OP: ClassVar[str] = "react_clear"
 
-    @property
     def text(self) -> str:
         return "REACT NONE"
 
@@ -64,7 +62,6 @@ class OnPursuit:
     ac: str
     value: str  # yes | no | free | ask
 
-    @property
     def text(self) -> str:
         return f"ON_PURSUIT {_ac_word(self.ac)} {self.value.upper()}"
 
@@ -81,7 +78,6 @@ class Choice:
     CHOICES: ClassVar[tuple[str, ...]] = ()
     value: str
 
-    @property
     def text(self) -> str:
         return f"{self.VERB} {self.value.upper()}"
 
@@ -124,7 +120,6 @@ class AaFire:
     OP: ClassVar[str] = "aa"
     fire: bool
 
-    @property
     def text(self) -> str:
         return f"AA_FIRE {'YES' if self.fire else 'NO'}"
 
@@ -137,7 +132,6 @@ class DiscardPriority:
     OP: ClassVar[str] = "discard_priority"
     cards: tuple[str, ...] = ()
 
-    @property
     def text(self) -> str:
         return "DISCARD_PRIORITY " + (" ".join(self.cards) or "NONE")
 
@@ -152,7 +146,6 @@ class SequenceOrder:
     OP: ClassVar[str] = "sequence"
     aircraft: tuple[str, ...]
 
-    @property
     def text(self) -> str:
         return " ".join(("SEQUENCE",) + self.aircraft)
 
@@ -273,13 +266,13 @@ def apply_standing(doc: dict, seat: str, items: Sequence[StandingOrder]) -> list
 def standing_lines(v: dict) -> list[str]:
     """The seat's standing orders in force, as order lines it can keep or edit."""
     p, sp = v["policies"], v["side_policies"]
-    out = [React(**r).text for r in p["react"]]
-    out.append(ReactDefault(p["react_default"]).text)
-    out += [OnPursuit(ac, val).text for ac, val in sorted(p["pursue"].items())]
+    out = [React(**r).text() for r in p["react"]]
+    out.append(ReactDefault(p["react_default"]).text())
+    out += [OnPursuit(ac, val).text() for ac, val in sorted(p["pursue"].items())]
     if p["discard_priority"]:
-        out.append(DiscardPriority(tuple(p["discard_priority"])).text)
-    out += [Rescue(p["rescue"]).text, Activation(p["activation"]).text, DpUse(p["dp_use"]).text,
-            AaFire(sp["aa"] == "fire").text]
+        out.append(DiscardPriority(tuple(p["discard_priority"])).text())
+    out += [Rescue(p["rescue"]).text(), Activation(p["activation"]).text(), DpUse(p["dp_use"]).text(),
+            AaFire(sp["aa"] == "fire").text()]
     if sp["sequence"]:
-        out.append(SequenceOrder(tuple(sp["sequence"])).text)
+        out.append(SequenceOrder(tuple(sp["sequence"])).text())
     return out

@@ -25,7 +25,6 @@ class Ground:
     VERB: ClassVar[str] = "GROUND"
     objects: tuple[str, ...]
 
-    @property
     def text(self) -> str:
         return " ".join(("GROUND",) + self.objects)
 
@@ -37,7 +36,6 @@ class Pick:
     VERB: ClassVar[str] = "PICK"
     numbers: tuple[int, ...]
 
-    @property
     def text(self) -> str:
         return " ".join([self.VERB] + [str(n) for n in self.numbers])
 
@@ -57,7 +55,6 @@ class Deploy:
     cell: Cell | None = None
     face: str | None = None
 
-    @property
     def text(self) -> str:
         return (f"DEPLOY {self.ac} {self.alt.upper()}" + _opt("CELL", self.cell and cell_text(self.cell))
                 + _opt("FACE", self.face))
@@ -68,7 +65,6 @@ class Activate:
     VERB: ClassVar[str] = "ACTIVATE"
     ac: str
 
-    @property
     def text(self) -> str:
         return f"ACTIVATE {self.ac}"
 
@@ -80,7 +76,6 @@ class PreDiscard:
     VERB: ClassVar[str] = "PRE_DISCARD"
     cards: tuple[str, ...] = ()
 
-    @property
     def text(self) -> str:
         return " ".join(("PRE_DISCARD",) + self.cards)
 
@@ -98,7 +93,6 @@ class Play:
     def source(self) -> str:
         return "dp" if self.from_dp else "hand"
 
-    @property
     def text(self) -> str:
         return f"PLAY {self.card}{' FROM DP' if self.from_dp else ''} ON {self.on}"
 
@@ -107,7 +101,6 @@ class Play:
 class Pass:
     VERB: ClassVar[str] = "PASS"
 
-    @property
     def text(self) -> str:
         return "PASS"
 
@@ -119,7 +112,6 @@ class Pursue:
     cell: Cell | None = None
     face: str | None = None
 
-    @property
     def text(self) -> str:
         return (f"PURSUE {'YES' if self.go else 'NO'}" + _opt("CELL", self.cell and cell_text(self.cell))
                 + _opt("FACE", self.face))

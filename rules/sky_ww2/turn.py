@@ -121,7 +121,7 @@ def take_script(g: Game, items: list[ScriptOrder]) -> None:
     """Store the active player's script (as its canonical lines); in step mode a script with a beat
     asks again afterwards."""
     t = g.doc["turn"]
-    t["script"], t["pc"], t["step"] = [o.text for o in items], 0, t["step"] + 1
+    t["script"], t["pc"], t["step"] = [o.text() for o in items], 0, t["step"] + 1
     t["more"] = bool(g.opt("step_mode")) and any(isinstance(o, BEATS) for o in items) \
         and not any(isinstance(o, End) for o in items)
 
