@@ -138,29 +138,30 @@ def step_exchange(g: Game, dice) -> None:
 def policy_pick(g: Game, ex: dict, target: dict, opts: list[dict]) -> dict | None:
     """The defender's REACT rules, first match wins [4.3, 10.2 I1]."""
     pol = policy(g, target["seat"])
-    root = tables.card(ex["nodes"][0]["card"])
     dp_use = pol["dp_use"]
     ordered = sorted(opts, key=lambda o: {"first": 0, "last": 1}.get(dp_use, 1) if o["source"] == "dp"
                      else {"first": 1, "last": 0}.get(dp_use, 0))
     if dp_use == "never":
         ordered = [o for o in ordered if o["source"] != "dp"]
-    kind = "attack" if isinstance(beat_of(ex), Attack) else "manoeuvre"
     for rule in pol["react"]:
-        if rule["ac"] not in ("*", target["id"]):
-            continue
-        if rule["against"] not in ("any", kind, root.id):
-            continue
-        if rule["min_damage"] and (kind != "attack" or root.damage < rule["min_damage"]):
-            continue
-        if rule.get("lethal") and not (kind == "attack" and would_destroy(g, target, root.damage)):
-            continue
-        played = sum(1 for n in ex["nodes"] if n["party"] == "def")
-        if rule.get("max") and played >= rule["max"]:
+        if not rule_applies(g, ex, target, rule):
             continue
         for o in ordered:
             if rule["card"] in ("*", o["card"]):
                 return o
     return None
+
+
+def rule_applies(g: Game, ex: dict, target: dict, rule: dict) -> bool:
+    """Whether a REACT rule covers this exchange: aircraft, kind or card of the action, its damage,
+    whether it would kill, and how many cards the defender has already played [4.3]."""
+    root = tables.card(ex["nodes"][0]["card"])
+    kind = "attack" if isinstance(beat_of(ex), Attack) else "manoeuvre"
+    played = sum(1 for n in ex["nodes"] if n["party"] == "def")
+    return (rule["ac"] in ("*", target["id"]) and rule["against"] in ("any", kind, root.id)
+            and not (rule["min_damage"] and (kind != "attack" or root.damage < rule["min_damage"]))
+            and not (rule.get("lethal") and not (kind == "attack" and would_destroy(g, target, root.damage)))
+            and not (rule.get("max") and played >= rule["max"]))
 
 
 def would_destroy(g: Game, a: dict, n: int) -> bool:
