@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from . import tables
 from .damage import draw_into, give_up
-from .flow import skip
+from .asks import skip
 from .script_verbs import CpUse, DpDeposit, GroundAttack, Swap
 from .state import Game, other_side
 

@@ -138,5 +138,4 @@ def finish(g: Game, why: str) -> None:
     winner = "coalition" if c > x else "axis" if x > c else None
     result = f"{winner} wins" if winner else "a draw"
     g.doc["over"] = {"winner": winner, "text": f"{why}; victory points coalition {c}, axis {x}: {result}"}
-    g.doc["pending"] = None
     g.say(f"game over: {g.doc['over']['text']}", kind="over")

@@ -5,7 +5,7 @@ from . import combat, tables
 from .damage import damage, give_up, policy
 from .abilities import own_object
 from .flight import aa_check, enter
-from .flow import open_pending, skip
+from .asks import ask, skip
 from .geometry import NOSE, POSITION
 from .movement import shifted_alt
 from .script_verbs import Attack, Condition, Manoeuvre, OnCancelled, parse_script_line
@@ -113,7 +113,7 @@ def step_exchange(g: Game, dice) -> None:
         target = g.ac(ex["target"])
         seat = target["seat"]
         pick = policy_pick(g, ex, target, opts)
-        ask = policy(g, seat)["react_default"] == "ask"
+        asking = policy(g, seat)["react_default"] == "ask"
     else:
         seat = t["seat"]
         pick = None
@@ -123,14 +123,14 @@ def step_exchange(g: Game, dice) -> None:
                 ex["counters"].remove(cid)
                 pick = found[0]
                 break
-        ask = ex["counter_ask"]
+        asking = ex["counter_ask"]
     if pick:
         answer(g, ex, party, pick)
         return
-    if ask:
+    if asking:
         # Asked whenever no standing order settles the answer, whether or not the hand holds a
         # legal card: an interrupt opened only when one exists would tell the enemy so [5].
-        open_pending(g, "react", [seat], party=party, ac=ex["attacker"] if party == "att" else ex["target"])
+        ask(g, "react", [seat], party=party, ac=ex["attacker"] if party == "att" else ex["target"])
         return
     ex["closed"] = True
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from . import tables
 from .damage import card_names, damage, draw_into, give_up, policy
-from .flow import open_pending, skip
+from .asks import ask, skip
 from .geometry import NOSE, SIDE, direction
 from .movement import aa_sector, entry_cells, place, pursuit_cells, shifted_alt
 from .script_verbs import Climb, Descend, MoveTo, Rotate, Stay
@@ -100,7 +100,7 @@ def step_pursuit(g: Game, dice) -> None:
     if answer is None:
         rule = pursuit_rule(g, p)
         if rule == "ask":
-            open_pending(g, "pursue", [p["seat"]], ac=p["id"], target=x["id"], extra=extra,
+            ask(g, "pursue", [p["seat"]], ac=p["id"], target=x["id"], extra=extra,
                          cells=[list(c) for c in cells], climb=pq["step"] > 0)
             return
         answer = {"go": rule == "yes" or (rule == "free" and not extra), "cell": None, "face": None}

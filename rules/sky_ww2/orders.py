@@ -7,31 +7,22 @@ activation, the turn script (:mod:`.script`), a reaction, or a pursuit answer.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 from pbem.core.errors import IllegalOrderError, OrderError, OrderProblem
 from pbem.core.orders import OrderLine
 
 from . import tables
 from .script import check_script
-from .standing import STANDING, StandingOrder, parse_standing
+from .standing import STANDING, PolicyOrder, parse_standing
 from .step_verbs import Activate, Deploy, Ground, Keep, Pass, Pick, Play, PreDiscard, Pursue, last
 from .words import card_id, cell_arg, face_arg, illegal, keyword_args, syntax
 
 
-@dataclass(frozen=True)
-class Orders:
-    """One seat's checked orders: standing orders, and the orders of step ``kind`` (None: no step awaited)."""
-
-    kind: str | None
-    standing: tuple[StandingOrder, ...] = ()
-    cmds: tuple = ()
-
-
-def check(v: dict, seat: str, lines: Sequence[OrderLine]) -> tuple[Orders, list[OrderProblem]]:
-    """Read and check all lines; return the orders and every problem."""
+def check(v: dict, seat: str, lines: Sequence[OrderLine]) -> tuple[list, list, list[OrderProblem]]:
+    """Read and check all lines; return the standing orders, the orders of the step awaited from the
+    seat, and every problem."""
     problems: list[OrderProblem] = []
-    standing: list[StandingOrder] = []
+    standing: list[PolicyOrder] = []
     cmds: list[OrderLine] = []
     for line in lines:
         if not line.words:
@@ -56,7 +47,7 @@ def check(v: dict, seat: str, lines: Sequence[OrderLine]) -> tuple[Orders, list[
     else:
         parsed = check_step(v, decide, cmds, problems)
     problems.sort(key=lambda p: p.line_no)
-    return Orders(kind, tuple(standing), tuple(parsed)), problems
+    return standing, parsed, problems
 
 
 def check_step(v: dict, decide: dict, cmds: Sequence[OrderLine], problems: list[OrderProblem]) -> list:

@@ -2,13 +2,17 @@
 from __future__ import annotations
 
 from pbem.core.errors import RulesetDefinitionError
+from pbem.core.flow import Flow
+from pbem.core.ruleset import Seat
+from pbem.core.work import Work
 
 from . import tables
 from .damage import draw_into
 from .movement import entry_cells, place
 from .state import Game, other_side
 from .step_verbs import Deploy, Ground, Pick, last
-from .turn import advance, open_pending
+from .asks import ask, first_flow
+from .turn import advance
 
 PREFIX = {"coalition": "c", "axis": "x"}
 GROUND_IDS = ("cp", "dp", "aa")
@@ -47,7 +51,7 @@ def new_game(scenario: str, options: dict, dice) -> Game:
     sc = tables.scenarios()[scenario]
     seats = make_seats(players)
     doc = {
-        "scenario": scenario, "options": dict(options), "round": 0, "counter": 0,
+        "scenario": scenario, "options": dict(options), "round": 0,
         "seats": seats, "initiative": None, "last_side": None,
         "deck": [], "discard": [], "aircraft": {},
         "ground": {s: [{"slot": list(c), "obj": None, "damage": 0, "destroyed": False}
@@ -57,9 +61,10 @@ def new_game(scenario: str, options: dict, dice) -> Game:
         "policies": {s["name"]: default_policy() for s in seats},
         "side_policies": {s: {"aa": "fire", "sequence": []} for s in tables.SIDES},
         "selection": {s: {"candidates": [], "keep": n} for s in tables.SIDES},
-        "pending": None, "turn": None, "over": None,
+        "turn": None, "over": None,
     }
-    g = Game(doc)
+    # set-up runs outside the step table: a Work of its own collects (and drops) its events
+    g = Game(doc, Work(Flow("setup", 0), [Seat(s["name"], s["side"], s["title"]) for s in seats], dice))
     everyone = g.all_seats
     coin = dice.roll(2, why="initiative (coin toss) [L285]", seen_by=everyone)
     doc["initiative"] = tables.SIDES[coin - 1]
@@ -67,7 +72,15 @@ def new_game(scenario: str, options: dict, dice) -> Game:
     doc["deck"] = list(dice.shuffle(tables.deck_cards(False), why="shuffle the combat deck without events [L315]"))
     if sc["preset"]:
         preset(g, sc, dice)
-        return g
+    else:
+        choose(g, options, dice)
+    doc["flow"] = first_flow(g).dump()
+    return g
+
+
+def choose(g: Game, options: dict, dice) -> None:
+    """Number cards are drawn (or the whole roster offered); the captains are asked [L267-275]."""
+    doc, n = g.doc, options["aircraft"]
     mode = options["selection"]
     for side in tables.SIDES:
         numbers = sorted(tables.roster()[side])
@@ -79,8 +92,7 @@ def new_game(scenario: str, options: dict, dice) -> Game:
         doc["selection"][side]["candidates"] = drawn[:take]
         if mode == "random":
             make_aircraft(g, side, drawn[:take])
-    open_pending(g, "setup", [f"{s}-1" for s in tables.SIDES])
-    return g
+    ask(g, "setup", [f"{s}-1" for s in tables.SIDES])
 
 
 def make_aircraft(g: Game, side: str, numbers) -> None:
@@ -144,14 +156,12 @@ def next_deploy(g: Game) -> bool:
     if side is None:
         return False
     a = left[side][0]
-    open_pending(g, "deploy", [a["seat"]], side=side, ac=a["id"])
+    ask(g, "deploy", [a["seat"]], side=side, ac=a["id"])
     return True
 
 
-def resolve_deploy(g: Game, order: Deploy | None, dice) -> None:
-    """Place the aircraft named (the one asked for when none or a wrong one is), draw its hand [L317]."""
-    p = g.doc["pending"]
-    g.doc["pending"] = None
+def resolve_deploy(g: Game, p: dict, order: Deploy | None, dice) -> None:
+    """Place the aircraft named (the one asked for, ``p``, when none or a wrong one is), draw its hand [L317]."""
     a = g.ac(order.ac if order else p["ac"])
     if a["side"] != p["side"] or a["placed"] or a["seat"] != p["seats"][0]:
         a = g.ac(p["ac"])
@@ -183,6 +193,6 @@ def start_battle(g: Game, dice) -> None:
                          for o in g.doc["ground"][side])
         g.say(f"{side} ground objects revealed: {objs} [L325]", kind="setup")
     g.doc["round"] = 1
-    g.doc["pending"] = None
+    g.work.new_turn()
     g.say(f"round 1 begins; {g.doc['initiative']} has the initiative [L325]", kind="round")
     advance(g, dice)

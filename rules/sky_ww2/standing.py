@@ -153,7 +153,7 @@ class SequenceOrder:
         side["sequence"] = list(self.aircraft)
 
 
-StandingOrder = React | ReactNone | OnPursuit | Choice | AaFire | DiscardPriority | SequenceOrder
+PolicyOrder = React | ReactNone | OnPursuit | Choice | AaFire | DiscardPriority | SequenceOrder
 
 
 # ---- reading a line against the view ---------------------------------------------------------------
@@ -224,7 +224,7 @@ class _Reader:
         return cls(self.one_of(self.args[0], cls.CHOICES))
 
 
-READERS: dict[str, Callable[[_Reader], StandingOrder]] = {
+READERS: dict[str, Callable[[_Reader], PolicyOrder]] = {
     "REACT_DEFAULT": lambda r: r.choice(ReactDefault), "ON_PURSUIT": _Reader.on_pursuit,
     "DISCARD_PRIORITY": _Reader.discard_priority, "RESCUE": lambda r: r.choice(Rescue),
     "ACTIVATION": lambda r: r.choice(Activation), "DP_USE": lambda r: r.choice(DpUse),
@@ -232,7 +232,7 @@ READERS: dict[str, Callable[[_Reader], StandingOrder]] = {
 }
 
 
-def parse_standing(v: dict, words: Sequence[str]) -> StandingOrder:
+def parse_standing(v: dict, words: Sequence[str]) -> PolicyOrder:
     """Read one standing-order line against the sender's view.
 
     :raises OrderError: the line is malformed or names what the sender does not control.
@@ -250,7 +250,7 @@ def parse_standing(v: dict, words: Sequence[str]) -> StandingOrder:
 # ---- the store in the position ------------------------------------------------------------------------
 
 
-def apply_standing(doc: dict, seat: str, items: Sequence[StandingOrder]) -> list[str]:
+def apply_standing(doc: dict, seat: str, items: Sequence[PolicyOrder]) -> list[str]:
     """Store standing orders; REACT lines of one file replace the earlier list."""
     mine = doc["policies"][seat]
     side = next(s["side"] for s in doc["seats"] if s["name"] == seat)

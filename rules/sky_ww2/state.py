@@ -13,7 +13,8 @@ from functools import lru_cache
 from typing import Any
 from collections.abc import Iterable
 
-from pbem.core.ruleset import Event
+from pbem.core.interrupts import Pending
+from pbem.core.work import Work
 
 from . import tables
 from .geometry import adjacent, aspect
@@ -33,8 +34,8 @@ class State:
         """A read-only parse (shared: never mutate it)."""
         return _parse(self.doc)
 
-    def thaw(self) -> Game:
-        return Game(json.loads(self.doc))
+    def thaw(self, work: Work | None = None) -> Game:
+        return Game(json.loads(self.doc), work)
 
 
 @lru_cache(maxsize=256)
@@ -47,11 +48,16 @@ def other_side(side: str) -> str:
 
 
 class Game:
-    """A mutable working copy of the position plus the events of one resolution."""
+    """A mutable working copy of the position, over the kit's Work of one resolution.
 
-    def __init__(self, doc: dict) -> None:
+    ``work`` is None when the copy only serves a view.  ``asked`` is the decision the
+    resolution stopped for (see :func:`.asks.ask`), None while it runs on.
+    """
+
+    def __init__(self, doc: dict, work: Work | None = None) -> None:
         self.doc = doc
-        self.events: list[Event] = []
+        self.work = work
+        self.asked: Pending | None = None
 
     # ---- freezing and events --------------------------------------------------------------
     def freeze(self) -> State:
@@ -64,10 +70,9 @@ class Game:
     def seats_of(self, side: str) -> list[str]:
         return [s["name"] for s in self.doc["seats"] if s["side"] == side]
 
-    def say(self, text: str, to: Iterable[str] | None = None, kind: str = "note", **data: Any) -> None:
-        """Record an event for ``to`` (everyone when None)."""
-        seen = self.all_seats if to is None else frozenset(to)
-        self.events.append(Event(text, seen, kind, data))
+    def say(self, text: str, to: Iterable[str] | None = None, kind: str = "note") -> None:
+        """The kit's one event call: ``to`` None is every seat."""
+        self.work.say(text, to=to, kind=kind)
 
     def say_private(self, seat: str, private: str, public: str, kind: str = "note") -> None:
         """Tell ``seat`` the details and everyone else the public part."""

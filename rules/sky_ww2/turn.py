@@ -13,19 +13,19 @@ from .abilities import deposit, ground_attack, swap, use_cp
 from .damage import card_names, damage, draw_into, finish, policy, trim_hand
 from .exchange import condition_holds, declare, step_exchange
 from .flight import aa_check, move, step_pursuit
-from .flow import open_pending, skip
+from .asks import ask, skip
 from .script_verbs import (Attack, Climb, CpUse, Descend, DpDeposit, End, EndDiscard, GroundAttack, If, Manoeuvre,
                            MoveTo, NextDiscard, OnCancelled, Rotate, ScriptOrder, Stay, Swap, parse_script_line)
 from .state import Game, other_side
 
-__all__ = ["advance", "activate", "open_pending", "take_script"]
+__all__ = ["advance", "activate", "take_script"]
 
 BEATS = (Attack, Manoeuvre, If, GroundAttack)
 
 
 def advance(g: Game, dice) -> None:
     """Run until a decision is owed or the game is over."""
-    while not g.doc["over"] and g.doc["pending"] is None:
+    while not g.doc["over"] and g.asked is None:
         if g.doc["turn"] is None:
             next_activation(g, dice)
         else:
@@ -57,7 +57,7 @@ def next_activation(g: Game, dice) -> None:
         return
     a = sequence(g, side)[0]
     if policy(g, a["seat"])["activation"] == "ask":
-        open_pending(g, "activate", [a["seat"]], side=side, ac=a["id"])
+        ask(g, "activate", [a["seat"]], side=side, ac=a["id"])
         return
     activate(g, a, dice, ())
 
@@ -70,6 +70,7 @@ def end_round(g: Game) -> None:
         finish(g, f"the agreed limit of {limit} rounds is reached")
         return
     g.doc["round"] += 1
+    g.work.new_turn()
     g.doc["last_side"] = None
     for a in g.aircraft():
         a["done"] = False
@@ -114,7 +115,7 @@ def activate(g: Game, a: dict, dice, pre_discard) -> None:
     if a["destroyed"] or g.doc["over"]:
         g.doc["turn"] = None
         return
-    open_pending(g, "script", [a["seat"]], ac=a["id"])
+    ask(g, "script", [a["seat"]], ac=a["id"])
 
 
 def take_script(g: Game, items: list[ScriptOrder]) -> None:
@@ -142,7 +143,7 @@ def run_turn(g: Game, dice) -> None:
     if t["pc"] >= len(t["script"]):
         if t["more"] and not t["ground_attacked"]:
             t["more"] = False
-            open_pending(g, "script", [a["seat"]], ac=a["id"])
+            ask(g, "script", [a["seat"]], ac=a["id"])
             return
         finish_turn(g, a)
         return

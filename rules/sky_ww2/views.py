@@ -9,9 +9,12 @@ reveal; selection candidates are the side's secret [L91, L148, L281].
 """
 from __future__ import annotations
 
+from pbem.core.flow import Flow
+
 from . import combat, tables
 from .geometry import NOSE, POSITION
 from .movement import entry_cells
+from .asks import pending_of
 from .script_verbs import Manoeuvre, parse_script_line
 from .state import Game, State, other_side
 from .abilities import ground_below, own_object
@@ -116,7 +119,7 @@ def view(state: State, seat: str) -> dict:
     g = Game(state.read())
     d = g.doc
     side = next(s["side"] for s in d["seats"] if s["name"] == seat)
-    pending, t = d["pending"], d["turn"]
+    pending, t = pending_of(Flow.load(d["flow"])), d["turn"]
     mine = [a for a in g.aircraft(live=False) if a["seat"] == seat]
     v: dict = {
         "game": "sky_ww2", "seat": seat, "side": side, "enemy": other_side(side),

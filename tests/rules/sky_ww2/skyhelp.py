@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 from pbem.core.dice import SeededDice
+from pbem.core.flow import Flow
 from pbem.core.play import check_text
+from pbem.core.work import Work
 
 from pbem.rules.sky_ww2 import RULESET
+from pbem.rules.sky_ww2.asks import first_flow, pending_of
 from pbem.rules.sky_ww2.setup import new_game
 from pbem.rules.sky_ww2.state import State
 from pbem.rules.sky_ww2.turn import advance
@@ -44,12 +47,14 @@ def position(aircraft: dict, *, options: dict | None = None, initiative: str = "
     doc["last_side"] = None
     doc["round"] = 1
     doc["turn"] = None
-    doc["pending"] = None
     doc["over"] = None
     doc["vp"] = {"coalition": 0, "axis": 0}
     if tweak:
         tweak(doc)
-    advance(g, SeededDice(seed, "advance"))
+    g.asked = None
+    g.work = Work(Flow("setup", 1), RULESET.seats(g.freeze()), SeededDice(seed, "advance"))
+    advance(g, g.work.dice)
+    doc["flow"] = first_flow(g).dump()
     return g.freeze()
 
 
@@ -85,4 +90,9 @@ def doc(state: State) -> dict:
 
 
 def pending(state: State) -> dict | None:
-    return doc(state)["pending"]
+    return pending_of(Flow.load(doc(state)["flow"]))
+
+
+def working(state: State, seed: bytes = b"t"):
+    """A working copy with a Work of its own, to call the game's internals directly."""
+    return state.thaw(Work(RULESET.steps.flow(state), RULESET.seats(state), SeededDice(seed, "working")))
