@@ -8,7 +8,7 @@ from pbem.core.play import play
 
 from pbem.rules.sky_ww2 import RULESET, tables
 from pbem.rules.sky_ww2.standing import apply_standing, parse_standing, standing_lines
-from skyhelp import doc, edit, pending, position, step
+from skyhelp import edit, pending, position, step
 
 FULL5 = ["banked-turn", "dodge", "barrel-roll", "sideslip", "half-loop"]
 BODY = ["STAY", "ATTACK short-burst TARGET x1", "MANOEUVRE banked-turn TARGET x1", "REACT ALL ANY",
