@@ -1,81 +1,59 @@
 """Order lines: reading and checking them against the seat's view only [10.3].
 
-Every seat may send standing orders (:mod:`.standing`) in any order file; the awaited
-seat also sends the orders of the current step: set-up choices, a deployment, an
-activation, the turn script (:mod:`.script`), a reaction, or a pursuit answer.
+One verb table (the kit's :class:`~pbem.core.verbs.VerbTable`) reads every line into its
+typed order.  Every seat may send standing orders (:mod:`.standing`) in any order file;
+the awaited seat also sends the orders of its step: set-up choices, a deployment, an
+activation, the turn script (:mod:`.script`, checked line after line as a whole), a
+reaction, or a pursuit answer.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from dataclasses import replace
 
-from pbem.core.errors import IllegalOrderError, OrderError, OrderProblem
 from pbem.core.orders import OrderLine
+from pbem.core.ruleset import Checked
+from pbem.core.verbs import Verb, VerbTable
 
 from . import tables
 from .script import check_script
-from .standing import STANDING, PolicyOrder, parse_standing
+from .script_verbs import USAGE as SCRIPT_USAGE
+from .script_verbs import VERBS as SCRIPT_VERBS
+from .script_verbs import MoveTo
+from .standing import STANDING, USAGE, PolicyOrder, parse_standing
 from .step_verbs import Activate, Deploy, Ground, Keep, Pass, Pick, Play, PreDiscard, Pursue, last
 from .words import card_id, cell_arg, face_arg, illegal, keyword_args, syntax
 
 
-def check(v: dict, seat: str, lines: Sequence[OrderLine]) -> tuple[list, list, list[OrderProblem]]:
-    """Read and check all lines; return the standing orders, the orders of the step awaited from the
-    seat, and every problem."""
-    problems: list[OrderProblem] = []
-    standing: list[PolicyOrder] = []
-    cmds: list[OrderLine] = []
-    for line in lines:
-        if not line.words:
-            continue
-        if line.verb not in STANDING:
-            cmds.append(line)
-            continue
-        try:
-            standing.append(parse_standing(v, line.words))
-        except OrderError as e:
-            problems.append(e.problem(line.line_no, line.text))
+def check_orders(v: dict, seat: str, lines: Sequence[OrderLine]) -> Checked:
+    """Every line read and checked; the standing orders stored are noted for the acknowledgement."""
     decide = v.get("decide")
     kind = decide["kind"] if decide else None
-    parsed: list = []
-    if kind is None:
-        for line in cmds:
-            problems.append(IllegalOrderError("no decision is awaited from you now: only standing orders "
-                                              f"({', '.join(STANDING)}) are accepted", rule="10.2")
-                            .problem(line.line_no, line.text))
-    elif kind == "script":
-        parsed = check_script(v, decide, cmds, problems)
-    else:
-        parsed = check_step(v, decide, cmds, problems)
-    problems.sort(key=lambda p: p.line_no)
-    return standing, parsed, problems
 
+    def whole(parsed, view, seat):
+        own = [(line, o) for line, o in parsed if not isinstance(o, PolicyOrder)]
+        if kind == "script":
+            return check_script(v, decide, [line for line in lines if line.verb not in STANDING], own)
+        return check_pre_discard(v, decide, own) if kind == "activate" else []
 
-def check_step(v: dict, decide: dict, cmds: Sequence[OrderLine], problems: list[OrderProblem]) -> list:
-    read = []
-    for line in cmds:
-        try:
-            read.append((line, STEP_CHECKS[decide["kind"]](v, decide, line.words)))
-        except OrderError as e:
-            problems.append(e.problem(line.line_no, line.text))
-    if decide["kind"] == "activate":
-        check_pre_discard(v, decide, read, problems)
-    return [o for _, o in read]
+    return TABLE.check_lines(v, seat, lines, allowed=STANDING + ALLOWED.get(kind, ()), whole=whole,
+                             note=lambda o: f"standing order {o.OP} stored" if isinstance(o, PolicyOrder) else None)
 
 
 # ---- set-up [3] ---------------------------------------------------------------------------------
 
 
-def setup_line(v: dict, decide: dict, words: Sequence[str]) -> Ground | Pick:
+def ground_line(v: dict, words: Sequence[str]) -> Ground:
+    objs = tuple(w.lower() for w in words[1:])
+    if len(objs) != 2 or len(set(objs)) != 2 or any(o not in ("cp", "dp", "aa") for o in objs):
+        raise illegal("GROUND names two different objects of CP, DP, AA for your two slots, "
+                      "in the order of your slots (left to right on the board)", "L279")
+    return Ground(objs)
+
+
+def pick_line(v: dict, words: Sequence[str]) -> Pick:
     sel = v["selection"]
     verb = words[0].upper()
-    if verb == "GROUND":
-        objs = tuple(w.lower() for w in words[1:])
-        if len(objs) != 2 or len(set(objs)) != 2 or any(o not in ("cp", "dp", "aa") for o in objs):
-            raise illegal("GROUND names two different objects of CP, DP, AA for your two slots, "
-                          "in the order of your slots (left to right on the board)", "L279")
-        return Ground(objs)
-    if verb not in ("PICK", "KEEP"):
-        raise syntax(f"set-up orders are GROUND and {'PICK' if sel['mode'] == 'free' else 'KEEP'}, not {verb}")
     want = {"free": "PICK", "limited": "KEEP"}.get(sel["mode"])
     if want is None:
         raise illegal("random selection: the number cards already chose your aircraft", "L271")
@@ -96,8 +74,9 @@ def setup_line(v: dict, decide: dict, words: Sequence[str]) -> Ground | Pick:
 # ---- deployment [L317] ------------------------------------------------------------------------------
 
 
-def deploy_line(v: dict, decide: dict, words: Sequence[str]) -> Deploy:
-    if words[0].upper() != "DEPLOY" or len(words) < 3:
+def deploy_line(v: dict, words: Sequence[str]) -> Deploy:
+    decide = v["decide"]
+    if len(words) < 3:
         raise syntax("DEPLOY <aircraft> LOW|MEDIUM|HIGH [CELL x,y] [FACE N|E|S|W]", "L317")
     ac = words[1].lower()
     if ac not in decide["aircraft"]:
@@ -123,26 +102,27 @@ def deploy_line(v: dict, decide: dict, words: Sequence[str]) -> Deploy:
 # ---- activation [L287, L291] ------------------------------------------------------------------------
 
 
-def activate_line(v: dict, decide: dict, words: Sequence[str]) -> Activate | PreDiscard:
-    verb = words[0].upper()
-    if verb == "ACTIVATE":
-        if len(words) != 2 or words[1].lower() not in decide["aircraft"]:
-            raise illegal(f"ACTIVATE one of your aircraft still to act: {', '.join(decide['aircraft'])}", "L287")
-        return Activate(words[1].lower())
-    if verb == "PRE_DISCARD":
-        return PreDiscard(tuple(card_id(w) for w in words[1:]))
-    raise syntax("before activation: ACTIVATE <aircraft> and PRE_DISCARD <cards>", "L291")
+def activate_line(v: dict, words: Sequence[str]) -> Activate:
+    aircraft = v["decide"]["aircraft"]
+    if len(words) != 2 or words[1].lower() not in aircraft:
+        raise illegal(f"ACTIVATE one of your aircraft still to act: {', '.join(aircraft)}", "L287")
+    return Activate(words[1].lower())
 
 
-def check_pre_discard(v: dict, decide: dict, read: list[tuple[OrderLine, object]], problems: list) -> None:
+def pre_discard_line(v: dict, words: Sequence[str]) -> PreDiscard:
+    return PreDiscard(tuple(card_id(w) for w in words[1:]))
+
+
+def check_pre_discard(v: dict, decide: dict, parsed: list[tuple[OrderLine, object]]) -> list:
     """The cards to discard first must be in the hand of the aircraft activated [L291]."""
-    chosen = last([o for _, o in read], Activate)
-    pres = [(line, o) for line, o in read if isinstance(o, PreDiscard)]
+    chosen = last([o for _, o in parsed], Activate)
+    pres = [(line, o) for line, o in parsed if isinstance(o, PreDiscard)]
     if not pres:
-        return
+        return []
     line, pre = pres[-1]
     ac = chosen.ac if chosen else (decide["aircraft"][0] if decide["aircraft"] else None)
     hand = list(v["hands"].get(ac, []))
+    problems = []
     for c in pre.cards:
         if c in hand and tables.card(c).kind != "malfunction":
             hand.remove(c)
@@ -150,17 +130,20 @@ def check_pre_discard(v: dict, decide: dict, read: list[tuple[OrderLine, object]
             problems.append(illegal(f"{c} is not a card {ac} holds (malfunctions cannot be discarded before "
                                     f"activation); hand: {', '.join(sorted(v['hands'].get(ac, [])))}", "L291")
                             .problem(line.line_no, line.text))
+    return problems
 
 
 # ---- interrupt answers: a reaction [4.3], a pursuit [L140] ---------------------------------------------
 
 
-def react_line(v: dict, decide: dict, words: Sequence[str]) -> Play | Pass:
-    verb = words[0].upper()
-    if verb == "PASS" and len(words) == 1:
-        return Pass()
-    if verb != "PLAY":
+def pass_line(v: dict, words: Sequence[str]) -> Pass:
+    if len(words) != 1:
         raise syntax("answer with PLAY <card> ON <n> or PASS", "4.3")
+    return Pass()
+
+
+def play_line(v: dict, words: Sequence[str]) -> Play:
+    decide = v["decide"]
     if len(words) < 4:
         raise syntax("PLAY <card> [FROM DP] ON <table card number>, or PASS", "4.3")
     cid = card_id(words[1])
@@ -177,8 +160,9 @@ def react_line(v: dict, decide: dict, words: Sequence[str]) -> Play | Pass:
     return play
 
 
-def pursue_line(v: dict, decide: dict, words: Sequence[str]) -> Pursue:
-    if words[0].upper() != "PURSUE" or len(words) < 2 or words[1].upper() not in ("YES", "NO"):
+def pursue_line(v: dict, words: Sequence[str]) -> Pursue:
+    decide = v["decide"]
+    if len(words) < 2 or words[1].upper() not in ("YES", "NO"):
         raise syntax("PURSUE YES [CELL x,y] [FACE d] or PURSUE NO", "L140")
     kw = keyword_args(words[2:], ("CELL", "FACE"))
     cell = None
@@ -190,5 +174,33 @@ def pursue_line(v: dict, decide: dict, words: Sequence[str]) -> Pursue:
     return Pursue(words[1].upper() == "YES", cell, face_arg(kw["FACE"]) if "FACE" in kw else None)
 
 
-STEP_CHECKS: dict[str, Callable] = {"setup": setup_line, "deploy": deploy_line, "activate": activate_line,
-                                    "react": react_line, "pursue": pursue_line}
+# ---- the verb table ---------------------------------------------------------------------------------------
+
+
+def script_line(v: dict, words: Sequence[str]):
+    """A script order; a MOVE without FACE keeps the aircraft's present facing [L135]."""
+    o = SCRIPT_VERBS[words[0].upper()].parse(words)
+    if isinstance(o, MoveTo) and o.face is None:
+        me = next(a for a in v["aircraft"] if a["id"] == v["decide"]["ac"])
+        o = replace(o, face=me["facing"])
+    return o
+
+
+def verb(word: str, read, usage: str, rule: str = "") -> Verb:
+    """A verb whose reader takes the view and the whole line's words (the verb first)."""
+    return Verb(word, lambda args, v, seat: read(v, (word,) + args), usage, rule)
+
+
+STEP_VERBS = {
+    "setup": (verb("GROUND", ground_line, "GROUND <obj> <obj>", "L279"),
+              verb("PICK", pick_line, "PICK <numbers>", "L273"), verb("KEEP", pick_line, "KEEP <numbers>", "L275")),
+    "deploy": (verb("DEPLOY", deploy_line, "DEPLOY <aircraft> LOW|MEDIUM|HIGH [CELL x,y] [FACE d]", "L317"),),
+    "activate": (verb("ACTIVATE", activate_line, "ACTIVATE <aircraft>", "L287"),
+                 verb("PRE_DISCARD", pre_discard_line, "PRE_DISCARD <cards>", "L291")),
+    "script": tuple(verb(w, script_line, SCRIPT_USAGE[w], "4.2") for w in SCRIPT_VERBS),
+    "react": (verb("PLAY", play_line, "PLAY <card> [FROM DP] ON <n>", "4.3"), verb("PASS", pass_line, "PASS", "4.3")),
+    "pursue": (verb("PURSUE", pursue_line, "PURSUE YES [CELL x,y] [FACE d] | PURSUE NO", "L140"),),
+}
+ALLOWED = {kind: tuple(v.word for v in verbs) for kind, verbs in STEP_VERBS.items()}
+TABLE = VerbTable([verb(w, parse_standing, USAGE[w], "10.2") for w in STANDING]
+                  + [v for verbs in STEP_VERBS.values() for v in verbs], rule="10.2")

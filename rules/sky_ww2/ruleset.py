@@ -12,16 +12,15 @@ from typing import Any
 
 from pbem.core.defaults import Assembled
 from pbem.core.flow import OVER, Flow, FlowSlot
-from pbem.core.orders import OrderLine
 from pbem.core.phases import ASKED, Step, Steps
-from pbem.core.ruleset import Checked, Option, Outcome, RulesetInfo, Scenario, Seat, Window
+from pbem.core.ruleset import Option, Outcome, RulesetInfo, Scenario, Seat, Window
 from pbem.core.work import Work
 
 from . import bot, forms, orders, picture, tables, views
 from .asks import PROMPTS, pending_of
 from .exchange import answer
 from .setup import new_game, resolve_deploy, resolve_setup
-from .script_verbs import Stay
+from .script_verbs import MOVES, Stay
 from .standing import PolicyOrder, apply_standing
 from .state import Game, State
 from .step_verbs import Activate, Deploy, Pass, Play, PreDiscard, Pursue, last
@@ -133,8 +132,8 @@ def script_step(w: Work[Game], orders_in) -> None:
     g = w.data
     items = answers(orders_in, p["seats"][0])
     t = g.doc["turn"]
-    if not items and not t["moved"] and t["step"] == 0:
-        items = [Stay()]
+    if not t["moved"] and t["step"] == 0 and not any(isinstance(o, MOVES) for o in items):
+        items.insert(0, Stay())  # a turn opens with its movement [L295]
     take_script(g, items)
     advance(g, w.dice)
 
@@ -217,12 +216,6 @@ def setup(scenario: str, options: Mapping[str, Any], dice) -> State:
     return new_game(scenario, INFO.resolve_options(dict(options)), dice).freeze()
 
 
-def check_orders(view: Mapping[str, Any], seat: str, lines: Sequence[OrderLine]) -> Checked:
-    standing, cmds, problems = orders.check(dict(view), seat, lines)
-    notes = tuple(f"standing order {i.OP} stored" for i in standing)
-    return Checked(tuple(standing) + tuple(cmds), tuple(problems), notes)
-
-
 def outcome(state: State) -> Outcome | None:
     d = state.read()
     if not d["over"]:
@@ -231,6 +224,6 @@ def outcome(state: State) -> Outcome | None:
 
 
 RULESET = Assembled(
-    info=INFO, steps=STEPS, setup=setup, view=views.view, order_form=forms.order_form, check_orders=check_orders,
+    info=INFO, steps=STEPS, setup=setup, view=views.view, order_form=forms.order_form, check_orders=orders.check_orders,
     outcome=outcome, bot_orders=bot.orders, seats=seats, picture=picture.draw,
     dump=lambda state: {"doc": json.loads(state.doc)}, load=lambda data: State.of(dict(data["doc"])))

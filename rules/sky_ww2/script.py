@@ -16,26 +16,25 @@ from pbem.core.orders import OrderLine
 from . import tables
 from .geometry import NOSE, cell_text
 from .script_verbs import (Attack, Climb, Condition, CpUse, Descend, DpDeposit, End, EndDiscard, GroundAttack, If,
-                           Manoeuvre, MoveTo, NextDiscard, OnCancelled, Rotate, ScriptOrder, Stay, Swap,
-                           parse_script_line)
+                           Manoeuvre, MoveTo, NextDiscard, OnCancelled, Rotate, ScriptOrder, Stay, Swap)
 from .words import illegal
 
 BEAT_VERBS = ("MANOEUVRE", "ATTACK", "IF")
 
 
-def check_script(v: dict, decide: dict, lines: Sequence[OrderLine], problems: list[OrderProblem]
-                 ) -> list[ScriptOrder]:
-    """The script's orders in their order, a STAY first when the turn opens without a movement;
-    every problem goes to ``problems``."""
+def check_script(v: dict, decide: dict, lines: Sequence[OrderLine],
+                 parsed: Sequence[tuple[OrderLine, ScriptOrder]]) -> list[OrderProblem]:
+    """The problems of the script's orders taken in line order (``lines``: every script line,
+    ``parsed``: those that were read)."""
     check = ScriptCheck(v, decide)
+    read = {line.line_no: o for line, o in parsed}
+    problems = []
     for line in lines:
         try:
-            check.line(line)
+            check.line(line, read.get(line.line_no))
         except OrderError as e:
             problems.append(e.problem(line.line_no, line.text))
-    if not check.seen_move and decide["first_step"]:
-        check.items.insert(0, Stay())
-    return check.items
+    return problems
 
 
 class ScriptCheck:
@@ -58,14 +57,16 @@ class ScriptCheck:
         self.once: Counter = Counter()  # once-per-turn things already ordered
         self.failed_beat = False  # an ON_CANCELLED after a rejected beat is not reported twice
 
-    def line(self, line: OrderLine) -> None:
+    def line(self, line: OrderLine, order: ScriptOrder | None) -> None:
+        """Check the next line; ``order`` is None when it could not be read (its problem is known)."""
         verb = line.verb
         if verb == "ON_CANCELLED" and self.failed_beat:
             return
         if verb != "ON_CANCELLED":
             self.failed_beat = verb in BEAT_VERBS
-        order = parse_script_line(line.text)
-        self.items.append(CHECKS[type(order)](self, order))
+        if order is not None:
+            CHECKS[type(order)](self, order)
+            self.items.append(order)
 
     def take(self, cid: str, what: str) -> None:
         """Use one copy of ``cid`` from the hand."""
@@ -94,7 +95,7 @@ class ScriptCheck:
             return o
         if list(o.cell) not in self.decide["free_cells"]:
             raise illegal(f"cell {cell_text(o.cell)} at {self.me['alt']} altitude is not free", "L135")
-        return MoveTo(o.cell, o.face or self.me["facing"])
+        return o
 
     def altitude_change(self, o: Climb | Descend) -> Climb | Descend:
         i = tables.ALTITUDES.index(self.me["alt"]) + o.STEP

@@ -427,3 +427,14 @@ def parse_script_line(text: str) -> ScriptOrder:
                      "(STAY, MOVE, ROTATE, CLIMB, DESCEND), beats (MANOEUVRE, ATTACK, GROUND_ATTACK, "
                      "ON_CANCELLED), SWAP, CP_USE, DP_DEPOSIT, END_DISCARD, NEXT_DISCARD, END")
     return cls.parse(words)
+
+USAGE = {
+    "STAY": "STAY", "MOVE": "MOVE x,y [FACE d]", "ROTATE": "ROTATE N|E|S|W",
+    "CLIMB": "CLIMB [DISCARD card] [CELL x,y] [FACE d]", "DESCEND": "DESCEND [CELL x,y] [FACE d]",
+    "ATTACK": "ATTACK <card> [FROM DP] TARGET <enemy> [CRIT <card>] [EXTRA <card>]",
+    "MANOEUVRE": "MANOEUVRE <card> [FROM DP] [TARGET <enemy>] [APPLY SELF|TARGET] [ROTATE CW|CCW] [CELL x,y] [FACE d]",
+    "IF": "IF PREV_OK|PREV_FAILED|POS <enemy> FRONT|FLANK|REAR[,...] THEN <beat>",
+    "ON_CANCELLED": "ON_CANCELLED <cards...> [ASK|PASS]", "GROUND_ATTACK": "GROUND_ATTACK", "SWAP": "SWAP <card>",
+    "CP_USE": "CP_USE [DISCARD card]", "DP_DEPOSIT": "DP_DEPOSIT <card>", "END_DISCARD": "END_DISCARD <cards>",
+    "NEXT_DISCARD": "NEXT_DISCARD <cards>", "END": "END",
+}

@@ -16,6 +16,10 @@ from .words import card_id, illegal, keyword_args, syntax
 STANDING = ("REACT", "REACT_DEFAULT", "ON_PURSUIT", "DISCARD_PRIORITY", "RESCUE", "ACTIVATION", "DP_USE",
             "AA_FIRE", "SEQUENCE")
 REACT_USAGE = "REACT <aircraft|ALL> <card|ANY> [AGAINST ATTACK|MANOEUVRE|ANY|<card>] [MIN_DAMAGE n] [MAX n] [LETHAL]"
+USAGE = {"REACT": REACT_USAGE + " | REACT NONE", "REACT_DEFAULT": "REACT_DEFAULT ASK|PASS",
+         "ON_PURSUIT": "ON_PURSUIT <aircraft|ALL> YES|NO|FREE|ASK", "DISCARD_PRIORITY": "DISCARD_PRIORITY <cards>|NONE",
+         "RESCUE": "RESCUE YES|NO", "ACTIVATION": "ACTIVATION AUTO|ASK", "DP_USE": "DP_USE FIRST|LAST|NEVER",
+         "AA_FIRE": "AA_FIRE YES|NO", "SEQUENCE": "SEQUENCE <your side's aircraft>"}
 
 
 def _ac_word(ac: str) -> str:

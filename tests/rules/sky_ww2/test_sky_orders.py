@@ -66,16 +66,14 @@ def test_standing_orders_read_back_from_their_text():
 
 
 def test_step_orders_read_back_from_their_text():
-    decide = {"kind": "pursue", "cells": [[1, 1], [3, 3]], "aircraft": ["c1", "c2"],
-              "options": [{"card": "dodge", "source": "dp", "on": 1}],
+    """Each through the ruleset's verb table, with a view that awaits that step."""
+    decide = {"cells": [[1, 1], [3, 3]], "aircraft": ["c1", "c2"], "options": [{"card": "dodge", "source": "dp", "on": 1}],
               "ac": "c1"}
-    v = {"selection": {"mode": "limited", "candidates": [3, 5, 7, 9], "keep": 2}, "hands": {}}
-    cases = [(sky_orders.pursue_line, st.Pursue(True, (3, 3), "N")), (sky_orders.pursue_line, st.Pursue(False)),
-             (sky_orders.react_line, st.Play("dodge", 1, True)), (sky_orders.react_line, st.Pass()),
-             (sky_orders.activate_line, st.Activate("c2")), (sky_orders.activate_line, st.PreDiscard(("dive",))),
-             (sky_orders.setup_line, st.Ground(("dp", "aa"))), (sky_orders.setup_line, st.Keep((9, 3)))]
-    for read, o in cases:
-        assert read(v, decide, o.text().split()) == o, o.text()
     deploy = {"aircraft": ["c1"], "cells": {"low": [[1, 1]], "medium": [[1, 2], [2, 2]], "high": []}}
+    v = {"selection": {"mode": "limited", "candidates": [3, 5, 7, 9], "keep": 2}, "hands": {}, "decide": decide}
+    cases = [st.Pursue(True, (3, 3), "N"), st.Pursue(False), st.Play("dodge", 1, True), st.Pass(),
+             st.Activate("c2"), st.PreDiscard(("dive",)), st.Ground(("dp", "aa")), st.Keep((9, 3))]
+    for o in cases:
+        assert sky_orders.TABLE.parse(o.text(), v, "coalition-1") == o, o.text()
     for o in (st.Deploy("c1", "medium", (2, 2), "E"), st.Deploy("c1", "low")):
-        assert sky_orders.deploy_line(v, deploy, o.text().split()) == o
+        assert sky_orders.TABLE.parse(o.text(), dict(v, decide=deploy), "coalition-1") == o
