@@ -37,17 +37,26 @@ def _cards(words: Sequence[str]) -> tuple[str, ...]:
 
 
 @dataclass(frozen=True)
-class Stay:
-    VERB: ClassVar[str] = "STAY"
+class _Word:
+    """An order that is its verb alone; a STRICT one refuses more words."""
+
+    VERB: ClassVar[str] = ""
+    STRICT: ClassVar[bool] = False
 
     @classmethod
-    def parse(cls, words: Sequence[str]) -> Stay:
-        if len(words) != 1:
-            raise syntax("STAY takes nothing")
+    def parse(cls, words: Sequence[str]):
+        if cls.STRICT and len(words) != 1:
+            raise syntax(f"{cls.VERB} takes nothing")
         return cls()
 
     def text(self) -> str:
-        return "STAY"
+        return self.VERB
+
+
+@dataclass(frozen=True)
+class Stay(_Word):
+    VERB: ClassVar[str] = "STAY"
+    STRICT: ClassVar[bool] = True
 
 
 @dataclass(frozen=True)
@@ -307,33 +316,35 @@ class OnCancelled:
 
 
 @dataclass(frozen=True)
-class GroundAttack:
+class GroundAttack(_Word):
     VERB: ClassVar[str] = "GROUND_ATTACK"
-
-    @classmethod
-    def parse(cls, words: Sequence[str]) -> GroundAttack:
-        return cls()
-
-    def text(self) -> str:
-        return "GROUND_ATTACK"
 
 
 # ---- abilities, discards, end [L48, L146-148, L291] -------------------------------------------------
 
 
 @dataclass(frozen=True)
-class Swap:
-    VERB: ClassVar[str] = "SWAP"
+class _OneCard:
+    """An order naming one card."""
+
+    VERB: ClassVar[str] = ""
+    RULE: ClassVar[str] = ""
     card: str
 
     @classmethod
-    def parse(cls, words: Sequence[str]) -> Swap:
+    def parse(cls, words: Sequence[str]):
         if len(words) != 2:
-            raise syntax("SWAP <card>", "L48")
+            raise syntax(f"{cls.VERB} <card>", cls.RULE)
         return cls(card_id(words[1]))
 
     def text(self) -> str:
-        return f"SWAP {self.card}"
+        return f"{self.VERB} {self.card}"
+
+
+@dataclass(frozen=True)
+class Swap(_OneCard):
+    VERB: ClassVar[str] = "SWAP"
+    RULE: ClassVar[str] = "L48"
 
 
 @dataclass(frozen=True)
@@ -351,18 +362,9 @@ class CpUse:
 
 
 @dataclass(frozen=True)
-class DpDeposit:
+class DpDeposit(_OneCard):
     VERB: ClassVar[str] = "DP_DEPOSIT"
-    card: str
-
-    @classmethod
-    def parse(cls, words: Sequence[str]) -> DpDeposit:
-        if len(words) != 2:
-            raise syntax("DP_DEPOSIT <card>", "L148")
-        return cls(card_id(words[1]))
-
-    def text(self) -> str:
-        return f"DP_DEPOSIT {self.card}"
+    RULE: ClassVar[str] = "L148"
 
 
 @dataclass(frozen=True)
@@ -395,15 +397,8 @@ class NextDiscard(EndDiscard):
 
 
 @dataclass(frozen=True)
-class End:
+class End(_Word):
     VERB: ClassVar[str] = "END"
-
-    @classmethod
-    def parse(cls, words: Sequence[str]) -> End:
-        return cls()
-
-    def text(self) -> str:
-        return "END"
 
 
 ScriptOrder = (Stay | MoveTo | Rotate | Climb | Descend | Attack | Manoeuvre | If | OnCancelled | GroundAttack
