@@ -8,7 +8,7 @@ from .script_verbs import CpUse, DpDeposit, GroundAttack, Swap
 from .state import Game, other_side
 
 
-def ground_attack(g: Game, a: dict, item: GroundAttack, dice) -> None:
+def ground_attack(g: Game, a: dict, item: GroundAttack) -> None:
     """A shturmovik hits the ground object below it for a number card 1..10 [L301-303]."""
     t = g.doc["turn"]
     obj = ground_below(g, a)
@@ -24,7 +24,7 @@ def ground_attack(g: Game, a: dict, item: GroundAttack, dice) -> None:
         return
     t["actions"] += 1
     t["ground_attacked"] = True
-    n = dice.roll(tables.number_cards(), why=f"{a['id']} attacks the {obj['obj']} (number card)",
+    n = g.work.roll(tables.number_cards(), why=f"{a['id']} attacks the {obj['obj']} (number card)",
                   seen_by=g.all_seats)
     obj["damage"] += n
     gt = tables.ground()[obj["obj"]]
@@ -48,7 +48,7 @@ def ground_below(g: Game, a: dict) -> dict | None:
     return None
 
 
-def swap(g: Game, a: dict, item: Swap, dice) -> None:
+def swap(g: Game, a: dict, item: Swap) -> None:
     t = g.doc["turn"]
     cid = item.card
     if not g.type_of(a).swap:
@@ -62,14 +62,14 @@ def swap(g: Game, a: dict, item: Swap, dice) -> None:
         a["hand"].remove(cid)
         g.discard([cid])
         g.say(f"{a['id']} swaps {tables.card(cid).name} [L48]", kind="swap")
-        draw_into(g, a, 1, dice, "swap ability [L48]")
+        draw_into(g, a, 1, "swap ability [L48]")
 
 
 def own_object(g: Game, side: str, obj: str) -> bool:
     return g.doc["revealed"] and any(o["obj"] == obj and not o["destroyed"] for o in g.doc["ground"][side])
 
 
-def use_cp(g: Game, a: dict, item: CpUse, dice) -> None:
+def use_cp(g: Game, a: dict, item: CpUse) -> None:
     side = a["side"]
     if not own_object(g, side, "cp"):
         skip(g, a, item, "your side has no working command post [L146]")
@@ -79,7 +79,7 @@ def use_cp(g: Game, a: dict, item: CpUse, dice) -> None:
         return
     g.doc["cp_used"][side] = True
     g.say(f"{a['id']} uses the command post [L146]", kind="cp")
-    got = draw_into(g, a, 1, dice, "command post [L146]")
+    got = draw_into(g, a, 1, "command post [L146]")
     if a["destroyed"]:
         return
     first = [item.discard] if item.discard else []

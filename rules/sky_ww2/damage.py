@@ -51,7 +51,7 @@ def trim_hand(g: Game, a: dict, why: str, first=()) -> None:
         give_up(g, a, excess, why, first)
 
 
-def draw_into(g: Game, a: dict, n: int, dice, why: str) -> list[str]:
+def draw_into(g: Game, a: dict, n: int, why: str) -> list[str]:
     """Draw ``n`` cards into ``a``'s hand; malfunctions act at once [L196].
 
     Everyone learns the count and how many show the malfunction back; only the
@@ -59,7 +59,7 @@ def draw_into(g: Game, a: dict, n: int, dice, why: str) -> list[str]:
     """
     got = []
     for _ in range(n):
-        c = g.draw(dice, why)
+        c = g.draw(why)
         if c is None:
             break
         got.append(c)

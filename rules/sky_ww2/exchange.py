@@ -47,7 +47,7 @@ def declare_problem(g: Game, a: dict, beat: Attack | Manoeuvre) -> str:
     return why
 
 
-def declare(g: Game, a: dict, beat: Attack | Manoeuvre, counters: OnCancelled, dice) -> None:
+def declare(g: Game, a: dict, beat: Attack | Manoeuvre, counters: OnCancelled) -> None:
     """Lay an action card, pay for it at once, and open the reaction exchange [L178, L231, L253]."""
     why = declare_problem(g, a, beat)
     if why:
@@ -96,12 +96,12 @@ def describe_params(beat: Attack | Manoeuvre) -> str:
     return ""
 
 
-def step_exchange(g: Game, dice) -> None:
+def step_exchange(g: Game) -> None:
     """One answer in the exchange: the losing party plays or passes [4.3]."""
     t = g.doc["turn"]
     ex = t["exchange"]
     if ex["closed"]:
-        close_exchange(g, dice)
+        close_exchange(g)
         return
     party = combat.responder(ex)
     opts = combat.options(g, ex, party)
@@ -189,7 +189,7 @@ def answer(g: Game, ex: dict, party: str, o: dict) -> None:
           f"({tables.card(on['card']).name} of {on['ac']}){removed}", kind="reaction")
 
 
-def close_exchange(g: Game, dice) -> None:
+def close_exchange(g: Game) -> None:
     """Resolve the beat: apply the surviving action, discard the table [L241, L251, L194, L209]."""
     t = g.doc["turn"]
     ex = t["exchange"]
@@ -226,10 +226,10 @@ def close_exchange(g: Game, dice) -> None:
             g.say(f"{c.name} stays by {target['id']}'s hangar for {c.turns} turn(s) [L209]", kind="persistent")
         damage(g, target, c.damage, a["side"], f"{a['id']}'s {c.name}")
         return
-    apply_manoeuvre(g, a, target, beat, dice)
+    apply_manoeuvre(g, a, target, beat)
 
 
-def apply_manoeuvre(g: Game, a: dict, target: dict | None, beat: Manoeuvre, dice) -> None:
+def apply_manoeuvre(g: Game, a: dict, target: dict | None, beat: Manoeuvre) -> None:
     eff = tables.card(beat.card).effect
     if eff == "change_position":
         who = a if beat.apply == "self" or target is None else target
@@ -245,7 +245,7 @@ def apply_manoeuvre(g: Game, a: dict, target: dict | None, beat: Manoeuvre, dice
         alt = shifted_alt(a["alt"], 1 if eff == "self_climb" else -1)
         if alt:
             enter(g, a, alt, beat.cell, beat.face or a["facing"])
-            aa_check(g, a, dice)
+            aa_check(g, a)
     elif eff in ("enemy_climb", "enemy_descend") and target is not None:
         alt = shifted_alt(target["alt"], 1 if eff == "enemy_climb" else -1)
         if alt:

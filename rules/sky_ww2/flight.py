@@ -10,16 +10,16 @@ from .script_verbs import Climb, Descend, MoveTo, Rotate, Stay
 from .state import Game, other_side
 
 
-def move(g: Game, a: dict, o: Stay | MoveTo | Rotate | Climb | Descend, dice) -> None:
+def move(g: Game, a: dict, o: Stay | MoveTo | Rotate | Climb | Descend) -> None:
     """The turn's one movement order [L134-136, L295]."""
     g.doc["turn"]["moved"] = True
     if isinstance(o, (MoveTo, Rotate)):
-        move_in_field(g, a, o, dice)
+        move_in_field(g, a, o)
     elif isinstance(o, (Climb, Descend)):
-        change_altitude(g, a, o, dice)
+        change_altitude(g, a, o)
 
 
-def move_in_field(g: Game, a: dict, o: MoveTo | Rotate, dice) -> None:
+def move_in_field(g: Game, a: dict, o: MoveTo | Rotate) -> None:
     if g.in_dogfight(a):
         skip(g, a, o, "an aircraft in a dogfight may not move or turn in its field [L119, L135]")
         return
@@ -30,7 +30,7 @@ def move_in_field(g: Game, a: dict, o: MoveTo | Rotate, dice) -> None:
         a["cell"] = list(o.cell)
     a["facing"] = o.face
     g.say(f"{a['id']} moves to {a['alt']} {a['cell'][0]},{a['cell'][1]} facing {a['facing']}", kind="move")
-    aa_check(g, a, dice)
+    aa_check(g, a)
 
 
 def altitude_problem(g: Game, a: dict, o: Climb | Descend) -> str:
@@ -44,7 +44,7 @@ def altitude_problem(g: Game, a: dict, o: Climb | Descend) -> str:
     return ""
 
 
-def change_altitude(g: Game, a: dict, o: Climb | Descend, dice) -> None:
+def change_altitude(g: Game, a: dict, o: Climb | Descend) -> None:
     """Climb paying a card or dive drawing one; enemies nose-on to ``a`` may pursue [L136, L140]."""
     why = altitude_problem(g, a, o)
     if why:
@@ -59,7 +59,7 @@ def change_altitude(g: Game, a: dict, o: Climb | Descend, dice) -> None:
     if isinstance(o, Climb):
         give_up(g, a, 1, "the cost of climbing [L136]", [o.discard] if o.discard else (), allow_malfunction=False)
     else:
-        draw_into(g, a, 1, dice, "descending [L136]")
+        draw_into(g, a, 1, "descending [L136]")
         if a["destroyed"]:
             return
     new_alt = shifted_alt(a["alt"], o.STEP)
@@ -68,7 +68,7 @@ def change_altitude(g: Game, a: dict, o: Climb | Descend, dice) -> None:
         g.doc["turn"]["pursuit"] = {"queue": [p["id"] for p in chasers], "x_old": list(x_old), "f0": f0,
                                     "x_new": list(a["cell"]), "f1": a["facing"], "alt": new_alt, "step": o.STEP,
                                     "extra": extra, "answer": None}
-    aa_check(g, a, dice)
+    aa_check(g, a)
 
 
 def enter(g: Game, a: dict, alt: str, wanted, facing: str) -> bool:
@@ -83,7 +83,7 @@ def enter(g: Game, a: dict, alt: str, wanted, facing: str) -> bool:
     return True
 
 
-def step_pursuit(g: Game, dice) -> None:
+def step_pursuit(g: Game) -> None:
     """The next enemy in the queue may follow the aircraft that changed altitude [L140]."""
     t = g.doc["turn"]
     pq = t["pursuit"]
@@ -109,7 +109,7 @@ def step_pursuit(g: Game, dice) -> None:
     if not answer["go"]:
         g.say(f"{p['id']} does not pursue {x['id']}", kind="pursuit")
         return
-    pursue(g, p, x, pq, answer, dice)
+    pursue(g, p, x, pq, answer)
 
 
 def can_pursue(g: Game, p: dict, pq: dict) -> bool:
@@ -120,12 +120,12 @@ def can_pursue(g: Game, p: dict, pq: dict) -> bool:
     return not p["destroyed"] and not g.malfunctions(p, "engine") and usable >= need
 
 
-def pursue(g: Game, p: dict, x: dict, pq: dict, answer: dict, dice) -> None:
+def pursue(g: Game, p: dict, x: dict, pq: dict, answer: dict) -> None:
     """Pay for the pursuit, then take the cell that keeps the mutual position, or the one chosen [L140]."""
     if pq["step"] > 0:
         give_up(g, p, 1, "the cost of climbing in pursuit [L140]", allow_malfunction=False)
     else:
-        draw_into(g, p, 1, dice, "descending in pursuit [L140]")
+        draw_into(g, p, 1, "descending in pursuit [L140]")
     if pq["extra"][p["id"]]:
         give_up(g, p, 1, "pursuing a target that showed its side or nose [L140]", allow_malfunction=False)
     if p["destroyed"]:
@@ -146,7 +146,7 @@ def pursuit_rule(g: Game, p: dict) -> str:
     return rules.get(p["id"], rules.get("*", "ask"))
 
 
-def aa_check(g: Game, a: dict, dice) -> None:
+def aa_check(g: Game, a: dict) -> None:
     """An enemy AA battery fires once at an activated aircraft in (or entering) its sector [L150-152]."""
     t = g.doc["turn"]
     if t is None or t["aa_fired"] or a["destroyed"] or a["alt"] != "low" or not g.doc["revealed"]:
@@ -159,7 +159,7 @@ def aa_check(g: Game, a: dict, dice) -> None:
         if g.doc["side_policies"][enemy]["aa"] == "hold":
             g.say(f"{enemy}'s AA battery holds its fire at {a['id']}", kind="aa")
             return
-        drawn = [c for c in (g.draw(dice, "AA battery"), g.draw(dice, "AA battery")) if c]
+        drawn = [c for c in (g.draw("AA battery"), g.draw("AA battery")) if c]
         g.say(f"{enemy}'s AA battery fires at {a['id']}: draws {card_names(drawn)}", kind="aa")
         attacks = sorted((c for c in drawn if tables.card(c).kind == "attack"),
                          key=lambda c: (-tables.card(c).damage, c))

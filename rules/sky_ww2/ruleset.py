@@ -104,14 +104,14 @@ def answers(orders_in: Mapping[str, Sequence[Any]], seat: str) -> list:
 
 def setup_step(w: Work[Game], orders_in) -> None:
     p = taken(w, orders_in)
-    resolve_setup(w.data, {s: answers(orders_in, s) for s in p["seats"]}, w.dice)
-    advance(w.data, w.dice)
+    resolve_setup(w.data, {s: answers(orders_in, s) for s in p["seats"]})
+    advance(w.data)
 
 
 def deploy_step(w: Work[Game], orders_in) -> None:
     p = taken(w, orders_in)
-    resolve_deploy(w.data, p, last(answers(orders_in, p["seats"][0]), Deploy), w.dice)
-    advance(w.data, w.dice)
+    resolve_deploy(w.data, p, last(answers(orders_in, p["seats"][0]), Deploy))
+    advance(w.data)
 
 
 def activate_step(w: Work[Game], orders_in) -> None:
@@ -123,8 +123,8 @@ def activate_step(w: Work[Game], orders_in) -> None:
     a = g.ac(chosen.ac if chosen else p["ac"])
     if a["done"] or a["destroyed"] or a["seat"] != p["seats"][0] or a["side"] != p["side"]:
         a = g.ac(p["ac"])
-    activate(g, a, w.dice, pre.cards if pre else [])
-    advance(g, w.dice)
+    activate(g, a, pre.cards if pre else [])
+    advance(g)
 
 
 def script_step(w: Work[Game], orders_in) -> None:
@@ -135,7 +135,7 @@ def script_step(w: Work[Game], orders_in) -> None:
     if not t["moved"] and t["step"] == 0 and not any(isinstance(o, MOVES) for o in items):
         items.insert(0, Stay())  # a turn opens with its movement [L295]
     take_script(g, items)
-    advance(g, w.dice)
+    advance(g)
 
 
 def react_step(w: Work[Game], orders_in) -> None:
@@ -148,7 +148,7 @@ def react_step(w: Work[Game], orders_in) -> None:
     else:
         ex["closed"] = True
         g.say(f"{p['ac']} passes", kind="reaction")
-    advance(g, w.dice)
+    advance(g)
 
 
 def pursue_step(w: Work[Game], orders_in) -> None:
@@ -156,7 +156,7 @@ def pursue_step(w: Work[Game], orders_in) -> None:
     o = last(answers(orders_in, p["seats"][0]), Pursue) or Pursue(False)
     w.data.doc["turn"]["pursuit"]["answer"] = {"go": o.go, "cell": list(o.cell) if o.cell else None,
                                                "face": o.face}
-    advance(w.data, w.dice)
+    advance(w.data)
 
 
 # ---- the step table ------------------------------------------------------------------------------------

@@ -66,19 +66,19 @@ def new_game(scenario: str, options: dict, dice) -> Game:
     # set-up runs outside the step table: a Work of its own collects (and drops) its events
     g = Game(doc, Work(Flow("setup", 0), [Seat(s["name"], s["side"], s["title"]) for s in seats], dice))
     everyone = g.all_seats
-    coin = dice.roll(2, why="initiative (coin toss) [L285]", seen_by=everyone)
+    coin = g.work.roll(2, why="initiative (coin toss) [L285]", seen_by=everyone)
     doc["initiative"] = tables.SIDES[coin - 1]
     g.say(f"{doc['initiative']} wins the initiative for the whole game [L285]", kind="setup")
-    doc["deck"] = list(dice.shuffle(tables.deck_cards(False), why="shuffle the combat deck without events [L315]"))
+    doc["deck"] = list(g.work.shuffle(tables.deck_cards(False), why="shuffle the combat deck without events [L315]"))
     if sc["preset"]:
-        preset(g, sc, dice)
+        preset(g, sc)
     else:
-        choose(g, options, dice)
+        choose(g, options)
     doc["flow"] = first_flow(g).dump()
     return g
 
 
-def choose(g: Game, options: dict, dice) -> None:
+def choose(g: Game, options: dict) -> None:
     """Number cards are drawn (or the whole roster offered); the captains are asked [L267-275]."""
     doc, n = g.doc, options["aircraft"]
     mode = options["selection"]
@@ -87,7 +87,7 @@ def choose(g: Game, options: dict, dice) -> None:
         if mode == "free":
             doc["selection"][side]["candidates"] = numbers
             continue
-        drawn = list(dice.shuffle(numbers, why=f"{side} number cards [L271, L275]", seen_by=g.seats_of(side)))
+        drawn = list(g.work.shuffle(numbers, why=f"{side} number cards [L271, L275]", seen_by=g.seats_of(side)))
         take = n if mode == "random" else 2 * n
         doc["selection"][side]["candidates"] = drawn[:take]
         if mode == "random":
@@ -107,7 +107,7 @@ def make_aircraft(g: Game, side: str, numbers) -> None:
     g.doc["side_policies"][side]["sequence"] = [f"{PREFIX[side]}{i + 1}" for i in range(len(numbers))]
 
 
-def preset(g: Game, sc: dict, dice) -> None:
+def preset(g: Game, sc: dict) -> None:
     n = g.opt("aircraft")
     for side in tables.SIDES:
         for slot, obj in zip(g.doc["ground"][side], sc["ground"][side], strict=False):
@@ -119,11 +119,11 @@ def preset(g: Game, sc: dict, dice) -> None:
             a = g.ac(f"{PREFIX[side]}{i + 1}")
             alt, x, y, face = sc["deploy"][side][i]
             place(a, alt, (x, y), face)
-            draw_into(g, a, g.stats(a).ttx, dice, "initial hand [L317]")
-    start_battle(g, dice)
+            draw_into(g, a, g.stats(a).ttx, "initial hand [L317]")
+    start_battle(g)
 
 
-def resolve_setup(g: Game, orders: dict, dice) -> None:
+def resolve_setup(g: Game, orders: dict) -> None:
     """Ground objects face down, then aircraft choice, both sides at once and in secret [S2, S4]."""
     for side in tables.SIDES:
         o = orders.get(f"{side}-1") or ()
@@ -160,7 +160,7 @@ def next_deploy(g: Game) -> bool:
     return True
 
 
-def resolve_deploy(g: Game, p: dict, order: Deploy | None, dice) -> None:
+def resolve_deploy(g: Game, p: dict, order: Deploy | None) -> None:
     """Place the aircraft named (the one asked for, ``p``, when none or a wrong one is), draw its hand [L317]."""
     a = g.ac(order.ac if order else p["ac"])
     if a["side"] != p["side"] or a["placed"] or a["seat"] != p["seats"][0]:
@@ -176,15 +176,15 @@ def resolve_deploy(g: Game, p: dict, order: Deploy | None, dice) -> None:
     place(a, alt, cell, face)
     g.say(f"{a['id']} ({g.type_of(a).model}) enters the battle at {alt} altitude, {cell[0]},{cell[1]} facing {face}",
           kind="deploy")
-    draw_into(g, a, g.stats(a).ttx, dice, "initial hand [L317]")
+    draw_into(g, a, g.stats(a).ttx, "initial hand [L317]")
     if not next_deploy(g):
-        start_battle(g, dice)
+        start_battle(g)
 
 
-def start_battle(g: Game, dice) -> None:
+def start_battle(g: Game) -> None:
     """Events join the deck, ground objects are revealed, round 1 begins [S8-S10]."""
     if g.opt("events"):
-        g.doc["deck"] = list(dice.shuffle(g.doc["deck"] + list(tables.deck_cards(True)),
+        g.doc["deck"] = list(g.work.shuffle(g.doc["deck"] + list(tables.deck_cards(True)),
                                           why="shuffle the event cards into the deck [L323]"))
         g.say("the event cards are shuffled into the rest of the deck [L323]", kind="setup")
     g.doc["revealed"] = True
@@ -195,4 +195,4 @@ def start_battle(g: Game, dice) -> None:
     g.doc["round"] = 1
     g.work.new_turn()
     g.say(f"round 1 begins; {g.doc['initiative']} has the initiative [L325]", kind="round")
-    advance(g, dice)
+    advance(g)

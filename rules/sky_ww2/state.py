@@ -153,14 +153,14 @@ class Game:
         return max(0, self.stats(a).firing - malus)
 
     # ---- deck -----------------------------------------------------------------------------------
-    def draw(self, dice, why: str) -> str | None:
+    def draw(self, why: str) -> str | None:
         """Take the top card, reshuffling the discard when the deck is empty [L299]."""
         if not self.doc["deck"]:
             if not self.doc["discard"]:
                 self.say("the deck and the discard pile are both empty: no card is drawn", kind="deck")
                 return None
             pile = sorted(self.doc["discard"])
-            self.doc["deck"] = list(dice.shuffle(pile, why="reshuffle the discard pile", seen_by=()))
+            self.doc["deck"] = list(self.work.shuffle(pile, why="reshuffle the discard pile", seen_by=()))
             self.doc["discard"] = []
             self.say(f"the deck ran out: the discard pile ({len(pile)} cards) is shuffled into a new deck",
                      kind="deck")

@@ -23,13 +23,13 @@ __all__ = ["advance", "activate", "take_script"]
 BEATS = (Attack, Manoeuvre, If, GroundAttack)
 
 
-def advance(g: Game, dice) -> None:
+def advance(g: Game) -> None:
     """Run until a decision is owed or the game is over."""
     while not g.doc["over"] and g.asked is None:
         if g.doc["turn"] is None:
-            next_activation(g, dice)
+            next_activation(g)
         else:
-            run_turn(g, dice)
+            run_turn(g)
 
 
 def side_to_move(g: Game) -> str | None:
@@ -50,7 +50,7 @@ def sequence(g: Game, side: str) -> list[dict]:
     return sorted(todo, key=lambda a: (order.index(a["id"]) if a["id"] in order else 99, a["id"]))
 
 
-def next_activation(g: Game, dice) -> None:
+def next_activation(g: Game) -> None:
     side = side_to_move(g)
     if side is None:
         end_round(g)
@@ -59,7 +59,7 @@ def next_activation(g: Game, dice) -> None:
     if policy(g, a["seat"])["activation"] == "ask":
         ask(g, "activate", [a["seat"]], side=side, ac=a["id"])
         return
-    activate(g, a, dice, ())
+    activate(g, a, ())
 
 
 def end_round(g: Game) -> None:
@@ -79,7 +79,7 @@ def end_round(g: Game) -> None:
     g.say(f"round {g.doc['round']} begins; {g.doc['initiative']} has the initiative", kind="round")
 
 
-def activate(g: Game, a: dict, dice, pre_discard) -> None:
+def activate(g: Game, a: dict, pre_discard) -> None:
     """T0 discard, persistent effects, the activation draw, AA fire; then the script is owed [L291-293]."""
     g.doc["last_side"] = a["side"]
     g.say(f"{a['id']} ({g.type_of(a).model}, {a['seat']}) is activated", kind="activate")
@@ -106,12 +106,12 @@ def activate(g: Game, a: dict, dice, pre_discard) -> None:
         return
     st = g.stats(a)
     if len(a["hand"]) < st.ttx:
-        draw_into(g, a, min(st.power, st.ttx - len(a["hand"])), dice, "activation draw [L293]")
+        draw_into(g, a, min(st.power, st.ttx - len(a["hand"])), "activation draw [L293]")
     g.doc["turn"] = {"ac": a["id"], "seat": a["seat"], "script": [], "pc": 0, "spent": 0, "turret_spent": 0,
                      "swapped": False, "moved": False, "actions": 0, "beats": 0, "ground_attacked": False,
                      "aa_fired": False, "last_ok": None, "exchange": None, "pursuit": None,
                      "end_discard": [], "more": False, "step": 0}
-    aa_check(g, a, dice)
+    aa_check(g, a)
     if a["destroyed"] or g.doc["over"]:
         g.doc["turn"] = None
         return
@@ -127,7 +127,7 @@ def take_script(g: Game, items: list[ScriptOrder]) -> None:
         and not any(isinstance(o, End) for o in items)
 
 
-def run_turn(g: Game, dice) -> None:
+def run_turn(g: Game) -> None:
     t = g.doc["turn"]
     a = g.ac(t["ac"])
     if a["destroyed"]:
@@ -135,10 +135,10 @@ def run_turn(g: Game, dice) -> None:
         g.doc["turn"] = None
         return
     if t["exchange"]:
-        step_exchange(g, dice)
+        step_exchange(g)
         return
     if t["pursuit"]:
-        step_pursuit(g, dice)
+        step_pursuit(g)
         return
     if t["pc"] >= len(t["script"]):
         if t["more"] and not t["ground_attacked"]:
@@ -149,7 +149,7 @@ def run_turn(g: Game, dice) -> None:
         return
     item = parse_script_line(t["script"][t["pc"]])
     t["pc"] += 1
-    RUN[type(item)](g, a, item, dice)
+    RUN[type(item)](g, a, item)
 
 
 def finish_turn(g: Game, a: dict) -> None:
@@ -181,44 +181,44 @@ def counters_below(g: Game) -> OnCancelled:
     return OnCancelled(cards, ask)
 
 
-def run_move(g: Game, a: dict, o: Stay | MoveTo | Rotate | Climb | Descend, dice) -> None:
+def run_move(g: Game, a: dict, o: Stay | MoveTo | Rotate | Climb | Descend) -> None:
     t = g.doc["turn"]
     if t["moved"] or t["actions"]:
         skip(g, a, o, "movement comes once, before combat [L295]")
     else:
-        move(g, a, o, dice)
+        move(g, a, o)
 
 
-def run_beat(g: Game, a: dict, beat: Attack | Manoeuvre, dice) -> None:
-    declare(g, a, beat, counters_below(g), dice)
+def run_beat(g: Game, a: dict, beat: Attack | Manoeuvre) -> None:
+    declare(g, a, beat, counters_below(g))
 
 
-def run_if(g: Game, a: dict, o: If, dice) -> None:
+def run_if(g: Game, a: dict, o: If) -> None:
     if condition_holds(g, a, o.cond):
-        declare(g, a, o.then, counters_below(g), dice)
+        declare(g, a, o.then, counters_below(g))
     else:
         skip(g, a, o.then, "its condition does not hold")
 
 
-def run_end_discard(g: Game, a: dict, o: EndDiscard, dice) -> None:
+def run_end_discard(g: Game, a: dict, o: EndDiscard) -> None:
     g.doc["turn"]["end_discard"] = list(o.cards)
 
 
-def run_next_discard(g: Game, a: dict, o: NextDiscard, dice) -> None:
+def run_next_discard(g: Game, a: dict, o: NextDiscard) -> None:
     a["next_discard"] = list(o.cards)
 
 
-def run_end(g: Game, a: dict, o: End, dice) -> None:
+def run_end(g: Game, a: dict, o: End) -> None:
     t = g.doc["turn"]
     t["pc"] = len(t["script"])
     t["more"] = False
 
 
-def run_nothing(g: Game, a: dict, o: OnCancelled, dice) -> None:
+def run_nothing(g: Game, a: dict, o: OnCancelled) -> None:
     """ON_CANCELLED lines were read with the beat above them."""
 
 
 RUN = {Stay: run_move, MoveTo: run_move, Rotate: run_move, Climb: run_move, Descend: run_move, Attack: run_beat, Manoeuvre: run_beat,
        If: run_if, OnCancelled: run_nothing, GroundAttack: ground_attack, Swap: swap, CpUse: use_cp,
-       DpDeposit: lambda g, a, o, dice: deposit(g, a, o), EndDiscard: run_end_discard,
+       DpDeposit: deposit, EndDiscard: run_end_discard,
        NextDiscard: run_next_discard, End: run_end}

@@ -53,7 +53,7 @@ def position(aircraft: dict, *, options: dict | None = None, initiative: str = "
         tweak(doc)
     g.asked = None
     g.work = Work(Flow("setup", 1), RULESET.seats(g.freeze()), SeededDice(seed, "advance"))
-    advance(g, g.work.dice)
+    advance(g)
     doc["flow"] = first_flow(g).dump()
     return g.freeze()
 
