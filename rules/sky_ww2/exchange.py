@@ -6,21 +6,9 @@ from .damage import damage, give_up, policy
 from .abilities import own_object
 from .flight import aa_check, enter
 from .asks import ask, skip
-from .geometry import NOSE, POSITION
 from .movement import shifted_alt
-from .script_verbs import Attack, Condition, Manoeuvre, OnCancelled, parse_script_line
+from .script_verbs import Attack, Manoeuvre, OnCancelled, parse_script_line
 from .state import Game
-
-
-def condition_holds(g: Game, a: dict, cond: Condition) -> bool:
-    """PREV_OK/PREV_FAILED: how the turn's previous beat ended; POS: where ``a`` sits nose-on to an enemy."""
-    t = g.doc["turn"]
-    if cond.kind != "pos":
-        return t["last_ok"] is (cond.kind == "prev_ok")
-    e = g.ac(cond.target)
-    if e["destroyed"] or e not in g.enemies_in_dogfight(a) or g.aspect(a, e) != NOSE:
-        return False
-    return POSITION[g.aspect(e, a)] in cond.positions
 
 
 def beat_of(ex: dict) -> Attack | Manoeuvre:

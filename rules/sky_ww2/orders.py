@@ -17,9 +17,8 @@ from pbem.core.verbs import Verb, VerbTable
 
 from . import tables
 from .script import check_script
+from .script_verbs import SCRIPT, MoveTo
 from .script_verbs import USAGE as SCRIPT_USAGE
-from .script_verbs import VERBS as SCRIPT_VERBS
-from .script_verbs import MoveTo
 from .standing import STANDING, USAGE, PolicyOrder, parse_standing
 from .step_verbs import Activate, Deploy, Ground, Keep, Pass, Pick, Play, PreDiscard, Pursue, last
 from .words import card_id, cell_arg, face_arg, illegal, keyword_args, syntax
@@ -177,10 +176,10 @@ def pursue_line(v: dict, words: Sequence[str]) -> Pursue:
 # ---- the verb table ---------------------------------------------------------------------------------------
 
 
-def script_line(v: dict, words: Sequence[str]):
-    """A script order; a MOVE without FACE keeps the aircraft's present facing [L135]."""
-    o = SCRIPT_VERBS[words[0].upper()].parse(words)
-    if isinstance(o, MoveTo) and o.face is None:
+def move_line(v: dict, words: Sequence[str]) -> MoveTo:
+    """A MOVE without FACE keeps the aircraft's present facing [L135]."""
+    o = MoveTo.parse(words)
+    if o.face is None:
         me = next(a for a in v["aircraft"] if a["id"] == v["decide"]["ac"])
         o = replace(o, face=me["facing"])
     return o
@@ -197,7 +196,7 @@ STEP_VERBS = {
     "deploy": (verb("DEPLOY", deploy_line, "DEPLOY <aircraft> LOW|MEDIUM|HIGH [CELL x,y] [FACE d]", "L317"),),
     "activate": (verb("ACTIVATE", activate_line, "ACTIVATE <aircraft>", "L287"),
                  verb("PRE_DISCARD", pre_discard_line, "PRE_DISCARD <cards>", "L291")),
-    "script": tuple(verb(w, script_line, SCRIPT_USAGE[w], "4.2") for w in SCRIPT_VERBS),
+    "script": tuple(verb(w, move_line, SCRIPT_USAGE[w], "L135") if w == "MOVE" else SCRIPT.verbs[w] for w in SCRIPT.verbs),
     "react": (verb("PLAY", play_line, "PLAY <card> [FROM DP] ON <n>", "4.3"), verb("PASS", pass_line, "PASS", "4.3")),
     "pursue": (verb("PURSUE", pursue_line, "PURSUE YES [CELL x,y] [FACE d] | PURSUE NO", "L140"),),
 }

@@ -15,9 +15,9 @@ from pbem.core.orders import OrderLine
 
 from . import tables
 from .geometry import NOSE, cell_text
-from .script_verbs import (Attack, Climb, Condition, CpUse, Descend, DpDeposit, End, EndDiscard, GroundAttack, If,
+from .script_verbs import (Attack, Climb, CpUse, Descend, DpDeposit, End, EndDiscard, GroundAttack, If,
                            Manoeuvre, MoveTo, NextDiscard, OnCancelled, Rotate, ScriptOrder, Stay, Swap)
-from .words import illegal
+from .words import illegal, syntax
 
 BEAT_VERBS = ("MANOEUVRE", "ATTACK", "IF")
 
@@ -138,14 +138,16 @@ class ScriptCheck:
         return o
 
     def conditional(self, o: If) -> If:
-        self.condition(o.cond)
+        if not isinstance(o.then, (Attack, Manoeuvre)):
+            raise syntax("IF ... THEN is followed by a MANOEUVRE or ATTACK")
+        if o.otherwise is not None:
+            raise illegal("a turn script has no ELSE: write the other beat on its own line under the opposite "
+                          "condition", "10.2")
+        if o.when.name == "POS" and o.when.args[0] not in self.enemies:
+            raise illegal(f"{o.when.args[0]!r} is not an enemy aircraft in play", "6.1")
         self.known = False
         self.beat(o.then)
         return o
-
-    def condition(self, c: Condition) -> None:
-        if c.kind == "pos" and c.target not in self.enemies:
-            raise illegal(f"{c.target!r} is not an enemy aircraft in play", "6.1")
 
     def attack(self, o: Attack) -> None:
         if o.target not in self.enemies:

@@ -11,12 +11,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
+from pbem.core.scripts import If, scripted
+from pbem.core.verbs import Verb, VerbTable
+
 from . import tables
+from .conditions import CONDITIONS
 from .geometry import cell_text
 from .words import card_id, cell_arg, face_arg, illegal, keyword_args, syntax
 
 Cell = tuple[int, int]
-POSITIONS = ("FRONT", "FLANK", "REAR")
 MOVE_VERBS = ("STAY", "MOVE", "ROTATE", "CLIMB", "DESCEND")
 
 
@@ -239,57 +242,6 @@ Beat = Attack | Manoeuvre
 
 
 @dataclass(frozen=True)
-class Condition:
-    """``PREV_OK``, ``PREV_FAILED`` or ``POS <enemy> FRONT,FLANK,REAR``, judged when the beat is reached."""
-
-    kind: str  # "prev_ok" | "prev_failed" | "pos"
-    target: str | None = None
-    positions: tuple[str, ...] = ()
-
-    @classmethod
-    def parse(cls, words: Sequence[str]) -> Condition:
-        up = [w.upper() for w in words]
-        if up in (["PREV_OK"], ["PREV_FAILED"]):
-            return cls(up[0].lower())
-        if len(up) == 3 and up[0] == "POS":
-            vals = tuple(p.strip() for p in up[2].split(","))
-            if any(p not in POSITIONS for p in vals):
-                raise syntax("POS takes FRONT, FLANK, REAR (comma separated)", "6.1")
-            return cls("pos", words[1].lower(), tuple(p.lower() for p in vals))
-        raise syntax("conditions: PREV_OK, PREV_FAILED, POS <enemy> FRONT|FLANK|REAR[,...]")
-
-    def text(self) -> str:
-        if self.kind == "pos":
-            return f"POS {self.target} {','.join(p.upper() for p in self.positions)}"
-        return self.kind.upper()
-
-
-@dataclass(frozen=True)
-class If:
-    """``IF <condition> THEN <beat>``: the beat is played only when the condition holds then."""
-
-    VERB: ClassVar[str] = "IF"
-    cond: Condition
-    then: Beat
-
-    @classmethod
-    def parse(cls, words: Sequence[str]) -> If:
-        up = [w.upper() for w in words]
-        if "THEN" not in up:
-            raise syntax("IF PREV_OK|PREV_FAILED|POS <enemy> FRONT|FLANK|REAR[,...] THEN <beat>")
-        k = up.index("THEN")
-        cond = Condition.parse(words[1:k])
-        rest = words[k + 1:]
-        if not rest or rest[0].upper() not in ("MANOEUVRE", "ATTACK"):
-            raise syntax("IF ... THEN is followed by a MANOEUVRE or ATTACK")
-        then = (Attack if rest[0].upper() == "ATTACK" else Manoeuvre).parse(rest)
-        return cls(cond, then)
-
-    def text(self) -> str:
-        return f"IF {self.cond.text()} THEN {self.then.text()}"
-
-
-@dataclass(frozen=True)
 class OnCancelled:
     """Counter-moves for the beat above when the enemy cancels it; ASK opens an interrupt, PASS does not."""
 
@@ -403,33 +355,36 @@ class End(_Word):
 
 ScriptOrder = (Stay | MoveTo | Rotate | Climb | Descend | Attack | Manoeuvre | If | OnCancelled | GroundAttack
                | Swap | CpUse | DpDeposit | EndDiscard | NextDiscard | End)
-VERBS: dict[str, type] = {c.VERB: c for c in (Stay, MoveTo, Rotate, Climb, Descend, Attack, Manoeuvre, If,
+VERBS: dict[str, type] = {c.VERB: c for c in (Stay, MoveTo, Rotate, Climb, Descend, Attack, Manoeuvre,
                                               OnCancelled, GroundAttack, Swap, CpUse, DpDeposit, EndDiscard,
                                               NextDiscard, End)}
 MOVES = (Stay, MoveTo, Rotate, Climb, Descend)
 
-
-def parse_script_line(text: str) -> ScriptOrder:
-    """Read one script line (its verb decides the class).
-
-    :raises OrderSyntaxError: an unknown verb or malformed words.
-    :raises IllegalOrderError: a card that can never serve the verb.
-    """
-    words = text.split()
-    cls = VERBS.get(words[0].upper()) if words else None
-    if cls is None:
-        raise syntax(f"unknown order {words[0].upper() if words else ''}: turn orders are movement "
-                     "(STAY, MOVE, ROTATE, CLIMB, DESCEND), beats (MANOEUVRE, ATTACK, GROUND_ATTACK, "
-                     "ON_CANCELLED), SWAP, CP_USE, DP_DEPOSIT, END_DISCARD, NEXT_DISCARD, END")
-    return cls.parse(words)
 
 USAGE = {
     "STAY": "STAY", "MOVE": "MOVE x,y [FACE d]", "ROTATE": "ROTATE N|E|S|W",
     "CLIMB": "CLIMB [DISCARD card] [CELL x,y] [FACE d]", "DESCEND": "DESCEND [CELL x,y] [FACE d]",
     "ATTACK": "ATTACK <card> [FROM DP] TARGET <enemy> [CRIT <card>] [EXTRA <card>]",
     "MANOEUVRE": "MANOEUVRE <card> [FROM DP] [TARGET <enemy>] [APPLY SELF|TARGET] [ROTATE CW|CCW] [CELL x,y] [FACE d]",
-    "IF": "IF PREV_OK|PREV_FAILED|POS <enemy> FRONT|FLANK|REAR[,...] THEN <beat>",
     "ON_CANCELLED": "ON_CANCELLED <cards...> [ASK|PASS]", "GROUND_ATTACK": "GROUND_ATTACK", "SWAP": "SWAP <card>",
     "CP_USE": "CP_USE [DISCARD card]", "DP_DEPOSIT": "DP_DEPOSIT <card>", "END_DISCARD": "END_DISCARD <cards>",
     "NEXT_DISCARD": "NEXT_DISCARD <cards>", "END": "END",
 }
+
+
+def _reader(cls: type):
+    return lambda args, view, seat: cls.parse((cls.VERB,) + tuple(args))
+
+
+#: The script's verbs and the kit's ``IF <condition> THEN <beat>``, read without the view.
+SCRIPT = scripted(VerbTable([Verb(w, _reader(c), USAGE[w], "4.2") for w, c in VERBS.items()], rule="10.3"),
+                  CONDITIONS)
+
+
+def parse_script_line(text: str) -> ScriptOrder:
+    """Read one script line, e.g. a stored one (its verb decides the class).
+
+    :raises OrderSyntaxError: an unknown verb or malformed words.
+    :raises IllegalOrderError: a card that can never serve the verb.
+    """
+    return SCRIPT.parse(text, {}, "")

@@ -8,10 +8,13 @@ queue), so an interrupt phase is just a pause between two calls.
 """
 from __future__ import annotations
 
+from pbem.core.scripts import Reached
+
 from . import tables
 from .abilities import deposit, ground_attack, swap, use_cp
 from .damage import card_names, damage, draw_into, finish, policy, trim_hand
-from .exchange import condition_holds, declare, step_exchange
+from .conditions import CONDITIONS
+from .exchange import declare, step_exchange
 from .flight import aa_check, move, step_pursuit
 from .asks import ask, skip
 from .script_verbs import (Attack, Climb, CpUse, Descend, DpDeposit, End, EndDiscard, GroundAttack, If, Manoeuvre,
@@ -194,7 +197,8 @@ def run_beat(g: Game, a: dict, beat: Attack | Manoeuvre) -> None:
 
 
 def run_if(g: Game, a: dict, o: If) -> None:
-    if condition_holds(g, a, o.cond):
+    """The beat when its condition holds now (the kit's script conditions), else the author is told."""
+    if CONDITIONS.holds(g.work, Reached(a["seat"], g.doc["turn"]["pc"] - 1, None, a), o.when):
         declare(g, a, o.then, counters_below(g))
     else:
         skip(g, a, o.then, "its condition does not hold")
