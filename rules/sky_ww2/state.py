@@ -1,9 +1,11 @@
 """The game position and the working copy resolution mutates [2.3, 5].
 
-The whole position is one JSON document.  :class:`State` is its frozen, canonical
-form (what the engine stores; ``dump``/``load`` are exact).  Resolution thaws it into a
-private :class:`Game`, mutates that copy, and freezes the result, so every ruleset
-method stays pure while the many small updates of a card game stay readable.
+The whole position is one JSON document; the kit's :class:`~pbem.core.flow.Flow` is kept
+in it under "flow".  :class:`State` is its frozen, canonical form (what the engine stores;
+``dump``/``load`` are exact).  The kit's step table opens it into a :class:`Game` over the
+resolution's :class:`~pbem.core.work.Work` (events and dice go through the Work), the
+game mutates that copy, and the table freezes the result: every ruleset method stays
+pure while the many small updates of a card game stay readable.
 """
 from __future__ import annotations
 

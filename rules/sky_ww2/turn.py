@@ -2,9 +2,10 @@
 
 :func:`advance` runs the game forward until somebody owes a decision no standing
 order covers: the active player's turn script, a reaction the policies do not settle,
-a pursuit asked for, or the next set-up step.  Everything it needs to resume is in
-``doc["turn"]`` (the script, its cursor, the table of the current beat, the pursuit
-queue), so an interrupt phase is just a pause between two calls.
+a pursuit asked for, or the next set-up step; it then stops in the kit's interrupt
+(:func:`.asks.ask`).  Everything the turn needs to resume is in ``doc["turn"]`` (the
+script as canonical lines, its cursor, the table of the current beat, the pursuit queue),
+so an interrupt phase is just a pause between two calls.
 """
 from __future__ import annotations
 
