@@ -170,6 +170,3 @@ class Game:
 
     def discard(self, cards: Iterable[str]) -> None:
         self.doc["discard"].extend(cards)
-
-    def seat_of(self, a: dict) -> str:
-        return a["seat"]
