@@ -27,9 +27,14 @@ PROMPTS = {
 }
 
 
+def asks_for(kind: str, seats: Iterable[str], data: dict) -> tuple[Ask, ...]:
+    """One ask per seat, keyed by the seat (the answers are the seats' orders, read by the step)."""
+    return tuple(Ask(seat, seat, PROMPTS[kind](data), "") for seat in sorted(seats))
+
+
 def ask(g: Game, kind: str, seats: Iterable[str], **data: Any) -> None:
     """Stop the resolution until ``seats`` decide; the step ``kind`` resumes it with ``data``."""
-    asks = tuple(Ask(seat, seat, PROMPTS[kind](data), "") for seat in sorted(seats))
+    asks = asks_for(kind, seats, data)
     g.work.interrupt(kind, asks, **data)
     g.asked = Pending(kind, asks, data)
 

@@ -19,6 +19,7 @@ from pbem.core.work import Work
 from . import bot, forms, orders, picture, tables, views
 from .asks import PROMPTS, pending_of
 from .exchange import answer
+from .migrate import upgrade
 from .setup import new_game, resolve_deploy, resolve_setup
 from .script_verbs import MOVES, Stay
 from .standing import PolicyOrder, apply_standing
@@ -226,4 +227,4 @@ def outcome(state: State) -> Outcome | None:
 RULESET = Assembled(
     info=INFO, steps=STEPS, setup=setup, view=views.view, order_form=forms.order_form, check_orders=orders.check_orders,
     outcome=outcome, bot_orders=bot.orders, seats=seats, picture=picture.draw,
-    dump=lambda state: {"doc": json.loads(state.doc)}, load=lambda data: State.of(dict(data["doc"])))
+    dump=lambda state: {"doc": json.loads(state.doc)}, load=lambda data: State.of(upgrade(dict(data["doc"]))))
