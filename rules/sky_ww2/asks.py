@@ -54,4 +54,4 @@ def first_flow(g: Game) -> Flow:
 
 def skip(g: Game, a: dict, order, why: str) -> None:
     """Tell the author that an order of its script is not carried out, and why."""
-    g.say(f"{a['id']}: order '{order.text()}' is skipped: {why}", [a["seat"]], kind="skipped")
+    g.work.say(f"{a['id']}: order '{order.text()}' is skipped: {why}", [a["seat"]], kind="skipped")

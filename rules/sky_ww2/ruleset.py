@@ -94,7 +94,7 @@ def taken(w: Work[Game], orders_in: Mapping[str, Sequence[Any]]) -> dict:
         notes = apply_standing(g.doc, seat, standing)
         if standing:
             extra = f": {', '.join(notes)}" if notes else ""
-            g.say(f"standing orders updated ({len(standing)} line(s)){extra}", [seat], kind="standing")
+            g.work.say(f"standing orders updated ({len(standing)} line(s)){extra}", [seat], kind="standing")
     return pending_of(w.flow)
 
 
@@ -148,7 +148,7 @@ def react_step(w: Work[Game], orders_in) -> None:
         answer(g, ex, p["party"], {"card": play.card, "source": play.source, "on": play.on})
     else:
         ex["closed"] = True
-        g.say(f"{p['ac']} passes", kind="reaction")
+        g.work.say(f"{p['ac']} passes", kind="reaction")
     advance(g)
 
 

@@ -68,7 +68,7 @@ def new_game(scenario: str, options: dict, dice) -> Game:
     everyone = g.all_seats
     coin = g.work.roll(2, why="initiative (coin toss) [L285]", seen_by=everyone)
     doc["initiative"] = tables.SIDES[coin - 1]
-    g.say(f"{doc['initiative']} wins the initiative for the whole game [L285]", kind="setup")
+    g.work.say(f"{doc['initiative']} wins the initiative for the whole game [L285]", kind="setup")
     doc["deck"] = list(g.work.shuffle(tables.deck_cards(False), why="shuffle the combat deck without events [L315]"))
     if sc["preset"]:
         preset(g, sc)
@@ -131,14 +131,14 @@ def resolve_setup(g: Game, orders: dict) -> None:
         objs = list(ground.objects) if ground else list(GROUND_IDS[:2])
         for slot, obj in zip(g.doc["ground"][side], objs, strict=False):
             slot["obj"] = obj
-        g.say(f"{side} lays two ground-object cards face down", kind="setup")
+        g.work.say(f"{side} lays two ground-object cards face down", kind="setup")
         if g.opt("selection") != "random":
             sel = g.doc["selection"][side]
             picks = list(pick.numbers) if pick else sel["candidates"][:sel["keep"]]
             make_aircraft(g, side, picks)
         names = ", ".join(f"{a['id']} {g.type_of(a).model} (#{a['number']}, {g.type_of(a).category}, {a['seat']})"
                           for a in g.aircraft(side))
-        g.say(f"{side} aircraft in the hangars: {names}", kind="setup")
+        g.work.say(f"{side} aircraft in the hangars: {names}", kind="setup")
     next_deploy(g)
 
 
@@ -174,7 +174,7 @@ def resolve_deploy(g: Game, p: dict, order: Deploy | None) -> None:
     cell = want if want in cells else cells[0]
     face = (order.face if order else None) or ("E" if a["side"] == "coalition" else "W")
     place(a, alt, cell, face)
-    g.say(f"{a['id']} ({g.type_of(a).model}) enters the battle at {alt} altitude, {cell[0]},{cell[1]} facing {face}",
+    g.work.say(f"{a['id']} ({g.type_of(a).model}) enters the battle at {alt} altitude, {cell[0]},{cell[1]} facing {face}",
           kind="deploy")
     draw_into(g, a, g.stats(a).ttx, "initial hand [L317]")
     if not next_deploy(g):
@@ -186,13 +186,13 @@ def start_battle(g: Game) -> None:
     if g.opt("events"):
         g.doc["deck"] = list(g.work.shuffle(g.doc["deck"] + list(tables.deck_cards(True)),
                                           why="shuffle the event cards into the deck [L323]"))
-        g.say("the event cards are shuffled into the rest of the deck [L323]", kind="setup")
+        g.work.say("the event cards are shuffled into the rest of the deck [L323]", kind="setup")
     g.doc["revealed"] = True
     for side in tables.SIDES:
         objs = ", ".join(f"{tables.ground()[o['obj']].name} at {o['slot'][0]},{o['slot'][1]}"
                          for o in g.doc["ground"][side])
-        g.say(f"{side} ground objects revealed: {objs} [L325]", kind="setup")
+        g.work.say(f"{side} ground objects revealed: {objs} [L325]", kind="setup")
     g.doc["round"] = 1
     g.work.new_turn()
-    g.say(f"round 1 begins; {g.doc['initiative']} has the initiative [L325]", kind="round")
+    g.work.say(f"round 1 begins; {g.doc['initiative']} has the initiative [L325]", kind="round")
     advance(g)

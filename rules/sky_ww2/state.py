@@ -61,7 +61,7 @@ class Game:
         self.work = work
         self.asked: Pending | None = None
 
-    # ---- freezing and events --------------------------------------------------------------
+    # ---- freezing and seats --------------------------------------------------------------
     def freeze(self) -> State:
         return State.of(self.doc)
 
@@ -72,16 +72,12 @@ class Game:
     def seats_of(self, side: str) -> list[str]:
         return [s["name"] for s in self.doc["seats"] if s["side"] == side]
 
-    def say(self, text: str, to: Iterable[str] | None = None, kind: str = "note") -> None:
-        """The kit's one event call: ``to`` None is every seat."""
-        self.work.say(text, to=to, kind=kind)
-
     def say_private(self, seat: str, private: str, public: str, kind: str = "note") -> None:
         """Tell ``seat`` the details and everyone else the public part."""
-        self.say(private, [seat], kind)
+        self.work.say(private, [seat], kind)
         others = self.all_seats - {seat}
         if public and others:
-            self.say(public, others, kind)
+            self.work.say(public, others, kind)
 
     # ---- options ----------------------------------------------------------------------------
     def opt(self, name: str) -> Any:
@@ -159,12 +155,12 @@ class Game:
         """Take the top card, reshuffling the discard when the deck is empty [L299]."""
         if not self.doc["deck"]:
             if not self.doc["discard"]:
-                self.say("the deck and the discard pile are both empty: no card is drawn", kind="deck")
+                self.work.say("the deck and the discard pile are both empty: no card is drawn", kind="deck")
                 return None
             pile = sorted(self.doc["discard"])
             self.doc["deck"] = list(self.work.shuffle(pile, why="reshuffle the discard pile", seen_by=()))
             self.doc["discard"] = []
-            self.say(f"the deck ran out: the discard pile ({len(pile)} cards) is shuffled into a new deck",
+            self.work.say(f"the deck ran out: the discard pile ({len(pile)} cards) is shuffled into a new deck",
                      kind="deck")
         return self.doc["deck"].pop(0)
 

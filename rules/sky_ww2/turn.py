@@ -68,7 +68,7 @@ def next_activation(g: Game) -> None:
 
 def end_round(g: Game) -> None:
     """Number cards and used ground objects turn back; a new round starts [L327]."""
-    g.say(f"round {g.doc['round']} ends", kind="round")
+    g.work.say(f"round {g.doc['round']} ends", kind="round")
     limit = g.opt("max_rounds")
     if limit and g.doc["round"] >= limit:
         finish(g, f"the agreed limit of {limit} rounds is reached")
@@ -80,13 +80,13 @@ def end_round(g: Game) -> None:
         a["done"] = False
     for side in tables.SIDES:
         g.doc["cp_used"][side] = False
-    g.say(f"round {g.doc['round']} begins; {g.doc['initiative']} has the initiative", kind="round")
+    g.work.say(f"round {g.doc['round']} begins; {g.doc['initiative']} has the initiative", kind="round")
 
 
 def activate(g: Game, a: dict, pre_discard) -> None:
     """T0 discard, persistent effects, the activation draw, AA fire; then the script is owed [L291-293]."""
     g.doc["last_side"] = a["side"]
-    g.say(f"{a['id']} ({g.type_of(a).model}, {a['seat']}) is activated", kind="activate")
+    g.work.say(f"{a['id']} ({g.type_of(a).model}, {a['seat']}) is activated", kind="activate")
     gone = []
     planned, a["next_discard"] = list(a.get("next_discard", [])), []
     for c in list(pre_discard) + planned:
@@ -95,7 +95,7 @@ def activate(g: Game, a: dict, pre_discard) -> None:
             gone.append(c)
     if gone:
         g.discard(gone)
-        g.say(f"{a['id']} discards {card_names(gone)} before activating [L291]", kind="discard")
+        g.work.say(f"{a['id']} discards {card_names(gone)} before activating [L291]", kind="discard")
     for att in list(a["attached"]):
         if att.get("burn"):
             damage(g, a, att["burn"], other_side(a["side"]), tables.card(att["card"]).name)
@@ -105,7 +105,7 @@ def activate(g: Game, a: dict, pre_discard) -> None:
             if att["turns"] <= 0:
                 a["attached"].remove(att)
                 g.discard([att["card"]])
-                g.say(f"{tables.card(att['card']).name} on {a['id']} runs out", kind="persistent")
+                g.work.say(f"{tables.card(att['card']).name} on {a['id']} runs out", kind="persistent")
     if a["destroyed"]:
         return
     st = g.stats(a)
@@ -164,11 +164,11 @@ def finish_turn(g: Game, a: dict) -> None:
         a["hand"].remove(c)
     if broken:
         g.discard(broken)
-        g.say(f"{a['id']} repairs {card_names(broken)} at the end of its turn", kind="malfunction")
+        g.work.say(f"{a['id']} repairs {card_names(broken)} at the end of its turn", kind="malfunction")
     trim_hand(g, a, "hand limit at the end of the turn [L42]", t["end_discard"])
     a["done"] = True
     g.doc["turn"] = None
-    g.say(f"{a['id']} ends its turn", kind="turn")
+    g.work.say(f"{a['id']} ends its turn", kind="turn")
 
 
 def counters_below(g: Game) -> OnCancelled:
