@@ -1,6 +1,8 @@
 """Fixtures for the Sky of WWII tests: build exact positions and drive one phase at a time."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 from pbem.core.dice import SeededDice
 from pbem.core.flow import Flow
 from pbem.core.play import check_text
@@ -54,7 +56,8 @@ def position(aircraft: dict, *, options: dict | None = None, initiative: str = "
     g.asked = None
     g.work = Work(Flow("setup", 1), RULESET.seats(g.freeze()), SeededDice(seed, "advance"))
     advance(g)
-    doc["flow"] = first_flow(g).dump()
+    # the decision is numbered after set-up's own, as when the game runs on from set-up
+    doc["flow"] = replace(first_flow(g), counter=Flow.load(doc["flow"]).counter + 1).dump()
     return g.freeze()
 
 

@@ -200,12 +200,12 @@ def test_if_needs_a_beat_and_has_no_else():
 def test_phases_are_the_step_table_with_numbered_decisions():
     s = duel(["banked-turn", "snap-shot"], b_hand=["dodge"], a_num=8)
     first = RULESET.phase(s)
-    assert (first.name, first.awaiting, first.window.value) == ("c1-turn-1", {"coalition-1"}, "orders")
+    assert (first.name, first.awaiting, first.window.value) == ("c1-turn-2", {"coalition-1"}, "orders")
     assert first.optional == {"axis-1"} and first.title == "round 1: c1 turn"
     s, _ = step(s, {"coalition-1": "STAY\nATTACK snap-shot TARGET x1\nEND", "axis-1": "REACT_DEFAULT ASK"})
     react = RULESET.phase(s)                  # the defender owes an answer nobody's standing order gives
     assert (react.name, react.awaiting, react.window.value, react.hours) == \
-        ("x1-reaction-2", {"axis-1"}, "interrupt", 24.0)
+        ("x1-reaction-3", {"axis-1"}, "interrupt", 24.0)
     assert RULESET.default_orders(s, "axis-1") == ()
 
 
