@@ -1,6 +1,4 @@
 """Sky of WWII (Небо второй мировой): card-driven air combat with hidden hands."""
-from .ruleset import SkyRuleset
-
-RULESET = SkyRuleset()
+from .ruleset import RULESET
 
 __all__ = ["RULESET"]

@@ -3,11 +3,12 @@ from __future__ import annotations
 
 from . import tables
 from .damage import draw_into, give_up
-from .flow import skip
+from .asks import skip
+from .script_verbs import CpUse, DpDeposit, GroundAttack, Swap
 from .state import Game, other_side
 
 
-def ground_attack(g: Game, a: dict, item: dict, dice) -> None:
+def ground_attack(g: Game, a: dict, item: GroundAttack) -> None:
     """A shturmovik hits the ground object below it for a number card 1..10 [L301-303]."""
     t = g.doc["turn"]
     obj = ground_below(g, a)
@@ -23,15 +24,15 @@ def ground_attack(g: Game, a: dict, item: dict, dice) -> None:
         return
     t["actions"] += 1
     t["ground_attacked"] = True
-    n = dice.roll(tables.number_cards(), why=f"{a['id']} attacks the {obj['obj']} (number card)",
+    n = g.work.roll(tables.number_cards(), why=f"{a['id']} attacks the {obj['obj']} (number card)",
                   seen_by=g.all_seats)
     obj["damage"] += n
     gt = tables.ground()[obj["obj"]]
-    g.say(f"{a['id']} attacks the enemy {gt.name}: number card {n}, {n} structural damage [L303]", kind="ground")
+    g.work.say(f"{a['id']} attacks the enemy {gt.name}: number card {n}, {n} structural damage [L303]", kind="ground")
     if obj["damage"] >= gt.structure:
         obj["destroyed"] = True
         g.doc["vp"][a["side"]] += gt.value
-        g.say(f"the {other_side(a['side'])} {gt.name} is destroyed: {a['side']} scores {gt.value} VP", kind="ground")
+        g.work.say(f"the {other_side(a['side'])} {gt.name} is destroyed: {a['side']} scores {gt.value} VP", kind="ground")
         if obj["obj"] == "dp" and g.doc["dp"][other_side(a["side"])]:
             g.discard([g.doc["dp"][other_side(a["side"])]])
             g.doc["dp"][other_side(a["side"])] = None
@@ -47,9 +48,9 @@ def ground_below(g: Game, a: dict) -> dict | None:
     return None
 
 
-def swap(g: Game, a: dict, item: dict, dice) -> None:
+def swap(g: Game, a: dict, item: Swap) -> None:
     t = g.doc["turn"]
-    cid = item["card"]
+    cid = item.card
     if not g.type_of(a).swap:
         skip(g, a, item, f"{a['id']} has no swap ability [L48]")
     elif t["swapped"]:
@@ -60,15 +61,15 @@ def swap(g: Game, a: dict, item: dict, dice) -> None:
         t["swapped"] = True
         a["hand"].remove(cid)
         g.discard([cid])
-        g.say(f"{a['id']} swaps {tables.card(cid).name} [L48]", kind="swap")
-        draw_into(g, a, 1, dice, "swap ability [L48]")
+        g.work.say(f"{a['id']} swaps {tables.card(cid).name} [L48]", kind="swap")
+        draw_into(g, a, 1, "swap ability [L48]")
 
 
 def own_object(g: Game, side: str, obj: str) -> bool:
     return g.doc["revealed"] and any(o["obj"] == obj and not o["destroyed"] for o in g.doc["ground"][side])
 
 
-def use_cp(g: Game, a: dict, item: dict, dice) -> None:
+def use_cp(g: Game, a: dict, item: CpUse) -> None:
     side = a["side"]
     if not own_object(g, side, "cp"):
         skip(g, a, item, "your side has no working command post [L146]")
@@ -77,18 +78,18 @@ def use_cp(g: Game, a: dict, item: dict, dice) -> None:
         skip(g, a, item, "the command post was already used this round [L146]")
         return
     g.doc["cp_used"][side] = True
-    g.say(f"{a['id']} uses the command post [L146]", kind="cp")
-    got = draw_into(g, a, 1, dice, "command post [L146]")
+    g.work.say(f"{a['id']} uses the command post [L146]", kind="cp")
+    got = draw_into(g, a, 1, "command post [L146]")
     if a["destroyed"]:
         return
-    first = [item["discard"]] if item.get("discard") else []
+    first = [item.discard] if item.discard else []
     if not first and got and tables.card(got[0]).kind != "malfunction":
         first = [got[0]] if tables.card(got[0]).keep <= min(tables.card(c).keep for c in a["hand"]) else []
     give_up(g, a, 1, "command post [L146]", first, allow_malfunction=False)
 
 
-def deposit(g: Game, a: dict, item: dict) -> None:
-    side, cid = a["side"], item["card"]
+def deposit(g: Game, a: dict, item: DpDeposit) -> None:
+    side, cid = a["side"], item.card
     if not own_object(g, side, "dp"):
         skip(g, a, item, "your side has no working dispatch post [L148]")
     elif g.doc["dp"][side]:
@@ -99,5 +100,5 @@ def deposit(g: Game, a: dict, item: dict) -> None:
         a["hand"].remove(cid)
         g.doc["dp"][side] = cid
         allies = g.seats_of(side)
-        g.say(f"{a['id']} lays {tables.card(cid).name} face down on the dispatch post [L148]", allies, kind="dp")
-        g.say(f"{a['id']} lays a card face down on the {side} dispatch post", g.all_seats - set(allies), kind="dp")
+        g.work.say(f"{a['id']} lays {tables.card(cid).name} face down on the dispatch post [L148]", allies, kind="dp")
+        g.work.say(f"{a['id']} lays a card face down on the {side} dispatch post", g.all_seats - set(allies), kind="dp")

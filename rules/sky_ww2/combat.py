@@ -58,30 +58,51 @@ def manoeuvre_problem(g: Game, a: dict, t: dict | None, cid: str, apply: str, tu
         return "while in a dogfight a manoeuvre is played against an enemy in that dogfight [L168]"
     if t is not None and t not in foes:
         return f"{t['id']} is not in a dogfight with {a['id']} [L168]"
-    e = c.effect
-    alt = tables.ALTITUDES.index(a["alt"])
-    if e == "change_position":
-        if apply == "target":
-            if t is None:
-                return "turning an enemy needs a target in the dogfight [L166]"
-            if g.aspect(a, t) != NOSE:
-                return f"{a['id']} must be nose-on to {t['id']} to turn it [L166]"
+    check = EFFECT_PROBLEMS.get(c.effect)  # a manoeuvre without an effect in the data has no condition
+    return check(g, a, t, c, apply) if check else ""
+
+
+def turn_problem(g: Game, a: dict, t: dict | None, c: tables.CardDef, apply: str) -> str:
+    """A change of position turns the actor, or a target it is nose-on to [L166, L217]."""
+    if apply != "target":
         return ""
-    if e in ("neutral", "flank_swap") and t is None:
-        return f"{c.name} needs an enemy in the dogfight [L219-223]"
-    if e == "flank_swap" and g.aspect(a, t) != SIDE:
-        return f"{a['id']} must be side-on to {t['id']} to swap flank positions [L219]"
-    if e == "self_climb" and alt == 2:
-        return "no field above high altitude [L136]"
-    if e == "self_descend" and alt == 0:
-        return "no field below low altitude [L136]"
-    if e in ("enemy_climb", "enemy_descend"):
-        if t is None or g.aspect(a, t) != NOSE:
-            return "moving an enemy needs it in the dogfight with the actor nose-on to it [L166, L170]"
-        talt = tables.ALTITUDES.index(t["alt"])
-        if (e == "enemy_climb" and talt == 2) or (e == "enemy_descend" and talt == 0):
-            return f"{t['id']} cannot change altitude that way [L136]"
+    if t is None:
+        return "turning an enemy needs a target in the dogfight [L166]"
+    if g.aspect(a, t) != NOSE:
+        return f"{a['id']} must be nose-on to {t['id']} to turn it [L166]"
     return ""
+
+
+def pair_problem(g: Game, a: dict, t: dict | None, c: tables.CardDef, apply: str) -> str:
+    """Neutral position and flank swap need an enemy; the swap needs the actor side-on [L219-223]."""
+    if t is None:
+        return f"{c.name} needs an enemy in the dogfight [L219-223]"
+    if c.effect == "flank_swap" and g.aspect(a, t) != SIDE:
+        return f"{a['id']} must be side-on to {t['id']} to swap flank positions [L219]"
+    return ""
+
+
+def self_altitude_problem(g: Game, a: dict, t: dict | None, c: tables.CardDef, apply: str) -> str:
+    alt = tables.ALTITUDES.index(a["alt"])
+    if c.effect == "self_climb" and alt == 2:
+        return "no field above high altitude [L136]"
+    if c.effect == "self_descend" and alt == 0:
+        return "no field below low altitude [L136]"
+    return ""
+
+
+def enemy_altitude_problem(g: Game, a: dict, t: dict | None, c: tables.CardDef, apply: str) -> str:
+    if t is None or g.aspect(a, t) != NOSE:
+        return "moving an enemy needs it in the dogfight with the actor nose-on to it [L166, L170]"
+    talt = tables.ALTITUDES.index(t["alt"])
+    if (c.effect == "enemy_climb" and talt == 2) or (c.effect == "enemy_descend" and talt == 0):
+        return f"{t['id']} cannot change altitude that way [L136]"
+    return ""
+
+
+EFFECT_PROBLEMS = {"change_position": turn_problem, "neutral": pair_problem, "flank_swap": pair_problem,
+                   "self_climb": self_altitude_problem, "self_descend": self_altitude_problem,
+                   "enemy_climb": enemy_altitude_problem, "enemy_descend": enemy_altitude_problem}
 
 
 # ---- the reaction tree [4.3] -------------------------------------------------------------------

@@ -5,101 +5,91 @@ from . import combat, tables
 from .damage import damage, give_up, policy
 from .abilities import own_object
 from .flight import aa_check, enter
-from .flow import open_pending, skip
-from .geometry import NOSE, POSITION
+from .asks import ask, skip
 from .movement import shifted_alt
+from .script_verbs import Attack, Manoeuvre, OnCancelled, parse_script_line
 from .state import Game
 
 
-def condition_holds(g: Game, a: dict, cond: dict | None) -> bool:
-    if not cond:
-        return True
-    t = g.doc["turn"]
-    if cond["kind"] == "prev":
-        return t["last_ok"] is (cond["value"] == "ok")
-    if cond["kind"] == "pos":
-        e = g.ac(cond["target"])
-        if e["destroyed"] or e not in g.enemies_in_dogfight(a) or g.aspect(a, e) != NOSE:
-            return False
-        return POSITION[g.aspect(e, a)] in cond["value"]
-    return True
+def beat_of(ex: dict) -> Attack | Manoeuvre:
+    """The action card's order, kept as its canonical line on the table."""
+    return parse_script_line(ex["beat"])
 
 
-def declare(g: Game, a: dict, item: dict, dice) -> None:
-    """Lay an action card, pay for it at once, and open the reaction exchange [L178, L231, L253]."""
-    t = g.doc["turn"]
-    if not condition_holds(g, a, item.get("cond")):
-        skip(g, a, item, "its condition does not hold")
-        return
-    cid = item["card"]
-    from_dp = item.get("source") == "dp"
-    if from_dp and not (own_object(g, a["side"], "dp") and g.doc["dp"][a["side"]] == cid):
-        skip(g, a, item, f"{tables.card(cid).name} is not on your dispatch post [L148]")
-        return
-    if not from_dp and cid not in a["hand"]:
-        skip(g, a, item, f"{tables.card(cid).name} is not in the hand")
-        return
-    target = g.ac(item["target"]) if item.get("target") else None
+def declare_problem(g: Game, a: dict, beat: Attack | Manoeuvre) -> str:
+    """Why the beat cannot be played when it is reached ("" when it can)."""
+    cid, name = beat.card, tables.card(beat.card).name
+    if beat.from_dp and not (own_object(g, a["side"], "dp") and g.doc["dp"][a["side"]] == cid):
+        return f"{name} is not on your dispatch post [L148]"
+    if not beat.from_dp and cid not in a["hand"]:
+        return f"{name} is not in the hand"
+    target = g.ac(beat.target) if beat.target else None
     if target is not None and target["destroyed"]:
-        skip(g, a, item, f"{target['id']} is destroyed")
-        return
-    if item["op"] == "attack":
-        why = combat.attack_problem(g, a, target, cid, t)
-    else:
-        why = combat.manoeuvre_problem(g, a, target, cid, item.get("apply", "target"), t)
-    crit = item.get("crit")
-    if not why and crit and (crit not in a["hand"] or tables.card(crit).kind != "crit"):
+        return f"{target['id']} is destroyed"
+    t = g.doc["turn"]
+    if isinstance(beat, Manoeuvre):
+        return combat.manoeuvre_problem(g, a, target, cid, beat.apply, t)
+    why = combat.attack_problem(g, a, target, cid, t)
+    if not why and beat.crit and (beat.crit not in a["hand"] or tables.card(beat.crit).kind != "crit"):
         why = "the critical-hit card is not in the hand [L194]"
+    return why
+
+
+def declare(g: Game, a: dict, beat: Attack | Manoeuvre, counters: OnCancelled) -> None:
+    """Lay an action card, pay for it at once, and open the reaction exchange [L178, L231, L253]."""
+    why = declare_problem(g, a, beat)
     if why:
-        skip(g, a, item, why)
+        skip(g, a, beat, why)
         return
-    if from_dp:
+    t = g.doc["turn"]
+    cid, c = beat.card, tables.card(beat.card)
+    target = g.ac(beat.target) if beat.target else None
+    if beat.from_dp:
         g.doc["dp"][a["side"]] = None  # played from the post, then discarded with the beat [L148]
     else:
         a["hand"].remove(cid)
+    crit = beat.crit if isinstance(beat, Attack) else None
     if crit:
         a["hand"].remove(crit)
-    c = tables.card(cid)
-    if item["op"] == "attack":
-        avail, pool = combat.firing_available(g, a, target, t["spent"], t["turret_spent"])
-        t["turret_spent" if pool == "turret" else "spent"] += c.cost
-        if c.extra_discard:
-            give_up(g, a, c.extra_discard, f"the extra card {c.name} demands [L178]",
-                    [item["extra"]] if item.get("extra") else (), allow_malfunction=False)
+    what = f"{c.name} as a manoeuvre"
+    if isinstance(beat, Attack):
+        what = f"{c.name} as an attack ({pay_for_attack(g, a, target, beat)})"
     t["actions"] += 1
     t["beats"] += 1
     root = {"n": 1, "card": cid, "party": "att", "ac": a["id"], "target": None, "removed": False,
-            "source": "dp" if from_dp else "hand", "crit": crit}
-    ex = {"attacker": a["id"], "target": target["id"] if target else None, "beat": item, "nodes": [root],
-          "counters": list(item.get("counter", [])), "counter_ask": bool(item.get("counter_ask")),
-          "closed": False, "no": t["beats"]}
-    what = f"{c.name} as " + ("a manoeuvre" if item["op"] == "manoeuvre" else "an attack")
-    if item["op"] == "attack":
-        what += f" (cost {c.cost}{', turret' if pool == 'turret' else ''})"
-    crit_text = f" with {tables.card(crit).name}" if crit else ""
-    crit_text += " from the dispatch post" if from_dp else ""
-    g.say(f"beat {t['beats']}: {a['id']} plays {what}{crit_text} against {target['id'] if target else 'itself'}"
-          + describe_params(item), kind="beat")
-    t["exchange"] = ex
-    if target is None:
-        ex["closed"] = True
+            "source": "dp" if beat.from_dp else "hand", "crit": crit}
+    t["exchange"] = {"attacker": a["id"], "target": target["id"] if target else None, "beat": beat.text(),
+                     "nodes": [root], "counters": list(counters.cards), "counter_ask": bool(counters.ask),
+                     "closed": target is None, "no": t["beats"]}
+    crit_text = (f" with {tables.card(crit).name}" if crit else "") + (" from the dispatch post" if beat.from_dp else "")
+    g.work.say(f"beat {t['beats']}: {a['id']} plays {what}{crit_text} against {target['id'] if target else 'itself'}"
+          + describe_params(beat), kind="beat")
 
 
-def describe_params(item: dict) -> str:
-    bits = []
-    if item["op"] == "manoeuvre":
-        eff = tables.card(item["card"]).effect
-        if eff == "change_position":
-            bits.append(f"turning {item.get('apply', 'target')} {item.get('rotate', 'cw')}")
-    return f" ({', '.join(bits)})" if bits else ""
+def pay_for_attack(g: Game, a: dict, target: dict, beat: Attack) -> str:
+    """Spend the firing points and give up the extra card the attack demands [L178, L231]; says what it cost."""
+    t = g.doc["turn"]
+    c = tables.card(beat.card)
+    _, pool = combat.firing_available(g, a, target, t["spent"], t["turret_spent"])
+    t["turret_spent" if pool == "turret" else "spent"] += c.cost
+    if c.extra_discard:
+        give_up(g, a, c.extra_discard, f"the extra card {c.name} demands [L178]",
+                [beat.extra] if beat.extra else (), allow_malfunction=False)
+    return f"cost {c.cost}{', turret' if pool == 'turret' else ''}"
 
 
-def step_exchange(g: Game, dice) -> None:
+def describe_params(beat: Attack | Manoeuvre) -> str:
+    if isinstance(beat, Manoeuvre) and beat.turns:
+        return f" (turning {beat.apply} {beat.rotate})"
+    return ""
+
+
+def step_exchange(g: Game) -> None:
     """One answer in the exchange: the losing party plays or passes [4.3]."""
     t = g.doc["turn"]
     ex = t["exchange"]
     if ex["closed"]:
-        close_exchange(g, dice)
+        close_exchange(g)
         return
     party = combat.responder(ex)
     opts = combat.options(g, ex, party)
@@ -111,7 +101,7 @@ def step_exchange(g: Game, dice) -> None:
         target = g.ac(ex["target"])
         seat = target["seat"]
         pick = policy_pick(g, ex, target, opts)
-        ask = policy(g, seat)["react_default"] == "ask"
+        asking = policy(g, seat)["react_default"] == "ask"
     else:
         seat = t["seat"]
         pick = None
@@ -121,14 +111,14 @@ def step_exchange(g: Game, dice) -> None:
                 ex["counters"].remove(cid)
                 pick = found[0]
                 break
-        ask = ex["counter_ask"]
+        asking = ex["counter_ask"]
     if pick:
         answer(g, ex, party, pick)
         return
-    if ask:
+    if asking:
         # Asked whenever no standing order settles the answer, whether or not the hand holds a
         # legal card: an interrupt opened only when one exists would tell the enemy so [5].
-        open_pending(g, "react", [seat], party=party, ac=ex["attacker"] if party == "att" else ex["target"])
+        ask(g, "react", [seat], party=party, ac=ex["attacker"] if party == "att" else ex["target"])
         return
     ex["closed"] = True
 
@@ -136,29 +126,30 @@ def step_exchange(g: Game, dice) -> None:
 def policy_pick(g: Game, ex: dict, target: dict, opts: list[dict]) -> dict | None:
     """The defender's REACT rules, first match wins [4.3, 10.2 I1]."""
     pol = policy(g, target["seat"])
-    root = tables.card(ex["nodes"][0]["card"])
     dp_use = pol["dp_use"]
     ordered = sorted(opts, key=lambda o: {"first": 0, "last": 1}.get(dp_use, 1) if o["source"] == "dp"
                      else {"first": 1, "last": 0}.get(dp_use, 0))
     if dp_use == "never":
         ordered = [o for o in ordered if o["source"] != "dp"]
-    kind = "attack" if ex["beat"]["op"] == "attack" else "manoeuvre"
     for rule in pol["react"]:
-        if rule["ac"] not in ("*", target["id"]):
-            continue
-        if rule["against"] not in ("any", kind, root.id):
-            continue
-        if rule["min_damage"] and (kind != "attack" or root.damage < rule["min_damage"]):
-            continue
-        if rule.get("lethal") and not (kind == "attack" and would_destroy(g, target, root.damage)):
-            continue
-        played = sum(1 for n in ex["nodes"] if n["party"] == "def")
-        if rule.get("max") and played >= rule["max"]:
+        if not rule_applies(g, ex, target, rule):
             continue
         for o in ordered:
             if rule["card"] in ("*", o["card"]):
                 return o
     return None
+
+
+def rule_applies(g: Game, ex: dict, target: dict, rule: dict) -> bool:
+    """Whether a REACT rule covers this exchange: aircraft, kind or card of the action, its damage,
+    whether it would kill, and how many cards the defender has already played [4.3]."""
+    root = tables.card(ex["nodes"][0]["card"])
+    kind = "attack" if isinstance(beat_of(ex), Attack) else "manoeuvre"
+    played = sum(1 for n in ex["nodes"] if n["party"] == "def")
+    return (rule["ac"] in ("*", target["id"]) and rule["against"] in ("any", kind, root.id)
+            and not (rule["min_damage"] and (kind != "attack" or root.damage < rule["min_damage"]))
+            and not (rule.get("lethal") and not (kind == "attack" and would_destroy(g, target, root.damage)))
+            and not (rule.get("max") and played >= rule["max"]))
 
 
 def would_destroy(g: Game, a: dict, n: int) -> bool:
@@ -182,11 +173,11 @@ def answer(g: Game, ex: dict, party: str, o: dict) -> None:
     on = ex["nodes"][o["on"] - 1]
     src = " from the dispatch post" if o["source"] == "dp" else ""
     removed = " -- both cards leave the table [L239]" if tables.card(o["card"]).remove else ""
-    g.say(f"{aid} answers with {tables.card(o['card']).name}{src} against card {o['on']} "
+    g.work.say(f"{aid} answers with {tables.card(o['card']).name}{src} against card {o['on']} "
           f"({tables.card(on['card']).name} of {on['ac']}){removed}", kind="reaction")
 
 
-def close_exchange(g: Game, dice) -> None:
+def close_exchange(g: Game) -> None:
     """Resolve the beat: apply the surviving action, discard the table [L241, L251, L194, L209]."""
     t = g.doc["turn"]
     ex = t["exchange"]
@@ -212,37 +203,37 @@ def close_exchange(g: Game, dice) -> None:
             to_discard.append(cc.id)
     g.discard(to_discard)
     verdict = "succeeds" if ok else "is cancelled"
-    g.say(f"beat {ex['no']}: {c.name} {verdict}; {len(to_discard)} card(s) go to the discard", kind="beat")
+    g.work.say(f"beat {ex['no']}: {c.name} {verdict}; {len(to_discard)} card(s) go to the discard", kind="beat")
     if not ok:
         return
-    item = ex["beat"]
-    if item["op"] == "attack":
+    beat = beat_of(ex)
+    if isinstance(beat, Attack):
         if root["crit"] and target is not None:
-            g.say(f"{tables.card(root['crit']).name} is laid by {target['id']}'s hangar [L194]", kind="crit")
+            g.work.say(f"{tables.card(root['crit']).name} is laid by {target['id']}'s hangar [L194]", kind="crit")
         if c.burn and target is not None:
-            g.say(f"{c.name} stays by {target['id']}'s hangar for {c.turns} turn(s) [L209]", kind="persistent")
+            g.work.say(f"{c.name} stays by {target['id']}'s hangar for {c.turns} turn(s) [L209]", kind="persistent")
         damage(g, target, c.damage, a["side"], f"{a['id']}'s {c.name}")
         return
-    apply_manoeuvre(g, a, target, item, dice)
+    apply_manoeuvre(g, a, target, beat)
 
 
-def apply_manoeuvre(g: Game, a: dict, target: dict | None, item: dict, dice) -> None:
-    eff = tables.card(item["card"]).effect
+def apply_manoeuvre(g: Game, a: dict, target: dict | None, beat: Manoeuvre) -> None:
+    eff = tables.card(beat.card).effect
     if eff == "change_position":
-        who = a if item.get("apply") == "self" or target is None else target
-        combat.turn_aircraft(who, item.get("rotate", "cw"))
-        g.say(f"{who['id']} turns {item.get('rotate', 'cw')} to face {who['facing']}", kind="manoeuvre")
+        who = a if beat.apply == "self" or target is None else target
+        combat.turn_aircraft(who, beat.rotate)
+        g.work.say(f"{who['id']} turns {beat.rotate} to face {who['facing']}", kind="manoeuvre")
     elif eff == "neutral":
         combat.face_each_other(a, target)
-        g.say(f"{a['id']} and {target['id']} turn nose to nose", kind="manoeuvre")
+        g.work.say(f"{a['id']} and {target['id']} turn nose to nose", kind="manoeuvre")
     elif eff == "flank_swap":
         combat.flank_swap(a, target)
-        g.say(f"{a['id']} turns nose-on to {target['id']}, which now shows its side", kind="manoeuvre")
+        g.work.say(f"{a['id']} turns nose-on to {target['id']}, which now shows its side", kind="manoeuvre")
     elif eff in ("self_climb", "self_descend"):
         alt = shifted_alt(a["alt"], 1 if eff == "self_climb" else -1)
         if alt:
-            enter(g, a, alt, item.get("cell"), item.get("face") or a["facing"])
-            aa_check(g, a, dice)
+            enter(g, a, alt, beat.cell, beat.face or a["facing"])
+            aa_check(g, a)
     elif eff in ("enemy_climb", "enemy_descend") and target is not None:
         alt = shifted_alt(target["alt"], 1 if eff == "enemy_climb" else -1)
         if alt:

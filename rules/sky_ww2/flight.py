@@ -3,42 +3,52 @@ from __future__ import annotations
 
 from . import tables
 from .damage import card_names, damage, draw_into, give_up, policy
-from .flow import open_pending, skip
+from .asks import ask, skip
 from .geometry import NOSE, SIDE, direction
 from .movement import aa_sector, entry_cells, place, pursuit_cells, shifted_alt
+from .script_verbs import Climb, Descend, MoveTo, Rotate, Stay
 from .state import Game, other_side
 
 
-def move(g: Game, a: dict, item: dict, dice) -> None:
-    t = g.doc["turn"]
-    kind = item["kind"]
-    t["moved"] = True
-    if kind == "stay":
+def move(g: Game, a: dict, o: Stay | MoveTo | Rotate | Climb | Descend) -> None:
+    """The turn's one movement order [L134-136, L295]."""
+    g.doc["turn"]["moved"] = True
+    if isinstance(o, (MoveTo, Rotate)):
+        move_in_field(g, a, o)
+    elif isinstance(o, (Climb, Descend)):
+        change_altitude(g, a, o)
+
+
+def move_in_field(g: Game, a: dict, o: MoveTo | Rotate) -> None:
+    if g.in_dogfight(a):
+        skip(g, a, o, "an aircraft in a dogfight may not move or turn in its field [L119, L135]")
         return
-    if kind in ("move", "rotate"):
-        if g.in_dogfight(a):
-            skip(g, a, item, "an aircraft in a dogfight may not move or turn in its field [L119, L135]")
+    if isinstance(o, MoveTo):
+        if not g.free(a["alt"], o.cell):
+            skip(g, a, o, f"cell {o.cell[0]},{o.cell[1]} is not free [L135]")
             return
-        if kind == "move":
-            cell = tuple(item["cell"])
-            if not g.free(a["alt"], cell):
-                skip(g, a, item, f"cell {cell[0]},{cell[1]} is not free [L135]")
-                return
-            a["cell"] = list(cell)
-        a["facing"] = item["face"]
-        g.say(f"{a['id']} moves to {a['alt']} {a['cell'][0]},{a['cell'][1]} facing {a['facing']}", kind="move")
-        aa_check(g, a, dice)
-        return
-    step = 1 if kind == "climb" else -1
-    new_alt = shifted_alt(a["alt"], step)
-    if new_alt is None:
-        skip(g, a, item, "there is no field beyond that altitude [L136]")
-        return
+        a["cell"] = list(o.cell)
+    a["facing"] = o.face
+    g.work.say(f"{a['id']} moves to {a['alt']} {a['cell'][0]},{a['cell'][1]} facing {a['facing']}", kind="move")
+    aa_check(g, a)
+
+
+def altitude_problem(g: Game, a: dict, o: Climb | Descend) -> str:
+    """Why ``a`` cannot change altitude now ("" when it can) [L136, L196]."""
+    if shifted_alt(a["alt"], o.STEP) is None:
+        return "there is no field beyond that altitude [L136]"
     if g.malfunctions(a, "engine"):
-        skip(g, a, item, "engine trouble: no altitude change while the malfunction is in hand")
-        return
-    if kind == "climb" and not any(tables.card(c).kind != "malfunction" for c in a["hand"]):
-        skip(g, a, item, "climbing costs a card from the hand and the hand is empty [L136]")
+        return "engine trouble: no altitude change while the malfunction is in hand"
+    if isinstance(o, Climb) and not any(tables.card(c).kind != "malfunction" for c in a["hand"]):
+        return "climbing costs a card from the hand and the hand is empty [L136]"
+    return ""
+
+
+def change_altitude(g: Game, a: dict, o: Climb | Descend) -> None:
+    """Climb paying a card or dive drawing one; enemies nose-on to ``a`` may pursue [L136, L140]."""
+    why = altitude_problem(g, a, o)
+    if why:
+        skip(g, a, o, why)
         return
     # several pursuers follow in their side's SEQUENCE order (gap 6.2: the pursuing side chooses)
     order = g.doc["side_policies"][other_side(a["side"])]["sequence"]
@@ -46,68 +56,77 @@ def move(g: Game, a: dict, item: dict, dice) -> None:
                      key=lambda p: (order.index(p["id"]) if p["id"] in order else 99, p["id"]))
     extra = {p["id"]: g.aspect(a, p) in (SIDE, NOSE) for p in chasers}
     x_old, f0 = tuple(a["cell"]), a["facing"]
-    if kind == "climb":
-        give_up(g, a, 1, "the cost of climbing [L136]", [item.get("discard")] if item.get("discard") else (),
-                allow_malfunction=False)
+    if isinstance(o, Climb):
+        give_up(g, a, 1, "the cost of climbing [L136]", [o.discard] if o.discard else (), allow_malfunction=False)
     else:
-        draw_into(g, a, 1, dice, "descending [L136]")
+        draw_into(g, a, 1, "descending [L136]")
         if a["destroyed"]:
             return
-    enter(g, a, new_alt, item.get("cell"), item.get("face") or a["facing"])
+    new_alt = shifted_alt(a["alt"], o.STEP)
+    enter(g, a, new_alt, o.cell, o.face or a["facing"])
     if chasers:
-        t["pursuit"] = {"queue": [p["id"] for p in chasers], "x_old": list(x_old), "f0": f0,
-                        "x_new": list(a["cell"]), "f1": a["facing"], "alt": new_alt, "step": step,
-                        "extra": extra, "answer": None}
-    aa_check(g, a, dice)
+        g.doc["turn"]["pursuit"] = {"queue": [p["id"] for p in chasers], "x_old": list(x_old), "f0": f0,
+                                    "x_new": list(a["cell"]), "f1": a["facing"], "alt": new_alt, "step": o.STEP,
+                                    "extra": extra, "answer": None}
+    aa_check(g, a)
 
 
 def enter(g: Game, a: dict, alt: str, wanted, facing: str) -> bool:
     """Enter a field by the start-cell rule [L133]; ``wanted`` is used only if the start cell is taken."""
     cells = entry_cells(g, a["side"], alt)
     if not cells:
-        g.say(f"{a['id']} finds no free cell at {alt} altitude and stays where it is", kind="move")
+        g.work.say(f"{a['id']} finds no free cell at {alt} altitude and stays where it is", kind="move")
         return False
     cell = tuple(wanted) if wanted and tuple(wanted) in cells else cells[0]
     place(a, alt, cell, facing)
-    g.say(f"{a['id']} enters {alt} altitude at {cell[0]},{cell[1]} facing {facing}", kind="move")
+    g.work.say(f"{a['id']} enters {alt} altitude at {cell[0]},{cell[1]} facing {facing}", kind="move")
     return True
 
 
-def step_pursuit(g: Game, dice) -> None:
-    """Each eligible enemy may follow the aircraft that changed altitude [L140]."""
+def step_pursuit(g: Game) -> None:
+    """The next enemy in the queue may follow the aircraft that changed altitude [L140]."""
     t = g.doc["turn"]
     pq = t["pursuit"]
     if not pq["queue"]:
         t["pursuit"] = None
         return
-    p = g.ac(pq["queue"][0])
+    p, x = g.ac(pq["queue"][0]), g.ac(t["ac"])
     extra = pq["extra"][p["id"]]
-    need = (1 if pq["step"] > 0 else 0) + (1 if extra else 0)
-    usable = sum(1 for c in p["hand"] if tables.card(c).kind != "malfunction") + (1 if pq["step"] < 0 else 0)
-    able = not p["destroyed"] and not g.malfunctions(p, "engine") and usable >= need
-    x = g.ac(t["ac"])
-    cells, facing, _ = pursuit_cells(g, p, tuple(pq["x_old"]), pq["f0"], tuple(x["cell"]), x["facing"], pq["alt"])
-    if not able or not cells:
+    cells, _, _ = pursuit_cells(g, p, tuple(pq["x_old"]), pq["f0"], tuple(x["cell"]), x["facing"], pq["alt"])
+    if not can_pursue(g, p, pq) or not cells:
         pq["queue"].pop(0)
         return
     answer = pq["answer"]
     if answer is None:
         rule = pursuit_rule(g, p)
         if rule == "ask":
-            open_pending(g, "pursue", [p["seat"]], ac=p["id"], target=x["id"], extra=extra,
+            ask(g, "pursue", [p["seat"]], ac=p["id"], target=x["id"], extra=extra,
                          cells=[list(c) for c in cells], climb=pq["step"] > 0)
             return
         answer = {"go": rule == "yes" or (rule == "free" and not extra), "cell": None, "face": None}
     pq["queue"].pop(0)
     pq["answer"] = None
     if not answer["go"]:
-        g.say(f"{p['id']} does not pursue {x['id']}", kind="pursuit")
+        g.work.say(f"{p['id']} does not pursue {x['id']}", kind="pursuit")
         return
+    pursue(g, p, x, pq, answer)
+
+
+def can_pursue(g: Game, p: dict, pq: dict) -> bool:
+    """Alive, no engine trouble, and the cards to pay: one to climb, one more when the target
+    showed its side or nose; a dive draws its card first [L140]."""
+    need = (1 if pq["step"] > 0 else 0) + (1 if pq["extra"][p["id"]] else 0)
+    usable = sum(1 for c in p["hand"] if tables.card(c).kind != "malfunction") + (1 if pq["step"] < 0 else 0)
+    return not p["destroyed"] and not g.malfunctions(p, "engine") and usable >= need
+
+
+def pursue(g: Game, p: dict, x: dict, pq: dict, answer: dict) -> None:
+    """Pay for the pursuit, then take the cell that keeps the mutual position, or the one chosen [L140]."""
     if pq["step"] > 0:
         give_up(g, p, 1, "the cost of climbing in pursuit [L140]", allow_malfunction=False)
     else:
-        draw_into(g, p, 1, dice, "descending in pursuit [L140]")
-    if extra:
+        draw_into(g, p, 1, "descending in pursuit [L140]")
+    if pq["extra"][p["id"]]:
         give_up(g, p, 1, "pursuing a target that showed its side or nose [L140]", allow_malfunction=False)
     if p["destroyed"]:
         return
@@ -119,7 +138,7 @@ def step_pursuit(g: Game, dice) -> None:
     if preserved is None:
         facing = answer.get("face") or direction(cell, tuple(x["cell"])) or facing
     place(p, pq["alt"], cell, facing)
-    g.say(f"{p['id']} pursues {x['id']} to {pq['alt']} altitude, {cell[0]},{cell[1]} facing {facing}", kind="pursuit")
+    g.work.say(f"{p['id']} pursues {x['id']} to {pq['alt']} altitude, {cell[0]},{cell[1]} facing {facing}", kind="pursuit")
 
 
 def pursuit_rule(g: Game, p: dict) -> str:
@@ -127,7 +146,7 @@ def pursuit_rule(g: Game, p: dict) -> str:
     return rules.get(p["id"], rules.get("*", "ask"))
 
 
-def aa_check(g: Game, a: dict, dice) -> None:
+def aa_check(g: Game, a: dict) -> None:
     """An enemy AA battery fires once at an activated aircraft in (or entering) its sector [L150-152]."""
     t = g.doc["turn"]
     if t is None or t["aa_fired"] or a["destroyed"] or a["alt"] != "low" or not g.doc["revealed"]:
@@ -138,15 +157,15 @@ def aa_check(g: Game, a: dict, dice) -> None:
             continue
         t["aa_fired"] = True
         if g.doc["side_policies"][enemy]["aa"] == "hold":
-            g.say(f"{enemy}'s AA battery holds its fire at {a['id']}", kind="aa")
+            g.work.say(f"{enemy}'s AA battery holds its fire at {a['id']}", kind="aa")
             return
-        drawn = [c for c in (g.draw(dice, "AA battery"), g.draw(dice, "AA battery")) if c]
-        g.say(f"{enemy}'s AA battery fires at {a['id']}: draws {card_names(drawn)}", kind="aa")
+        drawn = [c for c in (g.draw("AA battery"), g.draw("AA battery")) if c]
+        g.work.say(f"{enemy}'s AA battery fires at {a['id']}: draws {card_names(drawn)}", kind="aa")
         attacks = sorted((c for c in drawn if tables.card(c).kind == "attack"),
                          key=lambda c: (-tables.card(c).damage, c))
         g.discard(drawn)
         if attacks:
             damage(g, a, tables.card(attacks[0]).damage, enemy, f"the AA battery ({tables.card(attacks[0]).name})")
         else:
-            g.say("the AA battery draws no attack card and misses", kind="aa")
+            g.work.say("the AA battery draws no attack card and misses", kind="aa")
         return

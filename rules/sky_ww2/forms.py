@@ -1,30 +1,8 @@
 """The blank order form for a seat's next step, built from its view [10.3]."""
 from __future__ import annotations
 
-
-def standing_lines(v: dict) -> list[str]:
-    """The seat's standing orders in force, as order lines it can keep or edit."""
-    p = v["policies"]
-    out = []
-    for r in p["react"]:
-        card = "ANY" if r["card"] == "*" else r["card"]
-        ac = "ALL" if r["ac"] == "*" else r["ac"]
-        md = f" MIN_DAMAGE {r['min_damage']}" if r["min_damage"] else ""
-        md += (f" MAX {r['max']}" if r.get("max") else "") + (" LETHAL" if r.get("lethal") else "")
-        out.append(f"REACT {ac} {card} AGAINST {r['against'].upper() if r['against'] in ('any', 'attack', 'manoeuvre') else r['against']}{md}")
-    out.append(f"REACT_DEFAULT {p['react_default'].upper()}")
-    for ac, val in sorted(p["pursue"].items()):
-        out.append(f"ON_PURSUIT {'ALL' if ac == '*' else ac} {val.upper()}")
-    if p["discard_priority"]:
-        out.append("DISCARD_PRIORITY " + " ".join(p["discard_priority"]))
-    out.append(f"RESCUE {p['rescue'].upper()}")
-    out.append(f"ACTIVATION {p['activation'].upper()}")
-    out.append(f"DP_USE {p['dp_use'].upper()}")
-    sp = v["side_policies"]
-    out.append(f"AA_FIRE {'YES' if sp['aa'] == 'fire' else 'NO'}")
-    if sp["sequence"]:
-        out.append("SEQUENCE " + " ".join(sp["sequence"]))
-    return out
+from .standing import standing_lines
+from .step_verbs import Play
 
 
 HELP = """# Standing orders (any order file; REACT lines replace your earlier REACT list):
@@ -51,53 +29,58 @@ def order_form(v: dict, seat: str) -> str:
 
 
 def decision_form(v: dict, d: dict) -> list[str]:
-    kind = d["kind"]
-    out: list[str] = []
-    if kind == "setup":
-        sel = v["selection"]
-        slots = " and ".join(f"{o['slot'][0]},{o['slot'][1]}" for o in v["ground"][v["side"]])
-        out.append(f"# Set-up [3]: GROUND <obj> <obj> lays two of CP, DP, AA face down in your slots {slots}, "
-                   "in that order [L279].")
-        out.append("GROUND cp aa")
-        if sel["mode"] != "random":
-            verb = "PICK" if sel["mode"] == "free" else "KEEP"
-            out.append(f"# {verb} exactly {sel['keep']} of these personal numbers:")
-            for r in sel["roster"]:
-                icons = (" swap" if r["swap"] else "") + (" turret" if r["turret"] else "")
-                out.append(f"#   {r['number']:>2} {r['model']} ({r['category']}, {r['value']} VP){icons}")
-            out.append(f"{verb} " + " ".join(str(n) for n in sel["candidates"][:sel["keep"]]))
-    elif kind == "deploy":
-        out.append("# Deployment [L317]: DEPLOY <aircraft> LOW|MEDIUM|HIGH [CELL x,y] [FACE N|E|S|W]")
-        for alt, cells in d["cells"].items():
-            out.append(f"#   {alt}: " + (" ".join(f"{x},{y}" for x, y in cells) or "full"))
-        ac = d["aircraft"][0]
-        face = "E" if v["side"] == "coalition" else "W"
-        out.append(f"DEPLOY {ac} MEDIUM FACE {face}")
-    elif kind == "activate":
-        out.append("# Activation [L291-293]: ACTIVATE <aircraft> and optionally PRE_DISCARD <cards>")
-        out.append(f"ACTIVATE {d['aircraft'][0]}")
-    elif kind == "script":
-        out += script_form(v, d)
-    elif kind == "react":
-        ex = v["exchange"]
-        out.append(f"# Reaction exchange, beat {ex['beat']} [4.3]: {ex['attacker']} plays {ex['what']} "
-                   f"against {ex['target']}. Cards on the table:")
-        for n in ex["nodes"]:
-            on = f" on card {n['on']}" if n["on"] else ""
-            state = "removed" if n["removed"] else ("live" if n["live"] else "cancelled")
-            out.append(f"#   {n['n']}. {n['name']} by {n['ac']}{on} ({state})")
-        out.append(f"# Your hand ({d['ac']}): " + ", ".join(v["hands"].get(d["ac"], [])))
-        out.append("# Legal answers:")
-        for o in d["options"]:
-            src = " FROM DP" if o["source"] == "dp" else ""
-            out.append(f"#   PLAY {o['card']}{src} ON {o['on']}")
-        out.append("PASS")
-    elif kind == "pursue":
-        out.append(f"# {d['target']} changed altitude; {d['ac']} may pursue [L140]. Cost: "
-                   + ("discard 1" if d["climb"] else "draw 1") + (" + discard 1 extra" if d["extra"] else ""))
-        out.append("# Cells: " + " ".join(f"{x},{y}" for x, y in d["cells"]))
-        out.append("PURSUE NO")
+    return FORMS[d["kind"]](v, d)
+
+
+def setup_form(v: dict, d: dict) -> list[str]:
+    sel = v["selection"]
+    slots = " and ".join(f"{o['slot'][0]},{o['slot'][1]}" for o in v["ground"][v["side"]])
+    out = [f"# Set-up [3]: GROUND <obj> <obj> lays two of CP, DP, AA face down in your slots {slots}, "
+           "in that order [L279].", "GROUND cp aa"]
+    if sel["mode"] != "random":
+        verb = "PICK" if sel["mode"] == "free" else "KEEP"
+        out.append(f"# {verb} exactly {sel['keep']} of these personal numbers:")
+        for r in sel["roster"]:
+            icons = (" swap" if r["swap"] else "") + (" turret" if r["turret"] else "")
+            out.append(f"#   {r['number']:>2} {r['model']} ({r['category']}, {r['value']} VP){icons}")
+        out.append(f"{verb} " + " ".join(str(n) for n in sel["candidates"][:sel["keep"]]))
     return out
+
+
+def deploy_form(v: dict, d: dict) -> list[str]:
+    out = ["# Deployment [L317]: DEPLOY <aircraft> LOW|MEDIUM|HIGH [CELL x,y] [FACE N|E|S|W]"]
+    for alt, cells in d["cells"].items():
+        out.append(f"#   {alt}: " + (" ".join(f"{x},{y}" for x, y in cells) or "full"))
+    face = "E" if v["side"] == "coalition" else "W"
+    out.append(f"DEPLOY {d['aircraft'][0]} MEDIUM FACE {face}")
+    return out
+
+
+def activate_form(v: dict, d: dict) -> list[str]:
+    return ["# Activation [L291-293]: ACTIVATE <aircraft> and optionally PRE_DISCARD <cards>",
+            f"ACTIVATE {d['aircraft'][0]}"]
+
+
+def react_form(v: dict, d: dict) -> list[str]:
+    ex = v["exchange"]
+    out = [f"# Reaction exchange, beat {ex['beat']} [4.3]: {ex['attacker']} plays {ex['what']} "
+           f"against {ex['target']}. Cards on the table:"]
+    for n in ex["nodes"]:
+        on = f" on card {n['on']}" if n["on"] else ""
+        state = "removed" if n["removed"] else ("live" if n["live"] else "cancelled")
+        out.append(f"#   {n['n']}. {n['name']} by {n['ac']}{on} ({state})")
+    out.append(f"# Your hand ({d['ac']}): " + ", ".join(v["hands"].get(d["ac"], [])))
+    out.append("# Legal answers:")
+    for o in d["options"]:
+        out.append("#   " + Play(o["card"], o["on"], o["source"] == "dp").text())
+    out.append("PASS")
+    return out
+
+
+def pursue_form(v: dict, d: dict) -> list[str]:
+    return [f"# {d['target']} changed altitude; {d['ac']} may pursue [L140]. Cost: "
+            + ("discard 1" if d["climb"] else "draw 1") + (" + discard 1 extra" if d["extra"] else ""),
+            "# Cells: " + " ".join(f"{x},{y}" for x, y in d["cells"]), "PURSUE NO"]
 
 
 def script_form(v: dict, d: dict) -> list[str]:
@@ -130,3 +113,7 @@ def script_form(v: dict, d: dict) -> list[str]:
         out.append("STAY")
     out.append("END")
     return out
+
+
+FORMS = {"setup": setup_form, "deploy": deploy_form, "activate": activate_form, "script": script_form,
+         "react": react_form, "pursue": pursue_form}

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from . import tables
-from .geometry import STEP, adjacent, diagonal, rotation_between, turn_facing, turn_vector
+from .geometry import STEP, diagonal, rotation_between, turn_facing, turn_vector
 from .state import Game
 
 
@@ -47,14 +47,14 @@ def pursuit_cells(g: Game, p: dict, x_old: tuple, f0: str, x_new: tuple, f1: str
     facing = turn_facing(p["facing"], q)
     if g.free(alt, preserved):
         return [preserved], facing, preserved
-    zone = [(x_new[0] + dx, x_new[1] + dy) for dx, dy in STEP.values()]
-    cells = [c for c in zone if g.free(alt, c)]
+    cells = [c for c in dogfight_zone(x_new) if g.free(alt, c)]
     if not cells:
         cells = [c for c in g.free_cells(alt) if diagonal(c, x_new)]
     return sorted(cells), facing, None
 
 
 def dogfight_zone(cell) -> list[tuple[int, int]]:
+    """The four cells orthogonally next to ``cell`` [L119]."""
     return [(cell[0] + dx, cell[1] + dy) for dx, dy in STEP.values()]
 
 
@@ -62,7 +62,3 @@ def aa_sector(slot) -> list[tuple[int, int]]:
     """The AA battery fires at the sky cells directly and diagonally above it [L152]."""
     x, y = slot
     return [(x - 1, y - 1), (x, y - 1), (x + 1, y - 1)]
-
-
-def is_adjacent(a, b) -> bool:
-    return adjacent(tuple(a), tuple(b))

@@ -1,368 +1,205 @@
-"""Order lines: parsing and checking against the seat's view only [10.3].
+"""Order lines: reading and checking them against the seat's view only [10.3].
 
-Every seat may send standing orders (policies) in any order file; the awaited seat
-also sends the commands of the current step: set-up choices, a deployment, an
-activation, the turn script, a reaction, or a pursuit answer.
+One verb table (the kit's :class:`~pbem.core.verbs.VerbTable`) reads every line into its
+typed order.  Every seat may send standing orders (:mod:`.standing`) in any order file;
+the awaited seat also sends the orders of its step: set-up choices, a deployment, an
+activation, the turn script (:mod:`.script`, checked line after line as a whole), a
+reaction, or a pursuit answer.
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
-from pbem.core.errors import Code, OrderProblem
 from pbem.core.orders import OrderLine
+from pbem.core.ruleset import Checked
+from pbem.core.verbs import Verb, VerbTable
 
 from . import tables
-from .geometry import FACINGS, parse_cell
-
-STANDING = ("REACT", "REACT_DEFAULT", "ON_PURSUIT", "DISCARD_PRIORITY", "RESCUE", "ACTIVATION", "DP_USE",
-            "AA_FIRE", "SEQUENCE")
-BEAT_VERBS = ("MANOEUVRE", "ATTACK", "GROUND_ATTACK")
-MOVE_VERBS = ("STAY", "MOVE", "ROTATE", "CLIMB", "DESCEND")
-SCRIPT_VERBS = MOVE_VERBS + BEAT_VERBS + ("ON_CANCELLED", "SWAP", "CP_USE", "DP_DEPOSIT", "END_DISCARD", "END", "IF")
-
-
-class Bad(Exception):
-    """A problem with one line: message (lower case, no final period), rule, code."""
-
-    def __init__(self, message: str, rule: str = "", code: Code = Code.ORDER_ILLEGAL) -> None:
-        message = message.strip().rstrip(".")
-        if message[:2].istitle():  # "Snap shot is ..." -> "snap shot is ...", but keep "ATTACK", "ON_..."
-            message = message[:1].lower() + message[1:]
-        super().__init__(message)
-        self.message, self.rule, self.code = message, rule, code
+from .script import check_script
+from .script_verbs import SCRIPT, MoveTo
+from .script_verbs import USAGE as SCRIPT_USAGE
+from .standing import STANDING, USAGE, PolicyOrder, parse_standing
+from .step_verbs import Activate, Deploy, Ground, Keep, Pass, Pick, Play, PreDiscard, Pursue, last
+from .words import card_id, cell_arg, face_arg, illegal, keyword_args, syntax
 
 
-def syntax(message: str, rule: str = "10.3") -> Bad:
-    return Bad(message, rule, Code.ORDER_SYNTAX)
-
-
-def card_id(word: str) -> str:
-    w = word.lower()
-    if w in tables.cards():
-        return w
-    for cid, c in tables.cards().items():
-        if c.name.lower().replace(" ", "-").replace("'", "") == w:
-            return cid
-    raise syntax(f"unknown card {word!r} (cards are named by id, e.g. short-burst, barrel-roll)", "2.6")
-
-
-def keyword_args(words: Sequence[str], keys: Sequence[str]) -> dict:
-    """Parse ``KEY value`` pairs; a key in ``keys`` ending with '*' takes all following non-key words."""
-    out: dict = {}
-    i = 0
-    plain = [k.rstrip("*") for k in keys]
-    while i < len(words):
-        k = words[i].upper()
-        if k not in plain:
-            raise syntax(f"unexpected {words[i]!r} (expected one of {', '.join(plain)})")
-        if keys[plain.index(k)].endswith("*"):
-            j = i + 1
-            while j < len(words) and words[j].upper() not in plain:
-                j += 1
-            out[k] = list(words[i + 1:j])
-            i = j
-            continue
-        if i + 1 >= len(words):
-            raise syntax(f"{k} needs a value")
-        out[k] = words[i + 1]
-        i += 2
-    return out
-
-
-def cell_arg(text: str) -> list[int]:
-    c = parse_cell(text)
-    b = tables.board()
-    if c is None or not (1 <= c[0] <= b.width and 1 <= c[1] <= b.height):
-        raise syntax(f"bad cell {text!r}: write x,y with x 1..{b.width} and y 1..{b.height}", "2.1")
-    return list(c)
-
-
-def face_arg(text: str) -> str:
-    f = text.upper()
-    if f not in FACINGS:
-        raise syntax(f"bad facing {text!r}: one of N, E, S, W", "2.1")
-    return f
-
-
-# ---- standing orders ------------------------------------------------------------------------
-
-
-def parse_standing(v: dict, words: Sequence[str]) -> dict:
-    verb = words[0].upper()
-    args = list(words[1:])
-    own = set(v["my_aircraft"])
-    side_ac = {a["id"] for a in v["aircraft"] if a["side"] == v["side"]}
-
-    def ac_or_all(w: str) -> str:
-        if w.upper() == "ALL":
-            return "*"
-        if w.lower() not in own:
-            raise Bad(f"{w!r} is not one of your aircraft ({', '.join(sorted(own)) or 'none'}) or ALL", "2.3")
-        return w.lower()
-
-    def one_of(w: str, choices: Sequence[str]) -> str:
-        if w.upper() not in choices:
-            raise syntax(f"{verb} takes one of {', '.join(choices)}, not {w!r}")
-        return w.lower()
-
-    if verb == "REACT":
-        if len(args) == 1 and args[0].upper() == "NONE":
-            return {"op": "react_clear"}
-        if len(args) < 2:
-            raise syntax("REACT <aircraft|ALL> <card|ANY> [AGAINST ATTACK|MANOEUVRE|ANY|<card>] [MIN_DAMAGE n] "
-                         "[MAX n] [LETHAL]",
-                         "4.3")
-        ac = ac_or_all(args[0])
-        card = "*" if args[1].upper() == "ANY" else card_id(args[1])
-        if card != "*" and not tables.card(card).reacts:
-            raise Bad(f"{tables.card(card).name} is not a reaction or counter-move", "L158")
-        rest = [w for w in args[2:] if w.upper() != "LETHAL"]
-        lethal = len(rest) != len(args[2:])
-        kw = keyword_args(rest, ("AGAINST", "MIN_DAMAGE", "MAX"))
-        against = kw.get("AGAINST", "ANY")
-        against = against.lower() if against.upper() in ("ATTACK", "MANOEUVRE", "ANY") else card_id(against)
-        md = kw.get("MIN_DAMAGE", "0")
-        mx = kw.get("MAX", "0")
-        if not md.isdigit() or not mx.isdigit():
-            raise syntax("MIN_DAMAGE and MAX take whole numbers")
-        return {"op": "react", "rule": {"ac": ac, "card": card, "against": against, "min_damage": int(md),
-                                        "max": int(mx), "lethal": lethal}}
-    if len(args) < 1:
-        raise syntax(f"{verb} needs a value")
-    if verb == "REACT_DEFAULT":
-        return {"op": "react_default", "value": one_of(args[0], ("ASK", "PASS"))}
-    if verb == "ON_PURSUIT":
-        if len(args) != 2:
-            raise syntax("ON_PURSUIT <aircraft|ALL> YES|NO|FREE|ASK", "L140")
-        return {"op": "pursue", "ac": ac_or_all(args[0]), "value": one_of(args[1], ("YES", "NO", "FREE", "ASK"))}
-    if verb == "DISCARD_PRIORITY":
-        cards = [] if args[0].upper() == "NONE" else [card_id(w) for w in args]
-        return {"op": "discard_priority", "value": cards}
-    if verb == "RESCUE":
-        return {"op": "rescue", "value": one_of(args[0], ("YES", "NO"))}
-    if verb == "ACTIVATION":
-        return {"op": "activation", "value": one_of(args[0], ("AUTO", "ASK"))}
-    if verb == "DP_USE":
-        return {"op": "dp_use", "value": one_of(args[0], ("FIRST", "LAST", "NEVER"))}
-    if verb == "AA_FIRE":
-        return {"op": "aa", "value": "fire" if one_of(args[0], ("YES", "NO")) == "yes" else "hold"}
-    if verb == "SEQUENCE":
-        seq = [w.lower() for w in args]
-        bad = [w for w in seq if w not in side_ac]
-        if bad or len(set(seq)) != len(seq):
-            raise Bad(f"SEQUENCE lists your side's aircraft once each ({', '.join(sorted(side_ac))}); "
-                      f"not {', '.join(bad) or 'a repeat'}", "L325")
-        return {"op": "sequence", "value": seq}
-    raise syntax(f"unknown standing order {verb}")
-
-
-def apply_standing(doc: dict, seat: str, items: list[dict]) -> list[str]:
-    """Store standing orders; REACT lines of one file replace the earlier list."""
-    pol = doc["policies"][seat]
-    side = next(s["side"] for s in doc["seats"] if s["name"] == seat)
-    notes = []
-    if any(i["op"] in ("react", "react_clear") for i in items):
-        pol["react"] = []
-        notes.append("REACT rules replaced")
-    for i in items:
-        op = i["op"]
-        if op == "react":
-            pol["react"].append(i["rule"])
-        elif op == "react_default":
-            pol["react_default"] = i["value"]
-        elif op == "pursue":
-            pol["pursue"][i["ac"]] = i["value"]
-        elif op in ("discard_priority", "rescue", "activation", "dp_use"):
-            pol[op] = i["value"]
-        elif op == "aa":
-            doc["side_policies"][side]["aa"] = i["value"]
-        elif op == "sequence":
-            doc["side_policies"][side]["sequence"] = i["value"]
-    return notes
-
-
-# ---- commands of the current step -------------------------------------------------------------
-
-
-def check(v: dict, seat: str, lines: Sequence[OrderLine]) -> tuple[dict, list[OrderProblem]]:
-    """Parse and check all lines; return the orders and every problem."""
-    problems: list[OrderProblem] = []
-    standing: list[dict] = []
-    cmds: list[tuple[OrderLine, list[str]]] = []
-    for line in lines:
-        words = list(line.words)
-        if not words:
-            continue
-        if words[0].upper() in STANDING:
-            try:
-                standing.append(parse_standing(v, words))
-            except Bad as b:
-                problems.append(OrderProblem(line.line_no, line.text, b.code, b.message, b.rule))
-        else:
-            cmds.append((line, words))
+def check_orders(v: dict, seat: str, lines: Sequence[OrderLine]) -> Checked:
+    """Every line read and checked; the standing orders stored are noted for the acknowledgement."""
     decide = v.get("decide")
     kind = decide["kind"] if decide else None
-    parsed: list = []
-    if cmds and kind is None:
-        for line, _ in cmds:
-            problems.append(OrderProblem(line.line_no, line.text, Code.ORDER_ILLEGAL,
-                                         "no decision is awaited from you now: only standing orders "
-                                         f"({', '.join(STANDING)}) are accepted", "10.2"))
-    elif kind:
-        from .script import check_script
-        checker = {"setup": check_setup, "deploy": check_deploy, "activate": check_activate,
-                   "script": check_script, "react": check_react, "pursue": check_pursue}[kind]
-        parsed = checker(v, decide, cmds, problems)
-    problems.sort(key=lambda p: p.line_no)
-    return {"standing": standing, "cmds": parsed, "kind": kind}, problems
+
+    def whole(parsed, view, seat):
+        own = [(line, o) for line, o in parsed if not isinstance(o, PolicyOrder)]
+        if kind == "script":
+            return check_script(v, decide, [line for line in lines if line.verb not in STANDING], own)
+        return check_pre_discard(v, decide, own) if kind == "activate" else []
+
+    return TABLE.check_lines(v, seat, lines, allowed=STANDING + ALLOWED.get(kind, ()), whole=whole,
+                             note=lambda o: f"standing order {o.OP} stored" if isinstance(o, PolicyOrder) else None)
 
 
-def report(problems: list, line: OrderLine, b: Bad) -> None:
-    problems.append(OrderProblem(line.line_no, line.text, b.code, b.message, b.rule))
+# ---- set-up [3] ---------------------------------------------------------------------------------
 
 
-def check_setup(v, decide, cmds, problems) -> dict:
-    out: dict = {}
+def ground_line(v: dict, words: Sequence[str]) -> Ground:
+    objs = tuple(w.lower() for w in words[1:])
+    if len(objs) != 2 or len(set(objs)) != 2 or any(o not in ("cp", "dp", "aa") for o in objs):
+        raise illegal("GROUND names two different objects of CP, DP, AA for your two slots, "
+                      "in the order of your slots (left to right on the board)", "L279")
+    return Ground(objs)
+
+
+def pick_line(v: dict, words: Sequence[str]) -> Pick:
     sel = v["selection"]
-    for line, words in cmds:
-        verb = words[0].upper()
-        try:
-            if verb == "GROUND":
-                objs = [w.lower() for w in words[1:]]
-                if len(objs) != 2 or len(set(objs)) != 2 or any(o not in ("cp", "dp", "aa") for o in objs):
-                    raise Bad("GROUND names two different objects of CP, DP, AA for your two slots, "
-                              "in the order of your slots (left to right on the board)", "L279")
-                out["ground"] = objs
-            elif verb in ("PICK", "KEEP"):
-                want = "PICK" if sel["mode"] == "free" else "KEEP" if sel["mode"] == "limited" else None
-                if want is None:
-                    raise Bad("random selection: the number cards already chose your aircraft", "L271")
-                if verb != want:
-                    raise Bad(f"{sel['mode']} selection uses {want}", "L273, L275")
-                if not all(w.isdigit() for w in words[1:]):
-                    raise syntax(f"{verb} takes personal numbers")
-                nums = [int(w) for w in words[1:]]
-                bad = [n for n in nums if n not in sel["candidates"]]
-                if bad:
-                    raise Bad(f"number(s) {', '.join(map(str, bad))} not available; choose from "
-                              f"{', '.join(map(str, sel['candidates']))}", "L271-275")
-                if len(nums) != sel["keep"] or len(set(nums)) != len(nums):
-                    raise Bad(f"choose exactly {sel['keep']} different aircraft", "L269, L275")
-                out["pick"] = nums
-            else:
-                raise syntax(f"set-up orders are GROUND and {'PICK' if sel['mode'] == 'free' else 'KEEP'}, "
-                             f"not {verb}")
-        except Bad as b:
-            report(problems, line, b)
-    return out
+    verb = words[0].upper()
+    want = {"free": "PICK", "limited": "KEEP"}.get(sel["mode"])
+    if want is None:
+        raise illegal("random selection: the number cards already chose your aircraft", "L271")
+    if verb != want:
+        raise illegal(f"{sel['mode']} selection uses {want}", "L273, L275")
+    if not all(w.isdigit() for w in words[1:]):
+        raise syntax(f"{verb} takes personal numbers")
+    nums = tuple(int(w) for w in words[1:])
+    bad = [n for n in nums if n not in sel["candidates"]]
+    if bad:
+        raise illegal(f"number(s) {', '.join(map(str, bad))} not available; choose from "
+                      f"{', '.join(map(str, sel['candidates']))}", "L271-275")
+    if len(nums) != sel["keep"] or len(set(nums)) != len(nums):
+        raise illegal(f"choose exactly {sel['keep']} different aircraft", "L269, L275")
+    return (Pick if verb == "PICK" else Keep)(nums)
 
 
-def check_deploy(v, decide, cmds, problems) -> dict:
-    out: dict = {}
-    for line, words in cmds:
-        try:
-            if words[0].upper() != "DEPLOY" or len(words) < 3:
-                raise syntax("DEPLOY <aircraft> LOW|MEDIUM|HIGH [CELL x,y] [FACE N|E|S|W]", "L317")
-            ac = words[1].lower()
-            if ac not in decide["aircraft"]:
-                raise Bad(f"{ac} is not one of your aircraft waiting to deploy ({', '.join(decide['aircraft'])})",
-                          "L317")
-            alt = words[2].lower()
-            if alt not in tables.ALTITUDES:
-                raise syntax("altitude is LOW, MEDIUM or HIGH", "2.1")
-            kw = keyword_args(words[3:], ("CELL", "FACE"))
-            cells = decide["cells"][alt]
-            order = {"ac": ac, "alt": alt, "face": face_arg(kw["FACE"]) if "FACE" in kw else None, "cell": None}
-            if not cells:
-                raise Bad(f"no free cell at {alt} within two cells of your edge", "L317")
-            if "CELL" in kw:
-                c = cell_arg(kw["CELL"])
-                if c not in cells:
-                    raise Bad(f"cell {kw['CELL']} is not open: at {alt} you enter at "
-                              f"{' '.join(f'{x},{y}' for x, y in cells)} (start cell first, else within two "
-                              f"cells of your edge)", "L133, L317")
-                order["cell"] = c
-            out = order
-        except Bad as b:
-            report(problems, line, b)
-    return out
+# ---- deployment [L317] ------------------------------------------------------------------------------
 
 
-def check_activate(v, decide, cmds, problems) -> dict:
-    out: dict = {"ac": None, "discard": []}
-    for line, words in cmds:
-        try:
-            verb = words[0].upper()
-            if verb == "ACTIVATE":
-                if len(words) != 2 or words[1].lower() not in decide["aircraft"]:
-                    raise Bad(f"ACTIVATE one of your aircraft still to act: {', '.join(decide['aircraft'])}", "L287")
-                out["ac"] = words[1].lower()
-            elif verb == "PRE_DISCARD":
-                out["discard"] = [card_id(w) for w in words[1:]]
-                out["line"] = line
-            else:
-                raise syntax("before activation: ACTIVATE <aircraft> and PRE_DISCARD <cards>", "L291")
-        except Bad as b:
-            report(problems, line, b)
-    ac = out["ac"] or (decide["aircraft"][0] if decide["aircraft"] else None)
+def deploy_line(v: dict, words: Sequence[str]) -> Deploy:
+    decide = v["decide"]
+    if len(words) < 3:
+        raise syntax("DEPLOY <aircraft> LOW|MEDIUM|HIGH [CELL x,y] [FACE N|E|S|W]", "L317")
+    ac = words[1].lower()
+    if ac not in decide["aircraft"]:
+        raise illegal(f"{ac} is not one of your aircraft waiting to deploy ({', '.join(decide['aircraft'])})", "L317")
+    alt = words[2].lower()
+    if alt not in tables.ALTITUDES:
+        raise syntax("altitude is LOW, MEDIUM or HIGH", "2.1")
+    kw = keyword_args(words[3:], ("CELL", "FACE"))
+    face = face_arg(kw["FACE"]) if "FACE" in kw else None
+    cells = decide["cells"][alt]
+    if not cells:
+        raise illegal(f"no free cell at {alt} within two cells of your edge", "L317")
+    if "CELL" not in kw:
+        return Deploy(ac, alt, None, face)
+    c = cell_arg(kw["CELL"])
+    if c not in cells:
+        raise illegal(f"cell {kw['CELL']} is not open: at {alt} you enter at "
+                      f"{' '.join(f'{x},{y}' for x, y in cells)} (start cell first, else within two "
+                      f"cells of your edge)", "L133, L317")
+    return Deploy(ac, alt, (c[0], c[1]), face)
+
+
+# ---- activation [L287, L291] ------------------------------------------------------------------------
+
+
+def activate_line(v: dict, words: Sequence[str]) -> Activate:
+    aircraft = v["decide"]["aircraft"]
+    if len(words) != 2 or words[1].lower() not in aircraft:
+        raise illegal(f"ACTIVATE one of your aircraft still to act: {', '.join(aircraft)}", "L287")
+    return Activate(words[1].lower())
+
+
+def pre_discard_line(v: dict, words: Sequence[str]) -> PreDiscard:
+    return PreDiscard(tuple(card_id(w) for w in words[1:]))
+
+
+def check_pre_discard(v: dict, decide: dict, parsed: list[tuple[OrderLine, object]]) -> list:
+    """The cards to discard first must be in the hand of the aircraft activated [L291]."""
+    chosen = last([o for _, o in parsed], Activate)
+    pres = [(line, o) for line, o in parsed if isinstance(o, PreDiscard)]
+    if not pres:
+        return []
+    line, pre = pres[-1]
+    ac = chosen.ac if chosen else (decide["aircraft"][0] if decide["aircraft"] else None)
     hand = list(v["hands"].get(ac, []))
-    line = out.pop("line", None)
-    for c in out["discard"]:
+    problems = []
+    for c in pre.cards:
         if c in hand and tables.card(c).kind != "malfunction":
             hand.remove(c)
         else:
-            report(problems, line, Bad(f"{c} is not a card {ac} holds (malfunctions cannot be discarded "
-                                         f"before activation); hand: {', '.join(sorted(v['hands'].get(ac, [])))}",
-                                         "L291"))
-    return out
+            problems.append(illegal(f"{c} is not a card {ac} holds (malfunctions cannot be discarded before "
+                                    f"activation); hand: {', '.join(sorted(v['hands'].get(ac, [])))}", "L291")
+                            .problem(line.line_no, line.text))
+    return problems
 
 
-def check_react(v, decide, cmds, problems) -> dict:
-    out: dict = {"play": None}
+# ---- interrupt answers: a reaction [4.3], a pursuit [L140] ---------------------------------------------
+
+
+def pass_line(v: dict, words: Sequence[str]) -> Pass:
+    if len(words) != 1:
+        raise syntax("answer with PLAY <card> ON <n> or PASS", "4.3")
+    return Pass()
+
+
+def play_line(v: dict, words: Sequence[str]) -> Play:
+    decide = v["decide"]
+    if len(words) < 4:
+        raise syntax("PLAY <card> [FROM DP] ON <table card number>, or PASS", "4.3")
+    cid = card_id(words[1])
+    kw = keyword_args(words[2:], ("FROM", "ON"))
+    src = "dp" if kw.get("FROM", "").upper() == "DP" else "hand"
+    if not kw.get("ON", "").isdigit():
+        raise syntax("ON takes the number of a card on the table")
+    play = Play(cid, int(kw["ON"]), src == "dp")
     opts = decide["options"]
-    for line, words in cmds:
-        try:
-            verb = words[0].upper()
-            if verb == "PASS" and len(words) == 1:
-                out = {"play": None}
-            elif verb == "PLAY":
-                if len(words) < 4:
-                    raise syntax("PLAY <card> [FROM DP] ON <table card number>, or PASS", "4.3")
-                cid = card_id(words[1])
-                kw = keyword_args(words[2:], ("FROM", "ON"))
-                src = "dp" if kw.get("FROM", "").upper() == "DP" else "hand"
-                if not kw.get("ON", "").isdigit():
-                    raise syntax("ON takes the number of a card on the table")
-                on = int(kw["ON"])
-                match = [o for o in opts if o == {"card": cid, "source": src, "on": on}]
-                if not match:
-                    legal = "; ".join(f"PLAY {o['card']}{' FROM DP' if o['source'] == 'dp' else ''} ON {o['on']}"
-                                      for o in opts) or "none: PASS"
-                    raise Bad(f"{decide['ac']} cannot play {cid} from {src} on card {on} now; legal: {legal}",
-                              "L158, 4.3")
-                out = {"play": match[0]}
-            else:
-                raise syntax("answer with PLAY <card> ON <n> or PASS", "4.3")
-        except Bad as b:
-            report(problems, line, b)
-    return out
+    if {"card": cid, "source": src, "on": play.on} not in opts:
+        legal = "; ".join(Play(o["card"], o["on"], o["source"] == "dp").text() for o in opts) or "none: PASS"
+        raise illegal(f"{decide['ac']} cannot play {cid} from {src} on card {play.on} now; legal: {legal}",
+                      "L158, 4.3")
+    return play
 
 
-def check_pursue(v, decide, cmds, problems) -> dict:
-    out: dict = {"go": False, "cell": None, "face": None}
-    for line, words in cmds:
-        try:
-            if words[0].upper() != "PURSUE" or len(words) < 2 or words[1].upper() not in ("YES", "NO"):
-                raise syntax("PURSUE YES [CELL x,y] [FACE d] or PURSUE NO", "L140")
-            kw = keyword_args(words[2:], ("CELL", "FACE"))
-            out = {"go": words[1].upper() == "YES", "cell": None, "face": None}
-            if "CELL" in kw:
-                c = cell_arg(kw["CELL"])
-                if c not in decide["cells"]:
-                    raise Bad(f"the pursuer may go to {' '.join(f'{x},{y}' for x, y in decide['cells'])} only", "L140")
-                out["cell"] = c
-            if "FACE" in kw:
-                out["face"] = face_arg(kw["FACE"])
-        except Bad as b:
-            report(problems, line, b)
-    return out
+def pursue_line(v: dict, words: Sequence[str]) -> Pursue:
+    decide = v["decide"]
+    if len(words) < 2 or words[1].upper() not in ("YES", "NO"):
+        raise syntax("PURSUE YES [CELL x,y] [FACE d] or PURSUE NO", "L140")
+    kw = keyword_args(words[2:], ("CELL", "FACE"))
+    cell = None
+    if "CELL" in kw:
+        c = cell_arg(kw["CELL"])
+        if c not in decide["cells"]:
+            raise illegal(f"the pursuer may go to {' '.join(f'{x},{y}' for x, y in decide['cells'])} only", "L140")
+        cell = (c[0], c[1])
+    return Pursue(words[1].upper() == "YES", cell, face_arg(kw["FACE"]) if "FACE" in kw else None)
+
+
+# ---- the verb table ---------------------------------------------------------------------------------------
+
+
+def move_line(v: dict, words: Sequence[str]) -> MoveTo:
+    """A MOVE without FACE keeps the aircraft's present facing [L135]."""
+    o = MoveTo.parse(words)
+    if o.face is None:
+        me = next(a for a in v["aircraft"] if a["id"] == v["decide"]["ac"])
+        o = replace(o, face=me["facing"])
+    return o
+
+
+def verb(word: str, read, usage: str, rule: str = "") -> Verb:
+    """A verb whose reader takes the view and the whole line's words (the verb first)."""
+    return Verb(word, lambda args, v, seat: read(v, (word,) + args), usage, rule)
+
+
+STEP_VERBS = {
+    "setup": (verb("GROUND", ground_line, "GROUND <obj> <obj>", "L279"),
+              verb("PICK", pick_line, "PICK <numbers>", "L273"), verb("KEEP", pick_line, "KEEP <numbers>", "L275")),
+    "deploy": (verb("DEPLOY", deploy_line, "DEPLOY <aircraft> LOW|MEDIUM|HIGH [CELL x,y] [FACE d]", "L317"),),
+    "activate": (verb("ACTIVATE", activate_line, "ACTIVATE <aircraft>", "L287"),
+                 verb("PRE_DISCARD", pre_discard_line, "PRE_DISCARD <cards>", "L291")),
+    "script": tuple(verb(w, move_line, SCRIPT_USAGE[w], "L135") if w == "MOVE" else SCRIPT.verbs[w] for w in SCRIPT.verbs),
+    "react": (verb("PLAY", play_line, "PLAY <card> [FROM DP] ON <n>", "4.3"), verb("PASS", pass_line, "PASS", "4.3")),
+    "pursue": (verb("PURSUE", pursue_line, "PURSUE YES [CELL x,y] [FACE d] | PURSUE NO", "L140"),),
+}
+ALLOWED = {kind: tuple(v.word for v in verbs) for kind, verbs in STEP_VERBS.items()}
+TABLE = VerbTable([verb(w, parse_standing, USAGE[w], "10.2") for w in STANDING]
+                  + [v for verbs in STEP_VERBS.values() for v in verbs], rule="10.2")

@@ -1,17 +1,30 @@
-"""The Sky of WWII ruleset object: the contract's methods over the modules of this package."""
+"""The Sky of WWII ruleset: its step table on the kit, and the contract assembled from this package.
+
+Every phase is a decision the game stopped for (:func:`.asks.ask`); the step of that
+name takes the answers, and the game runs on (:func:`.turn.advance`) to the next
+decision or to its end.
+"""
 from __future__ import annotations
 
 import json
-from typing import Any
 from collections.abc import Mapping, Sequence
+from typing import Any
 
-from pbem.core.orders import OrderLine
-from pbem.core.ruleset import Checked, Option, Outcome, Phase, Resolution, RulesetInfo, Scenario, Seat, Window
+from pbem.core.defaults import Assembled
+from pbem.core.flow import OVER, Flow, FlowSlot
+from pbem.core.phases import ASKED, Step, Steps
+from pbem.core.ruleset import Option, Outcome, RulesetInfo, Scenario, Seat, Window
+from pbem.core.work import Work
 
 from . import bot, forms, orders, picture, tables, views
+from .asks import PROMPTS, pending_of
 from .exchange import answer
+from .migrate import upgrade
 from .setup import new_game, resolve_deploy, resolve_setup
-from .state import State
+from .script_verbs import MOVES, Stay
+from .standing import PolicyOrder, apply_standing
+from .state import Game, State
+from .step_verbs import Activate, Deploy, Pass, Play, PreDiscard, Pursue, last
 from .turn import activate, advance, take_script
 
 OPTIONS = (
@@ -35,146 +48,183 @@ OPTIONS = (
            "it came from several attacks (gap 8.21) [L107]", (True, False)),
 )
 
-INTERRUPTS = ("react", "pursue")
+INFO = RulesetInfo(
+    name="sky_ww2",
+    title="Sky of WWII (Небо второй мировой)",
+    sides=tables.SIDES,
+    scenarios=tuple(Scenario(k, v["title"], v["doc"]) for k, v in sorted(tables.scenarios().items())),
+    options=OPTIONS,
+    rulebook="seeds/001_1984a6cf403d662f.txt (Russian rulebook); digest rules/sky_ww2.md",
+)
 
 
-class SkyRuleset:
-    """Небо второй мировой: card-driven air combat with hidden hands."""
+class SkySlot(FlowSlot):
+    """The kit's Flow in the position's JSON document, under the key "flow".
 
-    info = RulesetInfo(
-        name="sky_ww2",
-        title="Sky of WWII (Небо второй мировой)",
-        sides=tables.SIDES,
-        scenarios=tuple(Scenario(k, v["title"], v["doc"]) for k, v in sorted(tables.scenarios().items())),
-        options=OPTIONS,
-        rulebook="seeds/001_1984a6cf403d662f.txt (Russian rulebook); digest rules/sky_ww2.md",
-    )
+    Adapter: the kit's own slot reads a dataclass field or a mapping, while the position is
+    :class:`.state.State`, a frozen JSON text; ``put`` also takes the working document itself,
+    so closing a resolution writes the JSON once.
+    """
 
-    # ---- life cycle -------------------------------------------------------------------------
-    def setup(self, scenario: str, options: Mapping[str, Any], dice) -> State:
-        self.info.scenario(scenario)
-        opts = self.info.resolve_options(dict(options))
-        g = new_game(scenario, opts, dice)
-        return g.freeze()
+    def get(self, state: Any) -> Flow:
+        return Flow.load(state.read()["flow"])
 
-    def seats(self, state: State) -> tuple[Seat, ...]:
-        return tuple(Seat(s["name"], s["side"], s["title"]) for s in state.read()["seats"])
+    def put(self, state: Any, flow: Flow) -> State:
+        doc = state if isinstance(state, dict) else state.read()
+        return State.of({**doc, "flow": flow.dump()})
 
-    def phase(self, state: State) -> Phase | None:
-        d = state.read()
-        p = d["pending"]
-        if d["over"] or p is None:
-            return None
-        kind = p["kind"]
-        ac = p.get("ac")
-        label = {"setup": "set-up", "deploy": "deployment", "activate": "activation", "script": "turn",
-                 "react": "reaction", "pursue": "pursuit"}[kind]
-        name = f"{ac}-{label}-{p['n']}" if ac else f"{label}-{p['n']}"
-        title = f"round {d['round']}: {ac + ' ' if ac else ''}{label}" if d["round"] else f"set-up: {label}"
-        prompts = {
-            "setup": "place two ground objects face down and choose your aircraft",
-            "deploy": f"deploy {ac} (or another of your aircraft waiting)",
-            "activate": "choose the aircraft to activate and what to discard first",
-            "script": f"give {ac}'s turn: movement, beats with ON_CANCELLED answers, end discards",
-            "react": f"an exchange needs your answer for {ac}: PLAY a card or PASS",
-            "pursue": f"an enemy changed altitude: does {ac} pursue?",
-        }
-        seats = frozenset(p["seats"])
-        everyone = frozenset(s["name"] for s in d["seats"])
-        return Phase(turn=d["round"], name=name, awaiting=seats, title=title,
-                     window=Window.INTERRUPT if kind in INTERRUPTS else Window.ORDERS,
-                     optional=everyone - seats, hours=24.0 if kind in INTERRUPTS else None,
-                     prompt=prompts[kind])
 
-    def view(self, state: State, seat: str) -> dict:
-        return views.view(state, seat)
+SLOT = SkySlot()
 
-    def order_form(self, view: Mapping[str, Any], seat: str) -> str:
-        return forms.order_form(view, seat)
 
-    def check_orders(self, view: Mapping[str, Any], seat: str, lines: Sequence[OrderLine]) -> Checked:
-        parsed, problems = orders.check(dict(view), seat, lines)
-        notes = tuple(f"standing order {i['op']} stored" for i in parsed["standing"])
-        return Checked(parsed, tuple(problems), notes)
+def pending(state: State) -> dict:
+    p = pending_of(SLOT.get(state))
+    assert p is not None, "a phase is always a decision"
+    return p
 
-    def default_orders(self, state: State, seat: str) -> dict:
-        """Silence means: keep standing orders, take the defaults (stay and end the turn, pass, no pursuit)."""
-        p = state.read()["pending"]
-        kind = p["kind"] if p and seat in p["seats"] else None
-        cmds: Any = {"script": [], "react": {"play": None}, "pursue": {"go": False, "cell": None, "face": None},
-                     "activate": {"ac": None, "discard": []}}.get(kind, {})
-        return {"standing": [], "cmds": cmds, "kind": kind}
 
-    def resolve(self, state: State, orders_in: Mapping[str, Any], dice) -> Resolution:
-        g = state.thaw()
-        for seat in sorted(orders_in):
-            o = orders_in[seat] or {}
-            notes = orders.apply_standing(g.doc, seat, o.get("standing", []))
-            if o.get("standing"):
-                extra = f": {', '.join(notes)}" if notes else ""
-                g.say(f"standing orders updated ({len(o['standing'])} line(s)){extra}", [seat], kind="standing")
-        p = g.doc["pending"]
-        if p is None:
-            advance(g, dice)
-            return Resolution(g.freeze(), tuple(g.events))
-        kind = p["kind"]
+# ---- the answers of each step, applied before the game runs on ---------------------------------------
 
-        def cmds(seat: str) -> Any:
-            o = orders_in.get(seat)
-            if not o or o.get("kind") != kind:
-                return self.default_orders(state, seat)["cmds"]
-            return o["cmds"]
 
-        if kind == "setup":
-            g.doc["pending"] = None
-            resolve_setup(g, {s: cmds(s) for s in p["seats"]}, dice)
-        elif kind == "deploy":
-            resolve_deploy(g, cmds(p["seats"][0]), dice)
-        elif kind == "activate":
-            c = cmds(p["seats"][0])
-            g.doc["pending"] = None
-            ac = c.get("ac") or p["ac"]
-            a = g.ac(ac)
-            if a["done"] or a["destroyed"] or a["seat"] != p["seats"][0] or a["side"] != p["side"]:
-                a = g.ac(p["ac"])
-            activate(g, a, dice, c.get("discard", []))
-        elif kind == "script":
-            g.doc["pending"] = None
-            items = list(cmds(p["seats"][0]))
-            t = g.doc["turn"]
-            if not items and not t["moved"] and t["step"] == 0:
-                items = [{"op": "move", "kind": "stay", "text": "STAY"}]
-            take_script(g, items)
-        elif kind == "react":
-            c = cmds(p["seats"][0])
-            g.doc["pending"] = None
-            ex = g.doc["turn"]["exchange"]
-            if c.get("play"):
-                answer(g, ex, p["party"], c["play"])
-            else:
-                ex["closed"] = True
-                g.say(f"{p['ac']} passes", kind="reaction")
-        elif kind == "pursue":
-            c = cmds(p["seats"][0])
-            g.doc["pending"] = None
-            g.doc["turn"]["pursuit"]["answer"] = dict(c)
-        advance(g, dice)
-        return Resolution(g.freeze(), tuple(g.events))
+def taken(w: Work[Game], orders_in: Mapping[str, Sequence[Any]]) -> dict:
+    """Store every seat's standing orders; return the decision being answered."""
+    g = w.data
+    for seat in sorted(orders_in):
+        standing = [o for o in orders_in[seat] if isinstance(o, PolicyOrder)]
+        notes = apply_standing(g.doc, seat, standing)
+        if standing:
+            extra = f": {', '.join(notes)}" if notes else ""
+            g.work.say(f"standing orders updated ({len(standing)} line(s)){extra}", [seat], kind="standing")
+    return pending_of(w.flow)
 
-    def outcome(self, state: State) -> Outcome | None:
-        d = state.read()
-        if not d["over"]:
-            return None
-        return Outcome(d["over"]["winner"], d["over"]["text"], dict(d["vp"]))
 
-    def dump(self, state: State) -> dict[str, Any]:
-        return {"doc": json.loads(state.doc)}
+def answers(orders_in: Mapping[str, Sequence[Any]], seat: str) -> list:
+    """The seat's orders for the step (its standing orders apart); none from a silent seat."""
+    return [o for o in orders_in.get(seat, ()) if not isinstance(o, PolicyOrder)]
 
-    def load(self, data: Mapping[str, Any]) -> State:
-        return State.of(dict(data["doc"]))
 
-    def picture(self, view: Mapping[str, Any]):
-        return picture.draw(view)
+def setup_step(w: Work[Game], orders_in) -> None:
+    p = taken(w, orders_in)
+    resolve_setup(w.data, {s: answers(orders_in, s) for s in p["seats"]})
+    advance(w.data)
 
-    def bot_orders(self, view: Mapping[str, Any], seat: str, dice) -> str:
-        return bot.orders(view, seat, dice)
+
+def deploy_step(w: Work[Game], orders_in) -> None:
+    p = taken(w, orders_in)
+    resolve_deploy(w.data, p, last(answers(orders_in, p["seats"][0]), Deploy))
+    advance(w.data)
+
+
+def activate_step(w: Work[Game], orders_in) -> None:
+    """The aircraft chosen, or the one the sequence gave when the choice no longer fits [L287, L291]."""
+    p = taken(w, orders_in)
+    g = w.data
+    c = answers(orders_in, p["seats"][0])
+    chosen, pre = last(c, Activate), last(c, PreDiscard)
+    a = g.ac(chosen.ac if chosen else p["ac"])
+    if a["done"] or a["destroyed"] or a["seat"] != p["seats"][0] or a["side"] != p["side"]:
+        a = g.ac(p["ac"])
+    activate(g, a, pre.cards if pre else [])
+    advance(g)
+
+
+def script_step(w: Work[Game], orders_in) -> None:
+    p = taken(w, orders_in)
+    g = w.data
+    items = answers(orders_in, p["seats"][0])
+    t = g.doc["turn"]
+    if not t["moved"] and t["step"] == 0 and not any(isinstance(o, MOVES) for o in items):
+        items.insert(0, Stay())  # a turn opens with its movement [L295]
+    take_script(g, items)
+    advance(g)
+
+
+def react_step(w: Work[Game], orders_in) -> None:
+    p = taken(w, orders_in)
+    g = w.data
+    play = last(answers(orders_in, p["seats"][0]), Play, Pass)
+    ex = g.doc["turn"]["exchange"]
+    if isinstance(play, Play):
+        answer(g, ex, p["party"], {"card": play.card, "source": play.source, "on": play.on})
+    else:
+        ex["closed"] = True
+        g.work.say(f"{p['ac']} passes", kind="reaction")
+    advance(g)
+
+
+def pursue_step(w: Work[Game], orders_in) -> None:
+    p = taken(w, orders_in)
+    o = last(answers(orders_in, p["seats"][0]), Pursue) or Pursue(False)
+    w.data.doc["turn"]["pursuit"]["answer"] = {"go": o.go, "cell": list(o.cell) if o.cell else None,
+                                               "face": o.face}
+    advance(w.data)
+
+
+# ---- the step table ------------------------------------------------------------------------------------
+
+LABELS = {"setup": "set-up", "deploy": "deployment", "activate": "activation", "script": "turn",
+          "react": "reaction", "pursue": "pursuit"}
+
+
+def phase_name(state: State, flow: Flow) -> str:
+    p = pending_of(flow)
+    label = LABELS[p["kind"]]
+    return f"{p['ac']}-{label}-{p['n']}" if p.get("ac") else f"{label}-{p['n']}"
+
+
+def title(state: State) -> str:
+    p, rnd = pending(state), state.read()["round"]
+    ac, label = p.get("ac"), LABELS[p["kind"]]
+    return f"round {rnd}: {ac + ' ' if ac else ''}{label}" if rnd else f"set-up: {label}"
+
+
+def prompt(state: State) -> str:
+    p = pending(state)
+    return PROMPTS[p["kind"]](p)
+
+
+def others(state: State) -> list[str]:
+    """Every seat not asked may still send standing orders."""
+    asked = set(pending(state)["seats"])
+    return [s["name"] for s in state.read()["seats"] if s["name"] not in asked]
+
+
+def step(name: str, resolve, window: Window = Window.ORDERS) -> Step:
+    """A decision step: it awaits the asked seats; the game runs on until the next decision, or ends."""
+    return Step(name, resolve, next=OVER, window=window, hours=24.0 if window is Window.INTERRUPT else None,
+                title=title, prompt=prompt, who=ASKED, optional=others, phase_name=phase_name)
+
+
+def seats(state: State) -> tuple[Seat, ...]:
+    return tuple(Seat(s["name"], s["side"], s["title"]) for s in state.read()["seats"])
+
+
+def open_game(state: State, work: Work[Game]) -> Game:
+    return state.thaw(work)
+
+
+STEPS: Steps[State, Game] = Steps([
+    step("setup", setup_step), step("deploy", deploy_step), step("activate", activate_step),
+    step("script", script_step), step("react", react_step, Window.INTERRUPT),
+    step("pursue", pursue_step, Window.INTERRUPT),
+], seats=seats, open=open_game, close=lambda g: g.doc, slot=SLOT, sides=tables.SIDES)
+
+
+# ---- the rest of the contract ----------------------------------------------------------------------------
+
+
+def setup(scenario: str, options: Mapping[str, Any], dice) -> State:
+    return new_game(scenario, INFO.resolve_options(dict(options)), dice).freeze()
+
+
+def outcome(state: State) -> Outcome | None:
+    d = state.read()
+    if not d["over"]:
+        return None
+    return Outcome(d["over"]["winner"], d["over"]["text"], dict(d["vp"]))
+
+
+RULESET = Assembled(
+    info=INFO, steps=STEPS, setup=setup, view=views.view, order_form=forms.order_form, check_orders=orders.check_orders,
+    outcome=outcome, bot_orders=bot.orders, seats=seats, picture=picture.draw,
+    dump=lambda state: {"doc": json.loads(state.doc)}, load=lambda data: State.of(upgrade(dict(data["doc"]))))

@@ -1,310 +1,266 @@
-"""The active player's turn script [4.2, 10.2]: movement, beats with ON_CANCELLED branches,
-the once-per-turn abilities, and the end-of-turn discard.
+"""Checking the active player's turn script against its view [4.2, 10.2].
 
-What can be known when the orders are written is checked here, from the view: cards in
-hand (each copy used once), card kinds, targets, movement legality and, while no earlier
-line can have changed the position, firing points.  What depends on how earlier beats
-end is re-checked when the beat is reached; a beat that has become illegal is skipped
-and its author told why.
+What can be known when the orders are written is checked here: cards in hand (each copy
+used once), targets, movement legality and, while no earlier line can have changed the
+position, firing points.  What depends on how earlier beats end is re-checked when the
+beat is reached; a beat that has become illegal then is skipped and its author told why.
 """
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Sequence
+
+from pbem.core.errors import OrderError, OrderProblem
+from pbem.core.orders import OrderLine
 
 from . import tables
-from .geometry import NOSE
-from .orders import Bad, report, card_id, cell_arg, face_arg, keyword_args, syntax
+from .geometry import NOSE, cell_text
+from .script_verbs import (Attack, Climb, CpUse, Descend, DpDeposit, End, EndDiscard, GroundAttack, If,
+                           Manoeuvre, MoveTo, NextDiscard, OnCancelled, Rotate, ScriptOrder, Stay, Swap)
+from .words import illegal, syntax
 
-POSITIONS = ("FRONT", "FLANK", "REAR")
+BEAT_VERBS = ("MANOEUVRE", "ATTACK", "IF")
 
 
-def check_script(v: dict, decide: dict, cmds, problems) -> list[dict]:
-    ac = decide["ac"]
-    me = next(a for a in v["aircraft"] if a["id"] == ac)
-    hand = Counter(v["hands"].get(ac, []))
-    used: Counter = Counter()
-    items: list[dict] = []
-    rel = {r["id"]: r for r in decide["relations"]}
-    enemies = {a["id"]: a for a in v["aircraft"] if a["side"] != v["side"] and not a["destroyed"] and a["placed"]}
-    known = True  # no earlier line can have changed positions or firing
-    spent = {"guns": 0, "turret": 0}
-    beats = 0
-    seen_move = False
-    flags = Counter()
-
-    def take(cid: str, what: str) -> None:
-        if used[cid] >= hand[cid]:
-            have = hand[cid]
-            raise Bad(f"{ac} holds {have} {tables.card(cid).name} card(s) and this script already uses "
-                      f"{used[cid]} ({what}); hand: {', '.join(sorted(hand.elements())) or 'empty'}", "2.3")
-        used[cid] += 1
-
-    failed_beat = False  # an ON_CANCELLED after a rejected beat is not reported twice
-    for line, words in cmds:
+def check_script(v: dict, decide: dict, lines: Sequence[OrderLine],
+                 parsed: Sequence[tuple[OrderLine, ScriptOrder]]) -> list[OrderProblem]:
+    """The problems of the script's orders taken in line order (``lines``: every script line,
+    ``parsed``: those that were read)."""
+    check = ScriptCheck(v, decide)
+    read = {line.line_no: o for line, o in parsed}
+    problems = []
+    for line in lines:
         try:
-            verb = words[0].upper()
-            if verb != "ON_CANCELLED":
-                failed_beat = verb in ("MANOEUVRE", "ATTACK", "IF")
-            cond = None
-            if verb == "IF":
-                if "THEN" not in [w.upper() for w in words]:
-                    raise syntax("IF PREV_OK|PREV_FAILED|POS <enemy> FRONT|FLANK|REAR[,...] THEN <beat>")
-                k = [w.upper() for w in words].index("THEN")
-                cond = parse_cond(words[1:k], enemies)
-                words = words[k + 1:]
-                if not words or words[0].upper() not in ("MANOEUVRE", "ATTACK"):
-                    raise syntax("IF ... THEN is followed by a MANOEUVRE or ATTACK")
-                verb = words[0].upper()
-                known = False
-            if verb not in ("MANOEUVRE", "ATTACK", "GROUND_ATTACK", "ON_CANCELLED", "SWAP", "CP_USE",
-                            "DP_DEPOSIT", "END_DISCARD", "NEXT_DISCARD", "END", "STAY", "MOVE", "ROTATE", "CLIMB", "DESCEND"):
-                raise syntax(f"unknown order {verb}: turn orders are movement (STAY, MOVE, ROTATE, CLIMB, DESCEND), "
-                             "beats (MANOEUVRE, ATTACK, GROUND_ATTACK, ON_CANCELLED), SWAP, CP_USE, DP_DEPOSIT, "
-                             "END_DISCARD, NEXT_DISCARD, END")
-            if verb in ("STAY", "MOVE", "ROTATE", "CLIMB", "DESCEND"):
-                if seen_move or not decide["first_step"]:
-                    raise Bad("one movement order per turn, at its start [L134, L295]", "4.2 T2")
-                if beats or items:
-                    raise Bad("movement comes before combat and the other orders [L295-297]", "4.2 T2")
-                seen_move = True
-                item = parse_move(verb, words, me, decide, hand, take)
-                if verb != "STAY":
-                    known = False
-                items.append(item)
-            elif verb in ("MANOEUVRE", "ATTACK"):
-                if v["options"]["step_mode"] and beats:
-                    raise Bad("step mode: one beat per order file; the engine asks again after it", "10.2")
-                if flags["ground"]:
-                    raise Bad("a shturmovik that attacks a ground object plays no other attack or manoeuvre [L301]",
-                              "L301")
-                from_dp = [w.upper() for w in words[2:4]] == ["FROM", "DP"]
-                if from_dp:
-                    words = words[:2] + words[4:]
-                    if flags["from_dp"] or decide.get("dp_card") != card_id(words[1]):
-                        raise Bad(f"the card on your dispatch post is {decide.get('dp_card') or 'none'}; it is "
-                                  "played once and then discarded", "L148")
-                    flags["from_dp"] += 1
-                item = parse_beat(verb, words, me, v, rel, enemies, known, spent, take, from_dp)
-                item["source"] = "dp" if from_dp else "hand"
-                item["cond"] = cond
-                failed_beat = False
-                if verb == "MANOEUVRE":
-                    known = False
-                beats += 1
-                items.append(item)
-            elif verb == "ON_CANCELLED":
-                if failed_beat:
-                    continue
-                if not items or items[-1]["op"] not in ("manoeuvre", "attack"):
-                    raise Bad("an ON_CANCELLED line follows the MANOEUVRE or ATTACK it answers for", "4.3")
-                beat = items[-1]
-                for w in words[1:]:
-                    if w.upper() == "ASK":
-                        beat["counter_ask"] = True
-                    elif w.upper() == "PASS":
-                        beat["counter_ask"] = False
-                    else:
-                        cid = card_id(w)
-                        if not tables.card(cid).reacts:
-                            raise Bad(f"{tables.card(cid).name} is not a reaction or counter-move", "L158, L184")
-                        if hand[cid] == 0:
-                            raise Bad(f"{ac} holds no {tables.card(cid).name}", "2.3")
-                        beat["counter"].append(cid)
-            elif verb == "GROUND_ATTACK":
-                if beats or flags["ground"]:
-                    raise Bad("a ground attack excludes every other attack and manoeuvre in the turn", "L301")
-                if not me["category"].startswith("SH"):
-                    raise Bad(f"{ac} is category {me['category']}: only shturmoviks (SH) attack ground objects",
-                              "L73, L301")
-                if known and decide["ground_below"] is None:
-                    raise Bad(f"{ac} is not in the low-altitude cell directly above a live enemy ground object",
-                              "L301")
-                flags["ground"] += 1
-                beats += 1
-                items.append({"op": "ground", "text": line.text})
-            elif verb == "SWAP":
-                if len(words) != 2:
-                    raise syntax("SWAP <card>", "L48")
-                if not me["swap"]:
-                    raise Bad(f"{ac} ({me['model']}) has no swap ability", "L48")
-                if flags["swap"]:
-                    raise Bad("the swap ability works once per turn", "L48")
-                cid = card_id(words[1])
-                if tables.card(cid).kind == "malfunction":
-                    raise Bad("a malfunction card cannot be swapped", "L48")
-                take(cid, "SWAP")
-                flags["swap"] += 1
-                items.append({"op": "swap", "card": cid, "text": line.text})
-            elif verb == "CP_USE":
-                if not decide["cp_ready"] or flags["cp"]:
-                    raise Bad("your side has no working command post unused this round", "L146")
-                kw = keyword_args(words[1:], ("DISCARD",))
-                flags["cp"] += 1
-                items.append({"op": "cp", "discard": card_id(kw["DISCARD"]) if "DISCARD" in kw else None,
-                              "text": line.text})
-            elif verb == "DP_DEPOSIT":
-                if len(words) != 2:
-                    raise syntax("DP_DEPOSIT <card>", "L148")
-                if not decide["dp_ready"] or flags["dp"]:
-                    raise Bad("your side has no working dispatch post, or a card already lies on it", "L148")
-                cid = card_id(words[1])
-                if tables.card(cid).kind == "malfunction":
-                    raise Bad("a malfunction card cannot go on the dispatch post", "L148")
-                take(cid, "DP_DEPOSIT")
-                flags["dp"] += 1
-                items.append({"op": "dp", "card": cid, "text": line.text})
-            elif verb == "END_DISCARD":
-                items.append({"op": "end_discard", "cards": [card_id(w) for w in words[1:]], "text": line.text})
-            elif verb == "NEXT_DISCARD":
-                cards = [card_id(w) for w in words[1:]]
-                if any(tables.card(c).kind == "malfunction" for c in cards):
-                    raise Bad("malfunction cards cannot be discarded before activation", "L291")
-                items.append({"op": "next_discard", "cards": cards, "text": line.text})
-            elif verb == "END":
-                items.append({"op": "end", "text": line.text})
-        except Bad as b:
-            report(problems, line, b)
-    if not seen_move and decide["first_step"]:
-        items.insert(0, {"op": "move", "kind": "stay", "text": "STAY"})
-    return items
+            check.line(line, read.get(line.line_no))
+        except OrderError as e:
+            problems.append(e.problem(line.line_no, line.text))
+    return problems
 
 
-def parse_cond(words, enemies) -> dict:
-    up = [w.upper() for w in words]
-    if up in (["PREV_OK"], ["PREV_FAILED"]):
-        return {"kind": "prev", "value": "ok" if up[0] == "PREV_OK" else "failed"}
-    if len(up) == 3 and up[0] == "POS":
-        if words[1].lower() not in enemies:
-            raise Bad(f"{words[1]!r} is not an enemy aircraft in play", "6.1")
-        vals = [p.strip() for p in up[2].split(",")]
-        if not vals or any(p not in POSITIONS for p in vals):
-            raise syntax("POS takes FRONT, FLANK, REAR (comma separated)", "6.1")
-        return {"kind": "pos", "target": words[1].lower(), "value": [p.lower() for p in vals]}
-    raise syntax("conditions: PREV_OK, PREV_FAILED, POS <enemy> FRONT|FLANK|REAR[,...]")
+class ScriptCheck:
+    """What the script may still use as its lines are read in order."""
 
+    def __init__(self, v: dict, decide: dict) -> None:
+        self.v, self.decide = v, decide
+        self.ac = decide["ac"]
+        self.me = next(a for a in v["aircraft"] if a["id"] == self.ac)
+        self.hand = Counter(v["hands"].get(self.ac, []))
+        self.used: Counter = Counter()
+        self.rel = {r["id"]: r for r in decide["relations"]}
+        self.enemies = {a["id"] for a in v["aircraft"] if a["side"] != v["side"] and not a["destroyed"]
+                        and a["placed"]}
+        self.items: list[ScriptOrder] = []
+        self.known = True  # no earlier line can have changed positions or firing
+        self.spent = {"guns": 0, "turret": 0}
+        self.beats = 0
+        self.seen_move = False
+        self.once: Counter = Counter()  # once-per-turn things already ordered
+        self.failed_beat = False  # an ON_CANCELLED after a rejected beat is not reported twice
 
-def parse_move(verb, words, me, decide, hand, take) -> dict:
-    text = " ".join(words)
-    if verb == "STAY":
-        if len(words) != 1:
-            raise syntax("STAY takes nothing")
-        return {"op": "move", "kind": "stay", "text": text}
-    if verb in ("MOVE", "ROTATE") and me["in_dogfight"]:
-        raise Bad(f"{me['id']} is in a dogfight: it may not move or turn in its field, only change altitude "
-                  "or stay", "L119, L135, L295")
-    if verb == "MOVE":
-        if len(words) < 2:
-            raise syntax("MOVE x,y [FACE d]", "L135")
-        cell = cell_arg(words[1])
-        kw = keyword_args(words[2:], ("FACE",))
-        if cell not in decide["free_cells"]:
-            raise Bad(f"cell {words[1]} at {me['alt']} altitude is not free", "L135")
-        return {"op": "move", "kind": "move", "cell": cell, "face": face_arg(kw.get("FACE", me["facing"])),
-                "text": text}
-    if verb == "ROTATE":
-        if len(words) != 2:
-            raise syntax("ROTATE N|E|S|W", "L295")
-        return {"op": "move", "kind": "rotate", "face": face_arg(words[1]), "text": text}
-    kw = keyword_args(words[1:], ("DISCARD", "CELL", "FACE") if verb == "CLIMB" else ("CELL", "FACE"))
-    i = tables.ALTITUDES.index(me["alt"]) + (1 if verb == "CLIMB" else -1)
-    if not 0 <= i < len(tables.ALTITUDES):
-        raise Bad(f"{me['id']} is at {me['alt']} altitude: it cannot {verb.lower()} further", "L136")
-    if decide["engine_trouble"]:
-        raise Bad(f"{me['id']} has engine trouble: no altitude change while the malfunction is in hand", "L196")
-    alt = tables.ALTITUDES[i]
-    item = {"op": "move", "kind": verb.lower(), "cell": None, "face": face_arg(kw["FACE"]) if "FACE" in kw else None,
-            "text": text}
-    if verb == "CLIMB":
-        usable = [c for c in hand.elements() if tables.card(c).kind != "malfunction"]
-        if not usable:
-            raise Bad("climbing costs one card from the hand and there is none to give", "L136")
-        if "DISCARD" in kw:
-            cid = card_id(kw["DISCARD"])
-            if tables.card(cid).kind == "malfunction":
-                raise Bad("a malfunction card cannot pay for climbing", "L136")
-            take(cid, "CLIMB DISCARD")
-            item["discard"] = cid
-    cells = decide["entry"][alt]
-    if "CELL" in kw:
-        c = cell_arg(kw["CELL"])
-        if c not in cells:
-            raise Bad(f"entering {alt} altitude the aircraft goes to "
-                      f"{' or '.join(f'{x},{y}' for x, y in cells) or 'no free cell'} (start cell first) ",
-                      "L133, L138")
-        item["cell"] = c
-    return item
+    def line(self, line: OrderLine, order: ScriptOrder | None) -> None:
+        """Check the next line; ``order`` is None when it could not be read (its problem is known)."""
+        verb = line.verb
+        if verb == "ON_CANCELLED" and self.failed_beat:
+            return
+        if verb != "ON_CANCELLED":
+            self.failed_beat = verb in BEAT_VERBS
+        if order is not None:
+            CHECKS[type(order)](self, order)
+            self.items.append(order)
 
+    def take(self, cid: str, what: str) -> None:
+        """Use one copy of ``cid`` from the hand."""
+        if self.used[cid] >= self.hand[cid]:
+            raise illegal(f"{self.ac} holds {self.hand[cid]} {tables.card(cid).name} card(s) and this script "
+                          f"already uses {self.used[cid]} ({what}); hand: "
+                          f"{', '.join(sorted(self.hand.elements())) or 'empty'}", "2.3")
+        self.used[cid] += 1
 
-def parse_beat(verb, words, me, v, rel, enemies, known, spent, take, from_dp=False) -> dict:
-    if len(words) < 2:
-        raise syntax(f"{verb} <card> TARGET <enemy> ...")
-    cid = card_id(words[1])
-    c = tables.card(cid)
-    text = " ".join(words)
-    if verb == "ATTACK":
-        kw = keyword_args(words[2:], ("TARGET", "CRIT", "EXTRA"))
-        if c.kind != "attack":
-            raise Bad(f"{c.name} is not an attack card ({c.kind})", "L176")
-        if "TARGET" not in kw:
-            raise syntax("ATTACK needs TARGET <enemy>", "L297")
-        tgt = kw["TARGET"].lower()
-        if tgt not in enemies:
-            raise Bad(f"{kw['TARGET']!r} is not an enemy aircraft in play ({', '.join(sorted(enemies))})", "L297")
-        if not from_dp:
-            take(cid, "ATTACK")
-        crit = None
-        if "CRIT" in kw:
-            crit = card_id(kw["CRIT"])
-            if tables.card(crit).kind != "crit":
-                raise Bad(f"{tables.card(crit).name} is not a critical-hit card", "L194")
-            take(crit, "CRIT")
-        extra = None
-        if "EXTRA" in kw:
-            extra = card_id(kw["EXTRA"])
-            take(extra, "EXTRA")
-        if known:
-            r = rel.get(tgt)
-            if r is None:
-                raise Bad(f"{tgt} is not in a dogfight with {me['id']} (orthogonally adjacent at the same "
+    # ---- movement [L133-138, L295] ------------------------------------------------------------
+    def movement(self, o):
+        if self.seen_move or not self.decide["first_step"]:
+            raise illegal("one movement order per turn, at its start [L134, L295]", "4.2 T2")
+        if self.beats or self.items:
+            raise illegal("movement comes before combat and the other orders [L295-297]", "4.2 T2")
+        self.seen_move = True
+        if isinstance(o, Stay):
+            return o
+        self.known = False
+        if isinstance(o, (Climb, Descend)):
+            return self.altitude_change(o)
+        if self.me["in_dogfight"]:
+            raise illegal(f"{self.ac} is in a dogfight: it may not move or turn in its field, only change "
+                          "altitude or stay", "L119, L135, L295")
+        if isinstance(o, Rotate):
+            return o
+        if list(o.cell) not in self.decide["free_cells"]:
+            raise illegal(f"cell {cell_text(o.cell)} at {self.me['alt']} altitude is not free", "L135")
+        return o
+
+    def altitude_change(self, o: Climb | Descend) -> Climb | Descend:
+        i = tables.ALTITUDES.index(self.me["alt"]) + o.STEP
+        if not 0 <= i < len(tables.ALTITUDES):
+            raise illegal(f"{self.ac} is at {self.me['alt']} altitude: it cannot {o.VERB.lower()} further", "L136")
+        if self.decide["engine_trouble"]:
+            raise illegal(f"{self.ac} has engine trouble: no altitude change while the malfunction is in hand",
+                          "L196")
+        if isinstance(o, Climb):
+            if not any(tables.card(c).kind != "malfunction" for c in self.hand.elements()):
+                raise illegal("climbing costs one card from the hand and there is none to give", "L136")
+            if o.discard:
+                self.take(o.discard, "CLIMB DISCARD")
+        alt = tables.ALTITUDES[i]
+        cells = self.decide["entry"][alt]
+        if o.cell and list(o.cell) not in cells:
+            raise illegal(f"entering {alt} altitude the aircraft goes to "
+                          f"{' or '.join(f'{x},{y}' for x, y in cells) or 'no free cell'} (start cell first) ",
+                          "L133, L138")
+        return o
+
+    # ---- beats [4.2 T3, 4.3] -------------------------------------------------------------------
+    def beat(self, o):
+        if self.v["options"]["step_mode"] and self.beats:
+            raise illegal("step mode: one beat per order file; the engine asks again after it", "10.2")
+        if self.once["ground"]:
+            raise illegal("a shturmovik that attacks a ground object plays no other attack or manoeuvre [L301]",
+                          "L301")
+        if o.from_dp:
+            if self.once["from_dp"] or self.decide.get("dp_card") != o.card:
+                raise illegal(f"the card on your dispatch post is {self.decide.get('dp_card') or 'none'}; it is "
+                              "played once and then discarded", "L148")
+            self.once["from_dp"] += 1
+        if isinstance(o, Attack):
+            self.attack(o)
+        else:
+            self.manoeuvre(o)
+        self.failed_beat = False
+        self.beats += 1
+        return o
+
+    def conditional(self, o: If) -> If:
+        if not isinstance(o.then, (Attack, Manoeuvre)):
+            raise syntax("IF ... THEN is followed by a MANOEUVRE or ATTACK")
+        if o.otherwise is not None:
+            raise illegal("a turn script has no ELSE: write the other beat on its own line under the opposite "
+                          "condition", "10.2")
+        if o.when.name == "POS" and o.when.args[0] not in self.enemies:
+            raise illegal(f"{o.when.args[0]!r} is not an enemy aircraft in play", "6.1")
+        self.known = False
+        self.beat(o.then)
+        return o
+
+    def attack(self, o: Attack) -> None:
+        if o.target not in self.enemies:
+            raise illegal(f"{o.target!r} is not an enemy aircraft in play ({', '.join(sorted(self.enemies))})",
+                          "L297")
+        if not o.from_dp:
+            self.take(o.card, "ATTACK")
+        if o.crit:
+            self.take(o.crit, "CRIT")
+        if o.extra:
+            self.take(o.extra, "EXTRA")
+        if self.known:
+            self.firing(o)
+
+    def firing(self, o: Attack) -> None:
+        """Firing points and the extra card, while the position is the view's [L41, L126-129, L178, L231]."""
+        c = tables.card(o.card)
+        r = self.rel.get(o.target)
+        if r is None:
+            raise illegal(f"{o.target} is not in a dogfight with {self.ac} (orthogonally adjacent at the same "
                           "altitude)", "L119, L297")
-            if r["pool"] == "none":
-                raise Bad(f"{me['id']} is {r['my_aspect']}-on to {tgt} and has no turret: it may not attack "
+        if r["pool"] == "none":
+            raise illegal(f"{self.ac} is {r['my_aspect']}-on to {o.target} and has no turret: it may not attack "
                           f"[L126, L129]", "6.1")
-            left = r["firing"] - spent[r["pool"]]
-            if c.cost > left:
-                raise Bad(f"{c.name} costs {c.cost} firing points; {me['id']} has {left} against {tgt} "
-                          f"({'turret' if r['pool'] == 'turret' else (r['position'] or '') + ' position'})",
-                          "L41, L231")
-            spent[r["pool"]] += c.cost
-            if c.extra_discard and sum(1 for x in v["hands"][me["id"]]) < 2:
-                raise Bad(f"{c.name} demands an extra card from the hand and there is none", "L178")
-        return {"op": "attack", "card": cid, "target": tgt, "crit": crit, "extra": extra, "counter": [],
-                "counter_ask": False, "text": text}
-    kw = keyword_args(words[2:], ("TARGET", "APPLY", "ROTATE", "CELL", "FACE"))
-    if not c.manoeuvres:
-        raise Bad(f"{c.name} is not a manoeuvre or counter-move ({c.kind})", "L166, L184")
-    tgt = kw["TARGET"].lower() if "TARGET" in kw else None
-    if tgt is not None and tgt not in enemies:
-        raise Bad(f"{kw['TARGET']!r} is not an enemy aircraft in play", "L168")
-    apply = kw.get("APPLY", "TARGET" if tgt else "SELF").lower()
-    if apply not in ("self", "target"):
-        raise syntax("APPLY SELF or APPLY TARGET", "L166")
-    rot = kw.get("ROTATE", "CW").lower()
-    if rot not in ("cw", "ccw"):
-        raise syntax("ROTATE CW or ROTATE CCW", "L217")
-    if not from_dp:
-        take(cid, "MANOEUVRE")
-    if known:
+        left = r["firing"] - self.spent[r["pool"]]
+        if c.cost > left:
+            where = "turret" if r["pool"] == "turret" else (r["position"] or "") + " position"
+            raise illegal(f"{c.name} costs {c.cost} firing points; {self.ac} has {left} against {o.target} "
+                          f"({where})", "L41, L231")
+        self.spent[r["pool"]] += c.cost
+        if c.extra_discard and len(self.v["hands"][self.ac]) < 2:
+            raise illegal(f"{c.name} demands an extra card from the hand and there is none", "L178")
+
+    def manoeuvre(self, o: Manoeuvre) -> None:
+        if o.target is not None and o.target not in self.enemies:
+            raise illegal(f"{o.target!r} is not an enemy aircraft in play", "L168")
+        if not o.from_dp:
+            self.take(o.card, "MANOEUVRE")
+        if self.known:
+            self.manoeuvre_position(o)
+        self.known = False
+
+    def manoeuvre_position(self, o: Manoeuvre) -> None:
+        """The dogfight conditions of a manoeuvre, while the position is the view's [L166, L168, L219]."""
+        c, rel, tgt = tables.card(o.card), self.rel, o.target
         if rel and tgt is None:
-            raise Bad(f"{me['id']} is in a dogfight: name the TARGET ({', '.join(sorted(rel))})", "L168")
+            raise illegal(f"{self.ac} is in a dogfight: name the TARGET ({', '.join(sorted(rel))})", "L168")
         if tgt is not None and tgt not in rel:
-            raise Bad(f"{tgt} is not in a dogfight with {me['id']}", "L168")
-        if tgt and c.effect == "change_position" and apply == "target" and rel[tgt]["my_aspect"] != NOSE:
-            raise Bad(f"{me['id']} must be nose-on to {tgt} to turn it; it is {rel[tgt]['my_aspect']}-on "
-                      "(APPLY SELF turns your own aircraft)", "L166")
+            raise illegal(f"{tgt} is not in a dogfight with {self.ac}", "L168")
+        if tgt and c.effect == "change_position" and o.apply == "target" and rel[tgt]["my_aspect"] != NOSE:
+            raise illegal(f"{self.ac} must be nose-on to {tgt} to turn it; it is {rel[tgt]['my_aspect']}-on "
+                          "(APPLY SELF turns your own aircraft)", "L166")
         if c.effect == "flank_swap" and (tgt is None or rel[tgt]["my_aspect"] != "side"):
-            raise Bad(f"{c.name} needs {me['id']} side-on to its target", "L219")
-    return {"op": "manoeuvre", "card": cid, "target": tgt, "apply": apply, "rotate": rot,
-            "cell": cell_arg(kw["CELL"]) if "CELL" in kw else None,
-            "face": face_arg(kw["FACE"]) if "FACE" in kw else None, "counter": [], "counter_ask": False,
-            "text": text}
+            raise illegal(f"{c.name} needs {self.ac} side-on to its target", "L219")
+
+    def on_cancelled(self, o: OnCancelled) -> OnCancelled:
+        above = next((i for i in reversed(self.items) if not isinstance(i, OnCancelled)), None)
+        if not isinstance(above, (Attack, Manoeuvre, If)):
+            raise illegal("an ON_CANCELLED line follows the MANOEUVRE or ATTACK it answers for", "4.3")
+        for cid in o.cards:
+            if self.hand[cid] == 0:
+                raise illegal(f"{self.ac} holds no {tables.card(cid).name}", "2.3")
+        return o
+
+    def ground_attack(self, o: GroundAttack) -> GroundAttack:
+        if self.beats or self.once["ground"]:
+            raise illegal("a ground attack excludes every other attack and manoeuvre in the turn", "L301")
+        if not self.me["category"].startswith("SH"):
+            raise illegal(f"{self.ac} is category {self.me['category']}: only shturmoviks (SH) attack ground "
+                          "objects", "L73, L301")
+        if self.known and self.decide["ground_below"] is None:
+            raise illegal(f"{self.ac} is not in the low-altitude cell directly above a live enemy ground object",
+                          "L301")
+        self.once["ground"] += 1
+        self.beats += 1
+        return o
+
+    # ---- abilities [L48, L146, L148] -------------------------------------------------------------
+    def swap(self, o: Swap) -> Swap:
+        if not self.me["swap"]:
+            raise illegal(f"{self.ac} ({self.me['model']}) has no swap ability", "L48")
+        if self.once["swap"]:
+            raise illegal("the swap ability works once per turn", "L48")
+        if tables.card(o.card).kind == "malfunction":
+            raise illegal("a malfunction card cannot be swapped", "L48")
+        self.take(o.card, "SWAP")
+        self.once["swap"] += 1
+        return o
+
+    def cp_use(self, o: CpUse) -> CpUse:
+        if not self.decide["cp_ready"] or self.once["cp"]:
+            raise illegal("your side has no working command post unused this round", "L146")
+        self.once["cp"] += 1
+        return o
+
+    def dp_deposit(self, o: DpDeposit) -> DpDeposit:
+        if not self.decide["dp_ready"] or self.once["dp"]:
+            raise illegal("your side has no working dispatch post, or a card already lies on it", "L148")
+        if tables.card(o.card).kind == "malfunction":
+            raise illegal("a malfunction card cannot go on the dispatch post", "L148")
+        self.take(o.card, "DP_DEPOSIT")
+        self.once["dp"] += 1
+        return o
+
+    def as_written(self, o):
+        return o
+
+
+CHECKS: dict[type, Callable] = {
+    Stay: ScriptCheck.movement, MoveTo: ScriptCheck.movement, Rotate: ScriptCheck.movement,
+    Climb: ScriptCheck.movement, Descend: ScriptCheck.movement,
+    Attack: ScriptCheck.beat, Manoeuvre: ScriptCheck.beat, If: ScriptCheck.conditional,
+    OnCancelled: ScriptCheck.on_cancelled, GroundAttack: ScriptCheck.ground_attack,
+    Swap: ScriptCheck.swap, CpUse: ScriptCheck.cp_use, DpDeposit: ScriptCheck.dp_deposit,
+    EndDiscard: ScriptCheck.as_written, NextDiscard: ScriptCheck.as_written, End: ScriptCheck.as_written,
+}

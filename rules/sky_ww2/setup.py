@@ -2,12 +2,17 @@
 from __future__ import annotations
 
 from pbem.core.errors import RulesetDefinitionError
+from pbem.core.flow import Flow
+from pbem.core.ruleset import Seat
+from pbem.core.work import Work
 
 from . import tables
 from .damage import draw_into
 from .movement import entry_cells, place
 from .state import Game, other_side
-from .turn import advance, open_pending
+from .step_verbs import Deploy, Ground, Pick, last
+from .asks import ask, first_flow
+from .turn import advance
 
 PREFIX = {"coalition": "c", "axis": "x"}
 GROUND_IDS = ("cp", "dp", "aa")
@@ -46,7 +51,7 @@ def new_game(scenario: str, options: dict, dice) -> Game:
     sc = tables.scenarios()[scenario]
     seats = make_seats(players)
     doc = {
-        "scenario": scenario, "options": dict(options), "round": 0, "counter": 0,
+        "scenario": scenario, "options": dict(options), "round": 0,
         "seats": seats, "initiative": None, "last_side": None,
         "deck": [], "discard": [], "aircraft": {},
         "ground": {s: [{"slot": list(c), "obj": None, "damage": 0, "destroyed": False}
@@ -56,30 +61,38 @@ def new_game(scenario: str, options: dict, dice) -> Game:
         "policies": {s["name"]: default_policy() for s in seats},
         "side_policies": {s: {"aa": "fire", "sequence": []} for s in tables.SIDES},
         "selection": {s: {"candidates": [], "keep": n} for s in tables.SIDES},
-        "pending": None, "turn": None, "over": None,
+        "turn": None, "over": None,
     }
-    g = Game(doc)
+    # set-up runs outside the step table: a Work of its own collects (and drops) its events
+    g = Game(doc, Work(Flow("setup", 0), [Seat(s["name"], s["side"], s["title"]) for s in seats], dice))
     everyone = g.all_seats
-    coin = dice.roll(2, why="initiative (coin toss) [L285]", seen_by=everyone)
+    coin = g.work.roll(2, why="initiative (coin toss) [L285]", seen_by=everyone)
     doc["initiative"] = tables.SIDES[coin - 1]
-    g.say(f"{doc['initiative']} wins the initiative for the whole game [L285]", kind="setup")
-    doc["deck"] = list(dice.shuffle(tables.deck_cards(False), why="shuffle the combat deck without events [L315]"))
+    g.work.say(f"{doc['initiative']} wins the initiative for the whole game [L285]", kind="setup")
+    doc["deck"] = list(g.work.shuffle(tables.deck_cards(False), why="shuffle the combat deck without events [L315]"))
     if sc["preset"]:
-        preset(g, sc, dice)
-        return g
+        preset(g, sc)
+    else:
+        choose(g, options)
+    doc["flow"] = first_flow(g).dump()
+    return g
+
+
+def choose(g: Game, options: dict) -> None:
+    """Number cards are drawn (or the whole roster offered); the captains are asked [L267-275]."""
+    doc, n = g.doc, options["aircraft"]
     mode = options["selection"]
     for side in tables.SIDES:
         numbers = sorted(tables.roster()[side])
         if mode == "free":
             doc["selection"][side]["candidates"] = numbers
             continue
-        drawn = list(dice.shuffle(numbers, why=f"{side} number cards [L271, L275]", seen_by=g.seats_of(side)))
+        drawn = list(g.work.shuffle(numbers, why=f"{side} number cards [L271, L275]", seen_by=g.seats_of(side)))
         take = n if mode == "random" else 2 * n
         doc["selection"][side]["candidates"] = drawn[:take]
         if mode == "random":
             make_aircraft(g, side, drawn[:take])
-    open_pending(g, "setup", [f"{s}-1" for s in tables.SIDES])
-    return g
+    ask(g, "setup", [f"{s}-1" for s in tables.SIDES])
 
 
 def make_aircraft(g: Game, side: str, numbers) -> None:
@@ -94,7 +107,7 @@ def make_aircraft(g: Game, side: str, numbers) -> None:
     g.doc["side_policies"][side]["sequence"] = [f"{PREFIX[side]}{i + 1}" for i in range(len(numbers))]
 
 
-def preset(g: Game, sc: dict, dice) -> None:
+def preset(g: Game, sc: dict) -> None:
     n = g.opt("aircraft")
     for side in tables.SIDES:
         for slot, obj in zip(g.doc["ground"][side], sc["ground"][side], strict=False):
@@ -106,25 +119,26 @@ def preset(g: Game, sc: dict, dice) -> None:
             a = g.ac(f"{PREFIX[side]}{i + 1}")
             alt, x, y, face = sc["deploy"][side][i]
             place(a, alt, (x, y), face)
-            draw_into(g, a, g.stats(a).ttx, dice, "initial hand [L317]")
-    start_battle(g, dice)
+            draw_into(g, a, g.stats(a).ttx, "initial hand [L317]")
+    start_battle(g)
 
 
-def resolve_setup(g: Game, orders: dict, dice) -> None:
+def resolve_setup(g: Game, orders: dict) -> None:
     """Ground objects face down, then aircraft choice, both sides at once and in secret [S2, S4]."""
     for side in tables.SIDES:
-        o = orders.get(f"{side}-1") or {}
-        objs = o.get("ground") or list(GROUND_IDS[:2])
+        o = orders.get(f"{side}-1") or ()
+        ground, pick = last(o, Ground), last(o, Pick)
+        objs = list(ground.objects) if ground else list(GROUND_IDS[:2])
         for slot, obj in zip(g.doc["ground"][side], objs, strict=False):
             slot["obj"] = obj
-        g.say(f"{side} lays two ground-object cards face down", kind="setup")
+        g.work.say(f"{side} lays two ground-object cards face down", kind="setup")
         if g.opt("selection") != "random":
             sel = g.doc["selection"][side]
-            picks = o.get("pick") or sel["candidates"][:sel["keep"]]
+            picks = list(pick.numbers) if pick else sel["candidates"][:sel["keep"]]
             make_aircraft(g, side, picks)
         names = ", ".join(f"{a['id']} {g.type_of(a).model} (#{a['number']}, {g.type_of(a).category}, {a['seat']})"
                           for a in g.aircraft(side))
-        g.say(f"{side} aircraft in the hangars: {names}", kind="setup")
+        g.work.say(f"{side} aircraft in the hangars: {names}", kind="setup")
     next_deploy(g)
 
 
@@ -142,44 +156,43 @@ def next_deploy(g: Game) -> bool:
     if side is None:
         return False
     a = left[side][0]
-    open_pending(g, "deploy", [a["seat"]], side=side, ac=a["id"])
+    ask(g, "deploy", [a["seat"]], side=side, ac=a["id"])
     return True
 
 
-def resolve_deploy(g: Game, order: dict, dice) -> None:
-    p = g.doc["pending"]
-    g.doc["pending"] = None
-    a = g.ac(order.get("ac") or p["ac"])
+def resolve_deploy(g: Game, p: dict, order: Deploy | None) -> None:
+    """Place the aircraft named (the one asked for, ``p``, when none or a wrong one is), draw its hand [L317]."""
+    a = g.ac(order.ac if order else p["ac"])
     if a["side"] != p["side"] or a["placed"] or a["seat"] != p["seats"][0]:
         a = g.ac(p["ac"])
-    alt = order.get("alt") or "medium"
+    alt = order.alt if order else "medium"
     cells = entry_cells(g, a["side"], alt, setup=True)
     if not cells:
         alt = next(x for x in tables.ALTITUDES if entry_cells(g, a["side"], x, setup=True))
         cells = entry_cells(g, a["side"], alt, setup=True)
-    want = tuple(order["cell"]) if order.get("cell") else None
+    want = order.cell if order else None
     cell = want if want in cells else cells[0]
-    face = order.get("face") or ("E" if a["side"] == "coalition" else "W")
+    face = (order.face if order else None) or ("E" if a["side"] == "coalition" else "W")
     place(a, alt, cell, face)
-    g.say(f"{a['id']} ({g.type_of(a).model}) enters the battle at {alt} altitude, {cell[0]},{cell[1]} facing {face}",
+    g.work.say(f"{a['id']} ({g.type_of(a).model}) enters the battle at {alt} altitude, {cell[0]},{cell[1]} facing {face}",
           kind="deploy")
-    draw_into(g, a, g.stats(a).ttx, dice, "initial hand [L317]")
+    draw_into(g, a, g.stats(a).ttx, "initial hand [L317]")
     if not next_deploy(g):
-        start_battle(g, dice)
+        start_battle(g)
 
 
-def start_battle(g: Game, dice) -> None:
+def start_battle(g: Game) -> None:
     """Events join the deck, ground objects are revealed, round 1 begins [S8-S10]."""
     if g.opt("events"):
-        g.doc["deck"] = list(dice.shuffle(g.doc["deck"] + list(tables.deck_cards(True)),
+        g.doc["deck"] = list(g.work.shuffle(g.doc["deck"] + list(tables.deck_cards(True)),
                                           why="shuffle the event cards into the deck [L323]"))
-        g.say("the event cards are shuffled into the rest of the deck [L323]", kind="setup")
+        g.work.say("the event cards are shuffled into the rest of the deck [L323]", kind="setup")
     g.doc["revealed"] = True
     for side in tables.SIDES:
         objs = ", ".join(f"{tables.ground()[o['obj']].name} at {o['slot'][0]},{o['slot'][1]}"
                          for o in g.doc["ground"][side])
-        g.say(f"{side} ground objects revealed: {objs} [L325]", kind="setup")
+        g.work.say(f"{side} ground objects revealed: {objs} [L325]", kind="setup")
     g.doc["round"] = 1
-    g.doc["pending"] = None
-    g.say(f"round 1 begins; {g.doc['initiative']} has the initiative [L325]", kind="round")
-    advance(g, dice)
+    g.work.new_turn()
+    g.work.say(f"round 1 begins; {g.doc['initiative']} has the initiative [L325]", kind="round")
+    advance(g)

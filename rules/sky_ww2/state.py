@@ -1,9 +1,11 @@
 """The game position and the working copy resolution mutates [2.3, 5].
 
-The whole position is one JSON document.  :class:`State` is its frozen, canonical
-form (what the engine stores; ``dump``/``load`` are exact).  Resolution thaws it into a
-private :class:`Game`, mutates that copy, and freezes the result, so every ruleset
-method stays pure while the many small updates of a card game stay readable.
+The whole position is one JSON document; the kit's :class:`~pbem.core.flow.Flow` is kept
+in it under "flow".  :class:`State` is its frozen, canonical form (what the engine stores;
+``dump``/``load`` are exact).  The kit's step table opens it into a :class:`Game` over the
+resolution's :class:`~pbem.core.work.Work` (events and dice go through the Work), the
+game mutates that copy, and the table freezes the result: every ruleset method stays
+pure while the many small updates of a card game stay readable.
 """
 from __future__ import annotations
 
@@ -13,7 +15,8 @@ from functools import lru_cache
 from typing import Any
 from collections.abc import Iterable
 
-from pbem.core.ruleset import Event
+from pbem.core.interrupts import Pending
+from pbem.core.work import Work
 
 from . import tables
 from .geometry import adjacent, aspect
@@ -33,8 +36,8 @@ class State:
         """A read-only parse (shared: never mutate it)."""
         return _parse(self.doc)
 
-    def thaw(self) -> Game:
-        return Game(json.loads(self.doc))
+    def thaw(self, work: Work | None = None) -> Game:
+        return Game(json.loads(self.doc), work)
 
 
 @lru_cache(maxsize=256)
@@ -47,13 +50,18 @@ def other_side(side: str) -> str:
 
 
 class Game:
-    """A mutable working copy of the position plus the events of one resolution."""
+    """A mutable working copy of the position, over the kit's Work of one resolution.
 
-    def __init__(self, doc: dict) -> None:
+    ``work`` is None when the copy only serves a view.  ``asked`` is the decision the
+    resolution stopped for (see :func:`.asks.ask`), None while it runs on.
+    """
+
+    def __init__(self, doc: dict, work: Work | None = None) -> None:
         self.doc = doc
-        self.events: list[Event] = []
+        self.work = work
+        self.asked: Pending | None = None
 
-    # ---- freezing and events --------------------------------------------------------------
+    # ---- freezing and seats --------------------------------------------------------------
     def freeze(self) -> State:
         return State.of(self.doc)
 
@@ -64,17 +72,12 @@ class Game:
     def seats_of(self, side: str) -> list[str]:
         return [s["name"] for s in self.doc["seats"] if s["side"] == side]
 
-    def say(self, text: str, to: Iterable[str] | None = None, kind: str = "note", **data: Any) -> None:
-        """Record an event for ``to`` (everyone when None)."""
-        seen = self.all_seats if to is None else frozenset(to)
-        self.events.append(Event(text, seen, kind, data))
-
     def say_private(self, seat: str, private: str, public: str, kind: str = "note") -> None:
         """Tell ``seat`` the details and everyone else the public part."""
-        self.say(private, [seat], kind)
+        self.work.say(private, [seat], kind)
         others = self.all_seats - {seat}
         if public and others:
-            self.say(public, others, kind)
+            self.work.say(public, others, kind)
 
     # ---- options ----------------------------------------------------------------------------
     def opt(self, name: str) -> Any:
@@ -148,21 +151,18 @@ class Game:
         return max(0, self.stats(a).firing - malus)
 
     # ---- deck -----------------------------------------------------------------------------------
-    def draw(self, dice, why: str) -> str | None:
+    def draw(self, why: str) -> str | None:
         """Take the top card, reshuffling the discard when the deck is empty [L299]."""
         if not self.doc["deck"]:
             if not self.doc["discard"]:
-                self.say("the deck and the discard pile are both empty: no card is drawn", kind="deck")
+                self.work.say("the deck and the discard pile are both empty: no card is drawn", kind="deck")
                 return None
             pile = sorted(self.doc["discard"])
-            self.doc["deck"] = list(dice.shuffle(pile, why="reshuffle the discard pile", seen_by=()))
+            self.doc["deck"] = list(self.work.shuffle(pile, why="reshuffle the discard pile", seen_by=()))
             self.doc["discard"] = []
-            self.say(f"the deck ran out: the discard pile ({len(pile)} cards) is shuffled into a new deck",
+            self.work.say(f"the deck ran out: the discard pile ({len(pile)} cards) is shuffled into a new deck",
                      kind="deck")
         return self.doc["deck"].pop(0)
 
     def discard(self, cards: Iterable[str]) -> None:
         self.doc["discard"].extend(cards)
-
-    def seat_of(self, a: dict) -> str:
-        return a["seat"]

@@ -2,32 +2,38 @@
 
 :func:`advance` runs the game forward until somebody owes a decision no standing
 order covers: the active player's turn script, a reaction the policies do not settle,
-a pursuit asked for, or the next set-up step.  Everything it needs to resume is in
-``doc["turn"]`` (the script, its cursor, the table of the current beat, the pursuit
-queue), so an interrupt phase is just a pause between two calls.
+a pursuit asked for, or the next set-up step; it then stops in the kit's interrupt
+(:func:`.asks.ask`).  Everything the turn needs to resume is in ``doc["turn"]`` (the
+script as canonical lines, its cursor, the table of the current beat, the pursuit queue),
+so an interrupt phase is just a pause between two calls.
 """
 from __future__ import annotations
+
+from pbem.core.scripts import Reached
 
 from . import tables
 from .abilities import deposit, ground_attack, swap, use_cp
 from .damage import card_names, damage, draw_into, finish, policy, trim_hand
+from .conditions import CONDITIONS
 from .exchange import declare, step_exchange
 from .flight import aa_check, move, step_pursuit
-from .flow import open_pending, skip
+from .asks import ask, skip
+from .script_verbs import (Attack, Climb, CpUse, Descend, DpDeposit, End, EndDiscard, GroundAttack, If, Manoeuvre,
+                           MoveTo, NextDiscard, OnCancelled, Rotate, ScriptOrder, Stay, Swap, parse_script_line)
 from .state import Game, other_side
 
-__all__ = ["advance", "activate", "open_pending", "take_script"]
+__all__ = ["advance", "activate", "take_script"]
 
-BEATS = ("manoeuvre", "attack", "ground")
+BEATS = (Attack, Manoeuvre, If, GroundAttack)
 
 
-def advance(g: Game, dice) -> None:
+def advance(g: Game) -> None:
     """Run until a decision is owed or the game is over."""
-    while not g.doc["over"] and g.doc["pending"] is None:
+    while not g.doc["over"] and g.asked is None:
         if g.doc["turn"] is None:
-            next_activation(g, dice)
+            next_activation(g)
         else:
-            run_turn(g, dice)
+            run_turn(g)
 
 
 def side_to_move(g: Game) -> str | None:
@@ -48,38 +54,39 @@ def sequence(g: Game, side: str) -> list[dict]:
     return sorted(todo, key=lambda a: (order.index(a["id"]) if a["id"] in order else 99, a["id"]))
 
 
-def next_activation(g: Game, dice) -> None:
+def next_activation(g: Game) -> None:
     side = side_to_move(g)
     if side is None:
         end_round(g)
         return
     a = sequence(g, side)[0]
     if policy(g, a["seat"])["activation"] == "ask":
-        open_pending(g, "activate", [a["seat"]], side=side, ac=a["id"])
+        ask(g, "activate", [a["seat"]], side=side, ac=a["id"])
         return
-    activate(g, a, dice, ())
+    activate(g, a, ())
 
 
 def end_round(g: Game) -> None:
     """Number cards and used ground objects turn back; a new round starts [L327]."""
-    g.say(f"round {g.doc['round']} ends", kind="round")
+    g.work.say(f"round {g.doc['round']} ends", kind="round")
     limit = g.opt("max_rounds")
     if limit and g.doc["round"] >= limit:
         finish(g, f"the agreed limit of {limit} rounds is reached")
         return
     g.doc["round"] += 1
+    g.work.new_turn()
     g.doc["last_side"] = None
     for a in g.aircraft():
         a["done"] = False
     for side in tables.SIDES:
         g.doc["cp_used"][side] = False
-    g.say(f"round {g.doc['round']} begins; {g.doc['initiative']} has the initiative", kind="round")
+    g.work.say(f"round {g.doc['round']} begins; {g.doc['initiative']} has the initiative", kind="round")
 
 
-def activate(g: Game, a: dict, dice, pre_discard) -> None:
+def activate(g: Game, a: dict, pre_discard) -> None:
     """T0 discard, persistent effects, the activation draw, AA fire; then the script is owed [L291-293]."""
     g.doc["last_side"] = a["side"]
-    g.say(f"{a['id']} ({g.type_of(a).model}, {a['seat']}) is activated", kind="activate")
+    g.work.say(f"{a['id']} ({g.type_of(a).model}, {a['seat']}) is activated", kind="activate")
     gone = []
     planned, a["next_discard"] = list(a.get("next_discard", [])), []
     for c in list(pre_discard) + planned:
@@ -88,7 +95,7 @@ def activate(g: Game, a: dict, dice, pre_discard) -> None:
             gone.append(c)
     if gone:
         g.discard(gone)
-        g.say(f"{a['id']} discards {card_names(gone)} before activating [L291]", kind="discard")
+        g.work.say(f"{a['id']} discards {card_names(gone)} before activating [L291]", kind="discard")
     for att in list(a["attached"]):
         if att.get("burn"):
             damage(g, a, att["burn"], other_side(a["side"]), tables.card(att["card"]).name)
@@ -98,32 +105,33 @@ def activate(g: Game, a: dict, dice, pre_discard) -> None:
             if att["turns"] <= 0:
                 a["attached"].remove(att)
                 g.discard([att["card"]])
-                g.say(f"{tables.card(att['card']).name} on {a['id']} runs out", kind="persistent")
+                g.work.say(f"{tables.card(att['card']).name} on {a['id']} runs out", kind="persistent")
     if a["destroyed"]:
         return
     st = g.stats(a)
     if len(a["hand"]) < st.ttx:
-        draw_into(g, a, min(st.power, st.ttx - len(a["hand"])), dice, "activation draw [L293]")
+        draw_into(g, a, min(st.power, st.ttx - len(a["hand"])), "activation draw [L293]")
     g.doc["turn"] = {"ac": a["id"], "seat": a["seat"], "script": [], "pc": 0, "spent": 0, "turret_spent": 0,
                      "swapped": False, "moved": False, "actions": 0, "beats": 0, "ground_attacked": False,
                      "aa_fired": False, "last_ok": None, "exchange": None, "pursuit": None,
                      "end_discard": [], "more": False, "step": 0}
-    aa_check(g, a, dice)
+    aa_check(g, a)
     if a["destroyed"] or g.doc["over"]:
         g.doc["turn"] = None
         return
-    open_pending(g, "script", [a["seat"]], ac=a["id"])
+    ask(g, "script", [a["seat"]], ac=a["id"])
 
 
-def take_script(g: Game, items: list[dict]) -> None:
-    """Store the active player's script; in step mode a script with a beat asks again afterwards."""
+def take_script(g: Game, items: list[ScriptOrder]) -> None:
+    """Store the active player's script (as its canonical lines); in step mode a script with a beat
+    asks again afterwards."""
     t = g.doc["turn"]
-    t["script"], t["pc"], t["step"] = items, 0, t["step"] + 1
-    t["more"] = bool(g.opt("step_mode")) and any(i["op"] in BEATS for i in items) \
-        and not any(i["op"] == "end" for i in items)
+    t["script"], t["pc"], t["step"] = [o.text() for o in items], 0, t["step"] + 1
+    t["more"] = bool(g.opt("step_mode")) and any(isinstance(o, BEATS) for o in items) \
+        and not any(isinstance(o, End) for o in items)
 
 
-def run_turn(g: Game, dice) -> None:
+def run_turn(g: Game) -> None:
     t = g.doc["turn"]
     a = g.ac(t["ac"])
     if a["destroyed"]:
@@ -131,21 +139,21 @@ def run_turn(g: Game, dice) -> None:
         g.doc["turn"] = None
         return
     if t["exchange"]:
-        step_exchange(g, dice)
+        step_exchange(g)
         return
     if t["pursuit"]:
-        step_pursuit(g, dice)
+        step_pursuit(g)
         return
     if t["pc"] >= len(t["script"]):
         if t["more"] and not t["ground_attacked"]:
             t["more"] = False
-            open_pending(g, "script", [a["seat"]], ac=a["id"])
+            ask(g, "script", [a["seat"]], ac=a["id"])
             return
         finish_turn(g, a)
         return
-    item = t["script"][t["pc"]]
+    item = parse_script_line(t["script"][t["pc"]])
     t["pc"] += 1
-    run_item(g, a, item, dice)
+    RUN[type(item)](g, a, item)
 
 
 def finish_turn(g: Game, a: dict) -> None:
@@ -156,35 +164,66 @@ def finish_turn(g: Game, a: dict) -> None:
         a["hand"].remove(c)
     if broken:
         g.discard(broken)
-        g.say(f"{a['id']} repairs {card_names(broken)} at the end of its turn", kind="malfunction")
+        g.work.say(f"{a['id']} repairs {card_names(broken)} at the end of its turn", kind="malfunction")
     trim_hand(g, a, "hand limit at the end of the turn [L42]", t["end_discard"])
     a["done"] = True
     g.doc["turn"] = None
-    g.say(f"{a['id']} ends its turn", kind="turn")
+    g.work.say(f"{a['id']} ends its turn", kind="turn")
 
 
-def run_item(g: Game, a: dict, item: dict, dice) -> None:
+def counters_below(g: Game) -> OnCancelled:
+    """The ON_CANCELLED lines right below the beat just reached, taken together."""
     t = g.doc["turn"]
-    op = item["op"]
-    if op == "move":
-        if t["moved"] or t["actions"]:
-            skip(g, a, item, "movement comes once, before combat [L295]")
-        else:
-            move(g, a, item, dice)
-    elif op in ("manoeuvre", "attack"):
-        declare(g, a, item, dice)
-    elif op == "ground":
-        ground_attack(g, a, item, dice)
-    elif op == "swap":
-        swap(g, a, item, dice)
-    elif op == "cp":
-        use_cp(g, a, item, dice)
-    elif op == "dp":
-        deposit(g, a, item)
-    elif op == "end_discard":
-        t["end_discard"] = list(item["cards"])
-    elif op == "next_discard":
-        a["next_discard"] = list(item["cards"])
-    elif op == "end":
-        t["pc"] = len(t["script"])
-        t["more"] = False
+    cards: tuple[str, ...] = ()
+    ask = False
+    for text in t["script"][t["pc"]:]:
+        o = parse_script_line(text)
+        if not isinstance(o, OnCancelled):
+            break
+        cards += o.cards
+        ask = ask if o.ask is None else o.ask
+    return OnCancelled(cards, ask)
+
+
+def run_move(g: Game, a: dict, o: Stay | MoveTo | Rotate | Climb | Descend) -> None:
+    t = g.doc["turn"]
+    if t["moved"] or t["actions"]:
+        skip(g, a, o, "movement comes once, before combat [L295]")
+    else:
+        move(g, a, o)
+
+
+def run_beat(g: Game, a: dict, beat: Attack | Manoeuvre) -> None:
+    declare(g, a, beat, counters_below(g))
+
+
+def run_if(g: Game, a: dict, o: If) -> None:
+    """The beat when its condition holds now (the kit's script conditions), else the author is told."""
+    if CONDITIONS.holds(g.work, Reached(a["seat"], g.doc["turn"]["pc"] - 1, None, a), o.when):
+        declare(g, a, o.then, counters_below(g))
+    else:
+        skip(g, a, o.then, "its condition does not hold")
+
+
+def run_end_discard(g: Game, a: dict, o: EndDiscard) -> None:
+    g.doc["turn"]["end_discard"] = list(o.cards)
+
+
+def run_next_discard(g: Game, a: dict, o: NextDiscard) -> None:
+    a["next_discard"] = list(o.cards)
+
+
+def run_end(g: Game, a: dict, o: End) -> None:
+    t = g.doc["turn"]
+    t["pc"] = len(t["script"])
+    t["more"] = False
+
+
+def run_nothing(g: Game, a: dict, o: OnCancelled) -> None:
+    """ON_CANCELLED lines were read with the beat above them."""
+
+
+RUN = {Stay: run_move, MoveTo: run_move, Rotate: run_move, Climb: run_move, Descend: run_move, Attack: run_beat, Manoeuvre: run_beat,
+       If: run_if, OnCancelled: run_nothing, GroundAttack: ground_attack, Swap: swap, CpUse: use_cp,
+       DpDeposit: deposit, EndDiscard: run_end_discard,
+       NextDiscard: run_next_discard, End: run_end}

@@ -9,9 +9,13 @@ reveal; selection candidates are the side's secret [L91, L148, L281].
 """
 from __future__ import annotations
 
+from pbem.core.flow import Flow
+
 from . import combat, tables
 from .geometry import NOSE, POSITION
 from .movement import entry_cells
+from .asks import pending_of
+from .script_verbs import Manoeuvre, parse_script_line
 from .state import Game, State, other_side
 from .abilities import ground_below, own_object
 
@@ -103,10 +107,10 @@ def exchange_public(g: Game, ex: dict | None) -> dict | None:
     nodes = [{"n": m["n"], "card": m["card"], "name": tables.card(m["card"]).name, "party": m["party"],
               "ac": m["ac"], "on": m["target"], "removed": m["removed"], "live": combat.live(ex, m["n"]),
               "crit": m["crit"]} for m in ex["nodes"]]
-    beat = ex["beat"]
-    what = f"{tables.card(beat['card']).name} ({card_brief(beat['card'])})"
-    if beat["op"] == "manoeuvre" and tables.card(beat["card"]).effect == "change_position":
-        what += f", turning {beat.get('apply', 'target')} {beat.get('rotate', 'cw')}"
+    beat = parse_script_line(ex["beat"])
+    what = f"{tables.card(beat.card).name} ({card_brief(beat.card)})"
+    if isinstance(beat, Manoeuvre) and beat.turns:
+        what += f", turning {beat.apply} {beat.rotate}"
     return {"attacker": ex["attacker"], "target": ex["target"], "beat": ex["no"], "nodes": nodes, "what": what,
             "standing": combat.live(ex), "closed": ex["closed"]}
 
@@ -114,28 +118,19 @@ def exchange_public(g: Game, ex: dict | None) -> dict | None:
 def view(state: State, seat: str) -> dict:
     g = Game(state.read())
     d = g.doc
-    me = next(s for s in d["seats"] if s["name"] == seat)
-    side = me["side"]
-    pending = d["pending"]
+    side = next(s["side"] for s in d["seats"] if s["name"] == seat)
+    pending, t = pending_of(Flow.load(d["flow"])), d["turn"]
     mine = [a for a in g.aircraft(live=False) if a["seat"] == seat]
-    t = d["turn"]
     v: dict = {
         "game": "sky_ww2", "seat": seat, "side": side, "enemy": other_side(side),
         "scenario": d["scenario"], "round": d["round"], "initiative": d["initiative"],
         "options": {k: d["options"][k] for k in sorted(d["options"])},
         "seats": d["seats"], "vp": d["vp"], "over": d["over"],
-        "deck_size": len(d["deck"]), "discard": sorted(d["discard"]), "discard_size": len(d["discard"]),
-        "top_is_malfunction": (bool(d["deck"]) and tables.card(d["deck"][0]).kind == "malfunction")
-        if d["options"]["expose_top_back"] and d["options"]["events"] else None,
+        **deck_public(d),
         "aircraft": [aircraft_public(g, a) for a in g.aircraft(live=False)],
         "hands": {a["id"]: sorted(a["hand"]) for a in mine},
-        "hand_details": {a["id"]: [{"card": c, "name": tables.card(c).name, "name_ru": tables.card(c).name_ru,
-                                    "brief": card_brief(c)} for c in sorted(a["hand"])] for a in mine},
-        "ground": {s: [{"slot": o["slot"], "obj": o["obj"] if (d["revealed"] or s == side) else None,
-                        "damage": o["damage"], "destroyed": o["destroyed"],
-                        "structure": tables.ground()[o["obj"]].structure if o["obj"] and (d["revealed"] or s == side)
-                        else None}
-                       for o in d["ground"][s]] for s in tables.SIDES},
+        "hand_details": {a["id"]: hand_details(a) for a in mine},
+        "ground": {s: ground_seen(d, s, side) for s in tables.SIDES},
         "revealed": d["revealed"], "cp_used": d["cp_used"],
         "dp": {s: (d["dp"][s] if s == side else ("face-down card" if d["dp"][s] else None)) for s in tables.SIDES},
         "policies": d["policies"][seat], "side_policies": d["side_policies"][side],
@@ -144,12 +139,7 @@ def view(state: State, seat: str) -> dict:
         "active": None, "exchange": None, "pending": None, "decide": None,
     }
     if d["round"] == 0:
-        sel = d["selection"][side]
-        v["selection"] = {"mode": d["options"]["selection"], "candidates": sel["candidates"], "keep": sel["keep"],
-                          "roster": [{"number": n, "model": ty.model, "category": ty.category, "value": ty.value,
-                                      "swap": ty.swap, "turret": ty.turret}
-                                     for n, ty in sorted(tables.roster()[side].items())
-                                     if n in sel["candidates"]]}
+        v["selection"] = selection_seen(d, side)
     if t:
         v["active"] = {k: t[k] for k in ("ac", "seat", "spent", "turret_spent", "moved", "actions", "beats",
                                          "ground_attacked", "swapped", "aa_fired", "last_ok")}
@@ -157,45 +147,88 @@ def view(state: State, seat: str) -> dict:
     if pending:
         v["pending"] = {"kind": pending["kind"], "seats": pending["seats"], "n": pending["n"],
                         "ac": pending.get("ac"), "side": pending.get("side")}
-    if pending and seat in pending["seats"]:
-        v["decide"] = decision(g, seat, pending, t)
+        if seat in pending["seats"]:
+            v["decide"] = decision(g, seat, pending, t)
     return v
+
+
+def hand_details(a: dict) -> list[dict]:
+    return [{"card": c, "name": tables.card(c).name, "name_ru": tables.card(c).name_ru, "brief": card_brief(c)}
+            for c in sorted(a["hand"])]
+
+
+def deck_public(d: dict) -> dict:
+    """Sizes and the open discard pile; the top card's back only with ``expose_top_back`` [L196]."""
+    top = None
+    if d["options"]["expose_top_back"] and d["options"]["events"]:
+        top = bool(d["deck"]) and tables.card(d["deck"][0]).kind == "malfunction"
+    return {"deck_size": len(d["deck"]), "discard": sorted(d["discard"]), "discard_size": len(d["discard"]),
+            "top_is_malfunction": top}
+
+
+def ground_seen(d: dict, s: str, side: str) -> list[dict]:
+    """Ground objects of side ``s`` as ``side`` sees them: the enemy's stay face down until the reveal [L281]."""
+    known = d["revealed"] or s == side
+    return [{"slot": o["slot"], "obj": o["obj"] if known else None, "damage": o["damage"],
+             "destroyed": o["destroyed"],
+             "structure": tables.ground()[o["obj"]].structure if o["obj"] and known else None}
+            for o in d["ground"][s]]
+
+
+def selection_seen(d: dict, side: str) -> dict:
+    """The side's own selection candidates (its secret) [L271-275]."""
+    sel = d["selection"][side]
+    return {"mode": d["options"]["selection"], "candidates": sel["candidates"], "keep": sel["keep"],
+            "roster": [{"number": n, "model": ty.model, "category": ty.category, "value": ty.value,
+                        "swap": ty.swap, "turret": ty.turret}
+                       for n, ty in sorted(tables.roster()[side].items()) if n in sel["candidates"]]}
 
 
 def decision(g: Game, seat: str, p: dict, t: dict | None) -> dict:
     """The facts the awaited seat decides on (its own knowledge only)."""
     kind = p["kind"]
-    out: dict = {"kind": kind}
-    if kind == "deploy":
-        side = p["side"]
-        own = [a for a in g.aircraft(side) if a["seat"] == seat and not a["placed"]]
-        out["aircraft"] = [a["id"] for a in own]
-        out["cells"] = {alt: [list(c) for c in entry_cells(g, side, alt, setup=True)] for alt in tables.ALTITUDES}
-    elif kind == "activate":
-        own = [a for a in g.on_board(p["side"]) if a["seat"] == seat and not a["done"]]
-        out["aircraft"] = [a["id"] for a in own]
-    elif kind == "script":
-        a = g.ac(p["ac"])
-        out["ac"] = a["id"]
-        out["relations"] = relations(g, a, t)
-        out["card_uses"] = card_uses(g, a, t)
-        out["first_step"] = not t["moved"] and t["step"] == 0
-        out["entry"] = {alt: [list(c) for c in entry_cells(g, a["side"], alt)] for alt in tables.ALTITUDES
-                        if alt != a["alt"]}
-        out["free_cells"] = [list(c) for c in g.free_cells(a["alt"])]
-        below = ground_below(g, a)
-        out["ground_below"] = below["obj"] if below else None
-        out["cp_ready"] = own_object(g, a["side"], "cp") and not g.doc["cp_used"][a["side"]]
-        out["dp_ready"] = own_object(g, a["side"], "dp") and not g.doc["dp"][a["side"]]
-        out["dp_card"] = g.doc["dp"][a["side"]] if own_object(g, a["side"], "dp") else None
-        out["engine_trouble"] = bool(g.malfunctions(a, "engine"))
-    elif kind == "react":
-        ex = t["exchange"]
-        out["party"] = p["party"]
-        out["ac"] = p["ac"]
-        out["options"] = combat.options(g, ex, p["party"])
-    elif kind == "pursue":
-        out.update({k: p[k] for k in ("ac", "target", "extra", "cells", "climb")})
-    elif kind == "setup":
-        out["selection"] = g.opt("selection")
-    return out
+    return {"kind": kind, **DECISIONS[kind](g, seat, p, t)}
+
+
+def deploy_facts(g: Game, seat: str, p: dict, t: dict | None) -> dict:
+    side = p["side"]
+    return {"aircraft": [a["id"] for a in g.aircraft(side) if a["seat"] == seat and not a["placed"]],
+            "cells": {alt: [list(c) for c in entry_cells(g, side, alt, setup=True)] for alt in tables.ALTITUDES}}
+
+
+def activate_facts(g: Game, seat: str, p: dict, t: dict | None) -> dict:
+    return {"aircraft": [a["id"] for a in g.on_board(p["side"]) if a["seat"] == seat and not a["done"]]}
+
+
+def script_facts(g: Game, seat: str, p: dict, t: dict) -> dict:
+    a = g.ac(p["ac"])
+    side = a["side"]
+    below = ground_below(g, a)
+    dp_own = own_object(g, side, "dp")
+    return {
+        "ac": a["id"], "relations": relations(g, a, t), "card_uses": card_uses(g, a, t),
+        "first_step": not t["moved"] and t["step"] == 0,
+        "entry": {alt: [list(c) for c in entry_cells(g, side, alt)] for alt in tables.ALTITUDES if alt != a["alt"]},
+        "free_cells": [list(c) for c in g.free_cells(a["alt"])],
+        "ground_below": below["obj"] if below else None,
+        "cp_ready": own_object(g, side, "cp") and not g.doc["cp_used"][side],
+        "dp_ready": dp_own and not g.doc["dp"][side],
+        "dp_card": g.doc["dp"][side] if dp_own else None,
+        "engine_trouble": bool(g.malfunctions(a, "engine")),
+    }
+
+
+def react_facts(g: Game, seat: str, p: dict, t: dict) -> dict:
+    return {"party": p["party"], "ac": p["ac"], "options": combat.options(g, t["exchange"], p["party"])}
+
+
+def pursue_facts(g: Game, seat: str, p: dict, t: dict) -> dict:
+    return {k: p[k] for k in ("ac", "target", "extra", "cells", "climb")}
+
+
+def setup_facts(g: Game, seat: str, p: dict, t: dict | None) -> dict:
+    return {"selection": g.opt("selection")}
+
+
+DECISIONS = {"deploy": deploy_facts, "activate": activate_facts, "script": script_facts, "react": react_facts,
+             "pursue": pursue_facts, "setup": setup_facts}

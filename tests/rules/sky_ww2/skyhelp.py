@@ -1,10 +1,15 @@
 """Fixtures for the Sky of WWII tests: build exact positions and drive one phase at a time."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 from pbem.core.dice import SeededDice
+from pbem.core.flow import Flow
 from pbem.core.play import check_text
+from pbem.core.work import Work
 
 from pbem.rules.sky_ww2 import RULESET
+from pbem.rules.sky_ww2.asks import first_flow, pending_of
 from pbem.rules.sky_ww2.setup import new_game
 from pbem.rules.sky_ww2.state import State
 from pbem.rules.sky_ww2.turn import advance
@@ -44,12 +49,15 @@ def position(aircraft: dict, *, options: dict | None = None, initiative: str = "
     doc["last_side"] = None
     doc["round"] = 1
     doc["turn"] = None
-    doc["pending"] = None
     doc["over"] = None
     doc["vp"] = {"coalition": 0, "axis": 0}
     if tweak:
         tweak(doc)
-    advance(g, SeededDice(seed, "advance"))
+    g.asked = None
+    g.work = Work(Flow("setup", 1), RULESET.seats(g.freeze()), SeededDice(seed, "advance"))
+    advance(g)
+    # the decision is numbered after set-up's own, as when the game runs on from set-up
+    doc["flow"] = replace(first_flow(g), counter=Flow.load(doc["flow"]).counter + 1).dump()
     return g.freeze()
 
 
@@ -85,4 +93,9 @@ def doc(state: State) -> dict:
 
 
 def pending(state: State) -> dict | None:
-    return doc(state)["pending"]
+    return pending_of(Flow.load(doc(state)["flow"]))
+
+
+def working(state: State, seed: bytes = b"t"):
+    """A working copy with a Work of its own, to call the game's internals directly."""
+    return state.thaw(Work(RULESET.steps.flow(state), RULESET.seats(state), SeededDice(seed, "working")))

@@ -4,6 +4,7 @@ import pytest
 
 from pbem.rules.sky_ww2 import combat
 from pbem.rules.sky_ww2.views import view
+from pbem.rules.sky_ww2 import RULESET
 from skyhelp import doc, pending, position, problems, step
 
 FULL5 = ["banked-turn", "dodge", "barrel-roll", "sideslip", "half-loop"]
@@ -184,6 +185,28 @@ def test_if_prev_ok_and_position(b_hand, expect_attack):
     front = [e for e in ev if "plays Snap shot" in e]
     assert bool(played) is expect_attack
     assert bool(front) is (not expect_attack)      # still Front only when the turn failed
+
+
+def test_if_needs_a_beat_and_has_no_else():
+    s = duel(["banked-turn", "short-burst", "snap-shot"], b_hand=["dodge"], a_num=8)
+    probs = problems(s, "coalition-1", "STAY\nIF PREV_OK THEN END\n"
+                     "IF POS x1 FRONT THEN ATTACK short-burst TARGET x1 ELSE ATTACK snap-shot TARGET x1\n"
+                     "IF POS x9 REAR THEN ATTACK snap-shot TARGET x1")
+    assert [p.code.value for p in probs] == ["order/syntax", "order/illegal", "order/illegal"]
+    assert [p.text.split()[-1] for p in probs] == ["END", "x1", "x1"]
+    assert "no ELSE" in probs[1].message and "'x9' is not an enemy" in probs[2].message
+
+
+def test_phases_are_the_step_table_with_numbered_decisions():
+    s = duel(["banked-turn", "snap-shot"], b_hand=["dodge"], a_num=8)
+    first = RULESET.phase(s)
+    assert (first.name, first.awaiting, first.window.value) == ("c1-turn-2", {"coalition-1"}, "orders")
+    assert first.optional == {"axis-1"} and first.title == "round 1: c1 turn"
+    s, _ = step(s, {"coalition-1": "STAY\nATTACK snap-shot TARGET x1\nEND", "axis-1": "REACT_DEFAULT ASK"})
+    react = RULESET.phase(s)                  # the defender owes an answer nobody's standing order gives
+    assert (react.name, react.awaiting, react.window.value, react.hours) == \
+        ("x1-reaction-3", {"axis-1"}, "interrupt", 24.0)
+    assert RULESET.default_orders(s, "axis-1") == ()
 
 
 def test_pursuer_keeps_descent_excess_until_its_own_turn_end():

@@ -6,7 +6,7 @@ from pbem.core.dice import FixedDice, SeededDice
 from pbem.rules.sky_ww2 import combat, tables
 from pbem.rules.sky_ww2.damage import damage, destroy
 from pbem.rules.sky_ww2.views import view
-from skyhelp import doc, edit, pending, position, problems, step
+from skyhelp import doc, edit, pending, position, problems, step, working
 
 FULL5 = ["banked-turn", "dodge", "barrel-roll", "sideslip", "half-loop"]
 
@@ -29,7 +29,7 @@ def test_positions_and_bonus(b_face, position_name, bonus, b_may_attack):
     s = duel(b_face=b_face)           # A = I-16, base firing 1
     r = relation(s)
     assert r["position"] == position_name and r["firing"] == 1 + bonus
-    g = s.thaw()
+    g = working(s)
     _, pool = combat.firing_available(g, g.ac("x1"), g.ac("c1"), 0, 0)
     assert (pool == "guns") is b_may_attack
 
@@ -38,7 +38,7 @@ def test_side_on_attacker_may_not_attack_but_enemy_gets_flank():
     s = duel(a_face="N", b_face="W")
     r = relation(s)
     assert r["pool"] == "none" and r["position"] is None
-    g = s.thaw()
+    g = working(s)
     avail, pool = combat.firing_available(g, g.ac("x1"), g.ac("c1"), 0, 0)
     assert pool == "guns" and avail == g.stats(g.ac("x1")).firing + 1
     [p] = problems(s, "coalition-1", "STAY\nATTACK snap-shot TARGET x1".replace("snap-shot", "snap-shot"))
@@ -201,7 +201,7 @@ def mig(carry=True, hand=5):
     s = position({"c1": {"number": 6, "alt": "medium", "cell": (1, 1), "facing": "E", "hand": FULL5[:hand]},
                   "x1": {"number": 2, "alt": "high", "cell": (4, 4), "facing": "W"}},
                  options={"carry_excess": carry})
-    return s.thaw()
+    return working(s)
 
 
 @pytest.mark.parametrize("carry,markers", [(True, 2), (False, 0)])
@@ -458,7 +458,7 @@ def test_vp_example_and_winner():
                   "c2": {"number": 5, "alt": "medium", "cell": (1, 3), "facing": "E"},
                   "x1": {"number": 10, "alt": "high", "cell": (4, 1), "facing": "W"},  # SH-1
                   "x2": {"number": 5, "alt": "high", "cell": (4, 3), "facing": "W"}})
-    g = s.thaw()
+    g = working(s)
     destroy(g, g.ac("c1"), "axis")
     destroy(g, g.ac("x1"), "coalition")
     g.doc["vp"]["axis"] += tables.values()["dp"]

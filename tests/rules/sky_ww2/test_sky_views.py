@@ -7,9 +7,8 @@ from pbem.core.orders import OrderLine
 from pbem.core.play import play
 
 from pbem.rules.sky_ww2 import RULESET, tables
-from pbem.rules.sky_ww2.forms import standing_lines
-from pbem.rules.sky_ww2.orders import apply_standing, parse_standing
-from skyhelp import doc, edit, position, step
+from pbem.rules.sky_ww2.standing import apply_standing, parse_standing, standing_lines
+from skyhelp import edit, pending, position, step
 
 FULL5 = ["banked-turn", "dodge", "barrel-roll", "sideslip", "half-loop"]
 BODY = ["STAY", "ATTACK short-burst TARGET x1", "MANOEUVRE banked-turn TARGET x1", "REACT ALL ANY",
@@ -79,7 +78,7 @@ def test_ground_objects_and_candidates_hidden_before_reveal():
     assert seen(s, "axis-1") != seen(s2, "axis-1")
     s3, _ = step(s, {"coalition-1": "GROUND dp aa", "axis-1": "GROUND cp aa"})
     s4, _ = step(s, {"coalition-1": "GROUND dp aa", "axis-1": "GROUND dp cp"})
-    seat = "coalition-1" if doc(s3)["pending"]["side"] == "coalition" else None
+    seat = "coalition-1" if pending(s3)["side"] == "coalition" else None
     if seat:   # the coalition deploys first: it must not see the axis objects yet
         assert json.dumps(RULESET.view(s3, seat)["ground"]) == json.dumps(RULESET.view(s4, seat)["ground"])
 

@@ -1,0 +1,57 @@
+"""The pause points of a turn: asking seats for a decision, and skipping an order of a script.
+
+Every decision of Sky of WWII -- the set-up, a deployment, an activation, a turn script,
+a reaction, a pursuit -- is the kit's interrupt (:meth:`pbem.core.work.Work.interrupt`):
+resolution stops, the step of that name in the table (:mod:`.ruleset`) awaits the asked
+seats, and resolving it resumes the game.  What the decision is about (the aircraft, its
+side, the exchange party, the pursuit cells) travels in the interrupt's data.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from pbem.core.flow import Flow
+from pbem.core.interrupts import Ask, Pending
+
+from .state import Game
+
+#: One line per kind of decision, for the phase and each ask.
+PROMPTS = {
+    "setup": lambda p: "place two ground objects face down and choose your aircraft",
+    "deploy": lambda p: f"deploy {p['ac']} (or another of your aircraft waiting)",
+    "activate": lambda p: "choose the aircraft to activate and what to discard first",
+    "script": lambda p: f"give {p['ac']}'s turn: movement, beats with ON_CANCELLED answers, end discards",
+    "react": lambda p: f"an exchange needs your answer for {p['ac']}: PLAY a card or PASS",
+    "pursue": lambda p: f"an enemy changed altitude: does {p['ac']} pursue?",
+}
+
+
+def asks_for(kind: str, seats: Iterable[str], data: dict) -> tuple[Ask, ...]:
+    """One ask per seat, keyed by the seat (the answers are the seats' orders, read by the step)."""
+    return tuple(Ask(seat, seat, PROMPTS[kind](data), "") for seat in sorted(seats))
+
+
+def ask(g: Game, kind: str, seats: Iterable[str], **data: Any) -> None:
+    """Stop the resolution until ``seats`` decide; the step ``kind`` resumes it with ``data``."""
+    asks = asks_for(kind, seats, data)
+    g.work.interrupt(kind, asks, **data)
+    g.asked = Pending(kind, asks, data)
+
+
+def pending_of(flow: Flow) -> dict | None:
+    """The decision awaited, as plain data: kind, seats, its number ``n`` and what it is about."""
+    p = flow.pending
+    if p is None or flow.over:
+        return None
+    return {"kind": p.resume, "seats": sorted(p.seats), "n": flow.counter, **p.data}
+
+
+def first_flow(g: Game) -> Flow:
+    """The kit's part of a position that set-up (outside the step table) ran to its first decision."""
+    return Flow(g.asked.resume, g.doc["round"], 1, g.asked)
+
+
+def skip(g: Game, a: dict, order, why: str) -> None:
+    """Tell the author that an order of its script is not carried out, and why."""
+    g.work.say(f"{a['id']}: order '{order.text()}' is skipped: {why}", [a["seat"]], kind="skipped")

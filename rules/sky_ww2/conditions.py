@@ -1,0 +1,54 @@
+"""The conditions of a turn script's ``IF <condition> THEN <beat>`` (the kit's scripts) [10.2].
+
+``PREV_OK`` / ``PREV_FAILED``: how the turn's previous beat ended (its action stood, or
+was cancelled).  ``POS <enemy> FRONT,FLANK,REAR``: the acting aircraft is nose-on to that
+enemy, which shows its nose, side or tail.  Each is read without the position (a stored
+script is read back the same way) and judged when the beat is reached.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.core.scripts import ConditionKind, Conditions, Reached
+from pbem.core.work import Work
+
+from .geometry import NOSE, POSITION
+from .words import syntax
+
+POSITIONS = ("FRONT", "FLANK", "REAR")
+USAGE = "PREV_OK, PREV_FAILED, POS <enemy> FRONT|FLANK|REAR[,...]"
+
+
+def no_words(args: tuple[str, ...], view: Any, seat: str) -> tuple[str, ...]:
+    if args:
+        raise syntax("conditions: " + USAGE)
+    return ()
+
+
+def positions(args: tuple[str, ...], view: Any, seat: str) -> tuple[str, ...]:
+    if len(args) != 2:
+        raise syntax("conditions: " + USAGE)
+    vals = [p.strip() for p in args[1].upper().split(",")]
+    if any(p not in POSITIONS for p in vals):
+        raise syntax("POS takes FRONT, FLANK, REAR (comma separated)", "6.1")
+    return args[0].lower(), ",".join(vals)
+
+
+def previous(ok: bool):
+    """Whether the turn's previous beat ended that way (no beat yet: neither holds)."""
+    return lambda w, reached, args: w.data.doc["turn"]["last_ok"] is ok
+
+
+def position_holds(w: Work, reached: Reached, args: tuple[str, ...]) -> bool:
+    g, a = w.data, reached.about
+    e = g.ac(args[0])
+    if e["destroyed"] or e not in g.enemies_in_dogfight(a) or g.aspect(a, e) != NOSE:
+        return False
+    return POSITION[g.aspect(e, a)].upper() in args[1].split(",")
+
+
+CONDITIONS = Conditions([
+    ConditionKind("PREV_OK", no_words, previous(True), "PREV_OK"),
+    ConditionKind("PREV_FAILED", no_words, previous(False), "PREV_FAILED"),
+    ConditionKind("POS", positions, position_holds, "POS <enemy> FRONT|FLANK|REAR[,...]"),
+], rule="10.3")

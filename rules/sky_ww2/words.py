@@ -1,0 +1,69 @@
+"""The words of an order line: card names, cells, facings, keyword arguments, and the
+errors a line can raise (the core's error classes, each with its rule) [10.3].
+
+Shared by the decision checks (:mod:`.orders`), the turn script (:mod:`.script`) and the
+standing orders (:mod:`.standing`), so none of them needs another.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pbem.core.errors import IllegalOrderError, OrderSyntaxError
+
+from . import tables
+from .geometry import FACINGS, parse_cell
+
+
+def tidy(message: str) -> str:
+    """Messages are lower case without a final period; "Snap shot is ..." starts lower case,
+    "ATTACK ..." and "ON_CANCELLED ..." keep their capitals."""
+    message = message.strip().rstrip(".")
+    if message[:2].istitle():
+        message = message[:1].lower() + message[1:]
+    return message
+
+
+def illegal(message: str, rule: str = "") -> IllegalOrderError:
+    return IllegalOrderError(tidy(message), rule=rule)
+
+
+def syntax(message: str, rule: str = "10.3") -> OrderSyntaxError:
+    return OrderSyntaxError(tidy(message), rule=rule)
+
+
+def card_id(word: str) -> str:
+    w = word.lower()
+    if w in tables.cards():
+        return w
+    for cid, c in tables.cards().items():
+        if c.name.lower().replace(" ", "-").replace("'", "") == w:
+            return cid
+    raise syntax(f"unknown card {word!r} (cards are named by id, e.g. short-burst, barrel-roll)", "2.6")
+
+
+def keyword_args(words: Sequence[str], keys: Sequence[str]) -> dict[str, str]:
+    """Parse ``KEY value`` pairs, each key one of ``keys``."""
+    out: dict[str, str] = {}
+    for i in range(0, len(words), 2):
+        k = words[i].upper()
+        if k not in keys:
+            raise syntax(f"unexpected {words[i]!r} (expected one of {', '.join(keys)})")
+        if i + 1 >= len(words):
+            raise syntax(f"{k} needs a value")
+        out[k] = words[i + 1]
+    return out
+
+
+def cell_arg(text: str) -> list[int]:
+    c = parse_cell(text)
+    b = tables.board()
+    if c is None or not (1 <= c[0] <= b.width and 1 <= c[1] <= b.height):
+        raise syntax(f"bad cell {text!r}: write x,y with x 1..{b.width} and y 1..{b.height}", "2.1")
+    return list(c)
+
+
+def face_arg(text: str) -> str:
+    f = text.upper()
+    if f not in FACINGS:
+        raise syntax(f"bad facing {text!r}: one of N, E, S, W", "2.1")
+    return f
