@@ -7,9 +7,11 @@ value); nothing in a battle waits for a player.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from . import tables as T
+from .board import board
+from .model import Battle as BattleRecord
 from .work import SIDES, Work
 
 BOTH = SIDES
@@ -59,17 +61,12 @@ def air_attacks(w: Work, dice) -> None:
         target = choose_ship(w, foe, [x for x in targets if x.cls == cls])
         t = w.ships[target]
         drm = T.hit_drm(vis=w.s.vis, target_er=t.er_now, kind="air", night=T.is_night(w.s.turn),
-                        channel=h in _channel(), rudder_or_refuel=t.rudder or "refuel" in t.markers,
+                        channel=h in board().channel, rudder_or_refuel=t.rudder or "refuel" in t.markers,
                         in_port="port" in t.markers)
         w.set(target, engaged=t.engaged + (w.s.turn,))
         lines = hit_attack(w, dice, target, drm, f"air attack by {air} on {target} ({cls}) in {h}")
         w.check_sunk(target, "air attack")
         w.public("; ".join(lines), "air-attack")
-
-
-def _channel():
-    from .board import board
-    return board().channel
 
 
 def choose_ship(w: Work, owner: str, ships) -> str:
@@ -80,6 +77,18 @@ def choose_ship(w: Work, owner: str, ships) -> str:
             if s in ids:
                 return s
     return sorted(ships, key=lambda x: (-x.hull, x.id))[0].id
+
+
+def record_battle(w: Work, h: str, log: list[str], ships: list[str]) -> None:
+    """Keep a fought battle's public log, Bismarck's capital kills [4], and tidy TFs and contacts."""
+    w.s = replace(w.s, battles=w.s.battles + (BattleRecord(w.s.turn, h, tuple(log)),))
+    w.public("\n".join(log), "battle")
+    if "bismarck" in ships:
+        kills = [s for s in ships if w.ships[s].side == "allied" and w.ships[s].status == "sunk"
+                 and w.ships[s].cls in T.CAPITAL and s not in w.s.capital_kills]
+        w.s = replace(w.s, capital_kills=w.s.capital_kills + tuple(kills))
+    w.dissolve_small_tfs()
+    w.retarget_contacts()
 
 
 # --- naval battle [10] ------------------------------------------------------------------

@@ -150,7 +150,6 @@ def escort(w: Work, conv: dict) -> list[str]:
 
 
 def attack_convoy(w: Work, dice, uid: str, conv: dict) -> None:
-    from .game import _record_battle
     ships = w.unit_ships(uid)
     h = ships[0].hex
     w.s = replace(w.s, located=w.s.located + (conv["name"],))
@@ -160,7 +159,7 @@ def attack_convoy(w: Work, dice, uid: str, conv: dict) -> None:
             w.set(s, status="sea", hex=h, tf=None, markers=())
         att = [x.id for x in ships if x.cls != "TK"]
         log = combat.fight(w, dice, "german", att, esc, h, no_abort="allied")
-        _record_battle(w, h, log, att + esc)
+        combat.record_battle(w, h, log, att + esc)
         if any(w.ships[s].afloat for s in esc):
             w.tell("german", f"the escort of {conv['name']} survives: no VP markers")
             _after_attack(w, uid, h, f"convoy {conv['name']} is attacked")

@@ -9,7 +9,10 @@ from . import combat
 from . import movement as M
 from . import tables as T
 from .board import board
+from .events import random_events
 from .model import Air, Ship, State, put, to_json
+from .orders import standing_key
+from .search import search_phase
 from .shadow import prune, shadow_phase
 from .work import SIDES, Work, enemy
 
@@ -239,7 +242,6 @@ def force_dds_home(w: Work) -> None:
 
 
 def _take_standing(w: Work, side: str, orders: dict) -> None:
-    from .orders import standing_key
     lines = list(w.std(side))
     for new in orders.get("standing", []):
         k = standing_key(new.split())
@@ -314,7 +316,6 @@ def main_orders(w: Work, orders: dict, dice) -> None:
     # 3H Shadowed -> Sighted
     w.retarget_contacts()
     w.contacts = [replace(c, status="sighted") if c.status == "shadowed" else c for c in w.contacts]
-    from .search import search_phase
     search_phase(w, by)
     combat.air_attacks(w, dice)
     if _bismarck_gone(w):
@@ -337,7 +338,6 @@ def finish_turn(w: Work, by: dict, dice) -> None:
     naval_phase(w, by, dice)
     if _bismarck_gone(w):
         return
-    from .events import random_events
     random_events(w, by, dice)
 
 
@@ -491,20 +491,8 @@ def _call(w: Work, dice, side: str, o: dict, fought: set[str]) -> str:
         return "NONE"
     fought.update([h] + att)
     log = combat.fight(w, dice, side, att, targets, h)
-    _record_battle(w, h, log, att + targets)
+    combat.record_battle(w, h, log, att + targets)
     return w.kw.get("last_battle", "DRAWN")
-
-
-def _record_battle(w: Work, h: str, log: list[str], ships: list[str]) -> None:
-    from .model import Battle
-    w.s = replace(w.s, battles=w.s.battles + (Battle(w.s.turn, h, tuple(log)),))
-    w.public("\n".join(log), "battle")
-    if "bismarck" in ships:
-        kills = [s for s in ships if w.ships[s].side == "allied" and w.ships[s].status == "sunk"
-                 and w.ships[s].cls in T.CAPITAL and s not in w.s.capital_kills]
-        w.s = replace(w.s, capital_kills=w.s.capital_kills + tuple(kills))
-    w.dissolve_small_tfs()
-    w.retarget_contacts()
 
 
 # --- phase 8: administration [12] ---------------------------------------------------------
