@@ -1,17 +1,19 @@
 """The Chase of the Bismarck as a pbem ruleset: phases, resolution and the contract methods."""
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 from collections.abc import Mapping, Sequence
 
 from pbem.core.orders import OrderLine
 from pbem.core.ruleset import Checked, Option, Outcome, Phase, Resolution, RulesetInfo, Scenario, Seat, Window
 
-from . import bot, game, orders, picture, views
+from . import bot, orders, picture, views
 from . import tables as T
-from .events import attack_convoy
 from .model import State, from_json, to_json
+from .setup import setup
+from .steps import STEPS
+from .verbs import Ignore
+from .victory import victory
 from .work import SIDES, Work
 
 OPTIONS = (
@@ -41,7 +43,7 @@ class BismarckRuleset:
         options=OPTIONS, rulebook="The Chase of the Bismarck, VUCA Simulations 2022, rulebook v5c")
 
     def setup(self, scenario: str, options: Mapping[str, Any], dice) -> State:
-        return game.setup(scenario, dict(options), dice)
+        return setup(scenario, dict(options), dice)
 
     def seats(self, state: State) -> tuple[Seat, ...]:
         return (Seat("german", "german", "Kriegsmarine"), Seat("allied", "allied", "Royal Navy"))
@@ -79,67 +81,25 @@ class BismarckRuleset:
 
     def default_orders(self, state: State, seat: str) -> Any:
         if state.step == "convoy":
-            return {"orders": [{"verb": "IGNORE"}], "standing": []}
+            return {"orders": [Ignore()], "standing": []}
         if state.step == "doctrine":
             return {"orders": [], "standing": ["DOCTRINE ALL CLOSE"]}
         return {"orders": [], "standing": []}
 
     def resolve(self, state: State, orders_: Mapping[str, Any], dice) -> Resolution:
         w = Work(state)
-        step = state.step
-        if step == "weather":
-            w.s = replace(w.s, reports=(), moved=(), shadowers=(), shadowed_now=(), searched=())
-            game.visibility_phase(w, dice)
-            nxt = game.next_after_weather(w)
-        elif step.startswith("shadowed"):
-            side = step.split("-")[1]
-            game.shadowed_move(w, side, orders_.get(side, {}))
-            nxt = "shadowed-allied" if side == "german" and game.shadowed_units(w, "allied") else "orders"
-        elif step == "orders":
-            game.main_orders(w, dict(orders_), dice)
-            self._release(w)
-            nxt = ("doctrine" if w.s.pending[:1] == ("doctrine",) else
-                   "convoy" if w.s.pending else "admin")
-        elif step == "doctrine":
-            game.resume_after_doctrine(w, dict(orders_), dice)
-            self._release(w)
-            nxt = "convoy" if w.s.pending else "admin"
-        elif step == "convoy":
-            _, uid, name = w.s.pending
-            conv = next(c for c in T.tables()["convoys"] if c["name"] == name)
-            choice = orders_.get("german", {}).get("orders", [{"verb": "IGNORE"}])
-            if choice and choice[0]["verb"] == "ATTACK" and w.unit_ships(uid):
-                attack_convoy(w, dice, uid, conv)
-            else:
-                w.tell("german", f"convoy {name} left alone")
-            w.s = replace(w.s, pending=())
-            nxt = "admin"
-        else:
-            game.administration(w, [])
-            if not w.s.ended:
-                w.s = replace(w.s, turn=w.s.turn + 1, moved=(), shadowers=(), shadowed_now=())
-            nxt = "weather"
+        nxt = STEPS[state.step](w, dict(orders_), dice)
         if w.s.ended:
             nxt = "over"
-            v = game.victory(w.freeze())
+            v = victory(w.freeze())
             w.public(f"the game ends ({w.s.ended}): {v['level']}, German VP {v['vp']:g}", "end")
         new = w.freeze(step=nxt)
         return Resolution(new, tuple(w.events))
 
-    @staticmethod
-    def _release(w: Work) -> None:
-        """Rodney's release, ordered this turn, takes effect in Administration [12]."""
-        for sid in w.kw.get("release", []):
-            rel = next((r for r in w.s.releases if r[0] == sid), None)
-            if rel and w.ships[sid].status in game.RESTRICTED:
-                w.set(sid, status="sea", hex=rel[2], markers=(), fuel=w.ships[sid].fuel_max)
-                w.tell("allied", f"{sid} is released from escort duty and placed in {rel[2]}")
-        w.kw["release"] = []
-
     def outcome(self, state: State) -> Outcome | None:
         if not state.ended:
             return None
-        v = game.victory(state)
+        v = victory(state)
         return Outcome(v["winner"], f"{v['level']}: German VP {v['vp']:g} (game ended: {state.ended})",
                        {"german": float(v["vp"]), "allied": float(-v["vp"])})
 

@@ -5,6 +5,7 @@ from dataclasses import replace
 
 from . import tables as T
 from .board import board
+from .verbs import Search
 from .work import Work, enemy
 
 
@@ -40,8 +41,8 @@ def search_phase(w: Work, by: dict) -> None:
         mode = "ALL"
         listed: list[str] = []
         for o in by[side]:
-            if o["verb"] == "SEARCH":
-                mode, listed = o["mode"], o["hexes"]
+            if isinstance(o, Search):
+                mode, listed = o.mode, list(o.hexes)
         ok = eligible(w, side)
         calls = ok if mode == "ALL" else [] if mode == "NONE" else [h for h in listed if h in ok]
         for h in listed:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from . import movement as M
 from . import tables as T
-from .game import shadowed_units, victory
+from .game import shadowed_units
 from .model import State, get, to_json
+from .victory import victory
 from .work import Work, enemy
 
 

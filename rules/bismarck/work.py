@@ -62,6 +62,13 @@ class Work:
         self.s = replace(self.s, next_id=put(self.s.next_id, holder, n + 1))
         return f"{'C' if holder == 'allied' else 'K'}{n}"
 
+    def bismarck_gone(self) -> bool:
+        """Bismarck sunk ends the game [4]; True once the game has ended for any reason."""
+        b = self.ships.get("bismarck")
+        if b and b.status == "sunk" and not self.s.ended:
+            self.s = replace(self.s, ended="sunk")
+        return bool(self.s.ended)
+
     def std(self, side: str) -> tuple[str, ...]:
         return get(self.s.standing, side, ())
 

@@ -4,7 +4,7 @@ back behind the line as soon as possible."""
 
 from pbem.core.dice import SeededDice
 from pbem.core.orders import OrderLine
-from pbem.rules.bismarck import RULESET, game
+from pbem.rules.bismarck import RULESET, game, moves
 from pbem.rules.bismarck import movement as M
 from pbem.rules.bismarck.board import board
 from pbem.rules.bismarck.model import to_json
@@ -67,7 +67,7 @@ def test_low_fuel_shortens_the_forced_return_to_what_it_can_pay():
 
 def test_no_order_moves_it_home_and_the_german_is_told():
     w = _dd_out()
-    game.force_dds_home(w)
+    moves.force_dds_home(w)
     d = M.dd_distances()
     assert d[w.ships["z-5"].hex] == 2
     assert any("must return behind the destroyer restriction line as soon as possible: moved to" in e.text
@@ -79,7 +79,7 @@ def test_a_dd_in_a_tf_that_stays_is_detached_and_sent_home():
     w.set("prinz-eugen", hex="J24", tf="KG2")
     w.set("z-5", tf="KG2")
     w.set("bismarck", tf=None)
-    game.force_dds_home(w)
+    moves.force_dds_home(w)
     assert w.ships["z-5"].tf is None and w.ships["z-5"].hex != "J24"
     assert w.ships["prinz-eugen"].hex == "J24"
 

@@ -6,8 +6,8 @@ import pytest
 
 from pbem.core.dice import FixedDice, SeededDice
 from pbem.core.orders import OrderLine
-from pbem.rules.bismarck import RULESET, combat, game
-from pbem.rules.bismarck.orders import format_engage
+from pbem.rules.bismarck import RULESET, combat, game, naval
+from pbem.rules.bismarck.verbs import Engage
 from pbem.rules.bismarck.work import Work
 
 from .conftest import fresh
@@ -44,7 +44,7 @@ def _two_contacts():
 
 
 def _call(contact, unit, cond=None):
-    return {"verb": "ENGAGE", "contact": contact, "unit": unit, "cond": cond}
+    return Engage(contact, unit, tuple(cond) if cond else None)
 
 
 def _text(w):
@@ -57,7 +57,7 @@ def test_second_call_waits_for_the_first_result(battles, first, fights_second):
     script += [(first, ()), ("DRAWN", ())]
     w = _two_contacts()
     by = {"allied": [_call("C2", "norfolk"), _call("C1", "TF1", ["PREVIOUS", "WON"])], "german": []}
-    game.naval_phase(w, by, FixedDice([]))
+    naval.naval_phase(w, by, FixedDice([]))
     assert len(fought) == (2 if fights_second else 1)
     assert fought[0][1] == ("norfolk",)
     if not fights_second:
@@ -72,7 +72,7 @@ def test_if_ship_sunk_and_a_skipped_call_counts_as_none(battles):
                      _call("C1", "TF1", ["PREVIOUS", "WON"]),       # not called: previous LOST
                      _call("C1", "TF1", ["norfolk", "SUNK"])],      # called: Norfolk went down
           "german": []}
-    game.naval_phase(w, by, FixedDice([]))
+    naval.naval_phase(w, by, FixedDice([]))
     assert [f[1] for f in fought] == [("norfolk",), ("hood", "prince-of-wales")]
     assert "ENGAGE C1: won" in _text(w)
 
@@ -83,7 +83,7 @@ def test_if_previous_none_when_the_first_call_cannot_be_fought(battles):
     w = _two_contacts()
     w.set("norfolk", hex="K30")  # no longer with Z-5: the first call has no battle
     by = {"allied": [_call("C2", "norfolk"), _call("C1", "TF1", ["PREVIOUS", "NONE"])], "german": []}
-    game.naval_phase(w, by, FixedDice([]))
+    naval.naval_phase(w, by, FixedDice([]))
     assert [f[1] for f in fought] == [("hood", "prince-of-wales")]
     assert "ENGAGE C2: no battle" in _text(w)
 
@@ -95,7 +95,7 @@ def test_allied_calls_come_first_and_previous_is_per_side(battles):
     k = w.mark("german", "TF1", "sighted", "search").cid
     by = {"allied": [_call("C2", "norfolk")],
           "german": [_call(k, "KG1", ["PREVIOUS", "NONE"])]}  # the German's own first call: previous is NONE
-    game.naval_phase(w, by, FixedDice([]))
+    naval.naval_phase(w, by, FixedDice([]))
     assert [f[0] for f in fought] == ["allied", "german"]
 
 
@@ -104,7 +104,7 @@ def test_a_ship_fights_one_called_combat_a_turn(battles):
     script += [("DRAWN", ())]
     w = _two_contacts()
     by = {"allied": [_call("C1", "TF1"), _call("C1", "TF1", ["PREVIOUS", "DRAWN"])], "german": []}
-    game.naval_phase(w, by, FixedDice([]))
+    naval.naval_phase(w, by, FixedDice([]))
     assert len(fought) == 1
     assert "TF1 has already fought this turn" in _text(w)
 
@@ -145,11 +145,12 @@ def test_check_conditional_calls_and_round_trip():
              "ENGAGE C1 WITH tf1 IF PREVIOUS NONE"]
     c = RULESET.check_orders(view, "allied", [OrderLine(i + 1, t) for i, t in enumerate(lines)])
     assert not c.problems, c.problems
-    canon = [format_engage(o) for o in c.orders["orders"] if o["verb"] == "ENGAGE"]
+    canon = [o.text() for o in c.orders["orders"] if isinstance(o, Engage)]
     assert canon == ["ENGAGE C2 WITH norfolk", "ENGAGE C1 WITH TF1 IF PREVIOUS WON", "ENGAGE C1 IF hood AFLOAT",
                      "ENGAGE C1 WITH TF1 IF PREVIOUS NONE"]
     again = RULESET.check_orders(view, "allied", [OrderLine(i + 1, t) for i, t in enumerate(canon)])
-    assert [format_engage(o) for o in again.orders["orders"]] == canon
+    assert [o.text() for o in again.orders["orders"]] == canon
+    assert again.orders["orders"] == c.orders["orders"]
 
 
 def test_check_rejects_bad_conditions_naming_line_and_rule():

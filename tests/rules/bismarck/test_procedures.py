@@ -4,8 +4,10 @@ from dataclasses import replace
 from pbem.core.dice import FixedDice, SeededDice
 from pbem.core.orders import OrderLine
 from pbem.core.ruleset import Window
-from pbem.rules.bismarck import RULESET, combat, events, game
+from pbem.rules.bismarck import RULESET, combat, events, game, naval
 from pbem.rules.bismarck import tables as T
+from pbem.rules.bismarck.verbs import Ignore, Move, Port, Release
+from pbem.rules.bismarck.victory import victory
 from pbem.rules.bismarck.work import Work
 
 from .conftest import fresh
@@ -79,9 +81,9 @@ def test_tanker_caught_by_an_allied_ship_is_sunk():
     w = Work(replace(fresh(), step="orders"))
     w.set("norfolk", hex="R10")
     w.mark("allied", "lothringen", "sighted", "search")
-    game.naval_phase(w, {"allied": [], "german": []}, FixedDice([]))
+    naval.naval_phase(w, {"allied": [], "german": []}, FixedDice([]))
     assert w.ships["lothringen"].status == "sunk"
-    assert game.victory(w.freeze())["ships"] == -1
+    assert victory(w.freeze())["ships"] == -1
 
 
 def test_convoy_interrupt_asks_the_german_and_defaults_to_ignore():
@@ -99,7 +101,7 @@ def test_convoy_interrupt_asks_the_german_and_defaults_to_ignore():
     st = w.freeze(step="convoy")
     ph = RULESET.phase(st)
     assert ph.window == Window.INTERRUPT and ph.awaiting == {"german"}
-    assert RULESET.default_orders(st, "german")["orders"] == [{"verb": "IGNORE"}]
+    assert RULESET.default_orders(st, "german")["orders"] == [Ignore()]
     chk = RULESET.check_orders(RULESET.view(st, "german"), "german", [OrderLine(1, "ATTACK")])
     assert not chk.problems
     res = RULESET.resolve(st, {"german": chk.orders}, FixedDice([1]))
@@ -117,7 +119,7 @@ def test_rodney_release_from_night_24_may():
     early = replace(s, turn=T.turn_index("23-evening"))
     bad = RULESET.check_orders(RULESET.view(early, "allied"), "allied", [OrderLine(1, "RELEASE rodney")])
     assert bad.problems and bad.problems[0].rule == "12"
-    res = RULESET.resolve(s, {"allied": {"orders": [{"verb": "RELEASE", "ship": "rodney"}], "standing": []},
+    res = RULESET.resolve(s, {"allied": {"orders": [Release("rodney")], "standing": []},
                               "german": {"orders": [], "standing": []}}, SeededDice(b"r", "x"))
     assert [x for x in res.state.ships if x.id == "rodney"][0].hex == "N23"
 
@@ -127,7 +129,7 @@ def test_bismarck_out_of_emergency_fuel_ends_the_game_minus_15():
     s = replace(s, ships=tuple(replace(x, emergency=s.turn + 1) if x.id == "bismarck" else x for x in s.ships))
     res = RULESET.resolve(s, {}, FixedDice([]))
     assert res.state.ended == "emergency-fuel"
-    assert game.victory(res.state)["end"] == -15
+    assert victory(res.state)["end"] == -15
     assert RULESET.outcome(res.state).winner == "allied"
 
 
@@ -135,10 +137,10 @@ def test_bismarck_entering_brest_ends_the_game_at_once():
     s = replace(fresh(), step="orders")
     s = replace(s, ships=tuple(replace(x, hex="T26", tf=None) if x.id in ("bismarck", "prinz-eugen") else x
                                for x in s.ships))
-    res = RULESET.resolve(s, {"german": {"orders": [{"verb": "MOVE", "unit": "bismarck", "path": ["U26"]}],
+    res = RULESET.resolve(s, {"german": {"orders": [Move("bismarck", ("U26",))],
                                          "standing": []}, "allied": {"orders": [], "standing": []}}, FixedDice([]))
     assert res.state.ended == "port-france" and RULESET.phase(res.state) is None
-    assert game.victory(res.state)["end"] == -5
+    assert victory(res.state)["end"] == -5
 
 
 def test_a_naval_battle_runs_to_an_end_and_puts_cards_in_play():
@@ -153,7 +155,7 @@ def test_a_naval_battle_runs_to_an_end_and_puts_cards_in_play():
 def test_port_refuels_and_replenishes_torpedoes():
     s = replace(fresh(), step="orders")
     s = replace(s, ships=tuple(replace(x, fuel=3, torps=1, hex="K27") if x.id == "norfolk" else x for x in s.ships))
-    res = RULESET.resolve(s, {"allied": {"orders": [{"verb": "PORT", "ship": "norfolk"}], "standing": []},
+    res = RULESET.resolve(s, {"allied": {"orders": [Port("norfolk")], "standing": []},
                               "german": {"orders": [], "standing": []}}, SeededDice(b"p", "x"))
     n = [x for x in res.state.ships if x.id == "norfolk"][0]
     assert n.fuel == 7 and n.torps == 4 and "port" in n.markers
