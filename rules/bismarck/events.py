@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from . import combat
+from . import battle, combat
 from . import tables as T
 from .board import board
 from .work import SIDES, Work
@@ -158,7 +158,7 @@ def attack_convoy(w: Work, dice, uid: str, conv: dict) -> None:
         for s in esc:
             w.set(s, status="sea", hex=h, tf=None, markers=())
         att = [x.id for x in ships if x.cls != "TK"]
-        log = combat.fight(w, dice, "german", att, esc, h, no_abort="allied")
+        log = battle.fight(w, dice, "german", att, esc, h, no_abort="allied")
         combat.record_battle(w, h, log, att + esc)
         if any(w.ships[s].afloat for s in esc):
             w.tell("german", f"the escort of {conv['name']} survives: no VP markers")

@@ -2,7 +2,7 @@
 each battle, then AUTO_ENGAGE's extra calls; the tactical battle itself is :func:`.combat.fight`."""
 from __future__ import annotations
 
-from . import combat
+from . import battle, combat
 from . import tables as T
 from .verbs import Engage, Order
 from .work import SIDES, Work
@@ -91,7 +91,7 @@ def _call(w: Work, dice, side: str, o: Engage, auto: bool, fought: set[str]) -> 
         w.tell(side, f"ENGAGE {o.contact}: {uid} has already fought this turn")
         return "NONE"
     fought.update([c.hex] + att)
-    log = combat.fight(w, dice, side, att, targets, c.hex)
+    log = battle.fight(w, dice, side, att, targets, c.hex)
     combat.record_battle(w, c.hex, log, att + targets)
     return w.kw.get("last_battle", "DRAWN")
 

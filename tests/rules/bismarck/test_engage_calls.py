@@ -6,7 +6,7 @@ import pytest
 
 from pbem.core.dice import FixedDice, SeededDice
 from pbem.core.orders import OrderLine
-from pbem.rules.bismarck import RULESET, combat, game, naval
+from pbem.rules.bismarck import RULESET, battle, game, naval
 from pbem.rules.bismarck.verbs import Engage
 from pbem.rules.bismarck.work import Work
 
@@ -27,7 +27,7 @@ def battles(monkeypatch):
         w.kw["last_battle"] = res
         return [f"battle in {h}"]
 
-    monkeypatch.setattr(combat, "fight", fake)
+    monkeypatch.setattr(battle, "fight", fake)
     return fought, script
 
 
@@ -112,12 +112,12 @@ def test_a_ship_fights_one_called_combat_a_turn(battles):
 @pytest.mark.parametrize("att, dfn, res", [(True, False, "WON"), (False, True, "LOST"), (True, True, "DRAWN"),
                                            (False, False, "DRAWN")])
 def test_battle_result_from_the_attackers_side(att, dfn, res):
-    assert combat.result(att, dfn) == res
+    assert battle.result(att, dfn) == res
 
 
 def test_a_real_battle_reports_a_result_that_matches_the_ships():
     w = _two_contacts()
-    combat.fight(w, SeededDice(b"r", "x"), "allied", ["norfolk"], ["z-5"], "J30")
+    battle.fight(w, SeededDice(b"r", "x"), "allied", ["norfolk"], ["z-5"], "J30")
     res = w.kw["last_battle"]
     assert res in ("WON", "LOST", "DRAWN")
     if res == "LOST":

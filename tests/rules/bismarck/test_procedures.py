@@ -4,7 +4,7 @@ from dataclasses import replace
 from pbem.core.dice import FixedDice, SeededDice
 from pbem.core.orders import OrderLine
 from pbem.core.ruleset import Window
-from pbem.rules.bismarck import RULESET, combat, events, game, naval
+from pbem.rules.bismarck import RULESET, battle, events, game, naval
 from pbem.rules.bismarck import tables as T
 from pbem.rules.bismarck.verbs import Ignore, Move, Port, Release
 from pbem.rules.bismarck.victory import victory
@@ -146,7 +146,7 @@ def test_bismarck_entering_brest_ends_the_game_at_once():
 def test_a_naval_battle_runs_to_an_end_and_puts_cards_in_play():
     w = Work(replace(fresh(), vis=9))
     w.set("norfolk", hex="J29")
-    log = combat.fight(w, SeededDice(b"battle", "1"), "german", ["prinz-eugen"], ["norfolk"], "J29")
+    log = battle.fight(w, SeededDice(b"battle", "1"), "german", ["prinz-eugen"], ["norfolk"], "J29")
     assert log[0].startswith("naval combat in J29")
     assert w.ships["prinz-eugen"].in_play and w.ships["norfolk"].in_play
     assert w.ships["prinz-eugen"].torps <= 12
@@ -206,18 +206,18 @@ def test_crew_exhaustion_option_adds_one_after_two_engagements_yesterday():
     s = replace(base, turn=day)
     s = replace(s, ships=tuple(replace(x, engaged=(day - 5, day - 4, day)) if x.id == "bismarck" else x
                                for x in s.ships))
-    assert combat._exhausted(Work(s), "bismarck")
+    assert battle._exhausted(Work(s), "bismarck")
     off = replace(s, options=tuple((k, False if k == "crew_exhaustion" else v) for k, v in s.options))
-    assert not combat._exhausted(Work(off), "bismarck")
+    assert not battle._exhausted(Work(off), "bismarck")
     once = replace(s, ships=tuple(replace(x, engaged=(day - 5, day)) if x.id == "bismarck" else x for x in s.ships))
-    assert not combat._exhausted(Work(once), "bismarck")
+    assert not battle._exhausted(Work(once), "bismarck")
 
 
 def test_radar_two_star_is_lost_after_the_first_combat_round():
     w = Work(replace(fresh(), vis=9))
     w.set("hood", hex="J29")
     assert w.ships["bismarck"].radar == 3 and not w.ships["bismarck"].radar_lost
-    combat.fight(w, SeededDice(b"radar", "1"), "german", ["bismarck"], ["hood"], "J29")
+    battle.fight(w, SeededDice(b"radar", "1"), "german", ["bismarck"], ["hood"], "J29")
     if w.ships["bismarck"].afloat:
         assert w.ships["bismarck"].radar_lost
 
@@ -235,10 +235,10 @@ def _edge_battle(pe_moved):
     w = Work(fresh())
     w.set("norfolk", hex="J29")
     w.s = replace(w.s, standing=(("allied", ("DOCTRINE ALL EVADE",)), ("german", ("DOCTRINE ALL CLOSE",))))
-    b = combat.Battle("german", "J29")
-    b.pos = {"prinz-eugen": combat.Pos("german", 0, "closing", moved=pe_moved),
-             "norfolk": combat.Pos("allied", 17, "breaking")}
-    combat._move(w, b, "norfolk", 1)  # breaks off 4 MZ past its own edge: the window shifts by 4
+    b = battle.Battle("german", "J29")
+    b.pos = {"prinz-eugen": battle.Pos("german", 0, "closing", moved=pe_moved),
+             "norfolk": battle.Pos("allied", 17, "breaking")}
+    battle._move(w, b, "norfolk", 1)  # breaks off 4 MZ past its own edge: the window shifts by 4
     return w, b
 
 
@@ -247,7 +247,7 @@ def test_edge_rule_pushes_an_unmoved_ship_back_and_cuts_its_movement():
     w, b = _edge_battle(pe_moved=False)
     assert b.lo == 4 and b.pos["norfolk"].mz == 21
     assert b.pos["prinz-eugen"].mz == 4 and b.pos["prinz-eugen"].reduce == 4
-    combat._move(w, b, "prinz-eugen", 1)  # limit 4 - 4 = 0: it stays in the battle, Closing, unmoved
+    battle._move(w, b, "prinz-eugen", 1)  # limit 4 - 4 = 0: it stays in the battle, Closing, unmoved
     assert b.pos["prinz-eugen"].mz == 4 and b.pos["prinz-eugen"].facing == "closing"
 
 
