@@ -54,14 +54,9 @@ def _unit_orders(view: dict, seat: str, u: dict, own: list[dict]) -> list[str]:
     fix = _repair(seat, u, us)
     if fix:
         return fix
-    needs = [x for x in us if x["speed"] in ("F", "M") and x["fuel"] < x["fuel_max"] - 3]
-    port = board().ports.get(lead["hex"])
-    if port and port.side == seat and needs:
-        return [f"PORT {x['id']}" for x in needs]
-    if seat == "german" and needs:
-        tk = next((t for t in own if t["cls"] == "TK" and t["hex"] == lead["hex"] and not t["markers"]), None)
-        if tk is not None:
-            return [f"REFUEL {needs[0]['id']} FROM {tk['id']}"]
+    fuel = _supply(seat, us, own)
+    if fuel:
+        return fuel
     if lead["cls"] == "TK" or (seat == "german" and lead["cls"] == "DD"):
         return []
     goal = _goal(view, seat, u)
@@ -70,6 +65,20 @@ def _unit_orders(view: dict, seat: str, u: dict, own: list[dict]) -> list[str]:
         return [f"PATROL {u['id']}"] if patrol else []
     p = _step_toward(view, seat, u, goal, own)
     return [f"MOVE {u['id']} {' '.join(p)}"] if p else []
+
+
+def _supply(seat: str, us: list[dict], own: list[dict]) -> list[str]:
+    """Ships short of fuel fill up in an own port, or (German) from a free tanker in their hex."""
+    needs = [x for x in us if x["speed"] in ("F", "M") and x["fuel"] < x["fuel_max"] - 3]
+    if not needs:
+        return []
+    port = board().ports.get(us[0]["hex"])
+    if port and port.side == seat:
+        return [f"PORT {x['id']}" for x in needs]
+    tk = next((t for t in own if t["cls"] == "TK" and t["hex"] == us[0]["hex"] and not t["markers"]), None)
+    if seat == "german" and tk is not None:
+        return [f"REFUEL {needs[0]['id']} FROM {tk['id']}"]
+    return []
 
 
 def _repair(seat: str, u: dict, us: list[dict]) -> list[str]:
