@@ -2,6 +2,7 @@
 (3B-3H, search, air attack, naval combat, random events) and the doctrine interrupt's resumption."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from . import combat, moves
@@ -12,8 +13,7 @@ from .model import put
 from .naval import naval_phase, planned_combats
 from .search import search_phase
 from .shadow import prune, shadow_phase
-from .standing_orders import standing_key
-from .verbs import Engage, Move, Order, Release
+from .verbs import Engage, Move, Order, Policy, Release, standing_key
 from .work import SIDES, Work, enemy
 
 
@@ -69,9 +69,9 @@ def next_after_weather(w: Work) -> str:
 
 
 # --- phase 3A: Shadowed units move and announce [7.1] ----------------------------------------------
-def shadowed_move(w: Work, side: str, orders: dict) -> None:
-    take_standing(w, side, orders.get("standing", []))
-    for o in orders.get("orders", []):
+def shadowed_move(w: Work, side: str, orders: Sequence[Order]) -> None:
+    take_standing(w, side, orders)
+    for o in orders:
         if isinstance(o, Move):
             moves.move_unit(w, side, o.unit, list(o.path), announce=True)
     for uid in shadowed_units(w, side):
@@ -83,10 +83,10 @@ def shadowed_move(w: Work, side: str, orders: dict) -> None:
                                                              for x in w.unit_ships(u)})))
 
 
-def take_standing(w: Work, side: str, new: list[str]) -> None:
+def take_standing(w: Work, side: str, orders: Sequence[Order]) -> None:
     """New standing orders replace those with the same key; the others stay in force."""
     lines = list(w.std(side))
-    for ln in new:
+    for ln in (o.text() for o in orders if isinstance(o, Policy)):
         k = standing_key(ln.split())
         lines = [old for old in lines if standing_key(old.split()) != k] + [ln]
     w.s = replace(w.s, standing=put(w.s.standing, side, tuple(lines)))
@@ -96,8 +96,8 @@ def take_standing(w: Work, side: str, new: list[str]) -> None:
 def main_orders(w: Work, orders: dict, dice) -> None:
     """3B-3H, then Search, Air Attack, Naval Combat and Random Events [7-11]."""
     for side in SIDES:
-        take_standing(w, side, orders.get(side, {}).get("standing", []))
-    by: dict[str, list[Order]] = {side: orders.get(side, {}).get("orders", []) for side in SIDES}
+        take_standing(w, side, orders.get(side, ()))
+    by = {side: [o for o in orders.get(side, ()) if not isinstance(o, Policy)] for side in SIDES}
     for side in SIDES:
         moves.task_forces(w, by[side])
     for side in SIDES:
@@ -142,9 +142,9 @@ def finish_turn(w: Work, by: dict[str, list[Order]], dice) -> None:
 def resume_after_doctrine(w: Work, orders: dict, dice) -> None:
     """The doctrine interrupt answered (or defaulted): take the new standing orders and fight [10]."""
     for side in SIDES:
-        take_standing(w, side, orders.get(side, {}).get("standing", []))
+        take_standing(w, side, orders.get(side, ()))
         if not w.std_lines(side, "DOCTRINE"):
-            take_standing(w, side, ["DOCTRINE ALL CLOSE"])
+            take_standing(w, side, [Policy("DOCTRINE ALL CLOSE")])
     by: dict[str, list[Order]] = {side: [] for side in SIDES}
     release = []
     for item in w.s.pending[2:]:

@@ -15,8 +15,7 @@ from pbem.core.ruleset import Checked
 
 from . import standing_orders, turn_orders
 from .checking import Ctx
-from .standing_orders import standing_key
-from .verbs import Attack, Ignore, Order
+from .verbs import Attack, Ignore, Order, Policy, standing_key
 
 STANDING = set(standing_orders.PARSERS)
 TURN_VERBS = set(turn_orders.PARSERS)
@@ -27,11 +26,10 @@ __all__ = ["check", "standing_key"]
 
 
 def check(view: dict, seat: str, lines: Sequence[OrderLine]) -> Checked:
-    """``Checked.orders`` is ``{"orders": [typed orders], "standing": [canonical standing lines]}``."""
+    """``Checked.orders`` is the tuple of typed orders (TF changes first), standing ones as :class:`Policy`."""
     ctx = Ctx(view)
     problems: list[OrderProblem] = []
     orders: list[Order] = []
-    standing: list[str] = []
     # TF changes first, so MOVE lines may name a task force formed in the same file [7.2]
     for ln in sorted(lines, key=lambda ln: 0 if ln.verb in turn_orders.TF_VERBS else 1):
         try:
@@ -39,13 +37,14 @@ def check(view: dict, seat: str, lines: Sequence[OrderLine]) -> Checked:
         except OrderError as exc:
             problems.append(exc.problem(ln.line_no, ln.text))
             continue
-        (standing if isinstance(item, str) else orders).append(item)
+        orders.append(item)
+    standing = [o.text() for o in orders if isinstance(o, Policy)]
     notes = [] if ctx.step == "convoy" else _replacements(standing, view.get("standing", []))
-    return Checked({"orders": orders, "standing": standing}, tuple(problems), tuple(notes))
+    return Checked(tuple(orders), tuple(problems), tuple(notes))
 
 
-def _line(ctx: Ctx, ln: OrderLine) -> Order | str:
-    """One line: a typed order of this turn, or a standing order's canonical line."""
+def _line(ctx: Ctx, ln: OrderLine) -> Order:
+    """One line: a typed order of this turn, or a standing order."""
     verb, w = ln.verb, ln.words
     if ctx.step == "convoy":
         if verb not in ("ATTACK", "IGNORE") or len(w) != 1:
@@ -61,7 +60,7 @@ def _line(ctx: Ctx, ln: OrderLine) -> Order | str:
     if verb in ALLIED_ONLY and ctx.side != "allied":
         raise IllegalOrderError(f"{verb} is an Allied order", rule="4")
     if verb in STANDING:
-        return standing_orders.PARSERS[verb](ctx, w)
+        return Policy(standing_orders.PARSERS[verb](ctx, w))
     if ctx.step.startswith("shadowed") and verb != "MOVE":
         raise IllegalOrderError("only your Shadowed units move now (MOVE, or leave them out to stay); "
                                 "the other orders come in the main order phase", rule="7.1")

@@ -12,7 +12,7 @@ from . import tables as T
 from .model import State, from_json, to_json
 from .setup import setup
 from .steps import STEPS
-from .verbs import Ignore
+from .verbs import Ignore, Policy
 from .victory import victory
 from .work import SIDES, Work
 
@@ -81,10 +81,10 @@ class BismarckRuleset:
 
     def default_orders(self, state: State, seat: str) -> Any:
         if state.step == "convoy":
-            return {"orders": [Ignore()], "standing": []}
+            return (Ignore(),)
         if state.step == "doctrine":
-            return {"orders": [], "standing": ["DOCTRINE ALL CLOSE"]}
-        return {"orders": [], "standing": []}
+            return (Policy("DOCTRINE ALL CLOSE"),)
+        return ()
 
     def resolve(self, state: State, orders_: Mapping[str, Any], dice) -> Resolution:
         w = Work(state)

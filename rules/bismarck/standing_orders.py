@@ -1,7 +1,7 @@
 """The parsers of standing orders (reaction policies kept until replaced), one per verb [6, 9-11].
 
 Each returns the order's canonical line, the form kept in the state and consulted during
-resolution; a line with the same :func:`standing_key` as an earlier one replaces it.
+resolution (:class:`.verbs.Policy`); a line with the same key as an earlier one replaces it.
 """
 from __future__ import annotations
 
@@ -18,16 +18,6 @@ SHADOW_FORM = "SHADOW ON|OFF or SHADOW <contact|hex> WITH <TF|ship[,ship...]> [S
 DIVERSION_FORM = "ON_DIVERSION [<contact|hex>] FAST|SLOW|BOTH [FAST=<ship,...>]"
 ON_SHADOW_FORM = "ON_SHADOW <unit> EVADE|NONE|DIVERT <fast ship>,<fast ship>"
 DOCTRINE_FORM = "DOCTRINE <unit>|ALL CLOSE|STANDOFF|EVADE [TORPEDOES ON|OFF] [BREAK <hull>]"
-
-
-def standing_key(words: Sequence[str]) -> str:
-    """Two standing orders with the same key: the later replaces the earlier."""
-    verb = words[0].upper()
-    if verb in ("ON_SHADOW", "DOCTRINE") and len(words) > 1:
-        return f"{verb} {words[1].upper()}"
-    if verb in ("SHADOW", "ON_DIVERSION") and len(words) > 2 and words[1].upper() not in ("FAST", "SLOW", "BOTH"):
-        return f"{verb} {words[1].upper()}"
-    return verb
 
 
 def _choice(w: Sequence[str], opts: tuple[str, ...], rule: str) -> str:

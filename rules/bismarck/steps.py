@@ -20,12 +20,12 @@ def weather(w: Work, orders: dict, dice) -> str:
 
 
 def shadowed_german(w: Work, orders: dict, dice) -> str:
-    game.shadowed_move(w, "german", orders.get("german", {}))
+    game.shadowed_move(w, "german", orders.get("german", ()))
     return "shadowed-allied" if game.shadowed_units(w, "allied") else "orders"
 
 
 def shadowed_allied(w: Work, orders: dict, dice) -> str:
-    game.shadowed_move(w, "allied", orders.get("allied", {}))
+    game.shadowed_move(w, "allied", orders.get("allied", ()))
     return "orders"
 
 
@@ -45,7 +45,7 @@ def convoy(w: Work, orders: dict, dice) -> str:
     """The German's answer to a convoy found under ON_CONVOY ASK [11.3]; silence leaves it alone."""
     _, uid, name = w.s.pending
     conv = next(c for c in T.tables()["convoys"] if c["name"] == name)
-    choice = orders.get("german", {}).get("orders", [])
+    choice = orders.get("german", ())
     if choice and isinstance(choice[0], Attack) and w.unit_ships(uid):
         attack_convoy(w, dice, uid, conv)
     else:

@@ -6,7 +6,35 @@ are lower case, task forces, hexes and contact ids upper case, as the parsers le
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+
+
+def standing_key(words: Sequence[str]) -> str:
+    """What a standing order covers: a later order with the same key replaces the earlier one."""
+    verb = words[0].upper()
+    if verb in ("ON_SHADOW", "DOCTRINE") and len(words) > 1:
+        return f"{verb} {words[1].upper()}"
+    if verb in ("SHADOW", "ON_DIVERSION") and len(words) > 2 and words[1].upper() not in ("FAST", "SLOW", "BOTH"):
+        return f"{verb} {words[1].upper()}"
+    return verb
+
+
+@dataclass(frozen=True)
+class Policy:
+    """A standing order: a reaction policy consulted during resolution until replaced [6, 9-11].
+
+    Its value is its canonical line (as :mod:`.standing_orders` writes it), which is what the
+    store keeps, under :func:`standing_key`.
+    """
+
+    line: str
+
+    def text(self) -> str:
+        return self.line
+
+    def standing_change(self) -> tuple[str, str | None]:
+        return standing_key(self.line.split()), self.line
 
 
 @dataclass(frozen=True)
@@ -169,6 +197,9 @@ class Attack:
     def text(self) -> str:
         return "ATTACK"
 
+    def answer_to(self, ask) -> str | None:
+        return "ATTACK" if ask.key == "convoy" else None
+
 
 @dataclass(frozen=True)
 class Ignore:
@@ -177,6 +208,9 @@ class Ignore:
     def text(self) -> str:
         return "IGNORE"
 
+    def answer_to(self, ask) -> str | None:
+        return "IGNORE" if ask.key == "convoy" else None
 
-Order = Form | Join | Detach | Repair | Port | Rtb | Patrol | Refuel | Move | Fly | Search | Engage | Release \
+
+Order = Policy | Form | Join | Detach | Repair | Port | Rtb | Patrol | Refuel | Move | Fly | Search | Engage | Release \
     | Attack | Ignore

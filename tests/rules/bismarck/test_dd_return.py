@@ -94,7 +94,7 @@ def test_the_exception_ends_when_the_heavy_ship_refuels_and_the_dd_goes_back_tha
     c = RULESET.check_orders(view, "german", [OrderLine(1, "REFUEL bismarck FROM lothringen")])
     assert not c.problems
     w = Work(s)
-    game.main_orders(w, {"german": c.orders, "allied": {"orders": [], "standing": []}}, SeededDice(b"dd", "t"))
+    game.main_orders(w, {"german": c.orders, "allied": ()}, SeededDice(b"dd", "t"))
     assert "rtb" not in w.ships["bismarck"].markers
     assert M.dd_distances()[w.ships["z-5"].hex] == 2
 

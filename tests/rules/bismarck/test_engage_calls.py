@@ -145,12 +145,12 @@ def test_check_conditional_calls_and_round_trip():
              "ENGAGE C1 WITH tf1 IF PREVIOUS NONE"]
     c = RULESET.check_orders(view, "allied", [OrderLine(i + 1, t) for i, t in enumerate(lines)])
     assert not c.problems, c.problems
-    canon = [o.text() for o in c.orders["orders"] if isinstance(o, Engage)]
+    canon = [o.text() for o in c.orders if isinstance(o, Engage)]
     assert canon == ["ENGAGE C2 WITH norfolk", "ENGAGE C1 WITH TF1 IF PREVIOUS WON", "ENGAGE C1 IF hood AFLOAT",
                      "ENGAGE C1 WITH TF1 IF PREVIOUS NONE"]
     again = RULESET.check_orders(view, "allied", [OrderLine(i + 1, t) for i, t in enumerate(canon)])
-    assert [o.text() for o in again.orders["orders"]] == canon
-    assert again.orders["orders"] == c.orders["orders"]
+    assert [o.text() for o in again.orders] == canon
+    assert again.orders == c.orders
 
 
 def test_check_rejects_bad_conditions_naming_line_and_rule():

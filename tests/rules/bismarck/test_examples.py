@@ -74,8 +74,7 @@ def test_e5_shadowed_unit_moves_first_and_announces():
     steps_state = fresh("last-dash")
     s = RULESET.resolve(steps_state, {}, FixedDice(face(5, 9, 9, 9)) if False else _dice()).state
     assert s.step == "shadowed-german"
-    res = RULESET.resolve(s, {"german": {"orders": [Move("bismarck", ("W18",))],
-                                         "standing": []}}, _dice())
+    res = RULESET.resolve(s, {"german": (Move("bismarck", ("W18",)),)}, _dice())
     allied = RULESET.view(res.state, "allied")
     assert [c["hex"] for c in allied["contacts"]] == ["W18"]
     assert allied["contacts"][0]["status"] == "shadowed"

@@ -55,7 +55,7 @@ def test_tanker_may_not_enter_convoy_hex_and_dd_line():
 def test_standing_orders_accepted_and_replaced():
     c = check("german", "ON_SHADOW KG1 DIVERT prinz-eugen", "ON_SHADOW KG1 EVADE", "DOCTRINE ALL STANDOFF BREAK 3")
     assert not c.problems
-    assert c.orders["standing"] == ["ON_SHADOW KG1 DIVERT prinz-eugen", "ON_SHADOW KG1 EVADE",
+    assert [o.text() for o in c.orders] == ["ON_SHADOW KG1 DIVERT prinz-eugen", "ON_SHADOW KG1 EVADE",
                                     "DOCTRINE ALL STANDOFF BREAK 3"]
     assert any("replaces" in n for n in c.notes)
 

@@ -101,7 +101,7 @@ def test_convoy_interrupt_asks_the_german_and_defaults_to_ignore():
     st = w.freeze(step="convoy")
     ph = RULESET.phase(st)
     assert ph.window == Window.INTERRUPT and ph.awaiting == {"german"}
-    assert RULESET.default_orders(st, "german")["orders"] == [Ignore()]
+    assert RULESET.default_orders(st, "german") == (Ignore(),)
     chk = RULESET.check_orders(RULESET.view(st, "german"), "german", [OrderLine(1, "ATTACK")])
     assert not chk.problems
     res = RULESET.resolve(st, {"german": chk.orders}, FixedDice([1]))
@@ -119,8 +119,8 @@ def test_rodney_release_from_night_24_may():
     early = replace(s, turn=T.turn_index("23-evening"))
     bad = RULESET.check_orders(RULESET.view(early, "allied"), "allied", [OrderLine(1, "RELEASE rodney")])
     assert bad.problems and bad.problems[0].rule == "12"
-    res = RULESET.resolve(s, {"allied": {"orders": [Release("rodney")], "standing": []},
-                              "german": {"orders": [], "standing": []}}, SeededDice(b"r", "x"))
+    res = RULESET.resolve(s, {"allied": (Release("rodney"),),
+                              "german": ()}, SeededDice(b"r", "x"))
     assert [x for x in res.state.ships if x.id == "rodney"][0].hex == "N23"
 
 
@@ -137,8 +137,7 @@ def test_bismarck_entering_brest_ends_the_game_at_once():
     s = replace(fresh(), step="orders")
     s = replace(s, ships=tuple(replace(x, hex="T26", tf=None) if x.id in ("bismarck", "prinz-eugen") else x
                                for x in s.ships))
-    res = RULESET.resolve(s, {"german": {"orders": [Move("bismarck", ("U26",))],
-                                         "standing": []}, "allied": {"orders": [], "standing": []}}, FixedDice([]))
+    res = RULESET.resolve(s, {"german": (Move("bismarck", ("U26",)),), "allied": ()}, FixedDice([]))
     assert res.state.ended == "port-france" and RULESET.phase(res.state) is None
     assert victory(res.state)["end"] == -5
 
@@ -155,8 +154,8 @@ def test_a_naval_battle_runs_to_an_end_and_puts_cards_in_play():
 def test_port_refuels_and_replenishes_torpedoes():
     s = replace(fresh(), step="orders")
     s = replace(s, ships=tuple(replace(x, fuel=3, torps=1, hex="K27") if x.id == "norfolk" else x for x in s.ships))
-    res = RULESET.resolve(s, {"allied": {"orders": [Port("norfolk")], "standing": []},
-                              "german": {"orders": [], "standing": []}}, SeededDice(b"p", "x"))
+    res = RULESET.resolve(s, {"allied": (Port("norfolk"),),
+                              "german": ()}, SeededDice(b"p", "x"))
     n = [x for x in res.state.ships if x.id == "norfolk"][0]
     assert n.fuel == 7 and n.torps == 4 and "port" in n.markers
 
@@ -165,8 +164,10 @@ def test_standing_orders_canonical_round_trip():
     s = replace(fresh(), step="orders")
     v = RULESET.view(s, "german")
     raw = ["on_shadow kg1 divert Prinz-Eugen", "doctrine all standoff torpedoes off break 3", "strike_classes bb ca"]
-    first = RULESET.check_orders(v, "german", [OrderLine(i + 1, t) for i, t in enumerate(raw)]).orders["standing"]
-    again = RULESET.check_orders(v, "german", [OrderLine(i + 1, t) for i, t in enumerate(first)]).orders["standing"]
+    first = RULESET.check_orders(v, "german", [OrderLine(i + 1, t) for i, t in enumerate(raw)]).orders
+    first = [o.text() for o in first]
+    again = RULESET.check_orders(v, "german", [OrderLine(i + 1, t) for i, t in enumerate(first)]).orders
+    again = [o.text() for o in again]
     assert first == again == ["ON_SHADOW KG1 DIVERT prinz-eugen", "DOCTRINE ALL STANDOFF TORPEDOES OFF BREAK 3",
                               "STRIKE_CLASSES BB CA"]
 
@@ -182,7 +183,7 @@ def test_doctrine_interrupt_when_a_battle_comes_and_no_doctrine_was_declared():
     w = Work(s)
     w.mark("allied", "KG1", "shadowed", "search")
     s = w.freeze()
-    empty = {"orders": [], "standing": []}
+    empty = ()
     res = RULESET.resolve(s, {"german": empty, "allied": empty}, SeededDice(b"d", "1"))
     st = res.state
     assert st.step == "doctrine"

@@ -73,7 +73,7 @@ def test_release_ramillies_from_24_may_leaves_hx127_with_dd1_only():
     c = _check(s, "RELEASE ramillies")
     assert not c.problems
     w = Work(s)
-    release(w, [o.ship for o in c.orders["orders"]])
+    release(w, [o.ship for o in c.orders])
     assert w.ships["ramillies"].status == "sea" and w.ships["ramillies"].hex == "M20"
     assert "restricted" not in w.ships["ramillies"].markers
     from pbem.rules.bismarck.events import escort

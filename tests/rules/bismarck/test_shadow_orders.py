@@ -170,13 +170,13 @@ def test_check_shadow_orders_and_canonical_form():
     c = _check(view, f"shadow {cid.lower()} with Norfolk,hood split", "SHADOW j29 WITH tf1",
                f"ON_DIVERSION {cid} both fast=suffolk", "ON_DIVERSION SLOW", f"SHADOW {cid} OFF")
     assert not c.problems, c.problems
-    assert c.orders["standing"] == [f"SHADOW {cid} WITH hood,norfolk SPLIT", "SHADOW J29 WITH TF1",
+    assert [o.text() for o in c.orders] == [f"SHADOW {cid} WITH hood,norfolk SPLIT", "SHADOW J29 WITH TF1",
                                     f"ON_DIVERSION {cid} BOTH FAST=suffolk", "ON_DIVERSION SLOW", f"SHADOW {cid} OFF"]
     # the later per-contact order replaces the earlier one, the global and the hex ones are separate
-    keys = [standing_key(s.split()) for s in c.orders["standing"]]
+    keys = [standing_key(o.text().split()) for o in c.orders]
     assert keys == [f"SHADOW {cid}", "SHADOW J29", f"ON_DIVERSION {cid}", "ON_DIVERSION", f"SHADOW {cid}"]
-    again = _check(view, *c.orders["standing"])
-    assert again.orders["standing"] == c.orders["standing"]
+    again = _check(view, *(o.text() for o in c.orders))
+    assert again.orders == c.orders
 
 
 def test_check_shadow_orders_rejects_with_rule_and_line():
