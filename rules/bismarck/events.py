@@ -3,10 +3,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from pbem.core.interrupts import Ask
+
 from . import battle, combat
 from . import tables as T
 from .board import board
 from .work import SIDES, Work
+
+
+CONVOY_QUESTION = "a convoy was found and your ON_CONVOY ASK order leaves it to you: ATTACK or IGNORE"
 
 
 def random_events(w: Work, by: dict, dice) -> None:
@@ -131,7 +136,8 @@ def convoy_hunt(w: Work, by: dict, dice) -> None:
                          f"(escort: {', '.join(escort(w, conv)) or 'none'})")
         pol2 = (w.std_lines("german", "ON_CONVOY") or [["", "ATTACK"]])[-1][1].upper()
         if pol2 == "ASK":
-            w.s = replace(w.s, pending=("convoy", uid, conv["name"]))
+            w.kit.interrupt("convoy", [Ask("german", "convoy", CONVOY_QUESTION, "IGNORE", ("ATTACK", "IGNORE"))],
+                            unit=uid, convoy=conv["name"])
             return
         if pol2 == "ATTACK":
             attack_convoy(w, dice, uid, conv)

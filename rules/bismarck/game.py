@@ -2,19 +2,24 @@
 (3B-3H, search, air attack, naval combat, random events) and the doctrine interrupt's resumption."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
+
+from pbem.core.interrupts import Ask
 
 from . import combat, moves
 from . import tables as T
 from .board import board
 from .events import random_events
-from .model import put
 from .naval import naval_phase, planned_combats
 from .search import search_phase
 from .shadow import prune, shadow_phase
-from .verbs import Engage, Move, Order, Policy, Release, standing_key
+from .verbs import Engage, Move, Order, Policy, Release
 from .work import SIDES, Work, enemy
+
+
+DOCTRINE_QUESTION = ("a naval combat is coming and you have declared no DOCTRINE: declare one "
+                     "(silence means DOCTRINE ALL CLOSE)")
 
 
 # --- phase 1 and 2: visibility and shadow [5, 6] -----------------------------------------
@@ -70,7 +75,6 @@ def next_after_weather(w: Work) -> str:
 
 # --- phase 3A: Shadowed units move and announce [7.1] ----------------------------------------------
 def shadowed_move(w: Work, side: str, orders: Sequence[Order]) -> None:
-    take_standing(w, side, orders)
     for o in orders:
         if isinstance(o, Move):
             moves.move_unit(w, side, o.unit, list(o.path), announce=True)
@@ -83,20 +87,10 @@ def shadowed_move(w: Work, side: str, orders: Sequence[Order]) -> None:
                                                              for x in w.unit_ships(u)})))
 
 
-def take_standing(w: Work, side: str, orders: Sequence[Order]) -> None:
-    """New standing orders replace those with the same key; the others stay in force."""
-    lines = list(w.std(side))
-    for ln in (o.text() for o in orders if isinstance(o, Policy)):
-        k = standing_key(ln.split())
-        lines = [old for old in lines if standing_key(old.split()) != k] + [ln]
-    w.s = replace(w.s, standing=put(w.s.standing, side, tuple(lines)))
-
-
 # --- phases 3B-7 [7-11] --------------------------------------------------------------------------
-def main_orders(w: Work, orders: dict, dice) -> None:
-    """3B-3H, then Search, Air Attack, Naval Combat and Random Events [7-11]."""
-    for side in SIDES:
-        take_standing(w, side, orders.get(side, ()))
+def main_orders(w: Work, orders: Mapping[str, Sequence[Order]], dice) -> None:
+    """3B-3H, then Search, Air Attack, Naval Combat and Random Events [7-11]; standing orders
+    (:class:`Policy`) the kit has already put in force."""
     by = {side: [o for o in orders.get(side, ()) if not isinstance(o, Policy)] for side in SIDES}
     for side in SIDES:
         moves.task_forces(w, by[side])
@@ -119,14 +113,14 @@ def main_orders(w: Work, orders: dict, dice) -> None:
 
 def _ask_doctrine(w: Work, by: dict[str, list[Order]]) -> bool:
     """A battle is coming and a side has declared no doctrine (option ``battle_doctrine=ask``): the one
-    decision nothing covers.  Suspend before naval combat, keeping the calls and releases in ``pending``."""
+    decision nothing covers.  Suspend before naval combat, keeping the calls and releases [10]."""
     undeclared = [side for side in SIDES if not w.std_lines(side, "DOCTRINE")]
     if w.option("battle_doctrine", "standing") != "ask" or not undeclared or not planned_combats(w, by):
         return False
-    calls = tuple(" ".join([f"ENGAGE {side} {o.contact} {o.unit or '-'}"] + list(o.cond or ()))
-                  for side in SIDES for o in by[side] if isinstance(o, Engage))
-    w.s = replace(w.s, pending=("doctrine", ",".join(undeclared)) + calls
-                  + tuple(f"RELEASE {x}" for x in w.kw["release"]))
+    calls = [[side, o.contact, o.unit, list(o.cond or ())] for side in SIDES for o in by[side]
+             if isinstance(o, Engage)]
+    w.kit.interrupt("doctrine", [Ask(side, f"doctrine {side}", DOCTRINE_QUESTION, "CLOSE") for side in undeclared],
+                    calls=calls, release=w.kw["release"])
     w.kw["release"] = []
     return True
 
@@ -139,21 +133,14 @@ def finish_turn(w: Work, by: dict[str, list[Order]], dice) -> None:
     random_events(w, by, dice)
 
 
-def resume_after_doctrine(w: Work, orders: dict, dice) -> None:
-    """The doctrine interrupt answered (or defaulted): take the new standing orders and fight [10]."""
+def resume_after_doctrine(w: Work, dice) -> None:
+    """The doctrine interrupt answered (or defaulted: DOCTRINE ALL CLOSE): fight the calls kept [10]."""
     for side in SIDES:
-        take_standing(w, side, orders.get(side, ()))
         if not w.std_lines(side, "DOCTRINE"):
-            take_standing(w, side, [Policy("DOCTRINE ALL CLOSE")])
+            w.keep_standing(side, "DOCTRINE ALL CLOSE")
+    data = w.kit.resumed.data
     by: dict[str, list[Order]] = {side: [] for side in SIDES}
-    release = []
-    for item in w.s.pending[2:]:
-        words = item.split()
-        if words[0] == "ENGAGE":
-            cond = (words[4], words[5]) if len(words) > 4 else None
-            by[words[1]].append(Engage(words[2], None if words[3] == "-" else words[3], cond))
-        elif words[0] == "RELEASE":
-            release.append(words[1])
-    w.s = replace(w.s, pending=())
-    w.kw["release"] = release
+    for side, contact, unit, cond in data["calls"]:
+        by[side].append(Engage(contact, unit, (cond[0], cond[1]) if cond else None))
+    w.kw["release"] = list(data["release"])
     finish_turn(w, by, dice)

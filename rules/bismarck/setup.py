@@ -4,14 +4,25 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pbem.core.errors import RulesetDefinitionError
+from pbem.core.flow import Flow
+from pbem.core.standing import Standing
 
 from . import tables as T
 from .board import board
 from .model import Air, Ship, State
+from .verbs import standing_key
 from .work import Work
 
 STARTING_STANDING = (("allied", ("SHADOW ON", "AUTO_ENGAGE ON")),
                      ("german", ("HUNT AUTO", "ON_MERCHANT ATTACK", "ON_CONVOY ATTACK")))
+
+
+def _starting_standing() -> Standing:
+    store = Standing()
+    for side, lines in STARTING_STANDING:
+        for line in lines:
+            store, _ = store.set(side, standing_key(line.split()), line)
+    return store
 
 
 def setup(scenario: str, options: dict, dice) -> State:
@@ -26,10 +37,11 @@ def setup(scenario: str, options: dict, dice) -> State:
     start = T.turn_index(scen["start"])
     opt_vp, revealed = _optional_units(options, ships, dice)
     state = State(scenario=scenario, options=tuple(sorted((k, v) for k, v in options.items())), turn=start,
-                  start=start, last=T.turn_index(scen["last"]), step="weather", weather=scen["weather"], fog=False,
+                  start=start, last=T.turn_index(scen["last"]), weather=scen["weather"], fog=False,
                   vis=0, ships=tuple(ships[k] for k in sorted(ships)), air=tuple(air[k] for k in sorted(air)),
+                  flow=Flow("weather", turn=1, standing=_starting_standing()),
                   ee_bag=T.bag("evasion"), damage_bag=T.bag("damage"), vp_bag=T.bag("convoy_vp"),
-                  optional_vp=opt_vp, revealed_optional=tuple(revealed), standing=STARTING_STANDING,
+                  optional_vp=opt_vp, revealed_optional=tuple(revealed),
                   **_schedule(ships, reinf, restricted))
     w = Work(state)
     _take_printed_evasion(w, ships)

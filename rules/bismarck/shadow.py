@@ -21,7 +21,7 @@ import re
 from dataclasses import replace
 
 from . import tables as T
-from .model import Ship, put
+from .model import Ship
 from .work import SIDES, Work
 
 CONTACT_RE = re.compile(r"^C[0-9]+$")
@@ -258,13 +258,11 @@ def _roll(w: Work, dice, h: str, ships: list[Ship], team: list[Ship], evade: boo
 def prune(w: Work) -> None:
     """Per-contact SHADOW / ON_DIVERSION orders lapse when their contact is gone (hex targets stay)."""
     live = {c.cid for c in w.contacts if c.holder == "allied"}
-    keep, gone = [], []
+    gone = []
     for ln in w.std("allied"):
         ws = ln.split()
         if ws[0] in ("SHADOW", "ON_DIVERSION") and len(ws) >= 3 and CONTACT_RE.match(ws[1]) and ws[1] not in live:
             gone.append(ln)
-        else:
-            keep.append(ln)
+            w.drop_standing("allied", ln)
     if gone:
-        w.s = replace(w.s, standing=put(w.s.standing, "allied", tuple(keep)))
         w.tell("allied", "standing orders lapse, their contact is gone: " + "; ".join(gone))

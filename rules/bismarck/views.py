@@ -24,7 +24,7 @@ def view(state: State, seat: str) -> dict:
         "known_to_enemy": [{"unit": c.unit, "hex": c.hex, "status": c.status} for c in state.contacts
                            if c.holder == enemy(side)],
         "cards": _cards(state),
-        "standing": list(get(state.standing, side, ())),
+        "standing": state.flow.standing.listing(side),
         "must_move": shadowed_units(w, side) if state.step == f"shadowed-{side}" else [],
         "moved": [s for s in state.moved if w.ships[s].side == side],
         "searched": list(get(state.searched, side, ())),
@@ -39,7 +39,7 @@ def view(state: State, seat: str) -> dict:
     if side == "german":
         v["secret_vp"] = {"convoy_markers": [{"value": val, "halved": half} for val, half in state.convoy_vp],
                           "merchants": state.merchants}
-        v["pending"] = list(state.pending)
+        v["pending"] = [a.question for a in state.flow.pending.asks_of(side)] if state.flow.pending else []
     if state.ended:
         v["victory"] = victory(state)
     return v

@@ -5,12 +5,13 @@ from dataclasses import replace
 import pytest
 
 from pbem.core.dice import FixedDice, SeededDice
+from pbem.core.interrupts import Ask, Pending
 from pbem.core.orders import OrderLine
 from pbem.rules.bismarck import RULESET, battle, game, naval
 from pbem.rules.bismarck.verbs import Engage
 from pbem.rules.bismarck.work import Work
 
-from .conftest import fresh
+from .conftest import at, fresh
 
 
 @pytest.fixture
@@ -33,7 +34,7 @@ def battles(monkeypatch):
 
 def _two_contacts():
     """C1: KG1 (Bismarck, Prinz Eugen) in J29 with TF1 (Hood, Prince of Wales); C2: Z-5 in J30 with Norfolk."""
-    s = replace(fresh(), standing=(("allied", ("AUTO_ENGAGE OFF",)), ("german", ("AUTO_ENGAGE OFF",))))
+    s = at(fresh(), standing=(("allied", ("AUTO_ENGAGE OFF",)), ("german", ("AUTO_ENGAGE OFF",))))
     w = Work(s)
     for sid in ("hood", "prince-of-wales"):
         w.set(sid, hex="J29")
@@ -127,10 +128,12 @@ def test_a_real_battle_reports_a_result_that_matches_the_ships():
 def test_doctrine_interrupt_keeps_the_conditions(battles):
     fought, script = battles
     script += [("LOST", ()), ("WON", ())]
-    w = _two_contacts()
-    w.s = replace(w.s, pending=("doctrine", "allied", "ENGAGE allied C2 norfolk",
-                                "ENGAGE allied C1 TF1 PREVIOUS WON"))
-    game.resume_after_doctrine(w, {}, SeededDice(b"d", "x"))  # random events follow the battles
+    s = _two_contacts().freeze()
+    calls = [["allied", "C2", "norfolk", []], ["allied", "C1", "TF1", ["PREVIOUS", "WON"]]]
+    asked = Pending("doctrine", (Ask("allied", "doctrine allied", "declare a doctrine", "CLOSE"),),
+                    {"calls": calls, "release": []})
+    w = Work(replace(s, flow=replace(s.flow, step="doctrine", pending=asked)))
+    game.resume_after_doctrine(w, SeededDice(b"d", "x"))  # random events follow the battles
     assert len(fought) == 1 and "condition IF PREVIOUS WON not met" in _text(w)
 
 

@@ -16,7 +16,7 @@ from pbem.rules.bismarck.verbs import Move, Search
 from pbem.rules.bismarck.victory import victory
 from pbem.rules.bismarck.work import Work
 
-from .conftest import fresh
+from .conftest import at, fresh
 
 
 def face(*rs):
@@ -39,7 +39,7 @@ def test_e2_visibility_weather_4_at_night_is_7():
 
 
 def _view_with_vis(vis):
-    s = replace(fresh(), vis=vis, step="orders")
+    s = at(fresh(), vis=vis, step="orders")
     return RULESET.view(s, "allied"), s
 
 
@@ -228,7 +228,7 @@ def test_e9_allied_submarine_reveals_the_dd_and_hits_stern():
 
 def test_e10_german_submarine_reveals_arethusa_and_dud():
     """E10 [11.1]: the German names AF23; Arethusa in AF24 is revealed; 5 -1 -1 = 3: 1 hit; DUD."""
-    s = replace(fresh(), turn=T.turn_index("29-day"), vis=3,
+    s = at(fresh(), turn=T.turn_index("29-day"), vis=3,
                 standing=(("german", ("SUB_HEX AF23",)), ("allied", ())))
     w = Work(s)
     for x in list(w.afloat("allied")):

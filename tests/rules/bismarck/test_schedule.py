@@ -11,7 +11,7 @@ from pbem.rules.bismarck import tables as T
 from pbem.rules.bismarck.board import board
 from pbem.rules.bismarck.work import Work
 
-from .conftest import fresh
+from .conftest import at, fresh
 
 ESCORT_ROWS = [(c["name"], s) for c in T.tables()["convoys"] for s in c["escort"]]
 
@@ -53,7 +53,7 @@ def test_schedule_data_names_real_ships_and_sea_hexes_with_provenance():
 
 def _at(turn_spec, **kw):
     s = fresh(**kw)
-    return replace(s, turn=T.turn_index(turn_spec), step="orders")
+    return at(s, turn=T.turn_index(turn_spec), step="orders")
 
 
 def _check(state, *texts):
