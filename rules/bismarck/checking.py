@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from typing import Any
 
 from pbem.core.errors import IllegalOrderError, OrderSyntaxError
 
@@ -10,15 +12,16 @@ from .board import board, parse_hex
 TF_RE = re.compile(r"^(TF|KG|TG)[0-9]{1,2}$")
 
 
-class Ctx:
-    """The view, with own units as this file's earlier lines leave them (TF changes, markers).
+class Ctx(dict):
+    """The seat's view (it is the view, so the kit's verb table hands it to each parser), with own
+    units as this file's earlier lines leave them (TF changes, markers).
 
     ``moved`` collects the units, ships and air units an earlier line already moves or keeps in
     place; ``base_after`` the hex each carrier's aircraft take off from after her MOVE [7.7].
     """
 
-    def __init__(self, view: dict) -> None:
-        self.view = view
+    def __init__(self, view: Mapping[str, Any]) -> None:
+        super().__init__(view)
         self.side = view["side"]
         self.step = view["step"]
         self.ships = {x["id"]: dict(x) for x in view["ships"] if x["status"] == "sea"}
@@ -54,7 +57,7 @@ class Ctx:
         return u
 
     def fog_blocks(self, h: str) -> bool:
-        return self.view["fog"] and h in board().fog
+        return self["fog"] and h in board().fog
 
 
 def unit_id(ships: list[dict]) -> str:

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from pbem.core.interrupts import Ask
+from pbem.core.standing import StandingChange
 
 from . import combat, moves
 from . import tables as T
@@ -14,7 +15,7 @@ from .events import random_events
 from .naval import naval_phase, planned_combats
 from .search import search_phase
 from .shadow import prune, shadow_phase
-from .verbs import Engage, Move, Order, Policy, Release
+from .verbs import Engage, Move, Order, Release
 from .work import SIDES, Work, enemy
 
 
@@ -89,9 +90,9 @@ def shadowed_move(w: Work, side: str, orders: Sequence[Order]) -> None:
 
 # --- phases 3B-7 [7-11] --------------------------------------------------------------------------
 def main_orders(w: Work, orders: Mapping[str, Sequence[Order]], dice) -> None:
-    """3B-3H, then Search, Air Attack, Naval Combat and Random Events [7-11]; standing orders
-    (:class:`Policy`) the kit has already put in force."""
-    by = {side: [o for o in orders.get(side, ()) if not isinstance(o, Policy)] for side in SIDES}
+    """3B-3H, then Search, Air Attack, Naval Combat and Random Events [7-11]; the standing orders
+    among ``orders`` the kit has already put in force."""
+    by = {side: [o for o in orders.get(side, ()) if not isinstance(o, StandingChange)] for side in SIDES}
     for side in SIDES:
         moves.task_forces(w, by[side])
     for side in SIDES:

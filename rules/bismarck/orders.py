@@ -1,70 +1,78 @@
-"""Order lines: checking one seat's file against its view (never the state).
+"""Order lines: checking one seat's file against its view (never the state), through the kit's verb table.
 
-One order file per side covers most of a turn [digest 12]: this turn's orders become typed values
-(:mod:`.verbs`, parsed in :mod:`.turn_orders`), standing orders (reaction policies, parsed in
-:mod:`.standing_orders`) their canonical lines, kept in the state until replaced and consulted
-during resolution.  Every problem of the file is reported, each with its line and rule.
+One order file per side covers most of a turn [digest 12]: this turn's orders (:mod:`.turn_orders`)
+and standing orders (reaction policies, :mod:`.standing_orders`, kept in the kit's store until
+replaced or cancelled) are typed values (:mod:`.verbs`).  Every problem of the file is reported,
+each with its line and rule.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from pbem.core.errors import IllegalOrderError, OrderError, OrderProblem, OrderSyntaxError
 from pbem.core.orders import OrderLine
 from pbem.core.ruleset import Checked
+from pbem.core.standing import Cancel, parse_cancel
+from pbem.core.verbs import Verb, VerbTable, arity
 
 from . import standing_orders, turn_orders
 from .checking import Ctx
 from .verbs import Attack, Ignore, Order, Policy, standing_key
 
-STANDING = set(standing_orders.PARSERS)
-TURN_VERBS = set(turn_orders.PARSERS)
 GERMAN_ONLY = {"ON_SHADOW", "REFUEL", "RTB", "HUNT", "ON_MERCHANT", "ON_CONVOY", "SUB_HEX"}
 ALLIED_ONLY = {"SHADOW", "ON_DIVERSION", "RELEASE"}
+STANDING = {v.word for v in standing_orders.VERBS} | {"CANCEL"}
 
-__all__ = ["check", "standing_key"]
+
+def _cancel(args: tuple[str, ...], view: Mapping[str, Any], seat: str) -> Cancel:
+    """CANCEL <key>: the view lists standing orders as lines; their keys are what may be cancelled."""
+    rows = [{"key": standing_key(line.split()), "text": line} for line in view["standing"]]
+    return parse_cancel(args, {"standing": rows}, seat)
+
+
+def _answer(order: Attack | Ignore) -> Verb:
+    def parse(args: tuple[str, ...], view: Mapping[str, Any], seat: str) -> Attack | Ignore:
+        arity(args, 0, "ATTACK or IGNORE", rule="11.3")
+        return order
+    return Verb(order.text(), parse, order.text(), "11.3")
+
+
+VERBS = VerbTable([*turn_orders.VERBS, *standing_orders.VERBS,
+                   Verb("CANCEL", _cancel, "CANCEL <key of a standing order in force, e.g. SUB_HEX or DOCTRINE ALL>")])
+ANSWERS = VerbTable([_answer(Attack()), _answer(Ignore())], rule="11.3")
 
 
 def check(view: dict, seat: str, lines: Sequence[OrderLine]) -> Checked:
-    """``Checked.orders`` is the tuple of typed orders (TF changes first), standing ones as :class:`Policy`."""
+    """``Checked.orders`` is the tuple of typed orders, TF changes first so that MOVE lines may name a
+    task force formed in the same file [7.2]."""
+    if view["step"] == "convoy":
+        return ANSWERS.check_lines(view, seat, lines)
     ctx = Ctx(view)
     problems: list[OrderProblem] = []
-    orders: list[Order] = []
-    # TF changes first, so MOVE lines may name a task force formed in the same file [7.2]
+    orders: list[Order | Cancel] = []
     for ln in sorted(lines, key=lambda ln: 0 if ln.verb in turn_orders.TF_VERBS else 1):
         try:
-            item = _line(ctx, ln)
+            _allowed_now(ctx, ln.verb)
+            orders.append(VERBS.parse(ln.text, ctx, seat))
         except OrderError as exc:
             problems.append(exc.problem(ln.line_no, ln.text))
-            continue
-        orders.append(item)
     standing = [o.text() for o in orders if isinstance(o, Policy)]
-    notes = [] if ctx.step == "convoy" else _replacements(standing, view.get("standing", []))
-    return Checked(tuple(orders), tuple(problems), tuple(notes))
+    return Checked(tuple(orders), tuple(problems), tuple(_replacements(standing, view.get("standing", []))))
 
 
-def _line(ctx: Ctx, ln: OrderLine) -> Order:
-    """One line: a typed order of this turn, or a standing order."""
-    verb, w = ln.verb, ln.words
-    if ctx.step == "convoy":
-        if verb not in ("ATTACK", "IGNORE") or len(w) != 1:
-            raise OrderSyntaxError("a convoy has been found: answer ATTACK or IGNORE", rule="11.3")
-        return Attack() if verb == "ATTACK" else Ignore()
+def _allowed_now(ctx: Ctx, verb: str) -> None:
+    """What this step and this side may order [4, 7.1, 10]."""
     if ctx.step == "doctrine" and verb != "DOCTRINE":
         raise OrderSyntaxError("a naval combat is coming: only DOCTRINE <unit>|ALL CLOSE|STANDOFF|EVADE "
                                "[TORPEDOES ON|OFF] [BREAK <hull>] lines are taken now", rule="10")
-    if verb not in STANDING | TURN_VERBS:
-        raise OrderSyntaxError(f"unknown order {w[0]}; orders are " + ", ".join(sorted(STANDING | TURN_VERBS)))
     if verb in GERMAN_ONLY and ctx.side != "german":
         raise IllegalOrderError(f"{verb} is a German order", rule="4")
     if verb in ALLIED_ONLY and ctx.side != "allied":
         raise IllegalOrderError(f"{verb} is an Allied order", rule="4")
-    if verb in STANDING:
-        return Policy(standing_orders.PARSERS[verb](ctx, w))
-    if ctx.step.startswith("shadowed") and verb != "MOVE":
+    if ctx.step.startswith("shadowed") and verb in VERBS and verb not in STANDING | {"MOVE"}:
         raise IllegalOrderError("only your Shadowed units move now (MOVE, or leave them out to stay); "
                                 "the other orders come in the main order phase", rule="7.1")
-    return turn_orders.PARSERS[verb](ctx, w)
 
 
 def _replacements(standing: list[str], in_force: Sequence[str]) -> list[str]:

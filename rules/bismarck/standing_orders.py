@@ -1,4 +1,4 @@
-"""The parsers of standing orders (reaction policies kept until replaced), one per verb [6, 9-11].
+"""The verbs of standing orders (reaction policies kept until replaced), one parser each [6, 9-11].
 
 Each returns the order's canonical line, the form kept in the state and consulted during
 resolution (:class:`.verbs.Policy`); a line with the same key as an earlier one replaces it.
@@ -9,9 +9,11 @@ import re
 from collections.abc import Callable, Sequence
 
 from pbem.core.errors import IllegalOrderError, OrderSyntaxError
+from pbem.core.verbs import Verb
 
 from . import movement as M
 from .checking import TF_RE, Ctx, hex_word
+from .verbs import Policy
 
 CLASSES = ("BB", "BC", "CV", "CA", "CL", "DD", "CG", "TK")
 SHADOW_FORM = "SHADOW ON|OFF or SHADOW <contact|hex> WITH <TF|ship[,ship...]> [SPLIT] or SHADOW <contact|hex> OFF"
@@ -189,9 +191,21 @@ def doctrine(ctx: Ctx, w: Sequence[str]) -> str:
     return " ".join(out)
 
 
-PARSERS: dict[str, Callable[[Ctx, Sequence[str]], str]] = {
-    "ON_SHADOW": on_shadow, "SHADOW": shadow, "ON_DIVERSION": on_diversion,
-    "AUTO_ENGAGE": _choices(("ON", "OFF"), "10"), "ON_MERCHANT": _choices(("ATTACK", "IGNORE"), "11.3"),
-    "ON_CONVOY": _choices(("ATTACK", "IGNORE", "ASK"), "11.3"), "STRIKE_CLASSES": strike_classes,
-    "DEFEND_PRIORITY": defend_priority, "HUNT": hunt, "SUB_HEX": sub_hex, "DOCTRINE": doctrine,
-}
+def _verb(word: str, parse: Callable[[Ctx, Sequence[str]], str], usage: str, rule: str) -> Verb:
+    """A kit verb giving the standing order as a :class:`Policy` of its canonical line."""
+    return Verb(word, lambda args, ctx, seat: Policy(parse(ctx, (word, *args))), usage, rule)  # type: ignore[arg-type]
+
+
+VERBS = (
+    _verb("ON_SHADOW", on_shadow, ON_SHADOW_FORM, "6"),
+    _verb("SHADOW", shadow, SHADOW_FORM, "6"),
+    _verb("ON_DIVERSION", on_diversion, DIVERSION_FORM, "6"),
+    _verb("AUTO_ENGAGE", _choices(("ON", "OFF"), "10"), "AUTO_ENGAGE ON|OFF", "10"),
+    _verb("ON_MERCHANT", _choices(("ATTACK", "IGNORE"), "11.3"), "ON_MERCHANT ATTACK|IGNORE", "11.3"),
+    _verb("ON_CONVOY", _choices(("ATTACK", "IGNORE", "ASK"), "11.3"), "ON_CONVOY ATTACK|IGNORE|ASK", "11.3"),
+    _verb("STRIKE_CLASSES", strike_classes, "STRIKE_CLASSES <class> ...", "9"),
+    _verb("DEFEND_PRIORITY", defend_priority, "DEFEND_PRIORITY <ship> ...", "9"),
+    _verb("HUNT", hunt, "HUNT <unit>|AUTO|NONE", "11.3"),
+    _verb("SUB_HEX", sub_hex, "SUB_HEX <hex>", "11.1"),
+    _verb("DOCTRINE", doctrine, DOCTRINE_FORM, "10"),
+)

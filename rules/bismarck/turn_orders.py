@@ -1,4 +1,4 @@
-"""The parsers of this turn's orders, one per verb: ``(ctx, words) -> order value`` [7-12].
+"""The verbs of this turn's orders, one parser each: ``(ctx, words) -> order value`` [7-12].
 
 Each raises one of the core order errors with the rule it enforces, and records in ``ctx`` what
 the order changes for the lines after it (TF membership, markers, units already moved).
@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from pbem.core.errors import IllegalOrderError, OrderSyntaxError
+from pbem.core.verbs import Verb
 
 from . import movement as M
 from .board import board
@@ -158,10 +159,10 @@ def move(ctx: Ctx, w: Sequence[str]) -> Move:
 def _may_move_now(ctx: Ctx, uid: str, u: list[dict]) -> None:
     """Shadowed units move in 3A and only then; a unit moves (or stays under a marker) once [7.1, 7.7]."""
     shadowed_step = ctx.step.startswith("shadowed")
-    if shadowed_step and uid not in ctx.view["must_move"]:
+    if shadowed_step and uid not in ctx["must_move"]:
         raise IllegalOrderError(f"{uid} is not Shadowed; it moves in the main order phase "
-                                f"(Shadowed now: {', '.join(ctx.view['must_move'])})", rule="7.1")
-    if not shadowed_step and any(x["id"] in ctx.view["moved"] for x in u):
+                                f"(Shadowed now: {', '.join(ctx['must_move'])})", rule="7.1")
+    if not shadowed_step and any(x["id"] in ctx["moved"] for x in u):
         raise IllegalOrderError(f"{uid} already moved and announced this turn", rule="7.1")
     if uid in ctx.moved or any(x["id"] in ctx.moved for x in u):
         raise IllegalOrderError(f"{uid} already has an order that keeps it in place or moves it", rule="7.7")
@@ -276,7 +277,7 @@ def _condition(ctx: Ctx, cw: list[str]) -> tuple[str, str]:
         if cw[1] not in ("WON", "LOST", "DRAWN", "NONE"):
             raise OrderSyntaxError("IF PREVIOUS takes WON, LOST, DRAWN or NONE", rule="10")
         return ("PREVIOUS", cw[1])
-    known = {x["id"] for x in ctx.view["ships"]} | {c["id"] for c in ctx.view["cards"]}
+    known = {x["id"] for x in ctx["ships"]} | {c["id"] for c in ctx["cards"]}
     sid = cw[0].lower()
     if sid not in known:
         raise IllegalOrderError(f"IF names {cw[0]}, which is neither your ship nor a Ship Card in play "
@@ -287,14 +288,30 @@ def _condition(ctx: Ctx, cw: list[str]) -> tuple[str, str]:
 
 
 def release(ctx: Ctx, w: Sequence[str]) -> Release:
-    releasable = ctx.view.get("releasable", [])
+    releasable = ctx.get("releasable", [])
     if len(w) != 2 or w[1].lower() not in releasable:
         raise IllegalOrderError(f"nothing to release now (releasable: {', '.join(releasable) or 'none'})",
                                 rule="12")
     return Release(w[1].lower())
 
 
-PARSERS: dict[str, Callable[[Ctx, Sequence[str]], Order]] = {
-    "FORM": form, "JOIN": join, "DETACH": detach, "REPAIR": repair, "PORT": port, "PATROL": patrol, "RTB": rtb,
-    "REFUEL": refuel, "MOVE": move, "FLY": fly, "SEARCH": search, "ENGAGE": engage, "RELEASE": release,
-}
+def _verb(word: str, parse: Callable[[Ctx, Sequence[str]], Order], usage: str, rule: str) -> Verb:
+    """A kit verb whose parser gets the check's Ctx (the view as this file leaves it) and the whole line."""
+    return Verb(word, lambda args, ctx, seat: parse(ctx, (word, *args)), usage, rule)  # type: ignore[arg-type]
+
+
+VERBS = (
+    _verb("FORM", form, "FORM <TF1|KG1|TG1...> <ship> <ship> ...", "7.2"),
+    _verb("JOIN", join, "JOIN <ship> <TF>", "7.2"),
+    _verb("DETACH", detach, "DETACH <ship>", "7.2"),
+    _verb("REPAIR", repair, "REPAIR <ship>", "7.3"),
+    _verb("PORT", port, "PORT <ship>", "7.4"),
+    _verb("PATROL", patrol, "PATROL <unit>", "7.6"),
+    _verb("RTB", rtb, "RTB <ship>", "7.7.2"),
+    _verb("REFUEL", refuel, "REFUEL <ship> FROM <tanker>", "7.5"),
+    _verb("MOVE", move, "MOVE <unit> <hex> [<hex>]", "7.7"),
+    _verb("FLY", fly, "FLY <air> <hex>[+S|+S+S|+A] ...", "7.7.1"),
+    _verb("SEARCH", search, "SEARCH ALL|NONE|<hex> ...", "8"),
+    _verb("ENGAGE", engage, ENGAGE_FORM, "10"),
+    _verb("RELEASE", release, "RELEASE <ship>", "12"),
+)

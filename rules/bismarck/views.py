@@ -167,6 +167,6 @@ def form(view: dict, seat: str) -> str:
         for r in view.get("restricted", []):
             out.append(f"#   RESTRICTED {r['id']}: {r['how']}")
         out.append("SEARCH ALL")
-    out.append("# standing orders in force (repeat a line with new values to change it):")
+    out.append("# standing orders in force (repeat a line with new values to change it, CANCEL <key> to drop it):")
     out += [f"#   {s}" for s in view["standing"]]
     return "\n".join(out) + "\n"
