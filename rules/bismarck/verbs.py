@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 
 def standing_key(words: Sequence[str]) -> str:
@@ -38,6 +39,17 @@ class Policy:
 
 
 @dataclass(frozen=True)
+class ShipOrder:
+    """The shape of the orders naming one ship (``verb`` is the subclass's word)."""
+
+    ship: str
+    verb: ClassVar[str] = ""
+
+    def text(self) -> str:
+        return f"{self.verb} {self.ship}"
+
+
+@dataclass(frozen=True)
 class Form:
     """FORM <TF> <ship> ... : a new task force of ships in one hex [7.2]."""
 
@@ -59,44 +71,28 @@ class Join:
         return f"JOIN {self.ship} {self.tf}"
 
 
-@dataclass(frozen=True)
-class Detach:
+class Detach(ShipOrder):
     """DETACH <ship> [7.2]."""
 
-    ship: str
-
-    def text(self) -> str:
-        return f"DETACH {self.ship}"
+    verb = "DETACH"
 
 
-@dataclass(frozen=True)
-class Repair:
+class Repair(ShipOrder):
     """REPAIR <ship>: repair at sea, the ship stays [7.3]."""
 
-    ship: str
-
-    def text(self) -> str:
-        return f"REPAIR {self.ship}"
+    verb = "REPAIR"
 
 
-@dataclass(frozen=True)
-class Port:
+class Port(ShipOrder):
     """PORT <ship>: in a friendly port, refuel and rearm [7.4]."""
 
-    ship: str
-
-    def text(self) -> str:
-        return f"PORT {self.ship}"
+    verb = "PORT"
 
 
-@dataclass(frozen=True)
-class Rtb:
+class Rtb(ShipOrder):
     """RTB <ship>: a heavy ship with reduced ER returns to base [7.7.2]."""
 
-    ship: str
-
-    def text(self) -> str:
-        return f"RTB {self.ship}"
+    verb = "RTB"
 
 
 @dataclass(frozen=True)
@@ -180,14 +176,10 @@ class Engage:
         return out + (f" IF {' '.join(self.cond)}" if self.cond else "")
 
 
-@dataclass(frozen=True)
-class Release:
+class Release(ShipOrder):
     """RELEASE <ship>: lift a RESTRICTED marker from the turn the schedule allows [12]."""
 
-    ship: str
-
-    def text(self) -> str:
-        return f"RELEASE {self.ship}"
+    verb = "RELEASE"
 
 
 @dataclass(frozen=True)

@@ -119,10 +119,6 @@ class Work:
     def units_in(self, side: str, h: str) -> list[str]:
         return sorted({self.unit_of(x.id) for x in self.afloat(side) if x.hex == h})
 
-    def unit_hex(self, uid: str) -> str | None:
-        ships = self.unit_ships(uid)
-        return ships[0].hex if ships else None
-
     def classes(self, ships: list[Ship]) -> tuple[tuple[str, int], ...]:
         out: dict[str, int] = {}
         for x in ships:
