@@ -61,7 +61,7 @@ def air_attacks(w: Work, dice) -> None:
         w.set(target, engaged=t.engaged + (w.s.turn,))
         lines = hit_attack(w, dice, target, drm, f"air attack by {air} on {target} ({cls}) in {h}")
         w.check_sunk(target, "air attack")
-        w.public("; ".join(lines), "air-attack")
+        w.kit.say("; ".join(lines), kind="air-attack")
 
 
 def choose_ship(w: Work, owner: str, ships) -> str:
@@ -77,7 +77,7 @@ def choose_ship(w: Work, owner: str, ships) -> str:
 def record_battle(w: Work, h: str, log: list[str], ships: list[str]) -> None:
     """Keep a fought battle's public log, Bismarck's capital kills [4], and tidy TFs and contacts."""
     w.s = replace(w.s, battles=w.s.battles + (BattleRecord(w.s.turn, h, tuple(log)),))
-    w.public("\n".join(log), "battle")
+    w.kit.say("\n".join(log), kind="battle")
     if "bismarck" in ships:
         kills = [s for s in ships if w.ships[s].side == "allied" and w.ships[s].status == "sunk"
                  and w.ships[s].cls in T.CAPITAL and s not in w.s.capital_kills]

@@ -50,12 +50,6 @@ class Work:
     def events(self) -> list[Event]:
         return self.kit.events
 
-    def event(self, text: str, seats: Iterable[str], kind: str = "note") -> None:
-        self.kit.say(text, to=tuple(seats), kind=kind)
-
-    def public(self, text: str, kind: str = "note") -> None:
-        self.kit.say(text, kind=kind)
-
     def tell(self, side: str, text: str, kind: str = "report") -> None:
         """Say ``text`` to ``side`` and keep it among the side's reports for its next view."""
         self.reports[side].append(text)
@@ -204,7 +198,7 @@ class Work:
         x = self.ships[sid]
         self.return_ee(x.ee)
         self.set(sid, status="sunk", hex=None, tf=None, hull=0, ee=(), markers=())
-        self.public(f"{x.id} ({x.cls}) is sunk: {why}", "sunk")
+        self.kit.say(f"{x.id} ({x.cls}) is sunk: {why}", kind="sunk")
         self.dissolve_small_tfs()
 
     def dissolve_small_tfs(self) -> None:
