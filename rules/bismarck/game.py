@@ -12,10 +12,10 @@ from . import combat, moves
 from . import tables as T
 from .board import board
 from .events import random_events
-from .naval import naval_phase, planned_combats
+from .naval import calls_from_json, calls_json, naval_phase, planned_combats
 from .search import search_phase
 from .shadow import prune, shadow_phase
-from .verbs import Engage, Move, Order, Release
+from .verbs import Move, Order, Release
 from .work import SIDES, Work, enemy
 
 
@@ -118,8 +118,7 @@ def _ask_doctrine(w: Work, by: dict[str, list[Order]]) -> bool:
     undeclared = [side for side in SIDES if not w.std_lines(side, "DOCTRINE")]
     if w.option("battle_doctrine", "standing") != "ask" or not undeclared or not planned_combats(w, by):
         return False
-    calls = [[side, o.contact, o.unit, list(o.cond or ())] for side in SIDES for o in by[side]
-             if isinstance(o, Engage)]
+    calls = {side: calls_json(by[side]) for side in SIDES}
     w.kit.interrupt("doctrine", [Ask(side, f"doctrine {side}", DOCTRINE_QUESTION, "CLOSE") for side in undeclared],
                     calls=calls, release=w.kw["release"])
     w.kw["release"] = []
@@ -140,8 +139,6 @@ def resume_after_doctrine(w: Work, dice) -> None:
         if not w.std_lines(side, "DOCTRINE"):
             w.keep_standing(side, "DOCTRINE ALL CLOSE")
     data = w.kit.resumed.data
-    by: dict[str, list[Order]] = {side: [] for side in SIDES}
-    for side, contact, unit, cond in data["calls"]:
-        by[side].append(Engage(contact, unit, (cond[0], cond[1]) if cond else None))
+    by = {side: calls_from_json(data["calls"][side]) for side in SIDES}
     w.kw["release"] = list(data["release"])
     finish_turn(w, by, dice)

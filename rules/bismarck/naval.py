@@ -1,9 +1,12 @@
-"""Phase 6, naval combat calls [10]: ENGAGE orders fought one at a time, conditions evaluated after
-each battle, then AUTO_ENGAGE's extra calls; the tactical battle itself is :func:`.combat.fight`."""
+"""Phase 6, naval combat calls [10]: each side's ENGAGE script (the kit's ``IF ... THEN ... ELSE``
+entries) fought one entry at a time, then AUTO_ENGAGE's extra calls; the battle is :func:`.battle.fight`."""
 from __future__ import annotations
+
+from pbem.core.scripts import Condition, If, run
 
 from . import battle, combat
 from . import tables as T
+from .conditions import CONDITIONS
 from .verbs import Engage, Order
 from .work import SIDES, Work
 
@@ -17,13 +20,29 @@ def auto_engage(w: Work, side: str) -> bool:
 def planned_combats(w: Work, by: dict[str, list[Order]]) -> bool:
     """Will a naval combat be called this turn (an ENGAGE order, or AUTO_ENGAGE with a contact in a shared hex)?"""
     for side in SIDES:
-        if any(isinstance(o, Engage) for o in by[side]):
+        if any(isinstance(o, (Engage, If)) for o in by[side]):
             return True
         if auto_engage(w, side):
             for c in w.contacts:
                 if c.holder == side and any(x.hex == c.hex for x in w.afloat(side)):
                     return True
     return False
+
+
+def calls_json(orders: list[Order]) -> list[dict]:
+    """A side's calls as JSON, to be kept in an interrupt's continuation."""
+    def call(o: Order | None) -> dict | None:
+        return None if not isinstance(o, Engage) else {"contact": o.contact, "unit": o.unit}
+    return [{"call": call(o)} if isinstance(o, Engage) else
+            {"if": [o.when.name, *o.when.args], "then": call(o.then), "else": call(o.otherwise)}
+            for o in orders if isinstance(o, (Engage, If))]
+
+
+def calls_from_json(data: list[dict]) -> list[Order]:
+    def call(d: dict | None) -> Engage | None:
+        return None if d is None else Engage(d["contact"], d["unit"])
+    return [call(d["call"]) if "call" in d else  # type: ignore[misc]
+            If(Condition(d["if"][0], tuple(d["if"][1:])), call(d["then"]), call(d["else"])) for d in data]
 
 
 def naval_phase(w: Work, by: dict[str, list[Order]], dice) -> None:
@@ -45,35 +64,32 @@ def _sink_caught_tankers(w: Work) -> None:
 
 
 def _side_calls(w: Work, dice, side: str, orders: list[Order], fought: set[str]) -> bool:
-    """One side's calls in file order, then AUTO_ENGAGE's; True once the game has ended."""
-    calls = [(o, False) for o in orders if isinstance(o, Engage)]
-    if auto_engage(w, side):
-        named = {o.contact for o, _ in calls}
-        calls += [(Engage(c.cid), True) for c in sorted(w.contacts, key=lambda c: c.cid)
-                  if c.holder == side and c.cid not in named]
-    previous = "NONE"
-    for o, auto in calls:
+    """One side's script of calls, entry by entry (the kit reports each entry not carried out), then
+    AUTO_ENGAGE's calls on the contacts no entry named; True once the game has ended."""
+    script = [o for o in orders if isinstance(o, (Engage, If))]
+    w.kw["previous"] = "NONE"
+
+    def perform(o: Order) -> None:
+        """A call is carried out even when it finds no battle (PREVIOUS is then NONE)."""
+        assert isinstance(o, Engage)
+        result = w.kw["previous"] = _call(w, dice, side, o, False, fought)
+        w.tell(side, f"ENGAGE {o.contact}: {result.lower() if result != 'NONE' else 'no battle'}")
+
+    for entry in script:
         # calls are taken one at a time, each after the previous battle's result is known [10]
-        if o.cond and not condition_met(w, o.cond, previous):
-            w.tell(side, f"ENGAGE {o.contact}: condition IF {' '.join(o.cond)} not met "
-                         f"(previous call: {previous.lower()}); not called")
-            previous = "NONE"
-            continue
-        previous = _call(w, dice, side, o, auto, fought)
-        if o.cond or not auto:
-            w.tell(side, f"ENGAGE {o.contact}: {previous.lower() if previous != 'NONE' else 'no battle'}")
+        if not run(w.kit, side, [entry], perform, CONDITIONS)[0]:
+            w.kw["previous"] = "NONE"
         if w.bismarck_gone():
             return True
+    if auto_engage(w, side):
+        named = {c.contact for o in script for c in (o.then, o.otherwise) if isinstance(c, Engage)} \
+            | {o.contact for o in script if isinstance(o, Engage)}
+        for c in sorted(w.contacts, key=lambda c: c.cid):
+            if c.holder == side and c.cid not in named:
+                _call(w, dice, side, Engage(c.cid), True, fought)
+                if w.bismarck_gone():
+                    return True
     return False
-
-
-def condition_met(w: Work, cond: tuple[str, str], previous: str) -> bool:
-    """``IF PREVIOUS WON|LOST|DRAWN|NONE`` or ``IF <ship> AFLOAT|SUNK`` [10]."""
-    if cond[0] == "PREVIOUS":
-        return previous == cond[1]
-    x = w.ships.get(cond[0])
-    afloat = bool(x and x.afloat)
-    return afloat if cond[1] == "AFLOAT" else not afloat
 
 
 def _call(w: Work, dice, side: str, o: Engage, auto: bool, fought: set[str]) -> str:

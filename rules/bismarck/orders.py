@@ -13,12 +13,14 @@ from typing import Any
 from pbem.core.errors import IllegalOrderError, OrderError, OrderProblem, OrderSyntaxError
 from pbem.core.orders import OrderLine
 from pbem.core.ruleset import Checked
+from pbem.core.scripts import If, scripted
 from pbem.core.standing import Cancel, parse_cancel
 from pbem.core.verbs import Verb, VerbTable, arity
 
 from . import standing_orders, turn_orders
 from .checking import Ctx
-from .verbs import Attack, Ignore, Order, Policy, standing_key
+from .conditions import CONDITIONS
+from .verbs import Attack, Engage, Ignore, Order, Policy, standing_key
 
 GERMAN_ONLY = {"ON_SHADOW", "REFUEL", "RTB", "HUNT", "ON_MERCHANT", "ON_CONVOY", "SUB_HEX"}
 ALLIED_ONLY = {"SHADOW", "ON_DIVERSION", "RELEASE"}
@@ -38,8 +40,9 @@ def _answer(order: Attack | Ignore) -> Verb:
     return Verb(order.text(), parse, order.text(), "11.3")
 
 
-VERBS = VerbTable([*turn_orders.VERBS, *standing_orders.VERBS,
-                   Verb("CANCEL", _cancel, "CANCEL <key of a standing order in force, e.g. SUB_HEX or DOCTRINE ALL>")])
+VERBS = scripted(VerbTable([*turn_orders.VERBS, *standing_orders.VERBS,
+                            Verb("CANCEL", _cancel, "CANCEL <key of a standing order in force, e.g. SUB_HEX>")]),
+                 CONDITIONS)
 ANSWERS = VerbTable([_answer(Attack()), _answer(Ignore())], rule="11.3")
 
 
@@ -50,11 +53,11 @@ def check(view: dict, seat: str, lines: Sequence[OrderLine]) -> Checked:
         return ANSWERS.check_lines(view, seat, lines)
     ctx = Ctx(view)
     problems: list[OrderProblem] = []
-    orders: list[Order | Cancel] = []
+    orders: list[Order | Cancel | If] = []
     for ln in sorted(lines, key=lambda ln: 0 if ln.verb in turn_orders.TF_VERBS else 1):
         try:
             _allowed_now(ctx, ln.verb)
-            orders.append(VERBS.parse(ln.text, ctx, seat))
+            orders.append(_only_calls_wait(VERBS.parse(ln.text, ctx, seat)))
         except OrderError as exc:
             problems.append(exc.problem(ln.line_no, ln.text))
     standing = [o.text() for o in orders if isinstance(o, Policy)]
@@ -73,6 +76,14 @@ def _allowed_now(ctx: Ctx, verb: str) -> None:
     if ctx.step.startswith("shadowed") and verb in VERBS and verb not in STANDING | {"MOVE"}:
         raise IllegalOrderError("only your Shadowed units move now (MOVE, or leave them out to stay); "
                                 "the other orders come in the main order phase", rule="7.1")
+
+
+def _only_calls_wait(order: Order | Cancel | If) -> Order | Cancel | If:
+    """Only combat calls are taken one at a time in resolution; the other orders happen before [10]."""
+    if isinstance(order, If) and not all(isinstance(o, Engage) for o in (order.then, order.otherwise) if o):
+        raise IllegalOrderError("only ENGAGE calls may wait for a condition (IF ... THEN ENGAGE ... "
+                                "[ELSE ENGAGE ...])", rule="10")
+    return order
 
 
 def _replacements(standing: list[str], in_force: Sequence[str]) -> list[str]:

@@ -8,15 +8,16 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from pbem.core.errors import IllegalOrderError, OrderSyntaxError
+from pbem.core.scripts import If
 from pbem.core.verbs import Verb
 
 from . import movement as M
 from .board import board
 from .checking import TF_RE, Ctx, hex_word, unit_id
+from .conditions import ENGAGE_FORM, suffix_condition
 from .tables import X
 from .verbs import Detach, Engage, Fly, Form, Join, Move, Order, Patrol, Port, Refuel, Release, Repair, Rtb, Search
 
-ENGAGE_FORM = "ENGAGE <contact> [WITH <unit>] [IF PREVIOUS WON|LOST|DRAWN|NONE | IF <ship> AFLOAT|SUNK]"
 TF_VERBS = ("FORM", "JOIN", "DETACH")
 
 
@@ -249,42 +250,19 @@ def search(ctx: Ctx, w: Sequence[str]) -> Search:
     return Search("LIST", tuple(hex_word(h) for h in w[1:]))
 
 
-def engage(ctx: Ctx, w: Sequence[str]) -> Engage:
-    """A combat call [10]; calls are resolved one at a time in file order, so a condition may test
-    the result of this side's previous call or whether a ship is still afloat."""
-    words = list(w)
-    up = [x.upper() for x in words]
-    cond = None
+def engage(ctx: Ctx, w: Sequence[str]) -> Engage | If:
+    """A combat call [10]; ``ENGAGE ... IF <condition>`` is read as ``IF <condition> THEN ENGAGE ...``."""
+    up = [x.upper() for x in w]
     if "IF" in up:
         i = up.index("IF")
-        words = words[:i]
-        cond = _condition(ctx, up[i + 1:])
-    if len(words) not in (2, 4) or (len(words) == 4 and words[2].upper() != "WITH"):
+        return If(suffix_condition(w[i + 1:], ctx, ctx.side), engage(ctx, w[:i]))
+    if len(w) not in (2, 4) or (len(w) == 4 and up[2] != "WITH"):
         raise OrderSyntaxError(f"write {ENGAGE_FORM}", rule="10")
-    c = ctx.contacts.get(words[1].upper())
+    c = ctx.contacts.get(up[1])
     if c is None:
-        raise IllegalOrderError(f"no contact {words[1]} (contacts: {', '.join(sorted(ctx.contacts)) or 'none'})",
+        raise IllegalOrderError(f"no contact {w[1]} (contacts: {', '.join(sorted(ctx.contacts)) or 'none'})",
                                 rule="10")
-    unit = unit_id(ctx.need_unit(words[3])) if len(words) == 4 else None
-    return Engage(c["id"], unit, cond)
-
-
-def _condition(ctx: Ctx, cw: list[str]) -> tuple[str, str]:
-    """``PREVIOUS WON|LOST|DRAWN|NONE`` or ``<ship> AFLOAT|SUNK`` after an ENGAGE's IF [10]."""
-    if len(cw) != 2:
-        raise OrderSyntaxError(f"write {ENGAGE_FORM}", rule="10")
-    if cw[0] == "PREVIOUS":
-        if cw[1] not in ("WON", "LOST", "DRAWN", "NONE"):
-            raise OrderSyntaxError("IF PREVIOUS takes WON, LOST, DRAWN or NONE", rule="10")
-        return ("PREVIOUS", cw[1])
-    known = {x["id"] for x in ctx["ships"]} | {c["id"] for c in ctx["cards"]}
-    sid = cw[0].lower()
-    if sid not in known:
-        raise IllegalOrderError(f"IF names {cw[0]}, which is neither your ship nor a Ship Card in play "
-                                f"(or write IF PREVIOUS WON|LOST|DRAWN|NONE)", rule="10")
-    if cw[1] not in ("AFLOAT", "SUNK"):
-        raise OrderSyntaxError(f"IF {sid} takes AFLOAT or SUNK", rule="10")
-    return (sid, cw[1])
+    return Engage(c["id"], unit_id(ctx.need_unit(w[3])) if len(w) == 4 else None)
 
 
 def release(ctx: Ctx, w: Sequence[str]) -> Release:
@@ -295,7 +273,7 @@ def release(ctx: Ctx, w: Sequence[str]) -> Release:
     return Release(w[1].lower())
 
 
-def _verb(word: str, parse: Callable[[Ctx, Sequence[str]], Order], usage: str, rule: str) -> Verb:
+def _verb(word: str, parse: Callable[[Ctx, Sequence[str]], Order | If], usage: str, rule: str) -> Verb:
     """A kit verb whose parser gets the check's Ctx (the view as this file leaves it) and the whole line."""
     return Verb(word, lambda args, ctx, seat: parse(ctx, (word, *args)), usage, rule)  # type: ignore[arg-type]
 

@@ -165,15 +165,13 @@ class Search:
 
 @dataclass(frozen=True)
 class Engage:
-    """ENGAGE <contact> [WITH <unit>] [IF PREVIOUS <result> | IF <ship> AFLOAT|SUNK]: one combat call [10]."""
+    """ENGAGE <contact> [WITH <unit>]: one combat call [10]; ``IF <condition> THEN`` makes it wait."""
 
     contact: str
     unit: str | None = None
-    cond: tuple[str, str] | None = None
 
     def text(self) -> str:
-        out = f"ENGAGE {self.contact}" + (f" WITH {self.unit}" if self.unit else "")
-        return out + (f" IF {' '.join(self.cond)}" if self.cond else "")
+        return f"ENGAGE {self.contact}" + (f" WITH {self.unit}" if self.unit else "")
 
 
 class Release(ShipOrder):

@@ -142,8 +142,8 @@ def form(view: dict, seat: str) -> str:
     else:
         out.append("# MOVE <unit> <hex> [<hex>] | FORM <TF> <ship>... | JOIN <ship> <TF> | DETACH <ship>")
         out.append("# REPAIR <ship> | PORT <ship> | PATROL <unit> | FLY <air> <hex>[+S|+A] ... | SEARCH ALL|NONE|<hex>...")
-        out.append("# ENGAGE <contact> [WITH <unit>] [IF PREVIOUS WON|LOST|DRAWN|NONE | IF <ship> AFLOAT|SUNK]"
-                   "   (calls are fought one at a time, in file order) [10]")
+        out.append("# ENGAGE <contact> [WITH <unit>]   (calls are fought one at a time, in file order) [10]")
+        out.append("#   IF PREVIOUS WON|LOST|DRAWN|NONE | IF AFLOAT|SUNK <ship> THEN ENGAGE ... [ELSE ENGAGE ...]")
         out.append("#" + (" REFUEL <ship> FROM <tanker> | RTB <ship>"
                           if seat == "german" else " RELEASE <ship>"))
         if seat == "allied":

@@ -32,6 +32,7 @@ class Work:
     def __init__(self, state: State, kit: KitWork | None = None) -> None:
         self.s = state
         self.kit: KitWork = kit if kit is not None else KitWork(state.flow, SEATS, None)  # type: ignore[arg-type]
+        self.kit.data = self  # what the kit hands to script conditions (the table sets it too)
         self.ships: dict[str, Ship] = {x.id: x for x in state.ships}
         self.air: dict[str, Air] = {x.id: x for x in state.air}
         self.contacts: list[Contact] = list(state.contacts)

@@ -8,6 +8,7 @@ from pbem.core.dice import FixedDice, SeededDice
 from pbem.core.interrupts import Ask, Pending
 from pbem.core.orders import OrderLine
 from pbem.rules.bismarck import RULESET, battle, game, naval
+from pbem.core.scripts import Condition, If
 from pbem.rules.bismarck.verbs import Engage
 from pbem.rules.bismarck.work import Work
 
@@ -44,8 +45,10 @@ def _two_contacts():
     return w
 
 
-def _call(contact, unit, cond=None):
-    return Engage(contact, unit, tuple(cond) if cond else None)
+def _call(contact, unit, cond=None, otherwise=None):
+    """A call, or (with ``cond``) the script entry IF <cond> THEN <call> [ELSE <otherwise>]."""
+    call = Engage(contact, unit)
+    return If(Condition(cond[0], (cond[1],)), call, otherwise) if cond else call
 
 
 def _text(w):
@@ -62,7 +65,7 @@ def test_second_call_waits_for_the_first_result(battles, first, fights_second):
     assert len(fought) == (2 if fights_second else 1)
     assert fought[0][1] == ("norfolk",)
     if not fights_second:
-        assert f"ENGAGE C1: condition IF PREVIOUS WON not met (previous call: {first.lower()}); not called" in _text(w)
+        assert "IF PREVIOUS WON THEN ENGAGE C1 WITH TF1 was skipped: PREVIOUS WON does not hold" in _text(w)
 
 
 def test_if_ship_sunk_and_a_skipped_call_counts_as_none(battles):
@@ -71,7 +74,7 @@ def test_if_ship_sunk_and_a_skipped_call_counts_as_none(battles):
     w = _two_contacts()
     by = {"allied": [_call("C2", "norfolk"),
                      _call("C1", "TF1", ["PREVIOUS", "WON"]),       # not called: previous LOST
-                     _call("C1", "TF1", ["norfolk", "SUNK"])],      # called: Norfolk went down
+                     _call("C1", "TF1", ["SUNK", "norfolk"])],      # called: Norfolk went down
           "german": []}
     naval.naval_phase(w, by, FixedDice([]))
     assert [f[1] for f in fought] == [("norfolk",), ("hood", "prince-of-wales")]
@@ -129,12 +132,14 @@ def test_doctrine_interrupt_keeps_the_conditions(battles):
     fought, script = battles
     script += [("LOST", ()), ("WON", ())]
     s = _two_contacts().freeze()
-    calls = [["allied", "C2", "norfolk", []], ["allied", "C1", "TF1", ["PREVIOUS", "WON"]]]
+    calls = {"allied": naval.calls_json([_call("C2", "norfolk"), _call("C1", "TF1", ["PREVIOUS", "WON"])]),
+             "german": []}
     asked = Pending("doctrine", (Ask("allied", "doctrine allied", "declare a doctrine", "CLOSE"),),
                     {"calls": calls, "release": []})
+    assert Pending.load(asked.dump()) == asked  # the continuation is plain JSON
     w = Work(replace(s, flow=replace(s.flow, step="doctrine", pending=asked)))
     game.resume_after_doctrine(w, SeededDice(b"d", "x"))  # random events follow the battles
-    assert len(fought) == 1 and "condition IF PREVIOUS WON not met" in _text(w)
+    assert len(fought) == 1 and "PREVIOUS WON does not hold" in _text(w)
 
 
 def _view():
@@ -148,9 +153,9 @@ def test_check_conditional_calls_and_round_trip():
              "ENGAGE C1 WITH tf1 IF PREVIOUS NONE"]
     c = RULESET.check_orders(view, "allied", [OrderLine(i + 1, t) for i, t in enumerate(lines)])
     assert not c.problems, c.problems
-    canon = [o.text() for o in c.orders if isinstance(o, Engage)]
-    assert canon == ["ENGAGE C2 WITH norfolk", "ENGAGE C1 WITH TF1 IF PREVIOUS WON", "ENGAGE C1 IF hood AFLOAT",
-                     "ENGAGE C1 WITH TF1 IF PREVIOUS NONE"]
+    canon = [o.text() for o in c.orders]
+    assert canon == ["ENGAGE C2 WITH norfolk", "IF PREVIOUS WON THEN ENGAGE C1 WITH TF1", "IF AFLOAT hood THEN ENGAGE C1",
+                     "IF PREVIOUS NONE THEN ENGAGE C1 WITH TF1"]
     again = RULESET.check_orders(view, "allied", [OrderLine(i + 1, t) for i, t in enumerate(canon)])
     assert [o.text() for o in again.orders] == canon
     assert again.orders == c.orders
@@ -164,3 +169,22 @@ def test_check_rejects_bad_conditions_naming_line_and_rule():
     assert all(p.rule == "10" for p in c.problems)
     assert "WON, LOST, DRAWN or NONE" in c.problems[0].message
     assert "neither your ship nor a Ship Card in play" in c.problems[1].message  # Bismarck's card is not in play
+
+
+def test_else_calls_another_contact_when_the_condition_fails(battles):
+    fought, script = battles
+    script += [("LOST", ()), ("WON", ())]
+    w = _two_contacts()
+    w.set("norfolk", hex="J29")  # Norfolk joins TF1's hex: both calls may be fought there
+    by = {"allied": [_call("C1", "norfolk"), _call("C1", "TF1", ["PREVIOUS", "WON"], otherwise=Engage("C1", "TF1"))],
+          "german": []}
+    naval.naval_phase(w, by, FixedDice([]))
+    assert [f[1] for f in fought] == [("norfolk",), ("hood", "prince-of-wales")]
+    assert "skipped" not in _text(w)  # the ELSE was carried out
+
+
+def test_only_engage_calls_may_wait_for_a_condition():
+    c = RULESET.check_orders(_view(), "allied", [OrderLine(1, "IF PREVIOUS WON THEN SEARCH ALL"),
+                                                   OrderLine(2, "IF SUNK hood THEN ENGAGE C1 ELSE ENGAGE C2")])
+    assert [p.line_no for p in c.problems] == [1] and c.problems[0].rule == "10"
+    assert c.orders[0].text() == "IF SUNK hood THEN ENGAGE C1 ELSE ENGAGE C2"
