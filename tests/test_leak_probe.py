@@ -42,7 +42,7 @@ def duel_pairs():
 
 # -- Bismarck: unreported positions, fuel, standing orders --------------------------------------------------
 
-BISMARCK = {"scenario": "last-dash", "edits": [["step", "orders"]]}
+BISMARCK = {"scenario": "last-dash", "edits": [["flow.step", "orders"]]}
 
 
 def bismarck_pairs():
@@ -60,7 +60,8 @@ def bismarck_pairs():
                            orders={"allied": "SEARCH NONE", "german": "SEARCH NONE"})
     yield "bismarck", Pair("Allied standing orders", "german",
                            state("bismarck", BISMARCK),
-                           state("bismarck", BISMARCK, [["standing[0][1]", ["SHADOW OFF", "AUTO_ENGAGE OFF"]]]),
+                           state("bismarck", BISMARCK, [["flow.standing[0][2]", "SHADOW OFF"],  # the kit's store: [seat, key, text]
+                                                        ["flow.standing[1][2]", "AUTO_ENGAGE OFF"]]),
                            probe="MOVE bismarck W18\nON_SHADOW bismarck EVADE",
                            orders={"allied": "SEARCH NONE", "german": "SEARCH NONE"})
 

@@ -1,6 +1,4 @@
 """The Chase of the Bismarck (VUCA Simulations, 2022): naval hidden movement, search and shadowing."""
-from .ruleset import BismarckRuleset
-
-RULESET = BismarckRuleset()
+from .ruleset import RULESET
 
 __all__ = ["RULESET"]

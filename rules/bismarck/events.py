@@ -3,10 +3,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from . import combat
+from pbem.core.interrupts import Ask
+
+from . import battle, combat
 from . import tables as T
 from .board import board
 from .work import SIDES, Work
+
+
+CONVOY_QUESTION = "a convoy was found and your ON_CONVOY ASK order leaves it to you: ATTACK or IGNORE"
 
 
 def random_events(w: Work, by: dict, dice) -> None:
@@ -35,14 +40,15 @@ def submarine(w: Work, by: dict, dice) -> None:
     r = T.d10(dice, "submarine contact", SIDES)
     sm = T.tables()["submarine"]
     if r > sm["contact_max"]:
-        w.public(f"submarine contact roll {r}: no contact", "submarine")
+        w.kit.say(f"submarine contact roll {r}: no contact", kind="submarine")
         return
     r2 = T.d10(dice, "submarine attack table", SIDES)
     if r2 <= sm["allied_sub_max"]:
         cands = [x for x in w.afloat("german") if x.cls != "TK" and x.hex in board().eastern]
         x = _pick_by_class(w, dice, cands, "german", "submarine class roll")
         if x is None:
-            w.public("submarine: an Allied submarine finds no German ship in the Eastern Air Cover zone", "submarine")
+            w.kit.say("submarine: an Allied submarine finds no German ship in the Eastern Air Cover zone",
+                      kind="submarine")
             return
         tf = x.tf is not None
         w.tell("allied", f"Allied submarine: a German {x.cls} in {x.hex}{', in a task force' if tf else ''}")
@@ -50,17 +56,17 @@ def submarine(w: Work, by: dict, dice) -> None:
         drm = T.hit_drm(vis=w.s.vis, target_er=x.er_now, kind="sub")
         lines = combat.hit_attack(w, dice, x.id, drm, f"Allied submarine attack on a {x.cls}")
         w.check_sunk(x.id, "submarine")
-        w.public("; ".join(lines), "submarine")
+        w.kit.say("; ".join(lines), kind="submarine")
         return
     named = (w.std_lines("german", "SUB_HEX") or [[]])[-1]
     h = named[1] if len(named) > 1 else None
     if h is None:
-        w.public("German submarine: the German names no hex", "submarine")
+        w.kit.say("German submarine: the German names no hex", kind="submarine")
         return
     cands = [x for x in w.afloat("allied") if board().distance(x.hex, h) <= sm["range"]]
     x = _pick_by_class(w, dice, cands, "allied", "submarine class roll")
     if x is None:
-        w.public(f"German submarine near {h}: no Allied ship within {sm['range']} hexes", "submarine")
+        w.kit.say(f"German submarine near {h}: no Allied ship within {sm['range']} hexes", kind="submarine")
         return
     w.tell("german", f"German submarine near {h}: an Allied {x.cls} in {x.hex}"
                      f"{', in a task force' if x.tf else ''}")
@@ -69,7 +75,7 @@ def submarine(w: Work, by: dict, dice) -> None:
         drm = T.hit_drm(vis=w.s.vis, target_er=x.er_now, kind="sub")
         lines = combat.hit_attack(w, dice, x.id, drm, f"German submarine attack on a {x.cls}")
         w.check_sunk(x.id, "submarine")
-        w.public("; ".join(lines), "submarine")
+        w.kit.say("; ".join(lines), kind="submarine")
 
 
 def random_sighting(w: Work, dice) -> None:
@@ -131,7 +137,8 @@ def convoy_hunt(w: Work, by: dict, dice) -> None:
                          f"(escort: {', '.join(escort(w, conv)) or 'none'})")
         pol2 = (w.std_lines("german", "ON_CONVOY") or [["", "ATTACK"]])[-1][1].upper()
         if pol2 == "ASK":
-            w.s = replace(w.s, pending=("convoy", uid, conv["name"]))
+            w.kit.interrupt("convoy", [Ask("german", "convoy", CONVOY_QUESTION, "IGNORE", ("ATTACK", "IGNORE"))],
+                            unit=uid, convoy=conv["name"])
             return
         if pol2 == "ATTACK":
             attack_convoy(w, dice, uid, conv)
@@ -150,7 +157,6 @@ def escort(w: Work, conv: dict) -> list[str]:
 
 
 def attack_convoy(w: Work, dice, uid: str, conv: dict) -> None:
-    from .game import _record_battle
     ships = w.unit_ships(uid)
     h = ships[0].hex
     w.s = replace(w.s, located=w.s.located + (conv["name"],))
@@ -159,8 +165,8 @@ def attack_convoy(w: Work, dice, uid: str, conv: dict) -> None:
         for s in esc:
             w.set(s, status="sea", hex=h, tf=None, markers=())
         att = [x.id for x in ships if x.cls != "TK"]
-        log = combat.fight(w, dice, "german", att, esc, h, no_abort="allied")
-        _record_battle(w, h, log, att + esc)
+        log = battle.fight(w, dice, "german", att, esc, h, no_abort="allied")
+        combat.record_battle(w, h, log, att + esc)
         if any(w.ships[s].afloat for s in esc):
             w.tell("german", f"the escort of {conv['name']} survives: no VP markers")
             _after_attack(w, uid, h, f"convoy {conv['name']} is attacked")

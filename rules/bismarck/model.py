@@ -1,4 +1,8 @@
-"""The game state: frozen dataclasses of tuples, with a generic JSON codec for dump/load."""
+"""The game state: frozen dataclasses of tuples, with a JSON codec for dump/load.
+
+The codec caches each type's fields and hints: loading a state touches thousands of objects, and
+``pbem.core.defaults.from_json`` (which resolves the hints on every object) is about 8x slower here.
+"""
 from __future__ import annotations
 
 import dataclasses
@@ -6,6 +10,8 @@ import functools
 import types
 import typing
 from dataclasses import dataclass
+
+from pbem.core.flow import Flow
 
 
 @dataclass(frozen=True)
@@ -93,20 +99,21 @@ class Battle:
 
 @dataclass(frozen=True)
 class State:
+    """The whole game; ``flow`` is the kit's part (step, game turn, pending interrupt, standing orders)."""
+
     scenario: str
     options: tuple[tuple[str, str], ...]
-    turn: int
+    turn: int  # absolute turn index on the calendar (day 22 night = 0); flow.turn counts game turns
     start: int
     last: int
-    step: str
     weather: int
     fog: bool
     vis: int
     ships: tuple[Ship, ...]
+    flow: Flow
     air: tuple[Air, ...] = ()
     contacts: tuple[Contact, ...] = ()
     next_id: tuple[tuple[str, int], ...] = ()
-    standing: tuple[tuple[str, tuple[str, ...]], ...] = ()
     ee_bag: tuple[int, ...] = ()
     damage_bag: tuple[str, ...] = ()
     vp_bag: tuple[int, ...] = ()
@@ -124,9 +131,12 @@ class State:
     shadowed_now: tuple[str, ...] = ()  # German units shadowed in this Shadow Phase (no hunting)
     moved: tuple[str, ...] = ()  # ships that moved in 3A this turn
     battles: tuple[Battle, ...] = ()
-    pending: tuple[str, ...] = ()  # an interrupted decision: (kind, args...)
     ended: str = ""  # reason the game ended, "" while running
     capital_kills: tuple[str, ...] = ()  # Allied capital ships sunk by Bismarck [4]
+
+    @property
+    def step(self) -> str:
+        return self.flow.step
 
 
 # --- codec ---------------------------------------------------------------------
@@ -136,6 +146,8 @@ def _names(tp: type) -> tuple[str, ...] | None:
 
 
 def to_json(obj: typing.Any) -> typing.Any:
+    if isinstance(obj, Flow):
+        return obj.dump()
     names = _names(type(obj))  # per-type cache: dumping a state touches thousands of objects
     if names is not None:
         return {n: to_json(getattr(obj, n)) for n in names}
@@ -152,6 +164,8 @@ def _fields(tp: type) -> tuple[tuple[str, typing.Any], ...]:
 
 
 def from_json(tp: typing.Any, data: typing.Any) -> typing.Any:
+    if tp is Flow:
+        return Flow.load(data)
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         return tp(**{name: from_json(hint, data[name]) for name, hint in _fields(tp) if name in data})
     origin = typing.get_origin(tp)

@@ -144,11 +144,17 @@ def return_path(x: dict, limit: int) -> list[str]:
 
 def check_path(side: str, ships: list[dict], path: list[str], own: list[dict]) -> str:
     """'' if the unit of ``ships`` may move along ``path`` (hexes entered), else why not."""
-    b = board()
     limit, why = unit_limit(ships)
     if len(path) > limit:
         return why or f"the unit may move at most {limit} hex{'es' if limit != 1 else ''} this turn [7.7.2]"
-    here = ships[0]["hex"]
+    dd_ok = dd_exception(own)
+    return _steps(side, ships[0]["hex"], path) or next(
+        (why for x in ships if (why := _ship_may(side, x, path, limit, dd_ok))), "")
+
+
+def _steps(side: str, here: str, path: list[str]) -> str:
+    """Each hex entered is a sea hex next to the previous one by sea [2.1]."""
+    b = board()
     for h in path:
         if not b.exists(h):
             return f"{h} is not a hex of the map"
@@ -157,24 +163,27 @@ def check_path(side: str, ships: list[dict], path: list[str], own: list[dict]) -
         if not b.ship_step(here, h, side):
             return f"{h} is not adjacent to {here} by sea [2.1]"
         here = h
-    dd_ok = dd_exception(own)
-    last = len(path)
-    for x in ships:
-        if x["cls"] == "DD" and side == "german" and not dd_ok:
-            if x["hex"] in b.dd_area and any(h not in b.dd_area for h in path):
-                return f"{x['id']} may not cross the German destroyer restriction line [7.7.2]"
-            if x["hex"] not in b.dd_area:
-                why = homeward(x, path, limit)
-                if why:
-                    return why
-        if x["cls"] == "TK" and any(h in b.convoy for h in path):
-            return f"tanker {x['id']} may never enter a convoy hex [7.7.2]"
-        cost = fuel_cost(x["speed"], x["moved_last"], last)
-        if x["speed"] in ("F", "M"):
-            if x["emergency"] >= 0 and cost:
-                return f"{x['id']} is on emergency fuel and may only move without paying FP [7.7.2]"
-            if cost > x["fuel"]:
-                return f"{x['id']} has {x['fuel']} FP and this move costs {cost} [7.7.2]"
+    return ""
+
+
+def _ship_may(side: str, x: dict, path: list[str], limit: int, dd_ok: bool) -> str:
+    """One ship's own limits: the German DD line, tankers off convoy lines, fuel [7.7.2]."""
+    b = board()
+    if x["cls"] == "DD" and side == "german" and not dd_ok:
+        if x["hex"] in b.dd_area and any(h not in b.dd_area for h in path):
+            return f"{x['id']} may not cross the German destroyer restriction line [7.7.2]"
+        if x["hex"] not in b.dd_area:
+            why = homeward(x, path, limit)
+            if why:
+                return why
+    if x["cls"] == "TK" and any(h in b.convoy for h in path):
+        return f"tanker {x['id']} may never enter a convoy hex [7.7.2]"
+    cost = fuel_cost(x["speed"], x["moved_last"], len(path))
+    if x["speed"] in ("F", "M"):
+        if x["emergency"] >= 0 and cost:
+            return f"{x['id']} is on emergency fuel and may only move without paying FP [7.7.2]"
+        if cost > x["fuel"]:
+            return f"{x['id']} has {x['fuel']} FP and this move costs {cost} [7.7.2]"
     return ""
 
 

@@ -5,6 +5,7 @@ from dataclasses import replace
 
 from . import tables as T
 from .board import board
+from .verbs import Search
 from .work import Work, enemy
 
 
@@ -40,8 +41,8 @@ def search_phase(w: Work, by: dict) -> None:
         mode = "ALL"
         listed: list[str] = []
         for o in by[side]:
-            if o["verb"] == "SEARCH":
-                mode, listed = o["mode"], o["hexes"]
+            if isinstance(o, Search):
+                mode, listed = o.mode, list(o.hexes)
         ok = eligible(w, side)
         calls = ok if mode == "ALL" else [] if mode == "NONE" else [h for h in listed if h in ok]
         for h in listed:
@@ -54,8 +55,8 @@ def search_phase(w: Work, by: dict) -> None:
             w.tell(side, f"searched {len(calls)} hex{'es' if len(calls) != 1 else ''}; nothing in "
                          f"{', '.join(empty) if empty else 'none of them'}" if empty else
                    f"searched {len(calls)} hexes")
-            w.event(f"the {side} player searched {', '.join(calls)}; nothing to answer in "
-                    f"{', '.join(empty) or 'none'}", (foe,), "search-called")
+            w.kit.say(f"the {side} player searched {', '.join(calls)}; nothing to answer in "
+                    f"{', '.join(empty) or 'none'}", to=(foe,), kind="search-called")
         searched.append((side, tuple(calls)))
         _self_report(w, foe, side)
     w.s = replace(w.s, searched=tuple(searched))
@@ -88,8 +89,8 @@ def _answer(w: Work, side: str, foe: str, h: str, source: str, self_report: bool
         return False
     text = f"{'self-report' if self_report else 'search'} {h}: " + ("; ".join(said) if said else "nothing")
     w.tell(side, text)
-    w.event(f"{'you self-reported' if self_report else 'you answered the ' + side + ' search of'} {h}: "
-            f"{'; '.join(said)}", (foe,), "search-answer")
+    w.kit.say(f"{'you self-reported' if self_report else 'you answered the ' + side + ' search of'} {h}: "
+            f"{'; '.join(said)}", to=(foe,), kind="search-answer")
     return True
 
 

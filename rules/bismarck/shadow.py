@@ -21,7 +21,7 @@ import re
 from dataclasses import replace
 
 from . import tables as T
-from .model import Ship, put
+from .model import Ship
 from .work import SIDES, Work
 
 CONTACT_RE = re.compile(r"^C[0-9]+$")
@@ -78,7 +78,6 @@ def _default_group(w: Work, mine: list[Ship]) -> tuple[list[Ship], str]:
 def _ordered_group(w: Work, order: list[str], mine: list[Ship]) -> tuple[list[Ship] | None, str]:
     """The ships a ``SHADOW <c> WITH <who> [SPLIT]`` order names, as they stand now."""
     who = order[3]
-    split = len(order) > 4 and order[4].upper() == "SPLIT"
     here = {x.id for x in mine}
     tf = w.unit_ships(who.upper())
     if tf and len(tf) > 1 and tf[0].tf == who.upper():
@@ -86,10 +85,15 @@ def _ordered_group(w: Work, order: list[str], mine: list[Ship]) -> tuple[list[Sh
         if len(ships) != len(tf):
             return None, f"{who.upper()} is not in the contact's hex"
         return ships, who.upper()
-    ids = [s.lower() for s in who.split(",")]
+    return _named_group(w, [s.lower() for s in who.split(",")], here, len(order) > 4 and order[4].upper() == "SPLIT")
+
+
+def _named_group(w: Work, ids: list[str], here: set[str], split: bool) -> tuple[list[Ship] | None, str]:
+    """Named ships shadow, split from their TF if the order says SPLIT and the TF is not Shadowed [6];
+    otherwise their whole TF does."""
     ships = [w.ships[s] for s in ids if s in w.ships and s in here]
     if len(ships) != len(ids):
-        return None, f"{who.lower()} is not (all) in the contact's hex or already shadowing"
+        return None, f"{','.join(ids)} is not (all) in the contact's hex or already shadowing"
     tfs = sorted({x.tf for x in ships if x.tf})
     for tf_id in tfs:
         whole = w.unit_ships(tf_id)
@@ -169,78 +173,96 @@ def shadow_phase(w: Work, dice) -> None:
     w.s = replace(w.s, shadowers=tuple(sorted(shadowers)), shadowed_now=tuple(sorted(shadowed_now)))
 
 
+Team = tuple[str, list[Ship], bool, list[Ship]]  # (target unit, its ships, fast part?, shadowing ships)
+
+
 def _attempt(w: Work, dice, c, tgt: list[Ship], group: list[Ship], shadowers: list[str],
              shadowed_now: list[str]) -> None:
-    s = w.s
-    reaction, fast = "NONE", []
-    for words in w.std_lines("german", "ON_SHADOW"):
-        if words[1].upper() == c.unit.upper():
-            reaction = words[2].upper()
-            fast = words[3].split(",") if reaction == "DIVERT" else []
+    """The German reaction by ON_SHADOW, then one roll per shadowing team [6]."""
+    reaction, fast = _reaction(w, c.unit)
     w.tell("german", f"an Allied naval unit in {c.hex} tries to shadow your {c.unit}")
-    teams = [(c.unit, tgt, False, group)]
-    evade = False
+    teams: list[Team] = [(c.unit, tgt, False, group)]
     if reaction == "EVADE":
-        evade = True
-        for x in tgt:
-            w.set(x.id, markers=w.ships[x.id].markers + ("evasion",),
-                  fuel=max(0, x.fuel - T.tables()["shadow"]["evasion_fuel"]) if x.speed in ("F", "M") else x.fuel)
-        w.public(f"{c.cid}: the shadowed unit declares an Evasion Maneuver", "shadow")
+        _evade(w, c, tgt)
     elif reaction == "DIVERT" and len(tgt) > 1 and set(fast) < {x.id for x in tgt}:
-        for x in tgt:
-            if x.speed in ("F", "M"):
-                w.set(x.id, fuel=max(0, x.fuel - T.tables()["shadow"]["diversion_fuel"]))
-        fast_ships = [w.ships[f] for f in sorted(fast)]
-        slow_ships = [w.ships[x.id] for x in tgt if x.id not in fast]
-        new_tf = _free_tf(w, "german")
-        for x in fast_ships:
-            w.set(x.id, tf=new_tf)
-        w.dissolve_small_tfs()
-        fast_uid, slow_uid = w.unit_of(fast_ships[0].id), w.unit_of(slow_ships[0].id)
-        w.public(f"{c.cid}: the shadowed task force divides in a Diversion Maneuver "
-                 f"({len(fast_ships)} fast, {len(slow_ships)} slow ships)", "shadow")
-        w.drop_contact(c)
-        choice, fast_team, how = _diversion_choice(w, c.cid, c.hex, group)
-        if choice == "BOTH":
-            split_off(w, fast_team)
-            fteam = [w.ships[i] for i in fast_team]
-            steam = [w.ships[x.id] for x in group if x.id not in fast_team]
-            w.tell("allied", f"diversion at {c.hex}: both parts, {how}: {', '.join(fast_team)} follow the fast part,"
-                             f" {', '.join(x.id for x in steam)} the slow part")
-            teams = [(fast_uid, w.unit_ships(fast_uid), True, fteam), (slow_uid, w.unit_ships(slow_uid), False, steam)]
-        elif choice == "FAST":
-            w.tell("allied", f"diversion at {c.hex}: the fast part, {how}")
-            teams = [(fast_uid, w.unit_ships(fast_uid), True, group)]
-        else:
-            w.tell("allied", f"diversion at {c.hex}: the slow part, {how}")
-            teams = [(slow_uid, w.unit_ships(slow_uid), False, group)]
+        teams = _divert(w, c, tgt, fast, group)
     for uid, ships, fast_part, team in teams:
-        diff = min(x.er_now for x in team) - min(x.er_now for x in ships)
-        radar = max((x.radar if not x.radar_lost else 0) for x in team)
-        drm = T.shadow_drm(diff, min(radar, 2), s.vis, evade, fast_part)
         shadowers += [x.id for x in team]
-        if drm is None:
-            w.public(f"shadow attempt on {c.hex}: impossible (ER difference {diff})", "shadow")
-            continue
-        r = T.d10(dice, f"shadow attempt in {c.hex}", SIDES)
-        ok = r + drm <= T.tables()["shadow"]["success_max"]
-        w.public(f"shadow attempt in {c.hex}: roll {r}{drm:+d} = {r + drm}: {'success' if ok else 'failure'}",
-                 "shadow")
-        if ok:
+        if _roll(w, dice, c.hex, ships, team, reaction == "EVADE", fast_part):
             w.mark("allied", uid, "shadowed", "shadow")
             shadowed_now.append(uid)
+
+
+def _reaction(w: Work, unit: str) -> tuple[str, list[str]]:
+    """The German's ON_SHADOW order for ``unit``: EVADE, NONE or DIVERT with the fast ships."""
+    reaction, fast = "NONE", []
+    for words in w.std_lines("german", "ON_SHADOW"):
+        if words[1].upper() == unit.upper():
+            reaction = words[2].upper()
+            fast = words[3].split(",") if reaction == "DIVERT" else []
+    return reaction, fast
+
+
+def _evade(w: Work, c, tgt: list[Ship]) -> None:
+    """An Evasion Maneuver: its marker and fuel [6]."""
+    for x in tgt:
+        w.set(x.id, markers=w.ships[x.id].markers + ("evasion",),
+              fuel=max(0, x.fuel - T.tables()["shadow"]["evasion_fuel"]) if x.speed in ("F", "M") else x.fuel)
+    w.kit.say(f"{c.cid}: the shadowed unit declares an Evasion Maneuver", kind="shadow")
+
+
+def _divert(w: Work, c, tgt: list[Ship], fast: list[str], group: list[Ship]) -> list[Team]:
+    """A Diversion Maneuver: the TF divides, the contact is dropped, the Allied follows one part or both [6]."""
+    for x in tgt:
+        if x.speed in ("F", "M"):
+            w.set(x.id, fuel=max(0, x.fuel - T.tables()["shadow"]["diversion_fuel"]))
+    fast_ships = [w.ships[f] for f in sorted(fast)]
+    slow_ships = [w.ships[x.id] for x in tgt if x.id not in fast]
+    new_tf = _free_tf(w, "german")
+    for x in fast_ships:
+        w.set(x.id, tf=new_tf)
+    w.dissolve_small_tfs()
+    fast_uid, slow_uid = w.unit_of(fast_ships[0].id), w.unit_of(slow_ships[0].id)
+    w.kit.say(f"{c.cid}: the shadowed task force divides in a Diversion Maneuver "
+             f"({len(fast_ships)} fast, {len(slow_ships)} slow ships)", kind="shadow")
+    w.drop_contact(c)
+    choice, fast_team, how = _diversion_choice(w, c.cid, c.hex, group)
+    if choice == "BOTH":
+        split_off(w, fast_team)
+        fteam = [w.ships[i] for i in fast_team]
+        steam = [w.ships[x.id] for x in group if x.id not in fast_team]
+        w.tell("allied", f"diversion at {c.hex}: both parts, {how}: {', '.join(fast_team)} follow the fast part,"
+                         f" {', '.join(x.id for x in steam)} the slow part")
+        return [(fast_uid, w.unit_ships(fast_uid), True, fteam), (slow_uid, w.unit_ships(slow_uid), False, steam)]
+    if choice == "FAST":
+        w.tell("allied", f"diversion at {c.hex}: the fast part, {how}")
+        return [(fast_uid, w.unit_ships(fast_uid), True, group)]
+    w.tell("allied", f"diversion at {c.hex}: the slow part, {how}")
+    return [(slow_uid, w.unit_ships(slow_uid), False, group)]
+
+
+def _roll(w: Work, dice, h: str, ships: list[Ship], team: list[Ship], evade: bool, fast_part: bool) -> bool:
+    """One shadow attempt by ``team`` on ``ships``: ER difference, radar, visibility [6]."""
+    diff = min(x.er_now for x in team) - min(x.er_now for x in ships)
+    radar = max((x.radar if not x.radar_lost else 0) for x in team)
+    drm = T.shadow_drm(diff, min(radar, 2), w.s.vis, evade, fast_part)
+    if drm is None:
+        w.kit.say(f"shadow attempt on {h}: impossible (ER difference {diff})", kind="shadow")
+        return False
+    r = T.d10(dice, f"shadow attempt in {h}", SIDES)
+    ok = r + drm <= T.tables()["shadow"]["success_max"]
+    w.kit.say(f"shadow attempt in {h}: roll {r}{drm:+d} = {r + drm}: {'success' if ok else 'failure'}", kind="shadow")
+    return ok
 
 
 def prune(w: Work) -> None:
     """Per-contact SHADOW / ON_DIVERSION orders lapse when their contact is gone (hex targets stay)."""
     live = {c.cid for c in w.contacts if c.holder == "allied"}
-    keep, gone = [], []
+    gone = []
     for ln in w.std("allied"):
         ws = ln.split()
         if ws[0] in ("SHADOW", "ON_DIVERSION") and len(ws) >= 3 and CONTACT_RE.match(ws[1]) and ws[1] not in live:
             gone.append(ln)
-        else:
-            keep.append(ln)
+            w.drop_standing("allied", ln)
     if gone:
-        w.s = replace(w.s, standing=put(w.s.standing, "allied", tuple(keep)))
         w.tell("allied", "standing orders lapse, their contact is gone: " + "; ".join(gone))

@@ -4,58 +4,27 @@ from __future__ import annotations
 
 from . import movement as M
 from . import tables as T
-from .game import shadowed_units, victory
+from .game import shadowed_units
 from .model import State, get, to_json
+from .victory import victory
 from .work import Work, enemy
 
 
 def view(state: State, seat: str) -> dict:
     side = seat
     w = Work(state)
-    foe = enemy(side)
-    enemy_marks = {c.unit: c.status for c in state.contacts if c.holder == foe}
-    titles = T.units()["ships"]
-    ships = []
-    for x in state.ships:
-        if x.side != side:
-            continue
-        d = to_json(x)
-        d.update(title=titles[x.id]["title"], er_now=x.er_now, hull_max=titles[x.id]["hull"], unit=(x.tf or x.id) if x.afloat else None,
-                 shadowed=enemy_marks.get(x.tf or x.id) == "shadowed",
-                 sighted=enemy_marks.get(x.tf or x.id) == "sighted")
-        ships.append(d)
-    air = []
-    for a in state.air:
-        if a.side != side:
-            continue
-        d = to_json(a)
-        base = w.ships[a.base].hex if a.base in w.ships else a.base
-        d["base_hex"] = base
-        air.append(d)
-    contacts = [{"id": c.cid, "hex": c.hex, "status": c.status, "classes": {k: n for k, n in c.classes},
-                 "ships": sum(n for _, n in c.classes), "tf": c.tf, "source": c.source, "turn": c.turn}
-                for c in state.contacts if c.holder == side]
-    known = [{"unit": c.unit, "hex": c.hex, "status": c.status} for c in state.contacts if c.holder == foe]
-    cards = [{"id": x.id, "title": titles[x.id]["title"], "side": x.side, "cls": x.cls, "hull": x.hull, "bow": x.bow,
-              "stern": x.stern, "sec": x.sec, "torps": max(0, x.torps), "evasion": sum(x.ee), "rudder": x.rudder,
-              "fire_control": x.fire_control, "radar_lost": x.radar_lost, "status": x.status}
-             for x in state.ships if x.in_play]
-    units = []
-    own = [to_json(x) for x in w.afloat(side)]
-    for uid in w.units(side):
-        us = w.unit_ships(uid)
-        limit, why = M.unit_limit([to_json(x) for x in us])
-        units.append({"id": uid, "hex": us[0].hex, "ships": [x.id for x in us], "limit": limit, "why": why,
-                      "moved": any(x.id in state.moved for x in us),
-                      "dd_return": any(M.must_return(to_json(x), own) for x in us)})
     v = {
         "side": side, "step": state.step, "game_turn": state.turn - state.start + 1, "turn_name": T.turn_name(state.turn),
         "last_turn_name": T.turn_name(state.last),
         "turns_left": state.last - state.turn, "night": T.is_night(state.turn),
         "submarine_turn": T.submarine_turn(state.turn),
         "weather": state.weather, "fog": state.fog, "visibility": T.vis_text(state.vis), "visibility_n": state.vis,
-        "ships": ships, "units": units, "air": air, "contacts": contacts, "known_to_enemy": known, "cards": cards,
-        "standing": list(get(state.standing, side, ())),
+        "ships": _own_ships(state, side), "units": _units(w, side), "air": _own_air(w, side),
+        "contacts": _contacts(state, side),
+        "known_to_enemy": [{"unit": c.unit, "hex": c.hex, "status": c.status} for c in state.contacts
+                           if c.holder == enemy(side)],
+        "cards": _cards(state),
+        "standing": state.flow.standing.listing(side),
         "must_move": shadowed_units(w, side) if state.step == f"shadowed-{side}" else [],
         "moved": [s for s in state.moved if w.ships[s].side == side],
         "searched": list(get(state.searched, side, ())),
@@ -70,10 +39,64 @@ def view(state: State, seat: str) -> dict:
     if side == "german":
         v["secret_vp"] = {"convoy_markers": [{"value": val, "halved": half} for val, half in state.convoy_vp],
                           "merchants": state.merchants}
-        v["pending"] = list(state.pending)
+        v["pending"] = [a.question for a in state.flow.pending.asks_of(side)] if state.flow.pending else []
     if state.ended:
         v["victory"] = victory(state)
     return v
+
+
+def _own_ships(state: State, side: str) -> list[dict]:
+    """Own ships with their card values, and whether the enemy holds a marker on their unit."""
+    enemy_marks = {c.unit: c.status for c in state.contacts if c.holder == enemy(side)}
+    titles = T.units()["ships"]
+    ships = []
+    for x in state.ships:
+        if x.side != side:
+            continue
+        d = to_json(x)
+        d.update(title=titles[x.id]["title"], er_now=x.er_now, hull_max=titles[x.id]["hull"],
+                 unit=(x.tf or x.id) if x.afloat else None,
+                 shadowed=enemy_marks.get(x.tf or x.id) == "shadowed",
+                 sighted=enemy_marks.get(x.tf or x.id) == "sighted")
+        ships.append(d)
+    return ships
+
+
+def _own_air(w: Work, side: str) -> list[dict]:
+    air = []
+    for a in w.s.air:
+        if a.side == side:
+            air.append(dict(to_json(a), base_hex=w.ships[a.base].hex if a.base in w.ships else a.base))
+    return air
+
+
+def _contacts(state: State, side: str) -> list[dict]:
+    """The side's markers on enemy units, exactly as reported (never the unit behind them)."""
+    return [{"id": c.cid, "hex": c.hex, "status": c.status, "classes": {k: n for k, n in c.classes},
+             "ships": sum(n for _, n in c.classes), "tf": c.tf, "source": c.source, "turn": c.turn}
+            for c in state.contacts if c.holder == side]
+
+
+def _cards(state: State) -> list[dict]:
+    """Ship Cards in play are public [2.3]."""
+    titles = T.units()["ships"]
+    return [{"id": x.id, "title": titles[x.id]["title"], "side": x.side, "cls": x.cls, "hull": x.hull, "bow": x.bow,
+             "stern": x.stern, "sec": x.sec, "torps": max(0, x.torps), "evasion": sum(x.ee), "rudder": x.rudder,
+             "fire_control": x.fire_control, "radar_lost": x.radar_lost, "status": x.status}
+            for x in state.ships if x.in_play]
+
+
+def _units(w: Work, side: str) -> list[dict]:
+    """Own units with how far each may move this turn and why not further [7.7.2]."""
+    units = []
+    own = [to_json(x) for x in w.afloat(side)]
+    for uid in w.units(side):
+        us = w.unit_ships(uid)
+        limit, why = M.unit_limit([to_json(x) for x in us])
+        units.append({"id": uid, "hex": us[0].hex, "ships": [x.id for x in us], "limit": limit, "why": why,
+                      "moved": any(x.id in w.s.moved for x in us),
+                      "dd_return": any(M.must_return(to_json(x), own) for x in us)})
+    return units
 
 
 def restricted(state: State) -> list[dict]:
@@ -119,8 +142,8 @@ def form(view: dict, seat: str) -> str:
     else:
         out.append("# MOVE <unit> <hex> [<hex>] | FORM <TF> <ship>... | JOIN <ship> <TF> | DETACH <ship>")
         out.append("# REPAIR <ship> | PORT <ship> | PATROL <unit> | FLY <air> <hex>[+S|+A] ... | SEARCH ALL|NONE|<hex>...")
-        out.append("# ENGAGE <contact> [WITH <unit>] [IF PREVIOUS WON|LOST|DRAWN|NONE | IF <ship> AFLOAT|SUNK]"
-                   "   (calls are fought one at a time, in file order) [10]")
+        out.append("# ENGAGE <contact> [WITH <unit>]   (calls are fought one at a time, in file order) [10]")
+        out.append("#   IF PREVIOUS WON|LOST|DRAWN|NONE | IF AFLOAT|SUNK <ship> THEN ENGAGE ... [ELSE ENGAGE ...]")
         out.append("#" + (" REFUEL <ship> FROM <tanker> | RTB <ship>"
                           if seat == "german" else " RELEASE <ship>"))
         if seat == "allied":
@@ -144,6 +167,6 @@ def form(view: dict, seat: str) -> str:
         for r in view.get("restricted", []):
             out.append(f"#   RESTRICTED {r['id']}: {r['how']}")
         out.append("SEARCH ALL")
-    out.append("# standing orders in force (repeat a line with new values to change it):")
+    out.append("# standing orders in force (repeat a line with new values to change it, CANCEL <key> to drop it):")
     out += [f"#   {s}" for s in view["standing"]]
     return "\n".join(out) + "\n"

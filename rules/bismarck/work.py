@@ -1,16 +1,21 @@
-"""A mutable working copy of the state used inside one resolution, frozen again at the end."""
+"""The game's own working data for one resolution: dicts of ships, air units and contacts over the
+frozen state, with the game's mutation helpers; events, standing orders and interrupts are the kit's
+(:class:`pbem.core.work.Work`, held as ``kit``)."""
 from __future__ import annotations
 
 from dataclasses import replace
 from collections.abc import Iterable
 
-from pbem.core.ruleset import Event
+from pbem.core.ruleset import Event, Seat
+from pbem.core.work import Work as KitWork
 
 from . import tables as T
 from .board import board, hex_key
 from .model import Air, Contact, Ship, State, get, put
+from .verbs import standing_key
 
 SIDES = ("german", "allied")
+SEATS = (Seat("german", "german", "Kriegsmarine"), Seat("allied", "allied", "Royal Navy"))
 
 
 def enemy(side: str) -> str:
@@ -18,14 +23,19 @@ def enemy(side: str) -> str:
 
 
 class Work:
-    """Dicts of ships, air units and contacts plus the events of this resolution."""
+    """Dicts of ships, air units and contacts over ``s``, the state being changed.
 
-    def __init__(self, state: State) -> None:
+    ``kit`` is the kit's working copy of this resolution; outside one (views, tests) a Work makes
+    its own, so every helper says and reads standing orders the same way.
+    """
+
+    def __init__(self, state: State, kit: KitWork | None = None) -> None:
         self.s = state
+        self.kit: KitWork = kit if kit is not None else KitWork(state.flow, SEATS, None)  # type: ignore[arg-type]
+        self.kit.data = self  # what the kit hands to script conditions (the table sets it too)
         self.ships: dict[str, Ship] = {x.id: x for x in state.ships}
         self.air: dict[str, Air] = {x.id: x for x in state.air}
         self.contacts: list[Contact] = list(state.contacts)
-        self.events: list[Event] = []
         self.reports: dict[str, list[str]] = {s: [] for s in SIDES}
         self.paths: dict[str, list[str]] = {}  # ship id -> hexes this Movement Phase (start first)
         self.search_markers: dict[tuple[str, str], int] = {}  # (side, hex) -> count
@@ -37,33 +47,50 @@ class Work:
         self.ships[sid] = replace(self.ships[sid], **kw)
         return self.ships[sid]
 
-    def event(self, text: str, seats: Iterable[str], kind: str = "note") -> None:
-        self.events.append(Event(text, frozenset(seats), kind))
-
-    def public(self, text: str, kind: str = "note") -> None:
-        self.event(text, SIDES, kind)
+    @property
+    def events(self) -> list[Event]:
+        return self.kit.events
 
     def tell(self, side: str, text: str, kind: str = "report") -> None:
+        """Say ``text`` to ``side`` and keep it among the side's reports for its next view."""
         self.reports[side].append(text)
-        self.event(text, (side,), kind)
+        self.kit.say(text, to=side, kind=kind)
 
     def option(self, name: str, default=None):
         return get(self.s.options, name, default)
 
-    def freeze(self, **kw) -> State:
+    def freeze(self, step: str | None = None, **kw) -> State:
+        """The state as changed; the kit's table puts its own new Flow in after a resolution, ``step``
+        moves a state built by hand (tests) to another step."""
         reports = tuple((s, tuple(self.reports[s])) for s in SIDES)
+        flow = replace(self.s.flow, standing=self.kit.standing, step=step or self.s.flow.step)
         return replace(self.s, ships=tuple(self.ships[k] for k in sorted(self.ships)),
                        air=tuple(self.air[k] for k in sorted(self.air)),
                        contacts=tuple(sorted(self.contacts, key=lambda c: (c.holder, c.cid))),
-                       reports=reports if kw.pop("keep_reports", True) else self.s.reports, **kw)
+                       reports=reports, flow=flow, **kw)
 
     def new_cid(self, holder: str) -> str:
         n = get(self.s.next_id, holder, 1)
         self.s = replace(self.s, next_id=put(self.s.next_id, holder, n + 1))
         return f"{'C' if holder == 'allied' else 'K'}{n}"
 
+    def bismarck_gone(self) -> bool:
+        """Bismarck sunk ends the game [4]; True once the game has ended for any reason."""
+        b = self.ships.get("bismarck")
+        if b and b.status == "sunk" and not self.s.ended:
+            self.s = replace(self.s, ended="sunk")
+        return bool(self.s.ended)
+
     def std(self, side: str) -> tuple[str, ...]:
-        return get(self.s.standing, side, ())
+        """The side's standing orders in force, as order lines."""
+        return tuple(self.kit.standing.listing(side))
+
+    def keep_standing(self, side: str, line: str) -> None:
+        """Put a standing order in force without telling the side (a default the rules supply)."""
+        self.kit.standing, _ = self.kit.standing.set(side, standing_key(line.split()), line)
+
+    def drop_standing(self, side: str, line: str) -> None:
+        self.kit.standing, _ = self.kit.standing.cancel(side, standing_key(line.split()))
 
     def std_lines(self, side: str, verb: str) -> list[list[str]]:
         return [ln.split() for ln in self.std(side) if ln.split()[0].upper() == verb]
@@ -86,10 +113,6 @@ class Work:
 
     def units_in(self, side: str, h: str) -> list[str]:
         return sorted({self.unit_of(x.id) for x in self.afloat(side) if x.hex == h})
-
-    def unit_hex(self, uid: str) -> str | None:
-        ships = self.unit_ships(uid)
-        return ships[0].hex if ships else None
 
     def classes(self, ships: list[Ship]) -> tuple[tuple[str, int], ...]:
         out: dict[str, int] = {}
@@ -176,7 +199,7 @@ class Work:
         x = self.ships[sid]
         self.return_ee(x.ee)
         self.set(sid, status="sunk", hex=None, tf=None, hull=0, ee=(), markers=())
-        self.public(f"{x.id} ({x.cls}) is sunk: {why}", "sunk")
+        self.kit.say(f"{x.id} ({x.cls}) is sunk: {why}", kind="sunk")
         self.dissolve_small_tfs()
 
     def dissolve_small_tfs(self) -> None:

@@ -213,8 +213,9 @@ def perturb_bismarck(ruleset, state, seat, rnd):
         e[key] = sorted(rows)
         return e
 
-    out.append(_twin(ruleset, per_side("standing", [f"PATROL {rnd.randint(1, 99)}"]), d,
-                     "the enemy's standing orders"))
+    e = copy.deepcopy(d)  # the kit's standing-order store: rows of [seat, key, text]
+    e["flow"]["standing"] = [r for r in d["flow"]["standing"] if r[0] != foe] + [[foe, "PATROL", f"PATROL {rnd.randint(1, 99)}"]]
+    out.append(_twin(ruleset, e, d, "the enemy's standing orders"))
     out.append(_twin(ruleset, per_side("searched", [rnd.choice(["A1", "K12", "T20"])]), d,
                      "where the enemy searched"))
     out.append(_twin(ruleset, per_side("reports", [f"secret report {rnd.random()}"]), d,

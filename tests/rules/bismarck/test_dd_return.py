@@ -4,7 +4,7 @@ back behind the line as soon as possible."""
 
 from pbem.core.dice import SeededDice
 from pbem.core.orders import OrderLine
-from pbem.rules.bismarck import RULESET, game
+from pbem.rules.bismarck import RULESET, game, moves
 from pbem.rules.bismarck import movement as M
 from pbem.rules.bismarck.board import board
 from pbem.rules.bismarck.model import to_json
@@ -67,7 +67,7 @@ def test_low_fuel_shortens_the_forced_return_to_what_it_can_pay():
 
 def test_no_order_moves_it_home_and_the_german_is_told():
     w = _dd_out()
-    game.force_dds_home(w)
+    moves.force_dds_home(w)
     d = M.dd_distances()
     assert d[w.ships["z-5"].hex] == 2
     assert any("must return behind the destroyer restriction line as soon as possible: moved to" in e.text
@@ -79,7 +79,7 @@ def test_a_dd_in_a_tf_that_stays_is_detached_and_sent_home():
     w.set("prinz-eugen", hex="J24", tf="KG2")
     w.set("z-5", tf="KG2")
     w.set("bismarck", tf=None)
-    game.force_dds_home(w)
+    moves.force_dds_home(w)
     assert w.ships["z-5"].tf is None and w.ships["z-5"].hex != "J24"
     assert w.ships["prinz-eugen"].hex == "J24"
 
@@ -94,7 +94,7 @@ def test_the_exception_ends_when_the_heavy_ship_refuels_and_the_dd_goes_back_tha
     c = RULESET.check_orders(view, "german", [OrderLine(1, "REFUEL bismarck FROM lothringen")])
     assert not c.problems
     w = Work(s)
-    game.main_orders(w, {"german": c.orders, "allied": {"orders": [], "standing": []}}, SeededDice(b"dd", "t"))
+    game.main_orders(w, {"german": c.orders, "allied": ()}, SeededDice(b"dd", "t"))
     assert "rtb" not in w.ships["bismarck"].markers
     assert M.dd_distances()[w.ships["z-5"].hex] == 2
 

@@ -5,12 +5,14 @@ from dataclasses import replace
 import pytest
 
 from pbem.core.dice import FixedDice, SeededDice
+from pbem.core.interrupts import Ask, Pending
 from pbem.core.orders import OrderLine
-from pbem.rules.bismarck import RULESET, combat, game
-from pbem.rules.bismarck.orders import format_engage
+from pbem.rules.bismarck import RULESET, battle, game, naval
+from pbem.core.scripts import Condition, If
+from pbem.rules.bismarck.verbs import Engage
 from pbem.rules.bismarck.work import Work
 
-from .conftest import fresh
+from .conftest import at, fresh
 
 
 @pytest.fixture
@@ -27,13 +29,13 @@ def battles(monkeypatch):
         w.kw["last_battle"] = res
         return [f"battle in {h}"]
 
-    monkeypatch.setattr(combat, "fight", fake)
+    monkeypatch.setattr(battle, "fight", fake)
     return fought, script
 
 
 def _two_contacts():
     """C1: KG1 (Bismarck, Prinz Eugen) in J29 with TF1 (Hood, Prince of Wales); C2: Z-5 in J30 with Norfolk."""
-    s = replace(fresh(), standing=(("allied", ("AUTO_ENGAGE OFF",)), ("german", ("AUTO_ENGAGE OFF",))))
+    s = at(fresh(), standing=(("allied", ("AUTO_ENGAGE OFF",)), ("german", ("AUTO_ENGAGE OFF",))))
     w = Work(s)
     for sid in ("hood", "prince-of-wales"):
         w.set(sid, hex="J29")
@@ -43,8 +45,10 @@ def _two_contacts():
     return w
 
 
-def _call(contact, unit, cond=None):
-    return {"verb": "ENGAGE", "contact": contact, "unit": unit, "cond": cond}
+def _call(contact, unit, cond=None, otherwise=None):
+    """A call, or (with ``cond``) the script entry IF <cond> THEN <call> [ELSE <otherwise>]."""
+    call = Engage(contact, unit)
+    return If(Condition(cond[0], (cond[1],)), call, otherwise) if cond else call
 
 
 def _text(w):
@@ -57,11 +61,11 @@ def test_second_call_waits_for_the_first_result(battles, first, fights_second):
     script += [(first, ()), ("DRAWN", ())]
     w = _two_contacts()
     by = {"allied": [_call("C2", "norfolk"), _call("C1", "TF1", ["PREVIOUS", "WON"])], "german": []}
-    game.naval_phase(w, by, FixedDice([]))
+    naval.naval_phase(w, by, FixedDice([]))
     assert len(fought) == (2 if fights_second else 1)
     assert fought[0][1] == ("norfolk",)
     if not fights_second:
-        assert f"ENGAGE C1: condition IF PREVIOUS WON not met (previous call: {first.lower()}); not called" in _text(w)
+        assert "IF PREVIOUS WON THEN ENGAGE C1 WITH TF1 was skipped: PREVIOUS WON does not hold" in _text(w)
 
 
 def test_if_ship_sunk_and_a_skipped_call_counts_as_none(battles):
@@ -70,9 +74,9 @@ def test_if_ship_sunk_and_a_skipped_call_counts_as_none(battles):
     w = _two_contacts()
     by = {"allied": [_call("C2", "norfolk"),
                      _call("C1", "TF1", ["PREVIOUS", "WON"]),       # not called: previous LOST
-                     _call("C1", "TF1", ["norfolk", "SUNK"])],      # called: Norfolk went down
+                     _call("C1", "TF1", ["SUNK", "norfolk"])],      # called: Norfolk went down
           "german": []}
-    game.naval_phase(w, by, FixedDice([]))
+    naval.naval_phase(w, by, FixedDice([]))
     assert [f[1] for f in fought] == [("norfolk",), ("hood", "prince-of-wales")]
     assert "ENGAGE C1: won" in _text(w)
 
@@ -83,7 +87,7 @@ def test_if_previous_none_when_the_first_call_cannot_be_fought(battles):
     w = _two_contacts()
     w.set("norfolk", hex="K30")  # no longer with Z-5: the first call has no battle
     by = {"allied": [_call("C2", "norfolk"), _call("C1", "TF1", ["PREVIOUS", "NONE"])], "german": []}
-    game.naval_phase(w, by, FixedDice([]))
+    naval.naval_phase(w, by, FixedDice([]))
     assert [f[1] for f in fought] == [("hood", "prince-of-wales")]
     assert "ENGAGE C2: no battle" in _text(w)
 
@@ -95,7 +99,7 @@ def test_allied_calls_come_first_and_previous_is_per_side(battles):
     k = w.mark("german", "TF1", "sighted", "search").cid
     by = {"allied": [_call("C2", "norfolk")],
           "german": [_call(k, "KG1", ["PREVIOUS", "NONE"])]}  # the German's own first call: previous is NONE
-    game.naval_phase(w, by, FixedDice([]))
+    naval.naval_phase(w, by, FixedDice([]))
     assert [f[0] for f in fought] == ["allied", "german"]
 
 
@@ -104,7 +108,7 @@ def test_a_ship_fights_one_called_combat_a_turn(battles):
     script += [("DRAWN", ())]
     w = _two_contacts()
     by = {"allied": [_call("C1", "TF1"), _call("C1", "TF1", ["PREVIOUS", "DRAWN"])], "german": []}
-    game.naval_phase(w, by, FixedDice([]))
+    naval.naval_phase(w, by, FixedDice([]))
     assert len(fought) == 1
     assert "TF1 has already fought this turn" in _text(w)
 
@@ -112,12 +116,12 @@ def test_a_ship_fights_one_called_combat_a_turn(battles):
 @pytest.mark.parametrize("att, dfn, res", [(True, False, "WON"), (False, True, "LOST"), (True, True, "DRAWN"),
                                            (False, False, "DRAWN")])
 def test_battle_result_from_the_attackers_side(att, dfn, res):
-    assert combat.result(att, dfn) == res
+    assert battle.result(att, dfn) == res
 
 
 def test_a_real_battle_reports_a_result_that_matches_the_ships():
     w = _two_contacts()
-    combat.fight(w, SeededDice(b"r", "x"), "allied", ["norfolk"], ["z-5"], "J30")
+    battle.fight(w, SeededDice(b"r", "x"), "allied", ["norfolk"], ["z-5"], "J30")
     res = w.kw["last_battle"]
     assert res in ("WON", "LOST", "DRAWN")
     if res == "LOST":
@@ -127,11 +131,15 @@ def test_a_real_battle_reports_a_result_that_matches_the_ships():
 def test_doctrine_interrupt_keeps_the_conditions(battles):
     fought, script = battles
     script += [("LOST", ()), ("WON", ())]
-    w = _two_contacts()
-    w.s = replace(w.s, pending=("doctrine", "allied", "ENGAGE allied C2 norfolk",
-                                "ENGAGE allied C1 TF1 PREVIOUS WON"))
-    game.resume_after_doctrine(w, {}, SeededDice(b"d", "x"))  # random events follow the battles
-    assert len(fought) == 1 and "condition IF PREVIOUS WON not met" in _text(w)
+    s = _two_contacts().freeze()
+    calls = {"allied": naval.calls_json([_call("C2", "norfolk"), _call("C1", "TF1", ["PREVIOUS", "WON"])]),
+             "german": []}
+    asked = Pending("doctrine", (Ask("allied", "doctrine allied", "declare a doctrine", "CLOSE"),),
+                    {"calls": calls, "release": []})
+    assert Pending.load(asked.dump()) == asked  # the continuation is plain JSON
+    w = Work(replace(s, flow=replace(s.flow, step="doctrine", pending=asked)))
+    game.resume_after_doctrine(w, SeededDice(b"d", "x"))  # random events follow the battles
+    assert len(fought) == 1 and "PREVIOUS WON does not hold" in _text(w)
 
 
 def _view():
@@ -145,11 +153,12 @@ def test_check_conditional_calls_and_round_trip():
              "ENGAGE C1 WITH tf1 IF PREVIOUS NONE"]
     c = RULESET.check_orders(view, "allied", [OrderLine(i + 1, t) for i, t in enumerate(lines)])
     assert not c.problems, c.problems
-    canon = [format_engage(o) for o in c.orders["orders"] if o["verb"] == "ENGAGE"]
-    assert canon == ["ENGAGE C2 WITH norfolk", "ENGAGE C1 WITH TF1 IF PREVIOUS WON", "ENGAGE C1 IF hood AFLOAT",
-                     "ENGAGE C1 WITH TF1 IF PREVIOUS NONE"]
+    canon = [o.text() for o in c.orders]
+    assert canon == ["ENGAGE C2 WITH norfolk", "IF PREVIOUS WON THEN ENGAGE C1 WITH TF1", "IF AFLOAT hood THEN ENGAGE C1",
+                     "IF PREVIOUS NONE THEN ENGAGE C1 WITH TF1"]
     again = RULESET.check_orders(view, "allied", [OrderLine(i + 1, t) for i, t in enumerate(canon)])
-    assert [format_engage(o) for o in again.orders["orders"]] == canon
+    assert [o.text() for o in again.orders] == canon
+    assert again.orders == c.orders
 
 
 def test_check_rejects_bad_conditions_naming_line_and_rule():
@@ -160,3 +169,22 @@ def test_check_rejects_bad_conditions_naming_line_and_rule():
     assert all(p.rule == "10" for p in c.problems)
     assert "WON, LOST, DRAWN or NONE" in c.problems[0].message
     assert "neither your ship nor a Ship Card in play" in c.problems[1].message  # Bismarck's card is not in play
+
+
+def test_else_calls_another_contact_when_the_condition_fails(battles):
+    fought, script = battles
+    script += [("LOST", ()), ("WON", ())]
+    w = _two_contacts()
+    w.set("norfolk", hex="J29")  # Norfolk joins TF1's hex: both calls may be fought there
+    by = {"allied": [_call("C1", "norfolk"), _call("C1", "TF1", ["PREVIOUS", "WON"], otherwise=Engage("C1", "TF1"))],
+          "german": []}
+    naval.naval_phase(w, by, FixedDice([]))
+    assert [f[1] for f in fought] == [("norfolk",), ("hood", "prince-of-wales")]
+    assert "skipped" not in _text(w)  # the ELSE was carried out
+
+
+def test_only_engage_calls_may_wait_for_a_condition():
+    c = RULESET.check_orders(_view(), "allied", [OrderLine(1, "IF PREVIOUS WON THEN SEARCH ALL"),
+                                                   OrderLine(2, "IF SUNK hood THEN ENGAGE C1 ELSE ENGAGE C2")])
+    assert [p.line_no for p in c.problems] == [1] and c.problems[0].rule == "10"
+    assert c.orders[0].text() == "IF SUNK hood THEN ENGAGE C1 ELSE ENGAGE C2"

@@ -7,13 +7,16 @@ from dataclasses import replace
 
 from pbem.core.dice import FixedDice
 from pbem.core.orders import OrderLine
-from pbem.rules.bismarck import RULESET, game
+from pbem.rules.bismarck import RULESET, game, moves
+from pbem.rules.bismarck.admin import administration
 from pbem.rules.bismarck import tables as T
 from pbem.rules.bismarck.model import Ship
 from pbem.rules.bismarck.search import search_factors, search_phase
+from pbem.rules.bismarck.verbs import Move, Search
+from pbem.rules.bismarck.victory import victory
 from pbem.rules.bismarck.work import Work
 
-from .conftest import fresh
+from .conftest import at, fresh
 
 
 def face(*rs):
@@ -36,7 +39,7 @@ def test_e2_visibility_weather_4_at_night_is_7():
 
 
 def _view_with_vis(vis):
-    s = replace(fresh(), vis=vis, step="orders")
+    s = at(fresh(), vis=vis, step="orders")
     return RULESET.view(s, "allied"), s
 
 
@@ -59,7 +62,7 @@ def test_e4_out_of_fuel_marker_goes_ten_turns_ahead():
     s = replace(s, turn=T.turn_index("25-morning"))
     w = Work(s)
     w.set("scharnhorst", fuel=2, moved_last=2, hex="U26")
-    game.move_unit(w, "german", "scharnhorst", ["T26", "T25"], announce=False)
+    moves.move_unit(w, "german", "scharnhorst", ["T26", "T25"], announce=False)
     x = w.ships["scharnhorst"]
     assert x.fuel == 0
     assert x.emergency == T.turn_index("27-morning")
@@ -71,8 +74,7 @@ def test_e5_shadowed_unit_moves_first_and_announces():
     steps_state = fresh("last-dash")
     s = RULESET.resolve(steps_state, {}, FixedDice(face(5, 9, 9, 9)) if False else _dice()).state
     assert s.step == "shadowed-german"
-    res = RULESET.resolve(s, {"german": {"orders": [{"verb": "MOVE", "unit": "bismarck", "path": ["W18"]}],
-                                         "standing": []}}, _dice())
+    res = RULESET.resolve(s, {"german": (Move("bismarck", ("W18",)),)}, _dice())
     allied = RULESET.view(res.state, "allied")
     assert [c["hex"] for c in allied["contacts"]] == ["W18"]
     assert allied["contacts"][0]["status"] == "shadowed"
@@ -109,7 +111,7 @@ def test_e6_search_factors_and_answers():
     assert search_factors(w, "allied", "I28") == (4, False)
     assert search_factors(w, "allied", "J29") == (4, True)
     assert search_factors(w, "allied", "K29")[0] == 5
-    search_phase(w, {"allied": [{"verb": "SEARCH", "mode": "LIST", "hexes": ["I28", "J29", "K29"]}], "german": []})
+    search_phase(w, {"allied": [Search("LIST", ("I28", "J29", "K29"))], "german": []})
     got = {c.hex: c for c in w.contacts if c.holder == "allied"}
     assert got["I28"].status == "sighted" and dict(got["I28"].classes) == {"BB": 1, "DD": 1} and got["I28"].tf
     assert got["J29"].status == "shadowed" and dict(got["J29"].classes) == {"CL": 1} and not got["J29"].tf
@@ -121,7 +123,7 @@ def test_e6_a_ship_that_started_in_the_hex_and_left_is_not_reported():
     w = _search_setup()
     w.paths["koeln"] = ["K29", "L30"]
     w.search_markers[("allied", "K29")] = 2
-    search_phase(w, {"allied": [{"verb": "SEARCH", "mode": "LIST", "hexes": ["K29"]}], "german": []})
+    search_phase(w, {"allied": [Search("LIST", ("K29",))], "german": []})
     assert not any("passed" in r for r in w.reports["allied"])
 
 
@@ -226,7 +228,7 @@ def test_e9_allied_submarine_reveals_the_dd_and_hits_stern():
 
 def test_e10_german_submarine_reveals_arethusa_and_dud():
     """E10 [11.1]: the German names AF23; Arethusa in AF24 is revealed; 5 -1 -1 = 3: 1 hit; DUD."""
-    s = replace(fresh(), turn=T.turn_index("29-day"), vis=3,
+    s = at(fresh(), turn=T.turn_index("29-day"), vis=3,
                 standing=(("german", ("SUB_HEX AF23",)), ("allied", ())))
     w = Work(s)
     for x in list(w.afloat("allied")):
@@ -268,11 +270,11 @@ def test_e12_convoy_hunting_and_victory_points():
     s = fresh()
     ships = tuple(replace(x, status="sunk", hex=None) if x.id in ("revenge", "dd2") else x for x in s.ships)
     s = replace(s, ships=ships, convoy_vp=((3, False),), ended="port-france")
-    v = game.victory(s)
+    v = victory(s)
     assert v["convoy"] == 3 and v["ships"] == 7 + 1 and v["end"] == -5
     # variant: OB 325 is halved: a 5 scores 3
     assert T.convoy_for(6, "ew")["half"] is True
-    assert game.victory(replace(s, convoy_vp=((5, True),)))["convoy"] == 3
+    assert victory(replace(s, convoy_vp=((5, True),)))["convoy"] == 3
 
 
 def test_e13_no_mvt_markers_count_down_and_dorsetshire_arrives():
@@ -280,8 +282,8 @@ def test_e13_no_mvt_markers_count_down_and_dorsetshire_arrives():
     s = replace(fresh(), turn=T.turn_index("25-morning"))
     w = Work(s)
     w.set("bismarck", no_mvt=2)
-    game.administration(w, [])
+    administration(w)
     assert w.ships["bismarck"].no_mvt == 1
     assert w.ships["dorsetshire"].hex == "AH13" and w.ships["dorsetshire"].status == "sea"
-    game.administration(w, [])
+    administration(w)
     assert w.ships["bismarck"].no_mvt == 0

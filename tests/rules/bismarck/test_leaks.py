@@ -6,7 +6,7 @@ from dataclasses import replace
 from pbem.core.orders import OrderLine
 from pbem.rules.bismarck import RULESET
 
-from .conftest import fresh
+from .conftest import at, fresh
 
 
 def same_for(seat, a, b, lines=("MOVE KG1 J28", "SEARCH ALL", "ENGAGE C1")):
@@ -23,7 +23,7 @@ def _move(state, sid, h, **kw):
 
 
 def test_allied_cannot_see_unreported_german_positions_fuel_or_convoy_vp():
-    a = replace(fresh(), step="orders")
+    a = at(fresh(), step="orders")
     b = _move(a, "lothringen", "S10")
     b = _move(b, "bismarck", "J28", fuel=3)
     b = replace(b, convoy_vp=((5, True),), merchants=2, vp_bag=b.vp_bag[1:])
@@ -31,9 +31,9 @@ def test_allied_cannot_see_unreported_german_positions_fuel_or_convoy_vp():
 
 
 def test_german_cannot_see_allied_positions_or_standing_orders():
-    a = replace(fresh(), step="orders")
+    a = at(fresh(), step="orders")
     b = _move(a, "norfolk", "E18", fuel=2)
-    b = replace(b, standing=(("allied", ("SHADOW OFF",)), ("german", dict(a.standing)["german"])))
+    b = at(b, standing={"allied": ("SHADOW OFF",)})
     same_for("german", a, b)
 
 
@@ -54,16 +54,15 @@ def test_secret_vp_only_in_the_german_view():
 
 
 def test_german_cannot_see_allied_shadow_orders_restricted_ships_or_releases():
-    a = replace(fresh(), step="orders")
-    b = replace(a, standing=(("allied", ("SHADOW J29 WITH norfolk", "ON_DIVERSION BOTH FAST=suffolk")),
-                             ("german", dict(a.standing)["german"])))
+    a = at(fresh(), step="orders")
+    b = at(a, standing={"allied": ("SHADOW J29 WITH norfolk", "ON_DIVERSION BOTH FAST=suffolk")})
     b = _move(b, "london", "AB15", status="sea", markers=())
     b = _move(b, "rodney", "N23", status="sea", markers=())
     same_for("german", a, b, lines=("MOVE KG1 J28", "SHADOW J29 OFF", "ENGAGE C1 IF PREVIOUS WON"))
 
 
 def test_allied_cannot_see_whether_german_destroyers_must_return():
-    a = replace(fresh(), step="orders")
+    a = at(fresh(), step="orders")
     a = _move(a, "z-5", "J24")
     b = _move(a, "bismarck", "J29", ee=(-3,), markers=("rtb",))  # the secret RTB exception is on in b
     same_for("allied", a, b, lines=("SEARCH ALL", "ENGAGE C1 IF hood SUNK"))

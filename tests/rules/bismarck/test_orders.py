@@ -1,15 +1,14 @@
 """Illegal orders are rejected with the line, the unit, the rule and what would be legal."""
-from dataclasses import replace
 
 from pbem.core.errors import Code
 from pbem.core.orders import OrderLine
 from pbem.rules.bismarck import RULESET
 
-from .conftest import fresh
+from .conftest import at, fresh
 
 
 def check(seat, *texts, state=None):
-    s = state or replace(fresh(), step="orders")
+    s = state or at(fresh(), step="orders")
     lines = [OrderLine(i + 1, t) for i, t in enumerate(texts)]
     return RULESET.check_orders(RULESET.view(s, seat), seat, lines)
 
@@ -36,7 +35,7 @@ def test_german_only_orders_and_attack_without_shadowed_contact():
 
 
 def test_tanker_may_not_enter_convoy_hex_and_dd_line():
-    s = replace(fresh(), step="orders")
+    s = at(fresh(), step="orders")
     from pbem.rules.bismarck.board import board
     b = board()
     conv = next(h for h in b.sea_neighbours("R10", "german") if h in b.convoy) if any(
@@ -55,7 +54,7 @@ def test_tanker_may_not_enter_convoy_hex_and_dd_line():
 def test_standing_orders_accepted_and_replaced():
     c = check("german", "ON_SHADOW KG1 DIVERT prinz-eugen", "ON_SHADOW KG1 EVADE", "DOCTRINE ALL STANDOFF BREAK 3")
     assert not c.problems
-    assert c.orders["standing"] == ["ON_SHADOW KG1 DIVERT prinz-eugen", "ON_SHADOW KG1 EVADE",
+    assert [o.text() for o in c.orders] == ["ON_SHADOW KG1 DIVERT prinz-eugen", "ON_SHADOW KG1 EVADE",
                                     "DOCTRINE ALL STANDOFF BREAK 3"]
     assert any("replaces" in n for n in c.notes)
 

@@ -4,11 +4,13 @@ from dataclasses import replace
 from pbem.core.dice import FixedDice, SeededDice
 from pbem.core.orders import OrderLine
 from pbem.core.ruleset import Window
-from pbem.rules.bismarck import RULESET, combat, events, game
+from pbem.rules.bismarck import RULESET, battle, events, game, naval
 from pbem.rules.bismarck import tables as T
+from pbem.rules.bismarck.verbs import Move, Port, Release
+from pbem.rules.bismarck.victory import victory
 from pbem.rules.bismarck.work import Work
 
-from .conftest import fresh
+from .conftest import at, set_standing, fresh
 
 
 def face(*rs):
@@ -17,7 +19,7 @@ def face(*rs):
 
 def _sighted_kg1(vis=5, german_std=(), allied_std=("SHADOW ON", "ON_DIVERSION SLOW")):
     """KG1 (Bismarck, Prinz Eugen) Sighted by the Allied player in J29 where Norfolk also is."""
-    s = replace(fresh(), turn=fresh().start + 1, weather=5, vis=vis,
+    s = at(fresh(), turn=fresh().start + 1, weather=5, vis=vis,
                 standing=(("allied", tuple(allied_std)), ("german", tuple(german_std))))
     w = Work(s)
     w.set("norfolk", hex="J29")
@@ -76,16 +78,16 @@ def test_heavy_weather_fuel_roll():
 
 
 def test_tanker_caught_by_an_allied_ship_is_sunk():
-    w = Work(replace(fresh(), step="orders"))
+    w = Work(at(fresh(), step="orders"))
     w.set("norfolk", hex="R10")
     w.mark("allied", "lothringen", "sighted", "search")
-    game.naval_phase(w, {"allied": [], "german": []}, FixedDice([]))
+    naval.naval_phase(w, {"allied": [], "german": []}, FixedDice([]))
     assert w.ships["lothringen"].status == "sunk"
-    assert game.victory(w.freeze())["ships"] == -1
+    assert victory(w.freeze())["ships"] == -1
 
 
 def test_convoy_interrupt_asks_the_german_and_defaults_to_ignore():
-    s = replace(fresh(), step="orders", vis=5,
+    s = at(fresh(), step="orders", vis=5,
                 standing=(("german", ("HUNT AUTO", "ON_CONVOY ASK")), ("allied", ())))
     w = Work(s)
     from pbem.rules.bismarck.board import board
@@ -95,11 +97,15 @@ def test_convoy_interrupt_asks_the_german_and_defaults_to_ignore():
     w.set("prinz-eugen", hex=h)
     # hunting roll 0 (TF -1), identification roll 3 -> HX 126, unescorted
     events.convoy_hunt(w, {"german": [], "allied": []}, FixedDice(face(0, 3)))
-    assert w.s.pending == ("convoy", "KG1", "HX 126")
-    st = w.freeze(step="convoy")
+    assert w.kit.suspended
+    st = replace(w.freeze(), flow=w.kit._end("orders"))  # the Flow the table would close the resolution with
+    assert st.step == "convoy" and dict(st.flow.pending.data) == {"unit": "KG1", "convoy": "HX 126"}
     ph = RULESET.phase(st)
     assert ph.window == Window.INTERRUPT and ph.awaiting == {"german"}
-    assert RULESET.default_orders(st, "german")["orders"] == [{"verb": "IGNORE"}]
+    assert RULESET.view(st, "german")["pending"] == [events.CONVOY_QUESTION]
+    assert RULESET.view(st, "allied").get("pending") is None
+    silent = RULESET.resolve(st, {"german": RULESET.default_orders(st, "german")}, FixedDice([1]))
+    assert "convoy HX 126 left alone" in [e.text for e in silent.events] and not silent.state.convoy_vp
     chk = RULESET.check_orders(RULESET.view(st, "german"), "german", [OrderLine(1, "ATTACK")])
     assert not chk.problems
     res = RULESET.resolve(st, {"german": chk.orders}, FixedDice([1]))
@@ -111,60 +117,61 @@ def test_convoy_interrupt_asks_the_german_and_defaults_to_ignore():
 
 
 def test_rodney_release_from_night_24_may():
-    s = replace(fresh(), step="orders", turn=T.turn_index("24-night"))
+    s = at(fresh(), step="orders", turn=T.turn_index("24-night"))
     v = RULESET.view(s, "allied")
     assert v["releasable"] == ["rodney"]
     early = replace(s, turn=T.turn_index("23-evening"))
     bad = RULESET.check_orders(RULESET.view(early, "allied"), "allied", [OrderLine(1, "RELEASE rodney")])
     assert bad.problems and bad.problems[0].rule == "12"
-    res = RULESET.resolve(s, {"allied": {"orders": [{"verb": "RELEASE", "ship": "rodney"}], "standing": []},
-                              "german": {"orders": [], "standing": []}}, SeededDice(b"r", "x"))
+    res = RULESET.resolve(s, {"allied": (Release("rodney"),),
+                              "german": ()}, SeededDice(b"r", "x"))
     assert [x for x in res.state.ships if x.id == "rodney"][0].hex == "N23"
 
 
 def test_bismarck_out_of_emergency_fuel_ends_the_game_minus_15():
-    s = replace(fresh(), step="admin")
+    s = at(fresh(), step="admin")
     s = replace(s, ships=tuple(replace(x, emergency=s.turn + 1) if x.id == "bismarck" else x for x in s.ships))
     res = RULESET.resolve(s, {}, FixedDice([]))
     assert res.state.ended == "emergency-fuel"
-    assert game.victory(res.state)["end"] == -15
+    assert victory(res.state)["end"] == -15
     assert RULESET.outcome(res.state).winner == "allied"
 
 
 def test_bismarck_entering_brest_ends_the_game_at_once():
-    s = replace(fresh(), step="orders")
+    s = at(fresh(), step="orders")
     s = replace(s, ships=tuple(replace(x, hex="T26", tf=None) if x.id in ("bismarck", "prinz-eugen") else x
                                for x in s.ships))
-    res = RULESET.resolve(s, {"german": {"orders": [{"verb": "MOVE", "unit": "bismarck", "path": ["U26"]}],
-                                         "standing": []}, "allied": {"orders": [], "standing": []}}, FixedDice([]))
+    res = RULESET.resolve(s, {"german": (Move("bismarck", ("U26",)),), "allied": ()}, FixedDice([]))
     assert res.state.ended == "port-france" and RULESET.phase(res.state) is None
-    assert game.victory(res.state)["end"] == -5
+    assert victory(res.state)["end"] == -5
 
 
 def test_a_naval_battle_runs_to_an_end_and_puts_cards_in_play():
     w = Work(replace(fresh(), vis=9))
     w.set("norfolk", hex="J29")
-    log = combat.fight(w, SeededDice(b"battle", "1"), "german", ["prinz-eugen"], ["norfolk"], "J29")
+    log = battle.fight(w, SeededDice(b"battle", "1"), "german", ["prinz-eugen"], ["norfolk"], "J29")
     assert log[0].startswith("naval combat in J29")
     assert w.ships["prinz-eugen"].in_play and w.ships["norfolk"].in_play
     assert w.ships["prinz-eugen"].torps <= 12
 
 
 def test_port_refuels_and_replenishes_torpedoes():
-    s = replace(fresh(), step="orders")
+    s = at(fresh(), step="orders")
     s = replace(s, ships=tuple(replace(x, fuel=3, torps=1, hex="K27") if x.id == "norfolk" else x for x in s.ships))
-    res = RULESET.resolve(s, {"allied": {"orders": [{"verb": "PORT", "ship": "norfolk"}], "standing": []},
-                              "german": {"orders": [], "standing": []}}, SeededDice(b"p", "x"))
+    res = RULESET.resolve(s, {"allied": (Port("norfolk"),),
+                              "german": ()}, SeededDice(b"p", "x"))
     n = [x for x in res.state.ships if x.id == "norfolk"][0]
     assert n.fuel == 7 and n.torps == 4 and "port" in n.markers
 
 
 def test_standing_orders_canonical_round_trip():
-    s = replace(fresh(), step="orders")
+    s = at(fresh(), step="orders")
     v = RULESET.view(s, "german")
     raw = ["on_shadow kg1 divert Prinz-Eugen", "doctrine all standoff torpedoes off break 3", "strike_classes bb ca"]
-    first = RULESET.check_orders(v, "german", [OrderLine(i + 1, t) for i, t in enumerate(raw)]).orders["standing"]
-    again = RULESET.check_orders(v, "german", [OrderLine(i + 1, t) for i, t in enumerate(first)]).orders["standing"]
+    first = RULESET.check_orders(v, "german", [OrderLine(i + 1, t) for i, t in enumerate(raw)]).orders
+    first = [o.text() for o in first]
+    again = RULESET.check_orders(v, "german", [OrderLine(i + 1, t) for i, t in enumerate(first)]).orders
+    again = [o.text() for o in again]
     assert first == again == ["ON_SHADOW KG1 DIVERT prinz-eugen", "DOCTRINE ALL STANDOFF TORPEDOES OFF BREAK 3",
                               "STRIKE_CLASSES BB CA"]
 
@@ -175,12 +182,12 @@ def test_dump_load_round_trip():
 
 
 def test_doctrine_interrupt_when_a_battle_comes_and_no_doctrine_was_declared():
-    s = replace(fresh(battle_doctrine="ask"), step="orders", vis=5, fog=False)
+    s = at(fresh(battle_doctrine="ask"), step="orders", vis=5, fog=False)
     s = replace(s, ships=tuple(replace(x, hex="J29") if x.id == "norfolk" else x for x in s.ships))
     w = Work(s)
     w.mark("allied", "KG1", "shadowed", "search")
     s = w.freeze()
-    empty = {"orders": [], "standing": []}
+    empty = ()
     res = RULESET.resolve(s, {"german": empty, "allied": empty}, SeededDice(b"d", "1"))
     st = res.state
     assert st.step == "doctrine"
@@ -194,8 +201,8 @@ def test_doctrine_interrupt_when_a_battle_comes_and_no_doctrine_was_declared():
                            SeededDice(b"d", "2"))
     assert res2.state.step in ("admin", "convoy", "over")
     assert any(e.kind == "battle" for e in res2.events)
-    assert "DOCTRINE ALL CLOSE" in dict(res2.state.standing)["allied"]
-    assert "DOCTRINE ALL EVADE" in dict(res2.state.standing)["german"]
+    assert "DOCTRINE ALL CLOSE" in res2.state.flow.standing.listing("allied")
+    assert "DOCTRINE ALL EVADE" in res2.state.flow.standing.listing("german")
 
 
 def test_crew_exhaustion_option_adds_one_after_two_engagements_yesterday():
@@ -204,18 +211,18 @@ def test_crew_exhaustion_option_adds_one_after_two_engagements_yesterday():
     s = replace(base, turn=day)
     s = replace(s, ships=tuple(replace(x, engaged=(day - 5, day - 4, day)) if x.id == "bismarck" else x
                                for x in s.ships))
-    assert combat._exhausted(Work(s), "bismarck")
+    assert battle._exhausted(Work(s), "bismarck")
     off = replace(s, options=tuple((k, False if k == "crew_exhaustion" else v) for k, v in s.options))
-    assert not combat._exhausted(Work(off), "bismarck")
+    assert not battle._exhausted(Work(off), "bismarck")
     once = replace(s, ships=tuple(replace(x, engaged=(day - 5, day)) if x.id == "bismarck" else x for x in s.ships))
-    assert not combat._exhausted(Work(once), "bismarck")
+    assert not battle._exhausted(Work(once), "bismarck")
 
 
 def test_radar_two_star_is_lost_after_the_first_combat_round():
     w = Work(replace(fresh(), vis=9))
     w.set("hood", hex="J29")
     assert w.ships["bismarck"].radar == 3 and not w.ships["bismarck"].radar_lost
-    combat.fight(w, SeededDice(b"radar", "1"), "german", ["bismarck"], ["hood"], "J29")
+    battle.fight(w, SeededDice(b"radar", "1"), "german", ["bismarck"], ["hood"], "J29")
     if w.ships["bismarck"].afloat:
         assert w.ships["bismarck"].radar_lost
 
@@ -232,11 +239,11 @@ def test_optional_units_cost_vp_and_reveal_by_secret_roll():
 def _edge_battle(pe_moved):
     w = Work(fresh())
     w.set("norfolk", hex="J29")
-    w.s = replace(w.s, standing=(("allied", ("DOCTRINE ALL EVADE",)), ("german", ("DOCTRINE ALL CLOSE",))))
-    b = combat.Battle("german", "J29")
-    b.pos = {"prinz-eugen": combat.Pos("german", 0, "closing", moved=pe_moved),
-             "norfolk": combat.Pos("allied", 17, "breaking")}
-    combat._move(w, b, "norfolk", 1)  # breaks off 4 MZ past its own edge: the window shifts by 4
+    set_standing(w, (("allied", ("DOCTRINE ALL EVADE",)), ("german", ("DOCTRINE ALL CLOSE",))))
+    b = battle.Battle("german", "J29")
+    b.pos = {"prinz-eugen": battle.Pos("german", 0, "closing", moved=pe_moved),
+             "norfolk": battle.Pos("allied", 17, "breaking")}
+    battle._move(w, b, "norfolk", 1)  # breaks off 4 MZ past its own edge: the window shifts by 4
     return w, b
 
 
@@ -245,7 +252,7 @@ def test_edge_rule_pushes_an_unmoved_ship_back_and_cuts_its_movement():
     w, b = _edge_battle(pe_moved=False)
     assert b.lo == 4 and b.pos["norfolk"].mz == 21
     assert b.pos["prinz-eugen"].mz == 4 and b.pos["prinz-eugen"].reduce == 4
-    combat._move(w, b, "prinz-eugen", 1)  # limit 4 - 4 = 0: it stays in the battle, Closing, unmoved
+    battle._move(w, b, "prinz-eugen", 1)  # limit 4 - 4 = 0: it stays in the battle, Closing, unmoved
     assert b.pos["prinz-eugen"].mz == 4 and b.pos["prinz-eugen"].facing == "closing"
 
 

@@ -5,12 +5,13 @@ import pytest
 
 from pbem.core.data import walk_provenance
 from pbem.core.orders import OrderLine
-from pbem.rules.bismarck import RULESET, game
+from pbem.rules.bismarck import RULESET
+from pbem.rules.bismarck.admin import administration, release
 from pbem.rules.bismarck import tables as T
 from pbem.rules.bismarck.board import board
 from pbem.rules.bismarck.work import Work
 
-from .conftest import fresh
+from .conftest import at, fresh
 
 ESCORT_ROWS = [(c["name"], s) for c in T.tables()["convoys"] for s in c["escort"]]
 
@@ -52,7 +53,7 @@ def test_schedule_data_names_real_ships_and_sea_hexes_with_provenance():
 
 def _at(turn_spec, **kw):
     s = fresh(**kw)
-    return replace(s, turn=T.turn_index(turn_spec), step="orders")
+    return at(s, turn=T.turn_index(turn_spec), step="orders")
 
 
 def _check(state, *texts):
@@ -72,8 +73,7 @@ def test_release_ramillies_from_24_may_leaves_hx127_with_dd1_only():
     c = _check(s, "RELEASE ramillies")
     assert not c.problems
     w = Work(s)
-    w.kw["release"] = ["ramillies"]
-    RULESET._release(w)
+    release(w, [o.ship for o in c.orders])
     assert w.ships["ramillies"].status == "sea" and w.ships["ramillies"].hex == "M20"
     assert "restricted" not in w.ships["ramillies"].markers
     from pbem.rules.bismarck.events import escort
@@ -83,11 +83,11 @@ def test_release_ramillies_from_24_may_leaves_hx127_with_dd1_only():
 
 def test_restricted_lifted_once_bismarck_is_located():
     w = Work(_at("24-day"))
-    game.administration(w, [])
+    administration(w)
     assert w.ships["london"].status == "escort" and w.ships["arethusa"].status == "restricted"
     w = Work(_at("24-day"))
     w.mark("allied", "KG1", "sighted", "search")  # KG1 holds Bismarck
-    game.administration(w, [])
+    administration(w)
     assert w.ships["london"].hex == "AB15" and w.ships["arethusa"].hex == "AF24"
     assert w.ships["arethusa"].status == "sea" and not w.ships["arethusa"].markers
     assert any("arethusa: RESTRICTED marker removed (Bismarck has been located); placed in AF24" in e.text
@@ -98,10 +98,10 @@ def test_a_lift_turn_removes_the_marker_in_the_administration_before_it():
     s = _at("24-day")
     s = replace(s, lifts=(("cairo", T.turn_index("24-evening"), "", "AB15"),))
     w = Work(s)
-    game.administration(w, [])  # before the afternoon turn: not yet
+    administration(w)  # before the afternoon turn: not yet
     assert w.ships["cairo"].status == "escort"
     w = Work(replace(s, turn=T.turn_index("24-afternoon")))
-    game.administration(w, [])
+    administration(w)
     assert w.ships["cairo"].status == "sea" and w.ships["cairo"].hex == "AB15"
 
 

@@ -1,6 +1,5 @@
 """Shadow Phase choices by Allied standing orders [6]: who shadows (with a TF split), the reply to a
 Diversion Maneuver (fast part, slow part or both with a split), and the defaults when no order covers it."""
-from dataclasses import replace
 
 from pbem.core.dice import FixedDice
 from pbem.core.orders import OrderLine
@@ -9,7 +8,7 @@ from pbem.rules.bismarck import tables as T
 from pbem.rules.bismarck.orders import standing_key
 from pbem.rules.bismarck.work import Work
 
-from .conftest import fresh
+from .conftest import at, set_standing, fresh
 
 
 def face(*rs):
@@ -18,7 +17,7 @@ def face(*rs):
 
 def _setup(allied_std=(), german_std=(), allied_in_hex=("norfolk",)):
     """KG1 (Bismarck ER 30, Prinz Eugen ER 32) Sighted by the Allied player in J29; weather box 5."""
-    s = replace(fresh(), turn=fresh().start + 1, weather=5,
+    s = at(fresh(), turn=fresh().start + 1, weather=5,
                 standing=(("allied", tuple(allied_std)), ("german", tuple(german_std))))
     w = Work(s)
     for sid in allied_in_hex:  # the others start far from J29
@@ -37,7 +36,7 @@ def _run(w, *rolls):
 def test_tf_split_lets_the_faster_ship_shadow_alone():
     # Hood (ER 29) split from TF1 (Prince of Wales ER 28): ER difference 29-30 = -1 (+1), Radar I -1 [6]
     w, cid = _setup(allied_in_hex=("hood", "prince-of-wales"))
-    w.s = replace(w.s, standing=(("allied", (f"SHADOW {cid} WITH hood SPLIT",)), ("german", ())))
+    set_standing(w, (("allied", (f"SHADOW {cid} WITH hood SPLIT",)), ("german", ())))
     drm = T.shadow_drm(-1, 1, 5, False, False)
     text = _run(w, 4 - drm)
     assert w.ships["hood"].tf is None and w.ships["prince-of-wales"].tf is None  # TF1 is split
@@ -49,7 +48,7 @@ def test_tf_split_lets_the_faster_ship_shadow_alone():
 def test_without_split_the_whole_tf_shadows_and_its_slowest_ship_counts():
     # the whole TF1: slowest shadower Prince of Wales ER 28 - 30 = -2: shadowing impossible (NP) [6]
     w, cid = _setup(allied_in_hex=("hood", "prince-of-wales"))
-    w.s = replace(w.s, standing=(("allied", (f"SHADOW {cid} WITH hood",)), ("german", ())))
+    set_standing(w, (("allied", (f"SHADOW {cid} WITH hood",)), ("german", ())))
     text = _run(w)  # no shadow roll at all
     assert w.ships["hood"].tf == "TF1"
     assert "the whole TF1 (the order does not say SPLIT) shadows" in text
@@ -60,7 +59,7 @@ def test_without_split_the_whole_tf_shadows_and_its_slowest_ship_counts():
 def test_a_shadowed_allied_tf_may_not_split():
     w, cid = _setup(allied_in_hex=("hood", "prince-of-wales"))
     w.mark("german", "TF1", "shadowed", "search")
-    w.s = replace(w.s, standing=(("allied", (f"SHADOW {cid} WITH hood SPLIT",)), ("german", ())))
+    set_standing(w, (("allied", (f"SHADOW {cid} WITH hood SPLIT",)), ("german", ())))
     text = _run(w)
     assert w.ships["hood"].tf == "TF1"
     assert "the whole TF1: it is Shadowed and may not split" in text
@@ -76,7 +75,7 @@ def test_default_picks_the_unit_whose_slowest_ship_is_fastest_and_says_so():
 
 
 def _std(w, allied=(), german=()):
-    w.s = replace(w.s, standing=(("allied", tuple(allied)), ("german", tuple(german))))
+    set_standing(w, (("allied", tuple(allied)), ("german", tuple(german))))
 
 
 def test_shadow_off_for_one_contact_means_no_attempt_and_no_roll():
@@ -148,7 +147,7 @@ def test_orders_for_a_contact_that_is_gone_lapse():
     _std(w, (f"SHADOW {cid} OFF", "SHADOW J29 OFF", f"ON_DIVERSION {cid} FAST"))
     text = _run(w)
     assert w.contact_on("KG1") is None
-    assert dict(w.s.standing)["allied"] == ("SHADOW J29 OFF",)
+    assert w.std("allied") == ("SHADOW J29 OFF",)
     assert "standing orders lapse" in text
 
 
@@ -170,13 +169,13 @@ def test_check_shadow_orders_and_canonical_form():
     c = _check(view, f"shadow {cid.lower()} with Norfolk,hood split", "SHADOW j29 WITH tf1",
                f"ON_DIVERSION {cid} both fast=suffolk", "ON_DIVERSION SLOW", f"SHADOW {cid} OFF")
     assert not c.problems, c.problems
-    assert c.orders["standing"] == [f"SHADOW {cid} WITH hood,norfolk SPLIT", "SHADOW J29 WITH TF1",
+    assert [o.text() for o in c.orders] == [f"SHADOW {cid} WITH hood,norfolk SPLIT", "SHADOW J29 WITH TF1",
                                     f"ON_DIVERSION {cid} BOTH FAST=suffolk", "ON_DIVERSION SLOW", f"SHADOW {cid} OFF"]
     # the later per-contact order replaces the earlier one, the global and the hex ones are separate
-    keys = [standing_key(s.split()) for s in c.orders["standing"]]
+    keys = [standing_key(o.text().split()) for o in c.orders]
     assert keys == [f"SHADOW {cid}", "SHADOW J29", f"ON_DIVERSION {cid}", "ON_DIVERSION", f"SHADOW {cid}"]
-    again = _check(view, *c.orders["standing"])
-    assert again.orders["standing"] == c.orders["standing"]
+    again = _check(view, *(o.text() for o in c.orders))
+    assert again.orders == c.orders
 
 
 def test_check_shadow_orders_rejects_with_rule_and_line():
