@@ -6,7 +6,6 @@ from click.testing import CliRunner
 from sqlmodel import Session
 
 from pbem.cli import main
-from pbem.core.data import data_cache
 from pbem.core.play import play
 from pbem.gamedata import GameDataError, bind, overrides_of, read_folder
 from pbem.rules.bismarck import RULESET as BISMARCK
@@ -27,18 +26,6 @@ fog_from = 1
 """
 
 
-def read_through_data_cache(monkeypatch):
-    """Bismarck's loaders as the coordinator wires them: ``data_cache`` in place of ``lru_cache(maxsize=1)``
-    (today they would keep the first game's tables for every game)."""
-    for name in ("tables", "units", "scenarios", "schedule"):
-        monkeypatch.setattr(T, name, data_cache(getattr(T, name).__wrapped__))
-
-
-@pytest.fixture
-def bismarck_reads_through_data_cache(monkeypatch):
-    read_through_data_cache(monkeypatch)
-
-
 @pytest.fixture
 def folder(tmp_path):
     d = tmp_path / "corrections"
@@ -53,7 +40,7 @@ def bismarck(state):
     return next(s for s in BISMARCK.dump(state)["ships"] if s["id"] == "bismarck")
 
 
-def test_a_corrected_table_changes_the_played_game(folder, bismarck_reads_through_data_cache):
+def test_a_corrected_table_changes_the_played_game(folder):
     overrides = read_folder(folder, "bismarck")
     assert sorted(overrides.documents) == ["tables.toml", "units.toml"]
     corrected = play(bind(BISMARCK, overrides), "last-dash", SEED, max_phases=6)
@@ -64,10 +51,10 @@ def test_a_corrected_table_changes_the_played_game(folder, bismarck_reads_throug
     assert [BISMARCK.view(s.state, "german")["fog"] for s in packaged[:3]] == [False] * 3
 
 
-def test_a_game_without_corrections_plays_as_before(monkeypatch):
+def test_a_game_without_corrections_plays_as_before(folder):
     assert bind(BISMARCK, None) is BISMARCK
     before = [BISMARCK.dump(s.state) for s in play(BISMARCK, "last-dash", SEED, max_phases=6)]
-    read_through_data_cache(monkeypatch)
+    play(bind(BISMARCK, read_folder(folder, "bismarck")), "last-dash", SEED, max_phases=6)  # another game's corrections
     assert [BISMARCK.dump(s.state) for s in play(BISMARCK, "last-dash", SEED, max_phases=6)] == before
 
 
@@ -120,8 +107,7 @@ def stored_game(db_url, game_id):
         engine.dispose()
 
 
-def test_game_new_with_data_keeps_the_checked_corrections_with_the_game(cli, db_url, folder,
-                                                                        bismarck_reads_through_data_cache):
+def test_game_new_with_data_keeps_the_checked_corrections_with_the_game(cli, db_url, folder):
     result = cli("game", "new", "chase", "--rules", "bismarck", "--scenario", "last-dash", "--data", str(folder),
                  "--seed-hex", "0f" * 16)
     assert result.exit_code == 0, result.output
@@ -149,3 +135,25 @@ def test_a_game_made_without_data_has_no_corrections(cli, db_url):
     assert cli("game", "new", "plain", "--rules", "bismarck", "--scenario", "last-dash").exit_code == 0
     game = stored_game(db_url, "plain")
     assert game.data_json == "{}" and overrides_of(game) is None
+
+
+def test_the_engine_plays_a_stored_game_under_its_own_corrections(cli, db_url, folder, tmp_path):
+    """Every call the engine makes for a game goes through ``Deps.ruleset_for`` (state cache, replay,
+    rollback): the weather phase of the corrected game is foggy, that of a game without corrections is not."""
+    from pbem.core.play import phase_dice
+    from pbem.home import Home
+    from pbem.server import Server
+
+    for game_id, extra in (("fixed", ["--data", str(folder)]), ("plain", [])):
+        assert cli("game", "new", game_id, "--rules", "bismarck", "--scenario", "last-dash",
+                   "--seed-hex", "0f" * 16, *extra).exit_code == 0
+    server = Server(Home(tmp_path / "home"))
+    fog = {}
+    for game_id in ("fixed", "plain"):
+        game = stored_game(db_url, game_id)
+        ruleset, state = server.services.states.load(game)
+        phase = ruleset.phase(state)
+        assert phase.name == "weather" and not phase.awaiting
+        after = ruleset.resolve(state, {}, phase_dice(SEED, phase)).state
+        fog[game_id] = ruleset.view(after, "german")["fog"]
+    assert fog == {"fixed": True, "plain": False}

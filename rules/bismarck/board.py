@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 
 from pbem.core import hexgrid
-from pbem.core.data import load_data
+from pbem.core.data import data_cache, load_data
 
 PACKAGE = __package__  # "pbem.rules.bismarck" once installed
 ROW_NAMES = tuple([chr(65 + i) for i in range(26)] + ["A" + chr(65 + i) for i in range(8)])
@@ -179,6 +178,6 @@ class Board:
         return "D" if h in self.convoy else "C"
 
 
-@lru_cache(maxsize=1)
+@data_cache  # one result per game data correction (pbem.core.data)
 def board() -> Board:
     return Board(load_data(PACKAGE, "data/map.toml"))

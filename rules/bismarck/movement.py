@@ -5,7 +5,8 @@ ship list and the state's ships go through the same rules.
 """
 from __future__ import annotations
 
-from functools import lru_cache
+
+from pbem.core.data import data_cache
 
 from .board import board, hex_key
 from .tables import HEAVY
@@ -68,7 +69,7 @@ def dd_exception(own: list[dict]) -> bool:
     return any(x["cls"] in HEAVY and "rtb" in x["markers"] and (x["rudder"] or sum(x["ee"]) < 0) for x in own)
 
 
-@lru_cache(maxsize=1)
+@data_cache  # one result per game data correction (pbem.core.data)
 def dd_distances() -> dict[str, int]:
     """Shortest German ship distance from every sea hex to the destroyer restriction area [7.7.2]."""
     b = board()

@@ -2,9 +2,8 @@
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 
-from pbem.core.data import load_data
+from pbem.core.data import data_cache, load_data
 
 from .board import PACKAGE
 
@@ -14,22 +13,22 @@ CAPITAL = ("BB", "BC", "CV")
 BIG = ("BB", "BC", "CV", "CA")
 
 
-@lru_cache(maxsize=1)
+@data_cache  # one result per game data correction (pbem.core.data)
 def tables() -> dict:
     return load_data(PACKAGE, "data/tables.toml")
 
 
-@lru_cache(maxsize=1)
+@data_cache  # one result per game data correction (pbem.core.data)
 def units() -> dict:
     return load_data(PACKAGE, "data/units.toml")
 
 
-@lru_cache(maxsize=1)
+@data_cache  # one result per game data correction (pbem.core.data)
 def scenarios() -> dict:
     return load_data(PACKAGE, "data/scenarios.toml")
 
 
-@lru_cache(maxsize=1)
+@data_cache  # one result per game data correction (pbem.core.data)
 def schedule() -> dict:
     """Reinforcements and RESTRICTED markers per scenario [3, 12]."""
     return load_data(PACKAGE, "data/schedule.toml")
