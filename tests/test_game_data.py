@@ -9,7 +9,6 @@ from pbem.cli import main
 from pbem.core.play import play
 from pbem.gamedata import GameDataError, bind, overrides_of, read_folder
 from pbem.rules.bismarck import RULESET as BISMARCK
-from pbem.rules.bismarck import tables as T
 from pbem.store import db
 from pbem.store.models import Game
 
