@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
-from pbem.core.picture import Circle, Line, Picture, Polygon, Text
+from pbem.core.picture import Circle, Line, Picture, Polygon, Text, title_text
 
 
 @lru_cache(maxsize=16)
@@ -49,8 +49,9 @@ def render_png(picture: Picture) -> bytes:
 def _over(img: Image.Image, picture: Picture) -> Image.Image:
     draw = ImageDraw.Draw(img)
     _draw(draw, picture.shapes)
-    if picture.title:
-        _text(draw, (6, 4), picture.title, "#000000", 14, "la")
+    title = title_text(picture)
+    if title is not None:
+        _text(draw, title.at, title.text, title.color, title.size, title.anchor)
     return img
 
 

@@ -1,0 +1,211 @@
+"""Where text goes on a picture: conservative text boxes, label placement and the overlap check.
+
+A map is only useful if a player can read every label.  This module keeps that property in data:
+``text_box`` estimates, from the font size and the characters alone, a box that holds whatever the
+renderer draws (a test at the edge measures Pillow's font against it), ``place`` puts unit labels
+where they touch nothing else, and ``problems`` lists every pair of texts that overlap and every
+text that leaves the canvas.  Pure: no imaging library, so rulesets and tests can use it.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+from .picture import Line, Picture, Point, Shape, Text, title_text
+
+#: Advance widths as a fraction of the font size, rounded up from the renderer's scalable default font
+#: (its widest glyphs, W and @, are one em).  Anything not listed counts as a wide letter.
+_NARROW = frozenset(" '.,:;`")
+_THIN = frozenset("fijltI!\"()-/[]\\{}|r")
+_WIDE = frozenset("mwMWHN@%&")
+_WIDTH = {**dict.fromkeys(_NARROW, 0.3), **dict.fromkeys(_THIN, 0.45), **dict.fromkeys(_WIDE, 1.0)}
+_DEFAULT_WIDTH = 0.75
+#: How far the drawn glyphs reach above and below the anchor's reference line, in font sizes, per Pillow's
+#: vertical anchor letter: a(scender)/t(op), m(iddle), s (baseline), b(ottom)/d(escender).
+_VERTICAL = {"a": (0.0, 1.3), "t": (0.0, 1.3), "m": (-0.7, 0.7), "s": (-1.05, 0.35), "b": (-1.3, 0.0),
+             "d": (-1.3, 0.0)}
+#: Lines of a label block are this many font sizes apart.
+LINE_PITCH = 1.3
+
+
+@dataclass(frozen=True)
+class Box:
+    """An axis-aligned rectangle, x0 <= x1 and y0 <= y1, in pixels."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+    def overlaps(self, other: Box) -> bool:
+        """True when the interiors meet (touching edges do not count)."""
+        return self.x0 < other.x1 and other.x0 < self.x1 and self.y0 < other.y1 and other.y0 < self.y1
+
+    def inside(self, outer: Box) -> bool:
+        return outer.x0 <= self.x0 and outer.y0 <= self.y0 and self.x1 <= outer.x1 and self.y1 <= outer.y1
+
+    def grow(self, by: float) -> Box:
+        return Box(self.x0 - by, self.y0 - by, self.x1 + by, self.y1 + by)
+
+    def nearest(self, p: Point) -> Point:
+        """The point of the box closest to ``p``."""
+        return (min(max(p[0], self.x0), self.x1), min(max(p[1], self.y0), self.y1))
+
+
+def text_width(text: str, size: float) -> float:
+    """A width no smaller than the drawn text's, in pixels (one pixel spare for rounding)."""
+    return size * sum(_WIDTH.get(c, _DEFAULT_WIDTH) for c in text) + 1
+
+
+def text_box(t: Text) -> Box:
+    """A box that holds everything the renderer draws for ``t`` (one line or several)."""
+    lines = t.text.split("\n")
+    w = max(text_width(line, t.size) for line in lines)
+    h_extra = (len(lines) - 1) * LINE_PITCH * t.size
+    horizontal, vertical = (t.anchor + "mm")[:2] if len(t.anchor) == 2 else ("m", "m")
+    x0 = {"l": t.at[0], "m": t.at[0] - w / 2, "r": t.at[0] - w}.get(horizontal, t.at[0] - w / 2)
+    up, down = _VERTICAL.get(vertical, _VERTICAL["m"])
+    return Box(x0, t.at[1] + up * t.size - 1, x0 + w, t.at[1] + down * t.size + h_extra + 1)
+
+
+def circle_box(center: Point, radius: float) -> Box:
+    return Box(center[0] - radius, center[1] - radius, center[0] + radius, center[1] + radius)
+
+
+def points_box(points: Iterable[Point]) -> Box:
+    xs, ys = zip(*points)
+    return Box(min(xs), min(ys), max(xs), max(ys))
+
+
+class Occupancy:
+    """Boxes already taken, bucketed on a coarse grid so a query looks only at its neighbours."""
+
+    CELL = 32.0
+
+    def __init__(self, boxes: Iterable[Box] = ()) -> None:
+        self._grid: dict[tuple[int, int], list[Box]] = {}
+        for b in boxes:
+            self.add(b)
+
+    def _cells(self, b: Box) -> Iterator[tuple[int, int]]:
+        c = self.CELL
+        for i in range(math.floor(b.x0 / c), math.floor(b.x1 / c) + 1):
+            for j in range(math.floor(b.y0 / c), math.floor(b.y1 / c) + 1):
+                yield i, j
+
+    def add(self, b: Box) -> None:
+        for key in self._cells(b):
+            self._grid.setdefault(key, []).append(b)
+
+    def hits(self, b: Box) -> Iterator[Box]:
+        seen: set[int] = set()
+        for key in self._cells(b):
+            for other in self._grid.get(key, ()):
+                if id(other) not in seen and other.overlaps(b):
+                    seen.add(id(other))
+                    yield other
+
+    def free(self, b: Box) -> bool:
+        return next(self.hits(b), None) is None
+
+
+@dataclass(frozen=True)
+class Label:
+    """Text naming a mark at ``anchor``: one or more lines, kept together as one block."""
+
+    anchor: Point
+    lines: tuple[str, ...]
+    color: str = "#000000"
+    size: int = 9
+    gap: float = 5.0  # the distance kept between the anchor and the block when it sits next to it
+
+
+#: The directions tried around an anchor, best first: right, left, above, below, then the corners.
+_DIRECTIONS = ((1, 0), (-1, 0), (0, -1), (0, 1), (1, -1), (1, 1), (-1, -1), (-1, 1))
+#: Directions added once a label has to move away from its mark (rings beyond the first).
+_FAR = _DIRECTIONS + ((2, -1), (2, 1), (-2, -1), (-2, 1), (1, -2), (1, 2), (-1, -2), (-1, 2))
+MAX_RINGS = 60
+
+
+def line_pitch(size: int) -> float:
+    """The distance between lines of a block: exactly the height of one line's text box."""
+    return LINE_PITCH * size + 2
+
+
+def block_size(label: Label) -> tuple[float, float]:
+    w = max(text_width(line, label.size) for line in label.lines)
+    return w + 2, line_pitch(label.size) * len(label.lines)
+
+
+def _candidates(label: Label) -> Iterator[tuple[Box, bool]]:
+    """Block positions around the anchor, nearest first; True where a leader line is needed."""
+    w, h = block_size(label)
+    ax, ay = label.anchor
+    step = LINE_PITCH * label.size
+    for ring in range(MAX_RINGS):
+        r = label.gap + ring * step
+        for dx, dy in _DIRECTIONS if ring == 0 else _FAR:
+            cx = ax + dx * (w / 2 + r) if abs(dx) <= 1 else ax + math.copysign(w / 2 + 2 * r, dx)
+            cy = ay + dy * (h / 2 + r) if abs(dy) <= 1 else ay + math.copysign(h / 2 + 2 * r, dy)
+            yield Box(cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2), ring > 0
+
+
+class PlacementError(ValueError):
+    """No free place for a label within reach of its mark: the picture needs more room."""
+
+
+def place(labels: Sequence[Label], area: Box, taken: Occupancy, leader: str = "#555555") -> tuple[Shape, ...]:
+    """Texts (and leader lines) for ``labels``, in order, each where it overlaps nothing in ``taken``.
+
+    Each block goes in the first free spot of the candidates around its anchor (right of the mark
+    first, then further out in rings); a block that had to move away from its mark gets a thin
+    line back to it.  Placed blocks are added to ``taken``, so later labels avoid them too.
+    Every block stays inside ``area``.
+
+    :raises PlacementError: a label found no free spot within ``MAX_RINGS`` rings.
+    """
+    out: list[Shape] = []
+    for label in labels:
+        for box, far in _candidates(label):
+            if box.inside(area) and taken.free(box.grow(1)):
+                break
+        else:
+            raise PlacementError(f"no room for the label {label.lines[0]!r} near {label.anchor}")
+        taken.add(box)
+        if far:
+            out.append(Line((label.anchor, box.nearest(label.anchor)), leader, 1))
+        pitch = line_pitch(label.size)
+        for i, line in enumerate(label.lines):
+            out.append(Text((box.x0 + 1, box.y0 + 1 + i * pitch), line, label.color, label.size, "la"))
+    return tuple(out)
+
+
+def texts(picture: Picture) -> list[Text]:
+    """Every text the renderer draws for ``picture``: base, shapes and the title."""
+    out = [s for s in picture.base + picture.shapes if isinstance(s, Text)]
+    title = title_text(picture)
+    return out + ([title] if title else [])
+
+
+def problems(picture: Picture) -> list[str]:
+    """What makes a picture unreadable: texts that overlap each other, texts that leave the canvas.
+
+    Empty for a good picture.  Boxes come from :func:`text_box`, which is conservative, so a picture
+    that passes here is readable whatever the exact glyph shapes.
+    """
+    canvas = Box(0, 0, picture.width, picture.height)
+    out: list[str] = []
+    taken = Occupancy()
+    owner: dict[int, Text] = {}
+    for t in texts(picture):
+        if not t.text.strip():
+            continue
+        box = text_box(t)
+        if not box.inside(canvas):
+            out.append(f"{t.text!r} at {t.at} leaves the {picture.width}x{picture.height} canvas")
+        for other in taken.hits(box):
+            out.append(f"{t.text!r} at {t.at} overlaps {owner[id(other)].text!r} at {owner[id(other)].at}")
+        taken.add(box)
+        owner[id(box)] = t
+    return out
