@@ -25,6 +25,8 @@ _DEFAULT_WIDTH = 0.75
 #: vertical anchor letter: a(scender)/t(op), m(iddle), s (baseline), b(ottom)/d(escender).
 _VERTICAL = {"a": (0.0, 1.3), "t": (0.0, 1.3), "m": (-0.7, 0.7), "s": (-1.05, 0.35), "b": (-1.3, 0.0),
              "d": (-1.3, 0.0)}
+#: Boxes closer than this (pixels) count as touching, not overlapping: float arithmetic, not layout.
+EPSILON = 1e-6
 #: Lines of a label block are this many font sizes apart.
 LINE_PITCH = 1.3
 
@@ -39,8 +41,9 @@ class Box:
     y1: float
 
     def overlaps(self, other: Box) -> bool:
-        """True when the interiors meet (touching edges do not count)."""
-        return self.x0 < other.x1 and other.x0 < self.x1 and self.y0 < other.y1 and other.y0 < self.y1
+        """True when the interiors meet (touching edges do not count, nor rounding errors)."""
+        e = EPSILON
+        return self.x0 + e < other.x1 and other.x0 + e < self.x1 and self.y0 + e < other.y1 and other.y0 + e < self.y1
 
     def inside(self, outer: Box) -> bool:
         return outer.x0 <= self.x0 and outer.y0 <= self.y0 and self.x1 <= outer.x1 and self.y1 <= outer.y1
@@ -151,8 +154,19 @@ def _candidates(label: Label) -> Iterator[tuple[Box, bool]]:
             yield Box(cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2), ring > 0
 
 
-class PlacementError(ValueError):
-    """No free place for a label within reach of its mark: the picture needs more room."""
+def _spot(label: Label, area: Box, taken: Occupancy) -> tuple[Box, bool]:
+    """The first free candidate inside ``area``; if there is none, the nearest one inside it.
+
+    A sitrep must go out even on a board too crowded for its labels, so the fallback overlaps
+    rather than fails; :func:`problems` (run by the tests on every game) reports it.
+    """
+    fallback = None
+    for box, far in _candidates(label):
+        if box.inside(area):
+            if taken.free(box.grow(1)):
+                return box, far
+            fallback = fallback or (box, far)
+    return fallback or next(_candidates(label))
 
 
 def place(labels: Sequence[Label], area: Box, taken: Occupancy, leader: str = "#555555") -> tuple[Shape, ...]:
@@ -161,17 +175,11 @@ def place(labels: Sequence[Label], area: Box, taken: Occupancy, leader: str = "#
     Each block goes in the first free spot of the candidates around its anchor (right of the mark
     first, then further out in rings); a block that had to move away from its mark gets a thin
     line back to it.  Placed blocks are added to ``taken``, so later labels avoid them too.
-    Every block stays inside ``area``.
-
-    :raises PlacementError: a label found no free spot within ``MAX_RINGS`` rings.
+    Every block stays inside ``area`` if it fits there at all.
     """
     out: list[Shape] = []
     for label in labels:
-        for box, far in _candidates(label):
-            if box.inside(area) and taken.free(box.grow(1)):
-                break
-        else:
-            raise PlacementError(f"no room for the label {label.lines[0]!r} near {label.anchor}")
+        box, far = _spot(label, area, taken)
         taken.add(box)
         if far:
             out.append(Line((label.anchor, box.nearest(label.anchor)), leader, 1))

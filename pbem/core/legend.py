@@ -17,7 +17,8 @@ _SPACING = 16  # between one entry and the next
 class Key:
     """One legend entry: a mark drawn as on the map, and what it means.
 
-    ``mark`` is one of dot (filled circle), ring (hollow circle), square, hex, triangle, line, arrow.
+    ``mark`` is one of dot (filled circle), ring (hollow circle), square, hex, triangle, line, arrow,
+    or "" for a note without a mark.
     """
 
     mark: str
@@ -31,6 +32,8 @@ def _mark(key: Key, x: float, y: float) -> tuple[Shape, ...]:
     """The mark in the MARK-sized square whose top left is (x, y)."""
     c: Point = (x + MARK / 2, y + MARK / 2)
     r = MARK / 2 - 1
+    if not key.mark:
+        return ()
     if key.mark == "dot":
         return (Circle(c, r, fill=key.fill or key.color, outline=key.color, width=key.width),)
     if key.mark == "ring":
