@@ -18,8 +18,10 @@ from .picture import Line, Picture, Point, Shape, Text, title_text
 #: (its widest glyphs, W and @, are one em).  Anything not listed counts as a wide letter.
 _NARROW = frozenset(" '.,:;`")
 _THIN = frozenset("fijltI!\"()-/[]\\{}|r")
+_MEDIUM = frozenset("0123456789ABEFJKLPRSTVXYabcdegkopqsvxyz#<=>^~_?")
 _WIDE = frozenset("mwMWHN@%&")
-_WIDTH = {**dict.fromkeys(_NARROW, 0.3), **dict.fromkeys(_THIN, 0.45), **dict.fromkeys(_WIDE, 1.0)}
+_WIDTH = {**dict.fromkeys(_NARROW, 0.3), **dict.fromkeys(_THIN, 0.45), **dict.fromkeys(_MEDIUM, 0.65),
+          **dict.fromkeys(_WIDE, 1.0)}
 _DEFAULT_WIDTH = 0.75
 #: How far the drawn glyphs reach above and below the anchor's reference line, in font sizes, per Pillow's
 #: vertical anchor letter: a(scender)/t(op), m(iddle), s (baseline), b(ottom)/d(escender).
@@ -57,7 +59,7 @@ class Box:
 
 
 def text_width(text: str, size: float) -> float:
-    """A width no smaller than the drawn text's, in pixels (one pixel spare for rounding)."""
+    """A width no smaller than the text's advance, in pixels (one pixel spare for rounding)."""
     return size * sum(_WIDTH.get(c, _DEFAULT_WIDTH) for c in text) + 1
 
 
@@ -69,7 +71,8 @@ def text_box(t: Text) -> Box:
     horizontal, vertical = (t.anchor + "mm")[:2] if len(t.anchor) == 2 else ("m", "m")
     x0 = {"l": t.at[0], "m": t.at[0] - w / 2, "r": t.at[0] - w}.get(horizontal, t.at[0] - w / 2)
     up, down = _VERTICAL.get(vertical, _VERTICAL["m"])
-    return Box(x0, t.at[1] + up * t.size - 1, x0 + w, t.at[1] + down * t.size + h_extra + 1)
+    # a pixel spare on every side: glyphs overhang their advance by up to one pixel
+    return Box(x0 - 1, t.at[1] + up * t.size - 1, x0 + w + 1, t.at[1] + down * t.size + h_extra + 1)
 
 
 def circle_box(center: Point, radius: float) -> Box:

@@ -67,13 +67,13 @@ def legend(keys: Sequence[Key], x: float, y: float, width: float, size: int = 10
     shapes: list[Shape] = []
     cx, cy = x, y
     if heading:
-        shapes.append(Text((cx, cy + row_h / 2 - 3), heading, "#000000", size, "lm"))
+        shapes.append(Text((cx, cy + row_h / 2), heading, "#000000", size, "lm"))
         cx += text_width(heading, size) + _PAD
     for key in keys:
         w = entry_width(key, size)
         if cx + w > x + width and cx > x:
             cx, cy = x, cy + row_h
-        shapes += _mark(key, cx, cy + (row_h - 6 - MARK) / 2)
-        shapes.append(Text((cx + MARK + _PAD, cy + row_h / 2 - 3), key.text, "#222222", size, "lm"))
+        shapes += _mark(key, cx, cy + (row_h - MARK) / 2)
+        shapes.append(Text((cx + MARK + _PAD, cy + row_h / 2), key.text, "#222222", size, "lm"))
         cx += w + _SPACING
     return tuple(shapes), cy + row_h - y
