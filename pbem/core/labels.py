@@ -68,7 +68,7 @@ def text_box(t: Text) -> Box:
     lines = t.text.split("\n")
     w = max(text_width(line, t.size) for line in lines)
     h_extra = (len(lines) - 1) * LINE_PITCH * t.size
-    horizontal, vertical = (t.anchor + "mm")[:2] if len(t.anchor) == 2 else ("m", "m")
+    horizontal, vertical = (t.anchor[0], t.anchor[1]) if len(t.anchor) == 2 else ("m", "m")
     x0 = {"l": t.at[0], "m": t.at[0] - w / 2, "r": t.at[0] - w}.get(horizontal, t.at[0] - w / 2)
     up, down = _VERTICAL.get(vertical, _VERTICAL["m"])
     # a pixel spare on every side: glyphs overhang their advance by up to one pixel
@@ -80,7 +80,8 @@ def circle_box(center: Point, radius: float) -> Box:
 
 
 def points_box(points: Iterable[Point]) -> Box:
-    xs, ys = zip(*points)
+    pts = list(points)
+    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
     return Box(min(xs), min(ys), max(xs), max(ys))
 
 
@@ -157,8 +158,9 @@ def _candidates(label: Label) -> Iterator[tuple[Box, bool]]:
             yield Box(cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2), ring > 0
 
 
-def _spot(label: Label, area: Box, taken: Occupancy) -> tuple[Box, bool]:
-    """The first free candidate inside ``area``; if there is none, the nearest one inside it.
+def _spot(label: Label, area: Box, taken: Occupancy, placed: Occupancy) -> tuple[Box, bool]:
+    """The first free candidate inside ``area`` whose leader line (if any) crosses no placed label;
+    if there is none, the nearest one inside it.
 
     A sitrep must go out even on a board too crowded for its labels, so the fallback overlaps
     rather than fails; :func:`problems` (run by the tests on every game) reports it.
@@ -166,10 +168,22 @@ def _spot(label: Label, area: Box, taken: Occupancy) -> tuple[Box, bool]:
     fallback = None
     for box, far in _candidates(label):
         if box.inside(area):
-            if taken.free(box.grow(1)):
+            if taken.free(box.grow(1)) and (not far or _leader_clear(label.anchor, box, placed)):
                 return box, far
             fallback = fallback or (box, far)
     return fallback or next(_candidates(label))
+
+
+def _leader_clear(anchor: Point, box: Box, labels: Occupancy) -> bool:
+    """Whether the leader line from ``anchor`` to ``box`` stays off every label placed so far."""
+    end = box.nearest(anchor)
+    n = max(1, int(math.dist(anchor, end) / 3))
+    for i in range(1, n):
+        x = anchor[0] + (end[0] - anchor[0]) * i / n
+        y = anchor[1] + (end[1] - anchor[1]) * i / n
+        if not labels.free(Box(x - 0.5, y - 0.5, x + 0.5, y + 0.5)):
+            return False
+    return True
 
 
 def place(labels: Sequence[Label], area: Box, taken: Occupancy, leader: str = "#555555") -> tuple[Shape, ...]:
@@ -177,19 +191,42 @@ def place(labels: Sequence[Label], area: Box, taken: Occupancy, leader: str = "#
 
     Each block goes in the first free spot of the candidates around its anchor (right of the mark
     first, then further out in rings); a block that had to move away from its mark gets a thin
-    line back to it.  Placed blocks are added to ``taken``, so later labels avoid them too.
+    line back to it, which crosses no other label.  Placed blocks are added to ``taken``, so later labels avoid them too.
     Every block stays inside ``area`` if it fits there at all.
     """
     out: list[Shape] = []
+    placed = Occupancy()
     for label in labels:
-        box, far = _spot(label, area, taken)
+        box, far = _spot(label, area, taken, placed)
         taken.add(box)
+        placed.add(box)
         if far:
             out.append(Line((label.anchor, box.nearest(label.anchor)), leader, 1))
         pitch = line_pitch(label.size)
         for i, line in enumerate(label.lines):
             out.append(Text((box.x0 + 1, box.y0 + 1 + i * pitch), line, label.color, label.size, "la"))
     return tuple(out)
+
+
+def columns(blocks: Sequence[tuple[str, Sequence[str]]], x: float, y: float, width: float, size: int = 9,
+            color: str = "#000000") -> tuple[tuple[Shape, ...], float]:
+    """Blocks of lines (a heading, then its lines indented) set in columns across ``width``, and their height.
+
+    For lists that would crowd the map: each block stays in one column, columns are as wide as the
+    widest line, and a block that would cross the right edge starts a new band of columns below.
+    """
+    pitch = line_pitch(size)
+    shapes: list[Shape] = []
+    cx, top, band_h = x, y, 0.0
+    for heading, lines in blocks:
+        w = max(text_width(t, size) + (size if i else 0) for i, t in enumerate([heading, *lines])) + 2
+        if cx + w > x + width and cx > x:
+            cx, top, band_h = x, top + band_h, 0.0
+        for i, t in enumerate([heading, *lines]):
+            shapes.append(Text((cx + 1 + (size if i else 0), top + 1 + i * pitch), t, color, size, "la"))
+        band_h = max(band_h, pitch * (len(lines) + 1) + pitch / 2)
+        cx += w + 2 * size
+    return tuple(shapes), top + band_h - y
 
 
 def texts(picture: Picture) -> list[Text]:

@@ -4,7 +4,8 @@ A hex is named by its column A and its oblique row B.  Every column is numbered 
 board and every oblique row where it meets the west or east edge; because an oblique row is hard to
 follow across the board, every seventh column also carries the B number inside each of its hexes, so
 any hex is at most three columns from a printed B.  Aircraft labels say the name, the altitude and the
-facing in words, one block per hex, placed so that no two overlap (``pbem.core.labels``).
+facing in words, one block per hex, placed so that no two overlap (``pbem.core.labels``); a large
+formation is tagged "group n" on the map and its aircraft listed under the board, each with its hex.
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from pbem.core.labels import Box, Label, Occupancy, circle_box, place, points_box, text_box
+from pbem.core.labels import Box, Label, Occupancy, circle_box, columns, place, points_box, text_box
 from pbem.core.legend import Key, legend
 from pbem.core.picture import TITLE_BAND, Circle, Line, Picture, Polygon, Shape, Text
 
@@ -26,6 +27,8 @@ from . import board
 SIZE = 13.0
 MARGIN = 30.0  # room for the B numbers outside the west and east edges
 TOP = TITLE_BAND + 14.0  # the title, then the column numbers
+CROWD = 4  # a formation of this many aircraft is tagged on the map and listed under it
+LINK = 2  # aircraft of one side this many hexes apart or closer belong to one formation
 RULER_EVERY = 7  # columns A07, A14, ... print B in every hex; wide enough apart for aircraft labels between
 SIDE_COLOUR = {"de": "#c0392b", "gb": "#1f5fbf"}
 SIDE_NAME = {"de": "German", "gb": "British"}
@@ -122,40 +125,91 @@ def _objects(view: Mapping[str, Any]) -> tuple[list[Shape], list[Box], list[Labe
     return shapes, boxes, labels
 
 
-def _planes(view: Mapping[str, Any]) -> tuple[list[Shape], list[Box], list[Label]]:
+def _groups(planes: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """Aircraft of one side chained at most LINK hexes apart (a formation), in board order."""
+    parent = list(range(len(planes)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            i = parent[i]
+        return i
+
+    hexes = [board.parse_hex(p["hex"]) for p in planes]
+    for i, p in enumerate(planes):
+        for j in range(i):
+            if p["side"] == planes[j]["side"] and board.distance(hexes[i], hexes[j]) <= LINK:  # type: ignore[arg-type]
+                parent[root(i)] = root(j)
+    groups: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for i, p in enumerate(planes):
+        groups[root(i)].append(p)
+    return [sorted(g, key=lambda p: (p["hex"], p["id"])) for _, g in sorted(groups.items())]
+
+
+def _plane_mark(p: dict[str, Any]) -> tuple[tuple[float, float], list[Shape], list[Box]]:
+    h = board.parse_hex(p["hex"])
+    base = centre(h)  # type: ignore[arg-type]
+    # several aircraft in one hex (different altitudes) sit side by side
+    off = {"HIGH": (0.0, 0.0), "LOW": (-4.0, 4.0), "VLOW": (4.0, 4.0)}[p["alt"]]
+    c = (base[0] + off[0], base[1] + off[1])
+    colour = SIDE_COLOUR[p["side"]]
+    r = SIZE * 0.42
+    nxt = centre(board.step(h, p["facing"]))  # type: ignore[arg-type]
+    tip = (c[0] + (nxt[0] - base[0]) * 0.6, c[1] + (nxt[1] - base[1]) * 0.6)
+    shapes: list[Shape] = [Circle(c, r, fill=colour if not p["damaged"] else "#ffffff", outline=colour, width=2),
+                           Line((c, tip), colour, 2, arrow=True)]
+    return c, shapes, [circle_box(c, r), points_box((c, tip)).grow(2)]
+
+
+def _state(p: dict[str, Any]) -> str:
+    return f"{ALT_WORD[p['alt']]} {p['facing']}" + (" dmg" if p["damaged"] else "")
+
+
+def _planes(view: Mapping[str, Any]) -> tuple[list[Shape], list[Box], list[Label], list[tuple[str, list[str]]]]:
+    """Marks, their boxes, labels, and the lists of formations too crowded to label one by one.
+
+    A lone aircraft (or two or three close together) gets its name, altitude and facing next to it.
+    A formation of ``CROWD`` or more gets one tag on the map, "group n", and its aircraft are listed
+    under the board with their hexes: a dozen labels with crossing leader lines read worse than a list.
+    """
     shapes: list[Shape] = []
     boxes: list[Box] = []
-    lines: dict[tuple[str, str], list[str]] = defaultdict(list)
-    for p in view["planes"]:
-        h = board.parse_hex(p["hex"])
-        base = centre(h)  # type: ignore[arg-type]
-        # several aircraft in one hex (different altitudes) sit side by side
-        off = {"HIGH": (0.0, 0.0), "LOW": (-4.0, 4.0), "VLOW": (4.0, 4.0)}[p["alt"]]
-        c = (base[0] + off[0], base[1] + off[1])
-        colour = SIDE_COLOUR[p["side"]]
-        r = SIZE * 0.42
-        shapes.append(Circle(c, r, fill=colour if not p["damaged"] else "#ffffff", outline=colour, width=2))
-        nxt = centre(board.step(h, p["facing"]))  # type: ignore[arg-type]
-        tip = (c[0] + (nxt[0] - base[0]) * 0.6, c[1] + (nxt[1] - base[1]) * 0.6)
-        shapes.append(Line((c, tip), colour, 2, arrow=True))
-        boxes += [circle_box(c, r), points_box((c, tip)).grow(2)]
-        # short lines, so a block fits between the ruler columns: name, then altitude and facing
-        lines[(p["hex"], p["side"])] += [p["id"], f"{ALT_WORD[p['alt']]} {p['facing']}" + (" dmg" if p["damaged"] else "")]
-    labels = [Label(centre(board.parse_hex(h)), tuple(ls), SIDE_COLOUR[side], 9,  # type: ignore[arg-type]
-                    gap=SIZE * 0.8) for (h, side), ls in sorted(lines.items())]
-    return shapes, boxes, labels
+    labels: list[Label] = []
+    roster: list[tuple[str, list[str]]] = []
+    for group in _groups(list(view["planes"])):
+        colour = SIDE_COLOUR[group[0]["side"]]
+        marks = []
+        for p in group:
+            c, s, b = _plane_mark(p)
+            marks.append(c)
+            shapes += s
+            boxes += b
+        if len(group) >= CROWD:
+            n = len(roster) + 1
+            mid = (sum(c[0] for c in marks) / len(marks), sum(c[1] for c in marks) / len(marks))
+            reach = max(math.dist(mid, c) for c in marks) + SIZE * 0.6
+            labels.append(Label(mid, (f"group {n}",), colour, 10, gap=reach))
+            roster.append((f"group {n} ({SIDE_NAME[group[0]['side']]}):",
+                           [f"{p['id']}  {p['hex']}  {_state(p)}" for p in group]))
+            continue
+        by_hex: dict[str, list[str]] = defaultdict(list)
+        for p in group:
+            by_hex[p["hex"]] += [p["id"], _state(p)]  # short lines: a block fits between the ruler columns
+        labels += [Label(centre(board.parse_hex(h)), tuple(ls), colour, 9, gap=SIZE * 0.8)  # type: ignore[arg-type]
+                   for h, ls in sorted(by_hex.items())]
+    return shapes, boxes, labels, roster
 
 
 def draw(view: Mapping[str, Any]) -> Picture:
     width, bottom = map_size()
     obj_shapes, obj_boxes, obj_labels = _objects(view)
-    plane_shapes, plane_boxes, plane_labels = _planes(view)
+    plane_shapes, plane_boxes, plane_labels, roster = _planes(view)
     base = base_layer(view["sun"])
     taken = Occupancy(obj_boxes + plane_boxes + [text_box(t) for t in base if isinstance(t, Text)]
                       + [Box(0, 0, width, TITLE_BAND)])
     # aircraft first: they are what a player plans with, so they get the places nearest their marks
     labels = place(plane_labels + obj_labels, Box(0, TITLE_BAND, width, bottom), taken)
-    keys, legend_h = legend(_legend_keys(), 10, bottom + 4, width - 20, 10)
+    lists, lists_h = columns(roster, 10, bottom + 4, width - 20, 9)
+    keys, legend_h = legend(_legend_keys(), 10, bottom + 4 + lists_h, width - 20, 10)
     title = f"Lew Morski {view['scenario']} stage {view['stage']} as seen by {view['seat']} (sun {view['sun']})"
-    return Picture(int(width), int(bottom + legend_h + 10), tuple(obj_shapes + plane_shapes) + labels + keys,
-                   "#ffffff", title, base)
+    return Picture(int(width), int(bottom + lists_h + legend_h + 10),
+                   tuple(obj_shapes + plane_shapes) + labels + lists + keys, "#ffffff", title, base)
