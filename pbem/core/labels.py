@@ -160,18 +160,21 @@ def _candidates(label: Label) -> Iterator[tuple[Box, bool]]:
 
 def _spot(label: Label, area: Box, taken: Occupancy, placed: Occupancy) -> tuple[Box, bool]:
     """The first free candidate inside ``area`` whose leader line (if any) crosses no placed label;
-    if there is none, the nearest one inside it.
+    failing that, the first free one; failing that, the nearest one inside ``area``.
 
-    A sitrep must go out even on a board too crowded for its labels, so the fallback overlaps
+    A sitrep must go out even on a board too crowded for its labels, so the last resort overlaps
     rather than fails; :func:`problems` (run by the tests on every game) reports it.
     """
-    fallback = None
+    crossing = overlapping = None
     for box, far in _candidates(label):
-        if box.inside(area):
-            if taken.free(box.grow(1)) and (not far or _leader_clear(label.anchor, box, placed)):
+        if not box.inside(area):
+            continue
+        if taken.free(box.grow(1)):
+            if not far or _leader_clear(label.anchor, box, placed):
                 return box, far
-            fallback = fallback or (box, far)
-    return fallback or next(_candidates(label))
+            crossing = crossing or (box, far)
+        overlapping = overlapping or (box, far)
+    return crossing or overlapping or next(_candidates(label))
 
 
 def _leader_clear(anchor: Point, box: Box, labels: Occupancy) -> bool:

@@ -2,8 +2,9 @@
 
 A hex is named by its column A and its oblique row B.  Every column is numbered above and below the
 board and every oblique row where it meets the west or east edge; because an oblique row is hard to
-follow across the board, every seventh column also carries the B number inside each of its hexes, so
-any hex is at most three columns from a printed B.  Aircraft labels say the name, the altitude and the
+follow across the board, every seventh column also carries the B number inside each of its hexes, as
+do the hexes where an oblique row meets the north or south edge, so any hex is at most three columns
+from a printed B of its own row.  Aircraft labels say the name, the altitude and the
 facing in words, one block per hex, placed so that no two overlap (``pbem.core.labels``); a large
 formation is tagged "group n" on the map and its aircraft listed under the board, each with its hex.
 """
@@ -69,6 +70,11 @@ def _coordinates() -> list[Shape]:
             out.append(Text((c[0] + dx, c[1]), f"B{h[1]:02d}", COORD, 8))
         for a in range(RULER_EVERY, board.COLUMNS, RULER_EVERY):
             h = board.from_row(a, r)
+            out.append(Text(centre(h), f"B{h[1]:02d}", "#8a8a7a", 7))
+    # oblique rows that meet the north or south edge: their B in the edge hex where each one starts
+    for a in range(1, board.COLUMNS + 1):
+        if a % RULER_EVERY:
+            h = board.from_row(a, 0 if a % 2 else board.ROWS - 1)
             out.append(Text(centre(h), f"B{h[1]:02d}", "#8a8a7a", 7))
     return out
 
