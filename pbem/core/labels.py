@@ -101,6 +101,12 @@ class Occupancy:
             for j in range(math.floor(b.y0 / c), math.floor(b.y1 / c) + 1):
                 yield i, j
 
+    def copy(self) -> Occupancy:
+        """An independent copy: a cached set of fixed obstacles can seed every picture's placement."""
+        out = Occupancy()
+        out._grid = {k: list(v) for k, v in self._grid.items()}
+        return out
+
     def add(self, b: Box) -> None:
         for key in self._cells(b):
             self._grid.setdefault(key, []).append(b)

@@ -80,6 +80,13 @@ def base_layer(fog: bool) -> tuple:
     return tuple(shapes + _coordinates())
 
 
+@lru_cache(maxsize=1)
+def _fixed_obstacles() -> Occupancy:
+    """What no label may cover on any picture: the title band and the coordinates (the same with or without fog)."""
+    width, _ = map_size()
+    return Occupancy([text_box(t) for t in _coordinates()] + [Box(0, 0, width, TITLE_BAND)])
+
+
 def _legend_keys(side: str) -> list[Key]:
     colour = SIDE_COLOUR.get(side, "#000000")
     return [Key("dot", f"your unit ({side})", colour, width=1), Key("square", "enemy contact", "#000000", "#ffffff"),
@@ -144,6 +151,8 @@ def picture(view: dict[str, Any]) -> Picture:
     height = int(bottom + legend_h + 10)
     base = base_layer(bool(view["fog"]))
     title = f"{view['side']} search map, {view['turn_name']}, visibility {view['visibility']}"
-    taken = Occupancy(boxes + [text_box(t) for t in base if isinstance(t, Text)] + [Box(0, 0, width, TITLE_BAND)])
+    taken = _fixed_obstacles().copy()
+    for b in boxes:
+        taken.add(b)
     shapes += place(_labels(view, colour), Box(0, TITLE_BAND, width, bottom), taken)
     return Picture(int(width), height, tuple(shapes) + keys, "#ffffff", title, base)

@@ -100,6 +100,13 @@ def base_layer(sun_edge: str) -> tuple[Any, ...]:
     return tuple(shapes + _coordinates())
 
 
+@lru_cache(maxsize=8)
+def _fixed_obstacles(sun_edge: str) -> Occupancy:
+    """What no label may cover on any picture: the title band and the board's own coordinates."""
+    width, _ = map_size()
+    return Occupancy([text_box(t) for t in base_layer(sun_edge) if isinstance(t, Text)] + [Box(0, 0, width, TITLE_BAND)])
+
+
 def _legend_keys() -> list[Key]:
     return [Key("dot", "German aircraft", SIDE_COLOUR["de"]), Key("dot", "British aircraft", SIDE_COLOUR["gb"]),
             Key("ring", "damaged (dmg)", "#000000", "#ffffff", 2), Key("arrow", "facing", "#000000", width=2),
@@ -210,8 +217,9 @@ def draw(view: Mapping[str, Any]) -> Picture:
     obj_shapes, obj_boxes, obj_labels = _objects(view)
     plane_shapes, plane_boxes, plane_labels, roster = _planes(view)
     base = base_layer(view["sun"])
-    taken = Occupancy(obj_boxes + plane_boxes + [text_box(t) for t in base if isinstance(t, Text)]
-                      + [Box(0, 0, width, TITLE_BAND)])
+    taken = _fixed_obstacles(view["sun"]).copy()
+    for b in obj_boxes + plane_boxes:
+        taken.add(b)
     # aircraft first: they are what a player plans with, so they get the places nearest their marks
     labels = place(plane_labels + obj_labels, Box(0, TITLE_BAND, width, bottom), taken)
     lists, lists_h = columns(roster, 10, bottom + 4, width - 20, 9)
