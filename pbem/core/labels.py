@@ -142,8 +142,8 @@ MAX_RINGS = 60
 
 
 def line_pitch(size: int) -> float:
-    """The distance between lines of a block: exactly the height of one line's text box."""
-    return LINE_PITCH * size + 2
+    """The distance between lines of a block: the height of one line's text box, in whole pixels."""
+    return float(math.ceil(LINE_PITCH * size + 2))
 
 
 def block_size(label: Label) -> tuple[float, float]:
@@ -161,7 +161,10 @@ def _candidates(label: Label) -> Iterator[tuple[Box, bool]]:
         for dx, dy in _DIRECTIONS if ring == 0 else _FAR:
             cx = ax + dx * (w / 2 + r) if abs(dx) <= 1 else ax + math.copysign(w / 2 + 2 * r, dx)
             cy = ay + dy * (h / 2 + r) if abs(dy) <= 1 else ay + math.copysign(h / 2 + 2 * r, dy)
-            yield Box(cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2), ring > 0
+            # whole pixels: the renderer caches each label's glyphs per sub-pixel offset, so a label that
+            # moves by a fraction between phases would be rasterised afresh every time
+            x0, y0 = round(cx - w / 2), round(cy - h / 2)
+            yield Box(x0, y0, x0 + w, y0 + h), ring > 0
 
 
 def _spot(label: Label, area: Box, taken: Occupancy, placed: Occupancy) -> tuple[Box, bool]:
@@ -226,7 +229,7 @@ def columns(blocks: Sequence[tuple[str, Sequence[str]]], x: float, y: float, wid
     """
     pitch = line_pitch(size)
     shapes: list[Shape] = []
-    cx, top, band_h = x, y, 0.0
+    cx, top, band_h = round(x), round(y), 0.0
     for heading, lines in blocks:
         w = max(text_width(t, size) + (size if i else 0) for i, t in enumerate([heading, *lines])) + 2
         if cx + w > x + width and cx > x:
@@ -234,7 +237,7 @@ def columns(blocks: Sequence[tuple[str, Sequence[str]]], x: float, y: float, wid
         for i, t in enumerate([heading, *lines]):
             shapes.append(Text((cx + 1 + (size if i else 0), top + 1 + i * pitch), t, color, size, "la"))
         band_h = max(band_h, pitch * (len(lines) + 1) + pitch / 2)
-        cx += w + 2 * size
+        cx += round(w + 2 * size)
     return tuple(shapes), top + band_h - y
 
 

@@ -63,17 +63,18 @@ def legend(keys: Sequence[Key], x: float, y: float, width: float, size: int = 10
     Entries flow left to right and wrap to a new row before they would cross the right edge, so the
     legend fits any canvas at least as wide as its widest entry; the caller makes room for the height.
     """
-    row_h = max(MARK, 1.3 * size) + 6
+    row_h = round(max(MARK, 1.3 * size) + 6)  # whole pixels keep the renderer's glyph cache warm
     shapes: list[Shape] = []
+    x, y = round(x), round(y)
     cx, cy = x, y
     if heading:
         shapes.append(Text((cx, cy + row_h / 2), heading, "#000000", size, "lm"))
-        cx += text_width(heading, size) + _PAD
+        cx += round(text_width(heading, size) + _PAD)
     for key in keys:
         w = entry_width(key, size)
         if cx + w > x + width and cx > x:
             cx, cy = x, cy + row_h
         shapes += _mark(key, cx, cy + (row_h - MARK) / 2)
         shapes.append(Text((cx + MARK + _PAD, cy + row_h / 2), key.text, "#222222", size, "lm"))
-        cx += w + _SPACING
+        cx += round(w + _SPACING)
     return tuple(shapes), cy + row_h - y
