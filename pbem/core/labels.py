@@ -229,14 +229,15 @@ def columns(blocks: Sequence[tuple[str, Sequence[str]]], x: float, y: float, wid
     """
     pitch = line_pitch(size)
     shapes: list[Shape] = []
-    cx, top, band_h = round(x), round(y), 0.0
+    x, y = float(round(x)), float(round(y))  # whole pixels keep the renderer's glyph cache warm
+    cx, top, band_h = x, y, 0.0
     for heading, lines in blocks:
         w = max(text_width(t, size) + (size if i else 0) for i, t in enumerate([heading, *lines])) + 2
         if cx + w > x + width and cx > x:
             cx, top, band_h = x, top + band_h, 0.0
         for i, t in enumerate([heading, *lines]):
             shapes.append(Text((cx + 1 + (size if i else 0), top + 1 + i * pitch), t, color, size, "la"))
-        band_h = max(band_h, pitch * (len(lines) + 1) + pitch / 2)
+        band_h = max(band_h, pitch * (len(lines) + 1) + round(pitch / 2))
         cx += round(w + 2 * size)
     return tuple(shapes), top + band_h - y
 
