@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
-from pbem.core.picture import Circle, Line, Picture, Polygon, Text
+from pbem.core.picture import Circle, Line, Picture, Polygon, Text, title_text
 
 
 @lru_cache(maxsize=16)
@@ -33,9 +33,24 @@ def _base(width: int, height: int, background: str, shapes: tuple) -> Image.Imag
     return img.quantize(colors=BASE_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
 
 
+#: The last base drawn, by identity: rulesets hand back the same cached tuple of board shapes every time,
+#: and hashing a thousand frozen shapes for the lru_cache key costs more than drawing the labels.
+_LAST_BASE: list[tuple[tuple, tuple, Image.Image]] = []
+
+
+def _base_for(size: tuple[int, int], picture: Picture) -> Image.Image:
+    key = (size, picture.background)
+    for shapes, k, img in _LAST_BASE:
+        if shapes is picture.base and k == key:
+            return img
+    img = _base(*size, picture.background, picture.base)
+    _LAST_BASE[:] = [(picture.base, key, img), *_LAST_BASE[:7]]
+    return img
+
+
 def render_png(picture: Picture) -> bytes:
     size = (max(1, int(picture.width)), max(1, int(picture.height)))
-    base = _base(*size, picture.background, picture.base)
+    base = _base_for(size, picture)
     try:
         img = _over(base.copy(), picture)
     except ValueError:  # more colours than a palette holds: draw in full colour, reduce at the end
@@ -49,8 +64,9 @@ def render_png(picture: Picture) -> bytes:
 def _over(img: Image.Image, picture: Picture) -> Image.Image:
     draw = ImageDraw.Draw(img)
     _draw(draw, picture.shapes)
-    if picture.title:
-        _text(draw, (6, 4), picture.title, "#000000", 14, "la")
+    title = title_text(picture)
+    if title is not None:
+        _text(draw, title.at, title.text, title.color, title.size, title.anchor)
     return img
 
 

@@ -65,3 +65,15 @@ class Picture:
     background: str = "#ffffff"
     title: str = ""
     base: tuple[Shape, ...] = ()
+
+
+#: Where the renderer writes a picture's title: top left, above anything a ruleset draws there
+#: (rulesets keep the band ``TITLE_BAND`` pixels high free of other text).
+TITLE_AT: Point = (6, 4)
+TITLE_SIZE = 14
+TITLE_BAND = 24
+
+
+def title_text(picture: Picture) -> Text | None:
+    """The title as the text the renderer draws, or None when there is none."""
+    return Text(TITLE_AT, picture.title, "#000000", TITLE_SIZE, "la") if picture.title else None

@@ -1,15 +1,28 @@
-"""The board as the reader knows it [2.1]: three altitude fields, aircraft with facing."""
+"""The board as the reader knows it [2.1]: three altitude fields, aircraft with facing.
+
+Every cell carries its "x,y" name in its corner; each aircraft is labelled with its name and facing
+in words under its arrow, and its damage in the opposite corner, so no label reaches into the next
+cell.  Text that could run wide (hands, card uses) is cut to the canvas; a legend says what the
+marks mean.  The layout is fixed, so these properties hold for every position
+(``pbem.core.labels.problems`` checks them in the tests).
+"""
 from __future__ import annotations
 
 from functools import lru_cache
 
-from pbem.core.picture import Picture, Polygon, Text
+from pbem.core.labels import text_width
+from pbem.core.legend import Key, legend
+from pbem.core.picture import TITLE_BAND, Picture, Polygon, Text
 
 from . import tables
 
+#: 56 px cells hold an aircraft, its name and its damage at sizes that read on a phone, and the three
+#: fields side by side stay under 800 px, a desktop window at natural size.
 CELL = 56
 MARGIN = 24
 GAP = 30
+TOP = TITLE_BAND + 6  # the altitude headings sit under the title
+FACING_WORD = {"N": "north", "E": "east", "S": "south", "W": "west"}
 COLOURS = {"coalition": "#c0392b", "axis": "#2c3e50"}
 ARROW = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
 
@@ -22,8 +35,8 @@ def base_layer() -> tuple:
     shapes: list = []
     for i, alt in enumerate(reversed(tables.ALTITUDES)):
         ox = MARGIN + i * (fw + GAP)
-        oy = MARGIN + 20
-        shapes.append(Text((ox + fw / 2, MARGIN + 6), f"{alt} altitude", size=13))
+        oy = TOP + 20
+        shapes.append(Text((ox + fw / 2, TOP + 6), f"{alt} altitude", size=13))
         for y in range(1, b.height + 1):
             for x in range(1, b.width + 1):
                 fill = "#eef5fb"
@@ -41,12 +54,12 @@ def draw(v: dict) -> Picture:
     b = tables.board()
     fw = b.width * CELL
     shapes: list = []
-    height = MARGIN * 2 + 20 + (b.height + 1) * CELL + 60
+    height = TOP + MARGIN + 20 + (b.height + 1) * CELL + 60
     width = MARGIN * 2 + 3 * fw + 2 * GAP
     fields = list(reversed(tables.ALTITUDES))  # high on the left ... low on the right, ground row under low
     for i, alt in enumerate(fields):
         ox = MARGIN + i * (fw + GAP)
-        oy = MARGIN + 20
+        oy = TOP + 20
         if alt == "low":
             for side in tables.SIDES:
                 for o in v["ground"][side]:
@@ -55,15 +68,16 @@ def draw(v: dict) -> Picture:
                     shapes.append(Polygon(((x0, y0), (x0 + CELL, y0), (x0 + CELL, y0 + CELL), (x0, y0 + CELL)),
                                           fill="#d8c9a8" if not o["destroyed"] else "#777777"))
                     label = (o["obj"] or "?").upper()
-                    shapes.append(Text((x0 + CELL / 2, y0 + CELL / 2 - 6), label, color=COLOURS[side], size=12))
+                    shapes.append(Text((x0 + CELL / 2, y0 + CELL / 2 - 8), label, color=COLOURS[side], size=12))
                     if o["obj"] and o["structure"]:
-                        shapes.append(Text((x0 + CELL / 2, y0 + CELL / 2 + 10), f"{o['damage']}/{o['structure']}",
+                        shapes.append(Text((x0 + CELL / 2, y0 + CELL / 2 + 12), f"{o['damage']}/{o['structure']}",
                                            size=9))
         for a in v["aircraft"]:
             if not a["placed"] or a["destroyed"] or a["alt"] != alt:
                 continue
             x, y = a["cell"]
-            cx, cy = ox + (x - 0.5) * CELL, oy + (y - 0.5) * CELL
+            x0, y0 = ox + (x - 1) * CELL, oy + (y - 1) * CELL
+            cx, cy = x0 + CELL / 2, y0 + CELL / 2
             dx, dy = ARROW[a["facing"]]
             tip = (cx + dx * CELL * 0.42, cy + dy * CELL * 0.42)
             tail = (cx - dx * CELL * 0.3, cy - dy * CELL * 0.3)
@@ -72,11 +86,12 @@ def draw(v: dict) -> Picture:
             mine = a["seat"] == v["seat"]
             shapes.append(Polygon(body, fill=COLOURS[a["side"]], outline="#ffd700" if mine else "#000000",
                                   width=3 if mine else 1))
-            state = f"damaged {a['markers']}" if a["damaged"] else f"{a['markers']}/{a['structure']}"
-            shapes.append(Text((cx, cy + CELL * 0.36), f"{a['id']} {state}", size=9))
-    notes = side_panel(v)
-    height += 15 * len(notes)
-    y = MARGIN + 20 + (b.height + 1) * CELL + 14
+            state = f"dmg {a['markers']}" if a["damaged"] else f"{a['markers']}/{a['structure']}"
+            shapes.append(Text((cx, y0 + CELL - 6), f"{a['id']} {FACING_WORD.get(a['facing'], a['facing'])}",
+                               size=9))
+            shapes.append(Text((x0 + CELL - 3, y0 + 8), state, size=8, anchor="rm"))
+    notes = [_fit(n, width - 2 * MARGIN, 10) for n in side_panel(v)]
+    y = TOP + 20 + (b.height + 1) * CELL + 14
     vp = v["vp"]
     shapes.append(Text((MARGIN, y), f"round {v['round']} · VP coalition {vp['coalition']} · axis {vp['axis']} · "
                        f"deck {v['deck_size']} · discard {v['discard_size']}", anchor="la", size=12))
@@ -85,7 +100,26 @@ def draw(v: dict) -> Picture:
     shapes.append(Text((MARGIN, y + 18), f"hand sizes {hands}", anchor="la", size=11))
     for i, note in enumerate(notes):
         shapes.append(Text((MARGIN, y + 36 + 15 * i), note, anchor="la", size=10))
-    return Picture(width, height, tuple(shapes), title=f"Sky of WWII - {v['seat']}", base=base_layer())
+    keys, legend_h = legend(LEGEND, MARGIN, y + 36 + 15 * len(notes) + 4, width - 2 * MARGIN, 10)
+    height = int(y + 36 + 15 * len(notes) + 4 + legend_h + 8)
+    return Picture(width, height, tuple(shapes) + keys, title=f"Sky of WWII - {v['seat']}", base=base_layer())
+
+
+#: Marks only (no polygons): a player's picture holds exactly one polygon per cell, slot and aircraft.
+LEGEND = (Key("dot", "coalition aircraft", COLOURS["coalition"]), Key("dot", "axis aircraft", COLOURS["axis"]),
+          Key("ring", "yours (gold outline)", "#ffd700", None, 3), Key("arrow", "nose points this way", width=2),
+          Key("dot", "red / green start cells", "#f6d5d0"),
+          Key("", "under an aircraft: its name and facing; in the corner: damage markers/structure "
+                  "(dmg = damaged)"))
+
+
+def _fit(line: str, width: float, size: int) -> str:
+    """``line`` cut with "..." so that it fits ``width`` pixels at ``size``."""
+    if text_width(line, size) <= width:
+        return line
+    while line and text_width(line + "...", size) > width:
+        line = line[:-1]
+    return line + "..."
 
 
 def side_panel(v: dict) -> list[str]:
@@ -100,4 +134,4 @@ def side_panel(v: dict) -> list[str]:
         for cu in d["card_uses"]:
             for u in cu["uses"]:
                 out.append(f"    {cu['card']}: {u}")
-    return [line if len(line) <= 130 else line[:127] + "..." for line in out]
+    return out
