@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 
 from . import board, tables
 from .board import Hex
+from .state import Aircraft
 
 
 @dataclass(frozen=True)
@@ -22,6 +23,11 @@ class Plane:
     damaged: bool = False
     commander: bool = False
     bombs: int = 0
+
+
+def plane(a: Aircraft) -> Plane:
+    """The geometry of an aircraft of the state (only for aircraft on the board)."""
+    return Plane(a.id, a.side, a.type, a.hex, a.alt, a.facing, a.damaged, a.commander, a.bombs)  # type: ignore[arg-type]
 
 
 def from_view(d: Mapping[str, Any]) -> Plane:

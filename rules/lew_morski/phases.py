@@ -11,7 +11,15 @@ from pbem.core.ruleset import Phase, Window
 
 from .setup import side_seats
 from .state import State
-from .views import STEP_TITLES
+
+STEP_TITLES = {
+    "setup": "setup: place aircraft and AA guns",
+    "de-move": "German movement and combat with German initiative (phases 1-2)",
+    "gb-react": "British reactive fire (phase 2, interrupt)",
+    "gb-move": "British movement and combat with British initiative (phases 3-4)",
+    "de-react": "German reactive fire (phase 4, interrupt)",
+    "over": "game over",
+}
 
 
 def active_seats(state: State, side: str) -> set[str]:

@@ -56,6 +56,11 @@ def facing_toward(h: Hex, goal: Hex) -> str:
     return min(board.FACINGS, key=lambda f: (board.distance(board.step(h, f), goal), board.FACINGS.index(f)))
 
 
+def inward(h: Hex) -> str:
+    """A facing pointing into the board, towards its centre (default for entering aircraft)."""
+    return facing_toward(h, board.from_row(21, 14))
+
+
 def aa_sites(scenario: str, count: int) -> list[Hex]:
     """Default AA placement: legal hexes [R 6.0.1-6.0.2] nearest the scenario targets, round robin."""
     ter = board.terrain()

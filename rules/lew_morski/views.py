@@ -11,19 +11,11 @@ from dataclasses import replace
 from typing import Any
 
 from . import board, combat, movement, tables
+from .combat import plane
 from .options import OPTIONS
-from .setup import scenario_data, start_area, targets
+from .phases import STEP_TITLES, phase
+from .setup import inward, scenario_data, start_area, targets
 from .state import Aircraft, State
-from .world import inward, plane
-
-STEP_TITLES = {
-    "setup": "setup: place aircraft and AA guns",
-    "de-move": "German movement and combat with German initiative (phases 1-2)",
-    "gb-react": "British reactive fire (phase 2, interrupt)",
-    "gb-move": "British movement and combat with British initiative (phases 3-4)",
-    "de-react": "German reactive fire (phase 4, interrupt)",
-    "over": "game over",
-}
 
 
 def side_of(seat: str) -> str:
@@ -52,7 +44,6 @@ def plane_dict(a: Aircraft, full: bool) -> dict[str, Any]:
 
 
 def seat_is_awaited(state: State, seat: str) -> bool:
-    from .phases import phase  # local: phases imports views
     ph = phase(state)
     return ph is not None and (seat in ph.awaiting or seat in ph.optional)
 

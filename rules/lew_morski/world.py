@@ -14,7 +14,8 @@ from pbem.core.ruleset import Event
 
 from . import board, combat, movement, tables
 from .board import Hex
-from .setup import scenario_data, side_seats, targets
+from .combat import plane
+from .setup import inward, scenario_data, side_seats, targets
 from .state import Aircraft, Gun, State
 
 OTHER = {"de": "gb", "gb": "de"}
@@ -610,16 +611,6 @@ class World:
         if after_gb_phase and lim and self.stage >= lim:
             return f"the stage limit ({lim}) is reached (option stage_limit, G-26)"
         return ""
-
-
-def plane(a: Aircraft) -> combat.Plane:
-    return combat.Plane(a.id, a.side, a.type, a.hex, a.alt, a.facing, a.damaged, a.commander, a.bombs)  # type: ignore[arg-type]
-
-
-def inward(h: Hex) -> str:
-    """A facing pointing into the board (default for entering aircraft)."""
-    centre = board.from_row(21, 14)
-    return min(board.FACINGS, key=lambda f: (board.distance(board.step(h, f), centre), board.FACINGS.index(f)))
 
 
 def _path_text(change: str, path: str) -> str:

@@ -8,7 +8,7 @@ import pytest
 from pbem.core.dice import FixedDice
 from pbem.rules.lew_morski import RULESET, board, combat, movement, tables
 from pbem.rules.lew_morski.ruleset import decide
-from pbem.rules.lew_morski.world import plane
+from pbem.rules.lew_morski.combat import plane
 
 from .lm_helpers import ac, add_gun, check, new_state, only, put, world
 
