@@ -6,6 +6,7 @@ Targets and move previews are therefore computed against visible aircraft only.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -67,6 +68,12 @@ def counter(state: State, a: Aircraft) -> dict[str, Any]:
             "exit_hex": board.fmt(a.exit_hex) if a.exit_hex else "", "exit_edge": a.exit_edge,
             "return_stage": a.return_stage, "due_stage": a.due_stage,
             "path": [board.fmt(h) for h in a.path], "target": None, "moves": []}
+
+
+def stats_of(row: Mapping[str, Any]) -> tables.Stats:
+    """The counter values of an own-aircraft row (the inverse of its "stats" entry)."""
+    s = row["stats"]
+    return tables.Stats(s["max_speed"], s["min_speed"], s["attack"], s["manoeuvrability"])
 
 
 def shot_dict(state: State, shooter: combat.Plane, target: combat.Plane, dist: int,

@@ -10,9 +10,10 @@ from pbem.core.orders import OrderLine
 from pbem.core.picture import Picture
 from pbem.core.ruleset import Checked, Outcome, Phase, Resolution, RulesetInfo, Scenario, Seat
 
-from . import bot, orders as orders_mod, phases, picture as picture_mod, state as state_mod, views
+from . import bot, checker, phases, picture as picture_mod, state as state_mod, views
 from .forms import order_form
 from .options import OPTIONS
+from .orders import Action, ReactAnswer, Standing, action_data, action_from_data, merge, of_type
 from .setup import SCENARIOS, scenario_data, setup_state
 from .state import State
 from .world import World, dumps
@@ -59,17 +60,17 @@ class LewMorski:
         return order_form(view, seat)
 
     def check_orders(self, view: Mapping[str, Any], seat: str, lines: Sequence[OrderLine]) -> Checked:
-        return orders_mod.check(view, seat, lines)
+        return checker.check(view, seat, lines)
 
-    def default_orders(self, state: State, seat: str) -> dict[str, Any]:
+    def default_orders(self, state: State, seat: str) -> tuple[()]:
         """A silent seat: no order changes, aircraft fly straight ahead at minimum speed, no fire, bombs kept;
         in an interrupt window every asked aircraft holds fire."""
-        return {}
+        return ()
 
     def resolve(self, state: State, orders: Mapping[str, Any], dice: Dice) -> Resolution:
-        merged = orders_mod.merge(orders)
+        merged = merge(orders)
         w = World(state, dice)
-        w.apply_policies(merged["policies"])
+        w.apply_policies(of_type(merged, Standing))
         step = state.step
         if step == "setup":
             w.apply_setup(merged)
@@ -79,20 +80,21 @@ class LewMorski:
         if step in ("de-move", "gb-move"):
             side = step[:2]
             w.movement(side, merged)
-            combat_orders = {"actions": merged["actions"]}
+            actions: list[Action] = of_type(merged, Action)  # type: ignore[arg-type]
             asks = w.ask_list(side)
             if asks:
-                pend = dumps({"phasing": side, "orders": combat_orders, "asks": asks})
+                pend = dumps({"phasing": side, "orders": {"actions": [action_data(a) for a in actions]}, "asks": asks})
                 other = "gb" if side == "de" else "de"
                 for x in asks:
                     w.say(f"{x['ac']} has {x['target']} on its line of fire: fire or hold?", "ask",
                           frozenset({x["seat"]}))
                 return Resolution(w.freeze(step=f"{other}-react", pending=pend), tuple(w.events))
-            w.combat_phase(side, combat_orders, {})
+            w.combat_phase(side, actions, {})
             return self._finish(w, side)
         if step in ("gb-react", "de-react"):
             pend = state.pending_data()
-            w.combat_phase(pend["phasing"], pend["orders"], merged["react"])
+            answers = {o.ac: o.decision for o in of_type(merged, ReactAnswer)}
+            w.combat_phase(pend["phasing"], [action_from_data(d) for d in pend["orders"]["actions"]], answers)
             return self._finish(w, pend["phasing"], clear=True)
         raise ValueError(f"no phase to resolve in step {step!r}")
 

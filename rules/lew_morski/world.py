@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from collections.abc import Sequence
 from typing import Any
 
 from pbem.core.dice import Dice
@@ -16,6 +17,7 @@ from . import board, combat, movement, tables
 from .board import Hex
 from .combat import plane
 from .setup import inward, scenario_data, side_seats, targets
+from .orders import AaFire, Action, Bomb, Enter, Fire, Move, Order, Place, PlaceGun, Standing, Unjam, Withdraw, of_type
 from .state import Aircraft, Gun, State
 
 OTHER = {"de": "gb", "gb": "de"}
@@ -112,41 +114,56 @@ class World:
             self.say(f"{self.name(a)} is damaged ({how}) and flies on its reverse side", "damaged", ac=a.id)
 
     # ---------------------------------------------------------------- policies
-    def apply_policies(self, pols: list[list[str]]) -> None:
-        for unit, kind, value in pols:
-            self.policies[(unit, kind)] = value
+    def apply_policies(self, pols: list[Standing]) -> None:
+        for o in pols:
+            self.policies[(o.unit, o.kind)] = o.value
 
     def policy(self, unit: str, kind: str, default: str) -> str:
         return self.policies.get((unit, kind), default)
 
     # ------------------------------------------------------------------ setup
-    def apply_setup(self, orders: dict[str, Any]) -> None:
+    def apply_setup(self, orders: tuple[Order, ...]) -> None:
         """Place aircraft and AA guns as ordered [R 9.3, 6.0]; clashes keep the default placement."""
         used = {(a.hex, a.alt) for a in self.ac.values() if a.status == "board"}
-        for p in orders.get("place", []):
-            a = self.ac[p["ac"]]
-            h = board.parse_hex(p["hex"])
+        for p in of_type(orders, Place):
+            a = self.ac[p.ac]
+            h = p.hex
             if h != a.hex and (h, "HIGH") in used:
-                self.say_side(a.side, f"{a.id}: {p['hex']} is already taken, it keeps {board.fmt(a.hex)}")  # type: ignore[arg-type]
+                self.say_side(a.side, f"{a.id}: {board.fmt(h)} is already taken, it keeps {board.fmt(a.hex)}")  # type: ignore[arg-type]
                 continue
             used.discard((a.hex, "HIGH"))
             used.add((h, "HIGH"))
-            self.set(a.id, hex=h, facing=p["facing"])
+            self.set(a.id, hex=h, facing=p.facing)
         gun_hexes = {g.hex for g in self.guns.values()}
-        for p in orders.get("aa", []):
-            g = self.guns[p["gun"]]
-            h = board.parse_hex(p["hex"])
+        for pg in of_type(orders, PlaceGun):
+            g = self.guns[pg.gun]
+            h = pg.hex
             if h != g.hex and h in gun_hexes:
-                self.say_side("gb", f"{g.id}: {p['hex']} already holds a gun, it stays at {board.fmt(g.hex)}")  # type: ignore[arg-type]
+                self.say_side("gb", f"{g.id}: {board.fmt(h)} already holds a gun, it stays at {board.fmt(g.hex)}")  # type: ignore[arg-type]
                 continue
             gun_hexes.discard(g.hex)
             gun_hexes.add(h)
             self.guns[g.id] = replace(g, hex=h)
 
     # --------------------------------------------------------------- movement
-    def movement(self, side: str, orders: dict[str, Any]) -> None:
+    def movement(self, side: str, orders: Sequence[Order]) -> None:
         """Phase 1 / 3: enter, then move every aircraft of the side in the order given [R 4, 4.3, 9]."""
-        enters = {e["ac"]: e for e in orders.get("enters", [])}
+        self.bring_in(side, {e.ac: e for e in of_type(orders, Enter)})
+        withdraw = [w.ac for w in of_type(orders, Withdraw)]
+        self.withdraw_parked(withdraw)
+        written = of_type(orders, Move)
+        moves = {m.ac: m for m in written}
+        order = [m.ac for m in written] + [a.id for a in self.on_board(side) if a.id not in moves]
+        bombs = self.bombs_on_the_way(orders)
+        for ac_id in order:
+            a = self.ac.get(ac_id)
+            if a is None or a.status != "board" or a.path:
+                continue
+            m = moves.get(ac_id) or Move(ac_id, "F" * self.stats(a).min_speed)
+            self.move_one(a, m, bombs.get(ac_id, []), ac_id in withdraw)
+
+    def bring_in(self, side: str, enters: dict[str, Enter]) -> None:
+        """Reinforcements due and aircraft whose return stage has come enter first [R 4.3.1, 9]."""
         for a in sorted(self.ac.values(), key=lambda a: _ac_key(a.id)):
             if a.side != side:
                 continue
@@ -154,52 +171,34 @@ class World:
                 self.enter(a, enters.get(a.id), reinforcement=True)
             elif a.status == "off" and 0 < a.return_stage <= self.stage:
                 self.enter(a, enters.get(a.id), reinforcement=False)
-        for w in orders.get("withdraw", []):
-            a = self.ac[w]
+
+    def withdraw_parked(self, ids: list[str]) -> None:
+        """WITHDRAW of an aircraft already parked after a south exit: it is gone for good [R 8.1]."""
+        for ac_id in ids:
+            a = self.ac[ac_id]
             if a.status == "off" and a.exit_edge == "south":
                 self.set(a.id, status="withdrawn")
                 self.say_side("de", f"{self.name(a)} has left by the south edge for good [R 8.1]", "withdrawn", ac=a.id)
-        moves = {m["ac"]: m for m in orders.get("moves", [])}
-        order = [m["ac"] for m in orders.get("moves", [])]
-        order += [a.id for a in self.on_board(side) if a.id not in moves]
-        bombs = {b["ac"]: [board.parse_hex(h) for h in b["hexes"]] for b in orders.get("actions", [])
-                 if b["verb"] == "BOMB"} if self.opts["bomb_timing"] == "movement" else {}
-        withdraw = set(orders.get("withdraw", []))
-        for ac_id in order:
-            a = self.ac.get(ac_id)
-            if a is None or a.status != "board" or a.path:
-                continue
-            m = moves.get(ac_id) or {"ac": ac_id, "change": "none", "path": "F" * self.stats(a).min_speed,
-                                     "forced": "", "default": True}
-            self.move_one(a, m, bombs.get(ac_id, []), ac_id in withdraw)
 
-    def enter(self, a: Aircraft, e: dict[str, Any] | None, reinforcement: bool) -> None:
+    def bombs_on_the_way(self, orders: Sequence[Order]) -> dict[str, list[Hex]]:
+        """Option bomb_timing=movement (G-16): the hexes each aircraft bombs as it flies over them."""
+        if self.opts["bomb_timing"] != "movement":
+            return {}
+        return {b.ac: [board.parse_hex(h) for h in b.hexes] for b in of_type(orders, Bomb)}  # type: ignore[misc]
+
+    def enter(self, a: Aircraft, e: Enter | None, reinforcement: bool) -> None:
         """Reinforcements at their listed hex at HIGH (G-21); returners on an edge hex within 5 of the exit
         hex [R 4.3.1] at the altitude they left (G-6)."""
         if reinforcement:
-            alt = "HIGH"
-            near = a.due_hex
-            radius = 0
+            alt, near, cands = "HIGH", a.due_hex, [a.due_hex]
         else:
-            alt = a.left_alt
-            if e and e.get("alt") and self.opts["return_altitude"] == "owner":
-                alt = e["alt"]
-            near = a.exit_hex
+            alt, near = a.left_alt, a.exit_hex
+            if e and e.alt and self.opts["return_altitude"] == "owner":
+                alt = e.alt
             radius = tables.dice_table()["return_radius"]
-        taken = {(x.hex, x.alt) for x in self.on_board()}
-        want = board.parse_hex(e["hex"]) if e and e.get("hex") else None
-        cands = [h for h in board.all_hexes() if board.is_edge(h) and board.distance(h, near) <= max(radius, 0)]  # type: ignore[arg-type]
-        if reinforcement:
-            cands = [near]  # type: ignore[list-item]
-        if want is not None and (want in cands) and (want, alt) not in taken:
-            h = want
-        else:
-            free = [c for c in cands if (c, alt) not in taken]
-            if not free:  # G-21: nearest free edge hex
-                free = sorted((x for x in board.all_hexes() if board.is_edge(x) and (x, alt) not in taken),
-                              key=lambda x: (board.distance(x, near), x))[:1]  # type: ignore[arg-type]
-            h = min(free, key=lambda x: (board.distance(x, near), x))  # type: ignore[arg-type]
-        facing = e["facing"] if e and e.get("facing") else inward(h)
+            cands = [h for h in board.all_hexes() if board.is_edge(h) and board.distance(h, near) <= max(radius, 0)]  # type: ignore[arg-type]
+        h = self.entry_hex(e.hex if e else None, alt, near, cands)  # type: ignore[arg-type]
+        facing = e.facing if e and e.facing else inward(h)
         self.set(a.id, status="board", hex=h, alt=alt, facing=facing, return_stage=0, path=())
         what = "arrives as a reinforcement" if reinforcement else "returns to the board"
         self.say_side(a.side, f"{self.name(a)} {what} at {board.fmt(h)} facing {facing}, {alt.lower()}",
@@ -207,69 +206,102 @@ class World:
         if not reinforcement and a.side == "de" and a.exit_edge != "south" and self.opts["offboard_roll"] == "return":
             self.offboard_roll(self.ac[a.id])
 
-    def move_one(self, a: Aircraft, m: dict[str, Any], bomb_hexes: list[Hex], withdraw: bool) -> None:
+    def entry_hex(self, want: Hex | None, alt: str, near: Hex, cands: list[Hex]) -> Hex:
+        """The hex asked for if it is a free candidate, else the free candidate nearest ``near``, else the
+        nearest free edge hex [G-21]."""
+        taken = {(x.hex, x.alt) for x in self.on_board()}
+        if want is not None and want in cands and (want, alt) not in taken:
+            return want
+        free = [c for c in cands if (c, alt) not in taken]
+        if not free:
+            free = sorted((x for x in board.all_hexes() if board.is_edge(x) and (x, alt) not in taken),
+                          key=lambda x: (board.distance(x, near), x))[:1]
+        return min(free, key=lambda x: (board.distance(x, near), x))
+
+    def move_one(self, a: Aircraft, m: Move, bomb_hexes: list[Hex], withdraw: bool) -> None:
+        """Fly one aircraft's move hex by hex [R 4-4.2.6]: an order the counter no longer allows becomes
+        straight at minimum speed; a blocked path gives way to the nearest free one, or forced stacking."""
         st = self.stats(a)
-        end_only = self.opts["occupancy"] == "end_hex"
         occ = self.occupied(a.id)
-        change, path, at = m["change"], m["path"], int(m.get("at", 0))
-        if movement.altitude_problem(st, a.alt, change) or movement.shape_problem(path, st, change, a.hex, a.facing):
+        change, path, at = m.change, m.path, m.at
+        if movement.altitude_problem(st, a.alt, change) or movement.shape_problem(path, st, change, a.hex, a.facing):  # type: ignore[arg-type]
             change, path = "none", "F" * st.min_speed  # an order made illegal by damage: fly straight at minimum
             self.say_side(a.side, f"{a.id}: its order no longer fits its damaged counter; it flies {path}")
         w = movement.walk(a.hex, a.facing, path)  # type: ignore[arg-type]
-        alt2 = movement.new_alt(a.alt, change)
         collide = False
-        if movement.first_block(w, alt2, occ, end_only, a.alt, at) is not None:
+        if movement.first_block(w, movement.new_alt(a.alt, change), occ, self.end_only, a.alt, at) is not None:
             at = 0
-            alts = movement.options(st, a.hex, a.facing, a.alt, occ, end_only)  # type: ignore[arg-type]
-            if alts:
-                ordered_end = w.end or a.hex
-                change, path, w = min(alts, key=lambda o: (o[0] != change, board.distance(o[2].end or a.hex, ordered_end),  # type: ignore[arg-type]
-                                                           abs(len(o[1]) - len(path)), o[1]))
-                alt2 = movement.new_alt(a.alt, change)
-                self.say_side(a.side, f"{a.id}: its path was blocked by an aircraft at the same altitude "
-                              f"[R 4.1.1]; it flies {_path_text(change, path)} instead")
-            else:
-                # forced stacking [R 4.2.6]: change altitude if that frees the path, else risk a collision
-                pref = ["dive", "climb"] if m.get("forced", "") != "climb" else ["climb", "dive"]
-                for c in pref:
-                    if movement.altitude_problem(st, a.alt, c) is None and \
-                            movement.shape_problem(path, st, c, a.hex, a.facing) is None and \
-                            movement.first_block(w, movement.new_alt(a.alt, c), occ, end_only) is None:  # type: ignore[arg-type]
-                        change, alt2 = c, movement.new_alt(a.alt, c)
-                        self.say_side(a.side, f"{a.id}: forced into an occupied hex, it changes altitude ({c}) [R 4.2.6]")
-                        break
-                else:
-                    collide = True
+            change, path, w, collide = self.unblock(a, m, change, path, w, occ)
+        alt2 = movement.new_alt(a.alt, change)
+        entered = self.fly(a, w, alt2, at, occ if collide else None, bomb_hexes)
+        if entered is None:
+            return
+        a = self.set(a.id, facing=w.facing, alt=alt2, path=entered)
+        if w.exited:
+            self.leave(a, w.off_hex, withdraw)  # type: ignore[arg-type]
+        else:
+            self.say_side(a.side, f"{a.id} flies {_path_text(change, path)} to {board.fmt(a.hex)} facing {a.facing}, "  # type: ignore[arg-type]
+                          f"{a.alt.lower()}", "move", ac=a.id)
+
+    @property
+    def end_only(self) -> bool:
+        return self.opts["occupancy"] == "end_hex"
+
+    def unblock(self, a: Aircraft, m: Move, change: str, path: str, w: movement.Walk,
+                occ: movement.Occupied) -> tuple[str, str, movement.Walk, bool]:
+        """A path blocked at the aircraft's altitude [R 4.1.1]: the free move nearest the one ordered; if
+        every path is blocked, forced stacking [R 4.2.6].  Returns (change, path, walk, collision risk)."""
+        st = self.stats(a)
+        alts = movement.options(st, a.hex, a.facing, a.alt, occ, self.end_only)  # type: ignore[arg-type]
+        if alts:
+            ordered_end = w.end or a.hex
+            change, path, w = min(alts, key=lambda o: (o[0] != change, board.distance(o[2].end or a.hex, ordered_end),  # type: ignore[arg-type]
+                                                       abs(len(o[1]) - len(path)), o[1]))
+            self.say_side(a.side, f"{a.id}: its path was blocked by an aircraft at the same altitude "
+                          f"[R 4.1.1]; it flies {_path_text(change, path)} instead")
+            return change, path, w, False
+        # forced stacking [R 4.2.6]: change altitude if that frees the path, else risk a collision
+        for c in (["dive", "climb"] if m.forced != "climb" else ["climb", "dive"]):
+            if movement.altitude_problem(st, a.alt, c) is None and \
+                    movement.shape_problem(path, st, c, a.hex, a.facing) is None and \
+                    movement.first_block(w, movement.new_alt(a.alt, c), occ, self.end_only) is None:  # type: ignore[arg-type]
+                self.say_side(a.side, f"{a.id}: forced into an occupied hex, it changes altitude ({c}) [R 4.2.6]")
+                return c, path, w, False
+        return change, path, w, True
+
+    def fly(self, a: Aircraft, w: movement.Walk, alt2: str, at: int, collide: movement.Occupied | None,
+            bomb_hexes: list[Hex]) -> tuple[Hex, ...] | None:
+        """Enter the walk's hexes one by one (AA on movement, bombs on the way); the hexes entered, or None
+        if the aircraft did not survive.  ``collide``: forced stacking, roll in every occupied hex."""
         entered: list[Hex] = []
         old_alt = a.alt
         for i, (h, f) in enumerate(w.cells):
             alt_here = old_alt if i < at else alt2
-            if collide and occ(h, alt_here):
-                other = next(x for x in self.on_board() if x.hex == h and x.alt == alt_here and x.id != a.id)
-                v = self.roll(6, f"collision check {a.id} with {other.id} at {board.fmt(h)} (6 = collision) [R 4.2.6]")
-                if v in tables.dice_table()["collision"]:
-                    award = self.opts["collision_vp"] == "award"
-                    self.set(a.id, hex=h, alt=alt_here, facing=f, path=tuple(entered + [h]))
-                    self.say(f"{a.id} and {other.id} collide at {board.fmt(h)}", "collision")
-                    self.destroy(self.ac[a.id], "collision", shot_down=award)
-                    self.destroy(other, "collision", shot_down=award)
-                    return
-                self.say(f"{a.id} squeezes in beside {other.id} at {board.fmt(h)} without a collision [R 4.2.6]")
+            if collide is not None and collide(h, alt_here) and self.collision(a, h, f, alt_here, entered):
+                return None
             entered.append(h)
             self.set(a.id, hex=h, facing=f, alt=alt_here, path=tuple(entered))
             if self.opts["aa_timing"] == "movement" and a.side == "de":
                 self.aa_on_movement(self.ac[a.id])
                 if self.ac[a.id].status != "board":
-                    return
+                    return None
             if h in bomb_hexes:
                 self.drop(self.ac[a.id], h)
-        a = self.set(a.id, facing=w.facing, alt=alt2, path=tuple(entered))
-        text = f"{a.id} flies {_path_text(change, path)}"
-        if w.exited:
-            self.leave(a, w.off_hex, withdraw)  # type: ignore[arg-type]
-        else:
-            self.say_side(a.side, f"{text} to {board.fmt(a.hex)} facing {a.facing}, {a.alt.lower()}", "move",  # type: ignore[arg-type]
-                          ac=a.id)
+        return tuple(entered)
+
+    def collision(self, a: Aircraft, h: Hex, f: str, alt: str, entered: list[Hex]) -> bool:
+        """Forced into an occupied hex: a 6 is a collision destroying both [R 4.2.6, G-25]; True if so."""
+        other = next(x for x in self.on_board() if x.hex == h and x.alt == alt and x.id != a.id)
+        v = self.roll(6, f"collision check {a.id} with {other.id} at {board.fmt(h)} (6 = collision) [R 4.2.6]")
+        if v not in tables.dice_table()["collision"]:
+            self.say(f"{a.id} squeezes in beside {other.id} at {board.fmt(h)} without a collision [R 4.2.6]")
+            return False
+        award = self.opts["collision_vp"] == "award"
+        self.set(a.id, hex=h, alt=alt, facing=f, path=tuple(entered + [h]))
+        self.say(f"{a.id} and {other.id} collide at {board.fmt(h)}", "collision")
+        self.destroy(self.ac[a.id], "collision", shot_down=award)
+        self.destroy(other, "collision", shot_down=award)
+        return True
 
     def leave(self, a: Aircraft, off: Hex, withdraw: bool) -> None:
         """Leaving the board [R 4.3, 4.3.1, 4.3.2, 8.1]."""
@@ -562,25 +594,24 @@ class World:
             if rng is not None:
                 self.aa_fire(g, a)
 
-    def actions(self, side: str, acts: list[dict[str, Any]]) -> None:
+    def actions(self, acts: Sequence[Action]) -> None:
         """The phasing side's attacks, bombs, unjam tries and AA shots in the order written [R 3.0, 5.3.8]."""
         for act in acts:
-            verb = act["verb"]
-            if verb == "FIRE":
-                a = self.ac.get(act["ac"])
+            if isinstance(act, Fire):
+                a = self.ac.get(act.ac)
                 if a is not None and a.status == "board":
-                    self.fire(a, act.get("at", ""))
-            elif verb == "BOMB" and self.opts["bomb_timing"] == "combat":
-                self.bomb(self.ac[act["ac"]], [board.parse_hex(h) for h in act["hexes"]])  # type: ignore[misc]
-            elif verb == "UNJAM":
-                self.unjam(self.ac[act["ac"]])
-            elif verb == "AAFIRE" and self.opts["aa_timing"] == "combat":
-                self.aa_fire(self.guns[act["gun"]], self.ac[act["at"]])
+                    self.fire(a, act.at)
+            elif isinstance(act, Bomb) and self.opts["bomb_timing"] == "combat":
+                self.bomb(self.ac[act.ac], [board.parse_hex(h) for h in act.hexes])  # type: ignore[misc]
+            elif isinstance(act, Unjam):
+                self.unjam(self.ac[act.ac])
+            elif isinstance(act, AaFire) and self.opts["aa_timing"] == "combat":
+                self.aa_fire(self.guns[act.gun], self.ac[act.at])
 
     # ------------------------------------------------------------------- stage
-    def combat_phase(self, phasing: str, orders: dict[str, Any], decisions: dict[str, str]) -> None:
+    def combat_phase(self, phasing: str, actions: Sequence[Action], decisions: dict[str, str]) -> None:
         self.reactive_fire(phasing, decisions)
-        self.actions(phasing, orders.get("actions", []))
+        self.actions(actions)
         if phasing == "gb" and self.opts["aa_timing"] == "combat":
             self.aa_auto()
 

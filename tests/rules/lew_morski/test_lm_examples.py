@@ -9,6 +9,7 @@ from pbem.core.dice import FixedDice
 from pbem.rules.lew_morski import RULESET, board, combat, movement, tables
 from pbem.rules.lew_morski.ruleset import decide
 from pbem.rules.lew_morski.combat import plane
+from pbem.rules.lew_morski.orders import Action, Fire, Move, of_type
 
 from .lm_helpers import ac, add_gun, check, new_state, only, put, world
 
@@ -90,7 +91,7 @@ def test_e7_collision_roll(die, collide):
     """E-7 [R 4.2.6]: no path and no altitude avoids the hex: 6 = both destroyed, 1-5 = both share it."""
     s = _forced_collision_state()
     w = world(s, [die])
-    w.move_one(w.ac["He111-1"], {"change": "none", "path": "FFF", "forced": ""}, [], False)
+    w.move_one(w.ac["He111-1"], Move("He111-1", "FFF"), [], False)
     if collide:
         assert w.ac["He111-1"].status == "destroyed" and w.ac["Spit-1"].status == "destroyed"
         # G-25 default: each side loses its own VP, nobody scores a shot down
@@ -107,7 +108,7 @@ def test_e8_offboard_return():
     s = put(s, "He111-1", "A30,B30", "S")
     w = world(s, [])
     w.stage = 7
-    w.move_one(w.ac["Spit-1"], {"change": "none", "path": "FF", "forced": ""}, [], False)
+    w.move_one(w.ac["Spit-1"], Move("Spit-1", "FF"), [], False)
     a = w.ac["Spit-1"]
     assert a.status == "off" and a.return_stage == 12 and a.exit_hex == (20, 10) and a.exit_edge == "north"
     from dataclasses import replace
@@ -128,7 +129,7 @@ def test_e9_german_offboard_roll(die, damaged, result):
     s = only(new_state(), "He111-1")
     s = put(s, "He111-1", "A41,B30", "NE", damaged=damaged)
     w = world(s, [die])
-    w.move_one(w.ac["He111-1"], {"change": "none", "path": "FFF", "forced": ""}, [], False)
+    w.move_one(w.ac["He111-1"], Move("He111-1", "FFF"), [], False)
     a = w.ac["He111-1"]
     if result == "destroyed":
         assert a.status == "destroyed" and w.vp == {"de": -2, "gb": 4}
@@ -143,7 +144,7 @@ def test_e9_south_exit_withdraw_no_roll():
     s = only(new_state(), "He111-1")
     s = put(s, "He111-1", "A20,B36", "S")  # row 26
     w = world(s, [])  # FixedDice([]) proves no roll is made
-    w.move_one(w.ac["He111-1"], {"change": "none", "path": "FFF", "forced": ""}, [], True)
+    w.move_one(w.ac["He111-1"], Move("He111-1", "FFF"), [], True)
     assert w.ac["He111-1"].status == "withdrawn" and w.vp == {"de": 0, "gb": 0}
 
 
@@ -179,7 +180,7 @@ def test_e11_mutual_fire_both_destroyed():
     s = put(s, "Spit-1", "A20,B20", "N", damaged=True)
     s = put(s, "Me110-1", "A20,B17", "S", damaged=True)
     w = world(s, [5, 5, 5, 5])  # damaged attack 3 at distance 3 hits on 9-11
-    w.combat_phase("de", {"actions": [{"verb": "FIRE", "ac": "Me110-1", "at": ""}]}, {})
+    w.combat_phase("de", [Fire("Me110-1")], {})
     assert w.ac["Spit-1"].status == "destroyed" and w.ac["Me110-1"].status == "destroyed"
     assert w.vp == {"de": 2 - 1, "gb": -1 + 2}
 
@@ -191,7 +192,7 @@ def test_e11_reaction_before_attack_cancels_it():
     s = put(s, "Me110-1", "A20,B18", "NE", damaged=True)  # not facing the Spitfire
     s = put(s, "He111-1", "A21,B18", "N")  # would be Me110-1's own target (friendly, no shot anyway)
     w = world(s, [4, 4])  # the Spitfire hits (7-11)
-    w.combat_phase("de", {"actions": [{"verb": "FIRE", "ac": "Me110-1", "at": ""}]}, {})
+    w.combat_phase("de", [Fire("Me110-1")], {})
     assert w.ac["Me110-1"].status == "destroyed"
     assert not any("Me110-1 fires" in e.text for e in w.events)
 
@@ -203,7 +204,7 @@ def test_e11_damaged_reactive_target_fires_with_reverse_strength():
     s = put(s, "Spit-2", "A21,B18", "SE")  # Me110-1's target at distance 1, not facing it
     s = s.__class__(**{**s.__dict__, "policies": (("Spit-2", "react", "NEVER"),)})
     w = world(s, [4, 4, 3, 3])  # Spit-1 hits (damage); Me110 (now attack 3) at distance 1 needs 7-11: rolls 6, miss
-    w.combat_phase("de", {"actions": [{"verb": "FIRE", "ac": "Me110-1", "at": ""}]}, {})
+    w.combat_phase("de", [Fire("Me110-1")], {})
     assert w.ac["Me110-1"].damaged and w.ac["Spit-2"].damaged is False
     assert any("strength 3" in e.text and e.text.startswith("Me110-1 fires") for e in w.events)
 
@@ -335,11 +336,11 @@ def test_d8_bombing_targets_and_guns():
     assert check(s, "de", "MOVE He111-1 FFF\nBOMB He111-1 A16,B27").problems[0].rule == "R 7.0.2"
     w = world(s, [4])
     w.movement("de", r.orders)
-    w.actions("de", r.orders["actions"])
+    w.actions(of_type(r.orders, Action))
     assert w.vp["de"] == 3 and w.guns["AA-1"].destroyed and "T07" in w.bombed
     w2 = world(s, [3])
     w2.movement("de", r.orders)
-    w2.actions("de", r.orders["actions"])
+    w2.actions(of_type(r.orders, Action))
     assert not w2.guns["AA-1"].destroyed
 
 
@@ -363,7 +364,7 @@ def test_d10_one_shot_per_stage():
     s = put(s, "Spit-1", "A20,B20", "N")
     s = put(s, "He111-1", "A20,B18", "N")
     w = world(s, [1, 2])  # a miss
-    w.combat_phase("de", {"actions": []}, {})
+    w.combat_phase("de", [], {})
     assert w.ac["Spit-1"].fired_stage == 1
     from dataclasses import replace
     s2 = replace(w.freeze(), step="gb-move")
@@ -400,7 +401,7 @@ def test_g22_altitude_change_at_a_chosen_hex():
     r = check(s2, "de", "MOVE He111-1 FFFFDF")  # 4 hexes then dive: +1 limit makes 5 legal
     assert not r.problems
     w = world(s2, [])
-    w.move_one(w.ac["He111-1"], r.orders["moves"][0], [], False)
+    w.move_one(w.ac["He111-1"], of_type(r.orders, Move)[0], [], False)
     assert w.ac["He111-1"].alt == "LOW" and w.ac["He111-1"].hex == (30, 25)
 
 

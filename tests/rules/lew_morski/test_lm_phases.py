@@ -6,6 +6,7 @@ from dataclasses import replace
 from pbem.core.dice import FixedDice
 from pbem.core.ruleset import Window
 from pbem.rules.lew_morski import RULESET
+from pbem.rules.lew_morski.orders import Standing
 
 from .lm_helpers import check, new_state, only, put
 
@@ -42,8 +43,8 @@ def test_policy_never_holds_fire():
 
 def test_ask_policy_opens_interrupt_window_for_that_seat_only():
     s = _duel()
-    pol = check(replace(s, step="gb-move"), "gb", "REACT Spit-1 ASK").orders["policies"]
-    assert pol == [["Spit-1", "react", "ASK"]]
+    pol = check(replace(s, step="gb-move"), "gb", "REACT Spit-1 ASK").orders
+    assert pol == (Standing("Spit-1", "react", "ASK"),)
     s = replace(s, policies=(("Spit-1", "react", "ASK"),))
     res = RULESET.resolve(s, {"de": check(s, "de", "MOVE He111-1 FFF\nFIRE He111-1").orders}, FixedDice([]))
     ph = RULESET.phase(res.state)
