@@ -8,7 +8,7 @@ VENV   ?= .venv
 PY      = $(VENV)/bin/python
 HOME_DIR ?= pbem-home
 
-.PHONY: demo test lint install bench clean
+.PHONY: demo test lint install bench clean golden
 
 $(VENV)/.installed-%: pyproject.toml setup.py constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,10 @@ lint: $(VENV)/.installed-test
 
 bench: $(VENV)/.installed-test
 	$(PY) benchmarks/run.py --quick
+
+# make golden [ONLY="ruleset[/scenario] ..."] — rewrite the golden playthroughs on purpose, then review the diff
+golden: $(VENV)/.installed-test
+	$(PY) -m pbem.testing.golden --update $(ONLY)
 
 clean:
 	rm -rf $(VENV) $(HOME_DIR) build *.egg-info
