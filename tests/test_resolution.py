@@ -63,13 +63,14 @@ def test_wait_for_deadline_holds_early_resolution(server, keys, clock):
 def _hit_seed():
     """A seed and a shot with which east hits west on turn 1 (found by searching, so the test is exact)."""
     from pbem.core.play import phase_dice, setup_dice
+    from tests.fixtures.duel import Fire
 
     for n in range(200):
         seed = f"resolution hit {n}".encode()
         state = DUEL.setup("standard", {}, setup_dice(seed))
         west = state.gunners[1].post
         dice = phase_dice(seed, DUEL.phase(state))
-        res = DUEL.resolve(state, {"east": {"fire": west}, "west": {}}, dice)
+        res = DUEL.resolve(state, {"east": (Fire(west),), "west": ()}, dice)
         if res.state.asking == "west":
             return seed, west
     raise AssertionError("no seed found")

@@ -32,7 +32,6 @@ class Code(str, Enum):
     HEADER_BAD = "header/bad"
     GAME_UNKNOWN = "game/unknown"
     GAME_OVER = "game/over"
-    GAME_HELD = "game/held"
     SEAT_UNKNOWN = "seat/unknown"
     SEAT_NOT_AWAITED = "seat/not_awaited"
     STALE = "submission/stale"
@@ -42,7 +41,6 @@ class Code(str, Enum):
     ORDER_SYNTAX = "order/syntax"
     ORDER_ILLEGAL = "order/illegal"
     ORDER_AMBIGUOUS = "order/ambiguous"
-    ORDER_MISSING = "order/missing"
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,40 @@ acknowledgement or rejection only from ``view(state, seat)``, the events
 whose ``visible_to`` names that seat, and the rolls it may see.  Order
 parsing gets the view, not the state, so an error message cannot quote
 what the seat may not know.
+
+How a ruleset is built: the kit
+-------------------------------
+The contract says *what* a ruleset gives; the kit in ``pbem.core`` gives one
+way to build it, so every game has the same architecture and writes only
+what is its own.  ``tests/fixtures/duel.py`` is the smallest complete example
+of every part.
+
+* ``phases``: the phase machine is a table of :class:`~pbem.core.phases.Step`
+  rows (who acts, window, title and prompt, the resolve function, what comes
+  next, a silent seat's orders); ``Steps.phase``/``resolve``/``default_orders``
+  are the contract's methods.  Definition errors raise at import.
+* ``flow``: the kit's part of the state -- step, turn, interrupt counter,
+  pending continuation, standing orders -- is one frozen JSON-able
+  :class:`~pbem.core.flow.Flow` kept inside the ruleset's own state (a field
+  of a dataclass or a key of a JSON document).
+* ``work``: a resolve step changes a :class:`~pbem.core.work.Work`, which holds
+  the ruleset's own working data (composition, not a base class) and the one
+  event call ``say(text, to=..., kind=...)``; dice rolls go through
+  ``roll(sides, why, seen_by=...)``.  Rulesets never build :class:`Event`.
+* ``interrupts``: ``Work.interrupt(step, asks, **data)`` suspends a resolution
+  for decisions no standing order covers; the resume step (an INTERRUPT
+  window, or an ORDERS window for a turn that stops for one seat) resumes it with
+  every ask's answer, or its default on silence.
+* ``standing``: a per-seat store with replace-by-key and CANCEL, listed in
+  forms and views, changed by orders of any phase and reported when changed.
+* ``scripts``: ``IF <condition> THEN <order> [ELSE <order>]`` entries with the
+  ruleset's conditions, evaluated when reached; skipped entries are reported.
+* ``verbs``: each order is a frozen value with a canonical ``text()``; a verb
+  table of parsers raising the core :class:`~pbem.core.errors.OrderError`
+  classes; ``check_lines`` collects every problem.
+* ``defaults``: :class:`~pbem.core.defaults.Assembled` makes a complete
+  ruleset from those parts plus setup, view, form, outcome and bot, with
+  dataclass ``dump``/``load``, seats from sides and no picture by default.
 """
 from __future__ import annotations
 
@@ -37,7 +71,7 @@ from enum import Enum
 from types import MappingProxyType
 from typing import Any, Protocol
 
-from .dice import Dice, Roll
+from .dice import Dice
 from .errors import OrderProblem, RulesetDefinitionError
 from .orders import OrderLine
 from .picture import Picture
@@ -285,12 +319,3 @@ class Ruleset(Protocol):
         """
         ...
 
-
-def visible_rolls(rolls: Sequence[Roll], seat: str) -> list[Roll]:
-    """The rolls a seat may see."""
-    return [r for r in rolls if seat in r.seen_by]
-
-
-def visible_events(events: Sequence[Event], seat: str) -> list[Event]:
-    """The events a seat may see."""
-    return [e for e in events if seat in e.visible_to]

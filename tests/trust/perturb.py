@@ -42,15 +42,18 @@ def perturb_duel(ruleset, state, seat, rnd):
     sides = [s.name for s in ruleset.seats(state)]
     foe = 1 - sides.index(seat)
     out = []
-    post, hits, dug, on_hit = d["gunners"][foe]
+    gunner = d["gunners"][foe]
     e = copy.deepcopy(d)
-    e["gunners"][foe][0] = rnd.choice([p for p in range(1, 6) if p != post])
+    e["gunners"][foe]["post"] = rnd.choice([p for p in range(1, 6) if p != gunner["post"]])
     out.append(_twin(ruleset, e, d, "the other gunner's post"))
     e = copy.deepcopy(d)
-    e["gunners"][foe][2] = not dug
+    e["gunners"][foe]["dug"] = not gunner["dug"]
     out.append(_twin(ruleset, e, d, "whether the other gunner is dug in"))
-    e = copy.deepcopy(d)
-    e["gunners"][foe][3] = rnd.choice([x for x in ("", "DIG", "RUN") if x != on_hit])
+    e = copy.deepcopy(d)  # the kit's standing-order store: rows of [seat, key, text]
+    kept = [row for row in e["flow"]["standing"] if row[0] != sides[foe]]
+    on_hit = next((row[2] for row in e["flow"]["standing"] if row[0] == sides[foe]), "")
+    choice = rnd.choice([x for x in ("", "ON_HIT DIG", "ON_HIT RUN") if x != on_hit])
+    e["flow"]["standing"] = kept + ([[sides[foe], "ON_HIT", choice]] if choice else [])
     out.append(_twin(ruleset, e, d, "the other gunner's standing ON_HIT order"))
     return [t for t in out if t]
 
