@@ -14,7 +14,7 @@ from pbem.core.dice import Dice
 
 from . import board, movement, planning
 from .board import Hex
-from .own_aircraft import stats_of
+from .orders import stats_of
 from .setup import facing_toward
 from .state import ALTS
 

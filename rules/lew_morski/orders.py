@@ -25,8 +25,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from pbem.core.interrupts import Ask
+from pbem.core.standing import Standing as StandingStore, StandingOrder
+
 from . import board
 from .board import Hex
+from .own_aircraft import stats_of as stats_of  # re-exported: bot.py (another engineer's) reads it here
 
 
 @dataclass(frozen=True)
@@ -127,17 +131,45 @@ class AaFire:
 
 
 @dataclass(frozen=True)
-class Standing:
-    """A standing order kept in the state: ``kind`` react (ALWAYS, NEVER, ASK, BOMBER, STRENGTH:k),
-    return (YES, NO) or aa (AUTO, BOMBERS, HOLD)."""
+class Policy:
+    """A standing order, kept in the kit's store under "<VERB> <unit>": ``kind`` react (ALWAYS, NEVER,
+    ASK, BOMBER, STRENGTH:k), return (YES, NO) or aa (AUTO, BOMBERS, HOLD) [R 5.4, 6, G-31]."""
 
     unit: str
     kind: str
     value: str
-    WORDS: ClassVar[dict[str, str]] = {"react": "REACT", "return": "RETURNFIRE", "aa": "AA"}
 
     def text(self) -> str:
-        return f"{self.WORDS[self.kind]} {self.unit} {policy_words(self.value)}"
+        return f"{policy_key(self.kind, self.unit)} {policy_words(self.value)}"
+
+    def standing_change(self) -> tuple[str, str | None]:
+        return policy_key(self.kind, self.unit), self.text()
+
+
+@dataclass(frozen=True)
+class AllUnits:
+    """``REACT|RETURNFIRE|AA ALL <value>``: the same standing order for every unit of the seat; the
+    checker hands on one :class:`Policy` per unit (``policies``)."""
+
+    kind: str
+    value: str
+    units: tuple[str, ...]
+
+    def text(self) -> str:
+        return f"{WORDS[self.kind]} ALL {policy_words(self.value)}"
+
+    @property
+    def policies(self) -> tuple[Policy, ...]:
+        return tuple(Policy(u, self.kind, self.value) for u in self.units)
+
+
+WORDS = {"react": "REACT", "return": "RETURNFIRE", "aa": "AA"}
+KINDS = {word: kind for kind, word in WORDS.items()}
+
+
+def policy_key(kind: str, unit: str) -> str:
+    """The key a unit's standing order is kept under in the kit's store, e.g. "REACT Spit-1"."""
+    return f"{WORDS[kind]} {unit}"
 
 
 def policy_words(value: str) -> str:
@@ -149,6 +181,27 @@ def policy_words(value: str) -> str:
     return value
 
 
+def policy_value(words: Sequence[str]) -> str:
+    """The value of a kept standing order from the words after its key (inverse of :func:`policy_words`)."""
+    text = "".join(words)
+    if text == "IFBOMBER":
+        return "BOMBER"
+    if text.startswith("IFSTRENGTH>="):
+        return "STRENGTH:" + text.split(">=")[1]
+    return text
+
+
+def policy_of(kept: StandingOrder) -> Policy:
+    """A standing order as the kit's store keeps it (its canonical text), read back."""
+    return Policy(kept.words[1], KINDS[kept.words[0]], policy_value(kept.words[2:]))
+
+
+def kept_policy(store: StandingStore, seat: str, unit: str, kind: str, default: str) -> str:
+    """The value of the standing order ``seat`` keeps for its ``unit``, or ``default``."""
+    kept = store.get(seat, policy_key(kind, unit))
+    return policy_of(kept).value if kept is not None else default
+
+
 @dataclass(frozen=True)
 class ReactAnswer:
     """The answer to an interrupt window: FIRE or HOLD for one asked aircraft [R 5.4]."""
@@ -158,6 +211,9 @@ class ReactAnswer:
 
     def text(self) -> str:
         return f"REACT {self.ac} {self.decision}"
+
+    def answer_to(self, ask: Ask) -> str | None:
+        return self.decision if ask.key == self.ac else None
 
 
 @dataclass(frozen=True)
@@ -186,7 +242,7 @@ class Pass:
 
 
 Action = Fire | Bomb | Unjam | AaFire  # the combat phase's orders, resolved in the order written
-Order = Move | Enter | Withdraw | Action | Standing | ReactAnswer | Place | PlaceGun | Pass
+Order = Move | Enter | Withdraw | Action | Policy | AllUnits | ReactAnswer | Place | PlaceGun | Pass
 ACTIONS: dict[str, type] = {c.verb: c for c in (Fire, Bomb, Unjam, AaFire)}
 
 
@@ -198,6 +254,11 @@ def action_data(a: Action) -> dict[str, Any]:
 def action_from_data(d: Mapping[str, Any]) -> Action:
     fields = {k: tuple(v) if isinstance(v, list) else v for k, v in d.items() if k != "verb"}
     return ACTIONS[d["verb"]](**fields)  # type: ignore[no-any-return]
+
+
+def flatten(orders: Sequence[Order]) -> tuple[Order, ...]:
+    """The orders with every ALL standing order replaced by one order per unit."""
+    return tuple(p for o in orders for p in (o.policies if isinstance(o, AllUnits) else (o,)))
 
 
 def merge(orders: Mapping[str, Sequence[Order] | None]) -> tuple[Order, ...]:

@@ -19,7 +19,8 @@ from . import board, combat, tables
 from .combat import plane
 from .options import OPTIONS
 from .own_aircraft import Sight, own_rows
-from .phases import STEP_TITLES, phase
+from .orders import kept_policy, policy_of
+from .phases import STEP_TITLES, STEPS
 from .setup import scenario_data, targets
 from .state import Aircraft, Gun, State
 
@@ -40,7 +41,7 @@ def view(state: State, seat: str) -> dict[str, Any]:
         "planes": [plane_dict(a, a.side == side or not sight.fog) for a in sight.on_board],
         "offboard": offboard_rows(state, sight), "own_guns": own_guns, "ally_guns": ally_gun_rows(state, seat),
         "enemy_guns": enemy_gun_rows(state, sight), "reinforcements": reinforcement_rows(state, sight),
-        "policies": own_policies(state, {x["id"] for x in own} | {g["id"] for g in own_guns}),
+        "policies": own_policies(state, seat, {x["id"] for x in own} | {g["id"] for g in own_guns}),
         "ask": own_asks(state, seat, kind), "over": state.step == "over", "end_reason": state.end_reason,
     }
 
@@ -117,7 +118,7 @@ def own_gun_rows(state: State, seat: str, sight: Sight) -> list[dict[str, Any]]:
     if sight.side != "gb":
         return []
     return [{"id": g.id, "hex": board.fmt(g.hex), "destroyed": g.destroyed,  # type: ignore[arg-type]
-             "fired": g.fired_stage == state.stage, "policy": state.policy(g.id, "aa", "AUTO"),
+             "fired": g.fired_stage == state.stage, "policy": kept_policy(state.flow.standing, seat, g.id, "aa", "AUTO"),
              "in_range": guns_reach(state, g, sight)}
             for g in state.guns if g.seat == seat]
 
@@ -160,18 +161,19 @@ def reinforcement_rows(state: State, sight: Sight) -> list[dict[str, Any]]:
             for r in sc[s].get("reinforcements", [])]
 
 
-def own_policies(state: State, own_ids: set[str]) -> list[list[str]]:
-    """Standing orders of the seat's own aircraft and guns; nobody else's, not even an ally's."""
-    return [[u, k, v] for u, k, v in state.policies if u in own_ids]
+def own_policies(state: State, seat: str, own_ids: set[str]) -> list[list[str]]:
+    """The seat's standing orders for its aircraft and guns still in play; nobody else's, not even an ally's."""
+    rows = ([p.unit, p.kind, p.value] for p in map(policy_of, state.flow.standing.of(seat)))
+    return sorted(r for r in rows if r[0] in own_ids)
 
 
 def own_asks(state: State, seat: str, kind: str) -> list[dict[str, Any]]:
     """The reactive-fire decisions this seat is asked for in its interrupt window, nobody else's."""
-    return [x for x in state.pending_data().get("asks", []) if x["seat"] == seat] if kind == "react" else []
+    return [x for x in state.asks if x["seat"] == seat] if kind == "react" else []
 
 
 def seat_is_awaited(state: State, seat: str) -> bool:
-    ph = phase(state)
+    ph = STEPS.phase(state)
     return ph is not None and (seat in ph.awaiting or seat in ph.optional)
 
 

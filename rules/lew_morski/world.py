@@ -1,68 +1,61 @@
-"""Resolution: a mutable working copy of the state for one resolve call [R 3-8; digest 4.2].
+"""Resolution: the game's working data for one resolve call [R 3-8; digest 4.2].
 
-``World`` is created from a frozen :class:`State`, changed while a phase is resolved, and frozen
-again; nothing outside the call ever sees it, so resolution stays pure.
+``World`` is opened by the kit's step table from a frozen :class:`State` and the kit's
+:class:`~pbem.core.work.Work` (events, dice, stage, standing orders), changed while a phase is
+resolved, and frozen again (``freeze``); nothing outside the call ever sees it.  Every event goes
+through ``Work.say``; :meth:`World.secret_to` is the fog rule for reports of one side's own doings.
 """
 from __future__ import annotations
 
-import json
-from dataclasses import replace
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
-from pbem.core.dice import Dice
-from pbem.core.ruleset import Event
+from pbem.core.work import EVERYONE, Audience, Work
 
 from . import board, combat, movement, tables
 from .board import Hex
 from .combat import plane
-from .setup import inward, scenario_data, side_seats, targets
-from .orders import AaFire, Action, Bomb, Enter, Fire, Move, Order, Place, PlaceGun, Standing, Unjam, Withdraw, of_type
+from .orders import AaFire, Action, Bomb, Enter, Fire, Move, Order, Place, PlaceGun, Unjam, Withdraw, kept_policy, of_type
+from .setup import inward, scenario_data, targets
 from .state import Aircraft, Gun, State
 
 OTHER = {"de": "gb", "gb": "de"}
 
 
 class World:
-    def __init__(self, state: State, dice: Dice) -> None:
+    def __init__(self, state: State, work: Work[World]) -> None:
         self.s = state
+        self.w = work
         self.opts = state.opts
-        self.dice = dice
         self.ac: dict[str, Aircraft] = {a.id: a for a in state.aircraft}
         self.guns: dict[str, Gun] = {g.id: g for g in state.guns}
         self.vp = {"de": state.vp_de, "gb": state.vp_gb}
         self.bombed = set(state.bombed)
         self.bonus_done = state.bonus_done
-        self.policies = {(u, k): v for u, k, v in state.policies}
-        self.events: list[Event] = []
-        self.stage = state.stage
-        self.seats = state.seat_names
+        self.end_reason = state.end_reason
         self.fog = self.opts["visibility"] == "fog"
 
     # ----------------------------------------------------------------- helpers
-    def freeze(self, **changes: Any) -> State:
+    def freeze(self) -> State:
+        """The state as changed (the kit puts its new Flow in)."""
         return replace(self.s, aircraft=tuple(self.ac[k] for k in sorted(self.ac, key=_ac_key)),
                        guns=tuple(self.guns[k] for k in sorted(self.guns, key=_ac_key)),
                        vp_de=self.vp["de"], vp_gb=self.vp["gb"], bombed=tuple(sorted(self.bombed)),
-                       bonus_done=self.bonus_done, stage=self.stage,
-                       policies=tuple(sorted((u, k, v) for (u, k), v in self.policies.items())), **changes)
+                       bonus_done=self.bonus_done, end_reason=self.end_reason)
 
-    def side_of_seats(self, side: str) -> frozenset[str]:
-        return frozenset(side_seats(self.seats, side))
+    @property
+    def stage(self) -> int:
+        """The stage marker [R 3]: the kit's turn."""
+        return self.w.turn
 
-    def all_seats(self) -> frozenset[str]:
-        return frozenset(self.seats)
+    @stage.setter
+    def stage(self, value: int) -> None:
+        self.w.turn = value
 
-    def say(self, text: str, kind: str = "note", to: frozenset[str] | None = None, **data: Any) -> None:
-        self.events.append(Event(text, self.all_seats() if to is None else to, kind, data))
-
-    def say_side(self, side: str, text: str, kind: str = "note", **data: Any) -> None:
-        """An event for one side only in fog games, for everybody in open games."""
-        self.say(text, kind, self.side_of_seats(side) if self.fog else None, **data)
-
-    def roll(self, sides: int, why: str, side_only: str | None = None) -> int:
-        seen = self.side_of_seats(side_only) if (self.fog and side_only) else self.all_seats()
-        return self.dice.roll(sides, why=why, seen_by=seen)
+    def secret_to(self, side: str) -> Audience:
+        """Who learns of one side's own doings: that side in fog games, everybody in open games."""
+        return side if self.fog else EVERYONE
 
     def set(self, ac_id: str, **kw: Any) -> Aircraft:
         self.ac[ac_id] = replace(self.ac[ac_id], **kw)
@@ -99,8 +92,7 @@ class World:
             self.vp["de"] += v["de_per_own_bomber_lost"] if cls == "bomber" else v["de_per_own_fighter_lost"]
             if shot_down:
                 self.vp["gb"] += v["gb_per_de_bomber_shot_down"] if cls == "bomber" else v["gb_per_de_fighter_shot_down"]
-        self.say(f"{self.name(a)} is destroyed ({how}); VP now DE {self.vp['de']}, GB {self.vp['gb']}",
-                 "destroyed", ac=a.id)
+        self.w.say(f"{self.name(a)} is destroyed ({how}); VP now DE {self.vp['de']}, GB {self.vp['gb']}", kind="destroyed", ac=a.id)
 
     def hit(self, a: Aircraft, how: str) -> None:
         """A hit damages (flips) an intact aircraft and destroys a damaged one [R 5.2, 6.1]."""
@@ -111,15 +103,13 @@ class World:
             self.destroy(a, how)
         else:
             self.set(a.id, damaged=True)
-            self.say(f"{self.name(a)} is damaged ({how}) and flies on its reverse side", "damaged", ac=a.id)
+            self.w.say(f"{self.name(a)} is damaged ({how}) and flies on its reverse side", kind="damaged", ac=a.id)
 
     # ---------------------------------------------------------------- policies
-    def apply_policies(self, pols: list[Standing]) -> None:
-        for o in pols:
-            self.policies[(o.unit, o.kind)] = o.value
-
     def policy(self, unit: str, kind: str, default: str) -> str:
-        return self.policies.get((unit, kind), default)
+        """The unit's standing order of ``kind`` as its owner keeps it in the kit's store."""
+        seat = self.ac[unit].seat if unit in self.ac else self.guns[unit].seat
+        return kept_policy(self.w.standing, seat, unit, kind, default)
 
     # ------------------------------------------------------------------ setup
     def apply_setup(self, orders: tuple[Order, ...]) -> None:
@@ -129,7 +119,7 @@ class World:
             a = self.ac[p.ac]
             h = p.hex
             if h != a.hex and (h, "HIGH") in used:
-                self.say_side(a.side, f"{a.id}: {board.fmt(h)} is already taken, it keeps {board.fmt(a.hex)}")  # type: ignore[arg-type]
+                self.w.say(f"{a.id}: {board.fmt(h)} is already taken, it keeps {board.fmt(a.hex)}", to=self.secret_to(a.side))  # type: ignore[arg-type]
                 continue
             used.discard((a.hex, "HIGH"))
             used.add((h, "HIGH"))
@@ -139,7 +129,7 @@ class World:
             g = self.guns[pg.gun]
             h = pg.hex
             if h != g.hex and h in gun_hexes:
-                self.say_side("gb", f"{g.id}: {board.fmt(h)} already holds a gun, it stays at {board.fmt(g.hex)}")  # type: ignore[arg-type]
+                self.w.say(f"{g.id}: {board.fmt(h)} already holds a gun, it stays at {board.fmt(g.hex)}", to=self.secret_to("gb"))  # type: ignore[arg-type]
                 continue
             gun_hexes.discard(g.hex)
             gun_hexes.add(h)
@@ -178,7 +168,7 @@ class World:
             a = self.ac[ac_id]
             if a.status == "off" and a.exit_edge == "south":
                 self.set(a.id, status="withdrawn")
-                self.say_side("de", f"{self.name(a)} has left by the south edge for good [R 8.1]", "withdrawn", ac=a.id)
+                self.w.say(f"{self.name(a)} has left by the south edge for good [R 8.1]", to=self.secret_to("de"), kind="withdrawn", ac=a.id)
 
     def bombs_on_the_way(self, orders: Sequence[Order]) -> dict[str, list[Hex]]:
         """Option bomb_timing=movement (G-16): the hexes each aircraft bombs as it flies over them."""
@@ -201,8 +191,7 @@ class World:
         facing = e.facing if e and e.facing else inward(h)
         self.set(a.id, status="board", hex=h, alt=alt, facing=facing, return_stage=0, path=())
         what = "arrives as a reinforcement" if reinforcement else "returns to the board"
-        self.say_side(a.side, f"{self.name(a)} {what} at {board.fmt(h)} facing {facing}, {alt.lower()}",
-                      "enter", ac=a.id)
+        self.w.say(f"{self.name(a)} {what} at {board.fmt(h)} facing {facing}, {alt.lower()}", to=self.secret_to(a.side), kind="enter", ac=a.id)
         if not reinforcement and a.side == "de" and a.exit_edge != "south" and self.opts["offboard_roll"] == "return":
             self.offboard_roll(self.ac[a.id])
 
@@ -226,7 +215,7 @@ class World:
         change, path, at = m.change, m.path, m.at
         if movement.altitude_problem(st, a.alt, change) or movement.shape_problem(path, st, change, a.hex, a.facing):  # type: ignore[arg-type]
             change, path = "none", "F" * st.min_speed  # an order made illegal by damage: fly straight at minimum
-            self.say_side(a.side, f"{a.id}: its order no longer fits its damaged counter; it flies {path}")
+            self.w.say(f"{a.id}: its order no longer fits its damaged counter; it flies {path}", to=self.secret_to(a.side))
         w = movement.walk(a.hex, a.facing, path)  # type: ignore[arg-type]
         collide = False
         if movement.first_block(w, movement.new_alt(a.alt, change), occ, self.end_only, a.alt, at) is not None:
@@ -240,8 +229,8 @@ class World:
         if w.exited:
             self.leave(a, w.off_hex, withdraw)  # type: ignore[arg-type]
         else:
-            self.say_side(a.side, f"{a.id} flies {_path_text(change, path)} to {board.fmt(a.hex)} facing {a.facing}, "  # type: ignore[arg-type]
-                          f"{a.alt.lower()}", "move", ac=a.id)
+            self.w.say(f"{a.id} flies {_path_text(change, path)} to {board.fmt(a.hex)} facing {a.facing}, "  # type: ignore[arg-type]
+                          f"{a.alt.lower()}", to=self.secret_to(a.side), kind="move", ac=a.id)
 
     @property
     def end_only(self) -> bool:
@@ -257,15 +246,15 @@ class World:
             ordered_end = w.end or a.hex
             change, path, w = min(alts, key=lambda o: (o[0] != change, board.distance(o[2].end or a.hex, ordered_end),  # type: ignore[arg-type]
                                                        abs(len(o[1]) - len(path)), o[1]))
-            self.say_side(a.side, f"{a.id}: its path was blocked by an aircraft at the same altitude "
-                          f"[R 4.1.1]; it flies {_path_text(change, path)} instead")
+            self.w.say(f"{a.id}: its path was blocked by an aircraft at the same altitude "
+                          f"[R 4.1.1]; it flies {_path_text(change, path)} instead", to=self.secret_to(a.side))
             return change, path, w, False
         # forced stacking [R 4.2.6]: change altitude if that frees the path, else risk a collision
         for c in (["dive", "climb"] if m.forced != "climb" else ["climb", "dive"]):
             if movement.altitude_problem(st, a.alt, c) is None and \
                     movement.shape_problem(path, st, c, a.hex, a.facing) is None and \
                     movement.first_block(w, movement.new_alt(a.alt, c), occ, self.end_only) is None:  # type: ignore[arg-type]
-                self.say_side(a.side, f"{a.id}: forced into an occupied hex, it changes altitude ({c}) [R 4.2.6]")
+                self.w.say(f"{a.id}: forced into an occupied hex, it changes altitude ({c}) [R 4.2.6]", to=self.secret_to(a.side))
                 return c, path, w, False
         return change, path, w, True
 
@@ -292,13 +281,13 @@ class World:
     def collision(self, a: Aircraft, h: Hex, f: str, alt: str, entered: list[Hex]) -> bool:
         """Forced into an occupied hex: a 6 is a collision destroying both [R 4.2.6, G-25]; True if so."""
         other = next(x for x in self.on_board() if x.hex == h and x.alt == alt and x.id != a.id)
-        v = self.roll(6, f"collision check {a.id} with {other.id} at {board.fmt(h)} (6 = collision) [R 4.2.6]")
+        v = self.w.roll(6, f"collision check {a.id} with {other.id} at {board.fmt(h)} (6 = collision) [R 4.2.6]", seen_by=EVERYONE)
         if v not in tables.dice_table()["collision"]:
-            self.say(f"{a.id} squeezes in beside {other.id} at {board.fmt(h)} without a collision [R 4.2.6]")
+            self.w.say(f"{a.id} squeezes in beside {other.id} at {board.fmt(h)} without a collision [R 4.2.6]")
             return False
         award = self.opts["collision_vp"] == "award"
         self.set(a.id, hex=h, alt=alt, facing=f, path=tuple(entered + [h]))
-        self.say(f"{a.id} and {other.id} collide at {board.fmt(h)}", "collision")
+        self.w.say(f"{a.id} and {other.id} collide at {board.fmt(h)}", kind="collision")
         self.destroy(self.ac[a.id], "collision", shot_down=award)
         self.destroy(other, "collision", shot_down=award)
         return True
@@ -312,29 +301,28 @@ class World:
         if a.side == "de" and edge == "south" and withdraw:
             self.set(a.id, status="withdrawn", return_stage=0)
             # fog: the British only see it leave, not the declaration (digest 5.7)
-            self.say_side("de", f"{self.name(a)} leaves by the south edge and withdraws for good [R 8.1]",
-                          "withdrawn", ac=a.id)
+            self.w.say(f"{self.name(a)} leaves by the south edge and withdraws for good [R 8.1]", to=self.secret_to("de"), kind="withdrawn", ac=a.id)
             if self.fog:
-                self.say(f"{self.name(a)} leaves the board by the south edge", "leave", self.side_of_seats("gb"))
+                self.w.say(f"{self.name(a)} leaves the board by the south edge", to="gb", kind="leave")
             return
         text = f"{self.name(a)} leaves the board by the {edge} edge at {board.fmt(last)}"  # type: ignore[arg-type]
         if a.side == "gb":
-            self.say_side("gb", text, "leave", ac=a.id)
+            self.w.say(text, to=self.secret_to("gb"), kind="leave", ac=a.id)
         else:
-            self.say(text, "leave", ac=a.id)
-        self.say_side(a.side, f"{a.id} may return in stage {ret} on an edge hex within 5 of {board.fmt(last)} [R 4.3.1]")  # type: ignore[arg-type]
+            self.w.say(text, kind="leave", ac=a.id)
+        self.w.say(f"{a.id} may return in stage {ret} on an edge hex within 5 of {board.fmt(last)} [R 4.3.1]", to=self.secret_to(a.side))  # type: ignore[arg-type]
         if a.side == "de" and edge != "south" and self.opts["offboard_roll"] == "exit":
             self.offboard_roll(a)
 
     def offboard_roll(self, a: Aircraft) -> None:
         """German aircraft leaving other than south: 1 shot down, 2 damaged, 3-6 unchanged [R 4.3.2]."""
         d = tables.dice_table()
-        v = self.roll(6, f"{a.id} off the board (1 shot down, 2 damaged, 3-6 safe) [R 4.3.2]")
+        v = self.w.roll(6, f"{a.id} off the board (1 shot down, 2 damaged, 3-6 safe) [R 4.3.2]", seen_by=EVERYONE)
         if v in d["offboard_destroyed"] or (v in d["offboard_damaged"] and a.damaged):
             self.destroy(a, "shot down off the board [R 4.3.2]")
         elif v in d["offboard_damaged"]:
             self.set(a.id, damaged=True)
-            self.say(f"{self.name(a)} is damaged off the board [R 4.3.2]", "damaged", ac=a.id)
+            self.w.say(f"{self.name(a)} is damaged off the board [R 4.3.2]", kind="damaged", ac=a.id)
 
     # ------------------------------------------------------------------ combat
     def can_fire(self, a: Aircraft, target: str = "") -> bool:
@@ -359,10 +347,10 @@ class World:
         """A shot's report; the target's side learns only that an unseen aircraft fired if it cannot see
         the shooter [digest 5], so a fog game never names a hidden aircraft."""
         if not self.unseen_by(shooter, target.side):
-            self.say(text.format(shooter=shooter.id), kind)
+            self.w.say(text.format(shooter=shooter.id), kind=kind)
             return
-        self.say(text.format(shooter=shooter.id), kind, self.side_of_seats(shooter.side))
-        self.say(text.format(shooter="an unseen aircraft"), kind, self.side_of_seats(target.side))
+        self.w.say(text.format(shooter=shooter.id), to=shooter.side, kind=kind)
+        self.w.say(text.format(shooter="an unseen aircraft"), to=target.side, kind=kind)
 
     def shot(self, shooter: Aircraft, target: Aircraft, dist: int, strength: int, notes: list[str]) -> bool:
         """Roll one attack; returns True on a hit (the caller applies it) [R 5.2, 5.3.4, Table 2]."""
@@ -374,8 +362,8 @@ class World:
                           f"{strength}{mods}: no hit possible, no roll [G-14]", "fire")
             return False
         who = "an unseen aircraft" if self.unseen_by(shooter, target.side) else shooter.id
-        s = self.roll(6, f"{who} fires at {target.id}, first die") + \
-            self.roll(6, f"{who} fires at {target.id}, second die")
+        s = self.w.roll(6, f"{who} fires at {target.id}, first die", seen_by=EVERYONE) + \
+            self.w.roll(6, f"{who} fires at {target.id}, second die", seen_by=EVERYONE)
         if s in tables.jam_sums():
             self.set(shooter.id, jammed=True)
             self.say_shot(shooter, target, f"{{shooter}} fires at {target.id} (distance {dist}, strength "
@@ -398,16 +386,16 @@ class World:
         if shooter.status != "board":
             return
         if tg is None:
-            self.say_side(shooter.side, f"{shooter.id} has no enemy as the nearest aircraft on its line of fire; "
-                          "it holds fire")
+            self.w.say(f"{shooter.id} has no enemy as the nearest aircraft on its line of fire; "
+                          "it holds fire", to=self.secret_to(shooter.side))
             return
         t, d = tg
         if expect and t.id.lower() != expect.lower():
-            self.say_side(shooter.side, f"{shooter.id} holds fire: the nearest target is not {expect}")
+            self.w.say(f"{shooter.id} holds fire: the nearest target is not {expect}", to=self.secret_to(shooter.side))
             return
         if not self.can_fire(shooter, t.id):
             why = "its guns are jammed" if shooter.jammed else "it has already fired this stage [R 5.3.1]"
-            self.say_side(shooter.side, f"{shooter.id} cannot fire: {why}")
+            self.w.say(f"{shooter.id} cannot fire: {why}", to=self.secret_to(shooter.side))
             return
         st, notes = combat.strength(plane(shooter), plane(t), self.s.sun, self.opts)
         if self.shot(shooter, t, d, st, notes):
@@ -458,7 +446,7 @@ class World:
             sb, nb = combat.strength(plane(b), plane(t), self.s.sun, self.opts)
             if mutual:
                 st_, nt = combat.strength(plane(t), plane(b), self.s.sun, self.opts)
-                self.say(f"{b.id} and {t.id} fire at each other simultaneously [R 5.4]", "mutual")
+                self.w.say(f"{b.id} and {t.id} fire at each other simultaneously [R 5.4]", kind="mutual")
                 h1 = self.shot(b, t, d, sb, nb)
                 h2 = self.shot(t, b, d, st_, nt)
                 if h1:
@@ -486,7 +474,7 @@ class World:
         if a.status != "board" or a.bombs <= 0 or h in a.bombed:
             return
         if a.jammed and self.opts["jammed_bombing"] == "no":
-            self.say_side(a.side, f"{a.id} has jammed guns and may not bomb (option jammed_bombing=no)")
+            self.w.say(f"{a.id} has jammed guns and may not bomb (option jammed_bombing=no)", to=self.secret_to(a.side))
             return
         a = self.set(a.id, bombs=a.bombs - 1, bombed=a.bombed + (h,))
         ter = board.terrain()
@@ -499,28 +487,28 @@ class World:
                 text += f", strategic object {oid} (a scenario target): DE +{self.opts['vp_per_series']}"
             else:
                 text += f", strategic object {oid} (not a target of this scenario, no VP)"
-        self.say(text, "bomb", hex=board.fmt(h))
+        self.w.say(text, kind="bomb", hex=board.fmt(h))
         for g in sorted(self.guns.values(), key=lambda g: _ac_key(g.id)):
             if g.hex == h and not g.destroyed:
-                v = self.roll(6, f"bombs on AA gun {g.id} at {board.fmt(h)} (4-6 destroyed) [R 7.0.6]")
+                v = self.w.roll(6, f"bombs on AA gun {g.id} at {board.fmt(h)} (4-6 destroyed) [R 7.0.6]", seen_by=EVERYONE)
                 if v in tables.dice_table()["bomb_destroys_gun"]:
                     self.guns[g.id] = replace(g, destroyed=True, revealed=True)
-                    self.say(f"AA gun {g.id} at {board.fmt(h)} is destroyed by the bombs", "gun")
+                    self.w.say(f"AA gun {g.id} at {board.fmt(h)} is destroyed by the bombs", kind="gun")
                 else:
                     self.guns[g.id] = replace(g, revealed=True)
-                    self.say(f"AA gun {g.id} at {board.fmt(h)} survives the bombs", "gun")
+                    self.w.say(f"AA gun {g.id} at {board.fmt(h)} survives the bombs", kind="gun")
         tg = targets(self.s.scenario)
         bonus = scenario_data(self.s.scenario)["all_targets_bonus"]
         if bonus and not self.bonus_done and all(t in self.bombed for t in tg):
             self.bonus_done = True
             self.vp["de"] += bonus
-            self.say(f"every target of the scenario has been bombed: DE +{bonus} [R 9.2]", "bonus")
+            self.w.say(f"every target of the scenario has been bombed: DE +{bonus} [R 9.2]", kind="bonus")
 
     def bomb(self, a: Aircraft, hexes: list[Hex]) -> None:
         a = self.ac[a.id]
         for h in hexes:
             if h not in a.path:
-                self.say_side(a.side, f"{a.id} did not fly over {board.fmt(h)} this stage: no bombs there [R 7.0.2]")
+                self.w.say(f"{a.id} did not fly over {board.fmt(h)} this stage: no bombs there [R 7.0.2]", to=self.secret_to(a.side))
                 continue
             self.drop(a, h)
 
@@ -529,12 +517,12 @@ class World:
         a = self.ac[a.id]
         if a.status != "board" or not a.jammed or a.unjam_stage:
             return
-        v = self.roll(6, f"{a.id} tries to clear its guns (6 succeeds) [R 5.3.4]", side_only=a.side)
+        v = self.w.roll(6, f"{a.id} tries to clear its guns (6 succeeds) [R 5.3.4]", seen_by=self.secret_to(a.side))
         if v in tables.dice_table()["unjam_success"]:
             self.set(a.id, unjam_stage=self.stage)
-            self.say_side(a.side, f"{a.id} clears its guns; it may fire again from the next stage", "unjam")
+            self.w.say(f"{a.id} clears its guns; it may fire again from the next stage", to=self.secret_to(a.side), kind="unjam")
         else:
-            self.say_side(a.side, f"{a.id} fails to clear its guns", "unjam")
+            self.w.say(f"{a.id} fails to clear its guns", to=self.secret_to(a.side), kind="unjam")
 
     def aa_fire(self, g: Gun, t: Aircraft) -> None:
         """One AA shot [R 6.1, 6.2, Table 4]."""
@@ -543,15 +531,15 @@ class World:
             return
         rng, why = combat.aa_can_hit(g.hex, plane(t), self.s.sun, self.opts)  # type: ignore[arg-type]
         if why == "out of range":
-            self.say_side("gb", f"{g.id}: {t.id} is not within 1 hex of the gun [R 6.1]")
+            self.w.say(f"{g.id}: {t.id} is not within 1 hex of the gun [R 6.1]", to=self.secret_to("gb"))
             return
         self.guns[g.id] = replace(g, fired_stage=self.stage, revealed=True)
         if rng is None:
-            self.say(f"AA gun {g.id} fires at {t.id}: {why} [R 6.2.5, Table 4]", "aa")
+            self.w.say(f"AA gun {g.id} fires at {t.id}: {why} [R 6.2.5, Table 4]", kind="aa")
             return
-        v = self.roll(6, f"AA gun {g.id} fires at {t.id} (hits on {rng[0]}-{rng[1]}) [Table 4]")
+        v = self.w.roll(6, f"AA gun {g.id} fires at {t.id} (hits on {rng[0]}-{rng[1]}) [Table 4]", seen_by=EVERYONE)
         ok = rng[0] <= v <= rng[1]
-        self.say(f"AA gun {g.id} at {board.fmt(g.hex)} fires at {t.id}: rolls {v}, {'hit' if ok else 'miss'}", "aa")  # type: ignore[arg-type]
+        self.w.say(f"AA gun {g.id} at {board.fmt(g.hex)} fires at {t.id}: rolls {v}, {'hit' if ok else 'miss'}", kind="aa")  # type: ignore[arg-type]
         if ok:
             self.hit(t, f"AA gun {g.id}")
 
@@ -617,7 +605,7 @@ class World:
 
     def new_stage(self) -> None:
         """Advance the stage marker and clear per-stage marks [R 3, 2.0]."""
-        self.stage += 1
+        self.w.new_turn()
         for a in list(self.ac.values()):
             kw: dict[str, Any] = {"path": (), "bombed": ()}
             if a.jammed and a.unjam_stage and a.unjam_stage < self.stage:
@@ -630,7 +618,7 @@ class World:
             return True
         return side == "gb" and any(not g.destroyed for g in self.guns.values())
 
-    def end_reason(self, after_gb_phase: bool) -> str:
+    def end_reason_now(self, after_gb_phase: bool) -> str:
         de, gb = self.present("de"), self.present("gb")
         if not de and not gb:
             return "no units of either side remain on the board"
@@ -651,7 +639,3 @@ def _path_text(change: str, path: str) -> str:
 def _ac_key(ac_id: str) -> tuple[str, int]:
     head, _, tail = ac_id.rpartition("-")
     return (head, int(tail)) if tail.isdigit() else (ac_id, 0)
-
-
-def dumps(data: Any) -> str:
-    return json.dumps(data, sort_keys=True, separators=(",", ":"))

@@ -11,7 +11,7 @@ from pbem.rules.lew_morski.ruleset import decide
 from pbem.rules.lew_morski.combat import plane
 from pbem.rules.lew_morski.orders import Action, Fire, Move, of_type
 
-from .lm_helpers import ac, add_gun, check, new_state, only, put, world
+from .lm_helpers import ac, add_gun, at, check, keeping, new_state, only, put, world
 
 
 def test_e1_coordinates():
@@ -27,7 +27,7 @@ def test_e2_stage_track_overflow():
     s = new_state()
     w = world(s, [])
     w.stage = 28
-    assert w.end_reason(after_gb_phase=True) == ""
+    assert w.end_reason_now(after_gb_phase=True) == ""
     w.new_stage()
     assert w.stage == 29
 
@@ -111,8 +111,7 @@ def test_e8_offboard_return():
     w.move_one(w.ac["Spit-1"], Move("Spit-1", "FF"), [], False)
     a = w.ac["Spit-1"]
     assert a.status == "off" and a.return_stage == 12 and a.exit_hex == (20, 10) and a.exit_edge == "north"
-    from dataclasses import replace
-    s2 = replace(w.freeze(), stage=12, step="gb-move")
+    s2 = at(w.freeze(), "gb-move", 12)
     v = RULESET.view(s2, "gb")
     entry = next(x for x in v["own"] if x["id"] == "Spit-1")["entry"]
     assert "A20,B10" in entry["hexes"] and "A25,B13" in entry["hexes"] and "A26,B13" not in entry["hexes"]
@@ -194,7 +193,7 @@ def test_e11_reaction_before_attack_cancels_it():
     w = world(s, [4, 4])  # the Spitfire hits (7-11)
     w.combat_phase("de", [Fire("Me110-1")], {})
     assert w.ac["Me110-1"].status == "destroyed"
-    assert not any("Me110-1 fires" in e.text for e in w.events)
+    assert not any("Me110-1 fires" in e.text for e in w.w.events)
 
 
 def test_e11_damaged_reactive_target_fires_with_reverse_strength():
@@ -202,11 +201,11 @@ def test_e11_damaged_reactive_target_fires_with_reverse_strength():
     s = put(s, "Spit-1", "A20,B20", "N")
     s = put(s, "Me110-1", "A20,B18", "NE")
     s = put(s, "Spit-2", "A21,B18", "SE")  # Me110-1's target at distance 1, not facing it
-    s = s.__class__(**{**s.__dict__, "policies": (("Spit-2", "react", "NEVER"),)})
+    s = keeping(s, ("Spit-2", "react", "NEVER"))
     w = world(s, [4, 4, 3, 3])  # Spit-1 hits (damage); Me110 (now attack 3) at distance 1 needs 7-11: rolls 6, miss
     w.combat_phase("de", [Fire("Me110-1")], {})
     assert w.ac["Me110-1"].damaged and w.ac["Spit-2"].damaged is False
-    assert any("strength 3" in e.text and e.text.startswith("Me110-1 fires") for e in w.events)
+    assert any("strength 3" in e.text and e.text.startswith("Me110-1 fires") for e in w.w.events)
 
 
 @pytest.mark.parametrize("die,edge", [(1, "east"), (2, "east"), (3, "south"), (4, "south"), (5, "west"), (6, "west")])
@@ -366,11 +365,10 @@ def test_d10_one_shot_per_stage():
     w = world(s, [1, 2])  # a miss
     w.combat_phase("de", [], {})
     assert w.ac["Spit-1"].fired_stage == 1
-    from dataclasses import replace
-    s2 = replace(w.freeze(), step="gb-move")
+    s2 = at(w.freeze(), "gb-move")
     p = check(s2, "gb", "MOVE Spit-1 RFF\nFIRE Spit-1").problems
     assert p and p[0].rule == "R 5.3.1" and p[0].line_no == 2
-    s3 = replace(w.freeze(), step="gb-move", options=tuple(sorted({**s.opts, "one_shot": "target"}.items())))
+    s3 = replace(at(w.freeze(), "gb-move"), options=tuple(sorted({**s.opts, "one_shot": "target"}.items())))
     assert not check(s3, "gb", "MOVE Spit-1 RFF\nFIRE Spit-1").problems
 
 

@@ -8,9 +8,9 @@ import pytest
 from pbem.core.play import play
 from pbem.rules.lew_morski import RULESET
 from pbem.rules.lew_morski.orders import (AaFire, Bomb, Enter, Fire, Move, Pass, Place, PlaceGun, ReactAnswer,
-                                          Standing, Withdraw, action_data, action_from_data)
+                                          Policy, Withdraw, action_data, action_from_data)
 
-from .lm_helpers import check, lines, new_state, only, put
+from .lm_helpers import at, check, lines, new_state, only, put
 
 
 def round_trip(state, seat, text):
@@ -34,14 +34,14 @@ def test_movement_orders_read_back():
     assert got[:3] == (Move("He111-1", "FFFF", "dive", 2), Move("Ju88-1", "FFF"), Withdraw("Ju88-1"))
     assert got[3] == Move("Me110-1", "FRFF", "dive", 0, "climb")
     assert got[4:6] == (Fire("Me110-1", "Spit-1"), Bomb("He111-1", ("A30,B29", "A30,B28")))
-    assert Standing("He111-1", "react", "STRENGTH:3") in got and got[-1] == Standing("Me110-1", "return", "NO")
+    assert Policy("He111-1", "react", "STRENGTH:3") in got and got[-1] == Policy("Me110-1", "return", "NO")
     assert [o.text() for o in got[:2]] == ["MOVE He111-1 FFDFF", "MOVE Ju88-1 FFF"]
 
 
 def test_entry_orders_read_back_with_and_without_a_chosen_altitude():
     s = only(new_state(return_altitude="owner"), "Spit-1", "He111-1")
     s = put(s, "He111-1", "A30,B30", "N")
-    s = replace(s, step="gb-move", aircraft=tuple(
+    s = replace(at(s, "gb-move"), aircraft=tuple(
         replace(a, status="off", hex=None, exit_hex=(30, 15), exit_edge="north", left_alt="HIGH", return_stage=1)
         if a.id == "Spit-1" else a for a in s.aircraft))
     entry = RULESET.view(s, "gb")["own"][0]["entry"]

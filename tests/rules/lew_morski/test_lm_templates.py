@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import pathlib
-from dataclasses import replace
 
 import jinja2
 import pytest
@@ -10,7 +9,7 @@ import pytest
 from pbem.core.play import play
 from pbem.rules.lew_morski import RULESET
 
-from .lm_helpers import new_state
+from .lm_helpers import asking, new_state
 
 TEMPLATES = pathlib.Path(__file__).resolve().parents[3] / "templates"  # this checkout's, not an installed copy
 ENV = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), undefined=jinja2.StrictUndefined,
@@ -22,9 +21,8 @@ GAME = {"id": "g1", "title": "Lew Morski test", "turn": 1, "phase_title": "stage
 def states():
     steps = play(RULESET, "w4", b"tpl", max_phases=12, options={"visibility": "fog", "players_per_side": 2})
     yield new_state("w3")
-    yield replace(new_state("w1", react_default="ask"), step="gb-react",
-                  pending='{"asks":[{"ac":"Spit-1","seat":"gb","target":"He111-1","dist":2,"strength":4,'
-                          '"range":[7,11]}],"orders":{"actions":[]},"phasing":"de"}')
+    yield asking(new_state("w1", react_default="ask"), "gb",
+                 {"ac": "Spit-1", "seat": "gb", "target": "He111-1", "dist": 2, "strength": 4, "range": [7, 11]})
     for s in steps[::3]:
         yield s.state
 
