@@ -20,7 +20,7 @@ from pbem.core.orders import OrderLine
 from pbem.core.ruleset import Checked
 from pbem.core.verbs import Order as AnyOrder, Verb, VerbTable
 
-from . import board, movement
+from . import board, movement, planning
 from .board import Hex
 from .orders import (AaFire, AllUnits, Bomb, Enter, Fire, Move, Order, Pass, Place, PlaceGun, Policy, ReactAnswer,
                      Unjam, Withdraw, flatten)
@@ -86,14 +86,6 @@ def gun(view: View, word: str) -> Row:
 
 def plane(view: View, word: str) -> Row | None:
     return next((p for p in view["planes"] if p["id"].lower() == word.lower()), None)
-
-
-def start_of(a: Row) -> tuple[Hex, str, str] | None:
-    """Where an own aircraft starts its move this phase: on the board, or its default entry."""
-    if a["status"] == "board":
-        return board.parse_hex(a["hex"]), a["facing"], a["alt"]  # type: ignore[return-value]
-    e = a.get("entry")
-    return (board.parse_hex(e["hex"]), e["facing"], e["alt"]) if e else None  # type: ignore[return-value]
 
 
 # ------------------------------------------------------------------------------- setup and PASS
@@ -240,7 +232,7 @@ def read_move(args: tuple[str, ...], view: View, seat: str) -> Move:
     if len(args) < 2:
         raise OrderSyntaxError("write MOVE <aircraft> [CLIMB|DIVE] <path>, e.g. MOVE He111-3 FFRFF", rule="R 4")
     a = aircraft(view, args[0], "R 4")
-    if start_of(a) is None:
+    if not (a["status"] == "board" or a.get("entry")):
         raise IllegalOrderError(f"{a['id']} is not on the board ({a['status']})", rule="R 4")
     change, path, forced = move_words([x.upper() for x in args[1:]])
     path, change, at = change_in_path(view, a, path, change)
@@ -388,7 +380,7 @@ class FileReplay:
         self.view = view
         self.own = {a["id"]: a for a in view["own"]}
         self.occ = {(board.parse_hex(p["hex"]), p["alt"]) for p in view["planes"]}
-        self.start = {k: s for k, a in self.own.items() if (s := start_of(a)) is not None}
+        self.start = {a["id"]: planning.start_of(a) for a in planning.movers(view)}
         self.paths: dict[str, list[Hex]] = {}
         self.exits: dict[str, str] = {}  # edge each moved aircraft leaves by ("" if it stays)
         self.gun_hexes: set[str] = set()  # hexes given to guns by earlier AA lines

@@ -1,23 +1,8 @@
 """The orders of the game as typed values, one frozen dataclass per verb [digest 11 order vocabulary].
 
 Each order has a canonical ``text()``: reading that line back for the same seat and view gives the
-same value (``checker`` does the reading).  Unit names are always the full ids.
-
-::
-
-    MOVE He111-3 [CLIMB|DIVE] FFRFF [FORCED CLIMB|DIVE]   path: F forward, one L/R turn [R 4.0]
-    ENTER Spit-4 [A01,B09] NE [HIGH|LOW|VLOW]             reinforcement / return [R 9, 4.3.1]
-    WITHDRAW He111-2                                      after leaving by the south edge [R 8.1]
-    FIRE Spit-1 [AT He111-3]                              in the order written [R 5.3.8]
-    BOMB He111-1 A06,B19 [A05,B19]                        hexes flown over this stage [R 7.0.2]
-    UNJAM Me110-1                                         [R 5.3.4]
-    AAFIRE AA-3 He111-2                                   [R 6.1]
-    REACT Spit-1|ALL ALWAYS|NEVER|ASK|IF BOMBER|IF STRENGTH>=3   standing order [R 5.4, G-31]
-    REACT Spit-1 FIRE|HOLD                                answer in an interrupt window
-    RETURNFIRE Me110-1|ALL YES|NO                         standing order for mutual fire [R 5.4]
-    AA AA-3|ALL AUTO|BOMBERS|HOLD                         standing AA order [R 6, G-15]
-    PLACE Spit-1 A10,B08 SE / AA AA-1 A05,B10             setup [R 9.3, 6.0]
-    PASS
+same value (``checker`` reads the lines; its verb table has the usage of every verb).  Unit names
+are always the full ids.
 """
 from __future__ import annotations
 
