@@ -481,7 +481,7 @@ class FileReplay:
         if w.exited:
             self.notes.append(f"{o.ac} leaves the board by the {board.edge_of(w.off_hex)} edge")  # type: ignore[arg-type]
         else:
-            self.occ.add((w.end, alt2))  # type: ignore[arg-type]
+            self.occ.add((w.end, alt2))
         self.paths[o.ac] = [x for x, _ in w.cells]
         self.exits[o.ac] = board.edge_of(w.off_hex) if w.exited else ""  # type: ignore[arg-type]
 
@@ -520,4 +520,4 @@ def check_orders(view: View, seat: str, lines: Sequence[OrderLine]) -> Checked:
     """The contract's check: every problem of every line; ALL standing orders become one per unit."""
     replay = FileReplay(view)
     checked = VERBS.check_lines(view, seat, lines, whole=replay)
-    return replace(checked, orders=flatten(checked.orders), notes=tuple(replay.notes))  # type: ignore[arg-type]
+    return replace(checked, orders=flatten(checked.orders), notes=tuple(replay.notes))

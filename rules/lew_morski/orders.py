@@ -238,7 +238,7 @@ def action_data(a: Action) -> dict[str, Any]:
 
 def action_from_data(d: Mapping[str, Any]) -> Action:
     fields = {k: tuple(v) if isinstance(v, list) else v for k, v in d.items() if k != "verb"}
-    return ACTIONS[d["verb"]](**fields)  # type: ignore[no-any-return]
+    return ACTIONS[d["verb"]](**fields)
 
 
 def flatten(orders: Sequence[Order]) -> tuple[Order, ...]:

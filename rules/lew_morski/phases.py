@@ -78,7 +78,7 @@ def move_phase(side: str) -> Any:
     def resolve(w: Work[World], orders: Orders) -> None:
         merged = merge(orders)
         w.data.movement(side, merged)
-        actions: list[Action] = of_type(merged, Action)  # type: ignore[arg-type]
+        actions: list[Action] = of_type(merged, Action)
         asks = w.data.ask_list(side)
         if asks:
             ask_reactions(w, side, actions, asks)

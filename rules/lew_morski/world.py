@@ -16,6 +16,7 @@ from pbem.core.work import EVERYONE, Audience, Work
 from . import board, combat, movement, tables
 from .board import Hex
 from .combat import plane
+from .movement import Occupied, Walk
 from .orders import AaFire, Action, Bomb, Enter, Fire, Move, Order, Place, PlaceGun, Unjam, Withdraw, kept_policy, of_type
 from .setup import inward, scenario_data, targets
 from .state import Aircraft, Gun, State
@@ -71,7 +72,7 @@ class World:
     def stats(self, a: Aircraft) -> tables.Stats:
         return tables.stats(a.type, a.damaged, a.commander, a.bombs)
 
-    def occupied(self, mover: str) -> movement.Occupied:
+    def occupied(self, mover: str) -> Occupied:
         taken = {(a.hex, a.alt) for a in self.on_board() if a.id != mover}
         return lambda h, alt: (h, alt) in taken
 
@@ -216,7 +217,7 @@ class World:
         if movement.altitude_problem(st, a.alt, change) or movement.shape_problem(path, st, change, a.hex, a.facing):  # type: ignore[arg-type]
             change, path = "none", "F" * st.min_speed  # an order made illegal by damage: fly straight at minimum
             self.w.say(f"{a.id}: its order no longer fits its damaged counter; it flies {path}", to=self.secret_to(a.side))
-        w = movement.walk(a.hex, a.facing, path)  # type: ignore[arg-type]
+        w = movement.walk(a.hex, a.facing, path)
         collide = False
         if movement.first_block(w, movement.new_alt(a.alt, change), occ, self.end_only, a.alt, at) is not None:
             at = 0
@@ -236,8 +237,8 @@ class World:
     def end_only(self) -> bool:
         return self.opts["occupancy"] == "end_hex"
 
-    def unblock(self, a: Aircraft, m: Move, change: str, path: str, w: movement.Walk,
-                occ: movement.Occupied) -> tuple[str, str, movement.Walk, bool]:
+    def unblock(self, a: Aircraft, m: Move, change: str, path: str, w: Walk,
+                occ: Occupied) -> tuple[str, str, Walk, bool]:
         """A path blocked at the aircraft's altitude [R 4.1.1]: the free move nearest the one ordered; if
         every path is blocked, forced stacking [R 4.2.6].  Returns (change, path, walk, collision risk)."""
         st = self.stats(a)
@@ -251,14 +252,14 @@ class World:
             return change, path, w, False
         # forced stacking [R 4.2.6]: change altitude if that frees the path, else risk a collision
         for c in (["dive", "climb"] if m.forced != "climb" else ["climb", "dive"]):
-            if movement.altitude_problem(st, a.alt, c) is None and \
-                    movement.shape_problem(path, st, c, a.hex, a.facing) is None and \
-                    movement.first_block(w, movement.new_alt(a.alt, c), occ, self.end_only) is None:  # type: ignore[arg-type]
+            fits = movement.altitude_problem(st, a.alt, c) is None and \
+                movement.shape_problem(path, st, c, a.hex, a.facing) is None  # type: ignore[arg-type]
+            if fits and movement.first_block(w, movement.new_alt(a.alt, c), occ, self.end_only) is None:
                 self.w.say(f"{a.id}: forced into an occupied hex, it changes altitude ({c}) [R 4.2.6]", to=self.secret_to(a.side))
                 return c, path, w, False
         return change, path, w, True
 
-    def fly(self, a: Aircraft, w: movement.Walk, alt2: str, at: int, collide: movement.Occupied | None,
+    def fly(self, a: Aircraft, w: Walk, alt2: str, at: int, collide: Occupied | None,
             bomb_hexes: list[Hex]) -> tuple[Hex, ...] | None:
         """Enter the walk's hexes one by one (AA on movement, bombs on the way); the hexes entered, or None
         if the aircraft did not survive.  ``collide``: forced stacking, roll in every occupied hex."""

@@ -48,6 +48,8 @@ def test_ask_policy_opens_interrupt_window_for_that_seat_only():
     assert kept.state.flow.standing.listing("gb") == ["REACT Spit-1 ASK"]
     assert [e.text for e in kept.events if e.kind == "standing"] == ["standing order REACT Spit-1 ASK is now in force"]
     assert RULESET.view(kept.state, "gb")["policies"] == [["Spit-1", "react", "ASK"]]
+    assert "# REACT Spit-1 ASK" in RULESET.order_form(RULESET.view(kept.state, "gb"), "gb").splitlines()
+    assert RULESET.view(kept.state, "de")["policies"] == []
     s = keeping(s, ("Spit-1", "react", "ASK"))
     res = RULESET.resolve(s, {"de": check(s, "de", "MOVE He111-1 FFF\nFIRE He111-1").orders}, FixedDice([]))
     ph = RULESET.phase(res.state)
