@@ -51,7 +51,8 @@ def own_row(state: State, a: Aircraft, kind: str, sight: Sight) -> dict[str, Any
         start = (a.hex, a.facing, a.alt) if entry is None else \
             (board.parse_hex(entry["hex"]), entry["facing"], entry["alt"])
         others = [p for p in sight.planes if p.id != a.id]
-        d["moves"] = move_options(replace(a, hex=start[0], facing=start[1], alt=start[2]), start, others, state)  # type: ignore[arg-type]
+        moved = replace(a, hex=start[0], facing=start[1], alt=start[2])
+        d["moves"] = move_options(moved, start, others, state)  # type: ignore[arg-type]
     return d
 
 

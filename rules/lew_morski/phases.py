@@ -124,7 +124,8 @@ def own_step_name(state: State, flow: Flow) -> str:
 
 STEPS: Steps[State, World] = Steps([
     Step("setup", place, next="de-move", who=placing, title="Setup",
-         prompt="place your aircraft (PLACE) and AA guns (AA), or send PASS to keep the default placement [R 9.3, 6.0]"),
+         prompt="place your aircraft (PLACE) and AA guns (AA), or send PASS to keep the default placement "
+                "[R 9.3, 6.0]"),
     Step("de-move", move_phase("de"), next="gb-move", who=lambda s: active_seats(s, "de"), title=stage_title,
          prompt=MOVE_PROMPT + "FIRE/BOMB/UNJAM"),
     Step("gb-react", react, next="gb-move", window=Window.INTERRUPT, hours=12, title=stage_title,

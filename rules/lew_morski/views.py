@@ -37,7 +37,8 @@ def view(state: State, seat: str) -> dict[str, Any]:
     own_guns = own_gun_rows(state, seat, sight)
     return {
         **public_part(state, seat, kind),
-        "own": own, "friends": friend_rows(state, seat), "enemies": [plane_dict(a, not sight.fog) for a in sight.enemies],
+        "own": own, "friends": friend_rows(state, seat),
+        "enemies": [plane_dict(a, not sight.fog) for a in sight.enemies],
         "planes": [plane_dict(a, a.side == side or not sight.fog) for a in sight.on_board],
         "offboard": offboard_rows(state, sight), "own_guns": own_guns, "ally_guns": ally_gun_rows(state, seat),
         "enemy_guns": enemy_gun_rows(state, sight), "reinforcements": reinforcement_rows(state, sight),
@@ -118,7 +119,8 @@ def own_gun_rows(state: State, seat: str, sight: Sight) -> list[dict[str, Any]]:
     if sight.side != "gb":
         return []
     return [{"id": g.id, "hex": board.fmt(g.hex), "destroyed": g.destroyed,  # type: ignore[arg-type]
-             "fired": g.fired_stage == state.stage, "policy": kept_policy(state.flow.standing, seat, g.id, "aa", "AUTO"),
+             "fired": g.fired_stage == state.stage,
+             "policy": kept_policy(state.flow.standing, seat, g.id, "aa", "AUTO"),
              "in_range": guns_reach(state, g, sight)}
             for g in state.guns if g.seat == seat]
 

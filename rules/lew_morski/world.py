@@ -17,7 +17,8 @@ from . import board, combat, movement, tables
 from .board import Hex
 from .combat import plane
 from .movement import Occupied, Walk
-from .orders import AaFire, Action, Bomb, Enter, Fire, Move, Order, Place, PlaceGun, Unjam, Withdraw, kept_policy, of_type
+from .orders import (AaFire, Action, Bomb, Enter, Fire, Move, Order, Place, PlaceGun, Unjam, Withdraw, kept_policy,
+                     of_type)
 from .setup import inward, scenario_data, targets
 from .state import Aircraft, Gun, State
 
@@ -93,7 +94,8 @@ class World:
             self.vp["de"] += v["de_per_own_bomber_lost"] if cls == "bomber" else v["de_per_own_fighter_lost"]
             if shot_down:
                 self.vp["gb"] += v["gb_per_de_bomber_shot_down"] if cls == "bomber" else v["gb_per_de_fighter_shot_down"]
-        self.w.say(f"{self.name(a)} is destroyed ({how}); VP now DE {self.vp['de']}, GB {self.vp['gb']}", kind="destroyed", ac=a.id)
+        self.w.say(f"{self.name(a)} is destroyed ({how}); VP now DE {self.vp['de']}, GB {self.vp['gb']}",
+                   kind="destroyed", ac=a.id)
 
     def hit(self, a: Aircraft, how: str) -> None:
         """A hit damages (flips) an intact aircraft and destroys a damaged one [R 5.2, 6.1]."""
@@ -120,7 +122,8 @@ class World:
             a = self.ac[p.ac]
             h = p.hex
             if h != a.hex and (h, "HIGH") in used:
-                self.w.say(f"{a.id}: {board.fmt(h)} is already taken, it keeps {board.fmt(a.hex)}", to=self.secret_to(a.side))  # type: ignore[arg-type]
+                self.w.say(f"{a.id}: {board.fmt(h)} is already taken, it keeps {board.fmt(a.hex)}",  # type: ignore[arg-type]
+                           to=self.secret_to(a.side))
                 continue
             used.discard((a.hex, "HIGH"))
             used.add((h, "HIGH"))
@@ -130,7 +133,8 @@ class World:
             g = self.guns[pg.gun]
             h = pg.hex
             if h != g.hex and h in gun_hexes:
-                self.w.say(f"{g.id}: {board.fmt(h)} already holds a gun, it stays at {board.fmt(g.hex)}", to=self.secret_to("gb"))  # type: ignore[arg-type]
+                self.w.say(f"{g.id}: {board.fmt(h)} already holds a gun, it stays at {board.fmt(g.hex)}",  # type: ignore[arg-type]
+                           to=self.secret_to("gb"))
                 continue
             gun_hexes.discard(g.hex)
             gun_hexes.add(h)
@@ -169,7 +173,8 @@ class World:
             a = self.ac[ac_id]
             if a.status == "off" and a.exit_edge == "south":
                 self.set(a.id, status="withdrawn")
-                self.w.say(f"{self.name(a)} has left by the south edge for good [R 8.1]", to=self.secret_to("de"), kind="withdrawn", ac=a.id)
+                self.w.say(f"{self.name(a)} has left by the south edge for good [R 8.1]",
+                           to=self.secret_to("de"), kind="withdrawn", ac=a.id)
 
     def bombs_on_the_way(self, orders: Sequence[Order]) -> dict[str, list[Hex]]:
         """Option bomb_timing=movement (G-16): the hexes each aircraft bombs as it flies over them."""
@@ -187,12 +192,14 @@ class World:
             if e and e.alt and self.opts["return_altitude"] == "owner":
                 alt = e.alt
             radius = tables.dice_table()["return_radius"]
-            cands = [h for h in board.all_hexes() if board.is_edge(h) and board.distance(h, near) <= max(radius, 0)]  # type: ignore[arg-type]
+            cands = [h for h in board.all_hexes()
+                     if board.is_edge(h) and board.distance(h, near) <= max(radius, 0)]  # type: ignore[arg-type]
         h = self.entry_hex(e.hex if e else None, alt, near, cands)  # type: ignore[arg-type]
         facing = e.facing if e and e.facing else inward(h)
         self.set(a.id, status="board", hex=h, alt=alt, facing=facing, return_stage=0, path=())
         what = "arrives as a reinforcement" if reinforcement else "returns to the board"
-        self.w.say(f"{self.name(a)} {what} at {board.fmt(h)} facing {facing}, {alt.lower()}", to=self.secret_to(a.side), kind="enter", ac=a.id)
+        self.w.say(f"{self.name(a)} {what} at {board.fmt(h)} facing {facing}, {alt.lower()}",
+                   to=self.secret_to(a.side), kind="enter", ac=a.id)
         if not reinforcement and a.side == "de" and a.exit_edge != "south" and self.opts["offboard_roll"] == "return":
             self.offboard_roll(self.ac[a.id])
 
@@ -214,9 +221,11 @@ class World:
         st = self.stats(a)
         occ = self.occupied(a.id)
         change, path, at = m.change, m.path, m.at
-        if movement.altitude_problem(st, a.alt, change) or movement.shape_problem(path, st, change, a.hex, a.facing):  # type: ignore[arg-type]
+        if movement.altitude_problem(st, a.alt, change) or \
+                movement.shape_problem(path, st, change, a.hex, a.facing):  # type: ignore[arg-type]
             change, path = "none", "F" * st.min_speed  # an order made illegal by damage: fly straight at minimum
-            self.w.say(f"{a.id}: its order no longer fits its damaged counter; it flies {path}", to=self.secret_to(a.side))
+            self.w.say(f"{a.id}: its order no longer fits its damaged counter; it flies {path}",
+                       to=self.secret_to(a.side))
         w = movement.walk(a.hex, a.facing, path)
         collide = False
         if movement.first_block(w, movement.new_alt(a.alt, change), occ, self.end_only, a.alt, at) is not None:
@@ -255,7 +264,8 @@ class World:
             fits = movement.altitude_problem(st, a.alt, c) is None and \
                 movement.shape_problem(path, st, c, a.hex, a.facing) is None  # type: ignore[arg-type]
             if fits and movement.first_block(w, movement.new_alt(a.alt, c), occ, self.end_only) is None:
-                self.w.say(f"{a.id}: forced into an occupied hex, it changes altitude ({c}) [R 4.2.6]", to=self.secret_to(a.side))
+                self.w.say(f"{a.id}: forced into an occupied hex, it changes altitude ({c}) [R 4.2.6]",
+                           to=self.secret_to(a.side))
                 return c, path, w, False
         return change, path, w, True
 
@@ -282,7 +292,8 @@ class World:
     def collision(self, a: Aircraft, h: Hex, f: str, alt: str, entered: list[Hex]) -> bool:
         """Forced into an occupied hex: a 6 is a collision destroying both [R 4.2.6, G-25]; True if so."""
         other = next(x for x in self.on_board() if x.hex == h and x.alt == alt and x.id != a.id)
-        v = self.w.roll(6, f"collision check {a.id} with {other.id} at {board.fmt(h)} (6 = collision) [R 4.2.6]", seen_by=EVERYONE)
+        v = self.w.roll(6, f"collision check {a.id} with {other.id} at {board.fmt(h)} (6 = collision) [R 4.2.6]",
+                        seen_by=EVERYONE)
         if v not in tables.dice_table()["collision"]:
             self.w.say(f"{a.id} squeezes in beside {other.id} at {board.fmt(h)} without a collision [R 4.2.6]")
             return False
@@ -302,7 +313,8 @@ class World:
         if a.side == "de" and edge == "south" and withdraw:
             self.set(a.id, status="withdrawn", return_stage=0)
             # fog: the British only see it leave, not the declaration (digest 5.7)
-            self.w.say(f"{self.name(a)} leaves by the south edge and withdraws for good [R 8.1]", to=self.secret_to("de"), kind="withdrawn", ac=a.id)
+            self.w.say(f"{self.name(a)} leaves by the south edge and withdraws for good [R 8.1]",
+                       to=self.secret_to("de"), kind="withdrawn", ac=a.id)
             if self.fog:
                 self.w.say(f"{self.name(a)} leaves the board by the south edge", to="gb", kind="leave")
             return
@@ -311,7 +323,8 @@ class World:
             self.w.say(text, to=self.secret_to("gb"), kind="leave", ac=a.id)
         else:
             self.w.say(text, kind="leave", ac=a.id)
-        self.w.say(f"{a.id} may return in stage {ret} on an edge hex within 5 of {board.fmt(last)} [R 4.3.1]", to=self.secret_to(a.side))  # type: ignore[arg-type]
+        self.w.say(f"{a.id} may return in stage {ret} on an edge hex within 5 of {board.fmt(last)} [R 4.3.1]",  # type: ignore[arg-type]
+                   to=self.secret_to(a.side))
         if a.side == "de" and edge != "south" and self.opts["offboard_roll"] == "exit":
             self.offboard_roll(a)
 
@@ -491,7 +504,8 @@ class World:
         self.w.say(text, kind="bomb", hex=board.fmt(h))
         for g in sorted(self.guns.values(), key=lambda g: _ac_key(g.id)):
             if g.hex == h and not g.destroyed:
-                v = self.w.roll(6, f"bombs on AA gun {g.id} at {board.fmt(h)} (4-6 destroyed) [R 7.0.6]", seen_by=EVERYONE)
+                v = self.w.roll(6, f"bombs on AA gun {g.id} at {board.fmt(h)} (4-6 destroyed) [R 7.0.6]",
+                                seen_by=EVERYONE)
                 if v in tables.dice_table()["bomb_destroys_gun"]:
                     self.guns[g.id] = replace(g, destroyed=True, revealed=True)
                     self.w.say(f"AA gun {g.id} at {board.fmt(h)} is destroyed by the bombs", kind="gun")
@@ -509,7 +523,8 @@ class World:
         a = self.ac[a.id]
         for h in hexes:
             if h not in a.path:
-                self.w.say(f"{a.id} did not fly over {board.fmt(h)} this stage: no bombs there [R 7.0.2]", to=self.secret_to(a.side))
+                self.w.say(f"{a.id} did not fly over {board.fmt(h)} this stage: no bombs there [R 7.0.2]",
+                           to=self.secret_to(a.side))
                 continue
             self.drop(a, h)
 
@@ -521,7 +536,8 @@ class World:
         v = self.w.roll(6, f"{a.id} tries to clear its guns (6 succeeds) [R 5.3.4]", seen_by=self.secret_to(a.side))
         if v in tables.dice_table()["unjam_success"]:
             self.set(a.id, unjam_stage=self.stage)
-            self.w.say(f"{a.id} clears its guns; it may fire again from the next stage", to=self.secret_to(a.side), kind="unjam")
+            self.w.say(f"{a.id} clears its guns; it may fire again from the next stage",
+                       to=self.secret_to(a.side), kind="unjam")
         else:
             self.w.say(f"{a.id} fails to clear its guns", to=self.secret_to(a.side), kind="unjam")
 
@@ -540,7 +556,8 @@ class World:
             return
         v = self.w.roll(6, f"AA gun {g.id} fires at {t.id} (hits on {rng[0]}-{rng[1]}) [Table 4]", seen_by=EVERYONE)
         ok = rng[0] <= v <= rng[1]
-        self.w.say(f"AA gun {g.id} at {board.fmt(g.hex)} fires at {t.id}: rolls {v}, {'hit' if ok else 'miss'}", kind="aa")  # type: ignore[arg-type]
+        self.w.say(f"AA gun {g.id} at {board.fmt(g.hex)} fires at {t.id}: rolls {v}, {'hit' if ok else 'miss'}",  # type: ignore[arg-type]
+                   kind="aa")
         if ok:
             self.hit(t, f"AA gun {g.id}")
 
