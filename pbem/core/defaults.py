@@ -37,7 +37,7 @@ def to_json(value: Any) -> Any:
 
     A value with a ``dump()`` method (the kit's Flow) is dumped by it.
     """
-    if hasattr(value, "dump") and not isinstance(value, type):
+    if callable(getattr(value, "dump", None)) and not isinstance(value, type):
         return value.dump()
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
@@ -57,28 +57,11 @@ def from_json(kind: Any, data: Any) -> Any:
     Handles dataclasses, ``tuple[X, ...]``, ``tuple[X, Y]``, ``frozenset[X]``, ``list[X]``,
     ``dict[str, X]``, ``X | None``, enums, classes with a ``load`` classmethod, and scalars.
     """
-    origin = typing.get_origin(kind)
-    args = typing.get_args(kind)
-    if origin in (typing.Union, types.UnionType):
-        if data is None and type(None) in args:
-            return None
-        rest = [a for a in args if a is not type(None)]
-        if len(rest) == 1:
-            return from_json(rest[0], data)
-        return data  # a union of scalars: JSON keeps the value as it was
-    if origin is tuple:
-        if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(from_json(args[0], v) for v in data)
-        return tuple(from_json(a, v) for a, v in zip(args, data, strict=True))
-    if origin in (frozenset, set, list):
-        made = [from_json(args[0], v) if args else v for v in data]
-        return origin(made)
-    if origin in (dict, Mapping) or kind in (dict, Mapping):
-        return {k: from_json(args[1], v) if args else v for k, v in data.items()}
-    if isinstance(kind, type) and hasattr(kind, "load") and not dataclasses.is_dataclass(kind):
-        return kind.load(data)
-    if isinstance(kind, type) and hasattr(kind, "load") and "load" in vars(kind):
-        return kind.load(data)
+    if typing.get_origin(kind) is not None or kind in (dict, Mapping):
+        return _generic_from_json(kind, data)
+    loader = getattr(kind, "load", None) if isinstance(kind, type) else None
+    if callable(loader):
+        return loader(data)
     if dataclasses.is_dataclass(kind) and isinstance(kind, type):
         hints = typing.get_type_hints(kind)
         return kind(**{f.name: from_json(hints[f.name], data[f.name])
@@ -86,6 +69,23 @@ def from_json(kind: Any, data: Any) -> Any:
     if isinstance(kind, type) and issubclass(kind, enum.Enum):
         return kind(data)
     return data
+
+
+def _generic_from_json(kind: Any, data: Any) -> Any:
+    """:func:`from_json` for parametrised types: unions, tuples, sets, lists, mappings."""
+    origin, args = typing.get_origin(kind), typing.get_args(kind)
+    if origin in (typing.Union, types.UnionType):
+        rest = [a for a in args if a is not type(None)]
+        if data is None and len(rest) < len(args):
+            return None
+        return from_json(rest[0], data) if len(rest) == 1 else data  # a union of scalars stays as JSON has it
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(from_json(args[0], v) for v in data)
+        return tuple(from_json(a, v) for a, v in zip(args, data, strict=True))
+    if origin in (frozenset, set, list):
+        return origin(from_json(args[0], v) for v in data)
+    return {k: from_json(args[1], v) if args else v for k, v in data.items()}
 
 
 class DataclassCodec:

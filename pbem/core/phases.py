@@ -17,10 +17,14 @@ One resolution runs: read the :class:`~pbem.core.flow.Flow` from the state;
 build a :class:`~pbem.core.work.Work` and the ruleset's working data
 (``open``); apply standing-order changes found in any seat's orders; when an
 interrupt is being resumed, work out every ask's answer; call the current
-step's resolve function; then go to the step the resolve function chose
-(``Work.goto``), the interrupt it opened (``Work.interrupt``), or the step's
-``next`` (a name, or a function of the Work); freeze (``close``) and put the
-new Flow back into the state.
+step's resolve function; then go to the resume step of the interrupt it
+opened (``Work.interrupt``), else the step it chose (``Work.goto``), else the
+step's ``next`` (a name, or a function of the Work); freeze (``close``) and
+put the new Flow back into the state.
+
+Phase keys ``turn/name`` must never repeat within a game: resume steps get
+the interrupt counter in their name; for the others the ruleset advances the
+turn (``Work.new_turn``) before a step comes round again.
 """
 from __future__ import annotations
 

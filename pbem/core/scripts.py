@@ -9,8 +9,9 @@ the view when the orders arrive) and a test evaluated only when the entry is
 
 When an entry is reached: a plain order is performed; an ``If`` performs
 THEN when its condition holds, else ELSE.  ELSE is also the fallback when THEN
-could not be carried out.  Every entry that ends up not carried out is
-reported to its author, with the reason.
+could not be carried out (the author is told why, ``kind="fallback"``).  Every
+entry that ends up not carried out is reported to its author, with the reason
+(``kind="skipped"``).
 """
 from __future__ import annotations
 
@@ -154,7 +155,12 @@ def _step(work: Work[Any], entry: Order, perform: Perform, conditions: Condition
         if entry.otherwise is None:
             return failed
         fallback = perform(entry.otherwise)
-        return None if fallback is None else f"{failed}; ELSE: {fallback}"
+        if fallback is None:  # carried out, but the author should learn why THEN was not
+            work.say(f"{entry.text()}: {entry.then.text()} could not be carried out ({failed}); "
+                     f"{entry.otherwise.text()} was", to=(reached.author,), kind="fallback",
+                     entry=reached.index + 1)
+            return None
+        return f"{failed}; ELSE: {fallback}"
     if entry.otherwise is None:
         return f"{entry.when.text()} does not hold"
     fallback = perform(entry.otherwise)

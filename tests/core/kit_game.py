@@ -9,11 +9,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pbem.core.flow import OVER, Flow
+from pbem.core.flow import OVER
 from pbem.core.interrupts import Ask
 from pbem.core.phases import NOBODY, Step, Steps
 from pbem.core.ruleset import Seat, Window
-from pbem.core.work import EVERYONE, Work
+from pbem.core.work import Work
 
 SEATS = (Seat("red-1", "red"), Seat("red-2", "red"), Seat("blue", "blue"))
 
@@ -91,9 +91,3 @@ STEPS: Steps[dict[str, Any], Doc] = Steps([
 def new_doc(total: int = 0) -> dict[str, Any]:
     return {"total": total, "flow": STEPS.start().dump()}
 
-
-def flow_of(doc: Mapping[str, Any]) -> Flow:
-    return STEPS.flow(doc)
-
-
-__all__ = ["EVERYONE"]

@@ -62,9 +62,12 @@ def test_conditions_are_tested_when_the_entry_is_reached():
     assert w.events == []
 
 
-def test_else_is_the_fallback_when_then_cannot_be_done():
+def test_else_is_the_fallback_when_then_cannot_be_done_and_the_author_learns_why():
     w, done = _run(["IF AT 0 THEN STEP 4 ELSE STEP 1"])
     assert done == [True] and w.data.value == 1
+    assert [(e.text, e.visible_to, e.kind) for e in w.events] == [
+        ("IF AT 0 THEN STEP 4 ELSE STEP 1: STEP 4 could not be carried out (4 is not next to 0); STEP 1 was",
+         frozenset({"me"}), "fallback")]
 
 
 def test_every_skipped_entry_is_reported_to_its_author_with_the_reason():
