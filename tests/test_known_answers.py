@@ -30,7 +30,7 @@ def test_every_ruleset_has_known_answer_cases():
     assert not without, f"no known-answer cases for {without}"
 
 
-def test_a_wrong_expectation_is_reported_with_what_the_ruleset_said(tmp_path):
+def test_a_wrong_expectation_is_reported_with_what_the_ruleset_said():
     """The runner is not a rubber stamp: a wrong event, field, phase or dice count each give a failure."""
     case = known.load_case(ROOT / "duel" / "hit_on_three_asks_the_target.toml")
     wrong = known.Case(case.name, case.rule, case.title, case.start, case.orders, (3, 1), 0, {

@@ -58,6 +58,11 @@ def bismarck_pairs():
                                                         ["ships[id=norfolk].fuel", 2]]),
                            probe="MOVE bismarck W18\nSEARCH ALL\nREFUEL bismarck FROM lothringen",
                            orders={"allied": "SEARCH NONE", "german": "SEARCH NONE"})
+    yield "bismarck", Pair("Allied standing orders", "german",
+                           state("bismarck", BISMARCK),
+                           state("bismarck", BISMARCK, [["standing[0][1]", ["SHADOW OFF", "AUTO_ENGAGE OFF"]]]),
+                           probe="MOVE bismarck W18\nON_SHADOW bismarck EVADE",
+                           orders={"allied": "SEARCH NONE", "german": "SEARCH NONE"})
 
 
 # -- Lew Morski in fog: German pilots see British aircraft only within visual range --------------------------
@@ -88,6 +93,10 @@ def lew_morski_pairs():
     # The case issue #15 says was missed: reactive fire from an aircraft the target's side cannot see.
     yield "lew_morski", Pair("which unseen Spitfire fires reactively", "de", *_swapped([31, 30], "SE"),
                              probe="MOVE He111-1 FFF", orders={})
+    fog_w3 = dict(FOG, scenario="w3")
+    yield "lew_morski", Pair("where an unrevealed AA gun stands", "de",
+                             state("lew_morski", fog_w3), state("lew_morski", fog_w3, [["guns[id=AA-1].hex", [3, 22]]]),
+                             probe="MOVE Me110-1 FFF\nBOMB Me110-1 A3,B23", orders={})
 
 
 LM_MUTUAL_FIRE = Pair("which unseen Spitfire trades fire with a German", "de", *_swapped([31, 34], "NE"),
@@ -109,6 +118,10 @@ def sky_ww2_pairs():
     yield "sky_ww2", Pair("the order of the deck", "coalition-1",
                           sky([]), sky([["doc.deck[0]", "long-burst"], ["doc.deck[5]", "feint"]]),
                           probe="STAY\nEND", orders={"coalition-1": "STAY\nEND"})
+    yield "sky_ww2", Pair("the other side's candidate aircraft at set-up", "coalition-1",
+                          state("sky_ww2", {"scenario": "battle"}),
+                          state("sky_ww2", {"scenario": "battle"}, [["doc.selection.axis.candidates", [7, 2, 9]]]),
+                          probe="GROUND aa dp\nREACT ALL dodge", orders={"coalition-1": "GROUND cp aa", "axis-1": "GROUND aa cp"})
     yield "sky_ww2", Pair("the other side's hand, seen by the other side", "axis-1",
                           sky([]), sky([["doc.aircraft.c1.hand", ["dodge", "dodge", "feint", "sideslip", "long-burst"]]]),
                           probe="REACT x1 dodge AGAINST banked-turn\nREACT_DEFAULT PASS",

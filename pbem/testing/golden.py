@@ -285,9 +285,17 @@ def mismatches(root: Path, target: Target) -> list[str]:
         if old != fresh[name]:
             diff = list(difflib.unified_diff(old.splitlines(), fresh[name].splitlines(),
                                              f"{name} (stored)", f"{name} (played now)", n=2, lineterm=""))
-            problems.append(f"{shown}/{name} differs:\n" + "\n".join(diff[:DIFF_LINES])
+            problems.append(f"{shown}/{name} differs{_where(old.splitlines(), fresh[name].splitlines())}:\n"
+                            + "\n".join(diff[:DIFF_LINES])
                             + ("\n..." if len(diff) > DIFF_LINES else ""))
     return problems
+
+
+def _where(old: list[str], new: list[str]) -> str:
+    """`` from line N, in phase <header>``: where the first difference lies, for a reader of a long file."""
+    at = next((i for i, (a, b) in enumerate(zip(old, new, strict=False)) if a != b), min(len(old), len(new)))
+    header = next((line for line in reversed(old[:at + 1]) if line.startswith("==")), "")
+    return f" from line {at + 1}" + (f", in phase {header[3:]!r}" if header else "")
 
 
 def write(root: Path, target: Target) -> list[Path]:

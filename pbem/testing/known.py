@@ -27,7 +27,8 @@ insides are rewritten.  The keys::
     next_phase = "2/fire"           # after resolution ("over" when the game ended)
     events = [{contains = "hits", to = ["east", "west"]}, {text = "exact text"}]   # in this order
     absent = ["substring no event may hold"]
-    problems = {east = ["off the line"], west = []}   # refused with these (none: accepted); nothing is resolved
+    problems = {east = ["off the line"], west = []}   # refused with these ([]: accepted); nothing is resolved
+                                    # ({}: resolve nothing, only read the position)
     [expect.view.east]              # fields of a seat's view after resolution (before, if problems)
     "gunners[0].post" = 3
     [expect.dump]                   # fields of the dumped state after resolution
@@ -48,7 +49,7 @@ from typing import Any
 from pbem.core.dice import FixedDice, SeededDice
 from pbem.core.orders import parse_order_file
 from pbem.core.play import canonical_json, orders_text
-from pbem.core.ruleset import Event, Ruleset
+from pbem.core.ruleset import Checked, Event, Ruleset
 
 #: The setup seed when a case gives neither ``setup_dice`` nor ``seed``.
 DEFAULT_SEED = "pbem known-answer case seed"
@@ -175,7 +176,11 @@ def _phase_key(ruleset: Ruleset, state: Any) -> str:
     return "over" if phase is None else phase.key
 
 
-def _check(ruleset: Ruleset, state: Any, seat: str, body: str) -> tuple[Any, list[str]]:
+def check_body(ruleset: Ruleset, state: Any, seat: str, body: str) -> tuple[Checked | None, list[str]]:
+    """Order lines for ``seat`` checked as the engine would (in an order file for the current phase).
+
+    :returns: the ruleset's answer (None when the file itself is refused) and every problem as text.
+    """
     phase = ruleset.phase(state)
     if phase is None:
         return None, ["the game is over: nothing to order"]
@@ -183,7 +188,12 @@ def _check(ruleset: Ruleset, state: Any, seat: str, body: str) -> tuple[Any, lis
     if parsed is None:
         return None, [str(p) for p in problems]
     checked = ruleset.check_orders(ruleset.view(state, seat), seat, parsed.lines)
-    return checked.orders, [str(p) for p in checked.problems]
+    return checked, [str(p) for p in checked.problems]
+
+
+def _check(ruleset: Ruleset, state: Any, seat: str, body: str) -> tuple[Any, list[str]]:
+    checked, problems = check_body(ruleset, state, seat, body)
+    return (checked.orders if checked else None), problems
 
 
 def _match_events(events: Sequence[Event], wanted: Sequence[Mapping[str, Any]]) -> list[str]:

@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.core.dice import SeededDice
-from pbem.core.orders import parse_order_file
-from pbem.core.play import canonical_json, orders_text
+from pbem.core.play import canonical_json
 from pbem.core.ruleset import Ruleset, visible_events, visible_rolls
+from pbem.testing.known import check_body
 
 #: The seed of every probe's dice: the same draws for both states of a pair.
 SEED = b"pbem leak probe, one seed for both states"
@@ -52,7 +52,7 @@ def outputs(ruleset: Ruleset, state: Any, pair: Pair) -> dict[str, str]:
     live = ruleset.phase(state) is not None
     if live:
         out["order form"] = ruleset.order_form(view, seat)
-        out["check_orders"] = _checked(ruleset, state, view, seat, pair.probe)
+        out["check_orders"] = _checked(ruleset, state, seat, pair.probe)
         out["bot orders"] = ruleset.bot_orders(view, seat, SeededDice(SEED, "bot"))
     picture = ruleset.picture(view)
     out["picture"] = repr(picture)
@@ -61,14 +61,11 @@ def outputs(ruleset: Ruleset, state: Any, pair: Pair) -> dict[str, str]:
     return out
 
 
-def _checked(ruleset: Ruleset, state: Any, view: Any, seat: str, body: str) -> str:
-    phase = ruleset.phase(state)
-    assert phase is not None
-    parsed, problems = parse_order_file(orders_text("probe", seat, phase, body))
-    if parsed is None:
-        return "\n".join(map(str, problems))
-    checked = ruleset.check_orders(view, seat, parsed.lines)
-    return "\n".join([*(f"problem: {p}" for p in checked.problems), *(f"note: {n}" for n in checked.notes),
+def _checked(ruleset: Ruleset, state: Any, seat: str, body: str) -> str:
+    checked, problems = check_body(ruleset, state, seat, body)
+    if checked is None:
+        return "\n".join(problems)
+    return "\n".join([*(f"problem: {p}" for p in problems), *(f"note: {n}" for n in checked.notes),
                       f"orders: {checked.orders!r}"])
 
 
@@ -81,12 +78,9 @@ def _resolved(ruleset: Ruleset, state: Any, pair: Pair) -> str:
         if seat not in pair.orders:
             orders[seat] = ruleset.default_orders(state, seat)
             continue
-        parsed, problems = parse_order_file(orders_text("probe", seat, phase, pair.orders[seat]))
-        assert parsed is not None, problems
-        checked = ruleset.check_orders(ruleset.view(state, seat), seat, parsed.lines)
-        if checked.problems:  # a defect of the pair, not a leak: say so plainly
-            raise AssertionError(f"pair {pair.name}: {seat}'s orders are refused: "
-                                 + "; ".join(map(str, checked.problems)))
+        checked, problems = check_body(ruleset, state, seat, pair.orders[seat])
+        if checked is None or problems:  # a defect of the pair, not a leak: say so plainly
+            raise AssertionError(f"pair {pair.name}: {seat}'s orders are refused: " + "; ".join(problems))
         orders[seat] = checked.orders
     dice = SeededDice(SEED, f"resolve/{phase.key}")
     result = ruleset.resolve(state, orders, dice)
