@@ -30,11 +30,6 @@ def plane(a: Aircraft) -> Plane:
     return Plane(a.id, a.side, a.type, a.hex, a.alt, a.facing, a.damaged, a.commander, a.bombs)  # type: ignore[arg-type]
 
 
-def from_view(d: Mapping[str, Any]) -> Plane:
-    return Plane(d["id"], d["side"], d["type"], board.parse_hex(d["hex"]), d["alt"], d["facing"],  # type: ignore[arg-type]
-                 d.get("damaged", False), d.get("commander", False), d.get("bombs", 0) or 0)
-
-
 def seen(enemy_hex, enemy_alt, eyes, visual_range: int) -> bool:
     """Whether pilots at ``eyes`` see an enemy aircraft in a fog game: within visual range, and not
     inside full cloud unless adjacent [digest 5.1-5.2].  One rule for views and for events."""
