@@ -8,7 +8,7 @@ def test_unseen_shooter_is_not_named_to_the_target_side():
     from pbem.core.play import setup_dice
 
     state = RULESET.setup("w1", RULESET.info.resolve_options({"visibility": "fog", "visual_range": 3,
-                                                               "setup": "auto"}), setup_dice(b"fog"))
+                                                               "setup": "auto"}), setup_dice(b"lew morski fog events"))
     w = world(state, [6, 6, 6, 6])
     german = next(a for a in w.on_board("de"))
     briton = next(a for a in w.on_board("gb"))

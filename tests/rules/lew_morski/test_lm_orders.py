@@ -136,7 +136,7 @@ def test_fire_at_unknown_target_rejected():
 def test_unchanged_forms_are_accepted():
     """Every order form sent unchanged is a valid order file (defaults: legal moves, PASS, REACT ... FIRE)."""
     from pbem.core.play import play
-    steps = play(RULESET, "w2", b"forms", max_phases=10)
+    steps = play(RULESET, "w2", b"lew morski order forms", max_phases=10)
     for st in [RULESET.setup("w2", RULESET.info.resolve_options({}), __import__(
             "pbem.core.dice", fromlist=["FixedDice"]).FixedDice([1]))] + [s.state for s in steps]:
         ph = RULESET.phase(st)
