@@ -14,7 +14,7 @@ from typing import Any
 
 from pbem.core.flow import OVER, Flow
 from pbem.core.interrupts import Ask
-from pbem.core.phases import Step, Steps
+from pbem.core.phases import ResolveFn, Step, Steps
 from pbem.core.ruleset import Seat, Window
 from pbem.core.work import Work
 
@@ -73,7 +73,7 @@ def place(w: Work[World], orders: Orders) -> None:
     w.say("the aircraft are in their start areas; stage 1 begins", kind="stage")
 
 
-def move_phase(side: str) -> Any:
+def move_phase(side: str) -> ResolveFn:
     """Movement, then the combat phase, of ``side``; suspended when a reaction must be asked."""
     def resolve(w: Work[World], orders: Orders) -> None:
         merged = merge(orders)
