@@ -1,4 +1,4 @@
-"""Game state as frozen values, and its JSON form [digest 2.3 data model]."""
+"""Game state as frozen values [digest 2.3 data model]; its JSON form is the kit's dataclass codec."""
 from __future__ import annotations
 
 from dataclasses import dataclass
