@@ -7,6 +7,7 @@ Modules: ``board`` (A/B hex coordinates, edges, sun strips, authored terrain), `
 ``combat`` (line of fire, nearest target, modifiers, AA), ``state`` (the frozen game state with the
 kit's Flow), ``setup`` (scenarios W1-W5), ``orders`` (one typed value per verb), ``checker`` (the
 verb table and the check of a whole order file), ``world`` (the working data of a resolution),
+``flight`` (movement resolution), ``attacks`` (combat, bombing and AA resolution),
 ``phases`` (the kit's step table and what each step resolves), ``views`` and ``own_aircraft`` (per-seat
 knowledge, the fog boundary), ``planning``, ``forms``, ``bot``, ``picture``, ``options`` (every gap G-nn
 the digest names as a game option with its default), ``ruleset`` (the contract object, assembled).

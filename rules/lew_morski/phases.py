@@ -18,6 +18,7 @@ from pbem.core.phases import ResolveFn, Step, Steps
 from pbem.core.ruleset import Seat, Window
 from pbem.core.work import Work
 
+from . import attacks, flight
 from .orders import Action, Order, action_data, action_from_data, merge, of_type
 from .state import State
 from .world import OTHER, World
@@ -77,13 +78,13 @@ def move_phase(side: str) -> ResolveFn:
     """Movement, then the combat phase, of ``side``; suspended when a reaction must be asked."""
     def resolve(w: Work[World], orders: Orders) -> None:
         merged = merge(orders)
-        w.data.movement(side, merged)
+        flight.movement_phase(w.data, side, merged)
         actions: list[Action] = of_type(merged, Action)
-        asks = w.data.ask_list(side)
+        asks = attacks.ask_list(w.data, side)
         if asks:
             ask_reactions(w, side, actions, asks)
             return
-        w.data.combat_phase(side, actions, {})
+        attacks.combat_phase(w.data, side, actions, {})
         finish(w, side)
     return resolve
 
@@ -100,7 +101,8 @@ def ask_reactions(w: Work[World], side: str, actions: Sequence[Action], asks: li
 def react(w: Work[World], orders: Orders) -> None:
     """The suspended combat phase resumes with the answers (HOLD for a silent seat)."""
     data = w.resumed.data
-    w.data.combat_phase(data["phasing"], [action_from_data(d) for d in data["actions"]], dict(w.answers))
+    actions = [action_from_data(d) for d in data["actions"]]
+    attacks.combat_phase(w.data, data["phasing"], actions, dict(w.answers))
     finish(w, data["phasing"])
 
 

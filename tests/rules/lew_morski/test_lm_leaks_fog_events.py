@@ -1,5 +1,5 @@
 """Fog games: a shot from an aircraft the target's side cannot see never names the shooter to that side."""
-from pbem.rules.lew_morski import RULESET
+from pbem.rules.lew_morski import RULESET, attacks
 
 from .lm_helpers import world
 
@@ -12,12 +12,12 @@ def test_unseen_shooter_is_not_named_to_the_target_side():
     w = world(state, [6, 6, 6, 6])
     german = next(a for a in w.on_board("de"))
     briton = next(a for a in w.on_board("gb"))
-    assert w.unseen_by(briton, "de"), "set-up puts the sides far apart: the British are out of sight"
-    w.say_shot(briton, german, f"{{shooter}} fires at {german.id}: rolls 12, hit", "fire")
+    assert attacks.unseen_by(w, briton, "de"), "set-up puts the sides far apart: the British are out of sight"
+    attacks.say_shot(w, briton, german, f"{{shooter}} fires at {german.id}: rolls 12, hit", "fire")
     de_seats = w.w.seats_of("de")
     for ev in w.w.events:
         if ev.visible_to & de_seats:
             assert briton.id not in ev.text and "an unseen aircraft" in ev.text
         else:
             assert briton.id in ev.text
-    assert w.label(briton, "de") == "an unseen aircraft" and w.label(german, "gb") == german.id
+    assert attacks.label(w, briton, "de") == "an unseen aircraft" and attacks.label(w, german, "gb") == german.id
