@@ -5,7 +5,8 @@ from dataclasses import replace
 
 import pytest
 
-from pbem.core.play import play
+from pbem.core.dice import FixedDice
+from pbem.core.play import play, setup_dice
 from pbem.rules.lew_morski import RULESET
 from pbem.rules.lew_morski.orders import (AaFire, Bomb, Enter, Fire, Move, Pass, Place, PlaceGun, ReactAnswer,
                                           Policy, Withdraw, action_data, action_from_data)
@@ -52,8 +53,7 @@ def test_entry_orders_read_back_with_and_without_a_chosen_altitude():
 
 
 def test_setup_and_interrupt_orders_read_back():
-    s = RULESET.setup("w3", RULESET.info.resolve_options({"sun": "east"}), __import__(
-        "pbem.core.dice", fromlist=["FixedDice"]).FixedDice([]))
+    s = RULESET.setup("w3", RULESET.info.resolve_options({"sun": "east"}), FixedDice([]))
     v = RULESET.view(s, "gb")
     spit, gun = v["own"][0], v["own_guns"][0]
     got = round_trip(s, "gb", f"PLACE {spit['id']} {spit['hex']} FACING sw\nAA {gun['id']} {gun['hex']}\nPASS")
@@ -72,8 +72,7 @@ def test_every_bot_order_file_reads_back():
     """Across whole bot games, every accepted order file written back canonically gives the same orders."""
     for scenario, opts in (("w2", {"setup": "auto"}), ("w4", {"react_default": "ask", "setup": "auto"})):
         steps = play(RULESET, scenario, b"order-values-round-trip", options=opts, max_phases=40)
-        prev = RULESET.setup(scenario, RULESET.info.resolve_options(opts), __import__(
-            "pbem.core.play", fromlist=["setup_dice"]).setup_dice(b"order-values-round-trip"))
+        prev = RULESET.setup(scenario, RULESET.info.resolve_options(opts), setup_dice(b"order-values-round-trip"))
         for step in steps:
             for seat, body in step.bodies.items():
                 orders = RULESET.check_orders(RULESET.view(prev, seat), seat, lines(body)).orders
