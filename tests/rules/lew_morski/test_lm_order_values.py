@@ -70,6 +70,7 @@ def test_actions_survive_an_interrupt_window_as_json(action):
 
 def test_every_bot_order_file_reads_back():
     """Across whole bot games, every accepted order file written back canonically gives the same orders."""
+    kinds = set()
     for scenario, opts in (("w2", {"setup": "auto"}), ("w4", {"react_default": "ask", "setup": "auto"})):
         steps = play(RULESET, scenario, b"order-values-round-trip", options=opts, max_phases=40)
         prev = RULESET.setup(scenario, RULESET.info.resolve_options(opts), setup_dice(b"order-values-round-trip"))
@@ -78,4 +79,6 @@ def test_every_bot_order_file_reads_back():
                 orders = RULESET.check_orders(RULESET.view(prev, seat), seat, lines(body)).orders
                 text = "\n".join(o.text() for o in orders)
                 assert RULESET.check_orders(RULESET.view(prev, seat), seat, lines(text)).orders == orders
+                kinds |= {type(o) for o in orders}
             prev = step.state
+    assert {Move, Fire, ReactAnswer} <= kinds  # the games moved, fired and answered interrupt windows
