@@ -12,7 +12,6 @@ from __future__ import annotations
 import ast
 import pathlib
 
-import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 #: Folder of the repository → the package it is installed as (rules/ is installed as pbem.rules).
@@ -128,8 +127,6 @@ def describe(graph: Graph, component: list[str]) -> str:
     return f"{', '.join(component)}\n    " + "\n    ".join(edges)
 
 
-@pytest.mark.xfail(strict=False, reason="cycles being removed on other branches (issue 14): gm/intake/server, "
-                                        "bismarck events/game, lew_morski phases/views, sky_ww2 orders/script")
 def test_no_import_cycles():
     graph = import_graph({ROOT / folder: package for folder, package in TREES.items()})
     found = cycles(graph)

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 
 from . import board, tables
 from .board import Hex
+from .state import Aircraft
 
 
 @dataclass(frozen=True)
@@ -24,9 +25,9 @@ class Plane:
     bombs: int = 0
 
 
-def from_view(d: Mapping[str, Any]) -> Plane:
-    return Plane(d["id"], d["side"], d["type"], board.parse_hex(d["hex"]), d["alt"], d["facing"],  # type: ignore[arg-type]
-                 d.get("damaged", False), d.get("commander", False), d.get("bombs", 0) or 0)
+def plane(a: Aircraft) -> Plane:
+    """The geometry of an aircraft of the state (only for aircraft on the board)."""
+    return Plane(a.id, a.side, a.type, a.hex, a.alt, a.facing, a.damaged, a.commander, a.bombs)  # type: ignore[arg-type]
 
 
 def seen(enemy_hex, enemy_alt, eyes, visual_range: int) -> bool:

@@ -1,63 +1,144 @@
-"""Which phase the game is in and who owes orders [R 3, 3.1; digest 4.2-4.3].
+"""The game's steps as the kit's table, and what resolving each does [R 3, 3.1; digest 4.2-4.3].
 
 Each stage is two ordinary phases, one message per side: ``de-move`` (German movement, then the
 combat phase with German initiative) and ``gb-move`` (British movement, then combat with British
 initiative).  Reactive and mutual fire are decided by standing orders; a reactive decision that
-no standing order covers (policy ASK) opens an interrupt window, ``gb-react`` or ``de-react``.
+no standing order covers (policy ASK) suspends the combat phase in an interrupt window,
+``gb-react`` or ``de-react``, for the asked seats only; silence holds fire.  The stage is the
+kit's turn; the setup is turn 0.
 """
 from __future__ import annotations
 
-from pbem.core.ruleset import Phase, Window
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from .setup import side_seats
+from pbem.core.flow import OVER, Flow
+from pbem.core.interrupts import Ask
+from pbem.core.phases import ResolveFn, Step, Steps
+from pbem.core.ruleset import Seat, Window
+from pbem.core.work import Work
+
+from . import attacks, flight
+from .orders import Action, Order, action_data, action_from_data, merge, of_type
 from .state import State
-from .views import STEP_TITLES
+from .world import OTHER, World
+
+STEP_TITLES = {
+    "setup": "setup: place aircraft and AA guns",
+    "de-move": "German movement and combat with German initiative (phases 1-2)",
+    "gb-react": "British reactive fire (phase 2, interrupt)",
+    "gb-move": "British movement and combat with British initiative (phases 3-4)",
+    "de-react": "German reactive fire (phase 4, interrupt)",
+    "over": "game over",
+}
+SIDE_TITLES = {"de": "German", "gb": "British"}
+MOVE_PROMPT = "give MOVE for each aircraft (missing: straight ahead at minimum speed), then "
+Orders = Mapping[str, Sequence[Order]]
+
+
+# ------------------------------------------------------------------------------ who acts
+def seats(state: State) -> tuple[Seat, ...]:
+    def title(s: str) -> str:
+        side = s.split("-")[0]
+        return SIDE_TITLES[side] + ("" if "-" not in s else f" player {s[3:]}")
+    return tuple(Seat(s, s.split("-")[0], title(s)) for s in state.seat_names)
+
+
+def placing(state: State) -> set[str]:
+    """Seats with an aircraft on the board or an AA gun to place [R 9.3, 6.0]."""
+    return {s for s in state.seat_names
+            if any(a.seat == s and a.status == "board" for a in state.aircraft) or any(g.seat == s for g in state.guns)}
 
 
 def active_seats(state: State, side: str) -> set[str]:
     """Seats of ``side`` with an aircraft to move or bring in this stage."""
-    out = set()
-    for a in state.aircraft:
-        if a.side != side:
-            continue
-        if a.status == "board" or (a.status == "due" and a.due_stage <= state.stage) or \
-                (a.status == "off" and 0 < a.return_stage <= state.stage):
-            out.add(a.seat)
-    return out
+    return {a.seat for a in state.aircraft if a.side == side and (
+        a.status == "board" or (a.status == "due" and a.due_stage <= state.stage)
+        or (a.status == "off" and 0 < a.return_stage <= state.stage))}
 
 
-def awaiting(state: State) -> frozenset[str]:
-    step = state.step
-    if step == "setup":
-        return frozenset(s for s in state.seat_names
-                         if any(a.seat == s and a.status == "board" for a in state.aircraft)
-                         or any(g.seat == s for g in state.guns))
-    if step in ("de-move", "gb-move"):
-        return frozenset(active_seats(state, step[:2]))
-    if step in ("gb-react", "de-react"):
-        return frozenset(x["seat"] for x in state.pending_data().get("asks", []))
-    return frozenset()
+def gunners(state: State) -> set[str]:
+    """British seats with a gun left but no aircraft to move: they may change AA standing orders."""
+    return {g.seat for g in state.guns if not g.destroyed} - active_seats(state, "gb")
 
 
-def phase(state: State) -> Phase | None:
-    if state.step == "over":
-        return None
-    wait = awaiting(state)
-    title = STEP_TITLES[state.step]
-    if state.step == "setup":
-        return Phase(0, "setup", wait, "Setup", prompt="place your aircraft (PLACE) and AA guns (AA), or send PASS "
-                     "to keep the default placement [R 9.3, 6.0]")
-    optional: frozenset[str] = frozenset()
-    if state.step == "gb-move":
-        optional = frozenset(g.seat for g in state.guns if not g.destroyed) - wait
-    if state.step.endswith("react"):
-        return Phase(state.stage, state.step, wait, f"Stage {state.stage}: {title}", window=Window.INTERRUPT,
-                     hours=12, prompt="decide REACT <aircraft> FIRE or HOLD for each aircraft listed")
-    prompt = "give MOVE for each aircraft (missing: straight ahead at minimum speed), then FIRE/BOMB/UNJAM"
-    if state.step == "gb-move":
-        prompt = "give MOVE for each aircraft (missing: straight ahead at minimum speed), then FIRE/AAFIRE/UNJAM"
-    return Phase(state.stage, state.step, wait, f"Stage {state.stage}: {title}", optional=optional, prompt=prompt)
+def stage_title(state: State) -> str:
+    return f"Stage {state.stage}: {STEP_TITLES[state.step]}"
 
 
-def seats_of_side(state: State, side: str) -> tuple[str, ...]:
-    return side_seats(state.seat_names, side)
+# ------------------------------------------------------------------------- resolution
+def place(w: Work[World], orders: Orders) -> None:
+    """The setup: placements as ordered; stage 1 begins."""
+    w.data.apply_setup(merge(orders))
+    w.new_turn()
+    w.say("the aircraft are in their start areas; stage 1 begins", kind="stage")
+
+
+def move_phase(side: str) -> ResolveFn:
+    """Movement, then the combat phase, of ``side``; suspended when a reaction must be asked."""
+    def resolve(w: Work[World], orders: Orders) -> None:
+        merged = merge(orders)
+        flight.movement_phase(w.data, side, merged)
+        actions: list[Action] = of_type(merged, Action)
+        asks = attacks.ask_list(w.data, side)
+        if asks:
+            ask_reactions(w, side, actions, asks)
+            return
+        attacks.combat_phase(w.data, side, actions, {})
+        finish(w, side)
+    return resolve
+
+
+def ask_reactions(w: Work[World], side: str, actions: Sequence[Action], asks: list[dict[str, Any]]) -> None:
+    """Open the other side's interrupt window for the reactions no standing order covers [R 5.4, G-31]."""
+    for x in asks:
+        w.say(f"{x['ac']} has {x['target']} on its line of fire: fire or hold?", to=x["seat"], kind="ask")
+    w.interrupt(f"{OTHER[side]}-react",
+                [Ask(x["seat"], x["ac"], f"{x['ac']}: fire at {x['target']}?", "HOLD", ("FIRE", "HOLD")) for x in asks],
+                phasing=side, actions=[action_data(a) for a in actions], reactions=asks)
+
+
+def react(w: Work[World], orders: Orders) -> None:
+    """The suspended combat phase resumes with the answers (HOLD for a silent seat)."""
+    data = w.resumed.data
+    actions = [action_from_data(d) for d in data["actions"]]
+    attacks.combat_phase(w.data, data["phasing"], actions, dict(w.answers))
+    finish(w, data["phasing"])
+
+
+def finish(w: Work[World], side: str) -> None:
+    """After a combat phase: the end of the game [R 8.1, G-26], or after the British one a new stage."""
+    world = w.data
+    reason = world.end_reason_now(after_gb_phase=side == "gb")
+    if reason:
+        world.end_reason = reason
+        w.say(f"the game ends: {reason}; VP DE {world.vp['de']}, GB {world.vp['gb']}", kind="end")
+        w.goto(OVER)
+    elif side == "gb":
+        world.new_stage()
+        w.say(f"stage {w.turn} begins", kind="stage")
+
+
+def own_step_name(state: State, flow: Flow) -> str:
+    """An interrupt window keeps its step name: at most one per side and stage, so it never repeats."""
+    return flow.step
+
+
+STEPS: Steps[State, World] = Steps([
+    Step("setup", place, next="de-move", who=placing, title="Setup",
+         prompt="place your aircraft (PLACE) and AA guns (AA), or send PASS to keep the default placement "
+                "[R 9.3, 6.0]"),
+    Step("de-move", move_phase("de"), next="gb-move", who=lambda s: active_seats(s, "de"), title=stage_title,
+         prompt=MOVE_PROMPT + "FIRE/BOMB/UNJAM"),
+    Step("gb-react", react, next="gb-move", window=Window.INTERRUPT, hours=12, title=stage_title,
+         prompt="decide REACT <aircraft> FIRE or HOLD for each aircraft listed", phase_name=own_step_name),
+    Step("gb-move", move_phase("gb"), next="de-move", who=lambda s: active_seats(s, "gb"), optional=gunners,
+         title=stage_title, prompt=MOVE_PROMPT + "FIRE/AAFIRE/UNJAM"),
+    Step("de-react", react, next="de-move", window=Window.INTERRUPT, hours=12, title=stage_title,
+         prompt="decide REACT <aircraft> FIRE or HOLD for each aircraft listed", phase_name=own_step_name),
+], seats=seats, open=World, close=World.freeze, sides=("de", "gb"))
+
+
+def start(options: Mapping[str, Any]) -> Flow:
+    """Where a new game begins: the setup phase, or stage 1 when the engine places the forces."""
+    return STEPS.start("de-move", turn=1) if options["setup"] == "auto" else STEPS.start("setup", turn=0)

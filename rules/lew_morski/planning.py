@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from . import board, movement
 from .board import Hex
-from .orders import stats_of
+from .own_aircraft import stats_of
 
 Choice = tuple[str, str, movement.Walk]  # (altitude change, path, walk)
 

@@ -1,21 +1,19 @@
 """The Lew Morski ruleset object: the contract methods, wired to the modules that hold the rules."""
 from __future__ import annotations
 
-import json
+from collections.abc import Mapping
 from typing import Any
-from collections.abc import Mapping, Sequence
 
+from pbem.core.defaults import Assembled
 from pbem.core.dice import Dice
-from pbem.core.orders import OrderLine
-from pbem.core.picture import Picture
-from pbem.core.ruleset import Checked, Outcome, Phase, Resolution, RulesetInfo, Scenario, Seat
+from pbem.core.ruleset import Outcome, RulesetInfo, Scenario
 
-from . import bot, orders as orders_mod, phases, picture as picture_mod, state as state_mod, views
+from . import bot, phases, picture, views
+from .checker import check_orders
 from .forms import order_form
 from .options import OPTIONS
 from .setup import SCENARIOS, scenario_data, setup_state
 from .state import State
-from .world import World, dumps
 
 SCENARIO_DOCS = {
     "w1": "Beginners: 3 Spitfires (1 commander) defend 2 targets against 2 Me-110 and 4 He-111; no AA.",
@@ -28,104 +26,16 @@ SCENARIO_DOCS = {
 }
 
 
-class LewMorski:
-    """Kryptonim: Lew Morski -- Battle of Britain hex air combat, two sides, 1-4 players per side."""
+def setup(scenario: str, options: Mapping[str, Any], dice: Dice) -> State:
+    return setup_state(scenario, options, dice, phases.start(options))
 
-    info = RulesetInfo(
-        name="lew_morski",
-        title="Kryptonim: Lew Morski",
-        sides=("de", "gb"),
-        scenarios=tuple(Scenario(s, scenario_data(s)["title"], SCENARIO_DOCS[s]) for s in SCENARIOS),
-        options=OPTIONS,
-        rulebook="seeds/004_b72b382f43c0cb76.txt (Polish, 1993); digest rules/lew_morski.md",
-    )
 
-    def setup(self, scenario: str, options: Mapping[str, Any], dice: Dice) -> State:
-        self.info.scenario(scenario)
-        return setup_state(scenario, options, dice)
-
-    def seats(self, state: State) -> tuple[Seat, ...]:
-        titles = {"de": "German", "gb": "British"}
-        return tuple(Seat(s, views.side_of(s), titles[views.side_of(s)] + ("" if "-" not in s else f" player {s[3:]}"))
-                     for s in state.seat_names)
-
-    def phase(self, state: State) -> Phase | None:
-        return phases.phase(state)
-
-    def view(self, state: State, seat: str) -> dict[str, Any]:
-        return views.view(state, seat)
-
-    def order_form(self, view: Mapping[str, Any], seat: str) -> str:
-        return order_form(view, seat)
-
-    def check_orders(self, view: Mapping[str, Any], seat: str, lines: Sequence[OrderLine]) -> Checked:
-        return orders_mod.check(view, seat, lines)
-
-    def default_orders(self, state: State, seat: str) -> dict[str, Any]:
-        """A silent seat: no order changes, aircraft fly straight ahead at minimum speed, no fire, bombs kept;
-        in an interrupt window every asked aircraft holds fire."""
-        return {}
-
-    def resolve(self, state: State, orders: Mapping[str, Any], dice: Dice) -> Resolution:
-        merged = orders_mod.merge(orders)
-        w = World(state, dice)
-        w.apply_policies(merged["policies"])
-        step = state.step
-        if step == "setup":
-            w.apply_setup(merged)
-            w.stage = 1
-            w.say("the aircraft are in their start areas; stage 1 begins", "stage")
-            return Resolution(w.freeze(step="de-move"), tuple(w.events))
-        if step in ("de-move", "gb-move"):
-            side = step[:2]
-            w.movement(side, merged)
-            combat_orders = {"actions": merged["actions"]}
-            asks = w.ask_list(side)
-            if asks:
-                pend = dumps({"phasing": side, "orders": combat_orders, "asks": asks})
-                other = "gb" if side == "de" else "de"
-                for x in asks:
-                    w.say(f"{x['ac']} has {x['target']} on its line of fire: fire or hold?", "ask",
-                          frozenset({x["seat"]}))
-                return Resolution(w.freeze(step=f"{other}-react", pending=pend), tuple(w.events))
-            w.combat_phase(side, combat_orders, {})
-            return self._finish(w, side)
-        if step in ("gb-react", "de-react"):
-            pend = state.pending_data()
-            w.combat_phase(pend["phasing"], pend["orders"], merged["react"])
-            return self._finish(w, pend["phasing"], clear=True)
-        raise ValueError(f"no phase to resolve in step {step!r}")
-
-    def _finish(self, w: World, side: str, clear: bool = False) -> Resolution:
-        reason = w.end_reason(after_gb_phase=side == "gb")
-        extra: dict[str, Any] = {"pending": ""} if clear else {}
-        if reason:
-            w.say(f"the game ends: {reason}; VP DE {w.vp['de']}, GB {w.vp['gb']}", "end")
-            return Resolution(w.freeze(step="over", end_reason=reason, **extra), tuple(w.events))
-        if side == "de":
-            return Resolution(w.freeze(step="gb-move", **extra), tuple(w.events))
-        w.new_stage()
-        w.say(f"stage {w.stage} begins", "stage")
-        return Resolution(w.freeze(step="de-move", **extra), tuple(w.events))
-
-    def outcome(self, state: State) -> Outcome | None:
-        if state.step != "over":
-            return None
-        sc = scenario_data(state.scenario)
-        return decide(state.vp_de, sc["de"]["min_vp"], state.vp_gb, sc["gb"]["min_vp"],
-                      state.opts["both_win"], state.end_reason)
-
-    def dump(self, state: State) -> dict[str, Any]:
-        return state_mod.dump(state)
-
-    def load(self, data: Mapping[str, Any]) -> State:
-        return state_mod.load(json.loads(json.dumps(data)))
-
-    def picture(self, view: Mapping[str, Any]) -> Picture | None:
-        return picture_mod.draw(view)
-
-    def bot_orders(self, view: Mapping[str, Any], seat: str, dice: Dice) -> str:
-        return bot.orders(view, seat, dice)
+def outcome(state: State) -> Outcome | None:
+    if state.step != "over":
+        return None
+    sc = scenario_data(state.scenario)
+    return decide(state.vp_de, sc["de"]["min_vp"], state.vp_gb, sc["gb"]["min_vp"], state.opts["both_win"],
+                  state.end_reason)
 
 
 def decide(vp_de: int, min_de: int, vp_gb: int, min_gb: int, both_win: str = "percentage",
@@ -153,4 +63,17 @@ def decide(vp_de: int, min_de: int, vp_gb: int, min_gb: int, both_win: str = "pe
                       f"({pct[w]:.1%}) [R 8.2, G-27]{tail}", scores)
 
 
-RULESET = LewMorski()
+#: Kryptonim: Lew Morski -- Battle of Britain hex air combat, two sides, 1-4 players per side.  A silent
+#: seat's orders are none: its aircraft fly straight ahead at minimum speed and hold fire, bombs are kept;
+#: in an interrupt window every asked aircraft holds fire.
+RULESET = Assembled(
+    info=RulesetInfo(
+        name="lew_morski",
+        title="Kryptonim: Lew Morski",
+        sides=("de", "gb"),
+        scenarios=tuple(Scenario(s, scenario_data(s)["title"], SCENARIO_DOCS[s]) for s in SCENARIOS),
+        options=OPTIONS,
+        rulebook="seeds/004_b72b382f43c0cb76.txt (Polish, 1993); digest rules/lew_morski.md",
+    ),
+    steps=phases.STEPS, setup=setup, view=views.view, order_form=order_form, check_orders=check_orders,
+    outcome=outcome, bot_orders=bot.orders, state_type=State, seats=phases.seats, picture=picture.draw)

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 
 from pbem.core.dice import Dice
 from pbem.core.errors import RulesetDefinitionError
+from pbem.core.flow import Flow
 
 from . import board, tables
 from .board import Hex
@@ -56,6 +57,11 @@ def facing_toward(h: Hex, goal: Hex) -> str:
     return min(board.FACINGS, key=lambda f: (board.distance(board.step(h, f), goal), board.FACINGS.index(f)))
 
 
+def inward(h: Hex) -> str:
+    """A facing pointing into the board, towards its centre (default for entering aircraft)."""
+    return facing_toward(h, board.from_row(21, 14))
+
+
 def aa_sites(scenario: str, count: int) -> list[Hex]:
     """Default AA placement: legal hexes [R 6.0.1-6.0.2] nearest the scenario targets, round robin."""
     ter = board.terrain()
@@ -87,7 +93,8 @@ def gun_site_problem(h: Hex) -> str | None:
     return None
 
 
-def setup_state(scenario: str, options: Mapping[str, Any], dice: Dice) -> State:
+def setup_state(scenario: str, options: Mapping[str, Any], dice: Dice, flow: Flow) -> State:
+    """The forces in their start areas, guns at their default sites, the sun edge [R 9, 5.0.1]."""
     sc = scenario_data(scenario)
     seats = seat_names(int(options["players_per_side"]))
     counters: dict[str, int] = {}
@@ -140,9 +147,7 @@ def setup_state(scenario: str, options: Mapping[str, Any], dice: Dice) -> State:
     if sun == "die":
         v = dice.roll(6, why="sun edge (1-2 east, 3-4 south, 5-6 west) [R 5.0.1]", seen_by=seats)
         sun = tables.dice_table()["sun"][v - 1]
-    auto = options["setup"] == "auto"
-    return State(scenario=scenario, options=tuple(sorted(options.items())), seat_names=seats,
-                 stage=1 if auto else 0, step="de-move" if auto else "setup",
+    return State(scenario=scenario, options=tuple(sorted(options.items())), seat_names=seats, flow=flow,
                  aircraft=tuple(aircraft), guns=guns, sun=sun)
 
 

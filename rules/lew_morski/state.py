@@ -1,10 +1,10 @@
-"""Game state as frozen values, and its JSON form [digest 2.3 data model]."""
+"""Game state as frozen values [digest 2.3 data model]; its JSON form is the kit's dataclass codec."""
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
-from collections.abc import Mapping
+
+from pbem.core.flow import Flow
 
 Hex = tuple[int, int]
 ALTS = ("HIGH", "LOW", "VLOW")
@@ -54,11 +54,12 @@ class Gun:
 
 @dataclass(frozen=True)
 class State:
+    """The game; ``flow`` is the kit's part: step, stage (its turn), pending interrupt, standing orders."""
+
     scenario: str
     options: tuple[tuple[str, Any], ...]
     seat_names: tuple[str, ...]
-    stage: int = 0
-    step: str = "setup"  # setup, de-move, gb-react, gb-move, de-react, over
+    flow: Flow
     aircraft: tuple[Aircraft, ...] = ()
     guns: tuple[Gun, ...] = ()
     vp_de: int = 0
@@ -66,60 +67,29 @@ class State:
     bombed: tuple[str, ...] = ()  # strategic objects with a "bombed" marker [R 7.0.7]
     bonus_done: bool = False
     sun: str = "east"
-    policies: tuple[tuple[str, str, str], ...] = ()  # (unit id, kind, value), sorted
-    pending: str = ""  # JSON of a combat phase paused for an interrupt window
     end_reason: str = ""
 
     @property
     def opts(self) -> dict[str, Any]:
         return dict(self.options)
 
+    @property
+    def step(self) -> str:
+        """setup, de-move, gb-react, gb-move, de-react or over."""
+        return self.flow.step
+
+    @property
+    def stage(self) -> int:
+        """The stage marker [R 3]; 0 during the setup."""
+        return self.flow.turn
+
+    @property
+    def asks(self) -> list[dict[str, Any]]:
+        """The reactive-fire decisions an open interrupt window waits for."""
+        return list(self.flow.pending.data["reactions"]) if self.flow.pending is not None else []
+
     def ac(self, ac_id: str) -> Aircraft:
         for a in self.aircraft:
             if a.id == ac_id:
                 return a
         raise KeyError(ac_id)
-
-    def policy(self, unit: str, kind: str, default: str) -> str:
-        for u, k, v in self.policies:
-            if u == unit and k == kind:
-                return v
-        return default
-
-    def pending_data(self) -> dict[str, Any]:
-        return json.loads(self.pending) if self.pending else {}
-
-
-def _plain(x: Any) -> Any:
-    if isinstance(x, (tuple, list)):
-        return [_plain(v) for v in x]
-    if isinstance(x, dict):
-        return {k: _plain(v) for k, v in x.items()}
-    return x
-
-
-def _tup(x: Any) -> Any:
-    if isinstance(x, list):
-        return tuple(_tup(v) for v in x)
-    return x
-
-
-def _row(obj: Any) -> dict[str, Any]:
-    return {f.name: _plain(getattr(obj, f.name)) for f in fields(obj)}
-
-
-def dump(state: State) -> dict[str, Any]:
-    d = {f.name: _plain(getattr(state, f.name)) for f in fields(State) if f.name not in ("aircraft", "guns")}
-    d["aircraft"] = [_row(a) for a in state.aircraft]
-    d["guns"] = [_row(g) for g in state.guns]
-    return d
-
-
-def load(data: Mapping[str, Any]) -> State:
-    d = dict(data)
-    d["aircraft"] = tuple(Aircraft(**{k: _tup(v) for k, v in a.items()}) for a in d["aircraft"])
-    d["guns"] = tuple(Gun(**{k: _tup(v) for k, v in g.items()}) for g in d["guns"])
-    for f in fields(State):
-        if f.name not in ("aircraft", "guns") and isinstance(d.get(f.name), list):
-            d[f.name] = _tup(d[f.name])
-    return State(**d)

@@ -1,72 +1,69 @@
-"""Resolution: a mutable working copy of the state for one resolve call [R 3-8; digest 4.2].
+"""Resolution: the game's working data for one resolve call [R 3-8; digest 4.2].
 
-``World`` is created from a frozen :class:`State`, changed while a phase is resolved, and frozen
-again; nothing outside the call ever sees it, so resolution stays pure.
+``World`` is opened by the kit's step table from a frozen :class:`State` and the kit's
+:class:`~pbem.core.work.Work` (events, dice, stage, standing orders), changed while a phase is
+resolved, and frozen again (``freeze``); nothing outside the call ever sees it.  It holds what every
+part of a resolution shares -- the counters, losses and VP, standing orders, the setup placement, the
+stage and the end of the game; ``flight`` resolves movement and ``attacks`` combat, as functions of it.
+Every event goes through ``Work.say``; :meth:`World.secret_to` is the fog rule for reports of one
+side's own doings.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from typing import Any
 
-from pbem.core.dice import Dice
-from pbem.core.ruleset import Event
+from pbem.core.work import EVERYONE, Audience, Work
 
-from . import board, combat, movement, tables
-from .board import Hex
-from .setup import scenario_data, side_seats, targets
+from . import board, combat, tables
+from .combat import plane
+from .movement import Occupied
+from .orders import Order, Place, PlaceGun, kept_policy, of_type
 from .state import Aircraft, Gun, State
 
 OTHER = {"de": "gb", "gb": "de"}
 
 
 class World:
-    def __init__(self, state: State, dice: Dice) -> None:
+    def __init__(self, state: State, work: Work[World]) -> None:
         self.s = state
+        self.w = work
         self.opts = state.opts
-        self.dice = dice
         self.ac: dict[str, Aircraft] = {a.id: a for a in state.aircraft}
         self.guns: dict[str, Gun] = {g.id: g for g in state.guns}
         self.vp = {"de": state.vp_de, "gb": state.vp_gb}
         self.bombed = set(state.bombed)
         self.bonus_done = state.bonus_done
-        self.policies = {(u, k): v for u, k, v in state.policies}
-        self.events: list[Event] = []
-        self.stage = state.stage
-        self.seats = state.seat_names
+        self.end_reason = state.end_reason
         self.fog = self.opts["visibility"] == "fog"
 
     # ----------------------------------------------------------------- helpers
-    def freeze(self, **changes: Any) -> State:
-        return replace(self.s, aircraft=tuple(self.ac[k] for k in sorted(self.ac, key=_ac_key)),
-                       guns=tuple(self.guns[k] for k in sorted(self.guns, key=_ac_key)),
+    def freeze(self) -> State:
+        """The state as changed (the kit puts its new Flow in)."""
+        return replace(self.s, aircraft=tuple(self.ac[k] for k in sorted(self.ac, key=ac_key)),
+                       guns=tuple(self.guns[k] for k in sorted(self.guns, key=ac_key)),
                        vp_de=self.vp["de"], vp_gb=self.vp["gb"], bombed=tuple(sorted(self.bombed)),
-                       bonus_done=self.bonus_done, stage=self.stage,
-                       policies=tuple(sorted((u, k, v) for (u, k), v in self.policies.items())), **changes)
+                       bonus_done=self.bonus_done, end_reason=self.end_reason)
 
-    def side_of_seats(self, side: str) -> frozenset[str]:
-        return frozenset(side_seats(self.seats, side))
+    @property
+    def stage(self) -> int:
+        """The stage marker [R 3]: the kit's turn."""
+        return self.w.turn
 
-    def all_seats(self) -> frozenset[str]:
-        return frozenset(self.seats)
+    @stage.setter
+    def stage(self, value: int) -> None:
+        self.w.turn = value
 
-    def say(self, text: str, kind: str = "note", to: frozenset[str] | None = None, **data: Any) -> None:
-        self.events.append(Event(text, self.all_seats() if to is None else to, kind, data))
-
-    def say_side(self, side: str, text: str, kind: str = "note", **data: Any) -> None:
-        """An event for one side only in fog games, for everybody in open games."""
-        self.say(text, kind, self.side_of_seats(side) if self.fog else None, **data)
-
-    def roll(self, sides: int, why: str, side_only: str | None = None) -> int:
-        seen = self.side_of_seats(side_only) if (self.fog and side_only) else self.all_seats()
-        return self.dice.roll(sides, why=why, seen_by=seen)
+    def secret_to(self, side: str) -> Audience:
+        """Who learns of one side's own doings: that side in fog games, everybody in open games."""
+        return side if self.fog else EVERYONE
 
     def set(self, ac_id: str, **kw: Any) -> Aircraft:
         self.ac[ac_id] = replace(self.ac[ac_id], **kw)
         return self.ac[ac_id]
 
     def on_board(self, side: str | None = None) -> list[Aircraft]:
-        return [a for a in sorted(self.ac.values(), key=lambda a: _ac_key(a.id))
+        return [a for a in sorted(self.ac.values(), key=lambda a: ac_key(a.id))
                 if a.status == "board" and (side is None or a.side == side)]
 
     def planes(self) -> list[combat.Plane]:
@@ -75,7 +72,7 @@ class World:
     def stats(self, a: Aircraft) -> tables.Stats:
         return tables.stats(a.type, a.damaged, a.commander, a.bombs)
 
-    def occupied(self, mover: str) -> movement.Occupied:
+    def occupied(self, mover: str) -> Occupied:
         taken = {(a.hex, a.alt) for a in self.on_board() if a.id != mover}
         return lambda h, alt: (h, alt) in taken
 
@@ -96,8 +93,8 @@ class World:
             self.vp["de"] += v["de_per_own_bomber_lost"] if cls == "bomber" else v["de_per_own_fighter_lost"]
             if shot_down:
                 self.vp["gb"] += v["gb_per_de_bomber_shot_down"] if cls == "bomber" else v["gb_per_de_fighter_shot_down"]
-        self.say(f"{self.name(a)} is destroyed ({how}); VP now DE {self.vp['de']}, GB {self.vp['gb']}",
-                 "destroyed", ac=a.id)
+        self.w.say(f"{self.name(a)} is destroyed ({how}); VP now DE {self.vp['de']}, GB {self.vp['gb']}",
+                   kind="destroyed", ac=a.id)
 
     def hit(self, a: Aircraft, how: str) -> None:
         """A hit damages (flips) an intact aircraft and destroys a damaged one [R 5.2, 6.1]."""
@@ -108,484 +105,48 @@ class World:
             self.destroy(a, how)
         else:
             self.set(a.id, damaged=True)
-            self.say(f"{self.name(a)} is damaged ({how}) and flies on its reverse side", "damaged", ac=a.id)
+            self.w.say(f"{self.name(a)} is damaged ({how}) and flies on its reverse side", kind="damaged", ac=a.id)
 
     # ---------------------------------------------------------------- policies
-    def apply_policies(self, pols: list[list[str]]) -> None:
-        for unit, kind, value in pols:
-            self.policies[(unit, kind)] = value
-
     def policy(self, unit: str, kind: str, default: str) -> str:
-        return self.policies.get((unit, kind), default)
+        """The unit's standing order of ``kind`` as its owner keeps it in the kit's store."""
+        seat = self.ac[unit].seat if unit in self.ac else self.guns[unit].seat
+        return kept_policy(self.w.standing, seat, unit, kind, default)
 
     # ------------------------------------------------------------------ setup
-    def apply_setup(self, orders: dict[str, Any]) -> None:
+    def apply_setup(self, orders: tuple[Order, ...]) -> None:
         """Place aircraft and AA guns as ordered [R 9.3, 6.0]; clashes keep the default placement."""
         used = {(a.hex, a.alt) for a in self.ac.values() if a.status == "board"}
-        for p in orders.get("place", []):
-            a = self.ac[p["ac"]]
-            h = board.parse_hex(p["hex"])
+        for p in of_type(orders, Place):
+            a = self.ac[p.ac]
+            h = p.hex
             if h != a.hex and (h, "HIGH") in used:
-                self.say_side(a.side, f"{a.id}: {p['hex']} is already taken, it keeps {board.fmt(a.hex)}")  # type: ignore[arg-type]
+                self.w.say(f"{a.id}: {board.fmt(h)} is already taken, it keeps {board.fmt(a.hex)}",  # type: ignore[arg-type]
+                           to=self.secret_to(a.side))
                 continue
             used.discard((a.hex, "HIGH"))
             used.add((h, "HIGH"))
-            self.set(a.id, hex=h, facing=p["facing"])
+            self.set(a.id, hex=h, facing=p.facing)
         gun_hexes = {g.hex for g in self.guns.values()}
-        for p in orders.get("aa", []):
-            g = self.guns[p["gun"]]
-            h = board.parse_hex(p["hex"])
+        for pg in of_type(orders, PlaceGun):
+            g = self.guns[pg.gun]
+            h = pg.hex
             if h != g.hex and h in gun_hexes:
-                self.say_side("gb", f"{g.id}: {p['hex']} already holds a gun, it stays at {board.fmt(g.hex)}")  # type: ignore[arg-type]
+                self.w.say(f"{g.id}: {board.fmt(h)} already holds a gun, it stays at {board.fmt(g.hex)}",  # type: ignore[arg-type]
+                           to=self.secret_to("gb"))
                 continue
             gun_hexes.discard(g.hex)
             gun_hexes.add(h)
             self.guns[g.id] = replace(g, hex=h)
 
-    # --------------------------------------------------------------- movement
-    def movement(self, side: str, orders: dict[str, Any]) -> None:
-        """Phase 1 / 3: enter, then move every aircraft of the side in the order given [R 4, 4.3, 9]."""
-        enters = {e["ac"]: e for e in orders.get("enters", [])}
-        for a in sorted(self.ac.values(), key=lambda a: _ac_key(a.id)):
-            if a.side != side:
-                continue
-            if a.status == "due" and a.due_stage <= self.stage:
-                self.enter(a, enters.get(a.id), reinforcement=True)
-            elif a.status == "off" and 0 < a.return_stage <= self.stage:
-                self.enter(a, enters.get(a.id), reinforcement=False)
-        for w in orders.get("withdraw", []):
-            a = self.ac[w]
-            if a.status == "off" and a.exit_edge == "south":
-                self.set(a.id, status="withdrawn")
-                self.say_side("de", f"{self.name(a)} has left by the south edge for good [R 8.1]", "withdrawn", ac=a.id)
-        moves = {m["ac"]: m for m in orders.get("moves", [])}
-        order = [m["ac"] for m in orders.get("moves", [])]
-        order += [a.id for a in self.on_board(side) if a.id not in moves]
-        bombs = {b["ac"]: [board.parse_hex(h) for h in b["hexes"]] for b in orders.get("actions", [])
-                 if b["verb"] == "BOMB"} if self.opts["bomb_timing"] == "movement" else {}
-        withdraw = set(orders.get("withdraw", []))
-        for ac_id in order:
-            a = self.ac.get(ac_id)
-            if a is None or a.status != "board" or a.path:
-                continue
-            m = moves.get(ac_id) or {"ac": ac_id, "change": "none", "path": "F" * self.stats(a).min_speed,
-                                     "forced": "", "default": True}
-            self.move_one(a, m, bombs.get(ac_id, []), ac_id in withdraw)
-
-    def enter(self, a: Aircraft, e: dict[str, Any] | None, reinforcement: bool) -> None:
-        """Reinforcements at their listed hex at HIGH (G-21); returners on an edge hex within 5 of the exit
-        hex [R 4.3.1] at the altitude they left (G-6)."""
-        if reinforcement:
-            alt = "HIGH"
-            near = a.due_hex
-            radius = 0
-        else:
-            alt = a.left_alt
-            if e and e.get("alt") and self.opts["return_altitude"] == "owner":
-                alt = e["alt"]
-            near = a.exit_hex
-            radius = tables.dice_table()["return_radius"]
-        taken = {(x.hex, x.alt) for x in self.on_board()}
-        want = board.parse_hex(e["hex"]) if e and e.get("hex") else None
-        cands = [h for h in board.all_hexes() if board.is_edge(h) and board.distance(h, near) <= max(radius, 0)]  # type: ignore[arg-type]
-        if reinforcement:
-            cands = [near]  # type: ignore[list-item]
-        if want is not None and (want in cands) and (want, alt) not in taken:
-            h = want
-        else:
-            free = [c for c in cands if (c, alt) not in taken]
-            if not free:  # G-21: nearest free edge hex
-                free = sorted((x for x in board.all_hexes() if board.is_edge(x) and (x, alt) not in taken),
-                              key=lambda x: (board.distance(x, near), x))[:1]  # type: ignore[arg-type]
-            h = min(free, key=lambda x: (board.distance(x, near), x))  # type: ignore[arg-type]
-        facing = e["facing"] if e and e.get("facing") else inward(h)
-        self.set(a.id, status="board", hex=h, alt=alt, facing=facing, return_stage=0, path=())
-        what = "arrives as a reinforcement" if reinforcement else "returns to the board"
-        self.say_side(a.side, f"{self.name(a)} {what} at {board.fmt(h)} facing {facing}, {alt.lower()}",
-                      "enter", ac=a.id)
-        if not reinforcement and a.side == "de" and a.exit_edge != "south" and self.opts["offboard_roll"] == "return":
-            self.offboard_roll(self.ac[a.id])
-
-    def move_one(self, a: Aircraft, m: dict[str, Any], bomb_hexes: list[Hex], withdraw: bool) -> None:
-        st = self.stats(a)
-        end_only = self.opts["occupancy"] == "end_hex"
-        occ = self.occupied(a.id)
-        change, path, at = m["change"], m["path"], int(m.get("at", 0))
-        if movement.altitude_problem(st, a.alt, change) or movement.shape_problem(path, st, change, a.hex, a.facing):
-            change, path = "none", "F" * st.min_speed  # an order made illegal by damage: fly straight at minimum
-            self.say_side(a.side, f"{a.id}: its order no longer fits its damaged counter; it flies {path}")
-        w = movement.walk(a.hex, a.facing, path)  # type: ignore[arg-type]
-        alt2 = movement.new_alt(a.alt, change)
-        collide = False
-        if movement.first_block(w, alt2, occ, end_only, a.alt, at) is not None:
-            at = 0
-            alts = movement.options(st, a.hex, a.facing, a.alt, occ, end_only)  # type: ignore[arg-type]
-            if alts:
-                ordered_end = w.end or a.hex
-                change, path, w = min(alts, key=lambda o: (o[0] != change, board.distance(o[2].end or a.hex, ordered_end),  # type: ignore[arg-type]
-                                                           abs(len(o[1]) - len(path)), o[1]))
-                alt2 = movement.new_alt(a.alt, change)
-                self.say_side(a.side, f"{a.id}: its path was blocked by an aircraft at the same altitude "
-                              f"[R 4.1.1]; it flies {_path_text(change, path)} instead")
-            else:
-                # forced stacking [R 4.2.6]: change altitude if that frees the path, else risk a collision
-                pref = ["dive", "climb"] if m.get("forced", "") != "climb" else ["climb", "dive"]
-                for c in pref:
-                    if movement.altitude_problem(st, a.alt, c) is None and \
-                            movement.shape_problem(path, st, c, a.hex, a.facing) is None and \
-                            movement.first_block(w, movement.new_alt(a.alt, c), occ, end_only) is None:  # type: ignore[arg-type]
-                        change, alt2 = c, movement.new_alt(a.alt, c)
-                        self.say_side(a.side, f"{a.id}: forced into an occupied hex, it changes altitude ({c}) [R 4.2.6]")
-                        break
-                else:
-                    collide = True
-        entered: list[Hex] = []
-        old_alt = a.alt
-        for i, (h, f) in enumerate(w.cells):
-            alt_here = old_alt if i < at else alt2
-            if collide and occ(h, alt_here):
-                other = next(x for x in self.on_board() if x.hex == h and x.alt == alt_here and x.id != a.id)
-                v = self.roll(6, f"collision check {a.id} with {other.id} at {board.fmt(h)} (6 = collision) [R 4.2.6]")
-                if v in tables.dice_table()["collision"]:
-                    award = self.opts["collision_vp"] == "award"
-                    self.set(a.id, hex=h, alt=alt_here, facing=f, path=tuple(entered + [h]))
-                    self.say(f"{a.id} and {other.id} collide at {board.fmt(h)}", "collision")
-                    self.destroy(self.ac[a.id], "collision", shot_down=award)
-                    self.destroy(other, "collision", shot_down=award)
-                    return
-                self.say(f"{a.id} squeezes in beside {other.id} at {board.fmt(h)} without a collision [R 4.2.6]")
-            entered.append(h)
-            self.set(a.id, hex=h, facing=f, alt=alt_here, path=tuple(entered))
-            if self.opts["aa_timing"] == "movement" and a.side == "de":
-                self.aa_on_movement(self.ac[a.id])
-                if self.ac[a.id].status != "board":
-                    return
-            if h in bomb_hexes:
-                self.drop(self.ac[a.id], h)
-        a = self.set(a.id, facing=w.facing, alt=alt2, path=tuple(entered))
-        text = f"{a.id} flies {_path_text(change, path)}"
-        if w.exited:
-            self.leave(a, w.off_hex, withdraw)  # type: ignore[arg-type]
-        else:
-            self.say_side(a.side, f"{text} to {board.fmt(a.hex)} facing {a.facing}, {a.alt.lower()}", "move",  # type: ignore[arg-type]
-                          ac=a.id)
-
-    def leave(self, a: Aircraft, off: Hex, withdraw: bool) -> None:
-        """Leaving the board [R 4.3, 4.3.1, 4.3.2, 8.1]."""
-        edge = board.edge_of(off)
-        last = a.path[-1] if a.path else a.hex
-        ret = self.stage + tables.dice_table()["offboard_return_after"]
-        a = self.set(a.id, status="off", exit_hex=last, exit_edge=edge, left_alt=a.alt, return_stage=ret, path=a.path)
-        if a.side == "de" and edge == "south" and withdraw:
-            self.set(a.id, status="withdrawn", return_stage=0)
-            # fog: the British only see it leave, not the declaration (digest 5.7)
-            self.say_side("de", f"{self.name(a)} leaves by the south edge and withdraws for good [R 8.1]",
-                          "withdrawn", ac=a.id)
-            if self.fog:
-                self.say(f"{self.name(a)} leaves the board by the south edge", "leave", self.side_of_seats("gb"))
-            return
-        text = f"{self.name(a)} leaves the board by the {edge} edge at {board.fmt(last)}"  # type: ignore[arg-type]
-        if a.side == "gb":
-            self.say_side("gb", text, "leave", ac=a.id)
-        else:
-            self.say(text, "leave", ac=a.id)
-        self.say_side(a.side, f"{a.id} may return in stage {ret} on an edge hex within 5 of {board.fmt(last)} [R 4.3.1]")  # type: ignore[arg-type]
-        if a.side == "de" and edge != "south" and self.opts["offboard_roll"] == "exit":
-            self.offboard_roll(a)
-
-    def offboard_roll(self, a: Aircraft) -> None:
-        """German aircraft leaving other than south: 1 shot down, 2 damaged, 3-6 unchanged [R 4.3.2]."""
-        d = tables.dice_table()
-        v = self.roll(6, f"{a.id} off the board (1 shot down, 2 damaged, 3-6 safe) [R 4.3.2]")
-        if v in d["offboard_destroyed"] or (v in d["offboard_damaged"] and a.damaged):
-            self.destroy(a, "shot down off the board [R 4.3.2]")
-        elif v in d["offboard_damaged"]:
-            self.set(a.id, damaged=True)
-            self.say(f"{self.name(a)} is damaged off the board [R 4.3.2]", "damaged", ac=a.id)
-
-    # ------------------------------------------------------------------ combat
-    def can_fire(self, a: Aircraft, target: str = "") -> bool:
-        if a.status != "board" or a.jammed:
-            return False
-        if a.fired_stage == self.stage:
-            return self.opts["one_shot"] == "target" and target != "" and a.fired_target == target
-        return True
-
-    def unseen_by(self, a: Aircraft, side: str) -> bool:
-        """True when ``side`` may not see aircraft ``a`` (fog games; the British see all by radar)."""
-        if not self.fog or side == "gb" or a.side == side:
-            return False
-        eyes = [x.hex for x in self.on_board(side)]
-        return not combat.seen(a.hex, a.alt, eyes, int(self.opts["visual_range"]))
-
-    def label(self, a: Aircraft, for_side: str) -> str:
-        """How ``for_side`` may call aircraft ``a`` in a report everyone reads."""
-        return "an unseen aircraft" if self.unseen_by(a, for_side) else a.id
-
-    def say_shot(self, shooter: Aircraft, target: Aircraft, text: str, kind: str) -> None:
-        """A shot's report; the target's side learns only that an unseen aircraft fired if it cannot see
-        the shooter [digest 5], so a fog game never names a hidden aircraft."""
-        if not self.unseen_by(shooter, target.side):
-            self.say(text.format(shooter=shooter.id), kind)
-            return
-        self.say(text.format(shooter=shooter.id), kind, self.side_of_seats(shooter.side))
-        self.say(text.format(shooter="an unseen aircraft"), kind, self.side_of_seats(target.side))
-
-    def shot(self, shooter: Aircraft, target: Aircraft, dist: int, strength: int, notes: list[str]) -> bool:
-        """Roll one attack; returns True on a hit (the caller applies it) [R 5.2, 5.3.4, Table 2]."""
-        self.set(shooter.id, fired_stage=self.stage, fired_target=target.id)
-        mods = f" ({'; '.join(notes)})" if notes else ""
-        rng = tables.hit_range(strength, dist)
-        if rng is None and self.opts["zero_strength"] == "no_roll":
-            self.say_shot(shooter, target, f"{{shooter}} fires at {target.id} at distance {dist} with strength "
-                          f"{strength}{mods}: no hit possible, no roll [G-14]", "fire")
-            return False
-        who = "an unseen aircraft" if self.unseen_by(shooter, target.side) else shooter.id
-        s = self.roll(6, f"{who} fires at {target.id}, first die") + \
-            self.roll(6, f"{who} fires at {target.id}, second die")
-        if s in tables.jam_sums():
-            self.set(shooter.id, jammed=True)
-            self.say_shot(shooter, target, f"{{shooter}} fires at {target.id} (distance {dist}, strength "
-                          f"{strength}{mods}): rolls {s}, guns jammed [R 5.3.4]", "jam")
-            return False
-        hit = rng is not None and rng[0] <= s <= rng[1]
-        need = f"needs {rng[0]}-{rng[1]}" if rng else "cannot hit"
-        self.say_shot(shooter, target, f"{{shooter}} fires at {target.id} (distance {dist}, strength {strength}"
-                      f"{mods}, {need}): rolls {s}, {'hit' if hit else 'miss'}", "fire")
-        return hit
-
-    def target(self, a: Aircraft) -> tuple[Aircraft, int] | None:
-        t = combat.target_of(plane(a), self.planes(), self.opts)
-        return (self.ac[t[0].id], t[1]) if t else None
-
-    def fire(self, shooter: Aircraft, expect: str = "") -> None:
-        """An attack by the phasing side, results applied at once [R 5.3.7, 5.3.8, G-32]."""
-        shooter = self.ac[shooter.id]
-        tg = self.target(shooter) if shooter.status == "board" else None
-        if shooter.status != "board":
-            return
-        if tg is None:
-            self.say_side(shooter.side, f"{shooter.id} has no enemy as the nearest aircraft on its line of fire; "
-                          "it holds fire")
-            return
-        t, d = tg
-        if expect and t.id.lower() != expect.lower():
-            self.say_side(shooter.side, f"{shooter.id} holds fire: the nearest target is not {expect}")
-            return
-        if not self.can_fire(shooter, t.id):
-            why = "its guns are jammed" if shooter.jammed else "it has already fired this stage [R 5.3.1]"
-            self.say_side(shooter.side, f"{shooter.id} cannot fire: {why}")
-            return
-        st, notes = combat.strength(plane(shooter), plane(t), self.s.sun, self.opts)
-        if self.shot(shooter, t, d, st, notes):
-            self.hit(t, f"hit by {self.label(shooter, t.side)}")
-
-    def reactive_candidates(self, phasing: str) -> list[tuple[Aircraft, Aircraft, int]]:
-        out = []
-        for b in self.on_board(OTHER[phasing]):
-            tg = self.target(b)
-            if tg and self.can_fire(b, tg[0].id):
-                out.append((b, tg[0], tg[1]))
-        return out
-
-    def wants_react(self, b: Aircraft, t: Aircraft, decisions: dict[str, str]) -> str:
-        """FIRE, HOLD or ASK for aircraft b whose nearest target is t [R 5.4, G-31]."""
-        if b.id in decisions:
-            return decisions[b.id]
-        pol = self.policy(b.id, "react", self.opts["react_default"].upper())
-        if pol == "ALWAYS":
-            return "FIRE"
-        if pol == "NEVER":
-            return "HOLD"
-        if pol == "ASK":
-            return "ASK"
-        if pol == "BOMBER":
-            return "FIRE" if tables.type_info(t.type)["vp_class"] == "bomber" else "HOLD"
-        if pol.startswith("STRENGTH:"):
-            st, _ = combat.strength(plane(b), plane(t), self.s.sun, self.opts)
-            return "FIRE" if st >= int(pol.split(":")[1]) else "HOLD"
-        return "FIRE"
-
-    def reactive_fire(self, phasing: str, decisions: dict[str, str]) -> None:
-        """Non-phasing aircraft fire first at phasing aircraft on their line [R 3 Faza 2/4, 5.4]; a target
-        that has the reacting aircraft as its own target may return fire simultaneously."""
-        for b in self.on_board(OTHER[phasing]):
-            b = self.ac[b.id]
-            if b.status != "board":
-                continue
-            tg = self.target(b)
-            if not tg or not self.can_fire(b, tg[0].id):
-                continue
-            t, d = tg
-            if self.wants_react(b, t, decisions) != "FIRE":
-                continue
-            back = self.target(t)
-            mutual = back is not None and back[0].id == b.id and self.can_fire(t, b.id) and \
-                self.policy(t.id, "return", "YES") == "YES"
-            sb, nb = combat.strength(plane(b), plane(t), self.s.sun, self.opts)
-            if mutual:
-                st_, nt = combat.strength(plane(t), plane(b), self.s.sun, self.opts)
-                self.say(f"{b.id} and {t.id} fire at each other simultaneously [R 5.4]", "mutual")
-                h1 = self.shot(b, t, d, sb, nb)
-                h2 = self.shot(t, b, d, st_, nt)
-                if h1:
-                    self.hit(t, f"hit by {self.label(b, t.side)}")
-                if h2:
-                    self.hit(b, f"hit by {self.label(t, b.side)}")
-            else:
-                self.say_shot(b, t, f"{{shooter}} fires reactively at {t.id} [R 5.4]", "react")
-                if self.shot(b, t, d, sb, nb):
-                    self.hit(t, f"hit by {self.label(b, t.side)}")
-
-    def ask_list(self, phasing: str) -> list[dict[str, Any]]:
-        """Reactive decisions no standing order covers (policy ASK) [digest 4.3 IP-2/IP-5]."""
-        out = []
-        for b, t, d in self.reactive_candidates(phasing):
-            if self.wants_react(b, t, {}) == "ASK":
-                st, notes = combat.strength(plane(b), plane(t), self.s.sun, self.opts)
-                out.append({"ac": b.id, "seat": b.seat, "target": t.id, "dist": d, "strength": st,
-                            "range": list(tables.hit_range(st, d) or [])})
-        return out
-
-    def drop(self, a: Aircraft, h: Hex) -> None:
-        """One bomb series on a hex [R 7.0-7.0.10, Table 1, 9.2]."""
-        a = self.ac[a.id]
-        if a.status != "board" or a.bombs <= 0 or h in a.bombed:
-            return
-        if a.jammed and self.opts["jammed_bombing"] == "no":
-            self.say_side(a.side, f"{a.id} has jammed guns and may not bomb (option jammed_bombing=no)")
-            return
-        a = self.set(a.id, bombs=a.bombs - 1, bombed=a.bombed + (h,))
-        ter = board.terrain()
-        oid = ter.object_at(h)
-        text = f"{a.id} drops a bomb series on {board.fmt(h)}"
-        if oid:
-            self.bombed.add(oid)
-            if oid in targets(self.s.scenario):
-                self.vp["de"] += int(self.opts["vp_per_series"])
-                text += f", strategic object {oid} (a scenario target): DE +{self.opts['vp_per_series']}"
-            else:
-                text += f", strategic object {oid} (not a target of this scenario, no VP)"
-        self.say(text, "bomb", hex=board.fmt(h))
-        for g in sorted(self.guns.values(), key=lambda g: _ac_key(g.id)):
-            if g.hex == h and not g.destroyed:
-                v = self.roll(6, f"bombs on AA gun {g.id} at {board.fmt(h)} (4-6 destroyed) [R 7.0.6]")
-                if v in tables.dice_table()["bomb_destroys_gun"]:
-                    self.guns[g.id] = replace(g, destroyed=True, revealed=True)
-                    self.say(f"AA gun {g.id} at {board.fmt(h)} is destroyed by the bombs", "gun")
-                else:
-                    self.guns[g.id] = replace(g, revealed=True)
-                    self.say(f"AA gun {g.id} at {board.fmt(h)} survives the bombs", "gun")
-        tg = targets(self.s.scenario)
-        bonus = scenario_data(self.s.scenario)["all_targets_bonus"]
-        if bonus and not self.bonus_done and all(t in self.bombed for t in tg):
-            self.bonus_done = True
-            self.vp["de"] += bonus
-            self.say(f"every target of the scenario has been bombed: DE +{bonus} [R 9.2]", "bonus")
-
-    def bomb(self, a: Aircraft, hexes: list[Hex]) -> None:
-        a = self.ac[a.id]
-        for h in hexes:
-            if h not in a.path:
-                self.say_side(a.side, f"{a.id} did not fly over {board.fmt(h)} this stage: no bombs there [R 7.0.2]")
-                continue
-            self.drop(a, h)
-
-    def unjam(self, a: Aircraft) -> None:
-        """One unjam try: 6 clears the jam from the next stage [R 5.3.4]."""
-        a = self.ac[a.id]
-        if a.status != "board" or not a.jammed or a.unjam_stage:
-            return
-        v = self.roll(6, f"{a.id} tries to clear its guns (6 succeeds) [R 5.3.4]", side_only=a.side)
-        if v in tables.dice_table()["unjam_success"]:
-            self.set(a.id, unjam_stage=self.stage)
-            self.say_side(a.side, f"{a.id} clears its guns; it may fire again from the next stage", "unjam")
-        else:
-            self.say_side(a.side, f"{a.id} fails to clear its guns", "unjam")
-
-    def aa_fire(self, g: Gun, t: Aircraft) -> None:
-        """One AA shot [R 6.1, 6.2, Table 4]."""
-        g, t = self.guns[g.id], self.ac[t.id]
-        if g.destroyed or g.fired_stage == self.stage or t.status != "board" or t.side != "de":
-            return
-        rng, why = combat.aa_can_hit(g.hex, plane(t), self.s.sun, self.opts)  # type: ignore[arg-type]
-        if why == "out of range":
-            self.say_side("gb", f"{g.id}: {t.id} is not within 1 hex of the gun [R 6.1]")
-            return
-        self.guns[g.id] = replace(g, fired_stage=self.stage, revealed=True)
-        if rng is None:
-            self.say(f"AA gun {g.id} fires at {t.id}: {why} [R 6.2.5, Table 4]", "aa")
-            return
-        v = self.roll(6, f"AA gun {g.id} fires at {t.id} (hits on {rng[0]}-{rng[1]}) [Table 4]")
-        ok = rng[0] <= v <= rng[1]
-        self.say(f"AA gun {g.id} at {board.fmt(g.hex)} fires at {t.id}: rolls {v}, {'hit' if ok else 'miss'}", "aa")  # type: ignore[arg-type]
-        if ok:
-            self.hit(t, f"AA gun {g.id}")
-
-    def best_aa_target(self, g: Gun, only_bombers: bool) -> Aircraft | None:
-        best = None
-        for t in self.on_board("de"):
-            if only_bombers and tables.type_info(t.type)["vp_class"] != "bomber":
-                continue
-            rng, _ = combat.aa_can_hit(g.hex, plane(t), self.s.sun, self.opts)  # type: ignore[arg-type]
-            if rng is None:
-                continue
-            key = (-(rng[1] - rng[0]), tables.type_info(t.type)["vp_class"] != "bomber", not t.damaged, _ac_key(t.id))
-            if best is None or key < best[0]:
-                best = (key, t)
-        return best[1] if best else None
-
-    def aa_auto(self) -> None:
-        for g in sorted(self.guns.values(), key=lambda g: _ac_key(g.id)):
-            if g.destroyed or g.fired_stage == self.stage:
-                continue
-            pol = self.policy(g.id, "aa", "AUTO")
-            if pol == "HOLD":
-                continue
-            t = self.best_aa_target(g, pol == "BOMBERS")
-            if t is not None:
-                self.aa_fire(g, t)
-
-    def aa_on_movement(self, a: Aircraft) -> None:
-        """Option aa_timing=movement (G-15): guns fire by standing order as a German aircraft comes near."""
-        for g in sorted(self.guns.values(), key=lambda g: _ac_key(g.id)):
-            a = self.ac[a.id]
-            if a.status != "board" or g.destroyed or g.fired_stage == self.stage:
-                continue
-            if board.distance(g.hex, a.hex) > 1:  # type: ignore[arg-type]
-                continue
-            pol = self.policy(g.id, "aa", "AUTO")
-            if pol == "HOLD" or (pol == "BOMBERS" and tables.type_info(a.type)["vp_class"] != "bomber"):
-                continue
-            rng, _ = combat.aa_can_hit(g.hex, plane(a), self.s.sun, self.opts)  # type: ignore[arg-type]
-            if rng is not None:
-                self.aa_fire(g, a)
-
-    def actions(self, side: str, acts: list[dict[str, Any]]) -> None:
-        """The phasing side's attacks, bombs, unjam tries and AA shots in the order written [R 3.0, 5.3.8]."""
-        for act in acts:
-            verb = act["verb"]
-            if verb == "FIRE":
-                a = self.ac.get(act["ac"])
-                if a is not None and a.status == "board":
-                    self.fire(a, act.get("at", ""))
-            elif verb == "BOMB" and self.opts["bomb_timing"] == "combat":
-                self.bomb(self.ac[act["ac"]], [board.parse_hex(h) for h in act["hexes"]])  # type: ignore[misc]
-            elif verb == "UNJAM":
-                self.unjam(self.ac[act["ac"]])
-            elif verb == "AAFIRE" and self.opts["aa_timing"] == "combat":
-                self.aa_fire(self.guns[act["gun"]], self.ac[act["at"]])
+    @property
+    def end_only(self) -> bool:
+        return self.opts["occupancy"] == "end_hex"
 
     # ------------------------------------------------------------------- stage
-    def combat_phase(self, phasing: str, orders: dict[str, Any], decisions: dict[str, str]) -> None:
-        self.reactive_fire(phasing, decisions)
-        self.actions(phasing, orders.get("actions", []))
-        if phasing == "gb" and self.opts["aa_timing"] == "combat":
-            self.aa_auto()
-
     def new_stage(self) -> None:
         """Advance the stage marker and clear per-stage marks [R 3, 2.0]."""
-        self.stage += 1
+        self.w.new_turn()
         for a in list(self.ac.values()):
             kw: dict[str, Any] = {"path": (), "bombed": ()}
             if a.jammed and a.unjam_stage and a.unjam_stage < self.stage:
@@ -598,7 +159,7 @@ class World:
             return True
         return side == "gb" and any(not g.destroyed for g in self.guns.values())
 
-    def end_reason(self, after_gb_phase: bool) -> str:
+    def end_reason_now(self, after_gb_phase: bool) -> str:
         de, gb = self.present("de"), self.present("gb")
         if not de and not gb:
             return "no units of either side remain on the board"
@@ -612,24 +173,7 @@ class World:
         return ""
 
 
-def plane(a: Aircraft) -> combat.Plane:
-    return combat.Plane(a.id, a.side, a.type, a.hex, a.alt, a.facing, a.damaged, a.commander, a.bombs)  # type: ignore[arg-type]
-
-
-def inward(h: Hex) -> str:
-    """A facing pointing into the board (default for entering aircraft)."""
-    centre = board.from_row(21, 14)
-    return min(board.FACINGS, key=lambda f: (board.distance(board.step(h, f), centre), board.FACINGS.index(f)))
-
-
-def _path_text(change: str, path: str) -> str:
-    return path if change == "none" else f"{change} {path}"
-
-
-def _ac_key(ac_id: str) -> tuple[str, int]:
+def ac_key(ac_id: str) -> tuple[str, int]:
+    """Sort key: "Spit-10" after "Spit-9"."""
     head, _, tail = ac_id.rpartition("-")
     return (head, int(tail)) if tail.isdigit() else (ac_id, 0)
-
-
-def dumps(data: Any) -> str:
-    return json.dumps(data, sort_keys=True, separators=(",", ":"))

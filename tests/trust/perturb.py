@@ -59,6 +59,12 @@ def perturb_duel(ruleset, state, seat, rnd):
 
 
 # ------------------------------------------------------------------------------------ lew_morski
+def _keep(doc: dict, seat: str, key: str, value: str) -> None:
+    """Keep the standing order ``<key> <value>`` for ``seat`` in the kit's store (rows [seat, key, text])."""
+    rows = [row for row in doc["flow"]["standing"] if not (row[0] == seat and row[1] == key)]
+    doc["flow"]["standing"] = rows + [[seat, key, f"{key} {value}"]]
+
+
 def perturb_lew_morski(ruleset, state, seat, rnd):
     from pbem.rules.lew_morski import board, combat
 
@@ -73,18 +79,16 @@ def perturb_lew_morski(ruleset, state, seat, rnd):
     if others:
         a = rnd.choice(others)
         e = copy.deepcopy(d)
-        kind, value = rnd.choice([("react", v) for v in ("ALWAYS", "NEVER", "ASK", "BOMBER", "STRENGTH:3")]
-                                 + [("return", v) for v in ("YES", "NO")])
-        pols = {(u, k): v for u, k, v in e["policies"]}
-        pols[(a["id"], kind)] = value
-        e["policies"] = [[u, k, v] for (u, k), v in sorted(pols.items())]
-        out.append(_twin(ruleset, e, d, f"another seat's standing order {kind} for {a['id']}"))
+        key, value = rnd.choice([("REACT", v) for v in ("ALWAYS", "NEVER", "ASK", "IF BOMBER", "IF STRENGTH>=3")]
+                                + [("RETURNFIRE", v) for v in ("YES", "NO")])
+        _keep(e, a["seat"], f"{key} {a['id']}", value)
+        out.append(_twin(ruleset, e, d, f"another seat's standing order {key} for {a['id']}"))
     if guns:
         g = rnd.choice(guns)
         e = copy.deepcopy(d)
-        pols = {(u, k): v for u, k, v in e["policies"]}
-        pols[(g["id"], "aa")] = rnd.choice([v for v in ("AUTO", "BOMBERS", "HOLD") if v != pols.get((g["id"], "aa"))])
-        e["policies"] = [[u, k, v] for (u, k), v in sorted(pols.items())]
+        kept = {row[1]: row[2] for row in e["flow"]["standing"] if row[0] == g["seat"]}
+        _keep(e, g["seat"], f"AA {g['id']}", rnd.choice([v for v in ("AUTO", "BOMBERS", "HOLD")
+                                                         if f"AA {g['id']} {v}" != kept.get(f"AA {g['id']}")]))
         out.append(_twin(ruleset, e, d, f"another seat's AA standing order for {g['id']}"))
     if not fog:
         return [t for t in out if t]
@@ -99,7 +103,7 @@ def perturb_lew_morski(ruleset, state, seat, rnd):
         e = copy.deepcopy(d)
         e["aircraft"][i]["jammed"] = not a["jammed"]
         out.append(_twin(ruleset, e, d, f"whether enemy {a['id']}'s guns are jammed"))
-    off = [(i, a) for i, a in enemies if a["status"] == "off" and a["return_stage"] > d["stage"]]
+    off = [(i, a) for i, a in enemies if a["status"] == "off" and a["return_stage"] > d["flow"]["turn"]]
     if off:
         i, a = rnd.choice(off)
         e = copy.deepcopy(d)

@@ -5,9 +5,12 @@ from dataclasses import replace
 from typing import Any
 
 from pbem.core.dice import FixedDice
+from pbem.core.interrupts import Ask, Pending
 from pbem.core.orders import OrderLine
+from pbem.core.work import Work
 from pbem.rules.lew_morski import RULESET
 from pbem.rules.lew_morski.board import parse_hex
+from pbem.rules.lew_morski.orders import Policy
 from pbem.rules.lew_morski.state import Aircraft, Gun, State
 from pbem.rules.lew_morski.world import World
 
@@ -37,7 +40,35 @@ def add_gun(state: State, gun_id: str, hex_: str) -> State:
 
 
 def world(state: State, dice: list[int]) -> World:
-    return World(state, FixedDice(dice))
+    """The working data of a resolution of ``state`` with fixed dice (its events: ``world.w.events``)."""
+    work: Work[World] = Work(state.flow, RULESET.seats(state), FixedDice(dice))
+    work.data = World(state, work)
+    return work.data
+
+
+def at(state: State, step: str, stage: int | None = None) -> State:
+    """The state moved to another step (and stage) of the game."""
+    return replace(state, flow=replace(state.flow, step=step, turn=state.stage if stage is None else stage))
+
+
+def asking(state: State, side: str, *reactions: dict[str, Any]) -> State:
+    """The state in ``side``'s interrupt window, asked for ``reactions`` (as the view's "ask" lists them)
+    while the other side's combat phase, with no actions, waits."""
+    asks = tuple(Ask(x["seat"], x["ac"], f"{x['ac']}: fire at {x['target']}?", "HOLD", ("FIRE", "HOLD"))
+                 for x in reactions)
+    other = "gb" if side == "de" else "de"
+    pending = Pending(f"{side}-react", asks, {"phasing": other, "actions": [], "reactions": list(reactions)})
+    return replace(state, flow=replace(state.flow, step=f"{side}-react", counter=state.flow.counter + 1,
+                                       pending=pending))
+
+
+def keeping(state: State, *policies: tuple[str, str, str]) -> State:
+    """The state with standing orders (unit, kind, value) kept for the units' owners."""
+    store = state.flow.standing
+    for unit, kind, value in policies:
+        owner = next(x.seat for x in state.aircraft + state.guns if x.id == unit)  # type: ignore[operator]
+        store, _ = store.change(owner, Policy(unit, kind, value))
+    return replace(state, flow=replace(state.flow, standing=store))
 
 
 def lines(text: str) -> list[OrderLine]:

@@ -6,11 +6,12 @@ from dataclasses import replace
 import pytest
 
 from pbem.core.dice import FixedDice
-from pbem.rules.lew_morski import RULESET, board, combat, movement, tables
+from pbem.rules.lew_morski import RULESET, attacks, board, combat, flight, movement, tables
 from pbem.rules.lew_morski.ruleset import decide
-from pbem.rules.lew_morski.world import plane
+from pbem.rules.lew_morski.combat import plane
+from pbem.rules.lew_morski.orders import Action, Fire, Move, of_type
 
-from .lm_helpers import ac, add_gun, check, new_state, only, put, world
+from .lm_helpers import ac, add_gun, at, check, keeping, new_state, only, put, world
 
 
 def test_e1_coordinates():
@@ -26,7 +27,7 @@ def test_e2_stage_track_overflow():
     s = new_state()
     w = world(s, [])
     w.stage = 28
-    assert w.end_reason(after_gb_phase=True) == ""
+    assert w.end_reason_now(after_gb_phase=True) == ""
     w.new_stage()
     assert w.stage == 29
 
@@ -39,7 +40,7 @@ def test_e3_ju88_bomb_series_and_empty_speed():
     assert tables.stats("ju88", False, False, 3).max_speed == 4
     w = world(s, [])
     w.set("Ju88-1", path=((16, 23), (16, 24), (16, 25)))
-    w.bomb(w.ac["Ju88-1"], [(16, 23), (16, 24), (16, 25)])
+    attacks.bomb(w, w.ac["Ju88-1"], [(16, 23), (16, 24), (16, 25)])
     assert w.ac["Ju88-1"].bombs == 0
     assert w.stats(w.ac["Ju88-1"]).max_speed == 5
     s2 = w.freeze()
@@ -90,7 +91,7 @@ def test_e7_collision_roll(die, collide):
     """E-7 [R 4.2.6]: no path and no altitude avoids the hex: 6 = both destroyed, 1-5 = both share it."""
     s = _forced_collision_state()
     w = world(s, [die])
-    w.move_one(w.ac["He111-1"], {"change": "none", "path": "FFF", "forced": ""}, [], False)
+    flight.move_one(w, w.ac["He111-1"], Move("He111-1", "FFF"), [], False)
     if collide:
         assert w.ac["He111-1"].status == "destroyed" and w.ac["Spit-1"].status == "destroyed"
         # G-25 default: each side loses its own VP, nobody scores a shot down
@@ -107,11 +108,10 @@ def test_e8_offboard_return():
     s = put(s, "He111-1", "A30,B30", "S")
     w = world(s, [])
     w.stage = 7
-    w.move_one(w.ac["Spit-1"], {"change": "none", "path": "FF", "forced": ""}, [], False)
+    flight.move_one(w, w.ac["Spit-1"], Move("Spit-1", "FF"), [], False)
     a = w.ac["Spit-1"]
     assert a.status == "off" and a.return_stage == 12 and a.exit_hex == (20, 10) and a.exit_edge == "north"
-    from dataclasses import replace
-    s2 = replace(w.freeze(), stage=12, step="gb-move")
+    s2 = at(w.freeze(), "gb-move", 12)
     v = RULESET.view(s2, "gb")
     entry = next(x for x in v["own"] if x["id"] == "Spit-1")["entry"]
     assert "A20,B10" in entry["hexes"] and "A25,B13" in entry["hexes"] and "A26,B13" not in entry["hexes"]
@@ -128,7 +128,7 @@ def test_e9_german_offboard_roll(die, damaged, result):
     s = only(new_state(), "He111-1")
     s = put(s, "He111-1", "A41,B30", "NE", damaged=damaged)
     w = world(s, [die])
-    w.move_one(w.ac["He111-1"], {"change": "none", "path": "FFF", "forced": ""}, [], False)
+    flight.move_one(w, w.ac["He111-1"], Move("He111-1", "FFF"), [], False)
     a = w.ac["He111-1"]
     if result == "destroyed":
         assert a.status == "destroyed" and w.vp == {"de": -2, "gb": 4}
@@ -143,7 +143,7 @@ def test_e9_south_exit_withdraw_no_roll():
     s = only(new_state(), "He111-1")
     s = put(s, "He111-1", "A20,B36", "S")  # row 26
     w = world(s, [])  # FixedDice([]) proves no roll is made
-    w.move_one(w.ac["He111-1"], {"change": "none", "path": "FFF", "forced": ""}, [], True)
+    flight.move_one(w, w.ac["He111-1"], Move("He111-1", "FFF"), [], True)
     assert w.ac["He111-1"].status == "withdrawn" and w.vp == {"de": 0, "gb": 0}
 
 
@@ -158,7 +158,7 @@ def test_e10_combat_table_reading(total):
     s = put(s, "Spit-1", "A20,B20", "N")
     s = put(s, "He111-1", "A20,B18", "N")
     w = world(s, _dice_for_sum(total))
-    w.fire(w.ac["Spit-1"])
+    attacks.fire(w, w.ac["Spit-1"])
     he = w.ac["He111-1"]
     assert he.damaged is (7 <= total <= 11)
     assert w.ac["Spit-1"].jammed is (total in (2, 12))
@@ -169,7 +169,7 @@ def test_e10_second_hit_destroys():
     s = put(s, "Spit-1", "A20,B20", "N")
     s = put(s, "He111-1", "A20,B18", "N", damaged=True)
     w = world(s, [4, 4])
-    w.fire(w.ac["Spit-1"])
+    attacks.fire(w, w.ac["Spit-1"])
     assert w.ac["He111-1"].status == "destroyed"
 
 
@@ -179,7 +179,7 @@ def test_e11_mutual_fire_both_destroyed():
     s = put(s, "Spit-1", "A20,B20", "N", damaged=True)
     s = put(s, "Me110-1", "A20,B17", "S", damaged=True)
     w = world(s, [5, 5, 5, 5])  # damaged attack 3 at distance 3 hits on 9-11
-    w.combat_phase("de", {"actions": [{"verb": "FIRE", "ac": "Me110-1", "at": ""}]}, {})
+    attacks.combat_phase(w, "de", [Fire("Me110-1")], {})
     assert w.ac["Spit-1"].status == "destroyed" and w.ac["Me110-1"].status == "destroyed"
     assert w.vp == {"de": 2 - 1, "gb": -1 + 2}
 
@@ -191,9 +191,9 @@ def test_e11_reaction_before_attack_cancels_it():
     s = put(s, "Me110-1", "A20,B18", "NE", damaged=True)  # not facing the Spitfire
     s = put(s, "He111-1", "A21,B18", "N")  # would be Me110-1's own target (friendly, no shot anyway)
     w = world(s, [4, 4])  # the Spitfire hits (7-11)
-    w.combat_phase("de", {"actions": [{"verb": "FIRE", "ac": "Me110-1", "at": ""}]}, {})
+    attacks.combat_phase(w, "de", [Fire("Me110-1")], {})
     assert w.ac["Me110-1"].status == "destroyed"
-    assert not any("Me110-1 fires" in e.text for e in w.events)
+    assert not any("Me110-1 fires" in e.text for e in w.w.events)
 
 
 def test_e11_damaged_reactive_target_fires_with_reverse_strength():
@@ -201,11 +201,11 @@ def test_e11_damaged_reactive_target_fires_with_reverse_strength():
     s = put(s, "Spit-1", "A20,B20", "N")
     s = put(s, "Me110-1", "A20,B18", "NE")
     s = put(s, "Spit-2", "A21,B18", "SE")  # Me110-1's target at distance 1, not facing it
-    s = s.__class__(**{**s.__dict__, "policies": (("Spit-2", "react", "NEVER"),)})
+    s = keeping(s, ("Spit-2", "react", "NEVER"))
     w = world(s, [4, 4, 3, 3])  # Spit-1 hits (damage); Me110 (now attack 3) at distance 1 needs 7-11: rolls 6, miss
-    w.combat_phase("de", {"actions": [{"verb": "FIRE", "ac": "Me110-1", "at": ""}]}, {})
+    attacks.combat_phase(w, "de", [Fire("Me110-1")], {})
     assert w.ac["Me110-1"].damaged and w.ac["Spit-2"].damaged is False
-    assert any("strength 3" in e.text and e.text.startswith("Me110-1 fires") for e in w.events)
+    assert any("strength 3" in e.text and e.text.startswith("Me110-1 fires") for e in w.w.events)
 
 
 @pytest.mark.parametrize("die,edge", [(1, "east"), (2, "east"), (3, "south"), (4, "south"), (5, "west"), (6, "west")])
@@ -229,7 +229,7 @@ def test_e14_vp_track():
     w.destroy(w.ac["Spit-1"], "test")
     assert w.vp["de"] == 2
     w.set("He111-1", path=((12, 9),))
-    w.drop(w.ac["He111-1"], (12, 9))
+    attacks.drop(w, w.ac["He111-1"], (12, 9))
     assert w.vp["de"] == 5
     w.destroy(w.ac["He111-2"], "test")
     w.destroy(w.ac["Ju88-1"], "test")
@@ -334,12 +334,12 @@ def test_d8_bombing_targets_and_guns():
     assert check(s, "de", "MOVE He111-1 FFF\nBOMB He111-1 A16,B23 A16,B24 A16,B25").problems[0].rule == "R 7.0.5"
     assert check(s, "de", "MOVE He111-1 FFF\nBOMB He111-1 A16,B27").problems[0].rule == "R 7.0.2"
     w = world(s, [4])
-    w.movement("de", r.orders)
-    w.actions("de", r.orders["actions"])
+    flight.movement_phase(w, "de", r.orders)
+    attacks.written_actions(w, of_type(r.orders, Action))
     assert w.vp["de"] == 3 and w.guns["AA-1"].destroyed and "T07" in w.bombed
     w2 = world(s, [3])
-    w2.movement("de", r.orders)
-    w2.actions("de", r.orders["actions"])
+    flight.movement_phase(w2, "de", r.orders)
+    attacks.written_actions(w2, of_type(r.orders, Action))
     assert not w2.guns["AA-1"].destroyed
 
 
@@ -350,10 +350,10 @@ def test_d9_all_targets_bonus_once():
     hexes = [(12, 9), (11, 13), (4, 24), (10, 31)]
     for i, h in enumerate(hexes):
         w.set("He111-1", path=(h,), bombs=2, bombed=())
-        w.drop(w.ac["He111-1"], h)
+        attacks.drop(w, w.ac["He111-1"], h)
         assert w.vp["de"] == 3 * (i + 1) + (3 if i == 3 else 0)
     w.set("He111-1", path=((12, 9),), bombs=2, bombed=())
-    w.drop(w.ac["He111-1"], (12, 9))
+    attacks.drop(w, w.ac["He111-1"], (12, 9))
     assert w.vp["de"] == 18
 
 
@@ -363,13 +363,12 @@ def test_d10_one_shot_per_stage():
     s = put(s, "Spit-1", "A20,B20", "N")
     s = put(s, "He111-1", "A20,B18", "N")
     w = world(s, [1, 2])  # a miss
-    w.combat_phase("de", {"actions": []}, {})
+    attacks.combat_phase(w, "de", [], {})
     assert w.ac["Spit-1"].fired_stage == 1
-    from dataclasses import replace
-    s2 = replace(w.freeze(), step="gb-move")
+    s2 = at(w.freeze(), "gb-move")
     p = check(s2, "gb", "MOVE Spit-1 RFF\nFIRE Spit-1").problems
     assert p and p[0].rule == "R 5.3.1" and p[0].line_no == 2
-    s3 = replace(w.freeze(), step="gb-move", options=tuple(sorted({**s.opts, "one_shot": "target"}.items())))
+    s3 = replace(at(w.freeze(), "gb-move"), options=tuple(sorted({**s.opts, "one_shot": "target"}.items())))
     assert not check(s3, "gb", "MOVE Spit-1 RFF\nFIRE Spit-1").problems
 
 
@@ -380,12 +379,12 @@ def test_d11_unjam_takes_effect_next_stage():
     s = put(s, "Spit-1", "A20,B18", "S")
     w = world(s, [6])
     w.stage = 5
-    w.unjam(w.ac["Me110-1"])
+    attacks.unjam(w, w.ac["Me110-1"])
     assert w.ac["Me110-1"].jammed and w.ac["Me110-1"].unjam_stage == 5
-    assert w.reactive_candidates("gb") == []
+    assert attacks.reactive_candidates(w, "gb") == []
     w.new_stage()
     assert not w.ac["Me110-1"].jammed and w.stage == 6
-    assert [b.id for b, _, _ in w.reactive_candidates("gb")] == ["Me110-1"]
+    assert [b.id for b, _, _ in attacks.reactive_candidates(w, "gb")] == ["Me110-1"]
 
 
 def test_g22_altitude_change_at_a_chosen_hex():
@@ -400,7 +399,7 @@ def test_g22_altitude_change_at_a_chosen_hex():
     r = check(s2, "de", "MOVE He111-1 FFFFDF")  # 4 hexes then dive: +1 limit makes 5 legal
     assert not r.problems
     w = world(s2, [])
-    w.move_one(w.ac["He111-1"], r.orders["moves"][0], [], False)
+    flight.move_one(w, w.ac["He111-1"], of_type(r.orders, Move)[0], [], False)
     assert w.ac["He111-1"].alt == "LOW" and w.ac["He111-1"].hex == (30, 25)
 
 

@@ -26,7 +26,7 @@ def test_conformance_with_options(scenario, options):
 
 def test_whole_game_w1_bots_reach_the_end():
     """The demo game: Wariant 1 with bots plays to an outcome in a sane number of phases."""
-    steps = play(RULESET, "w1", b"demo", max_phases=300)
+    steps = play(RULESET, "w1", b"lew morski demo game w1", max_phases=300)
     final = steps[-1].state
     out = RULESET.outcome(final)
     assert out is not None and RULESET.phase(final) is None
@@ -35,7 +35,7 @@ def test_whole_game_w1_bots_reach_the_end():
     assert {"fire", "bomb", "move"} <= kinds  # the bots actually fly, fight and bomb
 
 
-@pytest.mark.parametrize("seed", [b"1", b"2"])
+@pytest.mark.parametrize("seed", [b"lew morski seed one", b"lew morski seed two"])
 def test_w1_ends_for_several_seeds(seed):
     steps = play(RULESET, "w1", seed, max_phases=300, options={"setup": "auto"})
     assert RULESET.outcome(steps[-1].state) is not None and len(steps) < 150
@@ -43,13 +43,13 @@ def test_w1_ends_for_several_seeds(seed):
 
 @pytest.mark.parametrize("scenario", ["w2", "w3", "w4", "w5"])
 def test_whole_game_other_scenarios(scenario):
-    steps = play(RULESET, scenario, b"whole", max_phases=400, options={"setup": "auto"})
+    steps = play(RULESET, scenario, b"lew morski whole game", max_phases=400, options={"setup": "auto"})
     assert RULESET.outcome(steps[-1].state) is not None
 
 
 def test_step_mode_interrupts_are_answered():
     """react_default=ask opens interrupt windows awaiting one side; the bot answers them and the game ends."""
-    steps = play(RULESET, "w1", b"ask", max_phases=300, options={"react_default": "ask", "setup": "auto"})
+    steps = play(RULESET, "w1", b"lew morski ask windows", max_phases=300, options={"react_default": "ask", "setup": "auto"})
     names = {s.phase.name for s in steps}
     assert names & {"gb-react", "de-react"}
     for s in steps:

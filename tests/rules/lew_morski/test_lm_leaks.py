@@ -7,7 +7,7 @@ from dataclasses import replace
 from pbem.core.dice import FixedDice
 from pbem.rules.lew_morski import RULESET
 
-from .lm_helpers import lines, new_state, put
+from .lm_helpers import at, lines, new_state, put
 
 PROBE = "MOVE He111-1 FFF\nFIRE Me110-1\nMOVE Spit-1 FF\nAAFIRE AA-1 He111-1\nBOMB He111-1 A30,B30\nREACT ALL ALWAYS"
 
@@ -42,7 +42,7 @@ def test_fog_german_does_not_see_into_cloud():
 
 
 def test_fog_british_do_not_see_bombs_jams_or_parked_aircraft():
-    base = replace(new_state(visibility="fog"), step="gb-move")
+    base = at(new_state(visibility="fog"), "gb-move")
     a = base
     b = put(base, "He111-2", "A40,B34", "SW", bombs=0, jammed=True)
     c = replace(b, aircraft=tuple(replace(x, status="off", return_stage=9, exit_hex=(42, 30), exit_edge="east")

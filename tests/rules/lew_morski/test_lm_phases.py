@@ -1,13 +1,13 @@
 """The PBEM protocol: one message per side per stage, standing orders, interrupt windows for ASK decisions."""
 from __future__ import annotations
 
-from dataclasses import replace
 
 from pbem.core.dice import FixedDice
 from pbem.core.ruleset import Window
 from pbem.rules.lew_morski import RULESET
+from pbem.rules.lew_morski.orders import Policy
 
-from .lm_helpers import check, new_state, only, put
+from .lm_helpers import at, check, keeping, new_state, only, put
 
 
 def _duel(**options):
@@ -20,7 +20,7 @@ def test_stage_is_two_ordinary_phases():
     s = new_state()
     ph = RULESET.phase(s)
     assert (ph.turn, ph.name, ph.awaiting) == (1, "de-move", frozenset({"de"}))
-    res = RULESET.resolve(s, {"de": {}}, FixedDice([]))
+    res = RULESET.resolve(s, {"de": ()}, FixedDice([]))
     ph2 = RULESET.phase(res.state)
     assert (ph2.turn, ph2.name, ph2.awaiting) == (1, "gb-move", frozenset({"gb"}))
 
@@ -35,16 +35,22 @@ def test_standing_policy_fires_without_asking():
 
 def test_policy_never_holds_fire():
     s = _duel()
-    s = replace(s, policies=(("Spit-1", "react", "NEVER"),))
+    s = keeping(s, ("Spit-1", "react", "NEVER"))
     res = RULESET.resolve(s, {"de": check(s, "de", "MOVE He111-1 FFF").orders}, FixedDice([]))
     assert not res.state.ac("He111-1").damaged and res.state.ac("Spit-1").fired_stage == 0
 
 
 def test_ask_policy_opens_interrupt_window_for_that_seat_only():
     s = _duel()
-    pol = check(replace(s, step="gb-move"), "gb", "REACT Spit-1 ASK").orders["policies"]
-    assert pol == [["Spit-1", "react", "ASK"]]
-    s = replace(s, policies=(("Spit-1", "react", "ASK"),))
+    pol = check(at(s, "gb-move"), "gb", "REACT Spit-1 ASK").orders
+    assert pol == (Policy("Spit-1", "react", "ASK"),)
+    kept = RULESET.resolve(at(s, "gb-move"), {"gb": pol}, FixedDice([1] * 8))  # whatever is fired misses
+    assert kept.state.flow.standing.listing("gb") == ["REACT Spit-1 ASK"]
+    assert [e.text for e in kept.events if e.kind == "standing"] == ["standing order REACT Spit-1 ASK is now in force"]
+    assert RULESET.view(kept.state, "gb")["policies"] == [["Spit-1", "react", "ASK"]]
+    assert "# REACT Spit-1 ASK" in RULESET.order_form(RULESET.view(kept.state, "gb"), "gb").splitlines()
+    assert RULESET.view(kept.state, "de")["policies"] == []
+    s = keeping(s, ("Spit-1", "react", "ASK"))
     res = RULESET.resolve(s, {"de": check(s, "de", "MOVE He111-1 FFF\nFIRE He111-1").orders}, FixedDice([]))
     ph = RULESET.phase(res.state)
     assert ph.name == "gb-react" and ph.window == Window.INTERRUPT and ph.awaiting == frozenset({"gb"})
@@ -55,7 +61,7 @@ def test_ask_policy_opens_interrupt_window_for_that_seat_only():
     assert bad
     answer = check(res.state, "gb", "REACT Spit-1 FIRE").orders
     done = RULESET.resolve(res.state, {"gb": answer}, FixedDice([5, 5, 1, 2]))
-    assert done.state.step == "gb-move" and done.state.ac("He111-1").damaged and done.state.pending == ""
+    assert done.state.step == "gb-move" and done.state.ac("He111-1").damaged and done.state.flow.pending is None
     silent = RULESET.resolve(res.state, {"gb": RULESET.default_orders(res.state, "gb")}, FixedDice([1, 2]))
     # silence holds fire; then the He-111's own FIRE order is resolved (a miss)
     assert not silent.state.ac("He111-1").damaged and silent.state.ac("Spit-1").fired_stage == 0
@@ -83,14 +89,14 @@ def test_players_per_side_seats_and_orders():
     mine = [a["id"] for a in v["own"]]
     body = "\n".join(f"MOVE {m} FFF" for m in mine)
     o1 = check(s, "de-1", body).orders
-    res = RULESET.resolve(s, {"de-1": o1, "de-2": {}}, FixedDice([]))
+    res = RULESET.resolve(s, {"de-1": o1, "de-2": ()}, FixedDice([]))
     assert all(res.state.ac(m).path for m in mine)
 
 
 def test_game_over_has_no_phase_and_an_outcome():
     s = only(new_state(), "Spit-1")
-    s = replace(s, step="gb-move")
-    res = RULESET.resolve(s, {"gb": {}}, FixedDice([]))
+    s = at(s, "gb-move")
+    res = RULESET.resolve(s, {"gb": ()}, FixedDice([]))
     assert res.state.step == "over" and RULESET.phase(res.state) is None
     out = RULESET.outcome(res.state)
     # only British units remain, but the game is decided on VP: 0/10 is 10 short, 0/15 is 15 short [R 8.2]
@@ -98,8 +104,8 @@ def test_game_over_has_no_phase_and_an_outcome():
 
 
 def test_stage_limit_option_ends_the_game():
-    s = replace(new_state(stage_limit=12), stage=12, step="gb-move")
-    res = RULESET.resolve(s, {"gb": {}}, FixedDice([]))
+    s = at(new_state(stage_limit=12), "gb-move", 12)
+    res = RULESET.resolve(s, {"gb": ()}, FixedDice([]))
     assert res.state.step == "over" and "stage limit" in res.state.end_reason
 
 

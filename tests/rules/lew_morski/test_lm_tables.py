@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.rules.lew_morski import board, combat, tables
+from pbem.rules.lew_morski import attacks, board, combat, tables
 from pbem.rules.lew_morski.ruleset import decide
 
 from .lm_helpers import new_state, only, put, world
@@ -32,17 +32,17 @@ def test_table2_cell_resolves(strength, dist):
         s = put(s, "Spit-1", "A20,B20", "N")
         s = put(s, "He111-1", board.fmt((20, 20 - dist)), "N")
         w = world(s, [min(6, total - 1), total - min(6, total - 1)])
-        assert w.shot(w.ac["Spit-1"], w.ac["He111-1"], dist, strength, []) is (lo <= total <= hi)
+        assert attacks.shot(w, w.ac["Spit-1"], w.ac["He111-1"], dist, strength, []) is (lo <= total <= hi)
 
 
 def test_table2_strength_zero_no_roll_and_jam_roll_option():
     """G-14: strength 0 has no row: no roll by default; option zero_strength=jam_roll rolls only for a jam."""
     s = only(new_state(), "Spit-1", "He111-1")
     w = world(s, [])
-    assert w.shot(w.ac["Spit-1"], w.ac["He111-1"], 1, 0, []) is False
+    assert attacks.shot(w, w.ac["Spit-1"], w.ac["He111-1"], 1, 0, []) is False
     s2 = only(new_state(zero_strength="jam_roll"), "Spit-1", "He111-1")
     w2 = world(s2, [6, 6])
-    assert w2.shot(w2.ac["Spit-1"], w2.ac["He111-1"], 1, 0, []) is False and w2.ac["Spit-1"].jammed
+    assert attacks.shot(w2, w2.ac["Spit-1"], w2.ac["He111-1"], 1, 0, []) is False and w2.ac["Spit-1"].jammed
 
 
 @pytest.mark.parametrize("alt,dist,expected", [("HIGH", 0, (6, 6)), ("HIGH", 1, None), ("LOW", 0, (5, 6)),
@@ -62,7 +62,7 @@ def test_table4_aa(alt, dist, expected):
             from pbem.rules.lew_morski.state import Gun
             s = replace(s, guns=(Gun("AA-1", "gb", (30, 30)),))
             w = world(s, [die])
-            w.aa_fire(w.guns["AA-1"], w.ac["He111-9"])
+            attacks.aa_fire(w, w.guns["AA-1"], w.ac["He111-9"])
             assert w.ac["He111-9"].damaged is (expected[0] <= die <= expected[1])
 
 
@@ -128,7 +128,7 @@ def test_table1_vp_for_bombs(per_series, target, expected):
     w = world(s, [])
     h = board.parse_hex(target)
     w.set("He111-1", path=(h,))
-    w.drop(w.ac["He111-1"], h)
+    attacks.drop(w, w.ac["He111-1"], h)
     assert w.vp["de"] == expected and w.ac["He111-1"].bombs == 1
 
 
@@ -140,7 +140,7 @@ def test_bomb_on_gun_roll(die, kept):
     s = replace(put(new_state(), "He111-1", "A30,B30", "S"), guns=(Gun("AA-1", "gb", (30, 31)),))
     w = world(s, [die])
     w.set("He111-1", path=((30, 31),))
-    w.drop(w.ac["He111-1"], (30, 31))
+    attacks.drop(w, w.ac["He111-1"], (30, 31))
     assert (not w.guns["AA-1"].destroyed) is kept
 
 
@@ -149,7 +149,7 @@ def test_unjam_roll(die):
     """R 5.3.4: 6 clears the guns."""
     s = put(new_state(), "Spit-1", "A20,B20", "N", jammed=True)
     w = world(s, [die])
-    w.unjam(w.ac["Spit-1"])
+    attacks.unjam(w, w.ac["Spit-1"])
     assert bool(w.ac["Spit-1"].unjam_stage) is (die == 6)
 
 

@@ -1,7 +1,6 @@
 """The sitrep templates render from views (StrictUndefined) and state the game's options."""
 from __future__ import annotations
 
-from dataclasses import replace
 
 import pytest
 
@@ -9,7 +8,7 @@ from pbem.core.play import play
 from pbem.render import environment
 from pbem.rules.lew_morski import RULESET
 
-from .lm_helpers import new_state
+from .lm_helpers import asking, new_state
 
 ENV = environment()  # the one the server renders with: the shipped templates, sandboxed, autoescaped HTML
 GAME = {"id": "g1", "title": "Lew Morski test", "turn": 1, "phase_title": "stage 1", "notices": [], "outcome": None,
@@ -19,9 +18,8 @@ GAME = {"id": "g1", "title": "Lew Morski test", "turn": 1, "phase_title": "stage
 def states():
     steps = play(RULESET, "w4", b"tpl", max_phases=12, options={"visibility": "fog", "players_per_side": 2})
     yield new_state("w3")
-    yield replace(new_state("w1", react_default="ask"), step="gb-react",
-                  pending='{"asks":[{"ac":"Spit-1","seat":"gb","target":"He111-1","dist":2,"strength":4,'
-                          '"range":[7,11]}],"orders":{"actions":[]},"phasing":"de"}')
+    yield asking(new_state("w1", react_default="ask"), "gb",
+                 {"ac": "Spit-1", "seat": "gb", "target": "He111-1", "dist": 2, "strength": 4, "range": [7, 11]})
     for s in steps[::3]:
         yield s.state
 

@@ -1,0 +1,321 @@
+"""Combat resolution: attacks, reactive and mutual fire, bombs, unjamming and AA fire [R 5-7].
+
+Functions of the :class:`~.world.World` being resolved.  A report of a shot names the shooter only to
+a side that can see it (fog games, digest 5); the reacting side's standing orders decide reactive fire.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from pbem.core.work import EVERYONE
+
+from . import board, combat, tables
+from .board import Hex
+from .combat import plane
+from .orders import AaFire, Action, Bomb, Fire, Unjam
+from .setup import scenario_data, targets
+from .state import Aircraft, Gun
+from .world import OTHER, World, ac_key
+
+
+def can_fire(world: World, a: Aircraft, target: str = "") -> bool:
+    if a.status != "board" or a.jammed:
+        return False
+    if a.fired_stage == world.stage:
+        return world.opts["one_shot"] == "target" and target != "" and a.fired_target == target
+    return True
+
+
+def unseen_by(world: World, a: Aircraft, side: str) -> bool:
+    """True when ``side`` may not see aircraft ``a`` (fog games; the British see all by radar)."""
+    if not world.fog or side == "gb" or a.side == side:
+        return False
+    eyes = [x.hex for x in world.on_board(side)]
+    return not combat.seen(a.hex, a.alt, eyes, int(world.opts["visual_range"]))
+
+
+def label(world: World, a: Aircraft, for_side: str) -> str:
+    """How ``for_side`` may call aircraft ``a`` in a report everyone reads."""
+    return "an unseen aircraft" if unseen_by(world, a, for_side) else a.id
+
+
+def say_shot(world: World, shooter: Aircraft, target: Aircraft, text: str, kind: str) -> None:
+    """A shot's report; the target's side learns only that an unseen aircraft fired if it cannot see
+    the shooter [digest 5], so a fog game never names a hidden aircraft."""
+    if not unseen_by(world, shooter, target.side):
+        world.w.say(text.format(shooter=shooter.id), kind=kind)
+        return
+    world.w.say(text.format(shooter=shooter.id), to=shooter.side, kind=kind)
+    world.w.say(text.format(shooter="an unseen aircraft"), to=target.side, kind=kind)
+
+
+def shot(world: World, shooter: Aircraft, target: Aircraft, dist: int, strength: int, notes: list[str]) -> bool:
+    """Roll one attack; returns True on a hit (the caller applies it) [R 5.2, 5.3.4, Table 2]."""
+    world.set(shooter.id, fired_stage=world.stage, fired_target=target.id)
+    mods = f" ({'; '.join(notes)})" if notes else ""
+    rng = tables.hit_range(strength, dist)
+    if rng is None and world.opts["zero_strength"] == "no_roll":
+        say_shot(world, shooter, target, f"{{shooter}} fires at {target.id} at distance {dist} with strength "
+                 f"{strength}{mods}: no hit possible, no roll [G-14]", "fire")
+        return False
+    who = "an unseen aircraft" if unseen_by(world, shooter, target.side) else shooter.id
+    s = world.w.roll(6, f"{who} fires at {target.id}, first die", seen_by=EVERYONE) + \
+        world.w.roll(6, f"{who} fires at {target.id}, second die", seen_by=EVERYONE)
+    if s in tables.jam_sums():
+        world.set(shooter.id, jammed=True)
+        say_shot(world, shooter, target, f"{{shooter}} fires at {target.id} (distance {dist}, strength "
+                 f"{strength}{mods}): rolls {s}, guns jammed [R 5.3.4]", "jam")
+        return False
+    hit = rng is not None and rng[0] <= s <= rng[1]
+    need = f"needs {rng[0]}-{rng[1]}" if rng else "cannot hit"
+    say_shot(world, shooter, target, f"{{shooter}} fires at {target.id} (distance {dist}, strength {strength}"
+             f"{mods}, {need}): rolls {s}, {'hit' if hit else 'miss'}", "fire")
+    return hit
+
+
+def target(world: World, a: Aircraft) -> tuple[Aircraft, int] | None:
+    t = combat.target_of(plane(a), world.planes(), world.opts)
+    return (world.ac[t[0].id], t[1]) if t else None
+
+
+def fire(world: World, shooter: Aircraft, expect: str = "") -> None:
+    """An attack by the phasing side, results applied at once [R 5.3.7, 5.3.8, G-32]."""
+    shooter = world.ac[shooter.id]
+    tg = target(world, shooter) if shooter.status == "board" else None
+    if shooter.status != "board":
+        return
+    if tg is None:
+        world.w.say(f"{shooter.id} has no enemy as the nearest aircraft on its line of fire; "
+                    "it holds fire", to=world.secret_to(shooter.side))
+        return
+    t, d = tg
+    if expect and t.id.lower() != expect.lower():
+        world.w.say(f"{shooter.id} holds fire: the nearest target is not {expect}", to=world.secret_to(shooter.side))
+        return
+    if not can_fire(world, shooter, t.id):
+        why = "its guns are jammed" if shooter.jammed else "it has already fired this stage [R 5.3.1]"
+        world.w.say(f"{shooter.id} cannot fire: {why}", to=world.secret_to(shooter.side))
+        return
+    st, notes = combat.strength(plane(shooter), plane(t), world.s.sun, world.opts)
+    if shot(world, shooter, t, d, st, notes):
+        world.hit(t, f"hit by {label(world, shooter, t.side)}")
+
+
+def reactive_candidates(world: World, phasing: str) -> list[tuple[Aircraft, Aircraft, int]]:
+    out = []
+    for b in world.on_board(OTHER[phasing]):
+        tg = target(world, b)
+        if tg and can_fire(world, b, tg[0].id):
+            out.append((b, tg[0], tg[1]))
+    return out
+
+
+def wants_react(world: World, b: Aircraft, t: Aircraft, decisions: dict[str, str]) -> str:
+    """FIRE, HOLD or ASK for aircraft b whose nearest target is t [R 5.4, G-31]."""
+    if b.id in decisions:
+        return decisions[b.id]
+    pol = world.policy(b.id, "react", world.opts["react_default"].upper())
+    if pol == "ALWAYS":
+        return "FIRE"
+    if pol == "NEVER":
+        return "HOLD"
+    if pol == "ASK":
+        return "ASK"
+    if pol == "BOMBER":
+        return "FIRE" if tables.type_info(t.type)["vp_class"] == "bomber" else "HOLD"
+    if pol.startswith("STRENGTH:"):
+        st, _ = combat.strength(plane(b), plane(t), world.s.sun, world.opts)
+        return "FIRE" if st >= int(pol.split(":")[1]) else "HOLD"
+    return "FIRE"
+
+
+def reactive_fire(world: World, phasing: str, decisions: dict[str, str]) -> None:
+    """Non-phasing aircraft fire first at phasing aircraft on their line [R 3 Faza 2/4, 5.4]; a target
+    that has the reacting aircraft as its own target may return fire simultaneously."""
+    for b in world.on_board(OTHER[phasing]):
+        b = world.ac[b.id]
+        if b.status != "board":
+            continue
+        tg = target(world, b)
+        if not tg or not can_fire(world, b, tg[0].id):
+            continue
+        t, d = tg
+        if wants_react(world, b, t, decisions) != "FIRE":
+            continue
+        back = target(world, t)
+        mutual = back is not None and back[0].id == b.id and can_fire(world, t, b.id) and \
+            world.policy(t.id, "return", "YES") == "YES"
+        sb, nb = combat.strength(plane(b), plane(t), world.s.sun, world.opts)
+        if mutual:
+            st_, nt = combat.strength(plane(t), plane(b), world.s.sun, world.opts)
+            world.w.say(f"{b.id} and {t.id} fire at each other simultaneously [R 5.4]", kind="mutual")
+            h1 = shot(world, b, t, d, sb, nb)
+            h2 = shot(world, t, b, d, st_, nt)
+            if h1:
+                world.hit(t, f"hit by {label(world, b, t.side)}")
+            if h2:
+                world.hit(b, f"hit by {label(world, t, b.side)}")
+        else:
+            say_shot(world, b, t, f"{{shooter}} fires reactively at {t.id} [R 5.4]", "react")
+            if shot(world, b, t, d, sb, nb):
+                world.hit(t, f"hit by {label(world, b, t.side)}")
+
+
+def ask_list(world: World, phasing: str) -> list[dict[str, Any]]:
+    """Reactive decisions no standing order covers (policy ASK) [digest 4.3 IP-2/IP-5]."""
+    out = []
+    for b, t, d in reactive_candidates(world, phasing):
+        if wants_react(world, b, t, {}) == "ASK":
+            st, notes = combat.strength(plane(b), plane(t), world.s.sun, world.opts)
+            out.append({"ac": b.id, "seat": b.seat, "target": t.id, "dist": d, "strength": st,
+                        "range": list(tables.hit_range(st, d) or [])})
+    return out
+
+
+def drop(world: World, a: Aircraft, h: Hex) -> None:
+    """One bomb series on a hex [R 7.0-7.0.10, Table 1, 9.2]."""
+    a = world.ac[a.id]
+    if a.status != "board" or a.bombs <= 0 or h in a.bombed:
+        return
+    if a.jammed and world.opts["jammed_bombing"] == "no":
+        world.w.say(f"{a.id} has jammed guns and may not bomb (option jammed_bombing=no)", to=world.secret_to(a.side))
+        return
+    a = world.set(a.id, bombs=a.bombs - 1, bombed=a.bombed + (h,))
+    ter = board.terrain()
+    oid = ter.object_at(h)
+    text = f"{a.id} drops a bomb series on {board.fmt(h)}"
+    if oid:
+        world.bombed.add(oid)
+        if oid in targets(world.s.scenario):
+            world.vp["de"] += int(world.opts["vp_per_series"])
+            text += f", strategic object {oid} (a scenario target): DE +{world.opts['vp_per_series']}"
+        else:
+            text += f", strategic object {oid} (not a target of this scenario, no VP)"
+    world.w.say(text, kind="bomb", hex=board.fmt(h))
+    for g in sorted(world.guns.values(), key=lambda g: ac_key(g.id)):
+        if g.hex == h and not g.destroyed:
+            v = world.w.roll(6, f"bombs on AA gun {g.id} at {board.fmt(h)} (4-6 destroyed) [R 7.0.6]",
+                             seen_by=EVERYONE)
+            if v in tables.dice_table()["bomb_destroys_gun"]:
+                world.guns[g.id] = replace(g, destroyed=True, revealed=True)
+                world.w.say(f"AA gun {g.id} at {board.fmt(h)} is destroyed by the bombs", kind="gun")
+            else:
+                world.guns[g.id] = replace(g, revealed=True)
+                world.w.say(f"AA gun {g.id} at {board.fmt(h)} survives the bombs", kind="gun")
+    tg = targets(world.s.scenario)
+    bonus = scenario_data(world.s.scenario)["all_targets_bonus"]
+    if bonus and not world.bonus_done and all(t in world.bombed for t in tg):
+        world.bonus_done = True
+        world.vp["de"] += bonus
+        world.w.say(f"every target of the scenario has been bombed: DE +{bonus} [R 9.2]", kind="bonus")
+
+
+def bomb(world: World, a: Aircraft, hexes: list[Hex]) -> None:
+    a = world.ac[a.id]
+    for h in hexes:
+        if h not in a.path:
+            world.w.say(f"{a.id} did not fly over {board.fmt(h)} this stage: no bombs there [R 7.0.2]",
+                        to=world.secret_to(a.side))
+            continue
+        drop(world, a, h)
+
+
+def unjam(world: World, a: Aircraft) -> None:
+    """One unjam try: 6 clears the jam from the next stage [R 5.3.4]."""
+    a = world.ac[a.id]
+    if a.status != "board" or not a.jammed or a.unjam_stage:
+        return
+    v = world.w.roll(6, f"{a.id} tries to clear its guns (6 succeeds) [R 5.3.4]", seen_by=world.secret_to(a.side))
+    if v in tables.dice_table()["unjam_success"]:
+        world.set(a.id, unjam_stage=world.stage)
+        world.w.say(f"{a.id} clears its guns; it may fire again from the next stage",
+                    to=world.secret_to(a.side), kind="unjam")
+    else:
+        world.w.say(f"{a.id} fails to clear its guns", to=world.secret_to(a.side), kind="unjam")
+
+
+def aa_fire(world: World, g: Gun, t: Aircraft) -> None:
+    """One AA shot [R 6.1, 6.2, Table 4]."""
+    g, t = world.guns[g.id], world.ac[t.id]
+    if g.destroyed or g.fired_stage == world.stage or t.status != "board" or t.side != "de":
+        return
+    rng, why = combat.aa_can_hit(g.hex, plane(t), world.s.sun, world.opts)  # type: ignore[arg-type]
+    if why == "out of range":
+        world.w.say(f"{g.id}: {t.id} is not within 1 hex of the gun [R 6.1]", to=world.secret_to("gb"))
+        return
+    world.guns[g.id] = replace(g, fired_stage=world.stage, revealed=True)
+    if rng is None:
+        world.w.say(f"AA gun {g.id} fires at {t.id}: {why} [R 6.2.5, Table 4]", kind="aa")
+        return
+    v = world.w.roll(6, f"AA gun {g.id} fires at {t.id} (hits on {rng[0]}-{rng[1]}) [Table 4]", seen_by=EVERYONE)
+    ok = rng[0] <= v <= rng[1]
+    world.w.say(f"AA gun {g.id} at {board.fmt(g.hex)} fires at {t.id}: rolls {v}, {'hit' if ok else 'miss'}",  # type: ignore[arg-type]
+                kind="aa")
+    if ok:
+        world.hit(t, f"AA gun {g.id}")
+
+
+def best_aa_target(world: World, g: Gun, only_bombers: bool) -> Aircraft | None:
+    best = None
+    for t in world.on_board("de"):
+        if only_bombers and tables.type_info(t.type)["vp_class"] != "bomber":
+            continue
+        rng, _ = combat.aa_can_hit(g.hex, plane(t), world.s.sun, world.opts)  # type: ignore[arg-type]
+        if rng is None:
+            continue
+        key = (-(rng[1] - rng[0]), tables.type_info(t.type)["vp_class"] != "bomber", not t.damaged, ac_key(t.id))
+        if best is None or key < best[0]:
+            best = (key, t)
+    return best[1] if best else None
+
+
+def aa_auto(world: World) -> None:
+    for g in sorted(world.guns.values(), key=lambda g: ac_key(g.id)):
+        if g.destroyed or g.fired_stage == world.stage:
+            continue
+        pol = world.policy(g.id, "aa", "AUTO")
+        if pol == "HOLD":
+            continue
+        t = best_aa_target(world, g, pol == "BOMBERS")
+        if t is not None:
+            aa_fire(world, g, t)
+
+
+def aa_on_movement(world: World, a: Aircraft) -> None:
+    """Option aa_timing=movement (G-15): guns fire by standing order as a German aircraft comes near."""
+    for g in sorted(world.guns.values(), key=lambda g: ac_key(g.id)):
+        a = world.ac[a.id]
+        if a.status != "board" or g.destroyed or g.fired_stage == world.stage:
+            continue
+        if board.distance(g.hex, a.hex) > 1:  # type: ignore[arg-type]
+            continue
+        pol = world.policy(g.id, "aa", "AUTO")
+        if pol == "HOLD" or (pol == "BOMBERS" and tables.type_info(a.type)["vp_class"] != "bomber"):
+            continue
+        rng, _ = combat.aa_can_hit(g.hex, plane(a), world.s.sun, world.opts)  # type: ignore[arg-type]
+        if rng is not None:
+            aa_fire(world, g, a)
+
+
+def written_actions(world: World, acts: Sequence[Action]) -> None:
+    """The phasing side's attacks, bombs, unjam tries and AA shots in the order written [R 3.0, 5.3.8]."""
+    for act in acts:
+        if isinstance(act, Fire):
+            a = world.ac.get(act.ac)
+            if a is not None and a.status == "board":
+                fire(world, a, act.at)
+        elif isinstance(act, Bomb) and world.opts["bomb_timing"] == "combat":
+            bomb(world, world.ac[act.ac], [board.parse_hex(h) for h in act.hexes])  # type: ignore[misc]
+        elif isinstance(act, Unjam):
+            unjam(world, world.ac[act.ac])
+        elif isinstance(act, AaFire) and world.opts["aa_timing"] == "combat":
+            aa_fire(world, world.guns[act.gun], world.ac[act.at])
+
+
+def combat_phase(world: World, phasing: str, actions: Sequence[Action], decisions: dict[str, str]) -> None:
+    reactive_fire(world, phasing, decisions)
+    written_actions(world, actions)
+    if phasing == "gb" and world.opts["aa_timing"] == "combat":
+        aa_auto(world)

@@ -1,0 +1,523 @@
+"""Reading and checking one seat's order lines against its view only [digest 11 order vocabulary].
+
+Two passes, through the kit's verb table (``pbem.core.verbs``):
+
+1. each line alone: one parser per verb turns the words into a typed order of ``orders`` or raises one
+   of the core order errors with its rule, using only the view;
+2. the file as a whole (:class:`FileReplay`): the orders in the order written, as resolution will take
+   them -- where each aircraft starts and ends (a formation's leaders must move first [R 4.1.1]), the
+   hexes it flies over (for BOMB), which unit already has which order.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from pbem.core.errors import AmbiguousOrderError, IllegalOrderError, OrderError, OrderProblem, OrderSyntaxError
+from pbem.core.orders import OrderLine
+from pbem.core.ruleset import Checked
+from pbem.core.verbs import Order as AnyOrder, Verb, VerbTable
+
+from . import board, movement, planning
+from .board import Hex
+from .orders import (AaFire, AllUnits, Bomb, Enter, Fire, Move, Order, Pass, Place, PlaceGun, Policy, ReactAnswer,
+                     Unjam, Withdraw, flatten)
+from .own_aircraft import stats_of
+from .setup import gun_site_problem
+from .state import ALTS
+
+View = Mapping[str, Any]
+Row = dict[str, Any]
+_HEXES = re.compile(r"A\s*\d{1,2}\s*,?\s*B\s*\d{1,2}", re.IGNORECASE)
+REACT_POLICIES = ("ALWAYS", "NEVER", "ASK")
+PHASE_WORDS = {"setup": "the setup", "move": "your movement phase", "react": "a reactive-fire window",
+               "none": "a phase where you give no orders"}
+
+
+# ------------------------------------------------------------------------- what the view offers
+def kind_of(view: View) -> str:
+    """What the seat may order now: setup, move, react or none."""
+    return view["phase"]["kind"] if view["phase"]["mine"] else "none"
+
+
+def allowed(view: View) -> list[str]:
+    gb = view["side"] == "gb"
+    base = ["REACT (standing)", "RETURNFIRE", "PASS"] + (["AA (standing)"] if gb else [])
+    return {"setup": ["PLACE", "AA <gun> <hex>"] + base,
+            "move": ["MOVE", "ENTER", "FIRE", "BOMB", "UNJAM", "WITHDRAW"] + (["AAFIRE"] if gb else []) + base,
+            "react": ["REACT <ac> FIRE|HOLD"] + base, "none": base}[kind_of(view)]
+
+
+def need(view: View, *kinds: str, verb: str) -> None:
+    """A verb of another phase is refused with what is allowed now [R 3.0]."""
+    kind = kind_of(view)
+    if kind not in kinds:
+        raise IllegalOrderError(f"{verb} is not allowed in {PHASE_WORDS[kind]}; allowed now: "
+                                f"{', '.join(allowed(view))}", rule="R 3.0")
+
+
+def aircraft(view: View, word: str, rule: str = "") -> Row:
+    """The seat's aircraft named (or uniquely abbreviated) by ``word``."""
+    own = {a["id"].lower(): a for a in view["own"]}
+    a = own.get(word.lower())
+    if a is not None:
+        return a
+    matches = [x for k, x in own.items() if k.startswith(word.lower())]
+    if len(matches) == 1:
+        return matches[0]
+    mine = ", ".join(sorted(x["id"] for x in own.values())) or "none"
+    if len(matches) > 1:
+        raise AmbiguousOrderError(f"{word} could be {', '.join(sorted(m['id'] for m in matches))}", rule=rule)
+    if any(p["id"].lower() == word.lower() for p in view["planes"]):
+        raise IllegalOrderError(f"{word} is not one of your aircraft (yours: {mine})", rule="R 1")
+    raise IllegalOrderError(f"no aircraft of yours is called {word} (yours: {mine})", rule=rule)
+
+
+def gun(view: View, word: str) -> Row:
+    guns = {g["id"].lower(): g for g in view.get("own_guns", [])}
+    g = guns.get(word.lower())
+    if g is None:
+        mine = ", ".join(sorted(x["id"] for x in guns.values())) or "none"
+        raise IllegalOrderError(f"no AA gun of yours is called {word} (yours: {mine})", rule="R 6")
+    return g
+
+
+def plane(view: View, word: str) -> Row | None:
+    return next((p for p in view["planes"] if p["id"].lower() == word.lower()), None)
+
+
+# ------------------------------------------------------------------------------- setup and PASS
+def read_pass(args: tuple[str, ...], view: View, seat: str) -> Pass:
+    if args:
+        raise OrderSyntaxError("PASS takes no arguments")
+    return Pass()
+
+
+def read_place(args: tuple[str, ...], view: View, seat: str) -> Place:
+    """PLACE <aircraft> <hex> <facing>: within the group's start area [R 9.3]."""
+    need(view, "setup", verb="PLACE")
+    if len(args) < 3:
+        raise OrderSyntaxError("write PLACE <aircraft> <hex> <facing>, e.g. PLACE Spit-1 A10,B08 SE")
+    a = aircraft(view, args[0], "R 9.3")
+    rest = " ".join(args[1:])
+    m = _HEXES.search(rest)
+    if not m:
+        raise OrderSyntaxError("PLACE needs a hex like A10,B08", rule="R 2.0")
+    h: Hex = board.parse_hex(m.group(0))  # type: ignore[assignment]
+    words = [x for x in rest[m.end():].split() if x.upper() != "FACING"]
+    if len(words) != 1 or words[0].upper() not in board.FACINGS:
+        raise OrderSyntaxError(f"PLACE needs a facing, one of {' '.join(board.FACINGS)}", rule="R 4.0")
+    area = [board.parse_hex(x) for x in a.get("start_area", [])]
+    if h not in area:
+        raise IllegalOrderError(f"{a['id']} must start within its start area ({len(area)} hexes around "
+                                f"{a.get('start_centre', '?')}, radius {a.get('start_radius', '?')})", rule="R 9.3")
+    return Place(a["id"], h, words[0].upper())
+
+
+def read_aa(args: tuple[str, ...], view: View, seat: str) -> PlaceGun | Policy | AllUnits:
+    """AA <gun> <hex> in the setup; otherwise AA <gun|ALL> AUTO|BOMBERS|HOLD, a standing order."""
+    if len(args) < 2:
+        raise OrderSyntaxError("write AA <gun|ALL> AUTO|BOMBERS|HOLD, or in the setup AA <gun> <hex>")
+    rest = " ".join(args[1:])
+    if _HEXES.fullmatch(rest.strip()):
+        return place_gun(view, args[0], rest)
+    val = args[1].upper()
+    if val not in ("AUTO", "BOMBERS", "HOLD") or len(args) != 2:
+        raise OrderSyntaxError("an AA standing order is AUTO, BOMBERS or HOLD", rule="R 6.2.4")
+    if args[0].upper() == "ALL":
+        return AllUnits("aa", val, tuple(sorted(g["id"] for g in view.get("own_guns", []))))
+    return Policy(gun(view, args[0])["id"], "aa", val)
+
+
+def place_gun(view: View, word: str, hex_text: str) -> PlaceGun:
+    """A gun on a land hex without river or cloud [R 6.0.1-6.0.2]."""
+    need(view, "setup", verb="AA <gun> <hex>")
+    g = gun(view, word)
+    h: Hex = board.parse_hex(hex_text)  # type: ignore[assignment]
+    why = gun_site_problem(h)
+    if why:
+        raise IllegalOrderError(f"{g['id']} cannot stand on {board.fmt(h)}: {why}", rule="R 6.0.1-6.0.2")
+    return PlaceGun(g["id"], h)
+
+
+# ------------------------------------------------------------------------------- standing orders
+def read_react(args: tuple[str, ...], view: View, seat: str) -> ReactAnswer | Policy | AllUnits:
+    """REACT <ac> FIRE|HOLD answers an interrupt window; anything else is a standing order [R 5.4, G-31]."""
+    if len(args) < 2:
+        raise OrderSyntaxError("write REACT <aircraft|ALL> ALWAYS|NEVER|ASK|IF BOMBER|IF STRENGTH>=k "
+                               "(or FIRE|HOLD when asked)")
+    val = " ".join(args[1:]).upper().replace(" ", "")
+    if val in ("FIRE", "HOLD"):
+        return react_answer(view, args[0], val)
+    return for_units(view, args[0], "react", react_policy(val))
+
+
+def react_policy(val: str) -> str:
+    if val in REACT_POLICIES:
+        return val
+    if val == "IFBOMBER":
+        return "BOMBER"
+    m = re.fullmatch(r"IFSTRENGTH>=?([0-5])", val)
+    if m:
+        return f"STRENGTH:{m.group(1)}"
+    raise OrderSyntaxError("a REACT standing order is ALWAYS, NEVER, ASK, IF BOMBER or IF STRENGTH>=k "
+                           "(k 0-5)", rule="R 5.4")
+
+
+def react_answer(view: View, word: str, val: str) -> ReactAnswer:
+    need(view, "react", verb=f"REACT ... {val}")
+    a = aircraft(view, word, "R 5.4")
+    asked = {x["ac"] for x in view.get("ask", [])}
+    if a["id"] not in asked:
+        raise IllegalOrderError(f"{a['id']} is not asked to decide now (asked: {', '.join(sorted(asked)) or 'none'})",
+                                rule="R 5.4")
+    return ReactAnswer(a["id"], val)
+
+
+def for_units(view: View, word: str, kind: str, value: str) -> Policy | AllUnits:
+    """A standing order for one aircraft, or for ALL the seat's aircraft."""
+    if word.upper() == "ALL":
+        return AllUnits(kind, value, tuple(sorted(a["id"] for a in view["own"])))
+    return Policy(aircraft(view, word, "R 5.4")["id"], kind, value)
+
+
+def read_returnfire(args: tuple[str, ...], view: View, seat: str) -> Policy | AllUnits:
+    if len(args) != 2 or args[1].upper() not in ("YES", "NO"):
+        raise OrderSyntaxError("write RETURNFIRE <aircraft|ALL> YES|NO", rule="R 5.4")
+    return for_units(view, args[0], "return", args[1].upper())
+
+
+# -------------------------------------------------------------------------------------- movement
+def read_enter(args: tuple[str, ...], view: View, seat: str) -> Enter:
+    """ENTER <aircraft> [<hex>] [<facing>] [<altitude>] for an aircraft due this stage [R 4.3.1, 9]."""
+    need(view, "move", verb="ENTER")
+    if not args:
+        raise OrderSyntaxError("write ENTER <aircraft> [<hex>] <facing> [HIGH|LOW|VLOW]")
+    a = aircraft(view, args[0], "R 4.3.1")
+    e = a.get("entry")
+    if not e:
+        raise IllegalOrderError(f"{a['id']} is not due to enter the board this stage", rule="R 4.3.1, 9")
+    rest = " ".join(args[1:])
+    m = _HEXES.search(rest)
+    h: Hex = board.parse_hex(m.group(0) if m else e["hex"])  # type: ignore[assignment]
+    facing, alt = entry_words(view, a, (rest[m.end():] if m else rest).split())
+    if board.fmt(h) not in e["hexes"]:
+        raise IllegalOrderError(f"{a['id']} may enter only at {', '.join(e['hexes'][:12])}"
+                                + (" ..." if len(e["hexes"]) > 12 else ""), rule="R 4.3.1, 9")
+    return Enter(a["id"], h, facing, alt)
+
+
+def entry_words(view: View, a: Row, words: list[str]) -> tuple[str, str]:
+    """The facing (default: the entry's) and the altitude the owner chose ("" if none) [G-6]."""
+    e = a["entry"]
+    facing, alt = e["facing"], ""
+    for w in words:
+        if w.upper() in board.FACINGS:
+            facing = w.upper()
+        elif w.upper() in ALTS:
+            if view["options"]["return_altitude"] != "owner" or e.get("reinforcement"):
+                raise IllegalOrderError(f"{a['id']} enters at {e['alt'].lower()}; altitude is not the owner's "
+                                        "choice (option return_altitude)", rule="G-6")
+            alt = w.upper()
+        else:
+            raise OrderSyntaxError(f"{w!r} is neither a facing ({' '.join(board.FACINGS)}) nor an altitude")
+    return facing, alt
+
+
+def read_move(args: tuple[str, ...], view: View, seat: str) -> Move:
+    """MOVE <aircraft> [CLIMB|DIVE] <path> [FORCED CLIMB|DIVE] [R 4-4.2]."""
+    need(view, "move", verb="MOVE")
+    if len(args) < 2:
+        raise OrderSyntaxError("write MOVE <aircraft> [CLIMB|DIVE] <path>, e.g. MOVE He111-3 FFRFF", rule="R 4")
+    a = aircraft(view, args[0], "R 4")
+    if not (a["status"] == "board" or a.get("entry")):
+        raise IllegalOrderError(f"{a['id']} is not on the board ({a['status']})", rule="R 4")
+    change, path, forced = move_words([x.upper() for x in args[1:]])
+    path, change, at = change_in_path(view, a, path, change)
+    return Move(a["id"], path, change, at, forced)
+
+
+def move_words(rest: list[str]) -> tuple[str, str, str]:
+    """(altitude change, path, forced-stacking preference) from the words after the aircraft."""
+    change, forced = "none", ""
+    if rest and rest[0] in ("CLIMB", "DIVE", "DESCEND"):
+        change = "climb" if rest[0] == "CLIMB" else "dive"
+        rest = rest[1:]
+    if len(rest) >= 3 and rest[-2] == "FORCED" and rest[-1] in ("CLIMB", "DIVE"):
+        forced = rest[-1].lower()
+        rest = rest[:-2]
+    if len(rest) != 1:
+        raise OrderSyntaxError("write MOVE <aircraft> [CLIMB|DIVE] <path> [FORCED CLIMB|DIVE]; the path is one word "
+                               "like FFRFF", rule="R 4")
+    return change, rest[0], forced
+
+
+def change_in_path(view: View, a: Row, path: str, change: str) -> tuple[str, str, int]:
+    """A C or D inside the path (option alt_change=any_hex): the change and the hexes flown before it [G-22]."""
+    if not any(ch in path for ch in "CD"):
+        return path, change, 0
+    if view["options"]["alt_change"] != "any_hex":
+        raise IllegalOrderError(f"{a['id']}: an altitude change takes effect from the first hex; write "
+                                "MOVE <aircraft> CLIMB|DIVE <path> (option alt_change)", rule="G-22")
+    if change != "none" or sum(path.count(ch) for ch in "CD") > 1:
+        raise IllegalOrderError(f"{a['id']}: one altitude change per movement phase", rule="R 4.2.3, G-22")
+    return movement.split_change(path)
+
+
+def read_withdraw(args: tuple[str, ...], view: View, seat: str) -> Withdraw:
+    """WITHDRAW a German aircraft that leaves (or has left) by the south edge [R 8.1]."""
+    need(view, "move", verb="WITHDRAW")
+    if len(args) != 1:
+        raise OrderSyntaxError("write WITHDRAW <aircraft>", rule="R 8.1")
+    a = aircraft(view, args[0], "R 8.1")
+    if view["side"] != "de":
+        raise IllegalOrderError("only German aircraft may withdraw for good", rule="R 8.1")
+    return Withdraw(a["id"])
+
+
+# ---------------------------------------------------------------------------------------- combat
+def read_fire(args: tuple[str, ...], view: View, seat: str) -> Fire:
+    """FIRE <aircraft> [AT <target>] [R 5.2, 5.3.1, 5.3.4]."""
+    need(view, "move", verb="FIRE")
+    if len(args) not in (1, 3) or (len(args) == 3 and args[1].upper() not in ("AT", "EXPECT")):
+        raise OrderSyntaxError("write FIRE <aircraft> [AT <target>]", rule="R 5.2")
+    a = aircraft(view, args[0], "R 5.2")
+    if a["status"] not in ("board",) and not a.get("entry"):
+        raise IllegalOrderError(f"{a['id']} is not on the board", rule="R 5.2")
+    if a["jammed"]:
+        raise IllegalOrderError(f"{a['id']} has jammed guns and cannot fire; try UNJAM {a['id']}", rule="R 5.3.4")
+    if a["fired"] and view["options"]["one_shot"] == "shot":
+        raise IllegalOrderError(f"{a['id']} has already fired this stage", rule="R 5.3.1")
+    return Fire(a["id"], visible_enemy(view, args[2]) if len(args) == 3 else "")
+
+
+def visible_enemy(view: View, word: str) -> str:
+    t = plane(view, word)
+    if t is None or t["side"] == view["side"]:
+        seen = ", ".join(sorted(p["id"] for p in view["planes"] if p["side"] != view["side"]))
+        raise IllegalOrderError(f"{word} is not an enemy aircraft you can see (you see: {seen or 'none'})",
+                                rule="R 5.2")
+    return t["id"]
+
+
+def read_bomb(args: tuple[str, ...], view: View, seat: str) -> Bomb:
+    """BOMB <aircraft> <hex> ...: one series per hex [R 7.0.4-7.0.5, G-34]."""
+    need(view, "move", verb="BOMB")
+    if view["side"] != "de":
+        raise IllegalOrderError("only German aircraft carry bombs", rule="R 7")
+    if len(args) < 2:
+        raise OrderSyntaxError("write BOMB <aircraft> <hex> [<hex> ...], e.g. BOMB He111-1 A06,B19", rule="R 7")
+    a = aircraft(view, args[0], "R 7")
+    hexes: list[Hex] = [board.parse_hex(m) for m in _HEXES.findall(" ".join(args[1:]))]  # type: ignore[misc]
+    if not hexes:
+        raise OrderSyntaxError("BOMB needs hexes like A06,B19", rule="R 7")
+    if a["bombs"] < len(hexes):
+        raise IllegalOrderError(f"{a['id']} has {a['bombs']} bomb series left, not {len(hexes)}", rule="R 7.0.5")
+    if len(set(hexes)) != len(hexes):
+        raise IllegalOrderError("one series per hex per aircraft per stage", rule="R 7.0.4")
+    if view["options"]["jammed_bombing"] == "no" and a["jammed"]:
+        raise IllegalOrderError(f"{a['id']} has jammed guns and may not bomb (option jammed_bombing)", rule="G-34")
+    return Bomb(a["id"], tuple(board.fmt(h) for h in hexes))
+
+
+def read_unjam(args: tuple[str, ...], view: View, seat: str) -> Unjam:
+    need(view, "move", verb="UNJAM")
+    if len(args) != 1:
+        raise OrderSyntaxError("write UNJAM <aircraft>", rule="R 5.3.4")
+    a = aircraft(view, args[0], "R 5.3.4")
+    if not a["jammed"] or a.get("unjam_pending"):
+        raise IllegalOrderError(f"{a['id']} has no jammed guns to clear", rule="R 5.3.4")
+    return Unjam(a["id"])
+
+
+def read_aafire(args: tuple[str, ...], view: View, seat: str) -> AaFire:
+    """AAFIRE <gun> <target>: a German aircraft over or next to the gun [R 6.1, G-15]."""
+    need(view, "move", verb="AAFIRE")
+    if view["side"] != "gb":
+        raise IllegalOrderError("only the British have AA guns", rule="R 6")
+    if view["options"]["aa_timing"] != "combat":
+        raise IllegalOrderError("AA guns fire during German movement by standing AA orders (option aa_timing)",
+                                rule="G-15")
+    if len(args) != 2:
+        raise OrderSyntaxError("write AAFIRE <gun> <target>", rule="R 6.1")
+    g = gun(view, args[0])
+    if g["destroyed"] or g["fired"]:
+        raise IllegalOrderError(f"{g['id']} cannot fire ({'destroyed' if g['destroyed'] else 'already fired'})",
+                                rule="R 6.2.1")
+    t = plane(view, args[1])
+    if t is None or t["side"] != "de":
+        raise IllegalOrderError(f"{args[1]} is not a German aircraft you can see", rule="R 6.1")
+    if board.distance(board.parse_hex(g["hex"]), board.parse_hex(t["hex"])) > 1:  # type: ignore[arg-type]
+        raise IllegalOrderError(f"{t['id']} is not over or next to {g['id']} ({g['hex']})", rule="R 6.1")
+    return AaFire(g["id"], t["id"])
+
+
+#: The verb table; DROP is the digest's word for BOMB under option bomb_timing=movement.
+VERBS = VerbTable([
+    Verb("MOVE", read_move, "MOVE <aircraft> [CLIMB|DIVE] <path>", "R 4"),
+    Verb("ENTER", read_enter, "ENTER <aircraft> [<hex>] <facing>", "R 4.3.1"),
+    Verb("WITHDRAW", read_withdraw, "WITHDRAW <aircraft>", "R 8.1"),
+    Verb("FIRE", read_fire, "FIRE <aircraft> [AT <target>]", "R 5.2"),
+    Verb("BOMB", read_bomb, "BOMB <aircraft> <hex> ...", "R 7"),
+    Verb("DROP", read_bomb, "DROP <aircraft> <hex> ...", "R 7"),
+    Verb("UNJAM", read_unjam, "UNJAM <aircraft>", "R 5.3.4"),
+    Verb("AAFIRE", read_aafire, "AAFIRE <gun> <target>", "R 6.1"),
+    Verb("REACT", read_react, "REACT <aircraft|ALL> ALWAYS|NEVER|ASK|IF BOMBER|IF STRENGTH>=k|FIRE|HOLD", "R 5.4"),
+    Verb("RETURNFIRE", read_returnfire, "RETURNFIRE <aircraft|ALL> YES|NO", "R 5.4"),
+    Verb("AA", read_aa, "AA <gun|ALL> AUTO|BOMBERS|HOLD (setup: AA <gun> <hex>)", "R 6"),
+    Verb("PLACE", read_place, "PLACE <aircraft> <hex> <facing>", "R 9.3"),
+    Verb("PASS", read_pass, "PASS"),
+], rule="R 3.0")
+
+
+# ---------------------------------------------------------------------------- the file as a whole
+class FileReplay:
+    """The orders of one file in the order written, as resolution will take them."""
+
+    def __init__(self, view: View) -> None:
+        self.view = view
+        self.own = {a["id"]: a for a in view["own"]}
+        self.occ = {(board.parse_hex(p["hex"]), p["alt"]) for p in view["planes"]}
+        self.start = {a["id"]: planning.start_of(a) for a in planning.movers(view)}
+        self.paths: dict[str, list[Hex]] = {}
+        self.exits: dict[str, str] = {}  # edge each moved aircraft leaves by ("" if it stays)
+        self.gun_hexes: set[str] = set()  # hexes given to guns by earlier AA lines
+        self.seen: set[tuple[str, str]] = set()
+        self.notes: list[str] = []
+
+    def __call__(self, parsed: Sequence[tuple[OrderLine, AnyOrder]], view: View, seat: str) -> list[OrderProblem]:
+        problems = []
+        for line, order in parsed:
+            try:
+                self.take(order)  # type: ignore[arg-type]
+            except OrderError as exc:
+                problems.append(exc.problem(line.line_no, line.text))
+        return problems
+
+    def once(self, verb: str, unit: str) -> None:
+        if (verb, unit) in self.seen:
+            raise IllegalOrderError(f"{unit} already has a {verb} order in this file", rule="R 3.0")
+        self.seen.add((verb, unit))
+
+    def take(self, o: Order) -> None:
+        if isinstance(o, Move):
+            self.move(o)
+        elif isinstance(o, Enter):
+            self.enter(o)
+        elif isinstance(o, Place):
+            self.place(o)
+        elif isinstance(o, PlaceGun):
+            self.place_gun(o)
+        elif isinstance(o, Withdraw):
+            self.withdraw(o)
+        elif isinstance(o, Bomb):
+            self.bomb(o)
+        elif isinstance(o, (Fire, Unjam, ReactAnswer)):
+            self.once(UNIQUE[type(o)], o.ac)
+        elif isinstance(o, AaFire):
+            self.once("AAFIRE", o.gun)
+
+    def place(self, o: Place) -> None:
+        """All aircraft start high, one per hex [R 4.2.1, 4.1.1]."""
+        self.once("PLACE", o.ac)
+        old = board.parse_hex(self.own[o.ac]["hex"])
+        if (o.hex, "HIGH") in self.occ and o.hex != old:
+            raise IllegalOrderError(f"{board.fmt(o.hex)} already holds an aircraft; all aircraft start high, one per "
+                                    "hex", rule="R 4.2.1, 4.1.1")
+        self.occ.discard((old, "HIGH"))
+        self.occ.add((o.hex, "HIGH"))
+
+    def place_gun(self, o: PlaceGun) -> None:
+        """One gun per hex [R 6.0.1]."""
+        taken = {x["hex"] for x in self.view.get("own_guns", []) if x["id"] != o.gun} | self.gun_hexes
+        if board.fmt(o.hex) in taken:
+            raise IllegalOrderError(f"{board.fmt(o.hex)} already holds an AA gun; one gun per hex", rule="R 6.0.1")
+        self.once("AA", o.gun)
+        self.gun_hexes.add(board.fmt(o.hex))
+
+    def enter(self, o: Enter) -> None:
+        alt = o.alt or self.own[o.ac]["entry"]["alt"]
+        if (o.hex, alt) in self.occ:
+            raise IllegalOrderError(f"{board.fmt(o.hex)} already holds an aircraft at {alt.lower()}", rule="R 4.1.1")
+        self.once("ENTER", o.ac)
+        self.start[o.ac] = (o.hex, o.facing, alt)
+
+    def move(self, o: Move) -> None:
+        """Legal for the counter from where it starts [R 4.0-4.2.4], then flown among the others."""
+        a = self.own[o.ac]
+        st = stats_of(a)
+        h, f, alt = self.start[o.ac]
+        why = movement.altitude_problem(st, alt, o.change)
+        if why:
+            raise IllegalOrderError(f"{o.ac}: {why}", rule="R 4.2.3-4.2.4")
+        why = movement.shape_problem(o.path, st, o.change, h, f)
+        if why:
+            lim = movement.limit(st, o.change)
+            raise IllegalOrderError(f"{o.ac}: {why} (speed {st.min_speed}-{lim}, manoeuvrability "
+                                    f"{st.manoeuvrability}, e.g. {'F' * st.min_speed})", rule="R 4.0-4.2")
+        self.once("MOVE", o.ac)
+        self.fly(a, o)
+
+    def fly(self, a: Row, o: Move) -> None:
+        """An occupied hex is refused while another path exists; forced stacking applies only when every
+        path is blocked [R 4.1.1, 4.2.6]."""
+        h, f, alt = self.start[o.ac]
+        w = movement.walk(h, f, o.path)
+        alt2 = movement.new_alt(alt, o.change)
+        end_only = self.view["options"]["occupancy"] == "end_hex"
+        self.occ.discard((h, alt))
+        occupied = lambda x, y: (x, y) in self.occ  # noqa: E731
+        block = movement.first_block(w, alt2, occupied, end_only, alt, o.at)
+        if block is not None:
+            alts = movement.options(stats_of(a), h, f, alt, occupied, end_only)
+            if alts:
+                self.occ.add((h, alt))
+                ex = ", ".join(sorted({(p if ch == "none" else f"{ch.upper()} {p}") for ch, p, _ in alts})[:6])
+                raise IllegalOrderError(f"{o.ac}: {board.fmt(block)} already holds an aircraft at {alt2.lower()}; "
+                                        f"legal paths include {ex}", rule="R 4.1.1")
+            self.notes.append(f"{o.ac}: every path is blocked, the forced-stacking rule applies [R 4.2.6]")
+        if w.exited:
+            self.notes.append(f"{o.ac} leaves the board by the {board.edge_of(w.off_hex)} edge")  # type: ignore[arg-type]
+        else:
+            self.occ.add((w.end, alt2))
+        self.paths[o.ac] = [x for x, _ in w.cells]
+        self.exits[o.ac] = board.edge_of(w.off_hex) if w.exited else ""  # type: ignore[arg-type]
+
+    def withdraw(self, o: Withdraw) -> None:
+        a = self.own[o.ac]
+        if not ((a["status"] == "off" and a.get("exit_edge") == "south") or self.exits.get(o.ac) == "south"):
+            raise IllegalOrderError(f"{o.ac} must leave by the south edge first (give its MOVE before WITHDRAW)",
+                                    rule="R 8.1")
+        self.once("WITHDRAW", o.ac)
+
+    def bomb(self, o: Bomb) -> None:
+        """Only hexes flown over this stage [R 7.0.2]."""
+        path = self.flown_over(self.own[o.ac])
+        for name in o.hexes:
+            if board.parse_hex(name) not in path:
+                raise IllegalOrderError(f"{o.ac} does not fly over {name} this stage (its path: "
+                                        f"{' '.join(board.fmt(x) for x in path) or 'none'}); give its MOVE first",
+                                        rule="R 7.0.2")
+        self.once("BOMB", o.ac)
+
+    def flown_over(self, a: Row) -> list[Hex]:
+        """The hexes the aircraft's MOVE of this file enters; without one, its default straight move."""
+        path = self.paths.get(a["id"])
+        if path is not None:
+            return path
+        if a["id"] in self.start and a["status"] == "board":
+            h, f, _ = self.start[a["id"]]
+            return [x for x, _ in movement.walk(h, f, "F" * stats_of(a).min_speed).cells]
+        return []
+
+
+UNIQUE = {Fire: "FIRE", Unjam: "UNJAM", ReactAnswer: "REACT"}
+
+
+def check_orders(view: View, seat: str, lines: Sequence[OrderLine]) -> Checked:
+    """The contract's check: every problem of every line; ALL standing orders become one per unit."""
+    replay = FileReplay(view)
+    checked = VERBS.check_lines(view, seat, lines, whole=replay)
+    return replace(checked, orders=flatten(checked.orders), notes=tuple(replay.notes))
