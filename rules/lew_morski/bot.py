@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Set
 
 from pbem.core.dice import Dice
 
@@ -37,7 +37,7 @@ def _turns(f1: str, f2: str) -> int:
     return min(d, 6 - d)
 
 
-def _next_passes(h: Hex, facing: str, st: Any, targets: set) -> bool:
+def _next_passes(h: Hex, facing: str, st: Any, targets: Set[Hex]) -> bool:
     """Could a move next stage from here fly over a target? (one stage of look-ahead for bombers)"""
     return any(c in targets for p in movement.all_paths(st, "none") for c, _ in movement.walk(h, facing, p).cells)
 
@@ -47,8 +47,7 @@ def _trapped(h: Hex, facing: str, st: Any) -> bool:
 
 
 def _goal_hexes(view: Mapping[str, Any]) -> list[Hex]:
-    unbombed = [board.parse_hex(t["hex"]) for t in view["targets"] if not t["bombed"]]
-    return unbombed or [board.parse_hex(t["hex"]) for t in view["targets"]]  # type: ignore[misc]
+    return _hexes(t for t in view["targets"] if not t["bombed"]) or _hexes(view["targets"])
 
 
 @dataclass(frozen=True)
@@ -116,13 +115,16 @@ def goals_of(out: Outlook, a: Mapping[str, Any], bomber: bool) -> list[Hex]:
     empty_bomber = out.side == "de" and a["type"] in ("he111", "ju88")
     if out.side == "de" and (out.going_home or empty_bomber):
         return []
-    pool = [board.parse_hex(p["hex"]) for p in out.enemies]
+    pool = _hexes(out.enemies)
     if out.side == "gb":
-        pool = [board.parse_hex(p["hex"]) for p in out.enemies if p["class"] == "bomber"] or pool
+        pool = _hexes(p for p in out.enemies if p["class"] == "bomber") or pool
     if out.side == "de" and not pool:
-        pool = [board.parse_hex(x["hex"]) for x in out.view["friends"] if x.get("bombs", 0) > 0] or \
-            _goal_hexes(out.view)
-    return pool or [board.from_row(21, 14)]  # type: ignore[list-item]
+        pool = _hexes(x for x in out.view["friends"] if x.get("bombs", 0) > 0) or _goal_hexes(out.view)
+    return pool or [board.from_row(21, 14)]
+
+
+def _hexes(records: Iterable[Mapping[str, Any]]) -> list[Hex]:
+    return [board.parse_hex(r["hex"]) for r in records]  # type: ignore[misc]
 
 
 def choose(out: Outlook, a: Mapping[str, Any], opts: list[planning.Choice]) -> planning.Choice:
