@@ -22,52 +22,76 @@ def orders(view: dict, seat: str, dice) -> str:
         return "ATTACK\n"
     if step == "doctrine":
         return "DOCTRINE ALL CLOSE TORPEDOES ON BREAK 2\n"
-    lines: list[str] = []
-    ships = {x["id"]: x for x in view["ships"] if x["status"] == "sea"}
-    own = list(ships.values())
+    own = [x for x in view["ships"] if x["status"] == "sea"]
     if step.startswith("shadowed"):
-        for u in view["units"]:
-            if u["id"] in view["must_move"]:
-                p = _step_toward(view, seat, u, _goal(view, seat, u), own)
-                if p:
-                    lines.append(f"MOVE {u['id']} {' '.join(p)}")
-        return "\n".join(lines) + "\n"
-    lines += _standing(view, seat)
-    busy = set()
+        return "\n".join(_shadowed_moves(view, seat, own)) + "\n"
+    lines = _standing(view, seat)
     for u in view["units"]:
-        us = [ships[s] for s in u["ships"]]
-        if u["moved"]:
-            continue
-        lead = us[0]
-        if any(x["rudder"] or (sum(x["ee"]) < 0 and seat == "allied") for x in us) and not u["limit"] and not any(
-                "repair" in x["markers"] for x in us):
-            x = next(x for x in us if x["rudder"] or sum(x["ee"]) < 0)
-            lines.append(f"REPAIR {x['id']}")
-            busy.add(u["id"])
-            continue
-        port = board().ports.get(lead["hex"])
-        needs = [x for x in us if x["speed"] in ("F", "M") and x["fuel"] < x["fuel_max"] - 3]
-        if port and port.side == seat and needs and not u["moved"]:
-            for x in needs:
-                lines.append(f"PORT {x['id']}")
-            busy.add(u["id"])
-            continue
-        if seat == "german" and needs:
-            tk = next((t for t in own if t["cls"] == "TK" and t["hex"] == lead["hex"] and not t["markers"]), None)
-            if tk is not None:
-                lines.append(f"REFUEL {needs[0]['id']} FROM {tk['id']}")
-                busy.add(u["id"])
-                continue
-        if lead["cls"] == "TK" or (seat == "german" and lead["cls"] == "DD"):
-            continue
-        goal = _goal(view, seat, u)
-        if goal == lead["hex"]:
-            if seat == "allied" and view["visibility_n"] < 10 and not (view["fog"] and lead["hex"] in board().fog):
-                lines.append(f"PATROL {u['id']}")
-            continue
-        p = _step_toward(view, seat, u, goal, own)
-        if p:
-            lines.append(f"MOVE {u['id']} {' '.join(p)}")
+        if not u["moved"]:
+            lines += _unit_orders(view, seat, u, own)
+    lines += _air(view, seat, dice, _destinations(view, lines))
+    lines += _engagements(view, seat)
+    lines += [f"RELEASE {s}" for s in view.get("releasable", [])]
+    lines.append("SEARCH ALL")
+    return "\n".join(lines) + "\n"
+
+
+def _shadowed_moves(view: dict, seat: str, own: list[dict]) -> list[str]:
+    lines = []
+    for u in view["units"]:
+        if u["id"] in view["must_move"]:
+            p = _step_toward(view, seat, u, _goal(view, seat, u), own)
+            if p:
+                lines.append(f"MOVE {u['id']} {' '.join(p)}")
+    return lines
+
+
+def _unit_orders(view: dict, seat: str, u: dict, own: list[dict]) -> list[str]:
+    """Repair a stopped ship, fill up in port or from a tanker, else move toward the goal (or patrol there)."""
+    ships = {x["id"]: x for x in own}
+    us = [ships[s] for s in u["ships"]]
+    lead = us[0]
+    fix = _repair(seat, u, us)
+    if fix:
+        return fix
+    fuel = _supply(seat, us, own)
+    if fuel:
+        return fuel
+    if lead["cls"] == "TK" or (seat == "german" and lead["cls"] == "DD"):
+        return []
+    goal = _goal(view, seat, u)
+    if goal == lead["hex"]:
+        patrol = seat == "allied" and view["visibility_n"] < 10 and not (view["fog"] and lead["hex"] in board().fog)
+        return [f"PATROL {u['id']}"] if patrol else []
+    p = _step_toward(view, seat, u, goal, own)
+    return [f"MOVE {u['id']} {' '.join(p)}"] if p else []
+
+
+def _supply(seat: str, us: list[dict], own: list[dict]) -> list[str]:
+    """Ships short of fuel fill up in an own port, or (German) from a free tanker in their hex."""
+    needs = [x for x in us if x["speed"] in ("F", "M") and x["fuel"] < x["fuel_max"] - 3]
+    if not needs:
+        return []
+    port = board().ports.get(us[0]["hex"])
+    if port and port.side == seat:
+        return [f"PORT {x['id']}" for x in needs]
+    tk = next((t for t in own if t["cls"] == "TK" and t["hex"] == us[0]["hex"] and not t["markers"]), None)
+    if seat == "german" and tk is not None:
+        return [f"REFUEL {needs[0]['id']} FROM {tk['id']}"]
+    return []
+
+
+def _repair(seat: str, u: dict, us: list[dict]) -> list[str]:
+    """A unit that cannot move repairs its damaged ship (the Allied also repairs lost ER)."""
+    hurt = any(x["rudder"] or (sum(x["ee"]) < 0 and seat == "allied") for x in us)
+    if not hurt or u["limit"] or any("repair" in x["markers"] for x in us):
+        return []
+    x = next(x for x in us if x["rudder"] or sum(x["ee"]) < 0)
+    return [f"REPAIR {x['id']}"]
+
+
+def _destinations(view: dict, lines: list[str]) -> dict[str, str]:
+    """Ship id -> the hex its unit's MOVE line ends in (carriers' aircraft fly from there)."""
     dest = {}
     for ln in lines:
         w = ln.split()
@@ -76,65 +100,83 @@ def orders(view: dict, seat: str, dice) -> str:
                 if u["id"] == w[1]:
                     for sid in u["ships"]:
                         dest[sid] = w[-1]
-    lines += _air(view, seat, dice, dest)
+    return dest
+
+
+def _engagements(view: dict, seat: str) -> list[str]:
+    """The German calls combat on contacts in his units' hexes that are not battleships or battlecruisers."""
+    lines = []
     for c in view["contacts"]:
         here = [u for u in view["units"] if u["hex"] == c["hex"]]
         if seat == "german" and here and "BB" not in c["classes"] and "BC" not in c["classes"]:
             lines.append(f"ENGAGE {c['id']}")
-    for s in view.get("releasable", []):
-        lines.append(f"RELEASE {s}")
-    lines.append("SEARCH ALL")
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def _standing(view: dict, seat: str) -> list[str]:
+    return _german_standing(view) if seat == "german" else _allied_standing(view)
+
+
+def _german_standing(view: dict) -> list[str]:
     out = []
-    if seat == "german":
-        for u in view["units"]:
-            fuel = min((x["fuel"] for x in view["ships"] if x["id"] in u["ships"] and x["speed"] == "F"), default=0)
-            want = f"ON_SHADOW {u['id']} {'EVADE' if fuel >= 8 else 'NONE'}"
-            if u["id"] in ("bismarck", "KG1") and want not in view["standing"]:
-                out.append(want)
-        if "AUTO_ENGAGE OFF" not in view["standing"]:
-            out += ["AUTO_ENGAGE OFF", "DOCTRINE ALL STANDOFF TORPEDOES ON BREAK 3", "STRIKE_CLASSES CV BB BC CA CL DD"]
-        near = sorted(view["contacts"], key=lambda c: c["turn"], reverse=True)
-        out.append(f"SUB_HEX {near[0]['hex'] if near else 'N20'}")
-    else:
-        if "DOCTRINE ALL CLOSE TORPEDOES ON BREAK 1" not in view["standing"]:
-            out += ["DOCTRINE ALL CLOSE TORPEDOES ON BREAK 1", "STRIKE_CLASSES BB CA BC CL DD TK", "ON_DIVERSION BOTH"]
-        # shadow each contact with the fastest ship in its hex, split from a TF that is not itself Shadowed [6]
-        for c in sorted(view["contacts"], key=lambda c: c["id"]):
-            here = [x for x in view["ships"] if x["status"] == "sea" and x["hex"] == c["hex"] and x["cls"] != "CV"]
-            if not here:
-                continue
-            best = sorted(here, key=lambda x: (-x["er_now"], x["id"]))[0]
-            if best["tf"] and best["shadowed"]:
-                line = f"SHADOW {c['id']} WITH {best['tf']}"
-            else:
-                line = f"SHADOW {c['id']} WITH {best['id']}{' SPLIT' if best['tf'] else ''}"
-            if line not in view["standing"]:
-                out.append(line)
+    for u in view["units"]:
+        fuel = min((x["fuel"] for x in view["ships"] if x["id"] in u["ships"] and x["speed"] == "F"), default=0)
+        want = f"ON_SHADOW {u['id']} {'EVADE' if fuel >= 8 else 'NONE'}"
+        if u["id"] in ("bismarck", "KG1") and want not in view["standing"]:
+            out.append(want)
+    if "AUTO_ENGAGE OFF" not in view["standing"]:
+        out += ["AUTO_ENGAGE OFF", "DOCTRINE ALL STANDOFF TORPEDOES ON BREAK 3", "STRIKE_CLASSES CV BB BC CA CL DD"]
+    near = sorted(view["contacts"], key=lambda c: c["turn"], reverse=True)
+    out.append(f"SUB_HEX {near[0]['hex'] if near else 'N20'}")
+    return out
+
+
+def _allied_standing(view: dict) -> list[str]:
+    out = []
+    if "DOCTRINE ALL CLOSE TORPEDOES ON BREAK 1" not in view["standing"]:
+        out += ["DOCTRINE ALL CLOSE TORPEDOES ON BREAK 1", "STRIKE_CLASSES BB CA BC CL DD TK", "ON_DIVERSION BOTH"]
+    # shadow each contact with the fastest ship in its hex, split from a TF that is not itself Shadowed [6]
+    for c in sorted(view["contacts"], key=lambda c: c["id"]):
+        here = [x for x in view["ships"] if x["status"] == "sea" and x["hex"] == c["hex"] and x["cls"] != "CV"]
+        if not here:
+            continue
+        best = sorted(here, key=lambda x: (-x["er_now"], x["id"]))[0]
+        if best["tf"] and best["shadowed"]:
+            line = f"SHADOW {c['id']} WITH {best['tf']}"
+        else:
+            line = f"SHADOW {c['id']} WITH {best['id']}{' SPLIT' if best['tf'] else ''}"
+        if line not in view["standing"]:
+            out.append(line)
     return out
 
 
 def _goal(view: dict, seat: str, u: dict) -> str:
-    b = board()
     ships = [x for x in view["ships"] if x["id"] in u["ships"]]
     low = any(x["speed"] in ("F", "M") and (x["fuel"] <= 6 or x["emergency"] >= 0) for x in ships)
-    if seat == "german":
-        if low:
-            tk = [t["hex"] for t in view["ships"] if t["cls"] == "TK" and t["status"] == "sea"]
-            cands = [(b.distance(u["hex"], h), h) for h in tk] + [(b.distance(u["hex"], "U26") + 3, "U26")]
-            return min(cands)[1]
-        hurt = any(x["rudder"] or x["er_now"] <= 25 or x["hull"] * 2 <= x["hull_max"] for x in ships
-                   if x["cls"] != "TK")
-        home = b.sea_distances("U26", seat).get(u["hex"], 99)
-        if hurt or view["turns_left"] * 1.5 <= home + 4:
-            return "U26"
-        for until, h in GERMAN_LEGS:
-            if view["game_turn"] <= until:
-                return h
+    return _german_goal(view, u, ships, low) if seat == "german" else _allied_goal(view, u, low)
+
+
+def _german_goal(view: dict, u: dict, ships: list[dict], low: bool) -> str:
+    """Low on fuel: the nearest tanker (Brest if nearer); hurt or short of time: Brest; else the next leg."""
+    b = board()
+    if low:
+        tk = [t["hex"] for t in view["ships"] if t["cls"] == "TK" and t["status"] == "sea"]
+        cands = [(b.distance(u["hex"], h), h) for h in tk] + [(b.distance(u["hex"], "U26") + 3, "U26")]
+        return min(cands)[1]
+    hurt = any(x["rudder"] or x["er_now"] <= 25 or x["hull"] * 2 <= x["hull_max"] for x in ships
+               if x["cls"] != "TK")
+    home = b.sea_distances("U26", "german").get(u["hex"], 99)
+    if hurt or view["turns_left"] * 1.5 <= home + 4:
         return "U26"
+    for until, h in GERMAN_LEGS:
+        if view["game_turn"] <= until:
+            return h
+    return "U26"
+
+
+def _allied_goal(view: dict, u: dict, low: bool) -> str:
+    """Low on fuel: the nearest own port; else the heaviest, latest contact; else the unit's station."""
+    b = board()
     if low:
         ports = [h for h, p in b.ports.items() if p.side == "allied"]
         return min(ports, key=lambda h: (b.distance(u["hex"], h), h))
@@ -174,43 +216,53 @@ def _line(a: str, c: str) -> list[str]:
 
 
 def _air(view: dict, seat: str, dice, dest: dict) -> list[str]:
-    b = board()
+    """Aircraft aloft fly home; bombers strike the nearest Shadowed contact; recon searches ahead."""
     out = []
-    vis = view["visibility_n"]
-    shadowed = [c for c in view["contacts"] if c["status"] == "shadowed"]
     for a in view["air"]:
         if a["status"] not in ("ready", "aloft") or a["base_hex"] is None:
             continue
         base = dest.get(a["base"], a["base_hex"])
         if a["status"] == "aloft":
             path = _line(a["hex"], base)
-            if path and len(path) <= a["speed"]:
-                out.append(f"FLY {a['id']} {' '.join(path)}")
-            continue
-        if a["type"] == "B" and shadowed and vis < 10:
-            tgt = min(shadowed, key=lambda c: b.distance(base, c["hex"]))
-            d = b.distance(base, tgt["hex"])
-            if 0 < 2 * d <= a["speed"] and not (view["fog"] and tgt["hex"] in b.fog):
-                there = _line(base, tgt["hex"])
-                back = _line(tgt["hex"], base)
-                toks = there[:-1] + [there[-1] + "+A"] + back
-                out.append(f"FLY {a['id']} {' '.join(toks)}")
-            continue
-        if vis >= 10 or a["type"] != "R":
-            continue
-        if view["contacts"]:
-            target = sorted(view["contacts"], key=lambda c: -c["turn"])[0]["hex"]
+            line = f"FLY {a['id']} {' '.join(path)}" if path and len(path) <= a["speed"] else ""
+        elif a["type"] == "B":
+            line = _strike(view, a, base)
         else:
-            target = {"allied": "J17", "german": "Q20"}[seat]
-        reach = a["speed"] if a["range"] == 2 else a["speed"] // 2
-        there = _line(base, target)[:reach]
-        if not there:
-            continue
-        if a["range"] == 1:
-            path = there + _line(there[-1], base)
-        else:
-            path = there
-        marks = [h for h in there[-2:] if not (view["fog"] and h in b.fog)]
-        toks = [h + ("+S" if h in marks and i >= len(there) - 2 and i < len(there) else "") for i, h in enumerate(path)]
-        out.append(f"FLY {a['id']} {' '.join(toks)}")
+            line = _recon(view, seat, a, base)
+        if line:
+            out.append(line)
     return out
+
+
+def _strike(view: dict, a: dict, base: str) -> str:
+    """There and back to the nearest Shadowed contact, the Attack marker on it, if in reach."""
+    b = board()
+    shadowed = [c for c in view["contacts"] if c["status"] == "shadowed"]
+    if not shadowed or view["visibility_n"] >= 10:
+        return ""
+    tgt = min(shadowed, key=lambda c: b.distance(base, c["hex"]))
+    d = b.distance(base, tgt["hex"])
+    if not 0 < 2 * d <= a["speed"] or (view["fog"] and tgt["hex"] in b.fog):
+        return ""
+    there = _line(base, tgt["hex"])
+    toks = there[:-1] + [there[-1] + "+A"] + _line(tgt["hex"], base)
+    return f"FLY {a['id']} {' '.join(toks)}"
+
+
+def _recon(view: dict, seat: str, a: dict, base: str) -> str:
+    """Toward the latest contact (or a likely area), Search markers on the last two hexes out."""
+    b = board()
+    if view["visibility_n"] >= 10 or a["type"] != "R":
+        return ""
+    if view["contacts"]:
+        target = sorted(view["contacts"], key=lambda c: -c["turn"])[0]["hex"]
+    else:
+        target = {"allied": "J17", "german": "Q20"}[seat]
+    reach = a["speed"] if a["range"] == 2 else a["speed"] // 2
+    there = _line(base, target)[:reach]
+    if not there:
+        return ""
+    path = there + _line(there[-1], base) if a["range"] == 1 else there
+    marks = [h for h in there[-2:] if not (view["fog"] and h in b.fog)]
+    toks = [h + ("+S" if h in marks and i >= len(there) - 2 and i < len(there) else "") for i, h in enumerate(path)]
+    return f"FLY {a['id']} {' '.join(toks)}"

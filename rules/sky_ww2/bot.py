@@ -92,15 +92,36 @@ def script(v: dict, d: dict, dice) -> list[str]:
         move, plan = movement(v, d, me, enemies, hand)
         out.append(move)
     if move_only_ground(d, me, out):
-        out.append("GROUND_ATTACK")
-        out.append("END")
-        return out
-    if d["first_step"] and out[0] != "STAY":
-        known = plan is not None
-        rels = [plan] if plan else []
-    else:
-        known = True
-        rels = [(r["id"], r["my_aspect"], r["their_aspect"]) for r in d["relations"]]
+        return out + ["GROUND_ATTACK", "END"]
+    stayed = not d["first_step"] or out[0] == "STAY"
+    known = plan is not None or stayed
+    # where the view's relations still hold, use them exactly; after a move only the planned one counts
+    exact = {r["id"]: r for r in d["relations"]} if stayed else {}
+    out += abilities(v, d, me, hand)
+    firing = me["firing"] - sum(1 for c in hand.elements() if tables.card(c).malfunction == "jam") \
+        - sum(x.get("firing_malus", 0) for x in me["attached"])
+    spent = {"guns": 0, "turret": 0}
+    for tid, mine, theirs in foes(d, plan, stayed, known):
+        out += fight(tid, mine, theirs, hand, me, exact.get(tid), firing, spent, known)
+    dump = clear_out(hand, me)
+    if dump:
+        out.append("NEXT_DISCARD " + " ".join(dump))
+    out.append("END")
+    if v["options"]["step_mode"]:
+        out = one_beat(out)
+    return out
+
+
+def foes(d: dict, plan: tuple | None, stayed: bool, known: bool) -> list[tuple]:
+    """(enemy, my aspect, its aspect) to fight, the best firing bonus first."""
+    rels = [(r["id"], r["my_aspect"], r["their_aspect"]) for r in d["relations"]] if stayed else \
+        [plan] if plan else []
+    return sorted(rels, key=lambda r: -BONUS[r[2]]) if known else rels[:1]
+
+
+def abilities(v: dict, d: dict, me: dict, hand: Counter) -> list[str]:
+    """Swap the least valued card, use the command post, park a spare reaction on the dispatch post."""
+    out = []
     if me["swap"] and not v["active"]["swapped"]:
         worst = sorted((c for c in hand.elements() if tables.card(c).kind != "malfunction"),
                        key=lambda c: (tables.card(c).keep, c))
@@ -113,57 +134,50 @@ def script(v: dict, d: dict, dice) -> list[str]:
     if d["dp_ready"] and sum(hand[c] for c in reacts) >= 2:
         out.append(f"DP_DEPOSIT {reacts[0]}")
         hand[reacts[0]] -= 1
-    firing = me["firing"] - sum(1 for c in hand.elements() if tables.card(c).malfunction == "jam") \
-        - sum(x.get("firing_malus", 0) for x in me["attached"])
-    exact = {r["id"]: r for r in d["relations"]} if known and (not d["first_step"] or out[0] == "STAY") else {}
-    spent = {"guns": 0, "turret": 0}
-    for tid, mine, theirs in rels[:1] if not known else sorted(rels, key=lambda r: -BONUS[r[2]]):
-        beats, certain = turn_plan(tid, mine, theirs, hand, me)
-        out += beats
-        if tid in exact and not beats:
-            avail, pool = exact[tid]["firing"] - spent.get(exact[tid]["pool"], 0), exact[tid]["pool"]
-            if pool == "none":
-                continue
-        elif mine == "nose" or certain:
-            bonus = BONUS["side" if certain and theirs == "nose" else theirs]
-            avail = firing + bonus - spent["guns"]
-            pool = "guns"
-        elif me["turret"]:
-            avail, pool = 1 - spent["turret"], "turret"
-        else:
+    return out
+
+
+def fight(tid: str, mine: str, theirs: str, hand: Counter, me: dict, exact: dict | None, firing: int,
+          spent: dict, known: bool) -> list[str]:
+    """Manoeuvres to improve the position against ``tid``, then every attack the firing allows."""
+    beats, certain = turn_plan(tid, mine, theirs, hand, me)
+    if exact is not None and not beats:
+        if exact["pool"] == "none":
+            return beats
+        avail, pool = exact["firing"] - spent.get(exact["pool"], 0), exact["pool"]
+    elif mine == "nose" or certain:
+        avail, pool = firing + BONUS["side" if certain and theirs == "nose" else theirs] - spent["guns"], "guns"
+    elif me["turret"]:
+        avail, pool = 1 - spent["turret"], "turret"
+    else:
+        return beats
+    return beats + attacks(tid, hand, avail, pool, spent, known and not beats)
+
+
+def attacks(tid: str, hand: Counter, avail: int, pool: str, spent: dict, strict: bool) -> list[str]:
+    """The hardest hitting attacks first while the points last; when the position is not sure
+    (``strict`` False) up to two points over, since a manoeuvre may have improved it."""
+    out = []
+    counters = " ".join(sorted(c for c in hand if hand[c] and tables.card(c).reacts)) or ""
+    for c in sorted((c for c in hand.elements() if tables.card(c).kind == "attack"),
+                    key=lambda c: (-tables.card(c).damage, c)):
+        cd = tables.card(c)
+        if hand[c] <= 0 or (strict and cd.cost > avail):
             continue
-        counters = " ".join(sorted(c for c in hand if hand[c] and tables.card(c).reacts)) or ""
-        for c in sorted((c for c in hand.elements() if tables.card(c).kind == "attack"),
-                        key=lambda c: (-tables.card(c).damage, c)):
-            cd = tables.card(c)
-            if hand[c] <= 0:
-                continue
-            strict = known and not beats
-            if strict and cd.cost > avail:
-                continue
-            extra = ""
-            if cd.extra_discard:
-                spare = sorted((x for x in hand.elements() if x != c and tables.card(x).kind in ("manoeuvre",)),
-                               key=lambda x: (tables.card(x).keep, x))
-                if not spare:
-                    continue
-                extra = f" EXTRA {spare[0]}"
-            if not strict and cd.cost > avail + 2:
-                continue
-            hand[c] -= 1
-            if extra:
-                hand[extra.split()[1]] -= 1
-            avail -= cd.cost
-            spent[pool] += cd.cost
-            out.append(f"ATTACK {c} TARGET {tid}{extra}")
-            if counters:
-                out.append(f"ON_CANCELLED {counters}")
-    dump = clear_out(hand, me)
-    if dump:
-        out.append("NEXT_DISCARD " + " ".join(dump))
-    out.append("END")
-    if v["options"]["step_mode"]:
-        out = one_beat(out)
+        spare = sorted((x for x in hand.elements() if x != c and tables.card(x).kind == "manoeuvre"),
+                       key=lambda x: (tables.card(x).keep, x))
+        if (cd.extra_discard and not spare) or (not strict and cd.cost > avail + 2):
+            continue
+        hand[c] -= 1
+        extra = ""
+        if cd.extra_discard:
+            extra = f" EXTRA {spare[0]}"
+            hand[spare[0]] -= 1
+        avail -= cd.cost
+        spent[pool] += cd.cost
+        out.append(f"ATTACK {c} TARGET {tid}{extra}")
+        if counters:
+            out.append(f"ON_CANCELLED {counters}")
     return out
 
 
@@ -211,83 +225,102 @@ def move_only_ground(d, me, out) -> bool:
 
 def turn_plan(tid, mine, theirs, hand: Counter, me) -> tuple[list[str], bool]:
     """Manoeuvres that improve the position against ``tid``; True when they would make ours nose-on with a bonus."""
-    out = []
     turners = [c for c in sorted(hand) if hand[c] and tables.card(c).manoeuvres
                and tables.card(c).effect == "change_position"]
-    counters = " ".join(sorted(c for c in hand if hand[c] and tables.card(c).reacts))
     if mine == "nose" and theirs == "nose" and turners:
-        c = turners[0]
-        hand[c] -= 1
-        out.append(f"MANOEUVRE {c} TARGET {tid} APPLY TARGET ROTATE CW")
-        if counters:
-            out.append(f"ON_CANCELLED {counters}")
-        return out, True
+        return turn_enemy(tid, turners[0], hand), True
     if mine == "side" and turners and not me["turret"]:
-        c = turners[0]
-        hand[c] -= 1
-        out.append(f"MANOEUVRE {c} TARGET {tid} APPLY SELF ROTATE CW")
-        out.append(f"IF PREV_FAILED THEN MANOEUVRE {turners[1]} TARGET {tid} APPLY SELF ROTATE CCW"
-                   if len(turners) > 1 and hand[turners[1]] else "")
-        if out[-1]:
-            hand[turners[1]] -= 1
-        else:
-            out.pop()
-        return out, False
+        return turn_self(tid, turners, hand), False
     neutral = [c for c in sorted(hand) if hand[c] and tables.card(c).manoeuvres and tables.card(c).effect == "neutral"]
     if mine != "nose" and neutral and not me["turret"]:
-        c = neutral[0]
-        hand[c] -= 1
-        out.append(f"MANOEUVRE {c} TARGET {tid}")
-        return out, False
-    return out, False
+        hand[neutral[0]] -= 1
+        return [f"MANOEUVRE {neutral[0]} TARGET {tid}"], False
+    return [], False
+
+
+def turn_enemy(tid: str, card: str, hand: Counter) -> list[str]:
+    """Nose to nose: turn the enemy so that it shows its side [L166]."""
+    counters = " ".join(sorted(c for c in hand if hand[c] and tables.card(c).reacts))
+    hand[card] -= 1
+    out = [f"MANOEUVRE {card} TARGET {tid} APPLY TARGET ROTATE CW"]
+    if counters:
+        out.append(f"ON_CANCELLED {counters}")
+    return out
+
+
+def turn_self(tid: str, turners: list[str], hand: Counter) -> list[str]:
+    """Side-on: turn ourselves towards the enemy, the other way round if that fails [L217]."""
+    hand[turners[0]] -= 1
+    out = [f"MANOEUVRE {turners[0]} TARGET {tid} APPLY SELF ROTATE CW"]
+    if len(turners) > 1 and hand[turners[1]]:
+        out.append(f"IF PREV_FAILED THEN MANOEUVRE {turners[1]} TARGET {tid} APPLY SELF ROTATE CCW")
+        hand[turners[1]] -= 1
+    return out
 
 
 def movement(v, d, me, enemies, hand: Counter) -> tuple[str, tuple | None]:
     if me["in_dogfight"]:
         return "STAY", None
-    alt = me["alt"]
     if me["category"].startswith("SH"):
-        slots = [o for o in v["ground"][v["enemy"]] if o["obj"] and not o["destroyed"]]
-        if slots:
-            if alt != "low":
-                return descend(d, alt), None
-            cells = [[o["slot"][0], o["slot"][1] - 1] for o in slots]
-            for c in cells:
-                if c == me["cell"]:
-                    return "STAY", None
-                if c in d["free_cells"]:
-                    return f"MOVE {c[0]},{c[1]} FACE {me['facing']}", None
-    same = [e for e in enemies if e["alt"] == alt]
+        move = over_ground(v, d, me)
+        if move:
+            return move, None
+    same = [e for e in enemies if e["alt"] == me["alt"]]
     if same:
-        best = None
-        for e in same:
-            for _f, (dx, dy) in sorted(STEP.items()):
-                c = [e["cell"][0] + dx, e["cell"][1] + dy]
-                if c not in d["free_cells"]:
-                    continue
-                theirs = aspect(e["facing"], tuple(e["cell"]), tuple(c))
-                score = (BONUS[theirs], -abs(c[0] - me["cell"][0]) - abs(c[1] - me["cell"][1]))
-                if best is None or score > best[0]:
-                    best = (score, c, e, theirs)
-        if best:
-            _, c, e, theirs = best
-            face = direction(tuple(c), tuple(e["cell"]))
-            return f"MOVE {c[0]},{c[1]} FACE {face}", (e["id"], "nose", theirs)
-        return "STAY", None
+        return close_in(d, me, same)
     if not enemies:
         return "STAY", None
-    idx = tables.ALTITUDES.index(alt)
+    return change_altitude(d, me, enemies, hand), None
+
+
+def over_ground(v, d, me) -> str | None:
+    """A shturmovik goes down to low altitude and over a live enemy ground object [L301]."""
+    slots = [o for o in v["ground"][v["enemy"]] if o["obj"] and not o["destroyed"]]
+    if not slots:
+        return None
+    if me["alt"] != "low":
+        return descend(d, me["alt"])
+    for c in [[o["slot"][0], o["slot"][1] - 1] for o in slots]:
+        if c == me["cell"]:
+            return "STAY"
+        if c in d["free_cells"]:
+            return f"MOVE {c[0]},{c[1]} FACE {me['facing']}"
+    return None
+
+
+def close_in(d, me, same) -> tuple[str, tuple | None]:
+    """Move next to an enemy at the same altitude, where it shows the most of its tail, nose-on to it."""
+    best = None
+    for e in same:
+        for _f, (dx, dy) in sorted(STEP.items()):
+            c = [e["cell"][0] + dx, e["cell"][1] + dy]
+            if c not in d["free_cells"]:
+                continue
+            theirs = aspect(e["facing"], tuple(e["cell"]), tuple(c))
+            score = (BONUS[theirs], -abs(c[0] - me["cell"][0]) - abs(c[1] - me["cell"][1]))
+            if best is None or score > best[0]:
+                best = (score, c, e, theirs)
+    if not best:
+        return "STAY", None
+    _, c, e, theirs = best
+    face = direction(tuple(c), tuple(e["cell"]))
+    return f"MOVE {c[0]},{c[1]} FACE {face}", (e["id"], "nose", theirs)
+
+
+def change_altitude(d, me, enemies, hand: Counter) -> str:
+    """Towards the altitude of the nearest enemy; a climb pays with the least valued card."""
+    idx = tables.ALTITUDES.index(me["alt"])
     target = min(enemies, key=lambda e: (abs(tables.ALTITUDES.index(e["alt"]) - idx), e["id"]))
     if d["engine_trouble"]:
-        return "STAY", None
+        return "STAY"
     if tables.ALTITUDES.index(target["alt"]) > idx:
         usable = sorted((c for c in hand.elements() if tables.card(c).kind != "malfunction"),
                         key=lambda c: (tables.card(c).keep, c))
         if not usable:
-            return "STAY", None
+            return "STAY"
         hand[usable[0]] -= 1
-        return f"CLIMB DISCARD {usable[0]}", None
-    return descend(d, alt), None
+        return f"CLIMB DISCARD {usable[0]}"
+    return descend(d, me["alt"])
 
 
 def descend(d, alt) -> str:
