@@ -41,7 +41,8 @@ def test_a_jammed_bomber_unjams_instead_when_jammed_guns_may_not_bomb():
 def test_after_the_give_up_stage_an_escort_leaves_by_the_south_edge(stage, leaves):
     """An escort four rows from the south edge withdraws only once the raid has turned home [R 8.1]."""
     state = put(new_state("w1"), "Me110-1", board.fmt(board.from_row(14, 23)), "S")
-    state = replace(only(state, "Me110-1", "He111-1", "Spit-1"), stage=stage)
+    state = only(state, "Me110-1", "He111-1", "Spit-1")
+    state = replace(state, flow=replace(state.flow, turn=stage))  # the stage is the kit's turn
     assert ("WITHDRAW Me110-1" in _orders(state)) is leaves
 
 
