@@ -49,7 +49,7 @@ def pending_of(flow: Flow) -> dict | None:
 
 def first_flow(g: Game) -> Flow:
     """The kit's part of a position that set-up (outside the step table) ran to its first decision."""
-    return Flow(g.asked.resume, g.doc["round"], 1, g.asked)
+    return Flow(g.asked.resume, g.doc["round"], 1, g.asked, g.work.standing)
 
 
 def skip(g: Game, a: dict, order, why: str) -> None:

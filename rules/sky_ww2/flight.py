@@ -51,7 +51,7 @@ def change_altitude(g: Game, a: dict, o: Climb | Descend) -> None:
         skip(g, a, o, why)
         return
     # several pursuers follow in their side's SEQUENCE order (gap 6.2: the pursuing side chooses)
-    order = g.doc["side_policies"][other_side(a["side"])]["sequence"]
+    order = g.side_policy(other_side(a["side"]))["sequence"]
     chasers = sorted((p for p in g.enemies_in_dogfight(a) if g.aspect(p, a) == NOSE),
                      key=lambda p: (order.index(p["id"]) if p["id"] in order else 99, p["id"]))
     extra = {p["id"]: g.aspect(a, p) in (SIDE, NOSE) for p in chasers}
@@ -156,7 +156,7 @@ def aa_check(g: Game, a: dict) -> None:
         if obj["obj"] != "aa" or obj["destroyed"] or tuple(a["cell"]) not in aa_sector(obj["slot"]):
             continue
         t["aa_fired"] = True
-        if g.doc["side_policies"][enemy]["aa"] == "hold":
+        if g.side_policy(enemy)["aa"] == "hold":
             g.work.say(f"{enemy}'s AA battery holds its fire at {a['id']}", kind="aa")
             return
         drawn = [c for c in (g.draw("AA battery"), g.draw("AA battery")) if c]

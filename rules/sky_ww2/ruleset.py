@@ -14,6 +14,7 @@ from pbem.core.defaults import Assembled
 from pbem.core.flow import OVER, Flow, FlowSlot
 from pbem.core.phases import ASKED, Step, Steps
 from pbem.core.ruleset import Option, Outcome, RulesetInfo, Scenario, Seat, Window
+from pbem.core.standing import StandingChange
 from pbem.core.work import Work
 
 from . import bot, forms, orders, picture, tables, views
@@ -22,7 +23,7 @@ from .exchange import answer
 from .migrate import upgrade
 from .setup import new_game, resolve_deploy, resolve_setup
 from .script_verbs import MOVES, Stay
-from .standing import PolicyOrder, apply_standing
+from .standing import RULES
 from .state import Game, State
 from .step_verbs import Activate, Deploy, Pass, Play, PreDiscard, Pursue, last
 from .turn import activate, advance, take_script
@@ -87,20 +88,13 @@ def pending(state: State) -> dict:
 
 
 def taken(w: Work[Game], orders_in: Mapping[str, Sequence[Any]]) -> dict:
-    """Store every seat's standing orders; return the decision being answered."""
-    g = w.data
-    for seat in sorted(orders_in):
-        standing = [o for o in orders_in[seat] if isinstance(o, PolicyOrder)]
-        notes = apply_standing(g.doc, seat, standing)
-        if standing:
-            extra = f": {', '.join(notes)}" if notes else ""
-            g.work.say(f"standing orders updated ({len(standing)} line(s)){extra}", [seat], kind="standing")
+    """The decision being answered (the kit has already kept every seat's standing orders)."""
     return pending_of(w.flow)
 
 
 def answers(orders_in: Mapping[str, Sequence[Any]], seat: str) -> list:
     """The seat's orders for the step (its standing orders apart); none from a silent seat."""
-    return [o for o in orders_in.get(seat, ()) if not isinstance(o, PolicyOrder)]
+    return [o for o in orders_in.get(seat, ()) if not isinstance(o, StandingChange)]
 
 
 def setup_step(w: Work[Game], orders_in) -> None:
@@ -207,7 +201,7 @@ STEPS: Steps[State, Game] = Steps([
     step("setup", setup_step), step("deploy", deploy_step), step("activate", activate_step),
     step("script", script_step), step("react", react_step, Window.INTERRUPT),
     step("pursue", pursue_step, Window.INTERRUPT),
-], seats=seats, open=open_game, close=lambda g: g.doc, slot=SLOT, sides=tables.SIDES)
+], seats=seats, open=open_game, close=lambda g: g.doc, slot=SLOT, sides=tables.SIDES, standing=RULES)
 
 
 # ---- the rest of the contract ----------------------------------------------------------------------------

@@ -49,7 +49,7 @@ def side_to_move(g: Game) -> str | None:
 
 def sequence(g: Game, side: str) -> list[dict]:
     """The side's aircraft still to act, in its SEQUENCE standing order [L325]."""
-    order = g.doc["side_policies"][side]["sequence"]
+    order = g.side_policy(side)["sequence"]
     todo = [a for a in g.on_board(side) if not a["done"]]
     return sorted(todo, key=lambda a: (order.index(a["id"]) if a["id"] in order else 99, a["id"]))
 
