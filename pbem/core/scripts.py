@@ -202,7 +202,8 @@ def run(work: Work[Any], author: str, entries: Sequence[Order], perform: Perform
 def resume(work: Work[Any], author: str, entries: Sequence[Order], cursor: Cursor, perform: Perform,
            conditions: Conditions | None = None, *, about: Any = None,
            previous: Callable[[], bool | None] | None = None, pause: Callable[[], bool] | None = None,
-           skipped: Callable[[Skip], str] = Skip.text) -> Cursor:
+           skipped: Callable[[Skip], str] = Skip.text,
+           on_reach: Callable[[Reached], None] | None = None) -> Cursor:
     """Carry a script out from ``cursor`` until it ends or must pause; return where to resume.
 
     After each entry the script pauses when the resolution was suspended (``work.interrupt``)
@@ -212,6 +213,8 @@ def resume(work: Work[Any], author: str, entries: Sequence[Order], cursor: Curso
     an entry is reached; by default, whether the entry before was carried out.  Entries not
     carried out are said to ``author`` in the game's wording ``skipped(skip)``
     (``kind="skipped"``).  An entry whose order returns :data:`STOP` ends the script.
+    ``on_reach(reached)`` is told of each entry before it is carried out (where the game is,
+    e.g. to read the lines below a beat).
     """
     at, prev = cursor.at, cursor.previous
     while at < len(entries):
@@ -224,6 +227,8 @@ def resume(work: Work[Any], author: str, entries: Sequence[Order], cursor: Curso
             return None if result is STOP else result
 
         reached = Reached(author, at, previous() if previous is not None else prev, about)
+        if on_reach is not None:
+            on_reach(reached)
         skip = _step(work, entries[at], doing, conditions, reached)
         if skip is not None:
             work.say(skipped(skip), to=(author,), kind="skipped", entry=at + 1)
