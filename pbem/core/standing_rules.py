@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .errors import RulesetDefinitionError
-from .standing import Standing, StandingChange, StandingOrder
+from .standing import Standing, StandingChange, StandingOrder, form_comment
 
 
 @dataclass(frozen=True)
@@ -160,6 +160,10 @@ class StandingRules:
     def view_of(self, store: Standing, seat: str, side: str) -> list[dict[str, str]]:
         """The orders in force as JSON for the seat's view (``view["standing"]``)."""
         return [{"key": o.key, "text": o.text} for o in self.in_force(store, seat, side)]
+
+    def form_lines(self, store: Standing, seat: str, side: str) -> str:
+        """Order-form comment lines listing what is in force for ``seat``, defaults included."""
+        return form_comment(self.listing(store, seat, side))
 
     @staticmethod
     def _texts(store: Standing, who: str, key: str) -> tuple[str, ...]:

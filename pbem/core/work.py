@@ -49,6 +49,8 @@ class Work(Generic[D]):
     :ivar data: the ruleset's own working data (built by the table's ``open``).
     :ivar events: what was said so far, in order.
     :ivar flow: the kit's state as it was when the resolution began.
+    :ivar standing: the standing-order store as this resolution's orders changed it.
+    :ivar rules: the game's standing-order declarations (:class:`StandingRules`; plain by default).
     """
 
     def __init__(self, flow: Flow, seats: Sequence[Seat], dice: Dice, *, rules: StandingRules = PLAIN) -> None:

@@ -51,6 +51,9 @@ def test_defaults_are_listed_as_in_force_until_changed_and_come_back_on_cancel()
     s = apply(s, "red-1", "red", Line("PACE", None))
     assert RULES.get(s, "red-1", "red", "PACE").text == "PACE SLOW"
     assert RULES.get(s, "red-1", "red", "UNDECLARED") is None
+    assert RULES.view_of(s, "blue", "blue")[0] == {"key": "PACE", "text": "PACE SLOW"}
+    assert "#   FLAK YES\n" in RULES.form_lines(s, "blue", "blue")
+    assert StandingRules().form_lines(s, "blue", "blue") == Standing().form_lines("blue")
 
 
 def test_a_side_order_is_shared_by_every_seat_of_the_side_and_the_last_change_wins():
