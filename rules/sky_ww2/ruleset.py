@@ -87,7 +87,7 @@ def pending(state: State) -> dict:
 # ---- the answers of each step, applied before the game runs on ---------------------------------------
 
 
-def taken(w: Work[Game], orders_in: Mapping[str, Sequence[Any]]) -> dict:
+def decision(w: Work[Game]) -> dict:
     """The decision being answered (the kit has already kept every seat's standing orders)."""
     return pending_of(w.flow)
 
@@ -98,20 +98,20 @@ def answers(orders_in: Mapping[str, Sequence[Any]], seat: str) -> list:
 
 
 def setup_step(w: Work[Game], orders_in) -> None:
-    p = taken(w, orders_in)
+    p = decision(w)
     resolve_setup(w.data, {s: answers(orders_in, s) for s in p["seats"]})
     advance(w.data)
 
 
 def deploy_step(w: Work[Game], orders_in) -> None:
-    p = taken(w, orders_in)
+    p = decision(w)
     resolve_deploy(w.data, p, last(answers(orders_in, p["seats"][0]), Deploy))
     advance(w.data)
 
 
 def activate_step(w: Work[Game], orders_in) -> None:
     """The aircraft chosen, or the one the sequence gave when the choice no longer fits [L287, L291]."""
-    p = taken(w, orders_in)
+    p = decision(w)
     g = w.data
     c = answers(orders_in, p["seats"][0])
     chosen, pre = last(c, Activate), last(c, PreDiscard)
@@ -123,7 +123,7 @@ def activate_step(w: Work[Game], orders_in) -> None:
 
 
 def script_step(w: Work[Game], orders_in) -> None:
-    p = taken(w, orders_in)
+    p = decision(w)
     g = w.data
     items = answers(orders_in, p["seats"][0])
     t = g.doc["turn"]
@@ -134,7 +134,7 @@ def script_step(w: Work[Game], orders_in) -> None:
 
 
 def react_step(w: Work[Game], orders_in) -> None:
-    p = taken(w, orders_in)
+    p = decision(w)
     g = w.data
     play = last(answers(orders_in, p["seats"][0]), Play, Pass)
     ex = g.doc["turn"]["exchange"]
@@ -147,7 +147,7 @@ def react_step(w: Work[Game], orders_in) -> None:
 
 
 def pursue_step(w: Work[Game], orders_in) -> None:
-    p = taken(w, orders_in)
+    p = decision(w)
     o = last(answers(orders_in, p["seats"][0]), Pursue) or Pursue(False)
     w.data.doc["turn"]["pursuit"]["answer"] = {"go": o.go, "cell": list(o.cell) if o.cell else None,
                                                "face": o.face}
