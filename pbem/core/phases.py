@@ -36,6 +36,7 @@ from .dice import Dice
 from .errors import RulesetDefinitionError
 from .flow import OVER, Flow, FlowSlot
 from .ruleset import Phase, Resolution, Seat, Window
+from .standing_rules import PLAIN, StandingRules
 from .work import Box, Work
 
 S = TypeVar("S")
@@ -109,11 +110,14 @@ class Steps(Generic[S, D]):
     :param close: ``close(data)`` freezes it back to a state (default: ``box.value``).
     :param slot: where the state keeps its Flow (default: field or key ``"flow"``).
     :param sides: the game's sides, so that a ``who`` naming a side is checked at import.
+    :param standing: the game's standing-order declarations (side scope, ordered groups, defaults,
+        its own change notice); the plain per-seat store by default.
     """
 
     def __init__(self, steps: Sequence[Step], *, seats: Callable[[S], Sequence[Seat]],
                  open: Callable[[S, Work[D]], D] | None = None, close: Callable[[D], S] | None = None,
-                 slot: FlowSlot = DEFAULT_SLOT, sides: Sequence[str] = ()) -> None:
+                 slot: FlowSlot = DEFAULT_SLOT, sides: Sequence[str] = (),
+                 standing: StandingRules = PLAIN) -> None:
         self.steps: dict[str, Step] = {}
         for step in steps:
             if step.name in self.steps or step.name == OVER:
@@ -122,6 +126,7 @@ class Steps(Generic[S, D]):
         if not self.steps:
             raise RulesetDefinitionError("a step table needs at least one step")
         self.sides = tuple(sides)
+        self.standing = standing
         for step in steps:
             self._check(step)
         self._seats = seats
@@ -192,7 +197,7 @@ class Steps(Generic[S, D]):
         step = self._known(flow.step, "the state's step")
         if step is None:
             raise RulesetDefinitionError("resolve called on a finished game")
-        work: Work[D] = Work(flow, self._seats(state), dice)
+        work: Work[D] = Work(flow, self._seats(state), dice, rules=self.standing)
         work.data = self._open(state, work)
         work.apply_standing(orders)
         work._begin_resume(orders)

@@ -12,6 +12,14 @@ THEN when its condition holds, else ELSE.  ELSE is also the fallback when THEN
 could not be carried out (the author is told why, ``kind="fallback"``).  Every
 entry that ends up not carried out is reported to its author, with the reason
 (``kind="skipped"``).
+
+:func:`run` carries a whole script out at once.  :func:`resume` is the same
+runner for a script that may stop mid-way -- an entry opened a reaction window
+(``work.interrupt``) or something the game settles before the next entry -- and
+go on in a later resolution from a :class:`Cursor` kept in the state.  It also
+lets the game define what PREV_OK / PREV_FAILED mean (``previous=``), word the
+skip reports (``skipped=``, given a :class:`Skip`) and end a script early
+(``perform`` returns :data:`STOP`).
 """
 from __future__ import annotations
 
@@ -121,50 +129,149 @@ def scripted(table: VerbTable, conditions: Conditions) -> VerbTable:
     return VerbTable(tuple(table.verbs.values()) + (Verb("IF", parse_if, usage),), rule=table.rule)
 
 
-#: ``perform(order)``: carry one order out; None when done, else the reason it could not be.
-Perform = Callable[[Order], "str | None"]
+class Stop:
+    """The type of :data:`STOP`."""
+
+    def __repr__(self) -> str:
+        return "STOP"
+
+
+#: What ``perform`` returns for an entry carried out that ends the script there (an END line):
+#: :func:`resume` moves its cursor past the last entry.
+STOP = Stop()
+
+#: ``perform(order)``: carry one order out; None when done (or :data:`STOP`), else the reason it could not be.
+Perform = Callable[[Order], "str | Stop | None"]
+
+
+@dataclass(frozen=True)
+class Skip:
+    """An entry not carried out, as the game's wording (``skipped=`` of :func:`resume`) sees it.
+
+    ``order`` is the order that was not carried out: the entry itself, or the THEN (or the ELSE
+    tried after it) of an :class:`If`; ``unmet`` is the condition that did not hold, None when
+    the order was refused (``reason`` is then ``perform``'s reason).
+    """
+
+    author: str
+    index: int
+    entry: Order
+    order: Order
+    reason: str
+    unmet: Condition | None = None
+
+    def text(self) -> str:
+        """The kit's wording: ``<entry> was skipped: <reason>``."""
+        return f"{self.entry.text()} was skipped: {self.reason}"
+
+
+@dataclass(frozen=True)
+class Cursor:
+    """Where a paused script resumes: the next entry's index, and whether the entry before it was
+    carried out (None before the first).  JSON through :meth:`dump` / :meth:`load`."""
+
+    at: int = 0
+    previous: bool | None = None
+
+    def dump(self) -> list[int | bool | None]:
+        return [self.at, self.previous]
+
+    @classmethod
+    def load(cls, data: Sequence[int | bool | None]) -> Cursor:
+        at, previous = data
+        return cls(int(at or 0), None if previous is None else bool(previous))
 
 
 def run(work: Work[Any], author: str, entries: Sequence[Order], perform: Perform,
         conditions: Conditions | None = None, *, about: Any = None) -> list[bool]:
     """Carry a script out entry by entry; report every entry not carried out to ``author``.
 
-    Returns, per entry, whether an order of it was carried out.
+    Returns, per entry, whether an order of it was carried out.  (A script that may pause
+    for an interrupt runs with :func:`resume`.)
     """
     done: list[bool] = []
     for index, entry in enumerate(entries):
         reached = Reached(author, index, done[-1] if done else None, about)
-        reason = _step(work, entry, perform, conditions, reached)
-        if reason is not None:
-            work.say(f"{entry.text()} was skipped: {reason}", to=(author,), kind="skipped", entry=index + 1)
-        done.append(reason is None)
+        skip = _step(work, entry, perform, conditions, reached)
+        if skip is not None:
+            work.say(skip.text(), to=(author,), kind="skipped", entry=index + 1)
+        done.append(skip is None)
     return done
 
 
+def resume(work: Work[Any], author: str, entries: Sequence[Order], cursor: Cursor, perform: Perform,
+           conditions: Conditions | None = None, *, about: Any = None,
+           previous: Callable[[], bool | None] | None = None, pause: Callable[[], bool] | None = None,
+           skipped: Callable[[Skip], str] = Skip.text,
+           on_reach: Callable[[Reached], None] | None = None) -> Cursor:
+    """Carry a script out from ``cursor`` until it ends or must pause; return where to resume.
+
+    After each entry the script pauses when the resolution was suspended (``work.interrupt``)
+    or ``pause()`` is true (the game has something to settle first, e.g. an exchange the entry
+    opened); keep the returned cursor in the state and call again to go on.  ``previous()``
+    is the game's own meaning of PREV_OK / PREV_FAILED (``Reached.previous``), evaluated when
+    an entry is reached; by default, whether the entry before was carried out.  Entries not
+    carried out are said to ``author`` in the game's wording ``skipped(skip)``
+    (``kind="skipped"``).  An entry whose order returns :data:`STOP` ends the script.
+    ``on_reach(reached)`` is told of each entry before it is carried out (where the game is,
+    e.g. to read the lines below a beat).
+    """
+    at, prev = cursor.at, cursor.previous
+    while at < len(entries):
+        stopped = False
+
+        def doing(order: Order) -> str | Stop | None:
+            nonlocal stopped
+            result = perform(order)
+            stopped = stopped or result is STOP
+            return None if result is STOP else result
+
+        reached = Reached(author, at, previous() if previous is not None else prev, about)
+        if on_reach is not None:
+            on_reach(reached)
+        skip = _step(work, entries[at], doing, conditions, reached)
+        if skip is not None:
+            work.say(skipped(skip), to=(author,), kind="skipped", entry=at + 1)
+        prev, at = skip is None, len(entries) if stopped else at + 1
+        if work.suspended or (pause is not None and pause()):
+            break
+    return Cursor(at, prev)
+
+
 def _step(work: Work[Any], entry: Order, perform: Perform, conditions: Conditions | None,
-          reached: Reached) -> str | None:
-    """Carry out one entry; the reason it was not carried out, or None."""
+          reached: Reached) -> Skip | None:
+    """Carry out one entry; what was not carried out and why, or None."""
     if not isinstance(entry, If):
-        return perform(entry)
+        failed = perform(entry)
+        return None if failed is None or failed is STOP else Skip(reached.author, reached.index, entry, entry,
+                                                                   str(failed))
     if conditions is None:
         raise RulesetDefinitionError("a script with IF entries needs the ruleset's conditions")
     if conditions.holds(work, reached, entry.when):
-        failed = perform(entry.then)
-        if failed is None:
-            return None
-        if entry.otherwise is None:
-            return failed
-        fallback = perform(entry.otherwise)
-        if fallback is None:  # carried out, but the author should learn why THEN was not
-            work.say(f"{entry.text()}: {entry.then.text()} could not be carried out ({failed}); "
-                     f"{entry.otherwise.text()} was", to=(reached.author,), kind="fallback",
-                     entry=reached.index + 1)
-            return None
-        return f"{failed}; ELSE: {fallback}"
+        return _then(work, entry, perform, reached)
+    unmet = f"{entry.when.text()} does not hold"
     if entry.otherwise is None:
-        return f"{entry.when.text()} does not hold"
+        return Skip(reached.author, reached.index, entry, entry.then, unmet, entry.when)
     fallback = perform(entry.otherwise)
-    return None if fallback is None else f"{entry.when.text()} does not hold; ELSE: {fallback}"
+    if fallback is None or fallback is STOP:
+        return None
+    return Skip(reached.author, reached.index, entry, entry.otherwise, f"{unmet}; ELSE: {fallback}", entry.when)
 
 
-__all__ = ["Condition", "ConditionKind", "Conditions", "If", "Perform", "Reached", "run", "scripted"]
+def _then(work: Work[Any], entry: If, perform: Perform, reached: Reached) -> Skip | None:
+    """The condition holds: THEN, and ELSE as its fallback."""
+    failed = perform(entry.then)
+    if failed is None or failed is STOP:
+        return None
+    if entry.otherwise is None:
+        return Skip(reached.author, reached.index, entry, entry.then, str(failed))
+    fallback = perform(entry.otherwise)
+    if fallback is None or fallback is STOP:  # carried out, but the author should learn why THEN was not
+        work.say(f"{entry.text()}: {entry.then.text()} could not be carried out ({failed}); "
+                 f"{entry.otherwise.text()} was", to=(reached.author,), kind="fallback", entry=reached.index + 1)
+        return None
+    return Skip(reached.author, reached.index, entry, entry.otherwise, f"{failed}; ELSE: {fallback}")
+
+
+__all__ = ["STOP", "Condition", "ConditionKind", "Conditions", "Cursor", "If", "Perform", "Reached", "Skip", "Stop",
+           "resume", "run", "scripted"]

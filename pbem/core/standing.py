@@ -10,6 +10,11 @@ the lines every order form and view shows, so a player sees what is in force.
 
 An order value becomes a standing-order change by having a
 ``standing_change()`` method (:class:`StandingChange`).
+
+This store is the plain one: per seat, one text per key.  A game that needs orders
+shared by a side, ordered groups replaced whole, defaults shown as in force or its own
+change notice declares them in :class:`pbem.core.standing_rules.StandingRules` (given
+to its step table); the rows stay in this store (a side's under the side's name).
 """
 from __future__ import annotations
 
@@ -73,6 +78,13 @@ def parse_cancel(args: Sequence[str], view: Mapping[str, Any], seat: str) -> Can
     return Cancel(key)
 
 
+def form_comment(rows: Sequence[str]) -> str:
+    """Order lines in force as order-form comment lines."""
+    if not rows:
+        return "# Standing orders in force: none\n"
+    return "# Standing orders in force (CANCEL <key> removes one):\n" + "".join(f"#   {r}\n" for r in rows)
+
+
 @dataclass(frozen=True)
 class Standing:
     """The store of every seat's standing orders, in the order they were first given."""
@@ -124,10 +136,7 @@ class Standing:
     def form_lines(self, seat: str) -> str:
         """Order-form comment lines listing the orders in force (comments: sending the form back
         changes nothing)."""
-        rows = self.listing(seat)
-        if not rows:
-            return "# Standing orders in force: none\n"
-        return "# Standing orders in force (CANCEL <key> removes one):\n" + "".join(f"#   {r}\n" for r in rows)
+        return form_comment(self.listing(seat))
 
     def dump(self) -> list[list[str]]:
         return [[o.seat, o.key, o.text] for o in self.orders]

@@ -24,6 +24,7 @@ from .flow import Flow
 from .interrupts import Ask, Pending, answers
 from .ruleset import Event, Seat
 from .standing import Standing, StandingChange, StandingOrder
+from .standing_rules import PLAIN, StandingRules
 
 D = TypeVar("D")
 T = TypeVar("T")
@@ -48,15 +49,18 @@ class Work(Generic[D]):
     :ivar data: the ruleset's own working data (built by the table's ``open``).
     :ivar events: what was said so far, in order.
     :ivar flow: the kit's state as it was when the resolution began.
+    :ivar standing: the standing-order store as this resolution's orders changed it.
+    :ivar rules: the game's standing-order declarations (:class:`StandingRules`; plain by default).
     """
 
-    def __init__(self, flow: Flow, seats: Sequence[Seat], dice: Dice) -> None:
+    def __init__(self, flow: Flow, seats: Sequence[Seat], dice: Dice, *, rules: StandingRules = PLAIN) -> None:
         self.flow = flow
         self.seats = tuple(seats)
         self.dice = dice
         self.events: list[Event] = []
         self.turn = flow.turn
         self.standing = flow.standing
+        self.rules = rules
         self.data: D = None  # type: ignore[assignment]  # set by the table right after construction
         self._pending: Pending | None = None
         self._goto: str | None = None
@@ -131,19 +135,28 @@ class Work(Generic[D]):
 
     # ---------------------------------------------------------------- standing orders
     def standing_order(self, seat: str, key: str) -> StandingOrder | None:
-        return self.standing.get(seat, key)
+        """The order in force under ``key`` for ``seat`` (its side's for a side kind; the game's
+        default when nobody set it; a group's first line)."""
+        return self.rules.get(self.standing, seat, self._side(seat), key)
+
+    def standing_group(self, seat: str, key: str) -> tuple[str, ...]:
+        """Every line in force under ``key`` for ``seat``, in order (an ordered group's rules)."""
+        return self.rules.group(self.standing, seat, self._side(seat), key)
 
     def apply_standing(self, orders: Mapping[str, Sequence[Any]]) -> None:
-        """Apply every standing-order change in ``orders`` and tell each seat what changed."""
+        """Apply every standing-order change in ``orders`` (seat by seat, each file in line order)
+        and tell each seat, in the game's wording (``rules.notice``), what its file did."""
         for seat in sorted(orders):
-            notes = []
-            for order in orders[seat]:
-                if isinstance(order, StandingChange):
-                    self.standing, note = self.standing.change(seat, order)
-                    if note is not None:
-                        notes.append(note)
-            if notes:
-                self.say("; ".join(notes), to=(seat,), kind="standing")
+            mine = [o for o in orders[seat] if isinstance(o, StandingChange)]
+            if not mine:
+                continue
+            self.standing, changes = self.rules.apply(self.standing, seat, self._side(seat), mine)
+            notice = self.rules.notice(seat, changes)
+            if notice is not None:
+                self.say(notice, to=(seat,), kind="standing")
+
+    def _side(self, seat: str) -> str:
+        return next((s.side for s in self.seats if s.name == seat), "")
 
     # ---------------------------------------------------------------- for the table
     def _begin_resume(self, orders: Mapping[str, Sequence[Any]]) -> None:

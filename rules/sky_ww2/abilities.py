@@ -3,13 +3,13 @@ from __future__ import annotations
 
 from . import tables
 from .damage import draw_into, give_up
-from .asks import skip
 from .script_verbs import CpUse, DpDeposit, GroundAttack, Swap
 from .state import Game, other_side
 
 
-def ground_attack(g: Game, a: dict, item: GroundAttack) -> None:
-    """A shturmovik hits the ground object below it for a number card 1..10 [L301-303]."""
+def ground_attack(g: Game, a: dict, item: GroundAttack) -> str | None:
+    """A shturmovik hits the ground object below it for a number card 1..10 [L301-303]; why it
+    cannot, or None."""
     t = g.doc["turn"]
     obj = ground_below(g, a)
     why = ""
@@ -20,8 +20,7 @@ def ground_attack(g: Game, a: dict, item: GroundAttack) -> None:
     elif obj is None:
         why = "no live enemy ground object in the cell directly below [L301]"
     if why:
-        skip(g, a, item, why)
-        return
+        return why
     t["actions"] += 1
     t["ground_attacked"] = True
     n = g.work.roll(tables.number_cards(), why=f"{a['id']} attacks the {obj['obj']} (number card)",
@@ -36,6 +35,7 @@ def ground_attack(g: Game, a: dict, item: GroundAttack) -> None:
         if obj["obj"] == "dp" and g.doc["dp"][other_side(a["side"])]:
             g.discard([g.doc["dp"][other_side(a["side"])]])
             g.doc["dp"][other_side(a["side"])] = None
+    return None
 
 
 def ground_below(g: Game, a: dict) -> dict | None:
@@ -48,57 +48,56 @@ def ground_below(g: Game, a: dict) -> dict | None:
     return None
 
 
-def swap(g: Game, a: dict, item: Swap) -> None:
+def swap(g: Game, a: dict, item: Swap) -> str | None:
     t = g.doc["turn"]
     cid = item.card
     if not g.type_of(a).swap:
-        skip(g, a, item, f"{a['id']} has no swap ability [L48]")
-    elif t["swapped"]:
-        skip(g, a, item, "the swap ability works once per turn [L48]")
-    elif cid not in a["hand"] or tables.card(cid).kind == "malfunction":
-        skip(g, a, item, "the card is not in the hand or is a malfunction [L48]")
-    else:
-        t["swapped"] = True
-        a["hand"].remove(cid)
-        g.discard([cid])
-        g.work.say(f"{a['id']} swaps {tables.card(cid).name} [L48]", kind="swap")
-        draw_into(g, a, 1, "swap ability [L48]")
+        return f"{a['id']} has no swap ability [L48]"
+    if t["swapped"]:
+        return "the swap ability works once per turn [L48]"
+    if cid not in a["hand"] or tables.card(cid).kind == "malfunction":
+        return "the card is not in the hand or is a malfunction [L48]"
+    t["swapped"] = True
+    a["hand"].remove(cid)
+    g.discard([cid])
+    g.work.say(f"{a['id']} swaps {tables.card(cid).name} [L48]", kind="swap")
+    draw_into(g, a, 1, "swap ability [L48]")
+    return None
 
 
 def own_object(g: Game, side: str, obj: str) -> bool:
     return g.doc["revealed"] and any(o["obj"] == obj and not o["destroyed"] for o in g.doc["ground"][side])
 
 
-def use_cp(g: Game, a: dict, item: CpUse) -> None:
+def use_cp(g: Game, a: dict, item: CpUse) -> str | None:
     side = a["side"]
     if not own_object(g, side, "cp"):
-        skip(g, a, item, "your side has no working command post [L146]")
-        return
+        return "your side has no working command post [L146]"
     if g.doc["cp_used"][side]:
-        skip(g, a, item, "the command post was already used this round [L146]")
-        return
+        return "the command post was already used this round [L146]"
     g.doc["cp_used"][side] = True
     g.work.say(f"{a['id']} uses the command post [L146]", kind="cp")
     got = draw_into(g, a, 1, "command post [L146]")
     if a["destroyed"]:
-        return
+        return None
     first = [item.discard] if item.discard else []
     if not first and got and tables.card(got[0]).kind != "malfunction":
         first = [got[0]] if tables.card(got[0]).keep <= min(tables.card(c).keep for c in a["hand"]) else []
     give_up(g, a, 1, "command post [L146]", first, allow_malfunction=False)
+    return None
 
 
-def deposit(g: Game, a: dict, item: DpDeposit) -> None:
+def deposit(g: Game, a: dict, item: DpDeposit) -> str | None:
     side, cid = a["side"], item.card
     if not own_object(g, side, "dp"):
-        skip(g, a, item, "your side has no working dispatch post [L148]")
-    elif g.doc["dp"][side]:
-        skip(g, a, item, "only one card may lie on the dispatch post [L148]")
-    elif cid not in a["hand"] or tables.card(cid).kind == "malfunction":
-        skip(g, a, item, "the card is not in the hand or is a malfunction [L148]")
-    else:
-        a["hand"].remove(cid)
-        g.doc["dp"][side] = cid
-        allies = g.seats_of(side)
-        g.work.say(f"{a['id']} lays {tables.card(cid).name} face down on the dispatch post [L148]", allies, kind="dp")
-        g.work.say(f"{a['id']} lays a card face down on the {side} dispatch post", g.all_seats - set(allies), kind="dp")
+        return "your side has no working dispatch post [L148]"
+    if g.doc["dp"][side]:
+        return "only one card may lie on the dispatch post [L148]"
+    if cid not in a["hand"] or tables.card(cid).kind == "malfunction":
+        return "the card is not in the hand or is a malfunction [L148]"
+    a["hand"].remove(cid)
+    g.doc["dp"][side] = cid
+    allies = g.seats_of(side)
+    g.work.say(f"{a['id']} lays {tables.card(cid).name} face down on the dispatch post [L148]", allies, kind="dp")
+    g.work.say(f"{a['id']} lays a card face down on the {side} dispatch post", g.all_seats - set(allies), kind="dp")
+    return None

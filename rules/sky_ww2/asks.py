@@ -1,4 +1,4 @@
-"""The pause points of a turn: asking seats for a decision, and skipping an order of a script.
+"""The pause points of a turn: asking seats for a decision.
 
 Every decision of Sky of WWII -- the set-up, a deployment, an activation, a turn script,
 a reaction, a pursuit -- is the kit's interrupt (:meth:`pbem.core.work.Work.interrupt`):
@@ -49,9 +49,4 @@ def pending_of(flow: Flow) -> dict | None:
 
 def first_flow(g: Game) -> Flow:
     """The kit's part of a position that set-up (outside the step table) ran to its first decision."""
-    return Flow(g.asked.resume, g.doc["round"], 1, g.asked)
-
-
-def skip(g: Game, a: dict, order, why: str) -> None:
-    """Tell the author that an order of its script is not carried out, and why."""
-    g.work.say(f"{a['id']}: order '{order.text()}' is skipped: {why}", [a["seat"]], kind="skipped")
+    return Flow(g.asked.resume, g.doc["round"], 1, g.asked, g.work.standing)

@@ -35,8 +35,9 @@ def positions(args: tuple[str, ...], view: Any, seat: str) -> tuple[str, ...]:
 
 
 def previous(ok: bool):
-    """Whether the turn's previous beat ended that way (no beat yet: neither holds)."""
-    return lambda w, reached, args: w.data.doc["turn"]["last_ok"] is ok
+    """Whether the turn's previous beat ended that way (no beat yet: neither holds); the turn's
+    runner gives the kit its outcome (``Reached.previous``: the beat's action stood)."""
+    return lambda w, reached, args: reached.previous is ok
 
 
 def position_holds(w: Work, reached: Reached, args: tuple[str, ...]) -> bool:

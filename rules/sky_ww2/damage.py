@@ -10,7 +10,7 @@ def card_names(cards) -> str:
 
 
 def policy(g: Game, seat: str) -> dict:
-    return g.doc["policies"][seat]
+    return g.policy(seat)
 
 
 def discard_order(g: Game, a: dict, first=()) -> list[str]:

@@ -5,7 +5,7 @@ from . import combat, tables
 from .damage import damage, give_up, policy
 from .abilities import own_object
 from .flight import aa_check, enter
-from .asks import ask, skip
+from .asks import ask
 from .movement import shifted_alt
 from .script_verbs import Attack, Manoeuvre, OnCancelled, parse_script_line
 from .state import Game
@@ -35,12 +35,12 @@ def declare_problem(g: Game, a: dict, beat: Attack | Manoeuvre) -> str:
     return why
 
 
-def declare(g: Game, a: dict, beat: Attack | Manoeuvre, counters: OnCancelled) -> None:
-    """Lay an action card, pay for it at once, and open the reaction exchange [L178, L231, L253]."""
+def declare(g: Game, a: dict, beat: Attack | Manoeuvre, counters: OnCancelled) -> str | None:
+    """Lay an action card, pay for it at once, and open the reaction exchange [L178, L231, L253];
+    why the beat cannot be played, or None."""
     why = declare_problem(g, a, beat)
     if why:
-        skip(g, a, beat, why)
-        return
+        return why
     t = g.doc["turn"]
     cid, c = beat.card, tables.card(beat.card)
     target = g.ac(beat.target) if beat.target else None
@@ -64,6 +64,7 @@ def declare(g: Game, a: dict, beat: Attack | Manoeuvre, counters: OnCancelled) -
     crit_text = (f" with {tables.card(crit).name}" if crit else "") + (" from the dispatch post" if beat.from_dp else "")
     g.work.say(f"beat {t['beats']}: {a['id']} plays {what}{crit_text} against {target['id'] if target else 'itself'}"
           + describe_params(beat), kind="beat")
+    return None
 
 
 def pay_for_attack(g: Game, a: dict, target: dict, beat: Attack) -> str:

@@ -3,34 +3,34 @@ from __future__ import annotations
 
 from . import tables
 from .damage import card_names, damage, draw_into, give_up, policy
-from .asks import ask, skip
+from .asks import ask
 from .geometry import NOSE, SIDE, direction
 from .movement import aa_sector, entry_cells, place, pursuit_cells, shifted_alt
 from .script_verbs import Climb, Descend, MoveTo, Rotate, Stay
 from .state import Game, other_side
 
 
-def move(g: Game, a: dict, o: Stay | MoveTo | Rotate | Climb | Descend) -> None:
-    """The turn's one movement order [L134-136, L295]."""
+def move(g: Game, a: dict, o: Stay | MoveTo | Rotate | Climb | Descend) -> str | None:
+    """The turn's one movement order [L134-136, L295]; why it cannot be carried out, or None."""
     g.doc["turn"]["moved"] = True
     if isinstance(o, (MoveTo, Rotate)):
-        move_in_field(g, a, o)
-    elif isinstance(o, (Climb, Descend)):
-        change_altitude(g, a, o)
+        return move_in_field(g, a, o)
+    if isinstance(o, (Climb, Descend)):
+        return change_altitude(g, a, o)
+    return None
 
 
-def move_in_field(g: Game, a: dict, o: MoveTo | Rotate) -> None:
+def move_in_field(g: Game, a: dict, o: MoveTo | Rotate) -> str | None:
     if g.in_dogfight(a):
-        skip(g, a, o, "an aircraft in a dogfight may not move or turn in its field [L119, L135]")
-        return
+        return "an aircraft in a dogfight may not move or turn in its field [L119, L135]"
     if isinstance(o, MoveTo):
         if not g.free(a["alt"], o.cell):
-            skip(g, a, o, f"cell {o.cell[0]},{o.cell[1]} is not free [L135]")
-            return
+            return f"cell {o.cell[0]},{o.cell[1]} is not free [L135]"
         a["cell"] = list(o.cell)
     a["facing"] = o.face
     g.work.say(f"{a['id']} moves to {a['alt']} {a['cell'][0]},{a['cell'][1]} facing {a['facing']}", kind="move")
     aa_check(g, a)
+    return None
 
 
 def altitude_problem(g: Game, a: dict, o: Climb | Descend) -> str:
@@ -44,14 +44,13 @@ def altitude_problem(g: Game, a: dict, o: Climb | Descend) -> str:
     return ""
 
 
-def change_altitude(g: Game, a: dict, o: Climb | Descend) -> None:
+def change_altitude(g: Game, a: dict, o: Climb | Descend) -> str | None:
     """Climb paying a card or dive drawing one; enemies nose-on to ``a`` may pursue [L136, L140]."""
     why = altitude_problem(g, a, o)
     if why:
-        skip(g, a, o, why)
-        return
+        return why
     # several pursuers follow in their side's SEQUENCE order (gap 6.2: the pursuing side chooses)
-    order = g.doc["side_policies"][other_side(a["side"])]["sequence"]
+    order = g.side_policy(other_side(a["side"]))["sequence"]
     chasers = sorted((p for p in g.enemies_in_dogfight(a) if g.aspect(p, a) == NOSE),
                      key=lambda p: (order.index(p["id"]) if p["id"] in order else 99, p["id"]))
     extra = {p["id"]: g.aspect(a, p) in (SIDE, NOSE) for p in chasers}
@@ -61,7 +60,7 @@ def change_altitude(g: Game, a: dict, o: Climb | Descend) -> None:
     else:
         draw_into(g, a, 1, "descending [L136]")
         if a["destroyed"]:
-            return
+            return None
     new_alt = shifted_alt(a["alt"], o.STEP)
     enter(g, a, new_alt, o.cell, o.face or a["facing"])
     if chasers:
@@ -69,6 +68,7 @@ def change_altitude(g: Game, a: dict, o: Climb | Descend) -> None:
                                     "x_new": list(a["cell"]), "f1": a["facing"], "alt": new_alt, "step": o.STEP,
                                     "extra": extra, "answer": None}
     aa_check(g, a)
+    return None
 
 
 def enter(g: Game, a: dict, alt: str, wanted, facing: str) -> bool:
@@ -156,7 +156,7 @@ def aa_check(g: Game, a: dict) -> None:
         if obj["obj"] != "aa" or obj["destroyed"] or tuple(a["cell"]) not in aa_sector(obj["slot"]):
             continue
         t["aa_fired"] = True
-        if g.doc["side_policies"][enemy]["aa"] == "hold":
+        if g.side_policy(enemy)["aa"] == "hold":
             g.work.say(f"{enemy}'s AA battery holds its fire at {a['id']}", kind="aa")
             return
         drawn = [c for c in (g.draw("AA battery"), g.draw("AA battery")) if c]

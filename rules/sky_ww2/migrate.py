@@ -1,24 +1,35 @@
 """Reading a position written before the game sat on the kit (stored games, kept examples).
 
-Such a document keeps its decision in ``pending`` with a ``counter``, and the turn script
-(and the beat on the table) as dicts.  :func:`upgrade` turns it into today's form: the
-kit's Flow under "flow", the script as canonical lines with its cursor moved to match.
+Such a document keeps its decision in ``pending`` with a ``counter``, the turn script
+(and the beat on the table) as dicts, and the standing orders in its own ``policies`` and
+``side_policies``.  :func:`upgrade` turns it into today's form: the kit's Flow under "flow"
+(its standing-order store included), the script as canonical lines with its cursor moved
+to match.
 """
 from __future__ import annotations
+
+from dataclasses import replace
 
 from pbem.core.flow import OVER, Flow
 from pbem.core.interrupts import Pending
 from pbem.core.scripts import Condition, If
 
 from .asks import asks_for
+from .standing import RULES, read_back, standing_lines
 from .script_verbs import (Attack, Climb, CpUse, Descend, DpDeposit, End, EndDiscard, GroundAttack, Manoeuvre,
                            MoveTo, NextDiscard, OnCancelled, Rotate, Stay, Swap, parse_script_line)
 
 
 def upgrade(doc: dict) -> dict:
     """``doc`` in today's form (unchanged when it already is)."""
-    if "flow" in doc:
-        return doc
+    if "flow" not in doc:
+        doc = upgrade_flow(doc)
+    if "policies" in doc:
+        doc = upgrade_policies(doc)
+    return doc
+
+
+def upgrade_flow(doc: dict) -> dict:
     doc = dict(doc)
     p, counter = doc.pop("pending", None), doc.pop("counter", 0)
     if doc["over"] or p is None:
@@ -29,6 +40,20 @@ def upgrade(doc: dict) -> dict:
     doc["flow"] = flow.dump()
     if doc.get("turn") and doc["turn"]["script"] and isinstance(doc["turn"]["script"][0], dict):
         doc["turn"] = upgrade_turn(doc["turn"])
+    return doc
+
+
+def upgrade_policies(doc: dict) -> dict:
+    """The game's own policy dicts become the kit's store: every line they listed, as if sent."""
+    doc = dict(doc)
+    mine, shared = doc.pop("policies"), doc.pop("side_policies")
+    flow = Flow.load(doc["flow"])
+    store = flow.standing
+    for seat in doc["seats"]:
+        name, side = seat["name"], seat["side"]
+        lines = standing_lines({"policies": mine[name], "side_policies": shared[side]})
+        store = RULES.apply(store, name, side, [read_back(t) for t in lines])[0]
+    doc["flow"] = replace(flow, standing=store).dump()
     return doc
 
 

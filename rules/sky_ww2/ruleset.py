@@ -14,6 +14,7 @@ from pbem.core.defaults import Assembled
 from pbem.core.flow import OVER, Flow, FlowSlot
 from pbem.core.phases import ASKED, Step, Steps
 from pbem.core.ruleset import Option, Outcome, RulesetInfo, Scenario, Seat, Window
+from pbem.core.standing import StandingChange
 from pbem.core.work import Work
 
 from . import bot, forms, orders, picture, tables, views
@@ -22,7 +23,7 @@ from .exchange import answer
 from .migrate import upgrade
 from .setup import new_game, resolve_deploy, resolve_setup
 from .script_verbs import MOVES, Stay
-from .standing import PolicyOrder, apply_standing
+from .standing import RULES
 from .state import Game, State
 from .step_verbs import Activate, Deploy, Pass, Play, PreDiscard, Pursue, last
 from .turn import activate, advance, take_script
@@ -86,38 +87,31 @@ def pending(state: State) -> dict:
 # ---- the answers of each step, applied before the game runs on ---------------------------------------
 
 
-def taken(w: Work[Game], orders_in: Mapping[str, Sequence[Any]]) -> dict:
-    """Store every seat's standing orders; return the decision being answered."""
-    g = w.data
-    for seat in sorted(orders_in):
-        standing = [o for o in orders_in[seat] if isinstance(o, PolicyOrder)]
-        notes = apply_standing(g.doc, seat, standing)
-        if standing:
-            extra = f": {', '.join(notes)}" if notes else ""
-            g.work.say(f"standing orders updated ({len(standing)} line(s)){extra}", [seat], kind="standing")
+def decision(w: Work[Game]) -> dict:
+    """The decision being answered (the kit has already kept every seat's standing orders)."""
     return pending_of(w.flow)
 
 
 def answers(orders_in: Mapping[str, Sequence[Any]], seat: str) -> list:
     """The seat's orders for the step (its standing orders apart); none from a silent seat."""
-    return [o for o in orders_in.get(seat, ()) if not isinstance(o, PolicyOrder)]
+    return [o for o in orders_in.get(seat, ()) if not isinstance(o, StandingChange)]
 
 
 def setup_step(w: Work[Game], orders_in) -> None:
-    p = taken(w, orders_in)
+    p = decision(w)
     resolve_setup(w.data, {s: answers(orders_in, s) for s in p["seats"]})
     advance(w.data)
 
 
 def deploy_step(w: Work[Game], orders_in) -> None:
-    p = taken(w, orders_in)
+    p = decision(w)
     resolve_deploy(w.data, p, last(answers(orders_in, p["seats"][0]), Deploy))
     advance(w.data)
 
 
 def activate_step(w: Work[Game], orders_in) -> None:
     """The aircraft chosen, or the one the sequence gave when the choice no longer fits [L287, L291]."""
-    p = taken(w, orders_in)
+    p = decision(w)
     g = w.data
     c = answers(orders_in, p["seats"][0])
     chosen, pre = last(c, Activate), last(c, PreDiscard)
@@ -129,7 +123,7 @@ def activate_step(w: Work[Game], orders_in) -> None:
 
 
 def script_step(w: Work[Game], orders_in) -> None:
-    p = taken(w, orders_in)
+    p = decision(w)
     g = w.data
     items = answers(orders_in, p["seats"][0])
     t = g.doc["turn"]
@@ -140,7 +134,7 @@ def script_step(w: Work[Game], orders_in) -> None:
 
 
 def react_step(w: Work[Game], orders_in) -> None:
-    p = taken(w, orders_in)
+    p = decision(w)
     g = w.data
     play = last(answers(orders_in, p["seats"][0]), Play, Pass)
     ex = g.doc["turn"]["exchange"]
@@ -153,7 +147,7 @@ def react_step(w: Work[Game], orders_in) -> None:
 
 
 def pursue_step(w: Work[Game], orders_in) -> None:
-    p = taken(w, orders_in)
+    p = decision(w)
     o = last(answers(orders_in, p["seats"][0]), Pursue) or Pursue(False)
     w.data.doc["turn"]["pursuit"]["answer"] = {"go": o.go, "cell": list(o.cell) if o.cell else None,
                                                "face": o.face}
@@ -207,7 +201,7 @@ STEPS: Steps[State, Game] = Steps([
     step("setup", setup_step), step("deploy", deploy_step), step("activate", activate_step),
     step("script", script_step), step("react", react_step, Window.INTERRUPT),
     step("pursue", pursue_step, Window.INTERRUPT),
-], seats=seats, open=open_game, close=lambda g: g.doc, slot=SLOT, sides=tables.SIDES)
+], seats=seats, open=open_game, close=lambda g: g.doc, slot=SLOT, sides=tables.SIDES, standing=RULES)
 
 
 # ---- the rest of the contract ----------------------------------------------------------------------------

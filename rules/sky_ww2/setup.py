@@ -9,6 +9,7 @@ from pbem.core.work import Work
 from . import tables
 from .damage import draw_into
 from .movement import entry_cells, place
+from .standing import RULES, SequenceOrder
 from .state import Game, other_side
 from .step_verbs import Deploy, Ground, Pick, last
 from .asks import ask, first_flow
@@ -16,12 +17,6 @@ from .turn import advance
 
 PREFIX = {"coalition": "c", "axis": "x"}
 GROUND_IDS = ("cp", "dp", "aa")
-
-
-def default_policy() -> dict:
-    """Standing orders a seat starts with: ask about reactions and pursuit, discard by card value."""
-    return {"react": [], "react_default": "ask", "pursue": {"*": "ask"}, "discard_priority": [],
-            "rescue": "yes", "activation": "auto", "dp_use": "last"}
 
 
 def seats_per_side(players: int) -> dict[str, int]:
@@ -58,8 +53,6 @@ def new_game(scenario: str, options: dict, dice) -> Game:
                        for c in tables.board().ground_slots[s]] for s in tables.SIDES},
         "revealed": False, "cp_used": {s: False for s in tables.SIDES}, "dp": {s: None for s in tables.SIDES},
         "vp": {s: 0 for s in tables.SIDES},
-        "policies": {s["name"]: default_policy() for s in seats},
-        "side_policies": {s: {"aa": "fire", "sequence": []} for s in tables.SIDES},
         "selection": {s: {"candidates": [], "keep": n} for s in tables.SIDES},
         "turn": None, "over": None,
     }
@@ -104,7 +97,9 @@ def make_aircraft(g: Game, side: str, numbers) -> None:
                                   "placed": False, "alt": None, "cell": None, "facing": None,
                                   "damaged": False, "destroyed": False, "markers": 0, "hand": [],
                                   "done": False, "attached": [], "rescue": None, "next_discard": []}
-    g.doc["side_policies"][side]["sequence"] = [f"{PREFIX[side]}{i + 1}" for i in range(len(numbers))]
+    # the side's activation order starts as the hangar order [L325]; SEQUENCE changes it
+    sequence = SequenceOrder(tuple(f"{PREFIX[side]}{i + 1}" for i in range(len(numbers))))
+    g.work.standing = RULES.apply(g.work.standing, g.seats_of(side)[0], side, [sequence])[0]
 
 
 def preset(g: Game, sc: dict) -> None:

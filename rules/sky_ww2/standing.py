@@ -1,14 +1,21 @@
-"""Standing orders (policies) as typed values: checked against the sender's view, stored in
-the position, and listed back as order lines in every form [4.3, 10.2].
+"""Standing orders (policies) as typed values: checked against the sender's view, kept in the
+kit's standing-order store, and listed back as order lines in every form [4.3, 10.2].
 
-Any seat may send them in any order file.  A file with REACT lines replaces the seat's
-earlier REACT list; every other standing order replaces its earlier value.
+Any seat may send them in any order file.  :data:`RULES` declares them to the kit: REACT is
+an ordered group (first fitting rule plays) that a file with REACT lines replaces whole;
+AA_FIRE and SEQUENCE are shared by the whole side (any of its seats may change them, the
+last change wins); the others are the seat's own, each replacing its earlier value; the
+defaults a seat starts with are in force (and listed) until changed.  :func:`policies`
+reads the store back as the plain dicts the rules code and the views use.
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import ClassVar
+
+from pbem.core.standing import Standing
+from pbem.core.standing_rules import Change, StandingKind, StandingRules
 
 from . import tables
 from .words import card_id, illegal, keyword_args, syntax
@@ -45,6 +52,9 @@ class React:
                 + (f" MIN_DAMAGE {self.min_damage}" if self.min_damage else "")
                 + (f" MAX {self.max}" if self.max else "") + (" LETHAL" if self.lethal else ""))
 
+    def standing_change(self) -> tuple[str, str | None]:
+        return "REACT", self.text()
+
     def store(self, mine: dict, side: dict) -> None:
         mine["react"].append(asdict(self))
 
@@ -55,6 +65,9 @@ class ReactNone:
 
     def text(self) -> str:
         return "REACT NONE"
+
+    def standing_change(self) -> tuple[str, str | None]:
+        return "REACT", None
 
     def store(self, mine: dict, side: dict) -> None:
         """Nothing beyond the replacement every REACT line of a file makes."""
@@ -68,6 +81,9 @@ class OnPursuit:
 
     def text(self) -> str:
         return f"ON_PURSUIT {_ac_word(self.ac)} {self.value.upper()}"
+
+    def standing_change(self) -> tuple[str, str | None]:
+        return f"ON_PURSUIT {_ac_word(self.ac)}", self.text()
 
     def store(self, mine: dict, side: dict) -> None:
         mine["pursue"][self.ac] = self.value
@@ -84,6 +100,9 @@ class Choice:
 
     def text(self) -> str:
         return f"{self.VERB} {self.value.upper()}"
+
+    def standing_change(self) -> tuple[str, str | None]:
+        return self.VERB, self.text()
 
     def store(self, mine: dict, side: dict) -> None:
         mine[self.OP] = self.value
@@ -127,6 +146,9 @@ class AaFire:
     def text(self) -> str:
         return f"AA_FIRE {'YES' if self.fire else 'NO'}"
 
+    def standing_change(self) -> tuple[str, str | None]:
+        return "AA_FIRE", self.text()
+
     def store(self, mine: dict, side: dict) -> None:
         side["aa"] = "fire" if self.fire else "hold"
 
@@ -138,6 +160,10 @@ class DiscardPriority:
 
     def text(self) -> str:
         return "DISCARD_PRIORITY " + (" ".join(self.cards) or "NONE")
+
+    def standing_change(self) -> tuple[str, str | None]:
+        """NONE cancels the list (nothing is then listed, as before any was given)."""
+        return "DISCARD_PRIORITY", self.text() if self.cards else None
 
     def store(self, mine: dict, side: dict) -> None:
         mine["discard_priority"] = list(self.cards)
@@ -153,6 +179,9 @@ class SequenceOrder:
     def text(self) -> str:
         return " ".join(("SEQUENCE",) + self.aircraft)
 
+    def standing_change(self) -> tuple[str, str | None]:
+        return "SEQUENCE", self.text()
+
     def store(self, mine: dict, side: dict) -> None:
         side["sequence"] = list(self.aircraft)
 
@@ -164,18 +193,19 @@ PolicyOrder = React | ReactNone | OnPursuit | Choice | AaFire | DiscardPriority 
 
 
 class _Reader:
-    """One standing-order line read with the sender's view (its aircraft, its side's aircraft)."""
+    """One standing-order line read with the sender's view (its aircraft, its side's aircraft);
+    without a view (``v`` None) a line kept in the store is read back as it was checked."""
 
-    def __init__(self, v: dict, words: Sequence[str]) -> None:
+    def __init__(self, v: dict | None, words: Sequence[str]) -> None:
         self.verb = words[0].upper()
         self.args = list(words[1:])
-        self.own = set(v["my_aircraft"])
-        self.side_ac = {a["id"] for a in v["aircraft"] if a["side"] == v["side"]}
+        self.own = None if v is None else set(v["my_aircraft"])
+        self.side_ac = None if v is None else {a["id"] for a in v["aircraft"] if a["side"] == v["side"]}
 
     def ac_or_all(self, w: str) -> str:
         if w.upper() == "ALL":
             return "*"
-        if w.lower() not in self.own:
+        if self.own is not None and w.lower() not in self.own:
             raise illegal(f"{w!r} is not one of your aircraft ({', '.join(sorted(self.own)) or 'none'}) or ALL", "2.3")
         return w.lower()
 
@@ -218,6 +248,8 @@ class _Reader:
 
     def sequence(self) -> SequenceOrder:
         seq = tuple(w.lower() for w in self.args)
+        if self.side_ac is None:
+            return SequenceOrder(seq)
         bad = [w for w in seq if w not in self.side_ac]
         if bad or len(set(seq)) != len(seq):
             raise illegal(f"SEQUENCE lists your side's aircraft once each ({', '.join(sorted(self.side_ac))}); "
@@ -236,7 +268,7 @@ READERS: dict[str, Callable[[_Reader], PolicyOrder]] = {
 }
 
 
-def parse_standing(v: dict, words: Sequence[str]) -> PolicyOrder:
+def parse_standing(v: dict | None, words: Sequence[str]) -> PolicyOrder:
     """Read one standing-order line against the sender's view.
 
     :raises OrderError: the line is malformed or names what the sender does not control.
@@ -251,24 +283,45 @@ def parse_standing(v: dict, words: Sequence[str]) -> PolicyOrder:
     return READERS[r.verb](r)
 
 
-# ---- the store in the position ------------------------------------------------------------------------
+# ---- the kit's store, declared ----------------------------------------------------------------------
 
 
-def apply_standing(doc: dict, seat: str, items: Sequence[PolicyOrder]) -> list[str]:
-    """Store standing orders; REACT lines of one file replace the earlier list."""
-    mine = doc["policies"][seat]
-    side = next(s["side"] for s in doc["seats"] if s["name"] == seat)
-    notes = []
-    if any(isinstance(i, (React, ReactNone)) for i in items):
-        mine["react"] = []
-        notes.append("REACT rules replaced")
-    for i in items:
-        i.store(mine, doc["side_policies"][side])
-    return notes
+def notice(seat: str, changes: Sequence[Change]) -> str:
+    """The game's wording: how many standing-order lines a file gave, and whether REACT was replaced."""
+    extra = ": REACT rules replaced" if any(c.key == "REACT" for c in changes) else ""
+    return f"standing orders updated ({len(changes)} line(s)){extra}"
+
+
+RULES = StandingRules([
+    StandingKind("REACT", group=True),
+    StandingKind("REACT_DEFAULT", default="REACT_DEFAULT ASK"),
+    StandingKind("ON_PURSUIT", default={"ON_PURSUIT ALL": "ON_PURSUIT ALL ASK"}),
+    StandingKind("DISCARD_PRIORITY"),
+    StandingKind("RESCUE", default="RESCUE YES"),
+    StandingKind("ACTIVATION", default="ACTIVATION AUTO"),
+    StandingKind("DP_USE", default="DP_USE LAST"),
+    StandingKind("AA_FIRE", side=True, default="AA_FIRE YES"),
+    StandingKind("SEQUENCE", side=True),
+], notice=notice)
+
+
+def read_back(text: str) -> PolicyOrder:
+    """A line kept in the store as its typed order (it was checked when it was sent)."""
+    return parse_standing(None, text.split())
+
+
+def policies(store: Standing, seat: str, side: str) -> tuple[dict, dict]:
+    """The seat's and its side's standing orders in force (defaults included) as the plain
+    dicts the rules and the view read: ``(policies, side_policies)``."""
+    mine: dict = {"react": [], "pursue": {}, "discard_priority": []}
+    shared: dict = {"sequence": []}
+    for order in RULES.in_force(store, seat, side):
+        read_back(order.text).store(mine, shared)
+    return mine, shared
 
 
 def standing_lines(v: dict) -> list[str]:
-    """The seat's standing orders in force, as order lines it can keep or edit."""
+    """The seat's standing orders in force as order lines it can keep or edit (from its view)."""
     p, sp = v["policies"], v["side_policies"]
     out = [React(**r).text() for r in p["react"]]
     out.append(ReactDefault(p["react_default"]).text())

@@ -15,11 +15,14 @@ from functools import lru_cache
 from typing import Any
 from collections.abc import Iterable
 
+from pbem.core.flow import Flow
 from pbem.core.interrupts import Pending
+from pbem.core.standing import Standing
 from pbem.core.work import Work
 
 from . import tables
 from .geometry import adjacent, aspect
+from .standing import policies
 
 
 @dataclass(frozen=True)
@@ -78,6 +81,21 @@ class Game:
         others = self.all_seats - {seat}
         if public and others:
             self.work.say(public, others, kind)
+
+    # ---- standing orders (the kit's store) ---------------------------------------------------
+    @property
+    def standing(self) -> Standing:
+        """The store as this resolution changed it (the position's, for a view)."""
+        return self.work.standing if self.work is not None else Flow.load(self.doc["flow"]).standing
+
+    def policy(self, seat: str) -> dict:
+        """The seat's standing orders in force, defaults included [4.3, 10.2]."""
+        side = next(s["side"] for s in self.doc["seats"] if s["name"] == seat)
+        return policies(self.standing, seat, side)[0]
+
+    def side_policy(self, side: str) -> dict:
+        """The side's shared standing orders in force: AA_FIRE and SEQUENCE [L150, L325]."""
+        return policies(self.standing, "", side)[1]
 
     # ---- options ----------------------------------------------------------------------------
     def opt(self, name: str) -> Any:

@@ -5,11 +5,12 @@ order covers: the active player's turn script, a reaction the policies do not se
 a pursuit asked for, or the next set-up step; it then stops in the kit's interrupt
 (:func:`.asks.ask`).  Everything the turn needs to resume is in ``doc["turn"]`` (the
 script as canonical lines, its cursor, the table of the current beat, the pursuit queue),
-so an interrupt phase is just a pause between two calls.
+so an interrupt phase is just a pause between two calls.  The script itself is carried out
+by the kit's resumable runner (:func:`pbem.core.scripts.resume`, see :func:`run_script`).
 """
 from __future__ import annotations
 
-from pbem.core.scripts import Reached
+from pbem.core.scripts import STOP, Cursor, Skip, Stop, resume
 
 from . import tables
 from .abilities import deposit, ground_attack, swap, use_cp
@@ -17,7 +18,7 @@ from .damage import card_names, damage, draw_into, finish, policy, trim_hand
 from .conditions import CONDITIONS
 from .exchange import declare, step_exchange
 from .flight import aa_check, move, step_pursuit
-from .asks import ask, skip
+from .asks import ask
 from .script_verbs import (Attack, Climb, CpUse, Descend, DpDeposit, End, EndDiscard, GroundAttack, If, Manoeuvre,
                            MoveTo, NextDiscard, OnCancelled, Rotate, ScriptOrder, Stay, Swap, parse_script_line)
 from .state import Game, other_side
@@ -49,7 +50,7 @@ def side_to_move(g: Game) -> str | None:
 
 def sequence(g: Game, side: str) -> list[dict]:
     """The side's aircraft still to act, in its SEQUENCE standing order [L325]."""
-    order = g.doc["side_policies"][side]["sequence"]
+    order = g.side_policy(side)["sequence"]
     todo = [a for a in g.on_board(side) if not a["done"]]
     return sorted(todo, key=lambda a: (order.index(a["id"]) if a["id"] in order else 99, a["id"]))
 
@@ -151,9 +152,34 @@ def run_turn(g: Game) -> None:
             return
         finish_turn(g, a)
         return
-    item = parse_script_line(t["script"][t["pc"]])
-    t["pc"] += 1
-    RUN[type(item)](g, a, item)
+    run_script(g, a, t)
+
+
+def run_script(g: Game, a: dict, t: dict) -> None:
+    """Carry the script out with the kit's runner from the turn's cursor, pausing whenever the game
+    has something to settle first (an exchange, a pursuit, a decision, a loss) [4.2, 10.2].
+
+    PREV_OK / PREV_FAILED ask whether the previous *beat's action stood* (``last_ok``, set when its
+    exchange closes), not whether the line above was carried out.  While a line is carried out,
+    ``t["pc"]`` is already past it, so a beat reads its ON_CANCELLED lines below it.
+    """
+    def busy() -> bool:
+        return (g.asked is not None or bool(g.doc["over"]) or g.doc["turn"] is not t or a["destroyed"]
+                or bool(t["exchange"]) or bool(t["pursuit"]))
+
+    def reach(reached) -> None:
+        t["pc"] = reached.index + 1
+
+    cursor = resume(g.work, a["seat"], [parse_script_line(x) for x in t["script"]], Cursor(t["pc"]),
+                    lambda o: RUN[type(o)](g, a, o), CONDITIONS, about=a, previous=lambda: t["last_ok"],
+                    pause=busy, skipped=lambda s: skipped(a, s), on_reach=reach)
+    t["pc"] = cursor.at
+
+
+def skipped(a: dict, s: Skip) -> str:
+    """The game's wording of an order of the script not carried out, and why."""
+    why = "its condition does not hold" if s.unmet is not None else s.reason
+    return f"{a['id']}: order '{s.order.text()}' is skipped: {why}"
 
 
 def finish_turn(g: Game, a: dict) -> None:
@@ -185,24 +211,16 @@ def counters_below(g: Game) -> OnCancelled:
     return OnCancelled(cards, ask)
 
 
-def run_move(g: Game, a: dict, o: Stay | MoveTo | Rotate | Climb | Descend) -> None:
+def run_move(g: Game, a: dict, o: Stay | MoveTo | Rotate | Climb | Descend) -> str | None:
     t = g.doc["turn"]
     if t["moved"] or t["actions"]:
-        skip(g, a, o, "movement comes once, before combat [L295]")
-    else:
-        move(g, a, o)
+        return "movement comes once, before combat [L295]"
+    return move(g, a, o)
 
 
-def run_beat(g: Game, a: dict, beat: Attack | Manoeuvre) -> None:
-    declare(g, a, beat, counters_below(g))
-
-
-def run_if(g: Game, a: dict, o: If) -> None:
-    """The beat when its condition holds now (the kit's script conditions), else the author is told."""
-    if CONDITIONS.holds(g.work, Reached(a["seat"], g.doc["turn"]["pc"] - 1, None, a), o.when):
-        declare(g, a, o.then, counters_below(g))
-    else:
-        skip(g, a, o.then, "its condition does not hold")
+def run_beat(g: Game, a: dict, beat: Attack | Manoeuvre) -> str | None:
+    """The beat (or an IF's THEN, whose condition the kit's runner found holding) is declared."""
+    return declare(g, a, beat, counters_below(g))
 
 
 def run_end_discard(g: Game, a: dict, o: EndDiscard) -> None:
@@ -213,17 +231,15 @@ def run_next_discard(g: Game, a: dict, o: NextDiscard) -> None:
     a["next_discard"] = list(o.cards)
 
 
-def run_end(g: Game, a: dict, o: End) -> None:
-    t = g.doc["turn"]
-    t["pc"] = len(t["script"])
-    t["more"] = False
+def run_end(g: Game, a: dict, o: End) -> Stop:
+    g.doc["turn"]["more"] = False
+    return STOP
 
 
 def run_nothing(g: Game, a: dict, o: OnCancelled) -> None:
     """ON_CANCELLED lines were read with the beat above them."""
 
 
-RUN = {Stay: run_move, MoveTo: run_move, Rotate: run_move, Climb: run_move, Descend: run_move, Attack: run_beat, Manoeuvre: run_beat,
-       If: run_if, OnCancelled: run_nothing, GroundAttack: ground_attack, Swap: swap, CpUse: use_cp,
-       DpDeposit: deposit, EndDiscard: run_end_discard,
-       NextDiscard: run_next_discard, End: run_end}
+RUN = {Stay: run_move, MoveTo: run_move, Rotate: run_move, Climb: run_move, Descend: run_move, Attack: run_beat,
+       Manoeuvre: run_beat, OnCancelled: run_nothing, GroundAttack: ground_attack, Swap: swap, CpUse: use_cp,
+       DpDeposit: deposit, EndDiscard: run_end_discard, NextDiscard: run_next_discard, End: run_end}

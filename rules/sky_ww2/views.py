@@ -133,7 +133,7 @@ def view(state: State, seat: str) -> dict:
         "ground": {s: ground_seen(d, s, side) for s in tables.SIDES},
         "revealed": d["revealed"], "cp_used": d["cp_used"],
         "dp": {s: (d["dp"][s] if s == side else ("face-down card" if d["dp"][s] else None)) for s in tables.SIDES},
-        "policies": d["policies"][seat], "side_policies": d["side_policies"][side],
+        "policies": g.policy(seat), "side_policies": g.side_policy(side),
         "my_aircraft": [a["id"] for a in mine],
         "next_discard": {a["id"]: a.get("next_discard", []) for a in mine},
         "active": None, "exchange": None, "pending": None, "decide": None,

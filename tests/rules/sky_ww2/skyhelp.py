@@ -11,6 +11,7 @@ from pbem.core.work import Work
 from pbem.rules.sky_ww2 import RULESET
 from pbem.rules.sky_ww2.asks import first_flow, pending_of
 from pbem.rules.sky_ww2.setup import new_game
+from pbem.rules.sky_ww2.standing import RULES, read_back
 from pbem.rules.sky_ww2.state import State
 from pbem.rules.sky_ww2.turn import advance
 
@@ -38,7 +39,7 @@ def position(aircraft: dict, *, options: dict | None = None, initiative: str = "
         keep[aid] = a
     doc["aircraft"] = keep
     for side in ("coalition", "axis"):
-        doc["side_policies"][side]["sequence"] = sorted(a for a in keep if keep[a]["side"] == side)
+        standing(doc, f"{side}-1", " ".join(["SEQUENCE"] + sorted(a for a in keep if keep[a]["side"] == side)))
         if ground and side in ground:
             for slot, obj in zip(doc["ground"][side], ground[side], strict=False):
                 slot["obj"] = obj
@@ -54,11 +55,20 @@ def position(aircraft: dict, *, options: dict | None = None, initiative: str = "
     if tweak:
         tweak(doc)
     g.asked = None
-    g.work = Work(Flow("setup", 1), RULESET.seats(g.freeze()), SeededDice(seed, "advance"))
+    kept = Flow.load(doc["flow"]).standing
+    g.work = Work(Flow("setup", 1, standing=kept), RULESET.seats(g.freeze()), SeededDice(seed, "advance"))
     advance(g)
     # the decision is numbered after set-up's own, as when the game runs on from set-up
     doc["flow"] = replace(first_flow(g), counter=Flow.load(doc["flow"]).counter + 1).dump()
     return g.freeze()
+
+
+def standing(doc: dict, seat: str, *lines: str) -> None:
+    """Give ``seat``'s standing-order lines to the position ``doc``, as one order file would."""
+    side = next(s["side"] for s in doc["seats"] if s["name"] == seat)
+    flow = Flow.load(doc["flow"])
+    store = RULES.apply(flow.standing, seat, side, [read_back(t) for t in lines])[0]
+    doc["flow"] = replace(flow, standing=store).dump()
 
 
 def edit(state: State, fn) -> State:

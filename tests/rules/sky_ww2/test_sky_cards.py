@@ -5,7 +5,7 @@ import pytest
 from pbem.rules.sky_ww2 import combat
 from pbem.rules.sky_ww2.views import view
 from pbem.rules.sky_ww2 import RULESET
-from skyhelp import doc, pending, position, problems, step
+from skyhelp import doc, pending, position, problems, standing, step
 
 FULL5 = ["banked-turn", "dodge", "barrel-roll", "sideslip", "half-loop"]
 
@@ -80,7 +80,7 @@ def test_enemy_descend_moves_the_target_only():
 
 def test_self_climb_without_cost_or_pursuit():
     def pol(d):
-        d["policies"]["axis-1"]["pursue"] = {"*": "yes"}
+        standing(d, "axis-1", "ON_PURSUIT ALL YES")
     s = duel(["zoom-climb"] + FULL5[:4], tweak=pol)
     s, ev = step(s, {"coalition-1": "STAY\nMANOEUVRE zoom-climb TARGET x1\nEND", "axis-1": PASSIVE})
     d = doc(s)
@@ -157,7 +157,7 @@ def test_aa_hold_fire():
     s = position({"c1": {"number": 5, "alt": "low", "cell": (3, 4), "facing": "E", "hand": FULL5},
                   "x1": {"number": 2, "alt": "high", "cell": (4, 1), "facing": "W"}},
                  ground={"axis": ["aa", "cp"]}, deck=["short-burst"] * 10,
-                 tweak=lambda d: d["side_policies"]["axis"].update(aa="hold"))
+                 tweak=lambda d: standing(d, "axis-1", "AA_FIRE NO"))
     assert doc(s)["aircraft"]["c1"]["markers"] == 0
 
 
@@ -211,7 +211,7 @@ def test_phases_are_the_step_table_with_numbered_decisions():
 
 def test_pursuer_keeps_descent_excess_until_its_own_turn_end():
     def pol(d):
-        d["policies"]["axis-1"]["pursue"] = {"*": "yes"}
+        standing(d, "axis-1", "ON_PURSUIT ALL YES")
     s = position({"c1": {"number": 5, "alt": "medium", "cell": (2, 2), "facing": "W", "hand": FULL5},
                   "x1": {"number": 9, "alt": "medium", "cell": (3, 2), "facing": "W",      # He 51: TTX 4
                          "hand": ["dodge", "dive", "snap-shot", "sideslip"]}},

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 from pbem.rules.sky_ww2 import RULESET
-from pbem.rules.sky_ww2.migrate import upgrade
+from pbem.rules.sky_ww2.migrate import upgrade, upgrade_flow
 from skyhelp import doc, pending, step
 
 OLD = json.loads((Path(__file__).parent / "data" / "old_midturn.json").read_text())
@@ -34,3 +34,19 @@ def test_old_position_plays_on_as_before():
         assert pending(s)["kind"] == old["phase"]
         s, events = step(s, old["bodies"])
         assert events == old["events"]
+
+
+def test_the_games_own_policy_store_moves_into_the_kits():
+    """A position stored before the kit kept standing orders (own ``policies`` / ``side_policies``)
+    keeps every order in force, REACT rules in their order."""
+    old = upgrade_flow(json.loads(json.dumps(OLD["doc"])))  # as stored after the port to the kit's Flow
+    pol = old["policies"]["axis-1"]
+    pol.update(react=[{"ac": "x1", "card": "dodge", "against": "attack", "min_damage": 2, "max": 0, "lethal": False},
+                      {"ac": "*", "card": "*", "against": "any", "min_damage": 0, "max": 1, "lethal": True}],
+               pursue={"*": "no", "x1": "free"}, discard_priority=["dive"], activation="ask")
+    old["side_policies"]["axis"].update(aa="hold")
+    s = RULESET.load({"doc": old})
+    assert "policies" not in doc(s) and "side_policies" not in doc(s)
+    v = RULESET.view(s, "axis-1")
+    assert v["policies"] == pol and v["side_policies"] == {"aa": "hold", "sequence": ["x1"]}
+    assert RULESET.view(s, "coalition-1")["policies"] == old["policies"]["coalition-1"]

@@ -6,7 +6,7 @@ from pbem.core.dice import FixedDice, SeededDice
 from pbem.rules.sky_ww2 import combat, tables
 from pbem.rules.sky_ww2.damage import damage, destroy
 from pbem.rules.sky_ww2.views import view
-from skyhelp import doc, edit, pending, position, problems, step, working
+from skyhelp import doc, edit, pending, position, problems, standing, step, working
 
 FULL5 = ["banked-turn", "dodge", "barrel-roll", "sideslip", "half-loop"]
 
@@ -70,7 +70,7 @@ def test_activation_draw(held, after):
 
 def test_pre_activation_discard_then_draw():
     def ask(d):
-        d["policies"]["coalition-1"]["activation"] = "ask"
+        standing(d, "coalition-1", "ACTIVATION ASK")
     s = duel(a_hand=FULL5, tweak=ask)
     assert pending(s)["kind"] == "activate"
     s, _ = step(s, {"coalition-1": "ACTIVATE c1\nPRE_DISCARD banked-turn dodge barrel-roll"})
@@ -142,7 +142,7 @@ def test_diagonal_is_no_dogfight():
 # ---- TEST-PURSUIT-1 [L140] ---------------------------------------------------------------------
 def pursuit(a_face="E", b_face="W", rule="yes", move="CLIMB DISCARD half-loop", extra=None):
     def pol(d):
-        d["policies"]["axis-1"]["pursue"] = {"*": rule}
+        standing(d, "axis-1", f"ON_PURSUIT ALL {rule.upper()}")
     spec = {"c1": {"number": 8, "alt": "medium", "cell": (2, 2), "facing": a_face, "hand": FULL5},
             "x1": {"number": 2, "alt": "medium", "cell": (3, 2), "facing": b_face,
                    "hand": ["dodge", "sideslip", "dive", "snap-shot", "aimed-fire"]}}
@@ -371,8 +371,8 @@ def test_alternating_activation_and_round_reset():
             for p, x in (("c", 1), ("x", 4)) for i, n in zip((1, 2, 3), (8, 5, 7), strict=False)}
 
     def ask(d):
-        for seat in d["policies"]:
-            d["policies"][seat]["activation"] = "ask"
+        for seat in d["seats"]:
+            standing(d, seat["name"], "ACTIVATION ASK")
     s = position(spec, initiative="axis", tweak=ask)
     order = []
     for _ in range(6):

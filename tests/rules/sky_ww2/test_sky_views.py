@@ -3,12 +3,14 @@ import json
 
 import pytest
 
+from pbem.core.flow import Flow
 from pbem.core.orders import OrderLine
+from pbem.core.standing import Standing
 from pbem.core.play import play
 
 from pbem.rules.sky_ww2 import RULESET, tables
-from pbem.rules.sky_ww2.standing import apply_standing, parse_standing, standing_lines
-from skyhelp import edit, pending, position, step
+from pbem.rules.sky_ww2.standing import RULES, parse_standing, policies, standing_lines
+from skyhelp import doc, edit, pending, position, step
 
 FULL5 = ["banked-turn", "dodge", "barrel-roll", "sideslip", "half-loop"]
 BODY = ["STAY", "ATTACK short-burst TARGET x1", "MANOEUVRE banked-turn TARGET x1", "REACT ALL ANY",
@@ -111,15 +113,21 @@ def test_standing_orders_round_trip():
             "REACT_DEFAULT PASS", "ON_PURSUIT c1 FREE", "DISCARD_PRIORITY dive half-loop", "RESCUE NO",
             "ACTIVATION ASK", "DP_USE FIRST", "AA_FIRE NO", "SEQUENCE c2 c1"]
     items = [parse_standing(v, t.split()) for t in text]
-    d = json.loads(s.doc)
-    apply_standing(d, "coalition-1", items)
-    v2 = dict(v, policies=d["policies"]["coalition-1"], side_policies=d["side_policies"]["coalition"])
-    lines = standing_lines(v2)
-    again = [parse_standing(v, t.split()) for t in lines]
-    d2 = json.loads(s.doc)
-    apply_standing(d2, "coalition-1", again)
-    assert d2["policies"]["coalition-1"] == d["policies"]["coalition-1"]
-    assert d2["side_policies"] == d["side_policies"]
+    store = RULES.apply(Flow.load(doc(s)["flow"]).standing, "coalition-1", "coalition", items)[0]
+    lines = RULES.listing(store, "coalition-1", "coalition")
+    mine, side = policies(store, "coalition-1", "coalition")
+    assert standing_lines({"policies": mine, "side_policies": side}) == lines, "the form lists what the kit keeps"
+    again = RULES.apply(Standing(), "coalition-1", "coalition", [parse_standing(v, t.split()) for t in lines])[0]
+    assert policies(again, "coalition-1", "coalition") == (mine, side)
+    partner, shared = policies(store, "coalition-2", "coalition")
+    assert shared == side == {"aa": "hold", "sequence": ["c2", "c1"]}, "AA_FIRE and SEQUENCE are the side's"
+    assert partner == policies(Standing(), "coalition-2", "coalition")[0], "the partner keeps its own defaults"
+
+
+def test_a_new_game_lists_the_defaults_in_force():
+    v = RULESET.view(four_player(), "coalition-2")
+    assert standing_lines(v) == ["REACT_DEFAULT ASK", "ON_PURSUIT ALL ASK", "RESCUE YES", "ACTIVATION AUTO",
+                                 "DP_USE LAST", "AA_FIRE YES", "SEQUENCE c1 c2"]
 
 
 # ---- illegal orders: every problem, with line and rule ------------------------------------------
