@@ -156,3 +156,25 @@ def test_the_engine_plays_a_stored_game_under_its_own_corrections(cli, db_url, f
         after = ruleset.resolve(state, {}, phase_dice(SEED, phase)).state
         fog[game_id] = ruleset.view(after, "german")["fog"]
     assert fog == {"fixed": True, "plain": False}
+
+
+def test_no_ruleset_caches_its_data_files_past_a_game_s_corrections():
+    """A loader that reads a data file must cache with ``data_cache`` (one result per correction), never with
+    ``functools.cache``/``lru_cache``, which would hand the first game's tables to every later game."""
+    import ast
+    from pathlib import Path
+
+    import rules
+
+    offenders = []
+    for path in sorted(Path(rules.__file__).parent.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.FunctionDef):
+                continue
+            reads = any(isinstance(c, ast.Call) and getattr(c.func, "id", getattr(c.func, "attr", "")) == "load_data"
+                        for c in ast.walk(node))
+            plain = [d for d in node.decorator_list
+                     if "cache" in ast.unparse(d) and "data_cache" not in ast.unparse(d)]
+            if reads and plain:
+                offenders.append(f"{path.name}:{node.lineno} {node.name}")
+    assert not offenders, f"data loaders cached past a game's corrections: {offenders}"

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from functools import lru_cache
 from typing import Any
 
+from pbem.core.data import data_cache
 from pbem.core.labels import Box, Label, Occupancy, circle_box, place, points_box, text_box
 from pbem.core.legend import Key, legend
 from pbem.core.picture import TITLE_BAND, Circle, Picture, Polygon, Shape, Text
@@ -60,7 +60,7 @@ def _coordinates() -> list[Shape]:
     return out
 
 
-@lru_cache(maxsize=2)
+@data_cache(maxsize=2)  # one board per game data correction
 def base_layer(fog: bool) -> tuple:
     """The map itself: terrain, fog (public weather), convoy lines, ports and coordinates; the same for both sides."""
     b = board()
@@ -80,7 +80,7 @@ def base_layer(fog: bool) -> tuple:
     return tuple(shapes + _coordinates())
 
 
-@lru_cache(maxsize=1)
+@data_cache(maxsize=1)  # one board per game data correction
 def _fixed_obstacles() -> Occupancy:
     """What no label may cover on any picture: the title band and the coordinates (the same with or without fog)."""
     width, _ = map_size()

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from pbem.core import hexgrid
-from pbem.core.data import load_data
+from pbem.core.data import data_cache, load_data
 
 Hex = tuple[int, int]
 
@@ -136,19 +136,19 @@ def ray(h: Hex, facing: str, n: int) -> tuple[Hex, ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=1)
+@data_cache  # one result per game data correction (pbem.core.data)
 def _board_data() -> dict:
     return load_data(__name__.rsplit(".", 1)[0] + ".data", "board.toml")
 
 
-@lru_cache(maxsize=1)
+@data_cache
 def compass() -> dict[str, str]:
     """Compass edge name -> board side (top, bottom, left, right) [G-3]."""
     c = _board_data()["compass"]
     return {k: c[k] for k in ("north", "east", "south", "west")}
 
 
-@lru_cache(maxsize=8)
+@data_cache(maxsize=8)
 def sun_hexes(edge: str) -> frozenset[Hex]:
     """The 10 hexes of the sun shield on a compass edge (digest 7.2.3, G-11), from board.toml."""
     side = compass().get(edge)
@@ -163,7 +163,7 @@ def sun_hexes(edge: str) -> frozenset[Hex]:
     return frozenset(from_row(col, r) for r in range(lo, hi + 1))
 
 
-@lru_cache(maxsize=65536)
+@data_cache(maxsize=65536)
 def into_sun(h: Hex, facing: str, sun: str) -> bool:
     """Does the extension of a straight line from ``h`` along ``facing`` cross the sun shield? [R 5.0.1]"""
     cur = h
@@ -201,7 +201,7 @@ class Terrain:
         return dict(self.objects)[oid]
 
 
-@lru_cache(maxsize=1)
+@data_cache
 def terrain() -> Terrain:
     data = _board_data()
     t = data["terrain"]

@@ -13,9 +13,9 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import Any
 
+from pbem.core.data import data_cache
 from pbem.core.labels import Box, Label, Occupancy, circle_box, columns, place, points_box, text_box
 from pbem.core.legend import Key, legend
 from pbem.core.picture import TITLE_BAND, Circle, Line, Picture, Polygon, Shape, Text
@@ -79,7 +79,7 @@ def _coordinates() -> list[Shape]:
     return out
 
 
-@lru_cache(maxsize=8)
+@data_cache(maxsize=8)  # one board per game data correction
 def base_layer(sun_edge: str) -> tuple[Any, ...]:
     """The static board (terrain, the sun strip and the coordinates), drawn once per sun edge."""
     ter = board.terrain()
@@ -100,7 +100,7 @@ def base_layer(sun_edge: str) -> tuple[Any, ...]:
     return tuple(shapes + _coordinates())
 
 
-@lru_cache(maxsize=8)
+@data_cache(maxsize=8)  # one board per game data correction
 def _fixed_obstacles(sun_edge: str) -> Occupancy:
     """What no label may cover on any picture: the title band and the board's own coordinates."""
     width, _ = map_size()

@@ -2,10 +2,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
-from pbem.core.data import load_data
+from pbem.core.data import data_cache, load_data
 
 PKG = __name__.rsplit(".", 1)[0] + ".data"
 
@@ -20,17 +19,17 @@ class Stats:
     manoeuvrability: int
 
 
-@lru_cache(maxsize=1)
+@data_cache  # one result per game data correction (pbem.core.data)
 def aircraft_data() -> dict[str, Any]:
     return load_data(PKG, "aircraft.toml")
 
 
-@lru_cache(maxsize=1)
+@data_cache  # one result per game data correction (pbem.core.data)
 def tables() -> dict[str, Any]:
     return load_data(PKG, "tables.toml")
 
 
-@lru_cache(maxsize=1)
+@data_cache  # one result per game data correction (pbem.core.data)
 def scenarios() -> dict[str, Any]:
     return load_data(PKG, "scenarios.toml")
 

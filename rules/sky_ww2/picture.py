@@ -8,8 +8,8 @@ marks mean.  The layout is fixed, so these properties hold for every position
 """
 from __future__ import annotations
 
-from functools import lru_cache
 
+from pbem.core.data import data_cache
 from pbem.core.labels import text_width
 from pbem.core.legend import Key, legend
 from pbem.core.picture import TITLE_BAND, Picture, Polygon, Text
@@ -27,7 +27,7 @@ COLOURS = {"coalition": "#c0392b", "axis": "#2c3e50"}
 ARROW = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
 
 
-@lru_cache(maxsize=1)
+@data_cache(maxsize=1)  # one board per game data correction
 def base_layer() -> tuple:
     """The empty board (fields, cells, start cells, labels): the same for every reader."""
     b = tables.board()

@@ -6,9 +6,8 @@ owns the printed game can replace the placeholder roster and deck without code.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 
-from pbem.core.data import load_data
+from pbem.core.data import data_cache, load_data
 from pbem.core.errors import RulesetDefinitionError
 
 PACKAGE = __name__.rsplit(".", 1)[0] + ".data"
@@ -118,7 +117,7 @@ def _flat(table: dict) -> dict:
     return out
 
 
-@cache
+@data_cache  # one result per game data correction (pbem.core.data)
 def cards() -> dict[str, CardDef]:
     """Every card kind by id."""
     raw = load_data(PACKAGE, "cards.toml")["cards"]
@@ -138,7 +137,7 @@ def cards() -> dict[str, CardDef]:
     return out
 
 
-@cache
+@data_cache  # one result per game data correction (pbem.core.data)
 def values() -> dict[str, int]:
     """Victory-point value by category key or ground-object id [6.9]."""
     raw = load_data(PACKAGE, "values.toml")
@@ -148,7 +147,7 @@ def values() -> dict[str, int]:
     return out
 
 
-@cache
+@data_cache  # one result per game data correction (pbem.core.data)
 def roster() -> dict[str, dict[int, AircraftType]]:
     """The aircraft of each side by personal number [2.2]."""
     raw = load_data(PACKAGE, "aircraft.toml")
@@ -167,7 +166,7 @@ def roster() -> dict[str, dict[int, AircraftType]]:
     return out
 
 
-@cache
+@data_cache  # one result per game data correction (pbem.core.data)
 def board() -> Board:
     """The board geometry [2.1]."""
     raw = load_data(PACKAGE, "board.toml")
@@ -179,7 +178,7 @@ def board() -> Board:
                  ground_slots={k: tuple(tuple(c) for c in s[k]["ground_slots"]) for k in SIDES})
 
 
-@cache
+@data_cache  # one result per game data correction (pbem.core.data)
 def ground() -> dict[str, GroundType]:
     """Ground-object cards by id (cp, dp, aa) [2.5]."""
     raw = load_data(PACKAGE, "ground.toml")["objects"]
@@ -200,13 +199,13 @@ def deck_cards(events: bool) -> tuple[str, ...]:
     return tuple(out)
 
 
-@cache
+@data_cache  # one result per game data correction (pbem.core.data)
 def number_cards() -> int:
     """Ground attacks draw one of the number cards 1..N [L303]."""
     return load_data(PACKAGE, "ground.toml")["ground_attack"]["number_cards"]
 
 
-@cache
+@data_cache  # one result per game data correction (pbem.core.data)
 def scenarios() -> dict:
     """Scenario set-ups from scenarios.toml."""
     return load_data(PACKAGE, "scenarios.toml")["scenarios"]
