@@ -129,6 +129,8 @@ def lew_morski() -> list[dict]:
                              lambda s, p, seat, lines: lines + (["AA ALL BOMBERS"] if p.name == "gb-move" else []))
     out += pick(R, game, steps, first, {"setup": lambda s: s.step == "setup",
                                         "fog react interrupt": lambda s: s.step.endswith("react")})
+    first, steps, game = run(R, "w2", b"lew-morski-migrate-seed-0003", {"players_per_side": 2}, 40, extra)
+    out += pick(R, game, steps, first, {"two seats a side, react interrupt": lambda s: s.step.endswith("react")})
     return out
 
 
