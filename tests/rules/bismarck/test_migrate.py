@@ -19,7 +19,8 @@ from pbem.rules.bismarck.naval import calls_json
 from pbem.rules.bismarck.verbs import Engage
 
 OLD = json.loads(gzip.decompress((Path(__file__).parent / "data" / "old_positions.json.gz").read_bytes()))
-POSITIONS = {p["why"]: p for p in OLD}
+POSITIONS = {p["why"]: p for p in OLD if "next" in p}  # games in progress
+FINISHED = [p for p in OLD if "outcome" in p]
 
 
 def plain(x):
@@ -99,6 +100,14 @@ def test_standing_orders_and_turn_carry_over():
     assert {(side, line) for side, lines in old["standing"] for line in lines} == {
         (o.seat, o.text) for o in flow.standing.orders}
     assert ("german", "ON_CONVOY ASK") in {(o.seat, o.text) for o in flow.standing.orders}
+
+
+@pytest.mark.parametrize("old", FINISHED, ids=lambda p: p["scenario"])
+def test_a_finished_game_stays_finished_with_its_outcome(old):
+    state = RULESET.load(old["dump"])
+    assert RULESET.phase(state) is None
+    o = RULESET.outcome(state)
+    assert {"winner": o.winner, "text": o.text, "scores": dict(o.scores)} == old["outcome"]
 
 
 def test_a_new_dump_is_left_alone_and_round_trips():

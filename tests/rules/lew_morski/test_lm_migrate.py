@@ -16,7 +16,8 @@ from pbem.rules.lew_morski import RULESET
 from pbem.rules.lew_morski.migrate import upgrade
 
 OLD = json.loads(gzip.decompress((Path(__file__).parent / "data" / "old_positions.json.gz").read_bytes()))
-POSITIONS = {p["why"]: p for p in OLD}
+POSITIONS = {p["why"]: p for p in OLD if "next" in p}  # games in progress
+FINISHED = [p for p in OLD if "outcome" in p]
 
 
 def plain(x):
@@ -79,6 +80,14 @@ def test_policies_become_standing_orders_of_the_units_seat():
     words = {"react": "REACT", "return": "RETURNFIRE", "aa": "AA"}
     assert kept == {(seat[unit], f"{words[kind]} {unit}") for unit, kind, _ in old["policies"]}
     assert any(o.text.endswith(" ASK") for o in state.flow.standing.orders)
+
+
+@pytest.mark.parametrize("old", FINISHED, ids=lambda p: p["scenario"])
+def test_a_finished_game_stays_finished_with_its_outcome(old):
+    state = RULESET.load(old["dump"])
+    assert RULESET.phase(state) is None
+    o = RULESET.outcome(state)
+    assert {"winner": o.winner, "text": o.text, "scores": dict(o.scores)} == old["outcome"]
 
 
 def test_a_new_dump_is_left_alone_and_round_trips():

@@ -71,6 +71,15 @@ def pick(ruleset, game: dict, steps, first_state, wanted) -> list[dict]:
     return out
 
 
+def finished(ruleset, game: dict, steps) -> dict:
+    """The last position of a game played to its end, with the outcome the old code gave."""
+    state = steps[-1].state
+    assert ruleset.phase(state) is None, f"{game}: not over after {len(steps)} phases"
+    o = ruleset.outcome(state)
+    return {"why": "finished", **game, "dump": plain(ruleset.dump(state)),
+            "outcome": {"winner": o.winner, "text": o.text, "scores": plain(dict(o.scores))}}
+
+
 def run(ruleset, scenario: str, seed: bytes, options: dict, phases: int, extra):
     from pbem.core.play import play, setup_dice
     opts = ruleset.info.resolve_options(options)
@@ -105,6 +114,7 @@ def bismarck() -> list[dict]:
         "doctrine interrupt": lambda s: s.step == "doctrine",
         "orders with standing orders changed": lambda s: s.step == "orders" and any(
             "ON_CONVOY ASK" in lines for side, lines in s.standing)})
+    out.append(finished(R, game, steps))
     first, steps, game = run(R, "last-dash", b"bismarck-migrate-seed-0012", {}, 30, extra)
     out += pick(R, game, steps, first, {"convoy interrupt": lambda s: s.step == "convoy",
                                         "shadowed move": lambda s: s.step.startswith("shadowed"),
@@ -124,6 +134,7 @@ def lew_morski() -> list[dict]:
     out += pick(R, game, steps, first, {
         "react interrupt": lambda s: s.step.endswith("react"),
         "move with standing orders": lambda s: s.step.endswith("move") and s.policies and s.stage >= 3})
+    out.append(finished(R, game, steps))
     first, steps, game = run(R, "w3", b"lew-morski-migrate-seed-0002",
                              {"setup": "orders", "react_default": "ask", "visibility": "fog"}, 30,
                              lambda s, p, seat, lines: lines + (["AA ALL BOMBERS"] if p.name == "gb-move" else []))
@@ -141,7 +152,7 @@ def main() -> None:
         data = make()
         path = dest / folder / "data" / "old_positions.json.gz"
         path.write_bytes(gzip.compress(json.dumps(data, sort_keys=True).encode(), mtime=0))
-        print(name, [(p["why"], p["phase"]) for p in data], path.stat().st_size)
+        print(name, [(p["why"], p.get("phase", "over")) for p in data], path.stat().st_size)
 
 
 if __name__ == "__main__":
