@@ -4,13 +4,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pbem.core.defaults import Assembled
+from pbem.core.defaults import Assembled, DataclassCodec
 from pbem.core.dice import Dice
 from pbem.core.ruleset import Outcome, RulesetInfo, Scenario
 
 from . import bot, phases, picture, views
 from .checker import check_orders
 from .forms import order_form
+from .migrate import upgrade
 from .options import OPTIONS
 from .setup import SCENARIOS, scenario_data, setup_state
 from .state import State
@@ -63,6 +64,9 @@ def decide(vp_de: int, min_de: int, vp_gb: int, min_gb: int, both_win: str = "pe
                       f"({pct[w]:.1%}) [R 8.2, G-27]{tail}", scores)
 
 
+#: The kit's codec of the state; a load first reads a position stored before the kit port (:mod:`.migrate`).
+CODEC = DataclassCodec(State)
+
 #: Kryptonim: Lew Morski -- Battle of Britain hex air combat, two sides, 1-4 players per side.  A silent
 #: seat's orders are none: its aircraft fly straight ahead at minimum speed and hold fire, bombs are kept;
 #: in an interrupt window every asked aircraft holds fire.
@@ -76,4 +80,5 @@ RULESET = Assembled(
         rulebook="seeds/004_b72b382f43c0cb76.txt (Polish, 1993); digest rules/lew_morski.md",
     ),
     steps=phases.STEPS, setup=setup, view=views.view, order_form=order_form, check_orders=check_orders,
-    outcome=outcome, bot_orders=bot.orders, state_type=State, seats=phases.seats, picture=picture.draw)
+    outcome=outcome, bot_orders=bot.orders, state_type=State, load=lambda data: CODEC.load(upgrade(data)),
+    seats=phases.seats, picture=picture.draw)
