@@ -82,8 +82,8 @@ def _side_calls(w: Work, dice, side: str, orders: list[Order], fought: set[str])
         if w.bismarck_gone():
             return True
     if auto_engage(w, side):
-        named = {c.contact for o in script for c in (o.then, o.otherwise) if isinstance(c, Engage)} \
-            | {o.contact for o in script if isinstance(o, Engage)}
+        named = {c.contact for o in script if isinstance(o, If) for c in (o.then, o.otherwise)
+                 if isinstance(c, Engage)} | {o.contact for o in script if isinstance(o, Engage)}
         for c in sorted(w.contacts, key=lambda c: c.cid):
             if c.holder == side and c.cid not in named:
                 _call(w, dice, side, Engage(c.cid), True, fought)

@@ -55,3 +55,25 @@ def test_a_standing_order_sent_in_a_shadowed_move_phase_is_kept():
     res = RULESET.resolve(s, {"german": c.orders[:1]}, SeededDice(b"shadowed seed 012345", "x"))
     assert "SUB_HEX N20" in res.state.flow.standing.listing("german")
     assert res.state.step == "orders"
+
+
+def test_a_plain_engage_call_beside_auto_engage_is_fought():
+    """A plain ENGAGE while AUTO_ENGAGE ON is in force (the Allied default) used to crash the resolution: the
+    calls named by the script were read as if every entry were an IF."""
+    from pbem.core.play import bot_dice, check_text, play
+    from pbem.rules.bismarck import RULESET as R
+
+    seed = b"bismarck-migrate-seed-0002"
+    called = []
+
+    def orders_for(state, phase, seat):
+        body = R.bot_orders(R.view(state, seat), seat, bot_dice(seed, phase, seat))
+        if seat == "allied" and phase.name == "orders" and not check_text(R, state, seat, body + "ENGAGE C1\n")[1]:
+            called.append(phase.key)
+            return body + "ENGAGE C1\n"
+        return body
+
+    steps = play(R, "last-dash", seed, orders_for=orders_for, max_phases=60)
+    assert called, "the case needs a turn in which the Allies may call C1"
+    texts = [e.text for s in steps if s.phase.key in called for e in s.events if "allied" in e.visible_to]
+    assert any(t.startswith("ENGAGE C1") for t in texts)
