@@ -81,6 +81,8 @@ def shadowed_move(w: Work, side: str, orders: Sequence[Order]) -> None:
             moves.move_unit(w, side, o.unit, list(o.path), announce=True)
     for uid in shadowed_units(w, side):
         if not any(w.ships[x.id].id in w.s.moved for x in w.unit_ships(uid)):
+            for x in w.unit_ships(uid):  # it stayed: no hexes moved this turn (fuel, and it may repair) [7.1]
+                w.set(x.id, moved_last=0)
             c = w.contact_on(uid)
             if c:
                 w.kit.say(f"Shadowed unit {c.cid} stays in {c.hex}", to=(enemy(side),), kind="announce")

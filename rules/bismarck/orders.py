@@ -65,14 +65,15 @@ def check(view: dict, seat: str, lines: Sequence[OrderLine]) -> Checked:
 
 
 def _allowed_now(ctx: Ctx, verb: str) -> None:
-    """What this step and this side may order [4, 7.1, 10]."""
+    """What this step and this side may order; a one-sided verb is refused under the rule that gives
+    it to the other side (refuelling at sea is German only by 7.5, shadowing is Allied by 6) [7.1, 10]."""
     if ctx.step == "doctrine" and verb != "DOCTRINE":
         raise OrderSyntaxError("a naval combat is coming: only DOCTRINE <unit>|ALL CLOSE|STANDOFF|EVADE "
                                "[TORPEDOES ON|OFF] [BREAK <hull>] lines are taken now", rule="10")
     if verb in GERMAN_ONLY and ctx.side != "german":
-        raise IllegalOrderError(f"{verb} is a German order", rule="4")
+        raise IllegalOrderError(f"{verb} is a German order", rule=VERBS.verbs[verb].rule)
     if verb in ALLIED_ONLY and ctx.side != "allied":
-        raise IllegalOrderError(f"{verb} is an Allied order", rule="4")
+        raise IllegalOrderError(f"{verb} is an Allied order", rule=VERBS.verbs[verb].rule)
     if ctx.step.startswith("shadowed") and verb in VERBS and verb not in STANDING | {"MOVE"}:
         raise IllegalOrderError("only your Shadowed units move now (MOVE, or leave them out to stay); "
                                 "the other orders come in the main order phase", rule="7.1")

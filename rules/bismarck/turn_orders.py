@@ -74,19 +74,33 @@ def _one_ship(ctx: Ctx, w: Sequence[str]) -> dict:
     return ctx.ship(w[1])
 
 
-def _stays(ctx: Ctx, x: dict, verb: str) -> None:
+def _stays(ctx: Ctx, x: dict, verb: str, rule: str) -> None:
     """The ship keeps its place this turn under a marker named after the order."""
-    if x["id"] in ctx.moved:
-        raise IllegalOrderError(f"{x['id']} moves this turn and cannot also {verb.lower()}", rule="7.3-7.5")
+    _not_moving(ctx, [x], x["id"], verb, rule)
     ctx.moved.add(x["id"])
     x["markers"] = list(x["markers"]) + [verb.lower()]
+
+
+def _not_moving(ctx: Ctx, ships: list[dict], uid: str, verb: str, rule: str) -> None:
+    """Repair, port, refuel and patrol are for units that stay put all this movement phase: not one
+    that moved in the Shadowed movement (3A) [7.1], nor one that a line of this file already moves or
+    keeps in place, whether the line names the ship or her task force [7.3-7.6]."""
+    for x in ships:
+        if x["id"] in ctx.moved_3a:
+            raise IllegalOrderError(f"{x['id']} moved in the Shadowed movement this turn and cannot also "
+                                    f"{verb.lower()} (only a Shadowed unit that stayed may)", rule=f"7.1, {rule}")
+    keys = {uid} | {x["id"] for x in ships} | {x["tf"] for x in ships if x["tf"]}
+    taken = sorted(keys & ctx.moved)
+    if taken:
+        raise IllegalOrderError(f"{uid}: an earlier line already moves {taken[0]} or keeps it in place this "
+                                f"turn, so it cannot also {verb.lower()}", rule=rule)
 
 
 def repair(ctx: Ctx, w: Sequence[str]) -> Repair:
     x = _one_ship(ctx, w)
     if not x["rudder"] and not any(x["ee"]):
         raise IllegalOrderError(f"{x['id']} has no rudder damage or lost ER to repair", rule="7.3")
-    _stays(ctx, x, "REPAIR")
+    _stays(ctx, x, "REPAIR", "7.3")
     return Repair(x["id"])
 
 
@@ -95,7 +109,7 @@ def port(ctx: Ctx, w: Sequence[str]) -> Port:
     p = board().ports.get(x["hex"])
     if p is None or p.side != ctx.side:
         raise IllegalOrderError(f"{x['id']} is not in a friendly port hex", rule="7.4")
-    _stays(ctx, x, "PORT")
+    _stays(ctx, x, "PORT", "7.4")
     return Port(x["id"])
 
 
@@ -112,8 +126,7 @@ def patrol(ctx: Ctx, w: Sequence[str]) -> Patrol:
     u = ctx.need_unit(w[1])
     if ctx.vis >= X or ctx.fog_blocks(u[0]["hex"]):
         raise IllegalOrderError("no patrol at visibility X or in a fog hex while fog is on", rule="7.6")
-    if unit_id(u) in ctx.moved:
-        raise IllegalOrderError("a patrolling unit cannot move", rule="7.6")
+    _not_moving(ctx, u, unit_id(u), "PATROL", "7.6")
     ctx.moved.add(unit_id(u))
     for x in u:
         x["markers"] = list(x["markers"]) + ["patrol"]
@@ -128,10 +141,9 @@ def refuel(ctx: Ctx, w: Sequence[str]) -> Refuel:
         raise IllegalOrderError(f"{x['id']} needs a tanker in its hex {x['hex']}", rule="7.5")
     if "refuel" in t["markers"]:
         raise IllegalOrderError(f"{t['id']} refuels one ship a turn", rule="7.5")
-    for s in (x["id"], t["id"]):
-        if s in ctx.moved:
-            raise IllegalOrderError(f"{s} moves this turn and cannot refuel", rule="7.5")
-        ctx.moved.add(s)
+    for y in (x, t):
+        _not_moving(ctx, [y], y["id"], "REFUEL", "7.5")
+        ctx.moved.add(y["id"])
     x["markers"] = list(x["markers"]) + ["refuel"]
     t["markers"] = list(t["markers"]) + ["refuel"]
     return Refuel(x["id"], t["id"])
@@ -164,7 +176,8 @@ def _may_move_now(ctx: Ctx, uid: str, u: list[dict]) -> None:
         raise IllegalOrderError(f"{uid} is not Shadowed; it moves in the main order phase "
                                 f"(Shadowed now: {', '.join(ctx['must_move'])})", rule="7.1")
     if not shadowed_step and any(x["id"] in ctx["moved"] for x in u):
-        raise IllegalOrderError(f"{uid} already moved and announced this turn", rule="7.1")
+        raise IllegalOrderError(f"{uid} is Shadowed: it moved or stayed in this turn's Shadowed movement and "
+                                f"does not move again (one that stayed may still repair, refuel or patrol)", rule="7.1")
     if uid in ctx.moved or any(x["id"] in ctx.moved for x in u):
         raise IllegalOrderError(f"{uid} already has an order that keeps it in place or moves it", rule="7.7")
 
