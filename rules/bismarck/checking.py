@@ -32,6 +32,7 @@ class Ctx(dict):
         # hexes-moved count is set to 0 there [7.1]
         self.moved_3a = {s for s in view["moved"] if self.ships.get(s, {}).get("moved_last")}
         self.moved: set[str] = set()
+        self.once: set[str] = set()  # the verbs allowed once a file that an earlier line already used
         self.base_after: dict[str, str] = {}
 
     def unit(self, name: str) -> list[dict] | None:

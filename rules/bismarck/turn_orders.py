@@ -35,8 +35,10 @@ def form(ctx: Ctx, w: Sequence[str]) -> Form:
         if x["shadowed"]:
             raise IllegalOrderError(f"{x['id']} is Shadowed: a task force is formed only of unshadowed ships",
                                     rule="7.2")
+    left = {x["tf"] for x in ships if x["tf"]}
     for x in ships:
         x["tf"] = tf
+    _dissolve_small(ctx, left)
     return Form(tf, tuple(x["id"] for x in ships))
 
 
@@ -51,7 +53,9 @@ def join(ctx: Ctx, w: Sequence[str]) -> Join:
         raise IllegalOrderError(f"{x['id']} must be in the task force's hex {tf[0]['hex']}", rule="7.2")
     if x["shadowed"] or tf[0]["shadowed"]:
         raise IllegalOrderError("Shadowed units may not join or be joined", rule="7.2")
+    left = {x["tf"]} - {None}
     x["tf"] = tf[0]["tf"]
+    _dissolve_small(ctx, left)
     return Join(x["id"], tf[0]["tf"])
 
 
@@ -63,8 +67,19 @@ def detach(ctx: Ctx, w: Sequence[str]) -> Detach:
         raise IllegalOrderError(f"{x['id']} is not in a task force", rule="7.2")
     if x["shadowed"]:
         raise IllegalOrderError("a Shadowed task force splits only by a Diversion Maneuver", rule="6, 7.2")
+    left = {x["tf"]}
     x["tf"] = None
+    _dissolve_small(ctx, left)
     return Detach(x["id"])
+
+
+def _dissolve_small(ctx: Ctx, tfs: set[str]) -> None:
+    """A task force left with one ship is no more: she is a unit of her own for the lines after [7.2]."""
+    for tf in tfs:
+        ships = [x for x in ctx.ships.values() if x["tf"] == tf]
+        if len(ships) < 2:
+            for x in ships:
+                x["tf"] = None
 
 
 # --- ships that stay: repair, port, patrol, RTB, refuel [7.3-7.7] ------------------------------
@@ -238,10 +253,10 @@ def _flight_path(ctx: Ctx, a: dict, tokens: Sequence[str]) -> tuple[tuple[str, .
 
 def _markers_allowed(ctx: Ctx, a: dict, search: list[str], attack: list[str]) -> None:
     if (search or attack) and ctx.vis >= X:
-        raise IllegalOrderError("no flight-path markers at visibility X", rule="5")
+        raise IllegalOrderError("no flight-path markers at visibility X", rule="7.7.1")
     for h in search + attack:
         if ctx.fog_blocks(h):
-            raise IllegalOrderError(f"no flight-path markers in fog hex {h} while fog is on", rule="5")
+            raise IllegalOrderError(f"no flight-path markers in fog hex {h} while fog is on", rule="7.7.1")
     if not attack:
         return
     if a["type"] != "B":
@@ -256,11 +271,23 @@ def _markers_allowed(ctx: Ctx, a: dict, search: list[str], attack: list[str]) ->
 
 # --- search, combat, release [8, 10, 12] ----------------------------------------------------------
 def search(ctx: Ctx, w: Sequence[str]) -> Search:
+    """One SEARCH line a turn (a second would silently replace the first); named hexes must be
+    searchable at all this turn: none at visibility X, none in a fog hex while fog is on [8]."""
+    if "SEARCH" in ctx.once:
+        raise IllegalOrderError("one SEARCH line a turn: put every hex you call on it", rule="8")
     if len(w) == 2 and w[1].upper() in ("ALL", "NONE"):
+        ctx.once.add("SEARCH")
         return Search(w[1].upper())
     if len(w) < 2:
         raise OrderSyntaxError("write SEARCH ALL, SEARCH NONE or SEARCH <hex> <hex> ...", rule="8")
-    return Search("LIST", tuple(hex_word(h) for h in w[1:]))
+    hexes = tuple(hex_word(h) for h in w[1:])
+    if ctx.vis >= X:
+        raise IllegalOrderError("no hex can be searched at visibility X (SEARCH NONE or ALL)", rule="8")
+    fogged = [h for h in hexes if ctx.fog_blocks(h)]
+    if fogged:
+        raise IllegalOrderError(f"no search in fog hex {fogged[0]} while fog is on", rule="8")
+    ctx.once.add("SEARCH")
+    return Search("LIST", hexes)
 
 
 def engage(ctx: Ctx, w: Sequence[str]) -> Engage | If:
@@ -275,6 +302,8 @@ def engage(ctx: Ctx, w: Sequence[str]) -> Engage | If:
     if c is None:
         raise IllegalOrderError(f"no contact {w[1]} (contacts: {', '.join(sorted(ctx.contacts)) or 'none'})",
                                 rule="10")
+    if ctx.vis >= X:
+        raise IllegalOrderError("no naval combat may be started at visibility X", rule="10")
     return Engage(c["id"], unit_id(ctx.need_unit(w[3])) if len(w) == 4 else None)
 
 
