@@ -69,6 +69,12 @@ def bismarck_pairs():
                            probe="FLY swordfish-818 W18 W17+A X18 X19",
                            orders={"allied": "FLY swordfish-818 W18 W17+A X18 X19\nSEARCH NONE", "german": "SEARCH NONE"})
 
+    yield "bismarck", Pair("an Allied cruiser lost to emergency fuel", "german",
+                           state("bismarck", {"scenario": "last-dash", "edits": [["flow.step", "admin"]]}),
+                           state("bismarck", {"scenario": "last-dash", "edits": [["flow.step", "admin"],
+                                                                                 ["ships[id=norfolk].emergency", 22]]}),
+                           orders={})
+
 
 def _air_strike(defend: str):
     """Bismarck (Shadowed) and Tirpitz in W17 on the night turn of 27 May at visibility 8, Force H two hexes off; the German's standing
