@@ -32,6 +32,7 @@ class Ctx(dict):
         # hexes-moved count is set to 0 there [7.1]
         self.moved_3a = {s for s in view["moved"] if self.ships.get(s, {}).get("moved_last")}
         self.moved: set[str] = set()
+        self.dest: dict[str, str] = {}  # unit -> the hex a MOVE line of this file ends in
         self.once: set[str] = set()  # the verbs allowed once a file that an earlier line already used
         self.base_after: dict[str, str] = {}
 

@@ -61,7 +61,25 @@ def check(view: dict, seat: str, lines: Sequence[OrderLine]) -> Checked:
         except OrderError as exc:
             problems.append(exc.problem(ln.line_no, ln.text))
     standing = [o.text() for o in orders if isinstance(o, Policy)]
-    return Checked(tuple(orders), tuple(problems), tuple(_replacements(standing, view.get("standing", []))))
+    notes = _replacements(standing, view.get("standing", [])) + _apart(ctx, orders)
+    return Checked(tuple(orders), tuple(problems), tuple(notes))
+
+
+def _apart(ctx: Ctx, orders: Sequence[Order | Cancel | If]) -> list[str]:
+    """Acknowledgement warnings: a call WITH a unit that will not be in the contact's hex (where it is now,
+    or where this file moves it) finds no battle unless the enemy moves to it [10]."""
+    calls = [c for o in orders for c in ((o.then, o.otherwise) if isinstance(o, If) else (o,)) if isinstance(c, Engage)]
+    out = []
+    for c in calls:
+        ships = ctx.unit(c.unit) if c.unit else None
+        if not ships:
+            continue
+        there = ctx.dest.get(c.unit, ships[0]["hex"])
+        if there != ctx.contacts[c.contact]["hex"]:
+            out.append(f"warning: ENGAGE {c.contact} WITH {c.unit}: {c.unit} will be in {there} and {c.contact} "
+                       f"was last reported in {ctx.contacts[c.contact]['hex']}; the call finds no battle unless "
+                       f"both are in one hex after movement [10]")
+    return out
 
 
 def _allowed_now(ctx: Ctx, verb: str) -> None:

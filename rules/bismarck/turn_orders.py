@@ -174,8 +174,12 @@ def move(ctx: Ctx, w: Sequence[str]) -> Move:
     path = [hex_word(h) for h in w[2:]]
     why = M.check_path(ctx.side, u, path, list(ctx.ships.values()))
     if why:
-        raise IllegalOrderError(f"{uid}: {why}", rule="7.7.2")
+        # the reason ends with its own section ("... [2.1]"): cite that one, once
+        text, _, ref = why.rpartition(" [")
+        ok = bool(text) and ref.endswith("]")
+        raise IllegalOrderError(f"{uid}: {text if ok else why}", rule=ref[:-1] if ok else "7.7.2")
     ctx.moved.add(uid)
+    ctx.dest[uid] = path[-1]
     for x in u:
         if x["cls"] == "CV":
             for a in ctx.air.values():

@@ -4,6 +4,7 @@ The position is the last dash at the main orders: Bismarck (Shadowed by the Alli
 ER marker) in W17, the tanker Lothringen in R10; TF2 (King George V, Rodney) in U16, TF3 (Renown,
 Ark Royal) in Y21, Sheffield in X20, Norfolk in V15, Dorsetshire in Z15.  ``edit`` changes it first.
 """
+import re
 from dataclasses import replace
 
 import pytest
@@ -57,6 +58,7 @@ CASES = [
     ("MOVE", "allied", ["MOVE TF2 U17 U18 U19 U20"], "7.7.2", "at most"),
     ("MOVE", "allied", ["MOVE norfolk V16", "MOVE norfolk V15"], "7.7", "already has an order"),
     ("MOVE", "german", ["MOVE bismarck ZZ99"], "2.1", "not a hex id"),
+    ("MOVE", "german", ["MOVE bismarck Y17"], "2.1", "not adjacent to W17 by sea"),
     ("FLY", "allied", ["FLY spitfire-1 L27"], "2.3.2", "no air unit"),
     ("FLY", "allied", ["FLY hudson-220 L28"], "7.7.1", "not adjacent"),
     ("FLY", "allied", ["FLY hudson-220 L27+A L26"], "7.7.1", "recon unit"),
@@ -121,3 +123,16 @@ def _refused(state, seat, lines, rule, says):
     assert [p.line_no for p in c.problems] == [len(lines)], c.problems
     [p] = c.problems
     assert p.rule == rule and says in p.message, p
+    assert not re.search(r"\[[0-9]", p.message), "the section is cited once, as the problem's rule"
+
+
+def test_a_call_with_a_unit_that_will_be_elsewhere_is_acknowledged_with_a_warning():
+    """ENGAGE is fought after movement, so it cannot be refused; the acknowledgement says it will find
+    nothing unless the enemy comes to the unit [10]."""
+    s = _position()
+    far = _check(s, "allied", ["ENGAGE C1 WITH TF2"])
+    assert not far.problems
+    assert [n for n in far.notes if n.startswith("warning: ENGAGE C1 WITH TF2: TF2 will be in U16")]
+    near = _check(_position(lambda w: w.set("norfolk", hex="W18")), "allied",
+                  ["MOVE norfolk W17", "ENGAGE C1 WITH norfolk"])
+    assert not near.problems and not [n for n in near.notes if "warning" in n]
