@@ -69,7 +69,9 @@ def _ships(w: Work, nxt: int) -> None:
         if x.emergency >= 0 and nxt >= x.emergency:
             w.set(x.id, status="removed", hex=None, tf=None)
             # fuel is kept behind the owner's screen; only Bismarck's loss, which ends the game, is public [4]
-            w.kit.say(f"{x.id} ran out of emergency fuel and is lost", kind="fuel",
-                      to=None if x.id == "bismarck" else x.side)
+            if x.id == "bismarck":
+                w.say("bismarck ran out of emergency fuel and is lost", "end")
+            else:
+                w.say(f"{x.id} ran out of emergency fuel and is lost", "fuel", to=x.side)
             if x.id == "bismarck":
                 w.s = replace(w.s, ended="emergency-fuel")

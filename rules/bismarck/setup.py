@@ -48,7 +48,7 @@ def setup(scenario: str, options: dict, dice) -> State:
     for sid in scen.get("contacts", {}).get("allied", []):
         w.mark("allied", w.unit_of(sid), "shadowed", "setup")
     for name in revealed:
-        w.kit.say(f"optional unit in play: {name}", kind="setup")
+        w.say(f"optional unit in play: {name}", kind="setup")
     return w.freeze(vis=T.visibility(state.weather, start), fog=state.weather >= T.tables()["weather"]["fog_from"])
 
 
