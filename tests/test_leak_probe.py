@@ -64,6 +64,25 @@ def bismarck_pairs():
                                                         ["flow.standing[1][2]", "AUTO_ENGAGE OFF"]]),
                            probe="MOVE bismarck W18\nON_SHADOW bismarck EVADE",
                            orders={"allied": "SEARCH NONE", "german": "SEARCH NONE"})
+    yield "bismarck", Pair("which battleship the German chose as the target of an air strike that missed", "allied",
+                           _air_strike("DEFEND_PRIORITY bismarck"), _air_strike("DEFEND_PRIORITY tirpitz"),
+                           probe="FLY swordfish-818 W18 W17+A X18 X19",
+                           orders={"allied": "FLY swordfish-818 W18 W17+A X18 X19\nSEARCH NONE", "german": "SEARCH NONE"})
+
+    yield "bismarck", Pair("an Allied cruiser lost to emergency fuel", "german",
+                           state("bismarck", {"scenario": "last-dash", "edits": [["flow.step", "admin"]]}),
+                           state("bismarck", {"scenario": "last-dash", "edits": [["flow.step", "admin"],
+                                                                                 ["ships[id=norfolk].emergency", 22]]}),
+                           orders={})
+
+
+def _air_strike(defend: str):
+    """Bismarck (Shadowed) and Tirpitz in W17 on the night turn of 27 May at visibility 8, Force H two hexes off; the German's standing
+    DEFEND_PRIORITY picks which battleship a Swordfish strike on "a BB" meets [9].  With the probe's dice
+    the strike misses, so the Allied player must not learn which one it was."""
+    edits = [["turn", 25], ["vis", 8], ["ships[id=tirpitz].hex", "W17"], ["ships[id=tirpitz].status", "sea"],
+             ["ships[id=renown].hex", "X19"], ["ships[id=ark-royal].hex", "X19"], ["flow.standing", [["german", "DEFEND_PRIORITY", defend]]]]
+    return state("bismarck", dict(BISMARCK, options={"tirpitz": True}), edits)
 
 
 # -- Lew Morski in fog: German pilots see British aircraft only within visual range --------------------------

@@ -68,6 +68,10 @@ def _ships(w: Work, nxt: int) -> None:
         w.set(x.id, markers=markers, no_mvt=max(0, x.no_mvt - 1))
         if x.emergency >= 0 and nxt >= x.emergency:
             w.set(x.id, status="removed", hex=None, tf=None)
-            w.kit.say(f"{x.id} ran out of emergency fuel and is lost", kind="fuel")
+            # fuel is kept behind the owner's screen; only Bismarck's loss, which ends the game, is public [4]
+            if x.id == "bismarck":
+                w.say("bismarck ran out of emergency fuel and is lost", "end")
+            else:
+                w.say(f"{x.id} ran out of emergency fuel and is lost", "fuel", to=x.side)
             if x.id == "bismarck":
                 w.s = replace(w.s, ended="emergency-fuel")

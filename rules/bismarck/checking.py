@@ -17,7 +17,7 @@ class Ctx(dict):
     units as this file's earlier lines leave them (TF changes, markers).
 
     ``moved`` collects the units, ships and air units an earlier line already moves or keeps in
-    place; ``base_after`` the hex each carrier's aircraft take off from after her MOVE [7.7].
+    place; ``moved_3a`` the ships that moved in 3A; ``base_after`` the hex each carrier's aircraft take off from after her MOVE [7.7].
     """
 
     def __init__(self, view: Mapping[str, Any]) -> None:
@@ -28,7 +28,12 @@ class Ctx(dict):
         self.air = {a["id"]: a for a in view["air"]}
         self.contacts = {c["id"]: c for c in view["contacts"]}
         self.vis = view["visibility_n"]
+        # ships that moved (not merely stayed) in this turn's Shadowed movement: a stayed ship's
+        # hexes-moved count is set to 0 there [7.1]
+        self.moved_3a = {s for s in view["moved"] if self.ships.get(s, {}).get("moved_last")}
         self.moved: set[str] = set()
+        self.dest: dict[str, str] = {}  # unit -> the hex a MOVE line of this file ends in
+        self.once: set[str] = set()  # the verbs allowed once a file that an earlier line already used
         self.base_after: dict[str, str] = {}
 
     def unit(self, name: str) -> list[dict] | None:

@@ -59,9 +59,11 @@ def air_attacks(w: Work, dice) -> None:
                         channel=h in board().channel, rudder_or_refuel=t.rudder or "refuel" in t.markers,
                         in_port="port" in t.markers)
         w.set(target, engaged=t.engaged + (w.s.turn,))
-        lines = hit_attack(w, dice, target, drm, f"air attack by {air} on {target} ({cls}) in {h}")
+        # the attacker named a class, the defender chose the ship: only a hit shows the attacker which [9]
+        lines = hit_attack(w, dice, target, drm, f"air attack by {air} on a {cls} in {h}")
         w.check_sunk(target, "air attack")
-        w.kit.say("; ".join(lines), kind="air-attack")
+        w.say("; ".join(lines), to=side, kind="air-attack")
+        w.say("; ".join([f"{lines[0]} (the target: {target})", *lines[1:]]), to=foe, kind="air-attack")
 
 
 def choose_ship(w: Work, owner: str, ships) -> str:
@@ -77,7 +79,7 @@ def choose_ship(w: Work, owner: str, ships) -> str:
 def record_battle(w: Work, h: str, log: list[str], ships: list[str]) -> None:
     """Keep a fought battle's public log, Bismarck's capital kills [4], and tidy TFs and contacts."""
     w.s = replace(w.s, battles=w.s.battles + (BattleRecord(w.s.turn, h, tuple(log)),))
-    w.kit.say("\n".join(log), kind="battle")
+    w.say("\n".join(log), kind="battle")
     if "bismarck" in ships:
         kills = [s for s in ships if w.ships[s].side == "allied" and w.ships[s].status == "sunk"
                  and w.ships[s].cls in T.CAPITAL and s not in w.s.capital_kills]

@@ -40,14 +40,14 @@ def submarine(w: Work, by: dict, dice) -> None:
     r = T.d10(dice, "submarine contact", SIDES)
     sm = T.tables()["submarine"]
     if r > sm["contact_max"]:
-        w.kit.say(f"submarine contact roll {r}: no contact", kind="submarine")
+        w.say(f"submarine contact roll {r}: no contact", kind="submarine")
         return
     r2 = T.d10(dice, "submarine attack table", SIDES)
     if r2 <= sm["allied_sub_max"]:
         cands = [x for x in w.afloat("german") if x.cls != "TK" and x.hex in board().eastern]
         x = _pick_by_class(w, dice, cands, "german", "submarine class roll")
         if x is None:
-            w.kit.say("submarine: an Allied submarine finds no German ship in the Eastern Air Cover zone",
+            w.say("submarine: an Allied submarine finds no German ship in the Eastern Air Cover zone",
                       kind="submarine")
             return
         tf = x.tf is not None
@@ -56,17 +56,17 @@ def submarine(w: Work, by: dict, dice) -> None:
         drm = T.hit_drm(vis=w.s.vis, target_er=x.er_now, kind="sub")
         lines = combat.hit_attack(w, dice, x.id, drm, f"Allied submarine attack on a {x.cls}")
         w.check_sunk(x.id, "submarine")
-        w.kit.say("; ".join(lines), kind="submarine")
+        w.say("; ".join(lines), kind="submarine")
         return
     named = (w.std_lines("german", "SUB_HEX") or [[]])[-1]
     h = named[1] if len(named) > 1 else None
     if h is None:
-        w.kit.say("German submarine: the German names no hex", kind="submarine")
+        w.say("German submarine: the German names no hex", kind="submarine")
         return
     cands = [x for x in w.afloat("allied") if board().distance(x.hex, h) <= sm["range"]]
     x = _pick_by_class(w, dice, cands, "allied", "submarine class roll")
     if x is None:
-        w.kit.say(f"German submarine near {h}: no Allied ship within {sm['range']} hexes", kind="submarine")
+        w.say(f"German submarine near {h}: no Allied ship within {sm['range']} hexes", kind="submarine")
         return
     w.tell("german", f"German submarine near {h}: an Allied {x.cls} in {x.hex}"
                      f"{', in a task force' if x.tf else ''}")
@@ -75,7 +75,7 @@ def submarine(w: Work, by: dict, dice) -> None:
         drm = T.hit_drm(vis=w.s.vis, target_er=x.er_now, kind="sub")
         lines = combat.hit_attack(w, dice, x.id, drm, f"German submarine attack on a {x.cls}")
         w.check_sunk(x.id, "submarine")
-        w.kit.say("; ".join(lines), kind="submarine")
+        w.say("; ".join(lines), kind="submarine")
 
 
 def random_sighting(w: Work, dice) -> None:

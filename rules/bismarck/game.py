@@ -30,7 +30,7 @@ def visibility_phase(w: Work, dice) -> None:
         _weather(w, dice)
         shadow_phase(w, dice)
     else:
-        w.kit.say(f"{T.turn_name(s.turn)}: weather {s.weather}, visibility {T.vis_text(s.vis)}", kind="weather")
+        w.say(f"{T.turn_name(s.turn)}: weather {s.weather}, visibility {T.vis_text(s.vis)}", kind="weather")
     # 2B: remove all remaining Sighted markers
     w.contacts = [c for c in w.contacts if c.status == "shadowed"]
     prune(w)
@@ -46,7 +46,7 @@ def _weather(w: Work, dice) -> None:
     fog = weather >= wt["fog_from"]
     vis = T.visibility(weather, s.turn)
     w.s = replace(s, weather=weather, fog=fog, vis=vis)
-    w.kit.say(f"{T.turn_name(s.turn)}: weather roll {r}{drm:+d} -> weather {weather}"
+    w.say(f"{T.turn_name(s.turn)}: weather roll {r}{drm:+d} -> weather {weather}"
              f"{', fog in fog hexes' if fog else ''}, visibility {T.vis_text(vis)}", kind="weather")
     for c in list(w.contacts):
         if vis >= T.X or (fog and c.hex in board().fog):
@@ -54,7 +54,7 @@ def _weather(w: Work, dice) -> None:
     if weather >= wt["fuel_roll_at"]:
         r2 = T.d10(dice, "heavy weather fuel roll", SIDES)
         if r2 <= wt["fuel_roll_max"]:
-            w.kit.say("heavy weather: every ship spends 1 FP", kind="weather")
+            w.say("heavy weather: every ship spends 1 FP", kind="weather")
             for x in w.afloat():
                 if x.speed in ("F", "M"):
                     w.set(x.id, fuel=max(0, x.fuel - 1))
@@ -81,9 +81,11 @@ def shadowed_move(w: Work, side: str, orders: Sequence[Order]) -> None:
             moves.move_unit(w, side, o.unit, list(o.path), announce=True)
     for uid in shadowed_units(w, side):
         if not any(w.ships[x.id].id in w.s.moved for x in w.unit_ships(uid)):
+            for x in w.unit_ships(uid):  # it stayed: no hexes moved this turn (fuel, and it may repair) [7.1]
+                w.set(x.id, moved_last=0)
             c = w.contact_on(uid)
             if c:
-                w.kit.say(f"Shadowed unit {c.cid} stays in {c.hex}", to=(enemy(side),), kind="announce")
+                w.say(f"Shadowed unit {c.cid} stays in {c.hex}", to=(enemy(side),), kind="announce")
     w.s = replace(w.s, moved=tuple(sorted(set(w.s.moved) | {x.id for u in shadowed_units(w, side)
                                                              for x in w.unit_ships(u)})))
 

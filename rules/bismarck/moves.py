@@ -147,13 +147,13 @@ def _announce(w: Work, side: str, uid: str, path: list[str]) -> None:
     c = w.contact_on(uid)
     fogged = next((h for h in path if w.fog_blocks(h)), None)
     if fogged:
-        w.kit.say(f"Shadowed unit {c.cid if c else uid} enters fog in {fogged}; contact lost", kind="announce")
+        w.say(f"Shadowed unit {c.cid if c else uid} enters fog in {fogged}; contact lost", kind="announce")
         w.tell(side, f"{uid} announced entering fog in {fogged}")
         if c:
             w.drop_contact(c)
     elif c:
         w.contacts[w.contacts.index(c)] = replace(c, hex=path[-1])
-        w.kit.say(f"Shadowed unit {c.cid} moves to {path[-1]}", to=(enemy(side),), kind="announce")
+        w.say(f"Shadowed unit {c.cid} moves to {path[-1]}", to=(enemy(side),), kind="announce")
         w.tell(side, f"{uid} announced its move to {path[-1]}")
 
 
@@ -163,7 +163,7 @@ def _check_port_end(w: Work, uid: str) -> None:
         p = board().ports.get(b.hex)
         if p and p.side == "german" and p.country in ("france", "norway") and not w.s.ended:
             w.s = replace(w.s, ended=f"port-{p.country}")
-            w.kit.say(f"Bismarck enters {p.name}: the game ends", kind="end")
+            w.say(f"Bismarck enters {p.name}: the game ends", kind="end")
 
 
 def force_dds_home(w: Work) -> None:

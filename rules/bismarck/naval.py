@@ -95,8 +95,12 @@ def _side_calls(w: Work, dice, side: str, orders: list[Order], fought: set[str])
 def _call(w: Work, dice, side: str, o: Engage, auto: bool, fought: set[str]) -> str:
     """Fight one called combat; WON/LOST/DRAWN from the caller's side, NONE if it cannot take place."""
     c = next((c for c in w.contacts if c.cid == o.contact and c.holder == side), None)
-    # an automatic call never opens a second battle in a hex; a named call may, with ships that have not fought
-    if c is None or (auto and c.hex in fought) or w.s.vis >= T.X or w.fog_blocks(c.hex):
+    if c is None or w.s.vis >= T.X or w.fog_blocks(c.hex):
+        return "NONE"
+    if c.hex in fought:  # there is only ever one naval battle per hex per turn [10]
+        if not auto:
+            w.tell(side, f"ENGAGE {o.contact}: a naval battle was already fought in {c.hex} this turn, "
+                         f"and a hex sees only one a turn [10]")
         return "NONE"
     targets = [x.id for x in w.unit_ships(c.unit) if x.cls != "TK"]
     uid = _calling_unit(w, side, o, c.hex)

@@ -61,18 +61,37 @@ def check(view: dict, seat: str, lines: Sequence[OrderLine]) -> Checked:
         except OrderError as exc:
             problems.append(exc.problem(ln.line_no, ln.text))
     standing = [o.text() for o in orders if isinstance(o, Policy)]
-    return Checked(tuple(orders), tuple(problems), tuple(_replacements(standing, view.get("standing", []))))
+    notes = _replacements(standing, view.get("standing", [])) + _apart(ctx, orders)
+    return Checked(tuple(orders), tuple(problems), tuple(notes))
+
+
+def _apart(ctx: Ctx, orders: Sequence[Order | Cancel | If]) -> list[str]:
+    """Acknowledgement warnings: a call WITH a unit that will not be in the contact's hex (where it is now,
+    or where this file moves it) finds no battle unless the enemy moves to it [10]."""
+    calls = [c for o in orders for c in ((o.then, o.otherwise) if isinstance(o, If) else (o,)) if isinstance(c, Engage)]
+    out = []
+    for c in calls:
+        ships = ctx.unit(c.unit) if c.unit else None
+        if not ships:
+            continue
+        there = ctx.dest.get(c.unit, ships[0]["hex"])
+        if there != ctx.contacts[c.contact]["hex"]:
+            out.append(f"warning: ENGAGE {c.contact} WITH {c.unit}: {c.unit} will be in {there} and {c.contact} "
+                       f"was last reported in {ctx.contacts[c.contact]['hex']}; the call finds no battle unless "
+                       f"both are in one hex after movement [10]")
+    return out
 
 
 def _allowed_now(ctx: Ctx, verb: str) -> None:
-    """What this step and this side may order [4, 7.1, 10]."""
+    """What this step and this side may order; a one-sided verb is refused under the rule that gives
+    it to the other side (refuelling at sea is German only by 7.5, shadowing is Allied by 6) [7.1, 10]."""
     if ctx.step == "doctrine" and verb != "DOCTRINE":
         raise OrderSyntaxError("a naval combat is coming: only DOCTRINE <unit>|ALL CLOSE|STANDOFF|EVADE "
                                "[TORPEDOES ON|OFF] [BREAK <hull>] lines are taken now", rule="10")
     if verb in GERMAN_ONLY and ctx.side != "german":
-        raise IllegalOrderError(f"{verb} is a German order", rule="4")
+        raise IllegalOrderError(f"{verb} is a German order", rule=VERBS.verbs[verb].rule)
     if verb in ALLIED_ONLY and ctx.side != "allied":
-        raise IllegalOrderError(f"{verb} is an Allied order", rule="4")
+        raise IllegalOrderError(f"{verb} is an Allied order", rule=VERBS.verbs[verb].rule)
     if ctx.step.startswith("shadowed") and verb in VERBS and verb not in STANDING | {"MOVE"}:
         raise IllegalOrderError("only your Shadowed units move now (MOVE, or leave them out to stay); "
                                 "the other orders come in the main order phase", rule="7.1")

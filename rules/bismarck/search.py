@@ -55,7 +55,7 @@ def search_phase(w: Work, by: dict) -> None:
             w.tell(side, f"searched {len(calls)} hex{'es' if len(calls) != 1 else ''}; nothing in "
                          f"{', '.join(empty) if empty else 'none of them'}" if empty else
                    f"searched {len(calls)} hexes")
-            w.kit.say(f"the {side} player searched {', '.join(calls)}; nothing to answer in "
+            w.say(f"the {side} player searched {', '.join(calls)}; nothing to answer in "
                     f"{', '.join(empty) or 'none'}", to=(foe,), kind="search-called")
         searched.append((side, tuple(calls)))
         _self_report(w, foe, side)
@@ -89,7 +89,7 @@ def _answer(w: Work, side: str, foe: str, h: str, source: str, self_report: bool
         return False
     text = f"{'self-report' if self_report else 'search'} {h}: " + ("; ".join(said) if said else "nothing")
     w.tell(side, text)
-    w.kit.say(f"{'you self-reported' if self_report else 'you answered the ' + side + ' search of'} {h}: "
+    w.say(f"{'you self-reported' if self_report else 'you answered the ' + side + ' search of'} {h}: "
             f"{'; '.join(said)}", to=(foe,), kind="search-answer")
     return True
 

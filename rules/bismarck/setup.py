@@ -48,7 +48,7 @@ def setup(scenario: str, options: dict, dice) -> State:
     for sid in scen.get("contacts", {}).get("allied", []):
         w.mark("allied", w.unit_of(sid), "shadowed", "setup")
     for name in revealed:
-        w.kit.say(f"optional unit in play: {name}", kind="setup")
+        w.say(f"optional unit in play: {name}", kind="setup")
     return w.freeze(vis=T.visibility(state.weather, start), fog=state.weather >= T.tables()["weather"]["fog_from"])
 
 
@@ -89,7 +89,20 @@ def _ships(scenario: str, scen: dict, options: dict, reinf: dict, restricted: di
                           hex=h, status=status, tf=tf_of.get(sid), fuel=fuel.get(sid, cap), ee=tuple(ee.get(sid, ())),
                           hull=u["hull"], bow=u["bow"], stern=u["stern"], sec=u["sec"], radar=u["radar"],
                           markers=("restricted",) if status in ("escort", "restricted") else ())
+    _one_hex_per_tf(scenario, ships)
     return ships
+
+
+def _one_hex_per_tf(scenario: str, ships: dict[str, Ship]) -> None:
+    """Every ship of a task force is in its hex [7.2]: a scenario that splits one is a data error."""
+    hexes: dict[str, set[str]] = {}
+    for x in ships.values():
+        if x.tf and x.hex is not None:
+            hexes.setdefault(x.tf, set()).add(x.hex)
+    for tf, hs in sorted(hexes.items()):
+        if len(hs) > 1:
+            raise RulesetDefinitionError(f"scenario {scenario}: {tf} is spread over {', '.join(sorted(hs))}; "
+                                         f"a task force is in one hex [7.2]")
 
 
 def _air(ships: dict[str, Ship]) -> dict[str, Air]:

@@ -208,7 +208,7 @@ def _evade(w: Work, c, tgt: list[Ship]) -> None:
     for x in tgt:
         w.set(x.id, markers=w.ships[x.id].markers + ("evasion",),
               fuel=max(0, x.fuel - T.tables()["shadow"]["evasion_fuel"]) if x.speed in ("F", "M") else x.fuel)
-    w.kit.say(f"{c.cid}: the shadowed unit declares an Evasion Maneuver", kind="shadow")
+    w.say(f"{c.cid}: the shadowed unit declares an Evasion Maneuver", kind="shadow")
 
 
 def _divert(w: Work, c, tgt: list[Ship], fast: list[str], group: list[Ship]) -> list[Team]:
@@ -223,7 +223,7 @@ def _divert(w: Work, c, tgt: list[Ship], fast: list[str], group: list[Ship]) -> 
         w.set(x.id, tf=new_tf)
     w.dissolve_small_tfs()
     fast_uid, slow_uid = w.unit_of(fast_ships[0].id), w.unit_of(slow_ships[0].id)
-    w.kit.say(f"{c.cid}: the shadowed task force divides in a Diversion Maneuver "
+    w.say(f"{c.cid}: the shadowed task force divides in a Diversion Maneuver "
              f"({len(fast_ships)} fast, {len(slow_ships)} slow ships)", kind="shadow")
     w.drop_contact(c)
     choice, fast_team, how = _diversion_choice(w, c.cid, c.hex, group)
@@ -247,11 +247,11 @@ def _roll(w: Work, dice, h: str, ships: list[Ship], team: list[Ship], evade: boo
     radar = max((x.radar if not x.radar_lost else 0) for x in team)
     drm = T.shadow_drm(diff, min(radar, 2), w.s.vis, evade, fast_part)
     if drm is None:
-        w.kit.say(f"shadow attempt on {h}: impossible (ER difference {diff})", kind="shadow")
+        w.say(f"shadow attempt on {h}: impossible (ER difference {diff})", kind="shadow")
         return False
     r = T.d10(dice, f"shadow attempt in {h}", SIDES)
     ok = r + drm <= T.tables()["shadow"]["success_max"]
-    w.kit.say(f"shadow attempt in {h}: roll {r}{drm:+d} = {r + drm}: {'success' if ok else 'failure'}", kind="shadow")
+    w.say(f"shadow attempt in {h}: roll {r}{drm:+d} = {r + drm}: {'success' if ok else 'failure'}", kind="shadow")
     return ok
 
 

@@ -106,7 +106,7 @@ def close(w: Work) -> State:
     """Freeze the working data; announce the end of the game with its result [4]."""
     if w.s.ended:
         v = victory(w.freeze())
-        w.kit.say(f"the game ends ({w.s.ended}): {v['level']}, German VP {v['vp']:g}", kind="end")
+        w.say(f"the game ends ({w.s.ended}): {v['level']}, German VP {v['vp']:g}", kind="end")
     return w.freeze()
 
 

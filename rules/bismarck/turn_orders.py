@@ -35,8 +35,10 @@ def form(ctx: Ctx, w: Sequence[str]) -> Form:
         if x["shadowed"]:
             raise IllegalOrderError(f"{x['id']} is Shadowed: a task force is formed only of unshadowed ships",
                                     rule="7.2")
+    left = {x["tf"] for x in ships if x["tf"]}
     for x in ships:
         x["tf"] = tf
+    _dissolve_small(ctx, left)
     return Form(tf, tuple(x["id"] for x in ships))
 
 
@@ -51,7 +53,9 @@ def join(ctx: Ctx, w: Sequence[str]) -> Join:
         raise IllegalOrderError(f"{x['id']} must be in the task force's hex {tf[0]['hex']}", rule="7.2")
     if x["shadowed"] or tf[0]["shadowed"]:
         raise IllegalOrderError("Shadowed units may not join or be joined", rule="7.2")
+    left = {x["tf"]} - {None}
     x["tf"] = tf[0]["tf"]
+    _dissolve_small(ctx, left)
     return Join(x["id"], tf[0]["tf"])
 
 
@@ -63,8 +67,19 @@ def detach(ctx: Ctx, w: Sequence[str]) -> Detach:
         raise IllegalOrderError(f"{x['id']} is not in a task force", rule="7.2")
     if x["shadowed"]:
         raise IllegalOrderError("a Shadowed task force splits only by a Diversion Maneuver", rule="6, 7.2")
+    left = {x["tf"]}
     x["tf"] = None
+    _dissolve_small(ctx, left)
     return Detach(x["id"])
+
+
+def _dissolve_small(ctx: Ctx, tfs: set[str]) -> None:
+    """A task force left with one ship is no more: she is a unit of her own for the lines after [7.2]."""
+    for tf in tfs:
+        ships = [x for x in ctx.ships.values() if x["tf"] == tf]
+        if len(ships) < 2:
+            for x in ships:
+                x["tf"] = None
 
 
 # --- ships that stay: repair, port, patrol, RTB, refuel [7.3-7.7] ------------------------------
@@ -74,19 +89,33 @@ def _one_ship(ctx: Ctx, w: Sequence[str]) -> dict:
     return ctx.ship(w[1])
 
 
-def _stays(ctx: Ctx, x: dict, verb: str) -> None:
+def _stays(ctx: Ctx, x: dict, verb: str, rule: str) -> None:
     """The ship keeps its place this turn under a marker named after the order."""
-    if x["id"] in ctx.moved:
-        raise IllegalOrderError(f"{x['id']} moves this turn and cannot also {verb.lower()}", rule="7.3-7.5")
+    _not_moving(ctx, [x], x["id"], verb, rule)
     ctx.moved.add(x["id"])
     x["markers"] = list(x["markers"]) + [verb.lower()]
+
+
+def _not_moving(ctx: Ctx, ships: list[dict], uid: str, verb: str, rule: str) -> None:
+    """Repair, port, refuel and patrol are for units that stay put all this movement phase: not one
+    that moved in the Shadowed movement (3A) [7.1], nor one that a line of this file already moves or
+    keeps in place, whether the line names the ship or her task force [7.3-7.6]."""
+    for x in ships:
+        if x["id"] in ctx.moved_3a:
+            raise IllegalOrderError(f"{x['id']} moved in the Shadowed movement this turn and cannot also "
+                                    f"{verb.lower()} (only a Shadowed unit that stayed may)", rule=f"7.1, {rule}")
+    keys = {uid} | {x["id"] for x in ships} | {x["tf"] for x in ships if x["tf"]}
+    taken = sorted(keys & ctx.moved)
+    if taken:
+        raise IllegalOrderError(f"{uid}: an earlier line already moves {taken[0]} or keeps it in place this "
+                                f"turn, so it cannot also {verb.lower()}", rule=rule)
 
 
 def repair(ctx: Ctx, w: Sequence[str]) -> Repair:
     x = _one_ship(ctx, w)
     if not x["rudder"] and not any(x["ee"]):
         raise IllegalOrderError(f"{x['id']} has no rudder damage or lost ER to repair", rule="7.3")
-    _stays(ctx, x, "REPAIR")
+    _stays(ctx, x, "REPAIR", "7.3")
     return Repair(x["id"])
 
 
@@ -95,7 +124,7 @@ def port(ctx: Ctx, w: Sequence[str]) -> Port:
     p = board().ports.get(x["hex"])
     if p is None or p.side != ctx.side:
         raise IllegalOrderError(f"{x['id']} is not in a friendly port hex", rule="7.4")
-    _stays(ctx, x, "PORT")
+    _stays(ctx, x, "PORT", "7.4")
     return Port(x["id"])
 
 
@@ -112,8 +141,7 @@ def patrol(ctx: Ctx, w: Sequence[str]) -> Patrol:
     u = ctx.need_unit(w[1])
     if ctx.vis >= X or ctx.fog_blocks(u[0]["hex"]):
         raise IllegalOrderError("no patrol at visibility X or in a fog hex while fog is on", rule="7.6")
-    if unit_id(u) in ctx.moved:
-        raise IllegalOrderError("a patrolling unit cannot move", rule="7.6")
+    _not_moving(ctx, u, unit_id(u), "PATROL", "7.6")
     ctx.moved.add(unit_id(u))
     for x in u:
         x["markers"] = list(x["markers"]) + ["patrol"]
@@ -128,10 +156,9 @@ def refuel(ctx: Ctx, w: Sequence[str]) -> Refuel:
         raise IllegalOrderError(f"{x['id']} needs a tanker in its hex {x['hex']}", rule="7.5")
     if "refuel" in t["markers"]:
         raise IllegalOrderError(f"{t['id']} refuels one ship a turn", rule="7.5")
-    for s in (x["id"], t["id"]):
-        if s in ctx.moved:
-            raise IllegalOrderError(f"{s} moves this turn and cannot refuel", rule="7.5")
-        ctx.moved.add(s)
+    for y in (x, t):
+        _not_moving(ctx, [y], y["id"], "REFUEL", "7.5")
+        ctx.moved.add(y["id"])
     x["markers"] = list(x["markers"]) + ["refuel"]
     t["markers"] = list(t["markers"]) + ["refuel"]
     return Refuel(x["id"], t["id"])
@@ -147,8 +174,12 @@ def move(ctx: Ctx, w: Sequence[str]) -> Move:
     path = [hex_word(h) for h in w[2:]]
     why = M.check_path(ctx.side, u, path, list(ctx.ships.values()))
     if why:
-        raise IllegalOrderError(f"{uid}: {why}", rule="7.7.2")
+        # the reason ends with its own section ("... [2.1]"): cite that one, once
+        text, _, ref = why.rpartition(" [")
+        ok = bool(text) and ref.endswith("]")
+        raise IllegalOrderError(f"{uid}: {text if ok else why}", rule=ref[:-1] if ok else "7.7.2")
     ctx.moved.add(uid)
+    ctx.dest[uid] = path[-1]
     for x in u:
         if x["cls"] == "CV":
             for a in ctx.air.values():
@@ -164,7 +195,8 @@ def _may_move_now(ctx: Ctx, uid: str, u: list[dict]) -> None:
         raise IllegalOrderError(f"{uid} is not Shadowed; it moves in the main order phase "
                                 f"(Shadowed now: {', '.join(ctx['must_move'])})", rule="7.1")
     if not shadowed_step and any(x["id"] in ctx["moved"] for x in u):
-        raise IllegalOrderError(f"{uid} already moved and announced this turn", rule="7.1")
+        raise IllegalOrderError(f"{uid} is Shadowed: it moved or stayed in this turn's Shadowed movement and "
+                                f"does not move again (one that stayed may still repair, refuel or patrol)", rule="7.1")
     if uid in ctx.moved or any(x["id"] in ctx.moved for x in u):
         raise IllegalOrderError(f"{uid} already has an order that keeps it in place or moves it", rule="7.7")
 
@@ -225,10 +257,10 @@ def _flight_path(ctx: Ctx, a: dict, tokens: Sequence[str]) -> tuple[tuple[str, .
 
 def _markers_allowed(ctx: Ctx, a: dict, search: list[str], attack: list[str]) -> None:
     if (search or attack) and ctx.vis >= X:
-        raise IllegalOrderError("no flight-path markers at visibility X", rule="5")
+        raise IllegalOrderError("no flight-path markers at visibility X", rule="7.7.1")
     for h in search + attack:
         if ctx.fog_blocks(h):
-            raise IllegalOrderError(f"no flight-path markers in fog hex {h} while fog is on", rule="5")
+            raise IllegalOrderError(f"no flight-path markers in fog hex {h} while fog is on", rule="7.7.1")
     if not attack:
         return
     if a["type"] != "B":
@@ -243,11 +275,23 @@ def _markers_allowed(ctx: Ctx, a: dict, search: list[str], attack: list[str]) ->
 
 # --- search, combat, release [8, 10, 12] ----------------------------------------------------------
 def search(ctx: Ctx, w: Sequence[str]) -> Search:
+    """One SEARCH line a turn (a second would silently replace the first); named hexes must be
+    searchable at all this turn: none at visibility X, none in a fog hex while fog is on [8]."""
+    if "SEARCH" in ctx.once:
+        raise IllegalOrderError("one SEARCH line a turn: put every hex you call on it", rule="8")
     if len(w) == 2 and w[1].upper() in ("ALL", "NONE"):
+        ctx.once.add("SEARCH")
         return Search(w[1].upper())
     if len(w) < 2:
         raise OrderSyntaxError("write SEARCH ALL, SEARCH NONE or SEARCH <hex> <hex> ...", rule="8")
-    return Search("LIST", tuple(hex_word(h) for h in w[1:]))
+    hexes = tuple(hex_word(h) for h in w[1:])
+    if ctx.vis >= X:
+        raise IllegalOrderError("no hex can be searched at visibility X (SEARCH NONE or ALL)", rule="8")
+    fogged = [h for h in hexes if ctx.fog_blocks(h)]
+    if fogged:
+        raise IllegalOrderError(f"no search in fog hex {fogged[0]} while fog is on", rule="8")
+    ctx.once.add("SEARCH")
+    return Search("LIST", hexes)
 
 
 def engage(ctx: Ctx, w: Sequence[str]) -> Engage | If:
@@ -262,6 +306,8 @@ def engage(ctx: Ctx, w: Sequence[str]) -> Engage | If:
     if c is None:
         raise IllegalOrderError(f"no contact {w[1]} (contacts: {', '.join(sorted(ctx.contacts)) or 'none'})",
                                 rule="10")
+    if ctx.vis >= X:
+        raise IllegalOrderError("no naval combat may be started at visibility X", rule="10")
     return Engage(c["id"], unit_id(ctx.need_unit(w[3])) if len(w) == 4 else None)
 
 

@@ -22,6 +22,27 @@ def enemy(side: str) -> str:
     return "allied" if side == "german" else "german"
 
 
+# The one rule that decides every event's audience [5]: what both players see happen on the table
+# is public; a report, a standing-order notice or the state of one's own fuel stays with its side;
+# an announcement (a Shadowed unit's move, a search called or answered) goes to the enemy of the side
+# that makes it (the maker may see it too); an air attack goes to each side in its own words (the
+# attacker named a class, only the defender chose the ship [9]).
+PUBLIC = frozenset({"weather", "shadow", "battle", "sunk", "submarine", "end", "setup"})
+OWN = frozenset({"report", "standing", "fuel", "skipped", "fallback"})  # standing, skipped, fallback: the kit's own
+TO_ENEMY = frozenset({"announce", "search-called", "search-answer", "air-attack"})
+
+
+def audience_problem(kind: str, seats: frozenset[str]) -> str | None:
+    """Why an event of ``kind`` may not reach ``seats`` under the rule above (None: it may)."""
+    if kind in PUBLIC:
+        return None if seats == frozenset(SIDES) else f"a {kind} event is public"
+    if kind in OWN:
+        return None if len(seats) == 1 else f"a {kind} event goes to one side only"
+    if kind in TO_ENEMY:
+        return None if seats else f"a {kind} event goes to a side"
+    return f"no audience rule for events of kind {kind!r}"
+
+
 class Work:
     """Dicts of ships, air units and contacts over ``s``, the state being changed.
 
@@ -54,7 +75,16 @@ class Work:
     def tell(self, side: str, text: str, kind: str = "report") -> None:
         """Say ``text`` to ``side`` and keep it among the side's reports for its next view."""
         self.reports[side].append(text)
-        self.kit.say(text, to=side, kind=kind)
+        self.say(text, kind, to=side)
+
+    def say(self, text: str, kind: str, to: str | tuple[str, ...] | None = None) -> None:
+        """The one way this game records an event; ``to`` None is both sides.  An audience the rule
+        above does not allow is a programming error, raised before anyone is told."""
+        seats = frozenset(SIDES) if to is None else frozenset((to,) if isinstance(to, str) else to)
+        why = audience_problem(kind, seats)
+        if why:
+            raise ValueError(f"event {text!r} to {sorted(seats)}: {why}")
+        self.kit.say(text, to=to, kind=kind)
 
     def option(self, name: str, default=None):
         return get(self.s.options, name, default)
@@ -199,7 +229,7 @@ class Work:
         x = self.ships[sid]
         self.return_ee(x.ee)
         self.set(sid, status="sunk", hex=None, tf=None, hull=0, ee=(), markers=())
-        self.kit.say(f"{x.id} ({x.cls}) is sunk: {why}", kind="sunk")
+        self.say(f"{x.id} ({x.cls}) is sunk: {why}", "sunk")
         self.dissolve_small_tfs()
 
     def dissolve_small_tfs(self) -> None:

@@ -103,14 +103,37 @@ def test_allied_calls_come_first_and_previous_is_per_side(battles):
     assert [f[0] for f in fought] == ["allied", "german"]
 
 
-def test_a_ship_fights_one_called_combat_a_turn(battles):
+def test_a_unit_fights_one_called_combat_a_turn(battles):
     fought, script = battles
     script += [("DRAWN", ())]
     w = _two_contacts()
     by = {"allied": [_call("C1", "TF1"), _call("C1", "TF1", ["PREVIOUS", "DRAWN"])], "german": []}
     naval.naval_phase(w, by, FixedDice([]))
     assert len(fought) == 1
-    assert "TF1 has already fought this turn" in _text(w)
+    assert "ENGAGE C1: a naval battle was already fought in J29 this turn" in _text(w)
+
+
+def test_a_named_call_never_opens_a_second_battle_in_a_hex(battles):
+    """Issue 16: "there is only ever one naval battle per hex per turn" [10] also holds for a call that
+    names a fresh unit WITH it (Norfolk has not fought) -- before, it opened a second battle in J29."""
+    fought, script = battles
+    script += [("DRAWN", ()), ("WON", ())]
+    w = _two_contacts()
+    w.set("norfolk", hex="J29")
+    by = {"allied": [_call("C1", "TF1"), _call("C1", "norfolk")], "german": []}
+    naval.naval_phase(w, by, FixedDice([]))
+    assert [f[1] for f in fought] == [("hood", "prince-of-wales")]
+    assert "a naval battle was already fought in J29 this turn, and a hex sees only one a turn [10]" in _text(w)
+
+
+def test_the_german_may_not_fight_again_in_a_hex_the_allied_fought_in(battles):
+    fought, script = battles
+    script += [("DRAWN", ()), ("WON", ())]
+    w = _two_contacts()
+    k = w.mark("german", "TF1", "sighted", "search").cid
+    by = {"allied": [_call("C1", "TF1")], "german": [_call(k, "KG1")]}
+    naval.naval_phase(w, by, FixedDice([]))
+    assert [f[0] for f in fought] == ["allied"]
 
 
 @pytest.mark.parametrize("att, dfn, res", [(True, False, "WON"), (False, True, "LOST"), (True, True, "DRAWN"),
@@ -175,8 +198,8 @@ def test_else_calls_another_contact_when_the_condition_fails(battles):
     fought, script = battles
     script += [("LOST", ()), ("WON", ())]
     w = _two_contacts()
-    w.set("norfolk", hex="J29")  # Norfolk joins TF1's hex: both calls may be fought there
-    by = {"allied": [_call("C1", "norfolk"), _call("C1", "TF1", ["PREVIOUS", "WON"], otherwise=Engage("C1", "TF1"))],
+    # Norfolk fights Z-5 in J30, then TF1 takes on KG1 in J29 (one battle per hex per turn [10])
+    by = {"allied": [_call("C2", "norfolk"), _call("C1", "TF1", ["PREVIOUS", "WON"], otherwise=Engage("C1", "TF1"))],
           "german": []}
     naval.naval_phase(w, by, FixedDice([]))
     assert [f[1] for f in fought] == [("norfolk",), ("hood", "prince-of-wales")]

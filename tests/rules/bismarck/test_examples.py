@@ -1,6 +1,6 @@
 """Known-answer tests for the worked examples of the digest (section 11), E1-E12, with FixedDice.
 
-FixedDice values are die faces 1..10; a d10 reading of r (0..9) is face r + 1 [2.8].
+FixedDice values are die faces 1..10; a d10 reading of r (0..9) is face r, and 0 is face 10 [2.8].
 """
 from dataclasses import replace
 
@@ -20,7 +20,8 @@ from .conftest import at, fresh
 
 
 def face(*rs):
-    return [r + 1 for r in rs]
+    """The dice faces (1..10) that read as the d10 results ``rs`` (0..9): a 0 is face 10 [2.8]."""
+    return [r or 10 for r in rs]
 
 
 def test_e1_weather_change_box_8_roll_6_no_change():
@@ -142,7 +143,7 @@ def test_e7_air_attacks_at_night_visibility_6():
     w = Work(replace(s, damage_bag=("HULL",)))
     before = w.ships["scharnhorst"]
     # damage draw (1 of 1), EE draw (face 1 = the first marker), secondary roll 2
-    text = w.apply_marker("scharnhorst", "HULL", FixedDice([1, 3]), ("german", "allied"))
+    text = w.apply_marker("scharnhorst", "HULL", FixedDice([1, *face(2)]), ("german", "allied"))
     after = w.ships["scharnhorst"]
     assert after.hull == before.hull - 1 and after.sec == before.sec - 1 and len(after.ee) == 1
     assert "secondary roll 2 hit" in text

@@ -30,7 +30,7 @@ def test_move_onto_land_and_unknown_unit_and_bad_hex_all_reported():
 
 def test_german_only_orders_and_attack_without_shadowed_contact():
     c = check("allied", "REFUEL hood FROM lothringen", "FLY swordfish-825 K26+A K27")
-    assert c.problems[0].rule == "4"
+    assert c.problems[0].rule == "7.5" and "German order" in c.problems[0].message  # Issue 16: was "4"
     assert "Shadowed" in c.problems[1].message and c.problems[1].rule == "7.7.1"
 
 

@@ -14,7 +14,8 @@ from .conftest import at, set_standing, fresh
 
 
 def face(*rs):
-    return [r + 1 for r in rs]
+    """The dice faces (1..10) that read as the d10 results ``rs`` (0..9): a 0 is face 10 [2.8]."""
+    return [r or 10 for r in rs]
 
 
 def _sighted_kg1(vis=5, german_std=(), allied_std=("SHADOW ON", "ON_DIVERSION SLOW")):

@@ -12,7 +12,8 @@ from .conftest import at, set_standing, fresh
 
 
 def face(*rs):
-    return [r + 1 for r in rs]
+    """The dice faces (1..10) that read as the d10 results ``rs`` (0..9): a 0 is face 10 [2.8]."""
+    return [r or 10 for r in rs]
 
 
 def _setup(allied_std=(), german_std=(), allied_in_hex=("norfolk",)):
@@ -194,7 +195,7 @@ def test_german_may_not_give_shadow_orders():
     w = Work(fresh())
     view = RULESET.view(w.freeze(step="orders"), "german")
     c = RULESET.check_orders(view, "german", [OrderLine(1, "SHADOW J29 OFF")])
-    assert c.problems and c.problems[0].rule == "4"
+    assert c.problems and c.problems[0].rule == "6"  # shadowing is the Allied player's [6]
 
 
 def test_order_form_shows_the_shadow_orders():
