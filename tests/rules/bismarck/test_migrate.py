@@ -6,6 +6,7 @@ seat's view and the next resolutions (bodies sent, events given with the game's 
 """
 import gzip
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -43,6 +44,22 @@ def skips_alike(events: list[dict]) -> list[dict]:
     return [one(e) for e in events]
 
 
+def strikes_alike(events: list[dict]) -> list[dict]:
+    """An air strike's target: the old code named the ship to both sides in one event; since issue 16's fog fix
+    the attacker learns only its class ("on a BB") and the defender gets its own copy naming the ship.  Each
+    strike is compared once, in the attacker's words, which must otherwise not change."""
+    out: list[dict] = []
+    for e in events:
+        if e.get("kind") != "air-attack":
+            out.append(e)
+            continue
+        text = re.sub(r" on \S+ \((\w+)\) in ", r" on a \1 in ", e["text"])
+        text = re.sub(r" \(the target: [^)]*\)", "", text)
+        if not out or out[-1] != {"kind": "air-attack", "text": text}:
+            out.append({"kind": "air-attack", "text": text})
+    return out
+
+
 def test_the_fixtures_are_old_dumps_of_every_kind():
     assert all("flow" not in p["dump"] and "step" in p["dump"] for p in OLD)
     assert {p["dump"]["step"] for p in OLD} >= {"doctrine", "convoy", "orders", "shadowed-german", "weather"}
@@ -66,6 +83,22 @@ def drop_pending(view: dict) -> dict:
     return {k: v for k, v in view.items() if k != "pending"}
 
 
+class OldD10Reading:
+    """The game's dice as the old code read its d10s: it took a face 1..10 as 0..9 (face - 1); since the §2.8 fix
+    of issue 16 the faces 1..9 read as shown and 10 as 0.  Handing the new code face - 1 (10 for a 1) makes it read
+    what the old code read, so the converted position must then play exactly as the old one did."""
+
+    def __init__(self, dice):
+        self.dice = dice
+
+    def roll(self, sides, *, why, seen_by):
+        face = self.dice.roll(sides, why=why, seen_by=seen_by)
+        return (face - 1 or 10) if sides == 10 else face
+
+    def __getattr__(self, name):
+        return getattr(self.dice, name)
+
+
 @pytest.mark.parametrize("why", sorted(POSITIONS))
 def test_old_position_plays_on_as_before(why):
     old = POSITIONS[why]
@@ -77,8 +110,8 @@ def test_old_position_plays_on_as_before(why):
         for seat, body in step["bodies"].items():
             orders[seat], problems = check_text(RULESET, state, seat, body)
             assert not problems, (seat, problems)
-        res = RULESET.resolve(state, orders, phase_dice(seed, phase))
-        assert skips_alike(events_json(res.events)) == skips_alike(step["events"])
+        res = RULESET.resolve(state, orders, OldD10Reading(phase_dice(seed, phase)))
+        assert strikes_alike(skips_alike(events_json(res.events))) == strikes_alike(skips_alike(step["events"]))
         state = res.state
 
 
