@@ -1,0 +1,28 @@
+"""Axis & Allies Miniatures by mail (issue #17, the foundation): tactical hex combat with facing,
+line of sight, the attack roll and face-down hit markers, on the ruleset kit.
+
+Not registered in :data:`pbem.rules.RULESETS` yet: defensive fire, overwatch, aircraft and the other
+parts listed under "Not yet built" in NOTES.md are missing.
+"""
+from __future__ import annotations
+
+from pbem.core.defaults import Assembled
+from pbem.core.ruleset import Option, RulesetInfo, Scenario
+
+from .forms import bot_orders, order_form
+from .game import SEATS, STEPS, outcome, setup, view
+from .model import SIDES, State
+from .orders import check_orders
+from .tables import scenarios
+
+RULESET = Assembled(
+    info=RulesetInfo(name="aa_miniatures", title="Axis & Allies Miniatures (foundation)", sides=SIDES,
+                     scenarios=tuple(Scenario(k, v["title"]) for k, v in scenarios().items()),
+                     options=(Option("sight", "edge", "line of sight along hex edges and through vertices: 'edge' "
+                                     "blocks only when both sides are blocked (digest 4.8); 'strict' also blocks "
+                                     "at a blocking hex met only at a vertex (L194 read literally)",
+                                     ("edge", "strict")),)),
+    steps=STEPS, setup=setup, view=view, order_form=order_form, check_orders=check_orders,
+    outcome=outcome, bot_orders=bot_orders, state_type=State, seats=lambda state: SEATS)
+
+__all__ = ["RULESET"]

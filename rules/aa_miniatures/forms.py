@@ -1,0 +1,108 @@
+"""The order form and the scripted bot: both read only the view (open information)."""
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.core.dice import Dice
+from pbem.core.hexgrid import NAMES, neighbours
+from pbem.core.verbs import View
+
+from . import combat
+from .board import board, hex_name
+from .los import enfilade
+from .model import Unit
+from .movement import path_problem, speed
+from .orders import legal_targets, units_of
+
+
+def _awaited(view: View, seat: str) -> bool:
+    step = view["step"]
+    return step == "attack" or (step == "move-first") == (view["first"] == seat)
+
+
+def _verbs(view: View, unit: Unit) -> str:
+    verbs = ["HOLD"] if unit.disrupted else ["MOVE", "FACE", "HOLD"]
+    if view["step"] == "attack" and legal_targets(view, unit):
+        verbs.insert(0, "ATTACK")
+    return " ".join(verbs)
+
+
+def _preview(view: View, unit: Unit, target: Unit) -> str:
+    """Range band, the defence the target would use, the dice and P(0/1/2/3 hits)."""
+    band = combat.band(unit.hex, target.hex) or "close"
+    friends = [u for u in units_of(view) if u.side == unit.side]
+    mod = combat.die_modifier(unit, target, enfilade=enfilade(unit, target, friends))
+    side = combat.facing_defence(target, unit.hex)
+    d = combat.defence(target, side)
+    dice = unit.stats.dice(target.stats.kind, band)
+    p = combat.hit_chances(dice, mod, d)
+    return (f"{target.id} ({target.stats.name}) at {hex_name(target.hex)}: {band}, {side} defence {d}, "
+            f"{dice} dice{f' {mod:+d}' if mod else ''}, P(0/1/2/3 hits) = {'/'.join(f'{x:.2f}' for x in p)}")
+
+
+def _unit_lines(view: View, unit: Unit) -> list[str]:
+    state = [s for s, on in (("Disrupted", unit.disrupted), ("Damaged", unit.damaged)) if on]
+    lines = [f"# {unit.id}: {unit.stats.name} at {hex_name(unit.hex)} facing {NAMES[unit.facing]}, "
+             f"speed {speed(unit)}{', ' + ', '.join(state) if state else ''}"
+             f"{', face-down ' + ' '.join(unit.pending) if unit.pending else ''}; may {_verbs(view, unit)}"]
+    lines += [f"#    sees {_preview(view, unit, t)}" for t in legal_targets(view, unit)]
+    return lines
+
+
+def order_form(view: View, seat: str) -> str:
+    head = [f"# Axis & Allies Miniatures, {view['scenario']}, turn {view['turn']} of {view['last_turn']}: "
+            f"{view['step']} ({view['first']} moves first this turn). You are {seat}."]
+    if not _awaited(view, seat):
+        return "\n".join(head + ["# Nothing to order in this phase."]) + "\n"
+    own = [u for u in units_of(view) if u.side == seat]
+    body = [line for u in own for line in _unit_lines(view, u)]
+    kept = [f"#   {s['text']}" for s in view["standing"]] or ["#   none"]
+    usage = ("# ATTACK <unit> <target> | MOVE <unit> <hex> ... [FACE <dir>] | FACE <unit> <dir> | HOLD <unit>"
+             " | IF LIVE <unit> THEN ... ELSE ..." if view["step"] == "attack"
+             else "# MOVE <unit> <hex> ... [FACE <dir>] | FACE <unit> <dir> | HOLD <unit>")
+    return "\n".join(head + body + ["# Standing orders in force:"] + kept + [usage]
+                     + [f"HOLD {u.id}" for u in own]) + "\n"
+
+
+# ------------------------------------------------------------------------------------------- bot
+def _step_toward(view: View, unit: Unit, foes: list[Unit]) -> str | None:
+    """One legal step that brings ``unit`` nearer the nearest enemy, or None."""
+    if not foes or unit.disrupted:
+        return None
+    from pbem.core.hexgrid import distance
+    goal = min(foes, key=lambda f: (distance(unit.hex, f.hex), f.id)).hex
+    units = units_of(view)
+    options = sorted((distance(h, goal), hex_name(h)) for h in neighbours(unit.hex)
+                     if path_problem(board(view["map"]), units, unit, [h]) is None)
+    if not options or options[0][0] >= distance(unit.hex, goal) or options[0][0] == 0:
+        return None
+    return f"MOVE {unit.id} {options[0][1]}"
+
+
+def _best_target(view: View, unit: Unit) -> list[Unit]:
+    def expected(t: Unit) -> float:
+        p = combat.hit_chances(unit.stats.dice(t.stats.kind, combat.band(unit.hex, t.hex) or "close"),
+                               combat.die_modifier(unit, t), combat.defence(t, combat.facing_defence(t, unit.hex)))
+        return p[1] + 2 * p[2] + 3 * p[3]
+    return sorted(legal_targets(view, unit), key=lambda t: (-expected(t), t.id))
+
+
+def bot_orders(view: View, seat: str, dice: Dice) -> str:
+    """A simple player: in movement each unit with no target steps toward the enemy; in the attack
+    window each unit fires at its best target, falling back to the next best if that one is doomed."""
+    if not _awaited(view, seat):
+        return ""
+    own = [u for u in units_of(view) if u.side == seat]
+    foes = [u for u in units_of(view) if u.side != seat]
+    lines: list[Any] = []
+    for unit in own:
+        targets = _best_target(view, unit)
+        if view["step"] == "attack" and targets:
+            lines.append(f"ATTACK {unit.id} {targets[0].id}" if len(targets) == 1 else
+                         f"IF LIVE {targets[0].id} THEN ATTACK {unit.id} {targets[0].id} "
+                         f"ELSE ATTACK {unit.id} {targets[1].id}")
+        elif view["step"] != "attack" and not targets:
+            lines.append(_step_toward(view, unit, foes) or f"HOLD {unit.id}")
+        else:
+            lines.append(f"HOLD {unit.id}")
+    return "\n".join(lines) + "\n"

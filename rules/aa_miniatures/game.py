@@ -1,0 +1,147 @@
+"""The game by mail on the kit: the phase table, setup, views, the order form and the outcome.
+
+Cadence (``standard``, the design's three windows a turn): the first player's movement, the second
+player's movement (having seen the first), then both sides' sealed attack lists, which the engine
+takes one entry from each side in turn, the first player's first, evaluating ``IF`` conditions when
+an entry is reached.  The Casualty Phase, the victory check and the next turn's initiative follow at
+once.  The order of movement and the initiative procedure are lost (digest G5): both are the usual
+readings, named in NOTES.md.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pbem.core.dice import Dice
+from pbem.core.flow import OVER
+from pbem.core.hexgrid import NAMES
+from pbem.core.phases import Step, Steps
+from pbem.core.ruleset import Outcome, Seat
+from pbem.core.scripts import If, run
+from pbem.core.verbs import Order
+from pbem.core.work import EVERYONE, Work
+
+from .battle import Battle, casualty_phase, interleave, overstack_penalty, perform, sides_in_order
+from .board import hex_name, parse_hex
+from .model import SIDES, State, Unit, other
+from .orders import CONDITIONS
+from .tables import cards, scenarios, tables
+
+SEATS = tuple(Seat(s, s, s.title()) for s in SIDES)
+
+
+def _movement(w: Work[Battle], orders: Mapping[str, Sequence[Order]], side: str) -> None:
+    for order in orders.get(side, ()):
+        reason = perform(w, side, order)
+        if reason is not None:
+            w.say(f"not done: {order.text()}: {reason}", to=side, kind="skipped")
+    overstack_penalty(w, side)
+
+
+def move_first(w: Work[Battle], orders: Mapping[str, Sequence[Order]]) -> None:
+    """The first player's Movement Phase."""
+    _movement(w, orders, w.data.first)
+
+
+def move_second(w: Work[Battle], orders: Mapping[str, Sequence[Order]]) -> None:
+    """The second player's Movement Phase, after seeing the first."""
+    _movement(w, orders, other(w.data.first))
+
+
+def attack(w: Work[Battle], orders: Mapping[str, Sequence[Order]]) -> None:
+    """Both attack lists, interleaved; then the Casualty Phase, the victory check, the next initiative."""
+    b = w.data
+    order_of = sides_in_order(b.first)
+    lists = [[o for o in orders.get(side, ()) if getattr(o, "unit", None) or isinstance(o, If)]
+             for side in order_of]
+    for k, entry in interleave(lists):
+        side = order_of[k]
+        run(w, side, [entry], lambda o, side=side: perform(w, side, o), CONDITIONS)
+    for side in order_of:
+        overstack_penalty(w, side)
+    casualty_phase(w)
+    b.over = _ended(b, w.turn)
+    if not b.over:
+        w.new_turn()
+        b.first = _initiative(w)
+
+
+def _ended(b: Battle, turn: int) -> bool:
+    return turn >= b.state.last_turn or any(not any(u.side == s for u in b.all()) for s in SIDES)
+
+
+def _initiative(w: Work[Battle]) -> str:
+    """Both roll; the higher chooses by its standing INITIATIVE order (FIRST if none); ties re-roll."""
+    n = tables()["initiative"]["dice"]
+    for _ in range(20):
+        rolls = {s: sum(w.roll(6, f"{s} initiative", seen_by=EVERYONE) for _ in range(n)) for s in SIDES}
+        if rolls[SIDES[0]] != rolls[SIDES[1]]:
+            break
+    winner = max(SIDES, key=lambda s: rolls[s])
+    kept = w.standing_order(winner, "INITIATIVE")
+    first = other(winner) if kept is not None and kept.words[1] == "SECOND" else winner
+    w.say(f"initiative: allies {rolls['allies']}, axis {rolls['axis']}; {first} moves first", kind="initiative")
+    return first
+
+
+STEPS: Steps[State, Battle] = Steps([
+    Step("move-first", move_first, next="move-second", who=lambda s: (s.first,), title="first player's movement",
+         prompt="Move your units (MOVE, FACE, HOLD); the other side moves next, having seen yours."),
+    Step("move-second", move_second, next="attack", who=lambda s: (other(s.first),),
+         title="second player's movement", prompt="Move your units (MOVE, FACE, HOLD)."),
+    Step("attack", attack, next=lambda w: OVER if w.data.over else "move-first", title="attack lists",
+         prompt="Your attack list, in order: ATTACK, MOVE, FACE, HOLD, IF LIVE/DOOMED <unit> THEN ... ELSE ..."),
+], seats=lambda state: SEATS, open=Battle, close=Battle.freeze, sides=SIDES)
+
+
+# ---------------------------------------------------------------------------------------- setup
+def _placed(line: str, side: str) -> Unit:
+    uid, card, where, facing = line.split()
+    h = parse_hex(where)
+    if h is None or card not in cards() or facing not in NAMES:
+        raise ValueError(f"scenario unit {line!r}")
+    return Unit(uid, card, side, h, NAMES.index(facing))
+
+
+def setup(scenario: str, options: Mapping[str, Any], dice: Dice) -> State:
+    sc = scenarios()[scenario]
+    units = tuple(_placed(line, side) for side in SIDES for line in sc[side])
+    objectives = tuple(h for h in (parse_hex(n) for n in sc["objectives"]) if h is not None)
+    return State(scenario, sc["map"], sc["turns"], objectives, units, (), sc["first"], STEPS.start("move-first"),
+                 options["sight"])
+
+
+# ---------------------------------------------------------------------------------------- views
+def unit_view(u: Unit) -> dict[str, Any]:
+    return {"id": u.id, "card": u.card, "name": u.stats.name, "side": u.side, "kind": u.stats.kind,
+            "hex": hex_name(u.hex), "facing": NAMES[u.facing], "disrupted": u.disrupted, "damaged": u.damaged,
+            "pending": list(u.pending), "overwatch": None if u.overwatch is None else NAMES[u.overwatch]}
+
+
+def view(state: State, seat: str) -> dict[str, Any]:
+    """Everything: the game hides nothing (digest 5), except the other side's standing orders."""
+    return {"seat": seat, "turn": state.turn, "last_turn": state.last_turn, "scenario": state.scenario,
+            "map": state.map, "step": state.flow.step, "first": state.first, "strict": state.sight == "strict",
+            "objectives": [hex_name(h) for h in state.objectives],
+            "units": [unit_view(u) for u in state.units], "lost": [unit_view(u) for u in state.lost],
+            "standing": state.flow.standing.view_of(seat)}
+
+
+def outcome(state: State) -> Outcome | None:
+    """A side with no units left loses; else, at the end, the side alone holding more objectives,
+    then more points destroyed (placeholder victory, digest G29)."""
+    if not state.flow.over:
+        return None
+    score = {s: sum(u.stats.cost for u in state.lost if u.side == other(s)) for s in SIDES}
+    alive = {s: any(u.side == s for u in state.units) for s in SIDES}
+    held = {s: sum(1 for h in state.objectives if {u.side for u in state.units if u.hex == h} == {s})
+            for s in SIDES}
+    if alive["allies"] != alive["axis"]:
+        winner, why = ("allies" if alive["allies"] else "axis"), "the other side has no units left"
+    elif held["allies"] != held["axis"]:
+        winner, why = max(SIDES, key=lambda s: held[s]), "holds more objectives"
+    elif score["allies"] != score["axis"]:
+        winner, why = max(SIDES, key=lambda s: score[s]), "destroyed more points"
+    else:
+        return Outcome(None, f"a draw ({score['allies']}-{score['axis']} points destroyed)", score)
+    return Outcome(winner, f"{winner} wins: {why} (points destroyed {score['allies']}-{score['axis']})", score)

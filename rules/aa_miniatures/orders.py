@@ -1,0 +1,244 @@
+"""Typed orders, one frozen value per verb, checked at ingest against the view (open information,
+so the view holds the whole position) with the fragment's section and what would be legal."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pbem.core.errors import IllegalOrderError, OrderProblem, OrderSyntaxError
+from pbem.core.hexgrid import NAMES, direction
+from pbem.core.orders import OrderLine
+from pbem.core.scripts import ConditionKind, Conditions, If, scripted
+from pbem.core.standing import parse_cancel
+from pbem.core.verbs import Order, Verb, VerbTable, View, arity, one_of
+
+from . import combat
+from .board import board, direction_of, hex_name, parse_hex
+from .los import LOS_RULE, clear
+from .model import Unit
+from .movement import FACING_RULE, path_problem
+from .tables import AIRCRAFT, ARTILLERY
+
+ATTACK_RULE = "Attack and defence, L37-L74"
+AIR_RULE = "Attacks against aircraft, L76-L78"
+MOVE_VERBS = ("MOVE", "FACE", "HOLD", "INITIATIVE", "CANCEL")
+ATTACK_VERBS = ("ATTACK", "MOVE", "FACE", "HOLD", "INITIATIVE", "CANCEL", "IF")
+
+
+@dataclass(frozen=True)
+class Move:
+    unit: str
+    path: tuple[str, ...]
+    face: str
+
+    def text(self) -> str:
+        return f"MOVE {self.unit} {' '.join(self.path)} FACE {self.face}"
+
+
+@dataclass(frozen=True)
+class Face:
+    """A zero move: turning in place counts as the unit's move (L23)."""
+
+    unit: str
+    face: str
+
+    def text(self) -> str:
+        return f"FACE {self.unit} {self.face}"
+
+
+@dataclass(frozen=True)
+class Attack:
+    unit: str
+    target: str
+
+    def text(self) -> str:
+        return f"ATTACK {self.unit} {self.target}"
+
+
+@dataclass(frozen=True)
+class Hold:
+    unit: str
+
+    def text(self) -> str:
+        return f"HOLD {self.unit}"
+
+
+@dataclass(frozen=True)
+class Initiative:
+    """Standing: when this side wins the initiative roll, move first or second (the procedure is lost,
+    digest G5; the choice is the usual one)."""
+
+    choice: str
+
+    def text(self) -> str:
+        return f"INITIATIVE {self.choice}"
+
+    def standing_change(self) -> tuple[str, str | None]:
+        return "INITIATIVE", self.text()
+
+
+# ---------------------------------------------------------------------------------- the position
+def units_of(view: View) -> tuple[Unit, ...]:
+    """The units of the view as values (the view is open: it shows every unit)."""
+    return tuple(Unit(u["id"], u["card"], u["side"], _hex(u["hex"]), NAMES.index(u["facing"]), u["disrupted"],
+                      u["damaged"], tuple(u["pending"]), None if u["overwatch"] is None
+                      else NAMES.index(u["overwatch"])) for u in view["units"])
+
+
+def _hex(name: str) -> Any:
+    h = parse_hex(name)
+    assert h is not None, name
+    return h
+
+
+def _own(view: View, seat: str, name: str, rule: str) -> Unit:
+    units = units_of(view)
+    found = next((u for u in units if u.id == name.lower()), None)
+    if found is None or found.side != seat:
+        mine = ", ".join(u.id for u in units if u.side == seat)
+        raise IllegalOrderError(f"{name} is not one of your units (yours: {mine})", rule=rule)
+    return found
+
+
+def _facing(word: str, rule: str) -> str:
+    if direction_of(word) is None:
+        raise OrderSyntaxError(f"{word} is not a direction (one of {' '.join(NAMES)})", rule=rule)
+    return word.upper()
+
+
+# ------------------------------------------------------------------------------------- parsers
+def parse_move(args: tuple[str, ...], view: View, seat: str) -> Move:
+    usage = "MOVE <unit> <hex> [<hex> ...] [FACE <dir>]"
+    words = [a.upper() for a in args]
+    face = None
+    if "FACE" in words:
+        at = words.index("FACE")
+        arity(words[at + 1:], 1, usage, rule=FACING_RULE)
+        face, words = _facing(words[at + 1], FACING_RULE), words[:at]
+    if len(words) < 2:
+        raise OrderSyntaxError(f"expected {usage}", rule=FACING_RULE)
+    unit = _own(view, seat, words[0], FACING_RULE)
+    path = []
+    for w in words[1:]:
+        h = parse_hex(w)
+        if h is None:
+            raise OrderSyntaxError(f"{w} is not a hex name (a column letter and a row: C4)", rule=FACING_RULE)
+        path.append(h)
+    problem = path_problem(board(view["map"]), units_of(view), unit, path)
+    if problem is not None:
+        raise IllegalOrderError(f"{unit.id} cannot move so: {problem}", rule=FACING_RULE)
+    last_dir = NAMES[_heading(unit, path)]
+    return Move(unit.id, tuple(hex_name(h) for h in path), face or last_dir)
+
+
+def _heading(unit: Unit, path: Sequence[Any]) -> int:
+    before = unit.hex if len(path) == 1 else path[-2]
+    d = direction(before, path[-1])
+    return unit.facing if d is None else d
+
+
+def parse_face(args: tuple[str, ...], view: View, seat: str) -> Face:
+    arity(args, 2, "FACE <unit> <dir>", rule=FACING_RULE)
+    unit = _own(view, seat, args[0], FACING_RULE)
+    if unit.disrupted:
+        raise IllegalOrderError(f"{unit.id} is Disrupted and cannot change its facing (L25)", rule=FACING_RULE)
+    return Face(unit.id, _facing(args[1], FACING_RULE))
+
+
+def parse_hold(args: tuple[str, ...], view: View, seat: str) -> Hold:
+    arity(args, 1, "HOLD <unit>", rule=FACING_RULE)
+    return Hold(_own(view, seat, args[0], FACING_RULE).id)
+
+
+def parse_initiative(args: tuple[str, ...], view: View, seat: str) -> Initiative:
+    arity(args, 1, "INITIATIVE FIRST|SECOND", rule="initiative (lost, digest G5)")
+    return Initiative(one_of(args[0].upper(), ("FIRST", "SECOND"), "INITIATIVE", rule="initiative (digest G5)"))
+
+
+def attack_problem(view: View, attacker: Unit, target: Unit) -> str | None:
+    """Why ``attacker`` may not attack ``target`` now, or None: line of sight (L43), a band within
+    long range with dice on the card (L62-L66, L84-L90), artillery without AA never at aircraft (L78)."""
+    if target.side == attacker.side:
+        return f"{target.id} is your own unit"
+    if attacker.stats.kind == AIRCRAFT:
+        return "aircraft attack in the Air Strike Phase (not yet built)"
+    if target.stats.kind == AIRCRAFT and attacker.stats.kind == ARTILLERY and not attacker.stats.has("antiair"):
+        return f"artillery without the AA ability cannot attack aircraft ({AIR_RULE})"
+    if not clear(board(view["map"]), attacker.hex, target.hex, strict=view["strict"]):
+        return f"{attacker.id} has no line of sight to {target.id} ({LOS_RULE})"
+    band = combat.band(attacker.hex, target.hex)
+    if band is None:
+        return f"{target.id} is beyond long range ({combat.BAND_RULE})"
+    if attacker.stats.dice(target.stats.kind, band) == 0:
+        return f"{attacker.stats.name} has no dice against a {target.stats.kind} at {band} range (L66)"
+    return None
+
+
+def legal_targets(view: View, attacker: Unit) -> list[Unit]:
+    return [t for t in units_of(view) if t.side != attacker.side and attack_problem(view, attacker, t) is None]
+
+
+def parse_attack(args: tuple[str, ...], view: View, seat: str) -> Attack:
+    arity(args, 2, "ATTACK <unit> <target>", rule=ATTACK_RULE)
+    attacker = _own(view, seat, args[0], ATTACK_RULE)
+    target = next((u for u in units_of(view) if u.id == args[1].lower()), None)
+    if target is None:
+        raise IllegalOrderError(f"there is no unit {args[1]}", rule=ATTACK_RULE)
+    problem = attack_problem(view, attacker, target)
+    if problem is not None:
+        legal = ", ".join(f"{t.id} ({combat.band(attacker.hex, t.hex)})" for t in legal_targets(view, attacker))
+        raise IllegalOrderError(f"{problem}; {attacker.id} may attack: {legal or 'nobody'}", rule=ATTACK_RULE)
+    return Attack(attacker.id, target.id)
+
+
+# ---------------------------------------------------------------------------------- conditions
+def _parse_unit(args: tuple[str, ...], view: View, seat: str) -> tuple[str, ...]:
+    if len(args) != 1 or not any(u["id"] == args[0].lower() for u in view["units"]):
+        raise OrderSyntaxError("expected a unit name after the condition", rule="attack lists (by mail)")
+    return (args[0].lower(),)
+
+
+def _doomed(w: Any, reached: Any, args: tuple[str, ...]) -> bool:
+    unit = w.data.unit(args[0])
+    return unit is None or unit.doomed
+
+
+CONDITIONS = Conditions([
+    ConditionKind("DOOMED", _parse_unit, _doomed, "DOOMED <unit> (its face-down markers already destroy it)"),
+    ConditionKind("LIVE", _parse_unit, lambda w, r, a: not _doomed(w, r, a),
+                  "LIVE <unit> (not yet doomed by its face-down markers)"),
+], rule="attack lists (by mail)")
+
+ORDERS = scripted(VerbTable([
+    Verb("MOVE", parse_move, "MOVE <unit> <hex> [<hex> ...] [FACE <dir>]", FACING_RULE),
+    Verb("FACE", parse_face, "FACE <unit> <dir>", FACING_RULE),
+    Verb("ATTACK", parse_attack, "ATTACK <unit> <target>", ATTACK_RULE),
+    Verb("HOLD", parse_hold, "HOLD <unit>", FACING_RULE),
+    Verb("INITIATIVE", parse_initiative, "INITIATIVE FIRST|SECOND", "initiative (digest G5)"),
+    Verb("CANCEL", parse_cancel, "CANCEL INITIATIVE", "standing orders"),
+], rule="orders"), CONDITIONS)
+
+
+def unit_of(order: Order) -> str | None:
+    return getattr(order, "unit", None)
+
+
+def _one_order_per_unit(parsed: Sequence[tuple[OrderLine, Order]], view: View, seat: str) -> list[OrderProblem]:
+    """A unit acts once a phase: one plain order each (IF entries may name it again as fallbacks)."""
+    seen: set[str] = set()
+    problems = []
+    for line, order in parsed:
+        unit = unit_of(order)
+        if unit is None or isinstance(order, If):
+            continue
+        if unit in seen:
+            problems.append(IllegalOrderError(f"{unit} already has an order this phase", rule=FACING_RULE)
+                            .problem(line.line_no, line.text))
+        seen.add(unit)
+    return problems
+
+
+def check_orders(view: View, seat: str, lines: Sequence[OrderLine]) -> Any:
+    allowed = ATTACK_VERBS if view["step"] == "attack" else MOVE_VERBS
+    return ORDERS.check_lines(view, seat, lines, allowed=allowed, whole=_one_order_per_unit)
