@@ -129,13 +129,18 @@ def _attack(w: Work[Battle], attacker: Unit, order: Attack) -> str | None:
     pending = combat.add_hits(target.pending, hits, target.stats.kind == VEHICLE)
     w.say(f"{_name(attacker)} attacks {_name(target)} at {band} range: {dice} dice "
           f"{','.join(map(str, sorted(faces, reverse=True)))}{f' ({mod:+d} each)' if mod else ''}, "
-          f"{s} success{"es" if s != 1 else ""} against {side} defence {d}: {hits} hit{'s' if hits != 1 else ''}", kind="attack")
+          f"{_count(s, 'success', 'successes')} against {side} defence {d}: {_count(hits, 'hit', 'hits')}",
+          kind="attack")
     if hits:
         pending = _cover(w, attacker, target, pending)
     b.put(target.but(pending=pending))
     if pending != target.pending:
         w.say(f"{_name(target)} now has face-down {', '.join(pending)}", kind="hit")
     return None
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
 
 
 def _attack_problem(b: Battle, attacker: Unit, target: Unit) -> str | None:
