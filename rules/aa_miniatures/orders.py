@@ -118,7 +118,7 @@ def parse_move(args: tuple[str, ...], view: View, seat: str) -> Move:
         face, words = _facing(words[at + 1], FACING_RULE), words[:at]
     if len(words) < 2:
         raise OrderSyntaxError(f"expected {usage}", rule=FACING_RULE)
-    unit = _own(view, seat, words[0], FACING_RULE)
+    unit = _own(view, seat, args[0], FACING_RULE)
     path = []
     for w in words[1:]:
         h = parse_hex(w)
