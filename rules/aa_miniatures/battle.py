@@ -15,7 +15,8 @@ from .board import Board, board, hex_name, parse_hex
 from .los import clear, cover_needed, enfilade
 from .model import SIDES, State, Unit, other
 from .movement import overstacked, path_problem, steps_of
-from .orders import Attack, Face, Hold, Move
+from .orders import Attack, Face, Hold, Move, Overwatch
+from .reactions import Shot, best_hex, can_react, fire, on_row, placed, provokes
 from .tables import VEHICLE
 
 
@@ -29,6 +30,7 @@ class Battle:
         self.lost = list(state.lost)
         self.first = state.first
         self.acted: set[str] = set()
+        self.fired: set[str] = set()  # units that made defensive or overwatch fire this phase (L356)
         self.over = False
 
     def unit(self, uid: str) -> Unit | None:
@@ -66,6 +68,8 @@ def perform(w: Work[Battle], seat: str, order: object) -> str | None:
         return _face(w, unit, order)
     if isinstance(order, Attack):
         return _attack(w, unit, order)
+    if isinstance(order, Overwatch):
+        return _overwatch(w, unit, order)
     if isinstance(order, Hold):
         b.acted.add(uid)
         return None
@@ -81,8 +85,21 @@ def _face(w: Work[Battle], unit: Unit, order: Face) -> str | None:
     return None
 
 
+def _overwatch(w: Work[Battle], unit: Unit, order: Overwatch) -> str | None:
+    """The unit watches a row; a turretless vehicle turns its hull to it (L218)."""
+    if unit.disrupted:
+        return f"{unit.id} is Disrupted and cannot go on Overwatch (L224)"
+    d = NAMES.index(order.face)
+    turned = unit.facing if unit.stats.turret or unit.stats.kind != VEHICLE else d
+    w.data.put(unit.but(overwatch=d, facing=turned))
+    w.data.acted.add(unit.id)
+    w.say(f"{_name(unit)} goes on Overwatch towards {order.face}", kind="move")
+    return None
+
+
 def _move(w: Work[Battle], unit: Unit, order: Move) -> str | None:
-    """Step by step: a failed entry roll stops the unit facing the hex it tried to enter (L29)."""
+    """Step by step: a failed entry roll stops the unit facing the hex it tried to enter (L29);
+    defensive or overwatch fire that Disrupts it stops it where it was fired at (L346)."""
     b = w.data
     path = [parse_hex(h) for h in order.path]
     problem = path_problem(b.board, b.all(), unit, path)  # type: ignore[arg-type]
@@ -97,9 +114,67 @@ def _move(w: Work[Battle], unit: Unit, order: Move) -> str | None:
             w.say(f"{_name(unit)} fails to enter {hex_name(step.hex)} and stops in {hex_name(at.hex)}, "
                   f"facing {NAMES[heading]} (L29)", kind="move")
             return None
+        stopped = _reactions(w, at.but(overwatch=None), at.hex, step.hex)
+        if stopped is not None:
+            b.put(stopped)
+            return None
         at = at.but(hex=step.hex, facing=heading, overwatch=None)
     b.put(at.but(facing=NAMES.index(order.face)))
     w.say(f"{_name(unit)} moves to {hex_name(at.hex)} facing {order.face}", kind="move")
+    return None
+
+
+def _policy(w: Work[Battle], firer: Unit, verb: str) -> tuple[str, str]:
+    """The firer's standing DF or OW order, its own before its side's ALL: (when, hex); ALWAYS, BEST
+    when none is given."""
+    kept = w.standing_order(firer.side, f"{verb} {firer.id}") or w.standing_order(firer.side, f"{verb} ALL")
+    if kept is None:
+        return "ALWAYS", "BEST"
+    words = kept.words
+    return words[2], words[4] if len(words) > 4 else "BEST"
+
+
+def _wants(when: str, mover: Unit) -> bool:
+    vehicle = mover.stats.kind == VEHICLE
+    return when == "ALWAYS" or (when == "VEHICLES" and vehicle) or (when == "SOLDIERS" and not vehicle)
+
+
+def _shot(w: Work[Battle], firer: Unit, mover: Unit, a: Hex, b: Hex) -> Shot | None:
+    """The reaction ``firer`` makes at the step A -> B by its standing orders, or None."""
+    bt = w.data
+    if not can_react(firer, bt.fired):
+        return None
+    strict = bt.state.sight == "strict"
+    if on_row(bt.board, firer, mover, b, strict=strict) and _wants(_policy(w, firer, "OW")[0], mover):
+        return Shot(firer, b, "overwatch")
+    if not provokes(mover, firer, a, b):
+        return None
+    when, where = _policy(w, firer, "DF")
+    if not _wants(when, mover):
+        return None
+    friends = [u for u in bt.all() if u.side == firer.side]
+    at = {"FROM": a, "TO": b}.get(where) or best_hex(bt.board, firer, mover, a, b, friends)
+    return Shot(firer, at, "df")
+
+
+def _reactions(w: Work[Battle], mover: Unit, a: Hex, b: Hex) -> Unit | None:
+    """The other side's defensive and overwatch fire at the step A -> B, one firer after another
+    until the mover is Disrupted (overlapping fire, L360); the mover as it stops, or None."""
+    bt = w.data
+    for firer in [u for u in bt.all() if u.side != mover.side]:
+        shot = _shot(w, bt.units[firer.id], mover, a, b)
+        if shot is None:
+            continue
+        bt.fired.add(firer.id)
+        bt.put(bt.units[firer.id].but(overwatch=None))  # any fire ends Overwatch (L230, digest G23)
+        target = placed(mover, a, b, shot.at)
+        friends = [u for u in bt.all() if u.side == firer.side]
+        hit, text = fire(bt.board, shot, target, friends,
+                         lambda why: w.roll(6, why, seen_by=EVERYONE))
+        label = "defensive fire" if shot.why == "df" else "overwatch fire"
+        w.say(f"{_name(firer)} {label} at {_name(mover)} in {hex_name(shot.at)}: {text}", kind="reaction")
+        if hit:
+            return target.but(disrupted=True, overwatch=None)
     return None
 
 
@@ -117,6 +192,7 @@ def _attack(w: Work[Battle], attacker: Unit, order: Attack) -> str | None:
     if problem is not None:
         return problem
     b.acted.add(attacker.id)
+    b.put(attacker.but(overwatch=None))  # attacking ends Overwatch (digest G23)
     band = combat.band(attacker.hex, target.hex) or "close"
     dice = attacker.stats.dice(target.stats.kind, band)
     friends = [u for u in b.all() if u.side == attacker.side]

@@ -24,14 +24,14 @@ from pbem.core.work import EVERYONE, Work
 from .battle import Battle, casualty_phase, interleave, overstack_penalty, perform, sides_in_order
 from .board import hex_name, parse_hex
 from .model import SIDES, State, Unit, other
-from .orders import CONDITIONS
+from .orders import ACTIONS, CONDITIONS
 from .tables import cards, scenarios, tables
 
 SEATS = tuple(Seat(s, s, s.title()) for s in SIDES)
 
 
 def _movement(w: Work[Battle], orders: Mapping[str, Sequence[Order]], side: str) -> None:
-    for order in orders.get(side, ()):
+    for order in (o for o in orders.get(side, ()) if isinstance(o, ACTIONS)):
         reason = perform(w, side, order)
         if reason is not None:
             w.say(f"not done: {order.text()}: {reason}", to=side, kind="skipped")
@@ -52,8 +52,7 @@ def attack(w: Work[Battle], orders: Mapping[str, Sequence[Order]]) -> None:
     """Both attack lists, interleaved; then the Casualty Phase, the victory check, the next initiative."""
     b = w.data
     order_of = sides_in_order(b.first)
-    lists = [[o for o in orders.get(side, ()) if getattr(o, "unit", None) or isinstance(o, If)]
-             for side in order_of]
+    lists = [[o for o in orders.get(side, ()) if isinstance(o, (*ACTIONS, If))] for side in order_of]
     for k, entry in interleave(lists):
         side = order_of[k]
         run(w, side, [entry], lambda o, side=side: perform(w, side, o), CONDITIONS)

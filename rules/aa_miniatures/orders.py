@@ -18,12 +18,14 @@ from .board import board, direction_of, hex_name, parse_hex
 from .los import LOS_RULE, clear
 from .model import Unit
 from .movement import FACING_RULE, path_problem
-from .tables import AIRCRAFT, ARTILLERY
+from .reactions import DF_RULE, OW_RULE
+from .tables import AIRCRAFT, ARTILLERY, cards, tables
 
 ATTACK_RULE = "Attack and defence, L37-L74"
 AIR_RULE = "Attacks against aircraft, L76-L78"
-MOVE_VERBS = ("MOVE", "FACE", "HOLD", "INITIATIVE", "CANCEL")
-ATTACK_VERBS = ("ATTACK", "MOVE", "FACE", "HOLD", "INITIATIVE", "CANCEL", "IF")
+STANDING_VERBS = ("DF", "OW", "INITIATIVE", "CANCEL")
+MOVE_VERBS = ("MOVE", "FACE", "HOLD", "OVERWATCH", *STANDING_VERBS)
+ATTACK_VERBS = ("ATTACK", "MOVE", "FACE", "HOLD", "OVERWATCH", "IF", *STANDING_VERBS)
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,36 @@ class Hold:
 
     def text(self) -> str:
         return f"HOLD {self.unit}"
+
+
+@dataclass(frozen=True)
+class Overwatch:
+    """Instead of moving (or attacking): watch the row of hexes in one direction (L214-L220)."""
+
+    unit: str
+    face: str
+
+    def text(self) -> str:
+        return f"OVERWATCH {self.unit} {self.face}"
+
+
+@dataclass(frozen=True)
+class Policy:
+    """Standing: whether a unit (or ALL) makes defensive fire (``DF``) or overwatch fire (``OW``) at a
+    unit that provokes it: ALWAYS, NEVER, only at VEHICLES or SOLDIERS; DF also names the hex to fire
+    into: BEST (likelier to hit), FROM (the hex left) or TO (the hex entered), L366-L372."""
+
+    verb: str
+    unit: str
+    when: str
+    hex: str = "BEST"
+
+    def text(self) -> str:
+        tail = f" HEX {self.hex}" if self.verb == "DF" and self.hex != "BEST" else ""
+        return f"{self.verb} {self.unit} {self.when}{tail}"
+
+    def standing_change(self) -> tuple[str, str | None]:
+        return f"{self.verb} {self.unit}", self.text()
 
 
 @dataclass(frozen=True)
@@ -151,6 +183,42 @@ def parse_hold(args: tuple[str, ...], view: View, seat: str) -> Hold:
     return Hold(_own(view, seat, args[0], FACING_RULE).id)
 
 
+def parse_overwatch(args: tuple[str, ...], view: View, seat: str) -> Overwatch:
+    """A ground unit, not Disrupted (L224), within the side's limit of 2 per 100 points (L236)."""
+    arity(args, 2, "OVERWATCH <unit> <dir>", rule=OW_RULE)
+    unit = _own(view, seat, args[0], OW_RULE)
+    if not unit.stats.ground:
+        raise IllegalOrderError("only ground units go on Overwatch (L214)", rule=OW_RULE)
+    if unit.disrupted:
+        raise IllegalOrderError(f"{unit.id} is Disrupted and cannot go on Overwatch (L224)", rule=OW_RULE)
+    watching = [u.id for u in units_of(view) if u.side == seat and u.overwatch is not None and u.id != unit.id]
+    if len(watching) >= overwatch_limit(view, seat):
+        raise IllegalOrderError(f"{overwatch_limit(view, seat)} units are already on Overwatch "
+                                f"({', '.join(watching)}): the limit for this army", rule=OW_RULE)
+    return Overwatch(unit.id, _facing(args[1], OW_RULE))
+
+
+def overwatch_limit(view: View, seat: str) -> int:
+    """2 per 100 points of the army (L236), never fewer than 2 (the scaling is lost, digest G24)."""
+    points = sum(cards()[u["card"]].cost for u in (*view["units"], *view["lost"]) if u["side"] == seat)
+    return max(2, tables()["overwatch"]["per_100_points"] * points // 100)
+
+
+def parse_policy(verb: str) -> Any:
+    rule = DF_RULE if verb == "DF" else OW_RULE
+    usage = f"{verb} <unit>|ALL ALWAYS|NEVER|VEHICLES|SOLDIERS" + (" [HEX BEST|FROM|TO]" if verb == "DF" else "")
+
+    def parse(args: tuple[str, ...], view: View, seat: str) -> Policy:
+        words = [a.upper() for a in args]
+        if len(words) not in ((2, 4) if verb == "DF" else (2,)) or (len(words) == 4 and words[2] != "HEX"):
+            raise OrderSyntaxError(f"expected {usage}", rule=rule)
+        unit = "ALL" if words[0] == "ALL" else _own(view, seat, args[0], rule).id
+        when = one_of(words[1], ("ALWAYS", "NEVER", "VEHICLES", "SOLDIERS"), verb, rule=rule)
+        where = one_of(words[3], ("BEST", "FROM", "TO"), "HEX", rule=rule) if len(words) == 4 else "BEST"
+        return Policy(verb, unit, when, where)
+    return parse
+
+
 def parse_initiative(args: tuple[str, ...], view: View, seat: str) -> Initiative:
     arity(args, 1, "INITIATIVE FIRST|SECOND", rule="initiative (lost, digest G5)")
     return Initiative(one_of(args[0].upper(), ("FIRST", "SECOND"), "INITIATIVE", rule="initiative (digest G5)"))
@@ -215,20 +283,33 @@ ORDERS = scripted(VerbTable([
     Verb("FACE", parse_face, "FACE <unit> <dir>", FACING_RULE),
     Verb("ATTACK", parse_attack, "ATTACK <unit> <target>", ATTACK_RULE),
     Verb("HOLD", parse_hold, "HOLD <unit>", FACING_RULE),
+    Verb("OVERWATCH", parse_overwatch, "OVERWATCH <unit> <dir>", OW_RULE),
+    Verb("DF", parse_policy("DF"), "DF <unit>|ALL ALWAYS|NEVER|VEHICLES|SOLDIERS [HEX BEST|FROM|TO]", DF_RULE),
+    Verb("OW", parse_policy("OW"), "OW <unit>|ALL ALWAYS|NEVER|VEHICLES|SOLDIERS", OW_RULE),
     Verb("INITIATIVE", parse_initiative, "INITIATIVE FIRST|SECOND", "initiative (digest G5)"),
-    Verb("CANCEL", parse_cancel, "CANCEL INITIATIVE", "standing orders"),
+    Verb("CANCEL", parse_cancel, "CANCEL INITIATIVE | CANCEL DF <unit> | CANCEL OW <unit>", "standing orders"),
 ], rule="orders"), CONDITIONS)
 
 
+ACTIONS = (Move, Face, Attack, Hold, Overwatch)
+
+
 def unit_of(order: Order) -> str | None:
-    return getattr(order, "unit", None)
+    """The unit an action order acts with (standing orders and scripts act with none)."""
+    return order.unit if isinstance(order, ACTIONS) else None
 
 
 def _one_order_per_unit(parsed: Sequence[tuple[OrderLine, Order]], view: View, seat: str) -> list[OrderProblem]:
     """A unit acts once a phase: one plain order each (IF entries may name it again as fallbacks)."""
     seen: set[str] = set()
     problems = []
+    watching = {u.id for u in units_of(view) if u.side == seat and u.overwatch is not None}
     for line, order in parsed:
+        if isinstance(order, Overwatch):
+            watching.add(order.unit)
+            if len(watching) > overwatch_limit(view, seat):
+                problems.append(IllegalOrderError(f"more than {overwatch_limit(view, seat)} units on Overwatch",
+                                                  rule=OW_RULE).problem(line.line_no, line.text))
         unit = unit_of(order)
         if unit is None or isinstance(order, If):
             continue

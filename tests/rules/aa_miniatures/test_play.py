@@ -81,3 +81,15 @@ def test_views_are_open_but_standing_orders_are_private():
     allies, axis = RULESET.view(state, "allies"), RULESET.view(state, "axis")
     assert allies["units"] == axis["units"]
     assert allies["standing"] == [] and axis["standing"] == []
+
+
+def test_overwatch_fire_ends_the_overwatch():
+    """L230: once it has fired, the 6 Pounder of the T4 case is no longer on Overwatch."""
+    from pbem.core.dice import FixedDice
+    case = known.load_case(next(p for p in CASES if p.stem == "t4_overwatch_row"))
+    state = known.start_state(RULESET, case)
+    before = RULESET.view(state, "allies")
+    assert next(u for u in before["units"] if u["id"] == "garand")["overwatch"] == "NW"
+    checked = _check(state, "axis", case.orders["axis"])
+    after = RULESET.resolve(state, {"axis": checked.orders}, FixedDice(case.dice)).state
+    assert next(u for u in RULESET.view(after, "allies")["units"] if u["id"] == "garand")["overwatch"] is None
