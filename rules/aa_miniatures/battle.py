@@ -1,4 +1,4 @@
-"""Resolution: the working copy of the position and what each order does to it.
+"""Resolution: what each order does to the working copy, and the ends of phases.
 
 A :class:`Battle` is the ruleset's working data inside the kit's :class:`~pbem.core.work.Work`; every
 event goes through ``w.say`` and every die through ``w.roll`` (all dice are seen by both sides: the
@@ -7,49 +7,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pbem.core.hexgrid import NAMES, Hex, direction
+from pbem.core.hexgrid import NAMES
 from pbem.core.work import EVERYONE, Work
 
 from . import combat
-from .board import Board, board, hex_name, parse_hex
+from .board import hex_name
 from .los import clear, cover_needed, enfilade
-from .model import SIDES, State, Unit, other
-from .movement import overstacked, path_problem, steps_of
+from .model import SIDES, Unit, other
+from .moving import move
+from .movement import overstacked
 from .orders import Attack, Face, Hold, Move, Overwatch
-from .reactions import Shot, best_hex, can_react, fire, on_row, placed, provokes
 from .tables import VEHICLE
-
-
-class Battle:
-    """The position being changed: units by id in map order, those lost, who acted this phase."""
-
-    def __init__(self, state: State, work: Work[Battle]) -> None:
-        self.state = state
-        self.board: Board = board(state.map)
-        self.units: dict[str, Unit] = {u.id: u for u in state.units}
-        self.lost = list(state.lost)
-        self.first = state.first
-        self.acted: set[str] = set()
-        self.fired: set[str] = set()  # units that made defensive or overwatch fire this phase (L356)
-        self.over = False
-
-    def unit(self, uid: str) -> Unit | None:
-        return self.units.get(uid)
-
-    def put(self, unit: Unit) -> None:
-        self.units[unit.id] = unit
-
-    def all(self) -> tuple[Unit, ...]:
-        return tuple(self.units.values())
-
-    def freeze(self) -> State:
-        s = self.state
-        return State(s.scenario, s.map, s.last_turn, s.objectives, self.all(), tuple(self.lost), self.first, s.flow,
-                     s.sight)
-
-
-def _name(u: Unit) -> str:
-    return f"{u.side} {u.id}"
+from .working import Battle
+from .working import name as _name
 
 
 # ---------------------------------------------------------------------------------------- orders
@@ -63,7 +33,7 @@ def perform(w: Work[Battle], seat: str, order: object) -> str | None:
     if uid in b.acted:
         return f"{uid} has already acted this phase"
     if isinstance(order, Move):
-        return _move(w, unit, order)
+        return move(w, unit, order)
     if isinstance(order, Face):
         return _face(w, unit, order)
     if isinstance(order, Attack):
@@ -95,92 +65,6 @@ def _overwatch(w: Work[Battle], unit: Unit, order: Overwatch) -> str | None:
     w.data.acted.add(unit.id)
     w.say(f"{_name(unit)} goes on Overwatch towards {order.face}", kind="move")
     return None
-
-
-def _move(w: Work[Battle], unit: Unit, order: Move) -> str | None:
-    """Step by step: a failed entry roll stops the unit facing the hex it tried to enter (L29);
-    defensive or overwatch fire that Disrupts it stops it where it was fired at (L346)."""
-    b = w.data
-    path = [parse_hex(h) for h in order.path]
-    problem = path_problem(b.board, b.all(), unit, path)  # type: ignore[arg-type]
-    if problem is not None:
-        return problem
-    b.acted.add(unit.id)
-    at = unit
-    for step in steps_of(b.board, unit, path):  # type: ignore[arg-type]
-        heading = _heading_to(at.hex, step.hex)
-        if step.entry and w.roll(6, f"{unit.id} enters {hex_name(step.hex)}", seen_by=EVERYONE) < step.entry:
-            b.put(at.but(facing=heading, overwatch=None))
-            w.say(f"{_name(unit)} fails to enter {hex_name(step.hex)} and stops in {hex_name(at.hex)}, "
-                  f"facing {NAMES[heading]} (L29)", kind="move")
-            return None
-        stopped = _reactions(w, at.but(overwatch=None), at.hex, step.hex)
-        if stopped is not None:
-            b.put(stopped)
-            return None
-        at = at.but(hex=step.hex, facing=heading, overwatch=None)
-    b.put(at.but(facing=NAMES.index(order.face)))
-    w.say(f"{_name(unit)} moves to {hex_name(at.hex)} facing {order.face}", kind="move")
-    return None
-
-
-def _policy(w: Work[Battle], firer: Unit, verb: str) -> tuple[str, str]:
-    """The firer's standing DF or OW order, its own before its side's ALL: (when, hex); ALWAYS, BEST
-    when none is given."""
-    kept = w.standing_order(firer.side, f"{verb} {firer.id}") or w.standing_order(firer.side, f"{verb} ALL")
-    if kept is None:
-        return "ALWAYS", "BEST"
-    words = kept.words
-    return words[2], words[4] if len(words) > 4 else "BEST"
-
-
-def _wants(when: str, mover: Unit) -> bool:
-    vehicle = mover.stats.kind == VEHICLE
-    return when == "ALWAYS" or (when == "VEHICLES" and vehicle) or (when == "SOLDIERS" and not vehicle)
-
-
-def _shot(w: Work[Battle], firer: Unit, mover: Unit, a: Hex, b: Hex) -> Shot | None:
-    """The reaction ``firer`` makes at the step A -> B by its standing orders, or None."""
-    bt = w.data
-    if not can_react(firer, bt.fired):
-        return None
-    strict = bt.state.sight == "strict"
-    if on_row(bt.board, firer, mover, b, strict=strict) and _wants(_policy(w, firer, "OW")[0], mover):
-        return Shot(firer, b, "overwatch")
-    if not provokes(mover, firer, a, b):
-        return None
-    when, where = _policy(w, firer, "DF")
-    if not _wants(when, mover):
-        return None
-    friends = [u for u in bt.all() if u.side == firer.side]
-    at = {"FROM": a, "TO": b}.get(where) or best_hex(bt.board, firer, mover, a, b, friends)
-    return Shot(firer, at, "df")
-
-
-def _reactions(w: Work[Battle], mover: Unit, a: Hex, b: Hex) -> Unit | None:
-    """The other side's defensive and overwatch fire at the step A -> B, one firer after another
-    until the mover is Disrupted (overlapping fire, L360); the mover as it stops, or None."""
-    bt = w.data
-    for firer in [u for u in bt.all() if u.side != mover.side]:
-        shot = _shot(w, bt.units[firer.id], mover, a, b)
-        if shot is None:
-            continue
-        bt.fired.add(firer.id)
-        bt.put(bt.units[firer.id].but(overwatch=None))  # any fire ends Overwatch (L230, digest G23)
-        target = placed(mover, a, b, shot.at)
-        friends = [u for u in bt.all() if u.side == firer.side]
-        hit, text = fire(bt.board, shot, target, friends,
-                         lambda why: w.roll(6, why, seen_by=EVERYONE))
-        label = "defensive fire" if shot.why == "df" else "overwatch fire"
-        w.say(f"{_name(firer)} {label} at {_name(mover)} in {hex_name(shot.at)}: {text}", kind="reaction")
-        if hit:
-            return target.but(disrupted=True, overwatch=None)
-    return None
-
-
-def _heading_to(a: Hex, b: Hex) -> int:
-    d = direction(a, b)
-    return 0 if d is None else d
 
 
 def _attack(w: Work[Battle], attacker: Unit, order: Attack) -> str | None:

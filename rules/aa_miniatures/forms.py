@@ -17,6 +17,8 @@ from .orders import legal_targets, units_of
 
 def _awaited(view: View, seat: str) -> bool:
     step = view["step"]
+    if step == "react":
+        return view["asking"] is not None
     return step == "attack" or (step == "move-first") == (view["first"] == seat)
 
 
@@ -54,6 +56,8 @@ def order_form(view: View, seat: str) -> str:
             f"{view['step']} ({view['first']} moves first this turn). You are {seat}."]
     if not _awaited(view, seat):
         return "\n".join(head + ["# Nothing to order in this phase."]) + "\n"
+    if view["asking"]:
+        return "\n".join(head + [f"# {view['asking']['question']}", "# Silence holds fire.", "HOLD"]) + "\n"
     own = [u for u in units_of(view) if u.side == seat]
     body = [line for u in own for line in _unit_lines(view, u)]
     kept = [f"#   {s['text']}" for s in view["standing"]] or ["#   none"]
@@ -92,6 +96,8 @@ def bot_orders(view: View, seat: str, dice: Dice) -> str:
     window each unit fires at its best target, falling back to the next best if that one is doomed."""
     if not _awaited(view, seat):
         return ""
+    if view["asking"]:
+        return view["asking"]["choices"][-2] + "\n"  # FIRE TO (or FIRE): the bot always fires
     own = [u for u in units_of(view) if u.side == seat]
     foes = [u for u in units_of(view) if u.side != seat]
     lines: list[Any] = []

@@ -16,26 +16,56 @@ from pbem.core.dice import Dice
 from pbem.core.flow import OVER
 from pbem.core.hexgrid import NAMES
 from pbem.core.phases import Step, Steps
-from pbem.core.ruleset import Outcome, Seat
+from pbem.core.ruleset import Outcome, Seat, Window
 from pbem.core.scripts import If, run
 from pbem.core.verbs import Order
 from pbem.core.work import EVERYONE, Work
 
-from .battle import Battle, casualty_phase, interleave, overstack_penalty, perform, sides_in_order
+from .battle import casualty_phase, interleave, overstack_penalty, perform, sides_in_order
 from .board import hex_name, parse_hex
 from .model import SIDES, State, Unit, other
-from .orders import ACTIONS, CONDITIONS
+from .moving import resume
+from .orders import ACTIONS, CONDITIONS, revive
+from .working import Battle
 from .tables import cards, scenarios, tables
 
 SEATS = tuple(Seat(s, s, s.title()) for s in SIDES)
 
 
+def _run_queue(w: Work[Battle]) -> None:
+    """Carry out the queued orders in turn until none is left or a seat is asked (then the rest is
+    kept in the continuation)."""
+    b = w.data
+    while b.queue and not b.suspended:
+        side, entry = b.queue.pop(0)
+        run(w, side, [entry], lambda o, side=side: perform(w, side, o), CONDITIONS)
+
+
+def _finish(w: Work[Battle]) -> None:
+    """The end of the phase whose orders ran: the overstack penalty (L5); after the attacks, the
+    Casualty Phase, the victory check and the next turn's initiative."""
+    b = w.data
+    if b.phase != "attack":
+        overstack_penalty(w, b.first if b.phase == "move-first" else other(b.first))
+        return
+    for side in sides_in_order(b.first):
+        overstack_penalty(w, side)
+    casualty_phase(w)
+    b.over = _ended(b, w.turn)
+    if not b.over:
+        w.new_turn()
+        b.first = _initiative(w)
+
+
+def _actions(orders: Mapping[str, Sequence[Order]], side: str) -> list[Order]:
+    return [o for o in orders.get(side, ()) if isinstance(o, (*ACTIONS, If))]
+
+
 def _movement(w: Work[Battle], orders: Mapping[str, Sequence[Order]], side: str) -> None:
-    for order in (o for o in orders.get(side, ()) if isinstance(o, ACTIONS)):
-        reason = perform(w, side, order)
-        if reason is not None:
-            w.say(f"not done: {order.text()}: {reason}", to=side, kind="skipped")
-    overstack_penalty(w, side)
+    w.data.queue = [(side, o) for o in _actions(orders, side) if not isinstance(o, If)]
+    _run_queue(w)
+    if not w.data.suspended:
+        _finish(w)
 
 
 def move_first(w: Work[Battle], orders: Mapping[str, Sequence[Order]]) -> None:
@@ -49,20 +79,33 @@ def move_second(w: Work[Battle], orders: Mapping[str, Sequence[Order]]) -> None:
 
 
 def attack(w: Work[Battle], orders: Mapping[str, Sequence[Order]]) -> None:
-    """Both attack lists, interleaved; then the Casualty Phase, the victory check, the next initiative."""
+    """Both attack lists, one entry of each in turn; then the end of the turn."""
+    order_of = sides_in_order(w.data.first)
+    entries = interleave([_actions(orders, side) for side in order_of])
+    w.data.queue = [(order_of[k], entry) for k, entry in entries]
+    _run_queue(w)
+    if not w.data.suspended:
+        _finish(w)
+
+
+def react(w: Work[Battle], orders: Mapping[str, Sequence[Order]]) -> None:
+    """The asked seat's answer (HOLD on silence), then the rest of the interrupted phase."""
     b = w.data
-    order_of = sides_in_order(b.first)
-    lists = [[o for o in orders.get(side, ()) if isinstance(o, (*ACTIONS, If))] for side in order_of]
-    for k, entry in interleave(lists):
-        side = order_of[k]
-        run(w, side, [entry], lambda o, side=side: perform(w, side, o), CONDITIONS)
-    for side in order_of:
-        overstack_penalty(w, side)
-    casualty_phase(w)
-    b.over = _ended(b, w.turn)
-    if not b.over:
-        w.new_turn()
-        b.first = _initiative(w)
+    data = dict(w.resumed.data)
+    b.phase, b.acted, b.fired = data["phase"], set(data["acted"]), set(data["fired"])
+    b.queue = [(side, revive(text)) for side, text in data["queue"]]
+    resume(w, data, w.answers["react"])
+    _run_queue(w)
+    if not b.suspended:
+        _finish(w)
+
+
+def _after(w: Work[Battle]) -> str:
+    """The step after the phase that ran (or was resumed)."""
+    b = w.data
+    if b.phase == "attack":
+        return OVER if b.over else "move-first"
+    return "move-second" if b.phase == "move-first" else "attack"
 
 
 def _ended(b: Battle, turn: int) -> bool:
@@ -84,12 +127,14 @@ def _initiative(w: Work[Battle]) -> str:
 
 
 STEPS: Steps[State, Battle] = Steps([
-    Step("move-first", move_first, next="move-second", who=lambda s: (s.first,), title="first player's movement",
+    Step("move-first", move_first, next=_after, who=lambda s: (s.first,), title="first player's movement",
          prompt="Move your units (MOVE, FACE, HOLD); the other side moves next, having seen yours."),
-    Step("move-second", move_second, next="attack", who=lambda s: (other(s.first),),
+    Step("move-second", move_second, next=_after, who=lambda s: (other(s.first),),
          title="second player's movement", prompt="Move your units (MOVE, FACE, HOLD)."),
-    Step("attack", attack, next=lambda w: OVER if w.data.over else "move-first", title="attack lists",
+    Step("attack", attack, next=_after, title="attack lists",
          prompt="Your attack list, in order: ATTACK, MOVE, FACE, HOLD, IF LIVE/DOOMED <unit> THEN ... ELSE ..."),
+    Step("react", react, next=_after, window=Window.INTERRUPT, hours=12, title="reaction fire",
+         prompt="A unit of yours may fire at a moving enemy: FIRE FROM, FIRE TO (or FIRE) or HOLD."),
 ], seats=lambda state: SEATS, open=Battle, close=Battle.freeze, sides=SIDES)
 
 
@@ -123,7 +168,14 @@ def view(state: State, seat: str) -> dict[str, Any]:
             "map": state.map, "step": state.flow.step, "first": state.first, "strict": state.sight == "strict",
             "objectives": [hex_name(h) for h in state.objectives],
             "units": [unit_view(u) for u in state.units], "lost": [unit_view(u) for u in state.lost],
-            "standing": state.flow.standing.view_of(seat)}
+            "standing": state.flow.standing.view_of(seat), "asking": _asking(state, seat)}
+
+
+def _asking(state: State, seat: str) -> dict[str, Any] | None:
+    """The question this seat must answer now, or None."""
+    pending = state.flow.pending
+    asks = pending.asks_of(seat) if pending is not None else ()
+    return {"question": asks[0].question, "choices": list(asks[0].choices)} if asks else None
 
 
 def outcome(state: State) -> Outcome | None:

@@ -9,7 +9,8 @@ from typing import Any
 from pbem.core.errors import IllegalOrderError, OrderProblem, OrderSyntaxError
 from pbem.core.hexgrid import NAMES, direction
 from pbem.core.orders import OrderLine
-from pbem.core.scripts import ConditionKind, Conditions, If, scripted
+from pbem.core.interrupts import Ask
+from pbem.core.scripts import Condition, ConditionKind, Conditions, If, scripted
 from pbem.core.standing import parse_cancel
 from pbem.core.verbs import Order, Verb, VerbTable, View, arity, one_of
 
@@ -80,7 +81,8 @@ class Overwatch:
 @dataclass(frozen=True)
 class Policy:
     """Standing: whether a unit (or ALL) makes defensive fire (``DF``) or overwatch fire (``OW``) at a
-    unit that provokes it: ALWAYS, NEVER, only at VEHICLES or SOLDIERS; DF also names the hex to fire
+    unit that provokes it: ALWAYS, NEVER, only at VEHICLES or SOLDIERS, or ASK (a short window opens
+    for that seat; silence holds fire); DF also names the hex to fire
     into: BEST (likelier to hit), FROM (the hex left) or TO (the hex entered), L366-L372."""
 
     verb: str
@@ -206,14 +208,14 @@ def overwatch_limit(view: View, seat: str) -> int:
 
 def parse_policy(verb: str) -> Any:
     rule = DF_RULE if verb == "DF" else OW_RULE
-    usage = f"{verb} <unit>|ALL ALWAYS|NEVER|VEHICLES|SOLDIERS" + (" [HEX BEST|FROM|TO]" if verb == "DF" else "")
+    usage = f"{verb} <unit>|ALL ALWAYS|NEVER|VEHICLES|SOLDIERS|ASK" + (" [HEX BEST|FROM|TO]" if verb == "DF" else "")
 
     def parse(args: tuple[str, ...], view: View, seat: str) -> Policy:
         words = [a.upper() for a in args]
         if len(words) not in ((2, 4) if verb == "DF" else (2,)) or (len(words) == 4 and words[2] != "HEX"):
             raise OrderSyntaxError(f"expected {usage}", rule=rule)
         unit = "ALL" if words[0] == "ALL" else _own(view, seat, args[0], rule).id
-        when = one_of(words[1], ("ALWAYS", "NEVER", "VEHICLES", "SOLDIERS"), verb, rule=rule)
+        when = one_of(words[1], ("ALWAYS", "NEVER", "VEHICLES", "SOLDIERS", "ASK"), verb, rule=rule)
         where = one_of(words[3], ("BEST", "FROM", "TO"), "HEX", rule=rule) if len(words) == 4 else "BEST"
         return Policy(verb, unit, when, where)
     return parse
@@ -284,8 +286,8 @@ ORDERS = scripted(VerbTable([
     Verb("ATTACK", parse_attack, "ATTACK <unit> <target>", ATTACK_RULE),
     Verb("HOLD", parse_hold, "HOLD <unit>", FACING_RULE),
     Verb("OVERWATCH", parse_overwatch, "OVERWATCH <unit> <dir>", OW_RULE),
-    Verb("DF", parse_policy("DF"), "DF <unit>|ALL ALWAYS|NEVER|VEHICLES|SOLDIERS [HEX BEST|FROM|TO]", DF_RULE),
-    Verb("OW", parse_policy("OW"), "OW <unit>|ALL ALWAYS|NEVER|VEHICLES|SOLDIERS", OW_RULE),
+    Verb("DF", parse_policy("DF"), "DF <unit>|ALL ALWAYS|NEVER|VEHICLES|SOLDIERS|ASK [HEX BEST|FROM|TO]", DF_RULE),
+    Verb("OW", parse_policy("OW"), "OW <unit>|ALL ALWAYS|NEVER|VEHICLES|SOLDIERS|ASK", OW_RULE),
     Verb("INITIATIVE", parse_initiative, "INITIATIVE FIRST|SECOND", "initiative (digest G5)"),
     Verb("CANCEL", parse_cancel, "CANCEL INITIATIVE | CANCEL DF <unit> | CANCEL OW <unit>", "standing orders"),
 ], rule="orders"), CONDITIONS)
@@ -320,6 +322,56 @@ def _one_order_per_unit(parsed: Sequence[tuple[OrderLine, Order]], view: View, s
     return problems
 
 
+# ------------------------------------------------------------------------ answers and continuations
+@dataclass(frozen=True)
+class Answer:
+    """FIRE FROM, FIRE TO, FIRE or HOLD: the answer to a reaction the seat's standing order left open."""
+
+    choice: str
+
+    def text(self) -> str:
+        return self.choice
+
+    def answer_to(self, ask: Ask) -> str | None:
+        return self.choice if ask.key == "react" and self.choice in ask.choices else None
+
+
+def parse_fire(args: tuple[str, ...], view: View, seat: str) -> Answer:
+    choices = view["asking"]["choices"] if view.get("asking") else ()
+    choice = " ".join(("FIRE", *(a.upper() for a in args)))
+    if choice not in choices:
+        raise IllegalOrderError(f"answer one of: {', '.join(choices)}", rule=DF_RULE)
+    return Answer(choice)
+
+
+def parse_hold_fire(args: tuple[str, ...], view: View, seat: str) -> Answer:
+    arity(args, 0, "HOLD", rule=DF_RULE)
+    return Answer("HOLD")
+
+
+ANSWERS = VerbTable([Verb("FIRE", parse_fire, "FIRE [FROM|TO]", DF_RULE),
+                     Verb("HOLD", parse_hold_fire, "HOLD", DF_RULE)], rule=DF_RULE)
+
+
+def revive(text: str) -> Order:
+    """An action or IF entry from its own text, as stored in a continuation (checked when it was
+    sent; resolution checks it again when it is reached)."""
+    words = text.split()
+    verb, args = words[0], words[1:]
+    if verb == "IF":
+        then_at = words.index("THEN")
+        else_at = words.index("ELSE") if "ELSE" in words else len(words)
+        otherwise = revive(" ".join(words[else_at + 1:])) if else_at < len(words) else None
+        return If(Condition(words[1], tuple(words[2:then_at])), revive(" ".join(words[then_at + 1:else_at])),
+                  otherwise)
+    if verb == "MOVE":
+        return Move(args[0], tuple(args[1:-2]), args[-1])
+    simple: dict[str, Any] = {"FACE": Face, "ATTACK": Attack, "OVERWATCH": Overwatch}
+    return simple[verb](*args) if verb in simple else Hold(args[0])
+
+
 def check_orders(view: View, seat: str, lines: Sequence[OrderLine]) -> Any:
+    if view.get("asking"):
+        return ANSWERS.check_lines(view, seat, lines)
     allowed = ATTACK_VERBS if view["step"] == "attack" else MOVE_VERBS
     return ORDERS.check_lines(view, seat, lines, allowed=allowed, whole=_one_order_per_unit)

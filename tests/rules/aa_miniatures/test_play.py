@@ -93,3 +93,45 @@ def test_overwatch_fire_ends_the_overwatch():
     checked = _check(state, "axis", case.orders["axis"])
     after = RULESET.resolve(state, {"axis": checked.orders}, FixedDice(case.dice)).state
     assert next(u for u in RULESET.view(after, "allies")["units"] if u["id"] == "garand")["overwatch"] is None
+
+
+def _asked_position(policy: str):
+    """T8's position with the PaK 40's standing order set to ``policy``, after the Sherman's move."""
+    from pbem.core.dice import FixedDice
+    case = known.load_case(next(p for p in CASES if p.stem == "t8_defensive_fire_into_the_hex_entered"))
+    data = known._plain(RULESET.dump(known.start_state(RULESET, case)))
+    data["flow"]["standing"] = [["axis", "DF pak40", policy]]
+    state = RULESET.load(data)
+    moved = RULESET.resolve(state, {"allies": _check(state, "allies", case.orders["allies"]).orders}, FixedDice([]))
+    return moved.state, case.dice
+
+
+@pytest.mark.parametrize("answer, disrupted, where", [("FIRE TO", True, "H7"), ("HOLD", False, "H6"), (None, False, "H6")])
+def test_an_ask_policy_opens_a_window_for_that_seat_only(answer, disrupted, where):
+    """DF <unit> ASK: the move stops at the provoking step; the owner answers FIRE FROM/TO or HOLD
+    (silence holds fire); the rest of the move and of the phase follow."""
+    from pbem.core.dice import FixedDice
+    state, dice = _asked_position("DF pak40 ASK")
+    phase = RULESET.phase(state)
+    assert phase.name.startswith("react") and phase.awaiting == {"axis"}
+    view = RULESET.view(state, "axis")
+    assert "FIRE FROM" in view["asking"]["choices"] and RULESET.view(state, "allies")["asking"] is None
+    assert "Silence holds fire" in RULESET.order_form(view, "axis")
+    orders = _check(state, "axis", answer).orders if answer else ()
+    assert not (answer and _check(state, "axis", answer).problems)
+    after = RULESET.resolve(state, {"axis": orders}, FixedDice(dice if answer == "FIRE TO" else [])).state
+    sherman = next(u for u in RULESET.view(after, "allies")["units"] if u["id"] == "sherman_a")
+    assert (sherman["disrupted"], sherman["hex"]) == (disrupted, where)
+    assert RULESET.phase(after).name == "move-second"
+
+
+def test_a_wrong_answer_is_refused_with_the_choices():
+    state, _ = _asked_position("DF pak40 ASK")
+    problems = _check(state, "axis", "FIRE SIDEWAYS").problems
+    assert problems and "FIRE FROM, FIRE TO, HOLD" in str(problems[0])
+
+
+def test_never_lets_the_mover_pass():
+    state, _ = _asked_position("DF pak40 NEVER")
+    assert RULESET.phase(state).name == "move-second"
+    assert next(u for u in RULESET.view(state, "allies")["units"] if u["id"] == "sherman_a")["hex"] == "H6"
