@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.core.dice import Dice
-from pbem.core.hexgrid import NAMES, neighbours
+from pbem.core.hexgrid import NAMES, distance, neighbours
 from pbem.core.verbs import View
 
 from . import combat
@@ -12,7 +12,7 @@ from .board import board, hex_name
 from .los import enfilade
 from .model import Unit
 from .movement import path_problem, speed
-from .orders import legal_targets, units_of
+from .orders import legal_targets, overwatch_limit, units_of
 
 
 def _awaited(view: View, seat: str) -> bool:
@@ -70,17 +70,17 @@ def order_form(view: View, seat: str) -> str:
 
 # ------------------------------------------------------------------------------------------- bot
 def _step_toward(view: View, unit: Unit, foes: list[Unit]) -> str | None:
-    """One legal step that brings ``unit`` nearer the nearest enemy, or None."""
+    """One legal step nearer the nearest enemy or, once next to it, round it (towards its flank and
+    rear, provoking its defensive fire); None if there is none."""
     if not foes or unit.disrupted:
         return None
-    from pbem.core.hexgrid import distance
     goal = min(foes, key=lambda f: (distance(unit.hex, f.hex), f.id)).hex
+    now = distance(unit.hex, goal)
+    want = 1 if now == 1 else now - 1
     units = units_of(view)
-    options = sorted((distance(h, goal), hex_name(h)) for h in neighbours(unit.hex)
-                     if path_problem(board(view["map"]), units, unit, [h]) is None)
-    if not options or options[0][0] >= distance(unit.hex, goal) or options[0][0] == 0:
-        return None
-    return f"MOVE {unit.id} {options[0][1]}"
+    options = sorted(hex_name(h) for h in neighbours(unit.hex) if distance(h, goal) == want
+                     and path_problem(board(view["map"]), units, unit, [h]) is None)
+    return f"MOVE {unit.id} {options[0]}" if options else None
 
 
 def _best_target(view: View, unit: Unit) -> list[Unit]:
@@ -92,22 +92,29 @@ def _best_target(view: View, unit: Unit) -> list[Unit]:
 
 
 def bot_orders(view: View, seat: str, dice: Dice) -> str:
-    """A simple player: in movement each unit with no target steps toward the enemy; in the attack
-    window each unit fires at its best target, falling back to the next best if that one is doomed."""
+    """A simple player: it asks to be consulted on reaction fire (and then always fires), puts idle guns
+    on Overwatch, steps each other unit toward the nearest enemy in movement, and in the attack window
+    fires each unit at its best target, falling back to the next best if that one is doomed."""
     if not _awaited(view, seat):
         return ""
     if view["asking"]:
         return view["asking"]["choices"][-2] + "\n"  # FIRE TO (or FIRE): the bot always fires
     own = [u for u in units_of(view) if u.side == seat]
     foes = [u for u in units_of(view) if u.side != seat]
-    lines: list[Any] = []
+    lines: list[Any] = [] if view["standing"] else ["DF ALL ASK", "OW ALL ASK"]  # so its games meet the windows
+    watching = sum(1 for u in own if u.overwatch is not None)
     for unit in own:
+        if view["step"] != "attack" and unit.stats.kind == "artillery" and unit.overwatch is None \
+                and not unit.disrupted and watching < overwatch_limit(view, seat) and not _best_target(view, unit):
+            watching += 1
+            lines.append(f"OVERWATCH {unit.id} {NAMES[unit.facing]}")
+            continue
         targets = _best_target(view, unit)
         if view["step"] == "attack" and targets:
             lines.append(f"ATTACK {unit.id} {targets[0].id}" if len(targets) == 1 else
                          f"IF LIVE {targets[0].id} THEN ATTACK {unit.id} {targets[0].id} "
                          f"ELSE ATTACK {unit.id} {targets[1].id}")
-        elif view["step"] != "attack" and not targets:
+        elif view["step"] != "attack":  # close in: reaction fire and cover come into play
             lines.append(_step_toward(view, unit, foes) or f"HOLD {unit.id}")
         else:
             lines.append(f"HOLD {unit.id}")
