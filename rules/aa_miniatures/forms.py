@@ -9,7 +9,7 @@ from pbem.core.verbs import View
 
 from . import combat
 from .board import board, hex_name
-from .los import enfilade
+from .preview import attack_preview
 from .model import Unit
 from .movement import path_problem, speed
 from .orders import legal_targets, overwatch_limit, units_of
@@ -29,25 +29,13 @@ def _verbs(view: View, unit: Unit) -> str:
     return " ".join(verbs)
 
 
-def _preview(view: View, unit: Unit, target: Unit) -> str:
-    """Range band, the defence the target would use, the dice and P(0/1/2/3 hits)."""
-    band = combat.band(unit.hex, target.hex) or "close"
-    friends = [u for u in units_of(view) if u.side == unit.side]
-    mod = combat.die_modifier(unit, target, enfilade=enfilade(unit, target, friends))
-    side = combat.facing_defence(target, unit.hex)
-    d = combat.defence(target, side)
-    dice = unit.stats.dice(target.stats.kind, band)
-    p = combat.hit_chances(dice, mod, d)
-    return (f"{target.id} ({target.stats.name}) at {hex_name(target.hex)}: {band}, {side} defence {d}, "
-            f"{dice} dice{f' {mod:+d}' if mod else ''}, P(0/1/2/3 hits) = {'/'.join(f'{x:.2f}' for x in p)}")
-
-
 def _unit_lines(view: View, unit: Unit) -> list[str]:
     state = [s for s, on in (("Disrupted", unit.disrupted), ("Damaged", unit.damaged)) if on]
     lines = [f"# {unit.id}: {unit.stats.name} at {hex_name(unit.hex)} facing {NAMES[unit.facing]}, "
              f"speed {speed(unit)}{', ' + ', '.join(state) if state else ''}"
              f"{', face-down ' + ' '.join(unit.pending) if unit.pending else ''}; may {_verbs(view, unit)}"]
-    lines += [f"#    sees {_preview(view, unit, t)}" for t in legal_targets(view, unit)]
+    friends = [u for u in units_of(view) if u.side == unit.side]
+    lines += [f"#    sees {attack_preview(unit, t, friends)}" for t in legal_targets(view, unit)]
     return lines
 
 

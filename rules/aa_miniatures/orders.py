@@ -19,6 +19,7 @@ from .board import board, direction_of, hex_name, parse_hex
 from .los import LOS_RULE, clear
 from .model import Unit
 from .movement import FACING_RULE, path_problem
+from .preview import attack_preview
 from .reactions import DF_RULE, OW_RULE
 from .tables import AIRCRAFT, ARTILLERY, cards, tables
 
@@ -374,4 +375,18 @@ def check_orders(view: View, seat: str, lines: Sequence[OrderLine]) -> Any:
     if view.get("asking"):
         return ANSWERS.check_lines(view, seat, lines)
     allowed = ATTACK_VERBS if view["step"] == "attack" else MOVE_VERBS
-    return ORDERS.check_lines(view, seat, lines, allowed=allowed, whole=_one_order_per_unit)
+    return ORDERS.check_lines(view, seat, lines, allowed=allowed, whole=_one_order_per_unit,
+                              note=lambda order: _attack_note(view, order))
+
+
+def _attack_note(view: View, order: Order) -> str | None:
+    """The acknowledgement's preview of an attack (of THEN and ELSE too), as things stand now."""
+    if isinstance(order, If):
+        notes = [_attack_note(view, o) for o in (order.then, order.otherwise) if o is not None]
+        return "; ".join(n for n in notes if n) or None
+    if not isinstance(order, Attack):
+        return None
+    units = {u.id: u for u in units_of(view)}
+    attacker, target = units[order.unit], units[order.target]
+    friends = [u for u in units.values() if u.side == attacker.side]
+    return f"{order.text()}: {attack_preview(attacker, target, friends)}"

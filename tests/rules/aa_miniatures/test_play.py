@@ -135,3 +135,11 @@ def test_never_lets_the_mover_pass():
     state, _ = _asked_position("DF pak40 NEVER")
     assert RULESET.phase(state).name == "move-second"
     assert next(u for u in RULESET.view(state, "allies")["units"] if u["id"] == "sherman_a")["hex"] == "H6"
+
+
+def test_the_acknowledgement_previews_each_attack():
+    checked = _check(_state("attack"), "allies", "ATTACK sherman_a pak40\n"
+                                                 "IF LIVE pak40 THEN ATTACK sherman_b pak40 ELSE HOLD sherman_b")
+    assert not checked.problems and len(checked.notes) == 2
+    assert checked.notes[0].startswith("ATTACK sherman_a pak40: pak40 (PaK 40) at H7: long, front defence 4, 6 dice")
+    assert "P(0/1/2/3 hits) = " in checked.notes[1]
