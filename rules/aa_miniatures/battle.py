@@ -12,7 +12,7 @@ from pbem.core.work import EVERYONE, Work
 
 from . import combat
 from .board import hex_name
-from .los import clear, cover_needed, enfilade
+from .los import clear, cover_needed, enfilade, grazed_hexes
 from .model import SIDES, Unit, other
 from .moving import move
 from .movement import overstacked
@@ -68,6 +68,7 @@ def _overwatch(w: Work[Battle], unit: Unit, order: Overwatch) -> str | None:
 
 
 def _attack(w: Work[Battle], attacker: Unit, order: Attack) -> str | None:
+    """The attack, then a Double Shot's second attack or its grazing attacks, each a separate roll."""
     b = w.data
     target = b.unit(order.target)
     if target is None:
@@ -76,7 +77,26 @@ def _attack(w: Work[Battle], attacker: Unit, order: Attack) -> str | None:
     if problem is not None:
         return problem
     b.acted.add(attacker.id)
-    b.put(attacker.but(overwatch=None))  # attacking ends Overwatch (digest G23)
+    attacker = attacker.but(overwatch=None)  # attacking ends Overwatch (digest G23)
+    b.put(attacker)
+    _roll_attack(w, attacker, target)
+    extra = [b.unit(order.second)] if order.second else _grazed(b, attacker, target) if order.graze else []
+    for other_target in extra:
+        if other_target is None or _attack_problem(b, attacker, other_target) is not None:
+            w.say(f"{_name(attacker)} cannot make its second attack", to=attacker.side, kind="skipped")
+            continue
+        _roll_attack(w, attacker, other_target)
+    return None
+
+
+def _grazed(b: Battle, attacker: Unit, target: Unit) -> list[Unit | None]:
+    """Enemies in the hexes next to the target that the line of fire touches (L278-L280)."""
+    hexes = grazed_hexes(attacker.hex, target.hex)
+    return [u for u in b.all() if u.side == target.side and u.hex in hexes]
+
+
+def _roll_attack(w: Work[Battle], attacker: Unit, target: Unit) -> None:
+    b = w.data
     band = combat.band(attacker.hex, target.hex) or "close"
     dice = attacker.stats.dice(target.stats.kind, band)
     friends = [u for u in b.all() if u.side == attacker.side]
@@ -96,7 +116,6 @@ def _attack(w: Work[Battle], attacker: Unit, order: Attack) -> str | None:
     b.put(target.but(pending=pending))
     if pending != target.pending:
         w.say(f"{_name(target)} now has face-down {', '.join(pending)}", kind="hit")
-    return None
 
 
 def _count(n: int, one: str, many: str) -> str:

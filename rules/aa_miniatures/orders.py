@@ -53,11 +53,17 @@ class Face:
 
 @dataclass(frozen=True)
 class Attack:
+    """An attack; a Double Shot unit may add a second target (``AND``) or Grazing Fire (``GRAZE``),
+    declared before the roll (L274-L282; AND, not THEN, since THEN belongs to IF)."""
+
     unit: str
     target: str
+    second: str = ""
+    graze: bool = False
 
     def text(self) -> str:
-        return f"ATTACK {self.unit} {self.target}"
+        tail = f" AND {self.second}" if self.second else " GRAZE" if self.graze else ""
+        return f"ATTACK {self.unit} {self.target}{tail}"
 
 
 @dataclass(frozen=True)
@@ -250,17 +256,32 @@ def legal_targets(view: View, attacker: Unit) -> list[Unit]:
     return [t for t in units_of(view) if t.side != attacker.side and attack_problem(view, attacker, t) is None]
 
 
-def parse_attack(args: tuple[str, ...], view: View, seat: str) -> Attack:
-    arity(args, 2, "ATTACK <unit> <target>", rule=ATTACK_RULE)
-    attacker = _own(view, seat, args[0], ATTACK_RULE)
-    target = next((u for u in units_of(view) if u.id == args[1].lower()), None)
+ATTACK_USAGE = "ATTACK <unit> <target> [AND <target> | GRAZE]"
+GRAZE_RULE = "Grazing fire, L274-L282"
+
+
+def _target(view: View, attacker: Unit, name: str) -> Unit:
+    target = next((u for u in units_of(view) if u.id == name.lower()), None)
     if target is None:
-        raise IllegalOrderError(f"there is no unit {args[1]}", rule=ATTACK_RULE)
+        raise IllegalOrderError(f"there is no unit {name}", rule=ATTACK_RULE)
     problem = attack_problem(view, attacker, target)
     if problem is not None:
         legal = ", ".join(f"{t.id} ({combat.band(attacker.hex, t.hex)})" for t in legal_targets(view, attacker))
         raise IllegalOrderError(f"{problem}; {attacker.id} may attack: {legal or 'nobody'}", rule=ATTACK_RULE)
-    return Attack(attacker.id, target.id)
+    return target
+
+
+def parse_attack(args: tuple[str, ...], view: View, seat: str) -> Attack:
+    words = [a.upper() for a in args]
+    if len(words) not in (2, 3, 4) or (len(words) == 3 and words[2] != "GRAZE") or \
+            (len(words) == 4 and words[2] != "AND"):
+        raise OrderSyntaxError(f"expected {ATTACK_USAGE}", rule=ATTACK_RULE)
+    attacker = _own(view, seat, args[0], ATTACK_RULE)
+    target = _target(view, attacker, args[1])
+    if len(words) > 2 and not attacker.stats.has("double_shot"):
+        raise IllegalOrderError(f"{attacker.stats.name} has no Double Shot: one target only", rule=GRAZE_RULE)
+    second = _target(view, attacker, args[3]).id if len(words) == 4 else ""
+    return Attack(attacker.id, target.id, second, len(words) == 3)
 
 
 # ---------------------------------------------------------------------------------- conditions
@@ -284,7 +305,7 @@ CONDITIONS = Conditions([
 ORDERS = scripted(VerbTable([
     Verb("MOVE", parse_move, "MOVE <unit> <hex> [<hex> ...] [FACE <dir>]", FACING_RULE),
     Verb("FACE", parse_face, "FACE <unit> <dir>", FACING_RULE),
-    Verb("ATTACK", parse_attack, "ATTACK <unit> <target>", ATTACK_RULE),
+    Verb("ATTACK", parse_attack, ATTACK_USAGE, ATTACK_RULE),
     Verb("HOLD", parse_hold, "HOLD <unit>", FACING_RULE),
     Verb("OVERWATCH", parse_overwatch, "OVERWATCH <unit> <dir>", OW_RULE),
     Verb("DF", parse_policy("DF"), "DF <unit>|ALL ALWAYS|NEVER|VEHICLES|SOLDIERS|ASK [HEX BEST|FROM|TO]", DF_RULE),
@@ -367,7 +388,9 @@ def revive(text: str) -> Order:
                   otherwise)
     if verb == "MOVE":
         return Move(args[0], tuple(args[1:-2]), args[-1])
-    simple: dict[str, Any] = {"FACE": Face, "ATTACK": Attack, "OVERWATCH": Overwatch}
+    if verb == "ATTACK":
+        return Attack(args[0], args[1], args[3] if len(args) == 4 else "", len(args) == 3)
+    simple: dict[str, Any] = {"FACE": Face, "OVERWATCH": Overwatch}
     return simple[verb](*args) if verb in simple else Hold(args[0])
 
 
