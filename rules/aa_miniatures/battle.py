@@ -148,14 +148,23 @@ def _cover(w: Work[Battle], attacker: Unit, target: Unit, pending: tuple[str, ..
 # ------------------------------------------------------------------------------- end of a phase
 def overstack_penalty(w: Work[Battle], side: str) -> None:
     """At the end of the phase the opponent puts a face-down yellow on one unit of each of ``side``'s
-    overstacked hexes (L5); the choice is the highest cost unit (the standing order is not yet built)."""
+    overstacked hexes (L5), chosen by its standing OVERSTACK_PENALTY order (highest cost if none)."""
     b = w.data
+    kept = w.standing_order(other(side), "OVERSTACK_PENALTY")
+    choice = kept.words[1] if kept is not None else "HIGHEST_COST"
     for h in overstacked(b.all(), side):
         here = [u for u in b.all() if u.hex == h and u.side == side and u.stats.ground]
-        victim = max(here, key=lambda u: (u.stats.cost, u.id))
+        victim = _penalised(here, choice)
         b.put(victim.but(pending=combat.add_hits(victim.pending, 1, victim.stats.kind == VEHICLE)))
         w.say(f"{hex_name(h)} is over full: {other(side)} puts a face-down yellow on {_name(victim)} (L5)",
               kind="hit")
+
+
+def _penalised(units: Sequence[Unit], choice: str) -> Unit:
+    if choice == "LOWEST_COST":
+        return min(units, key=lambda u: (u.stats.cost, u.id))
+    hit = [u for u in units if u.pending] if choice == "ALREADY_HIT" else []
+    return max(hit or units, key=lambda u: (u.stats.cost, u.id))
 
 
 def casualty_phase(w: Work[Battle]) -> None:

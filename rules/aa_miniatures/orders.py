@@ -18,14 +18,14 @@ from . import combat
 from .board import board, direction_of, hex_name, parse_hex
 from .los import LOS_RULE, clear
 from .model import Unit
-from .movement import FACING_RULE, path_problem
+from .movement import FACING_RULE, STACK_RULE, path_problem
 from .preview import attack_preview
 from .reactions import DF_RULE, OW_RULE
 from .tables import AIRCRAFT, ARTILLERY, cards, tables
 
 ATTACK_RULE = "Attack and defence, L37-L74"
 AIR_RULE = "Attacks against aircraft, L76-L78"
-STANDING_VERBS = ("DF", "OW", "INITIATIVE", "CANCEL")
+STANDING_VERBS = ("DF", "OW", "INITIATIVE", "OVERSTACK_PENALTY", "CANCEL")
 MOVE_VERBS = ("MOVE", "FACE", "HOLD", "OVERWATCH", *STANDING_VERBS)
 ATTACK_VERBS = ("ATTACK", "MOVE", "FACE", "HOLD", "OVERWATCH", "IF", *STANDING_VERBS)
 
@@ -103,6 +103,20 @@ class Policy:
 
     def standing_change(self) -> tuple[str, str | None]:
         return f"{self.verb} {self.unit}", self.text()
+
+
+@dataclass(frozen=True)
+class Penalty:
+    """Standing: which enemy unit of an over-full hex gets this side's face-down yellow (L5):
+    the HIGHEST_COST (the default), the LOWEST_COST, or one ALREADY_HIT this turn (then the highest)."""
+
+    choice: str
+
+    def text(self) -> str:
+        return f"OVERSTACK_PENALTY {self.choice}"
+
+    def standing_change(self) -> tuple[str, str | None]:
+        return "OVERSTACK_PENALTY", self.text()
 
 
 @dataclass(frozen=True)
@@ -228,6 +242,12 @@ def parse_policy(verb: str) -> Any:
     return parse
 
 
+def parse_penalty(args: tuple[str, ...], view: View, seat: str) -> Penalty:
+    arity(args, 1, "OVERSTACK_PENALTY HIGHEST_COST|LOWEST_COST|ALREADY_HIT", rule=STACK_RULE)
+    return Penalty(one_of(args[0], ("HIGHEST_COST", "LOWEST_COST", "ALREADY_HIT"), "OVERSTACK_PENALTY",
+                          rule=STACK_RULE))
+
+
 def parse_initiative(args: tuple[str, ...], view: View, seat: str) -> Initiative:
     arity(args, 1, "INITIATIVE FIRST|SECOND", rule="initiative (lost, digest G5)")
     return Initiative(one_of(args[0].upper(), ("FIRST", "SECOND"), "INITIATIVE", rule="initiative (digest G5)"))
@@ -311,6 +331,7 @@ ORDERS = scripted(VerbTable([
     Verb("DF", parse_policy("DF"), "DF <unit>|ALL ALWAYS|NEVER|VEHICLES|SOLDIERS|ASK [HEX BEST|FROM|TO]", DF_RULE),
     Verb("OW", parse_policy("OW"), "OW <unit>|ALL ALWAYS|NEVER|VEHICLES|SOLDIERS|ASK", OW_RULE),
     Verb("INITIATIVE", parse_initiative, "INITIATIVE FIRST|SECOND", "initiative (digest G5)"),
+    Verb("OVERSTACK_PENALTY", parse_penalty, "OVERSTACK_PENALTY HIGHEST_COST|LOWEST_COST|ALREADY_HIT", STACK_RULE),
     Verb("CANCEL", parse_cancel, "CANCEL INITIATIVE | CANCEL DF <unit> | CANCEL OW <unit>", "standing orders"),
 ], rule="orders"), CONDITIONS)
 
