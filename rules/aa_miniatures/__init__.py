@@ -13,6 +13,7 @@ from .forms import bot_orders, order_form
 from .game import SEATS, STEPS, outcome, setup, view
 from .model import SIDES, State
 from .orders import check_orders
+from .picture import picture
 from .tables import scenarios
 
 RULESET = Assembled(
@@ -23,6 +24,7 @@ RULESET = Assembled(
                                      "at a blocking hex met only at a vertex (L194 read literally)",
                                      ("edge", "strict")),)),
     steps=STEPS, setup=setup, view=view, order_form=order_form, check_orders=check_orders,
-    outcome=outcome, bot_orders=bot_orders, state_type=State, seats=lambda state: SEATS)
+    outcome=outcome, bot_orders=bot_orders, state_type=State, seats=lambda state: SEATS,
+    picture=picture)
 
 __all__ = ["RULESET"]

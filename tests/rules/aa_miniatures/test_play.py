@@ -143,3 +143,18 @@ def test_the_acknowledgement_previews_each_attack():
     assert not checked.problems and len(checked.notes) == 2
     assert checked.notes[0].startswith("ATTACK sherman_a pak40: pak40 (PaK 40) at H7: long, front defence 4, 6 dice")
     assert "P(0/1/2/3 hits) = " in checked.notes[1]
+
+
+def test_the_picture_names_every_hex_and_draws_hedges_units_and_rows():
+    from pbem.core.picture import Circle, Line, Text
+    from pbem.rules.aa_miniatures.board import board
+    state = _state()
+    data = RULESET.dump(state)
+    data["units"][0]["overwatch"] = 1
+    pic = RULESET.picture(RULESET.view(RULESET.load(data), "allies"))
+    farm = board("farm")
+    labels = {s.text for s in pic.base if isinstance(s, Text)}
+    assert len(labels) == len(farm.hexes) == 15 * 12 and {"A1", "O12", "G5"} <= labels
+    assert sum(1 for s in pic.base if isinstance(s, Line)) == len(farm.sides)
+    assert sum(1 for s in pic.shapes if isinstance(s, Circle)) == len(data["units"])
+    assert any(isinstance(s, Line) and s.arrow for s in pic.shapes)
