@@ -22,7 +22,11 @@ RULESET = Assembled(
                      options=(Option("sight", "edge", "line of sight along hex edges and through vertices: 'edge' "
                                      "blocks only when both sides are blocked (digest 4.8); 'strict' also blocks "
                                      "at a blocking hex met only at a vertex (L194 read literally)",
-                                     ("edge", "strict")),)),
+                                     ("edge", "strict")),
+                              Option("cadence", "standard", "'standard': the first player moves, then the second "
+                                     "(having seen the first), then both send attack lists (3 windows a turn); "
+                                     "'fast': both move at once, unit by unit in initiative order (2 windows); "
+                                     "the sequence of play is lost (digest G5)", ("standard", "fast")))),
     steps=STEPS, setup=setup, view=view, order_form=order_form, check_orders=check_orders,
     outcome=outcome, bot_orders=bot_orders, state_type=State, seats=lambda state: SEATS,
     picture=picture)

@@ -19,7 +19,7 @@ def _awaited(view: View, seat: str) -> bool:
     step = view["step"]
     if step == "react":
         return view["asking"] is not None
-    return step == "attack" or (step == "move-first") == (view["first"] == seat)
+    return step in ("attack", "move-both") or (step == "move-first") == (view["first"] == seat)
 
 
 def _verbs(view: View, unit: Unit) -> str:

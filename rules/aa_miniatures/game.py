@@ -45,8 +45,12 @@ def _finish(w: Work[Battle]) -> None:
     """The end of the phase whose orders ran: the overstack penalty (L5); after the attacks, the
     Casualty Phase, the victory check and the next turn's initiative."""
     b = w.data
-    if b.phase != "attack":
+    if b.phase in ("move-first", "move-second"):
         overstack_penalty(w, b.first if b.phase == "move-first" else other(b.first))
+        return
+    if b.phase == "move-both":
+        for side in sides_in_order(b.first):
+            overstack_penalty(w, side)
         return
     for side in sides_in_order(b.first):
         overstack_penalty(w, side)
@@ -78,6 +82,17 @@ def move_second(w: Work[Battle], orders: Mapping[str, Sequence[Order]]) -> None:
     _movement(w, orders, other(w.data.first))
 
 
+def move_both(w: Work[Battle], orders: Mapping[str, Sequence[Order]]) -> None:
+    """The fast cadence: both sides' movement orders at once, one unit of each side in turn, the
+    first player's first (the alternation of digest G5 applied to movement)."""
+    order_of = sides_in_order(w.data.first)
+    moves = [[o for o in _actions(orders, side) if not isinstance(o, If)] for side in order_of]
+    w.data.queue = [(order_of[k], entry) for k, entry in interleave(moves)]
+    _run_queue(w)
+    if not w.data.suspended:
+        _finish(w)
+
+
 def attack(w: Work[Battle], orders: Mapping[str, Sequence[Order]]) -> None:
     """Both attack lists, one entry of each in turn; then the end of the turn."""
     order_of = sides_in_order(w.data.first)
@@ -104,8 +119,12 @@ def _after(w: Work[Battle]) -> str:
     """The step after the phase that ran (or was resumed)."""
     b = w.data
     if b.phase == "attack":
-        return OVER if b.over else "move-first"
+        return OVER if b.over else _first_step(b.state.cadence)
     return "move-second" if b.phase == "move-first" else "attack"
+
+
+def _first_step(cadence: str) -> str:
+    return "move-both" if cadence == "fast" else "move-first"
 
 
 def _ended(b: Battle, turn: int) -> bool:
@@ -131,6 +150,8 @@ STEPS: Steps[State, Battle] = Steps([
          prompt="Move your units (MOVE, FACE, HOLD); the other side moves next, having seen yours."),
     Step("move-second", move_second, next=_after, who=lambda s: (other(s.first),),
          title="second player's movement", prompt="Move your units (MOVE, FACE, HOLD)."),
+    Step("move-both", move_both, next=_after, title="movement (both sides)",
+         prompt="Move your units (MOVE, FACE, HOLD, OVERWATCH); both sides' moves are taken unit by unit."),
     Step("attack", attack, next=_after, title="attack lists",
          prompt="Your attack list, in order: ATTACK, MOVE, FACE, HOLD, IF LIVE/DOOMED <unit> THEN ... ELSE ..."),
     Step("react", react, next=_after, window=Window.INTERRUPT, hours=12, title="reaction fire",
@@ -151,8 +172,8 @@ def setup(scenario: str, options: Mapping[str, Any], dice: Dice) -> State:
     sc = scenarios()[scenario]
     units = tuple(_placed(line, side) for side in SIDES for line in sc[side])
     objectives = tuple(h for h in (parse_hex(n) for n in sc["objectives"]) if h is not None)
-    return State(scenario, sc["map"], sc["turns"], objectives, units, (), sc["first"], STEPS.start("move-first"),
-                 options["sight"])
+    return State(scenario, sc["map"], sc["turns"], objectives, units, (), sc["first"],
+                 STEPS.start(_first_step(options["cadence"])), options["sight"], options["cadence"])
 
 
 # ---------------------------------------------------------------------------------------- views

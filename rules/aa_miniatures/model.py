@@ -63,6 +63,7 @@ class State:
     first: str
     flow: Flow
     sight: str = "edge"  # the line-of-sight reading: "edge" (the nudged lines) or "strict" (vertices block)
+    cadence: str = "standard"  # "standard": one side moves, then the other; "fast": both at once, unit by unit
 
     @property
     def turn(self) -> int:

@@ -39,7 +39,7 @@ class Battle:
     def freeze(self) -> State:
         s = self.state
         return State(s.scenario, s.map, s.last_turn, s.objectives, self.all(), tuple(self.lost), self.first, s.flow,
-                     s.sight)
+                     s.sight, s.cadence)
 
 
 def name(u: Unit) -> str:

@@ -28,10 +28,19 @@ def test_known_answer(path):
 
 
 @pytest.mark.parametrize("scenario", [s.name for s in RULESET.info.scenarios])
-@pytest.mark.parametrize("sight", ["edge", "strict"])
-def test_conformance(scenario, sight):
+@pytest.mark.parametrize("options", [{"sight": "edge"}, {"sight": "strict"}, {"cadence": "fast"}],
+                         ids=["edge", "strict", "fast"])
+def test_conformance(scenario, options):
     """Bot games replay the same, round-trip, and every view, form and bot order is accepted."""
-    assert check_ruleset(RULESET, scenario, SEED, options={"sight": sight}, max_phases=60) > 3
+    assert check_ruleset(RULESET, scenario, SEED, options=options, max_phases=60) > 3
+
+
+def test_the_fast_cadence_moves_both_sides_unit_by_unit():
+    steps = play(RULESET, "skirmish", SEED, options={"cadence": "fast"}, max_phases=60)
+    names = [s.phase.name for s in steps[:4]]
+    assert names[:2] == ["move-both", "attack"] and "move-first" not in names
+    moved = [e.text.split()[0] for e in steps[0].events if e.kind == "move"]
+    assert moved[:2] == ["allies", "axis"]
 
 
 def test_a_bot_game_ends_with_a_result():
