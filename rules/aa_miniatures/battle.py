@@ -12,7 +12,7 @@ from pbem.core.work import EVERYONE, Work
 
 from . import combat
 from .board import hex_name
-from .los import clear, cover_needed, enfilade, grazed_hexes
+from .los import aircraft_front, clear, cover_needed, enfilade, grazed_hexes
 from .model import SIDES, Unit, other
 from .moving import move
 from .movement import overstacked
@@ -100,7 +100,8 @@ def _roll_attack(w: Work[Battle], attacker: Unit, target: Unit) -> None:
     band = combat.band(attacker.hex, target.hex) or "close"
     dice = attacker.stats.dice(target.stats.kind, band)
     friends = [u for u in b.all() if u.side == attacker.side]
-    mod = combat.die_modifier(attacker, target, enfilade=enfilade(attacker, target, friends))
+    mod = combat.die_modifier(attacker, target, enfilade=enfilade(attacker, target, friends),
+                              aircraft_front=aircraft_front(target, attacker.hex))
     side = combat.facing_defence(target, attacker.hex)
     d = combat.defence(target, side)
     faces = [w.roll(6, f"{attacker.id} attacks {target.id}", seen_by=EVERYONE) for _ in range(dice)]

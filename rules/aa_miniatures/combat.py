@@ -43,14 +43,14 @@ def defence(target: Unit, side: str) -> int:
 
 def die_modifier(attacker: Unit, target: Unit, *, enfilade: bool = False, aircraft_front: bool = False) -> int:
     """What is added to every die: -1 impaired attacker (L98, L328), -1 against an aircraft unless
-    the shooter is in its front (L50, L248), +1 enfilade (L258), +1 crack shot, never against an
-    aircraft (L78)."""
+    the shooter is in its front (L50, L248) or has AA (digest G17), +1 enfilade (L258), +1 crack shot,
+    never against an aircraft (L78).  ``aircraft_front`` matters only when the target is an aircraft."""
     mods = tables()["modifiers"]
     total = mods["impaired"] if attacker.impaired else 0
     aircraft = target.stats.kind == AIRCRAFT
     if aircraft and not aircraft_front and not attacker.stats.has("antiair"):
         total += mods["aircraft_target"]
-    if enfilade and target.stats.kind != VEHICLE:
+    if enfilade and target.stats.kind not in (VEHICLE, AIRCRAFT):
         total += mods["enfilade"]
     if attacker.stats.has("crack_shot") and not aircraft:
         total += mods["crack_shot"]

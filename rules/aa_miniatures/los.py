@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from pbem.core.hexgrid import DIRECTIONS, Hex, Hexside, distance, dot
+from pbem.core.hexgrid import DIRECTIONS, Hex, Hexside, distance, dot, exit_side
 from pbem.core.sight import Contact, sight
 
 from .board import Board
 from .model import Unit
-from .tables import VEHICLE
+from .tables import AIRCRAFT, VEHICLE
 
 LOS_RULE = "Line of sight, L43-L45, L188-L210"
 
@@ -72,7 +72,7 @@ def enfilade(attacker: Unit, target: Unit, friends: Iterable[Unit]) -> bool:
     """+1 per die against a Soldier (artillery too) when some other friendly vehicle or soldier is
     adjacent to it, not in its hex nor the attacker's, and the attacker is behind it as seen from
     that friendly (the target is deemed to face it, L256-L270; digest 4.9)."""
-    if target.stats.kind == VEHICLE:
+    if target.stats.kind in (VEHICLE, AIRCRAFT):  # they have a real facing (L256)
         return False
     v = (attacker.hex[0] - target.hex[0], attacker.hex[1] - target.hex[1])
     for f in friends:
@@ -84,6 +84,18 @@ def enfilade(attacker: Unit, target: Unit, friends: Iterable[Unit]) -> bool:
         if toward in DIRECTIONS and dot(toward, v) < 0:
             return True
     return False
+
+
+def aircraft_front(aircraft: Unit, shooter_hex: Hex) -> bool:
+    """The shooter is in front of the aircraft when the line between them leaves the aircraft's hex
+    through the one hexside it faces (L248; through a corner of it counts, a reading)."""
+    return aircraft.facing in exit_side(aircraft.hex, shooter_hex)
+
+
+def strike_facings(aircraft_hex: Hex, target_hex: Hex) -> tuple[int, ...]:
+    """The hexsides an aircraft attacking ``target_hex`` may face: the one its line of sight to the
+    target crosses, or either of two when the line leaves through a corner (L246, IP14)."""
+    return exit_side(aircraft_hex, target_hex)
 
 
 def grazed_hexes(a: Hex, primary: Hex) -> tuple[Hex, ...]:

@@ -6,13 +6,14 @@ from collections.abc import Iterable
 
 from . import combat
 from .board import hex_name
-from .los import enfilade
+from .los import aircraft_front, enfilade
 from .model import Unit
 
 
 def attack_preview(attacker: Unit, target: Unit, friends: Iterable[Unit]) -> str:
     band = combat.band(attacker.hex, target.hex) or "close"
-    mod = combat.die_modifier(attacker, target, enfilade=enfilade(attacker, target, friends))
+    mod = combat.die_modifier(attacker, target, enfilade=enfilade(attacker, target, friends),
+                              aircraft_front=aircraft_front(target, attacker.hex))
     side = combat.facing_defence(target, attacker.hex)
     d = combat.defence(target, side)
     dice = attacker.stats.dice(target.stats.kind, band)

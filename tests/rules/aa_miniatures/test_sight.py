@@ -130,3 +130,19 @@ def test_cover():
     assert los.cover_needed(open_board(sides={((0, -2), 0): "hedge"}), target, (0, 0)) == 4
     assert los.cover_needed(open_board(sides={((0, -3), 0): "hedge"}), target, (0, 0)) == 0  # hedge behind it
     assert los.cover_needed(open_board({(0, -3): "forest"}), unit("p", "panzer", (0, -3)), (0, 0)) == 5
+
+
+def test_aircraft_front_and_strike_facing():
+    """T5 (L246-L252): the aircraft faces the side its line to the target crosses (either side at a
+    corner, IP14); shooters whose line passes through that side are in its front."""
+    plane = unit("fw", "fw190", (0, 0), "S", side="axis")
+    assert los.strike_facings((0, 0), (0, 3)) == (3,)
+    assert los.strike_facings((0, 0), (-1, 2)) == (3, 4)
+    assert los.aircraft_front(plane, (0, 1)) and los.aircraft_front(plane, (1, 2))
+    assert not los.aircraft_front(plane, (2, 0))
+
+
+def test_no_enfilade_against_an_aircraft():
+    """Enfilade is for soldiers, who have no real facing (L256); an aircraft faces its target."""
+    plane = unit("fw", "fw190", (0, 0), "S", side="axis")
+    assert not los.enfilade(unit("x", "garand", (3, 0)), plane, [unit("n", "garand", (0, -1))])
