@@ -11,12 +11,15 @@ from pbem.core.hexgrid import NAMES
 from pbem.core.work import EVERYONE, Work
 
 from . import combat
-from .board import hex_name
+from pbem.core.hexgrid import distance
+
+from .board import hex_name, parse_hex
+from .reactions import Shot, can_react, fire
 from .los import aircraft_front, clear, cover_needed, enfilade, grazed_hexes
 from .model import SIDES, Unit, other
 from .moving import move
 from .movement import overstacked
-from .orders import Attack, Face, Hold, Move, Overwatch
+from .orders import Air, Attack, Face, Hold, Move, Overwatch
 from .tables import VEHICLE
 from .working import Battle
 from .working import name as _name
@@ -26,6 +29,8 @@ from .working import name as _name
 def perform(w: Work[Battle], seat: str, order: object) -> str | None:
     """Carry out one order of ``seat``; the reason it cannot be, or None (the kit tells the author)."""
     b = w.data
+    if isinstance(order, Air):
+        return strike(w, seat, order)
     uid = getattr(order, "unit", "")
     unit = b.unit(uid)
     if unit is None or unit.side != seat:
@@ -87,6 +92,50 @@ def _attack(w: Work[Battle], attacker: Unit, order: Attack) -> str | None:
             continue
         _roll_attack(w, attacker, other_target)
     return None
+
+
+def strike(w: Work[Battle], seat: str, order: Air) -> str | None:
+    """An air strike: the aircraft is placed facing its target (L246), draws the fire of enemy AA
+    units next to it (L354), then attacks; its hits go face-down like any other (L332)."""
+    b = w.data
+    plane = b.reserve.get(order.unit)
+    target = b.unit(order.target)
+    at = parse_hex(order.at)
+    if plane is None or plane.side != seat or plane.disrupted:
+        return f"{order.unit} is not ready off the map"
+    if target is None or at is None or any(u.hex == at and not u.stats.ground for u in b.all()):
+        return f"{order.unit} cannot strike {order.target} from {order.at}"
+    del b.reserve[plane.id]
+    plane = plane.but(hex=at, facing=NAMES.index(order.face), pending=(), overwatch=None)
+    b.put(plane)
+    b.acted.add(plane.id)
+    w.say(f"{_name(plane)} strikes from {order.at} facing {order.face}", kind="air")
+    plane = _anti_aircraft(w, plane)
+    problem = _attack_problem(b, plane, target)
+    if problem is not None:
+        return problem
+    _roll_attack(w, plane, target)
+    return None
+
+
+def _anti_aircraft(w: Work[Battle], plane: Unit) -> Unit:
+    """Enemy AA units in or next to the aircraft's hex fire at it, Disrupt-only (L354, L364), unless
+    their standing AA order says NEVER; each such fire is the unit's one reaction of the phase."""
+    b = w.data
+    for gun in [u for u in b.all() if u.side != plane.side and u.stats.has("antiair")]:
+        kept = w.standing_order(gun.side, f"AA {gun.id}") or w.standing_order(gun.side, "AA ALL")
+        if plane.disrupted or not can_react(gun, b.fired) or distance(gun.hex, plane.hex) > 1 or \
+                (kept is not None and kept.words[2] == "NEVER"):
+            continue
+        b.fired.add(gun.id)
+        friends = [u for u in b.all() if u.side == gun.side]
+        hit, text = fire(b.board, Shot(gun, plane.hex, "aa"), plane, friends,
+                         lambda why: w.roll(6, why, seen_by=EVERYONE))
+        w.say(f"{_name(gun)} AA fire at {_name(plane)} in {hex_name(plane.hex)}: {text}", kind="reaction")
+        if hit:
+            plane = plane.but(disrupted=True)
+            b.put(plane)
+    return plane
 
 
 def _grazed(b: Battle, attacker: Unit, target: Unit) -> list[Unit | None]:
@@ -169,8 +218,11 @@ def _penalised(units: Sequence[Unit], choice: str) -> Unit:
 
 
 def casualty_phase(w: Work[Battle]) -> None:
-    """Remove face-up Disruptions, turn the face-down markers up, remove the destroyed (L288-L338)."""
+    """Remove face-up Disruptions, turn the face-down markers up, remove the destroyed (L288-L338);
+    the aircraft that struck this turn leave the map (the later rules' reading, digest G16)."""
     b = w.data
+    for plane in list(b.reserve.values()):
+        b.reserve[plane.id] = plane.but(disrupted=False)
     for unit in b.all():
         after = combat.casualty(unit)
         if after is None:
@@ -183,6 +235,9 @@ def casualty_phase(w: Work[Battle]) -> None:
             w.say(f"{_name(unit)}: " + ", ".join(s for s, on in (("Disrupted", after.disrupted),
                                                                     ("Damaged", after.damaged)) if on),
                   kind="casualty")
+    for plane in [u for u in b.all() if not u.stats.ground]:
+        del b.units[plane.id]
+        b.reserve[plane.id] = plane
 
 
 def interleave(lists: Sequence[Sequence[object]]) -> list[tuple[int, object]]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.core.dice import Dice
+from pbem.core.errors import OrderError
 from pbem.core.hexgrid import NAMES, distance, neighbours
 from pbem.core.verbs import View
 
@@ -12,7 +13,7 @@ from .board import board, hex_name
 from .preview import attack_preview
 from .model import Unit
 from .movement import path_problem, speed
-from .orders import legal_targets, overwatch_limit, units_of
+from .orders import legal_targets, overwatch_limit, parse_air, reserve_of, units_of
 
 
 def _awaited(view: View, seat: str) -> bool:
@@ -48,8 +49,12 @@ def order_form(view: View, seat: str) -> str:
         return "\n".join(head + [f"# {view['asking']['question']}", "# Silence holds fire.", "HOLD"]) + "\n"
     own = [u for u in units_of(view) if u.side == seat]
     body = [line for u in own for line in _unit_lines(view, u)]
+    if view["step"] == "attack":
+        body += [f"# {p['id']}: {p['name']} off the map{', Disrupted' if p['disrupted'] else ''}; may AIR"
+                 for p in view["reserve"] if p["side"] == seat]
     kept = [f"#   {s['text']}" for s in view["standing"]] or ["#   none"]
-    usage = ("# ATTACK <unit> <target> | MOVE <unit> <hex> ... [FACE <dir>] | FACE <unit> <dir> | HOLD <unit>"
+    usage = ("# AIR <aircraft> AT <hex> ATTACK <target> [FACE <dir>] | ATTACK <unit> <target> [AND <target>|GRAZE]"
+             " | MOVE <unit> <hex> ... [FACE <dir>] | FACE <unit> <dir> | HOLD <unit>"
              " | IF LIVE <unit> THEN ... ELSE ..." if view["step"] == "attack"
              else "# MOVE <unit> <hex> ... [FACE <dir>] | FACE <unit> <dir> | HOLD <unit>")
     return "\n".join(head + body + ["# Standing orders in force:"] + kept + [usage]
@@ -106,4 +111,19 @@ def bot_orders(view: View, seat: str, dice: Dice) -> str:
             lines.append(_step_toward(view, unit, foes) or f"HOLD {unit.id}")
         else:
             lines.append(f"HOLD {unit.id}")
+    if view["step"] == "attack":
+        lines += [s for s in (_strike(view, seat, p) for p in reserve_of(view) if p.side == seat) if s]
     return "\n".join(lines) + "\n"
+
+
+def _strike(view: View, seat: str, plane: Unit) -> str | None:
+    """An air strike from a hex next to the nearest enemy ground unit that the rules accept, or None."""
+    for foe in sorted((u for u in units_of(view) if u.side != seat and u.stats.ground), key=lambda u: u.id):
+        for h in neighbours(foe.hex):
+            line = f"AIR {plane.id} AT {hex_name(h)} ATTACK {foe.id}"
+            try:
+                parse_air(tuple(line.split()[1:]), view, seat)
+            except OrderError:
+                continue
+            return line
+    return None

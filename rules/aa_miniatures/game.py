@@ -25,7 +25,7 @@ from .battle import casualty_phase, interleave, overstack_penalty, perform, side
 from .board import hex_name, parse_hex
 from .model import SIDES, State, Unit, other
 from .moving import resume
-from .orders import ACTIONS, CONDITIONS, revive
+from .orders import ACTIONS, CONDITIONS, Air, revive
 from .working import Battle
 from .tables import cards, scenarios, tables
 
@@ -96,8 +96,10 @@ def move_both(w: Work[Battle], orders: Mapping[str, Sequence[Order]]) -> None:
 def attack(w: Work[Battle], orders: Mapping[str, Sequence[Order]]) -> None:
     """Both attack lists, one entry of each in turn; then the end of the turn."""
     order_of = sides_in_order(w.data.first)
-    entries = interleave([_actions(orders, side) for side in order_of])
-    w.data.queue = [(order_of[k], entry) for k, entry in entries]
+    lists = [_actions(orders, side) for side in order_of]
+    strikes = interleave([[o for o in x if isinstance(o, Air)] for x in lists])  # the Air Strike Phase first
+    entries = interleave([[o for o in x if not isinstance(o, Air)] for x in lists])
+    w.data.queue = [(order_of[k], entry) for k, entry in (*strikes, *entries)]
     _run_queue(w)
     if not w.data.suspended:
         _finish(w)
@@ -171,9 +173,11 @@ def _placed(line: str, side: str) -> Unit:
 def setup(scenario: str, options: Mapping[str, Any], dice: Dice) -> State:
     sc = scenarios()[scenario]
     units = tuple(_placed(line, side) for side in SIDES for line in sc[side])
+    reserve = tuple(Unit(uid, card, side, (0, 0), 0) for side in SIDES
+                    for uid, card in (line.split() for line in sc.get(f"{side}_air", [])))
     objectives = tuple(h for h in (parse_hex(n) for n in sc["objectives"]) if h is not None)
     return State(scenario, sc["map"], sc["turns"], objectives, units, (), sc["first"],
-                 STEPS.start(_first_step(options["cadence"])), options["sight"], options["cadence"])
+                 STEPS.start(_first_step(options["cadence"])), options["sight"], options["cadence"], reserve)
 
 
 # ---------------------------------------------------------------------------------------- views
@@ -189,6 +193,8 @@ def view(state: State, seat: str) -> dict[str, Any]:
             "map": state.map, "step": state.flow.step, "first": state.first, "strict": state.sight == "strict",
             "objectives": [hex_name(h) for h in state.objectives],
             "units": [unit_view(u) for u in state.units], "lost": [unit_view(u) for u in state.lost],
+            "reserve": [{"id": u.id, "card": u.card, "name": u.stats.name, "side": u.side, "disrupted": u.disrupted}
+                        for u in state.reserve],
             "standing": state.flow.standing.view_of(seat), "asking": _asking(state, seat)}
 
 

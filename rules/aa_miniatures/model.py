@@ -64,6 +64,7 @@ class State:
     flow: Flow
     sight: str = "edge"  # the line-of-sight reading: "edge" (the nudged lines) or "strict" (vertices block)
     cadence: str = "standard"  # "standard": one side moves, then the other; "fast": both at once, unit by unit
+    reserve: tuple[Unit, ...] = ()  # aircraft off the map, waiting for an air strike (their hex means nothing)
 
     @property
     def turn(self) -> int:

@@ -16,7 +16,7 @@ from pbem.core.verbs import Order, Verb, VerbTable, View, arity, one_of
 
 from . import combat
 from .board import board, direction_of, hex_name, parse_hex
-from .los import LOS_RULE, clear
+from .los import LOS_RULE, clear, strike_facings
 from .model import Unit
 from .movement import FACING_RULE, STACK_RULE, path_problem
 from .preview import attack_preview
@@ -25,9 +25,9 @@ from .tables import AIRCRAFT, ARTILLERY, cards, tables
 
 ATTACK_RULE = "Attack and defence, L37-L74"
 AIR_RULE = "Attacks against aircraft, L76-L78"
-STANDING_VERBS = ("DF", "OW", "INITIATIVE", "OVERSTACK_PENALTY", "CANCEL")
+STANDING_VERBS = ("DF", "OW", "AA", "INITIATIVE", "OVERSTACK_PENALTY", "CANCEL")
 MOVE_VERBS = ("MOVE", "FACE", "HOLD", "OVERWATCH", *STANDING_VERBS)
-ATTACK_VERBS = ("ATTACK", "MOVE", "FACE", "HOLD", "OVERWATCH", "IF", *STANDING_VERBS)
+ATTACK_VERBS = ("AIR", "ATTACK", "MOVE", "FACE", "HOLD", "OVERWATCH", "IF", *STANDING_VERBS)
 
 
 @dataclass(frozen=True)
@@ -72,6 +72,20 @@ class Hold:
 
     def text(self) -> str:
         return f"HOLD {self.unit}"
+
+
+@dataclass(frozen=True)
+class Air:
+    """An air strike: place an aircraft in a hex, facing the side its line to the target crosses, and
+    attack (L39, L244-L246; placement anywhere is the later rules' reading, digest G16)."""
+
+    unit: str
+    at: str
+    target: str
+    face: str
+
+    def text(self) -> str:
+        return f"AIR {self.unit} AT {self.at} ATTACK {self.target} FACE {self.face}"
 
 
 @dataclass(frozen=True)
@@ -206,6 +220,38 @@ def parse_hold(args: tuple[str, ...], view: View, seat: str) -> Hold:
     return Hold(_own(view, seat, args[0], FACING_RULE).id)
 
 
+AIR_USAGE = "AIR <aircraft> AT <hex> ATTACK <target> [FACE <dir>]"
+STRIKE_RULE = "Aircraft, L244-L252"
+
+
+def reserve_of(view: View) -> tuple[Unit, ...]:
+    return tuple(Unit(u["id"], u["card"], u["side"], (0, 0), 0, u["disrupted"]) for u in view["reserve"])
+
+
+def parse_air(args: tuple[str, ...], view: View, seat: str) -> Air:
+    words = [a.upper() for a in args]
+    if len(words) not in (5, 7) or words[1] != "AT" or words[3] != "ATTACK" or (len(words) == 7 and words[5] != "FACE"):
+        raise OrderSyntaxError(f"expected {AIR_USAGE}", rule=STRIKE_RULE)
+    plane = next((u for u in reserve_of(view) if u.id == args[0].lower() and u.side == seat), None)
+    if plane is None:
+        ready = ", ".join(u.id for u in reserve_of(view) if u.side == seat) or "none"
+        raise IllegalOrderError(f"{args[0]} is not one of your aircraft off the map (yours: {ready})", rule=STRIKE_RULE)
+    if plane.disrupted:
+        raise IllegalOrderError(f"{plane.id} is Disrupted and cannot strike this turn (digest G16)", rule=STRIKE_RULE)
+    at = parse_hex(words[2])
+    if at is None or at not in board(view["map"]):
+        raise IllegalOrderError(f"{words[2]} is not a hex of the map", rule=STRIKE_RULE)
+    if any(u.hex == at and u.stats.kind == AIRCRAFT for u in units_of(view)):
+        raise IllegalOrderError(f"{words[2]} already holds an aircraft (one per hex, L1)", rule=STACK_RULE)
+    target = _target(view, plane.but(hex=at), args[4])
+    facings = strike_facings(at, target.hex) or (plane.facing,)
+    face = _facing(words[6], STRIKE_RULE) if len(words) == 7 else NAMES[facings[0]]
+    if NAMES.index(face) not in facings:
+        raise IllegalOrderError(f"an aircraft faces the side its line to the target crosses (L246): "
+                                f"{' or '.join(NAMES[f] for f in facings)}", rule=STRIKE_RULE)
+    return Air(plane.id, hex_name(at), target.id, face)
+
+
 def parse_overwatch(args: tuple[str, ...], view: View, seat: str) -> Overwatch:
     """A ground unit, not Disrupted (L224), within the side's limit of 2 per 100 points (L236)."""
     arity(args, 2, "OVERWATCH <unit> <dir>", rule=OW_RULE)
@@ -227,16 +273,20 @@ def overwatch_limit(view: View, seat: str) -> int:
     return max(2, tables()["overwatch"]["per_100_points"] * points // 100)
 
 
+POLICY_CHOICES = {"DF": ("ALWAYS", "NEVER", "VEHICLES", "SOLDIERS", "ASK"),
+                  "OW": ("ALWAYS", "NEVER", "VEHICLES", "SOLDIERS", "ASK"), "AA": ("ALWAYS", "NEVER")}
+
+
 def parse_policy(verb: str) -> Any:
-    rule = DF_RULE if verb == "DF" else OW_RULE
-    usage = f"{verb} <unit>|ALL ALWAYS|NEVER|VEHICLES|SOLDIERS|ASK" + (" [HEX BEST|FROM|TO]" if verb == "DF" else "")
+    rule = {"DF": DF_RULE, "OW": OW_RULE, "AA": STRIKE_RULE}[verb]
+    usage = f"{verb} <unit>|ALL {'|'.join(POLICY_CHOICES[verb])}" + (" [HEX BEST|FROM|TO]" if verb == "DF" else "")
 
     def parse(args: tuple[str, ...], view: View, seat: str) -> Policy:
         words = [a.upper() for a in args]
         if len(words) not in ((2, 4) if verb == "DF" else (2,)) or (len(words) == 4 and words[2] != "HEX"):
             raise OrderSyntaxError(f"expected {usage}", rule=rule)
         unit = "ALL" if words[0] == "ALL" else _own(view, seat, args[0], rule).id
-        when = one_of(words[1], ("ALWAYS", "NEVER", "VEHICLES", "SOLDIERS", "ASK"), verb, rule=rule)
+        when = one_of(words[1], POLICY_CHOICES[verb], verb, rule=rule)
         where = one_of(words[3], ("BEST", "FROM", "TO"), "HEX", rule=rule) if len(words) == 4 else "BEST"
         return Policy(verb, unit, when, where)
     return parse
@@ -258,8 +308,8 @@ def attack_problem(view: View, attacker: Unit, target: Unit) -> str | None:
     long range with dice on the card (L62-L66, L84-L90), artillery without AA never at aircraft (L78)."""
     if target.side == attacker.side:
         return f"{target.id} is your own unit"
-    if attacker.stats.kind == AIRCRAFT:
-        return "aircraft attack in the Air Strike Phase (not yet built)"
+    if attacker.stats.kind == AIRCRAFT and target.stats.kind == AIRCRAFT:
+        return "aircraft strike ground units"
     if target.stats.kind == AIRCRAFT and attacker.stats.kind == ARTILLERY and not attacker.stats.has("antiair"):
         return f"artillery without the AA ability cannot attack aircraft ({AIR_RULE})"
     if not clear(board(view["map"]), attacker.hex, target.hex, strict=view["strict"]):
@@ -273,6 +323,9 @@ def attack_problem(view: View, attacker: Unit, target: Unit) -> str | None:
 
 
 def legal_targets(view: View, attacker: Unit) -> list[Unit]:
+    """Whom a unit on the map may ATTACK now (an aircraft attacks only by its air strike)."""
+    if attacker.stats.kind == AIRCRAFT:
+        return []
     return [t for t in units_of(view) if t.side != attacker.side and attack_problem(view, attacker, t) is None]
 
 
@@ -297,6 +350,8 @@ def parse_attack(args: tuple[str, ...], view: View, seat: str) -> Attack:
             (len(words) == 4 and words[2] != "AND"):
         raise OrderSyntaxError(f"expected {ATTACK_USAGE}", rule=ATTACK_RULE)
     attacker = _own(view, seat, args[0], ATTACK_RULE)
+    if attacker.stats.kind == AIRCRAFT:
+        raise IllegalOrderError("an aircraft attacks only by its air strike (AIR ... ATTACK ...)", rule=STRIKE_RULE)
     target = _target(view, attacker, args[1])
     if len(words) > 2 and not attacker.stats.has("double_shot"):
         raise IllegalOrderError(f"{attacker.stats.name} has no Double Shot: one target only", rule=GRAZE_RULE)
@@ -327,16 +382,18 @@ ORDERS = scripted(VerbTable([
     Verb("FACE", parse_face, "FACE <unit> <dir>", FACING_RULE),
     Verb("ATTACK", parse_attack, ATTACK_USAGE, ATTACK_RULE),
     Verb("HOLD", parse_hold, "HOLD <unit>", FACING_RULE),
+    Verb("AIR", parse_air, AIR_USAGE, STRIKE_RULE),
     Verb("OVERWATCH", parse_overwatch, "OVERWATCH <unit> <dir>", OW_RULE),
     Verb("DF", parse_policy("DF"), "DF <unit>|ALL ALWAYS|NEVER|VEHICLES|SOLDIERS|ASK [HEX BEST|FROM|TO]", DF_RULE),
     Verb("OW", parse_policy("OW"), "OW <unit>|ALL ALWAYS|NEVER|VEHICLES|SOLDIERS|ASK", OW_RULE),
+    Verb("AA", parse_policy("AA"), "AA <unit>|ALL ALWAYS|NEVER", STRIKE_RULE),
     Verb("INITIATIVE", parse_initiative, "INITIATIVE FIRST|SECOND", "initiative (digest G5)"),
     Verb("OVERSTACK_PENALTY", parse_penalty, "OVERSTACK_PENALTY HIGHEST_COST|LOWEST_COST|ALREADY_HIT", STACK_RULE),
     Verb("CANCEL", parse_cancel, "CANCEL INITIATIVE | CANCEL DF <unit> | CANCEL OW <unit>", "standing orders"),
 ], rule="orders"), CONDITIONS)
 
 
-ACTIONS = (Move, Face, Attack, Hold, Overwatch)
+ACTIONS = (Air, Move, Face, Attack, Hold, Overwatch)
 
 
 def unit_of(order: Order) -> str | None:
@@ -409,6 +466,8 @@ def revive(text: str) -> Order:
                   otherwise)
     if verb == "MOVE":
         return Move(args[0], tuple(args[1:-2]), args[-1])
+    if verb == "AIR":
+        return Air(args[0], args[2], args[4], args[6])
     if verb == "ATTACK":
         return Attack(args[0], args[1], args[3] if len(args) == 4 else "", len(args) == 3)
     simple: dict[str, Any] = {"FACE": Face, "OVERWATCH": Overwatch}

@@ -19,6 +19,7 @@ class Battle:
         self.board: Board = board(state.map)
         self.units: dict[str, Unit] = {u.id: u for u in state.units}
         self.lost = list(state.lost)
+        self.reserve: dict[str, Unit] = {u.id: u for u in state.reserve}
         self.first = state.first
         self.phase = state.flow.step
         self.acted: set[str] = set()
@@ -39,7 +40,7 @@ class Battle:
     def freeze(self) -> State:
         s = self.state
         return State(s.scenario, s.map, s.last_turn, s.objectives, self.all(), tuple(self.lost), self.first, s.flow,
-                     s.sight, s.cadence)
+                     s.sight, s.cadence, tuple(self.reserve.values()))
 
 
 def name(u: Unit) -> str:

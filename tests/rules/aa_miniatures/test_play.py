@@ -167,3 +167,19 @@ def test_the_picture_names_every_hex_and_draws_hedges_units_and_rows():
     assert sum(1 for s in pic.base if isinstance(s, Line)) == len(farm.sides)
     assert sum(1 for s in pic.shapes if isinstance(s, Circle)) == len(data["units"])
     assert any(isinstance(s, Line) and s.arrow for s in pic.shapes)
+
+
+def test_air_strike_orders_are_checked_at_ingest():
+    """L246: the aircraft faces the side its line to the target crosses; only aircraft off the map
+    strike; an aircraft never takes an ATTACK line."""
+    state = RULESET.setup("los", RULESET.info.resolve_options({}), SeededDice(b"aa miniatures setup seed", "s"))
+    data = RULESET.dump(state)
+    data["flow"]["step"] = "attack"
+    state = RULESET.load(data)
+    ok = _check(state, "allies", "AIR p47 AT D3 ATTACK mg42")
+    assert not ok.problems and ok.orders[0].text() == "AIR p47 AT D3 ATTACK mg42 FACE NW"
+    problems = [str(p) for p in _check(state, "allies", "AIR p47 AT D3 ATTACK mg42 FACE S").problems]
+    assert problems and "NW" in problems[0] and "L246" in problems[0]
+    assert "not one of your aircraft" in str(_check(state, "axis", "AIR p47 AT D3 ATTACK sherman").problems[0])
+    form = RULESET.order_form(RULESET.view(state, "allies"), "allies")
+    assert "# p47: P-47 Thunderbolt off the map; may AIR" in form
