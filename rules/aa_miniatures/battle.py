@@ -6,6 +6,7 @@ game hides nothing, digest 5)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from pbem.core.hexgrid import NAMES
 from pbem.core.work import EVERYONE, Work
@@ -19,7 +20,8 @@ from .los import aircraft_front, clear, cover_needed, enfilade, grazed_hexes
 from .model import SIDES, Unit, other
 from .moving import move
 from .movement import overstacked
-from .orders import Air, Attack, Face, Hold, Move, Overwatch
+from .movement import placement_problem
+from .orders import Air, Attack, Face, Hold, Load, Move, Overwatch, Unload
 from .tables import VEHICLE
 from .working import Battle
 from .working import name as _name
@@ -28,27 +30,23 @@ from .working import name as _name
 # ---------------------------------------------------------------------------------------- orders
 def perform(w: Work[Battle], seat: str, order: object) -> str | None:
     """Carry out one order of ``seat``; the reason it cannot be, or None (the kit tells the author)."""
+    off_map = {Air: strike, Unload: _unload}.get(type(order))
+    if off_map is not None:  # the unit is off the map (an aircraft in reserve, a passenger)
+        return off_map(w, seat, order)  # type: ignore[operator]
     b = w.data
-    if isinstance(order, Air):
-        return strike(w, seat, order)
     uid = getattr(order, "unit", "")
     unit = b.unit(uid)
     if unit is None or unit.side != seat:
         return f"{uid} is no longer on the map"
     if uid in b.acted:
         return f"{uid} has already acted this phase"
-    if isinstance(order, Move):
-        return move(w, unit, order)
-    if isinstance(order, Face):
-        return _face(w, unit, order)
-    if isinstance(order, Attack):
-        return _attack(w, unit, order)
-    if isinstance(order, Overwatch):
-        return _overwatch(w, unit, order)
-    if isinstance(order, Hold):
-        b.acted.add(uid)
-        return None
-    return f"{type(order).__name__} is not an order for this phase"
+    act = _ACTS.get(type(order))
+    return f"{type(order).__name__} is not an order for this phase" if act is None else act(w, unit, order)
+
+
+def _hold(w: Work[Battle], unit: Unit, order: Hold) -> str | None:
+    w.data.acted.add(unit.id)
+    return None
 
 
 def _face(w: Work[Battle], unit: Unit, order: Face) -> str | None:
@@ -57,6 +55,38 @@ def _face(w: Work[Battle], unit: Unit, order: Face) -> str | None:
     w.data.put(unit.but(facing=NAMES.index(order.face), overwatch=None))
     w.data.acted.add(unit.id)
     w.say(f"{_name(unit)} turns to face {order.face}", kind="move")
+    return None
+
+
+def _load(w: Work[Battle], unit: Unit, order: Load) -> str | None:
+    """The unit boards: it leaves the map and rides in the transport, ignoring stacking (L9)."""
+    b = w.data
+    carrier = b.unit(order.transport)
+    if carrier is None or unit.disrupted or distance(unit.hex, carrier.hex) > 1 or \
+            any(c.aboard == carrier.id for c in b.cargo.values()):
+        return f"{unit.id} cannot board {order.transport} now"
+    del b.units[unit.id]
+    b.cargo[unit.id] = unit.but(aboard=carrier.id, overwatch=None)
+    b.acted.add(unit.id)
+    w.say(f"{_name(unit)} boards {order.transport} in {hex_name(carrier.hex)}", kind="move")
+    return None
+
+
+def _unload(w: Work[Battle], seat: str, order: Unload) -> str | None:
+    """The passenger gets off where the order says, if it still can (L9); it acts no more this phase."""
+    b = w.data
+    passenger = b.cargo.get(order.unit)
+    carrier = b.unit(passenger.aboard) if passenger is not None else None
+    at = parse_hex(order.at)
+    if passenger is None or passenger.side != seat or carrier is None or at is None:
+        return f"{order.unit} is not aboard a transport"
+    problem = placement_problem(b.board, b.all(), passenger, at)
+    if problem is not None or distance(at, carrier.hex) > 1:
+        return problem or f"{order.at} is not next to {carrier.id}"
+    del b.cargo[passenger.id]
+    b.put(passenger.but(hex=at, facing=carrier.facing, aboard=""))
+    b.acted.add(passenger.id)
+    w.say(f"{_name(passenger)} gets off {carrier.id} at {order.at}", kind="move")
     return None
 
 
@@ -168,6 +198,9 @@ def _roll_attack(w: Work[Battle], attacker: Unit, target: Unit) -> None:
         w.say(f"{_name(target)} now has face-down {', '.join(pending)}", kind="hit")
 
 
+_ACTS: dict[type, Any] = {Move: move, Face: _face, Attack: _attack, Overwatch: _overwatch, Load: _load, Hold: _hold}
+
+
 def _count(n: int, one: str, many: str) -> str:
     return f"{n} {one if n == 1 else many}"
 
@@ -229,6 +262,10 @@ def casualty_phase(w: Work[Battle]) -> None:
             del b.units[unit.id]
             b.lost.append(unit)
             w.say(f"{_name(unit)} is destroyed", kind="casualty")
+            for rider in [c for c in b.cargo.values() if c.aboard == unit.id]:  # placeholder (G18)
+                del b.cargo[rider.id]
+                b.lost.append(rider.but(aboard=""))
+                w.say(f"{_name(rider)} is lost with {unit.id}", kind="casualty")
             continue
         b.put(after)
         if unit.pending:

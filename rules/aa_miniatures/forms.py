@@ -49,6 +49,7 @@ def order_form(view: View, seat: str) -> str:
         return "\n".join(head + [f"# {view['asking']['question']}", "# Silence holds fire.", "HOLD"]) + "\n"
     own = [u for u in units_of(view) if u.side == seat]
     body = [line for u in own for line in _unit_lines(view, u)]
+    body += [f"# {c['id']}: {c['name']} aboard {c['aboard']}; may UNLOAD" for c in view["cargo"] if c["side"] == seat]
     if view["step"] == "attack":
         body += [f"# {p['id']}: {p['name']} off the map{', Disrupted' if p['disrupted'] else ''}; may AIR"
                  for p in view["reserve"] if p["side"] == seat]

@@ -193,6 +193,8 @@ def view(state: State, seat: str) -> dict[str, Any]:
             "map": state.map, "step": state.flow.step, "first": state.first, "strict": state.sight == "strict",
             "objectives": [hex_name(h) for h in state.objectives],
             "units": [unit_view(u) for u in state.units], "lost": [unit_view(u) for u in state.lost],
+            "cargo": [{"id": u.id, "card": u.card, "name": u.stats.name, "side": u.side, "aboard": u.aboard}
+                      for u in state.cargo],
             "reserve": [{"id": u.id, "card": u.card, "name": u.stats.name, "side": u.side, "disrupted": u.disrupted}
                         for u in state.reserve],
             "standing": state.flow.standing.view_of(seat), "asking": _asking(state, seat)}

@@ -30,6 +30,7 @@ class Unit:
     damaged: bool = False
     pending: tuple[str, ...] = ()
     overwatch: int | None = None
+    aboard: str = ""  # the transport carrying it (then it is in State.cargo, not on the map)
 
     @property
     def stats(self) -> Card:
@@ -65,6 +66,7 @@ class State:
     sight: str = "edge"  # the line-of-sight reading: "edge" (the nudged lines) or "strict" (vertices block)
     cadence: str = "standard"  # "standard": one side moves, then the other; "fast": both at once, unit by unit
     reserve: tuple[Unit, ...] = ()  # aircraft off the map, waiting for an air strike (their hex means nothing)
+    cargo: tuple[Unit, ...] = ()  # units aboard a transport (their hex means nothing; ``aboard`` names it)
 
     @property
     def turn(self) -> int:

@@ -109,6 +109,17 @@ def path_problem(board: Board, units: Sequence[Unit], unit: Unit, path: Sequence
     return None
 
 
+def placement_problem(board: Board, units: Sequence[Unit], unit: Unit, h: Hex) -> str | None:
+    """Why ``unit`` may not be put into ``h`` (unloading, L9): terrain it cannot be in, or beyond a
+    maximum hex; None if it may."""
+    kind = "vehicle" if unit.stats.kind == VEHICLE else "soldier"
+    if h not in board or board.terrain(h).cost[kind] == 0:
+        return f"{hex_name(h)} is terrain it cannot be in"
+    if not within_maximum(*_with(unit, _counts(units, h, unit.side))):
+        return f"{hex_name(h)} would hold more than a maximum hex ({STACK_RULE})"
+    return None
+
+
 def steps_of(board: Board, unit: Unit, path: Sequence[Hex]) -> tuple[Step, ...]:
     """The path as steps with their costs and entry rolls (for resolution)."""
     kind = "vehicle" if unit.stats.kind == VEHICLE else "soldier"

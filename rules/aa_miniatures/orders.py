@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.core.errors import IllegalOrderError, OrderProblem, OrderSyntaxError
-from pbem.core.hexgrid import NAMES, direction
+from pbem.core.hexgrid import NAMES, direction, distance, neighbours
 from pbem.core.orders import OrderLine
 from pbem.core.interrupts import Ask
 from pbem.core.scripts import Condition, ConditionKind, Conditions, If, scripted
@@ -18,7 +18,7 @@ from . import combat
 from .board import board, direction_of, hex_name, parse_hex
 from .los import LOS_RULE, clear, strike_facings
 from .model import Unit
-from .movement import FACING_RULE, STACK_RULE, path_problem
+from .movement import FACING_RULE, STACK_RULE, path_problem, placement_problem
 from .preview import attack_preview
 from .reactions import DF_RULE, OW_RULE
 from .tables import AIRCRAFT, ARTILLERY, cards, tables
@@ -26,8 +26,8 @@ from .tables import AIRCRAFT, ARTILLERY, cards, tables
 ATTACK_RULE = "Attack and defence, L37-L74"
 AIR_RULE = "Attacks against aircraft, L76-L78"
 STANDING_VERBS = ("DF", "OW", "AA", "INITIATIVE", "OVERSTACK_PENALTY", "CANCEL")
-MOVE_VERBS = ("MOVE", "FACE", "HOLD", "OVERWATCH", *STANDING_VERBS)
-ATTACK_VERBS = ("AIR", "ATTACK", "MOVE", "FACE", "HOLD", "OVERWATCH", "IF", *STANDING_VERBS)
+MOVE_VERBS = ("MOVE", "FACE", "HOLD", "OVERWATCH", "LOAD", "UNLOAD", *STANDING_VERBS)
+ATTACK_VERBS = ("AIR", "ATTACK", "MOVE", "FACE", "HOLD", "OVERWATCH", "LOAD", "UNLOAD", "IF", *STANDING_VERBS)
 
 
 @dataclass(frozen=True)
@@ -86,6 +86,29 @@ class Air:
 
     def text(self) -> str:
         return f"AIR {self.unit} AT {self.at} ATTACK {self.target} FACE {self.face}"
+
+
+@dataclass(frozen=True)
+class Load:
+    """A soldier or gun in or next to a friendly transport's hex boards it (L9; how is lost, G18)."""
+
+    unit: str
+    transport: str
+
+    def text(self) -> str:
+        return f"LOAD {self.unit} INTO {self.transport}"
+
+
+@dataclass(frozen=True)
+class Unload:
+    """A passenger leaves its transport into the transport's hex or, only when that hex cannot take
+    it (stacking, terrain), into a next hex free of enemies (L9)."""
+
+    unit: str
+    at: str
+
+    def text(self) -> str:
+        return f"UNLOAD {self.unit} AT {self.at}"
 
 
 @dataclass(frozen=True)
@@ -252,6 +275,63 @@ def parse_air(args: tuple[str, ...], view: View, seat: str) -> Air:
     return Air(plane.id, hex_name(at), target.id, face)
 
 
+TRANSPORT_RULE = "Stacking, transported units, L9"
+
+
+def parse_load(args: tuple[str, ...], view: View, seat: str) -> Load:
+    if len(args) != 3 or args[1].upper() != "INTO":
+        raise OrderSyntaxError("expected LOAD <unit> INTO <transport>", rule=TRANSPORT_RULE)
+    unit = _own(view, seat, args[0], TRANSPORT_RULE)
+    carrier = _own(view, seat, args[2], TRANSPORT_RULE)
+    problem = load_problem(view, unit, carrier)
+    if problem is not None:
+        raise IllegalOrderError(problem, rule=TRANSPORT_RULE)
+    return Load(unit.id, carrier.id)
+
+
+def load_problem(view: View, unit: Unit, carrier: Unit) -> str | None:
+    if not carrier.stats.has("transport"):
+        return f"{carrier.stats.name} carries nobody"
+    if unit.stats.kind not in ("soldier", ARTILLERY) or unit.disrupted:
+        return f"{unit.id} cannot board: only soldiers and guns that may move do"
+    if any(c["aboard"] == carrier.id for c in view["cargo"]):
+        return f"{carrier.id} already carries a unit (one, a placeholder)"
+    if distance(unit.hex, carrier.hex) > 1:
+        return f"{unit.id} must be in or next to {carrier.id}'s hex"
+    return None
+
+
+def unload_hexes(view: View, passenger: Unit, carrier: Unit) -> list[Any]:
+    """Where a passenger may get off: the transport's hex if it can take it, else next hexes free of
+    enemies that can (L9)."""
+    m, units = board(view["map"]), units_of(view)
+
+    def takes(h: Any) -> bool:
+        return placement_problem(m, units, passenger, h) is None
+
+    if takes(carrier.hex):
+        return [carrier.hex]
+    return [h for h in neighbours(carrier.hex) if takes(h)
+            and not any(u.hex == h and u.side != passenger.side for u in units)]
+
+
+def parse_unload(args: tuple[str, ...], view: View, seat: str) -> Unload:
+    words = [a.upper() for a in args]
+    if len(words) not in (1, 3) or (len(words) == 3 and words[1] != "AT"):
+        raise OrderSyntaxError("expected UNLOAD <unit> [AT <hex>]", rule=TRANSPORT_RULE)
+    row = next((c for c in view["cargo"] if c["id"] == args[0].lower() and c["side"] == seat), None)
+    if row is None:
+        raise IllegalOrderError(f"{args[0]} is not aboard one of your transports", rule=TRANSPORT_RULE)
+    carrier = next(u for u in units_of(view) if u.id == row["aboard"])
+    passenger = Unit(row["id"], row["card"], seat, carrier.hex, carrier.facing)
+    places = unload_hexes(view, passenger, carrier)
+    wanted = parse_hex(words[2]) if len(words) == 3 else places[0] if places else None
+    if wanted not in places:
+        where = ", ".join(hex_name(h) for h in places) or "nowhere: it cannot unload"
+        raise IllegalOrderError(f"{passenger.id} may get off at {where}", rule=TRANSPORT_RULE)
+    return Unload(passenger.id, hex_name(wanted))
+
+
 def parse_overwatch(args: tuple[str, ...], view: View, seat: str) -> Overwatch:
     """A ground unit, not Disrupted (L224), within the side's limit of 2 per 100 points (L236)."""
     arity(args, 2, "OVERWATCH <unit> <dir>", rule=OW_RULE)
@@ -383,6 +463,8 @@ ORDERS = scripted(VerbTable([
     Verb("ATTACK", parse_attack, ATTACK_USAGE, ATTACK_RULE),
     Verb("HOLD", parse_hold, "HOLD <unit>", FACING_RULE),
     Verb("AIR", parse_air, AIR_USAGE, STRIKE_RULE),
+    Verb("LOAD", parse_load, "LOAD <unit> INTO <transport>", TRANSPORT_RULE),
+    Verb("UNLOAD", parse_unload, "UNLOAD <unit> [AT <hex>]", TRANSPORT_RULE),
     Verb("OVERWATCH", parse_overwatch, "OVERWATCH <unit> <dir>", OW_RULE),
     Verb("DF", parse_policy("DF"), "DF <unit>|ALL ALWAYS|NEVER|VEHICLES|SOLDIERS|ASK [HEX BEST|FROM|TO]", DF_RULE),
     Verb("OW", parse_policy("OW"), "OW <unit>|ALL ALWAYS|NEVER|VEHICLES|SOLDIERS|ASK", OW_RULE),
@@ -393,7 +475,7 @@ ORDERS = scripted(VerbTable([
 ], rule="orders"), CONDITIONS)
 
 
-ACTIONS = (Air, Move, Face, Attack, Hold, Overwatch)
+ACTIONS = (Air, Move, Face, Attack, Hold, Overwatch, Load, Unload)
 
 
 def unit_of(order: Order) -> str | None:
@@ -468,6 +550,8 @@ def revive(text: str) -> Order:
         return Move(args[0], tuple(args[1:-2]), args[-1])
     if verb == "AIR":
         return Air(args[0], args[2], args[4], args[6])
+    if verb in ("LOAD", "UNLOAD"):
+        return Load(args[0], args[2]) if verb == "LOAD" else Unload(args[0], args[2])
     if verb == "ATTACK":
         return Attack(args[0], args[1], args[3] if len(args) == 4 else "", len(args) == 3)
     simple: dict[str, Any] = {"FACE": Face, "OVERWATCH": Overwatch}

@@ -20,6 +20,7 @@ class Battle:
         self.units: dict[str, Unit] = {u.id: u for u in state.units}
         self.lost = list(state.lost)
         self.reserve: dict[str, Unit] = {u.id: u for u in state.reserve}
+        self.cargo: dict[str, Unit] = {u.id: u for u in state.cargo}
         self.first = state.first
         self.phase = state.flow.step
         self.acted: set[str] = set()
@@ -40,7 +41,7 @@ class Battle:
     def freeze(self) -> State:
         s = self.state
         return State(s.scenario, s.map, s.last_turn, s.objectives, self.all(), tuple(self.lost), self.first, s.flow,
-                     s.sight, s.cadence, tuple(self.reserve.values()))
+                     s.sight, s.cadence, tuple(self.reserve.values()), tuple(self.cargo.values()))
 
 
 def name(u: Unit) -> str:

@@ -183,3 +183,50 @@ def test_air_strike_orders_are_checked_at_ingest():
     assert "not one of your aircraft" in str(_check(state, "axis", "AIR p47 AT D3 ATTACK sherman").problems[0])
     form = RULESET.order_form(RULESET.view(state, "allies"), "allies")
     assert "# p47: P-47 Thunderbolt off the map; may AIR" in form
+
+
+def _meeting_allies_first():
+    state = RULESET.setup("meeting", RULESET.info.resolve_options({}), SeededDice(b"aa miniatures setup seed", "s"))
+    data = RULESET.dump(state)
+    data["first"] = "allies"
+    return RULESET.load(data)
+
+
+def _resolve(state, seat, text, dice=()):
+    from pbem.core.dice import FixedDice
+    checked = _check(state, seat, text)
+    assert not checked.problems, checked.problems
+    return RULESET.resolve(state, {seat: checked.orders}, FixedDice(list(dice))).state
+
+
+def test_a_rifle_boards_the_half_track_and_rides_with_it():
+    """L9: a transported unit leaves the map (it ignores stacking) and goes where the transport goes."""
+    after = _resolve(_meeting_allies_first(), "allies", "LOAD garand_2 INTO halftrack\nMOVE halftrack G11 G10")
+    view = RULESET.view(after, "allies")
+    assert view["cargo"] == [{"id": "garand_2", "card": "garand", "name": "M1 Garand Rifle", "side": "allies",
+                              "aboard": "halftrack"}]
+    assert "garand_2" not in {u["id"] for u in view["units"]}
+    assert next(u for u in view["units"] if u["id"] == "halftrack")["hex"] == "G10"
+
+
+def test_unloading_into_a_maximum_hex_goes_next_door():
+    """R36 (L9): the transport's hex would be over its maximum, so the passenger gets off in a next
+    hex free of enemies, and only there."""
+    loaded = _resolve(_meeting_allies_first(), "allies", "LOAD garand_2 INTO halftrack")
+    data = RULESET.dump(loaded)
+    data["flow"]["step"] = "move-first"
+    for uid in ("sherman_1", "garand_1", "captain"):
+        next(u for u in data["units"] if u["id"] == uid)["hex"] = [6, 8]   # G12, the half-track's hex
+    crowded = RULESET.load(data)
+    problem = str(_check(crowded, "allies", "UNLOAD garand_2 AT G12").problems[0])
+    places = problem.split("may get off at ", 1)[1].split(" [")[0].split(", ")
+    assert "G11" in places and "G12" not in places
+    assert _check(crowded, "allies", "UNLOAD garand_2").orders[0].text() == f"UNLOAD garand_2 AT {places[0]}"
+    after = _resolve(crowded, "allies", "UNLOAD garand_2 AT G11")
+    assert next(u for u in RULESET.view(after, "allies")["units"] if u["id"] == "garand_2")["hex"] == "G11"
+
+
+def test_loading_is_refused_with_the_reason():
+    state = _meeting_allies_first()
+    assert "carries nobody" in str(_check(state, "allies", "LOAD garand_2 INTO sherman_2").problems[0])
+    assert "next to" in str(_check(state, "allies", "LOAD sniper INTO halftrack").problems[0])
