@@ -12,7 +12,7 @@ from pbem.core.ruleset import Option, RulesetInfo, Scenario
 from .forms import bot_orders, order_form
 from .game import SEATS, STEPS, outcome, setup, view
 from .model import SIDES, State
-from .orders import check_orders
+from .ingest import check_orders
 from .picture import picture
 from .tables import scenarios
 

@@ -13,7 +13,7 @@ from .board import board, hex_name
 from .preview import attack_preview
 from .model import Unit
 from .movement import path_problem, speed
-from .orders import legal_targets, overwatch_limit, parse_air, reserve_of, units_of
+from .parsers import legal_targets, overwatch_limit, parse_air, reserve_of, units_of
 
 
 def _awaited(view: View, seat: str) -> bool:

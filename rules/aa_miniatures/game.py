@@ -25,7 +25,8 @@ from .battle import casualty_phase, interleave, overstack_penalty, perform, side
 from .board import hex_name, parse_hex
 from .model import SIDES, State, Unit, other
 from .moving import resume
-from .orders import ACTIONS, CONDITIONS, Air, revive
+from .ingest import CONDITIONS
+from .orders import ACTIONS, Air, revive
 from .working import Battle
 from .tables import cards, scenarios, tables
 
