@@ -26,7 +26,12 @@ RULESET = Assembled(
                               Option("cadence", "standard", "'standard': the first player moves, then the second "
                                      "(having seen the first), then both send attack lists (3 windows a turn); "
                                      "'fast': both move at once, unit by unit in initiative order (2 windows); "
-                                     "the sequence of play is lost (digest G5)", ("standard", "fast")))),
+                                     "the sequence of play is lost (digest G5)", ("standard", "fast")),
+                              Option("ow_soldiers", "yes", "may a vehicle's overwatch fire at soldiers entering its "
+                                     "row, though soldiers never provoke a vehicle's defensive fire (digest G22)",
+                                     ("yes", "no")),
+                              Option("move_in_attack", "yes", "may a unit that moved in the movement phase move "
+                                     "again instead of attacking (digest G6)", ("yes", "no")))),
     steps=STEPS, setup=setup, view=view, order_form=order_form, check_orders=check_orders,
     outcome=outcome, bot_orders=bot_orders, state_type=State, seats=lambda state: SEATS,
     picture=picture)

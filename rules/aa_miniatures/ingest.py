@@ -87,6 +87,8 @@ def check_orders(view: View, seat: str, lines: Sequence[OrderLine]) -> Any:
     if view.get("asking"):
         return ANSWERS.check_lines(view, seat, lines)
     allowed = ATTACK_VERBS if view["step"] == "attack" else MOVE_VERBS
+    if view["step"] == "attack" and not view["move_in_attack"]:
+        allowed = tuple(v for v in allowed if v not in ("MOVE", "FACE", "LOAD", "UNLOAD"))
     return ORDERS.check_lines(view, seat, lines, allowed=allowed, whole=_one_order_per_unit,
                               note=lambda order: _attack_note(view, order))
 

@@ -67,6 +67,8 @@ class State:
     cadence: str = "standard"  # "standard": one side moves, then the other; "fast": both at once, unit by unit
     reserve: tuple[Unit, ...] = ()  # aircraft off the map, waiting for an air strike (their hex means nothing)
     cargo: tuple[Unit, ...] = ()  # units aboard a transport (their hex means nothing; ``aboard`` names it)
+    ow_soldiers: bool = True  # option: a vehicle's overwatch may fire at soldiers entering its row (G22)
+    move_in_attack: bool = True  # option: a unit may move instead of attacking in the attack phase (G6)
 
     @property
     def turn(self) -> int:

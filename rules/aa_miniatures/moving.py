@@ -87,7 +87,8 @@ def _shot(w: Work[Battle], firer: Unit, mover: Unit, a: Hex, b: Hex) -> tuple[Sh
     if not can_react(firer, bt.fired):
         return None
     strict = bt.state.sight == "strict"
-    if on_row(bt.board, firer, mover, b, strict=strict):
+    soldier_past_tank = firer.stats.kind == VEHICLE and mover.stats.kind != VEHICLE
+    if on_row(bt.board, firer, mover, b, strict=strict) and (bt.state.ow_soldiers or not soldier_past_tank):
         when = _policy(w, firer, "OW")[0]
         if _wants(when, mover):
             return Shot(firer, b, "overwatch"), when == "ASK"

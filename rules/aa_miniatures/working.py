@@ -1,6 +1,7 @@
 """The working copy of the position during a resolution (the kit's ``Work.data``)."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from pbem.core.verbs import Order
@@ -39,9 +40,8 @@ class Battle:
         return tuple(self.units.values())
 
     def freeze(self) -> State:
-        s = self.state
-        return State(s.scenario, s.map, s.last_turn, s.objectives, self.all(), tuple(self.lost), self.first, s.flow,
-                     s.sight, s.cadence, tuple(self.reserve.values()), tuple(self.cargo.values()))
+        return replace(self.state, units=self.all(), lost=tuple(self.lost), first=self.first,
+                       reserve=tuple(self.reserve.values()), cargo=tuple(self.cargo.values()))
 
 
 def name(u: Unit) -> str:

@@ -230,3 +230,26 @@ def test_loading_is_refused_with_the_reason():
     state = _meeting_allies_first()
     assert "carries nobody" in str(_check(state, "allies", "LOAD garand_2 INTO sherman_2").problems[0])
     assert "next to" in str(_check(state, "allies", "LOAD sniper INTO halftrack").problems[0])
+
+
+def test_options_for_two_gaps():
+    """G6: with move_in_attack=no the attack window takes no MOVE; G22: with ow_soldiers=no a tank's
+    overwatch lets a rifle pass through its row."""
+    no_move = RULESET.setup("skirmish", RULESET.info.resolve_options({"move_in_attack": "no"}),
+                            SeededDice(b"aa miniatures setup seed", "s"))
+    data = RULESET.dump(no_move)
+    data["flow"]["step"] = "attack"
+    assert "'MOVE' is not an order here" in str(_check(RULESET.load(data), "allies", "MOVE garand D9").problems[0])
+    for allowed, fired in (("yes", True), ("no", False)):
+        state = RULESET.setup("skirmish", RULESET.info.resolve_options({"ow_soldiers": allowed}),
+                              SeededDice(b"aa miniatures setup seed", "s"))
+        data = RULESET.dump(state)
+        next(u for u in data["units"] if u["id"] == "panzer")["overwatch"] = 3     # J4 watching south
+        next(u for u in data["units"] if u["id"] == "garand").update(hex=[10, 0])  # K6, beside the row
+        state = RULESET.load(data)
+        assert any("overwatch fire" in e.text for e in _events(state, "MOVE garand J6")) is fired
+
+
+def _events(state, text):
+    from pbem.core.dice import FixedDice
+    return RULESET.resolve(state, {"allies": _check(state, "allies", text).orders}, FixedDice([1] * 20)).events
