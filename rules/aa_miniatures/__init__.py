@@ -1,8 +1,10 @@
-"""Axis & Allies Miniatures by mail (issue #17, the foundation): tactical hex combat with facing,
-line of sight, the attack roll and face-down hit markers, on the ruleset kit.
+"""Axis & Allies Miniatures by mail (issue #17, the foundation): tactical hex combat with facing, line
+of sight, the attack roll and face-down hit markers, defensive and overwatch fire from standing orders
+(ASK opens a short window), air strikes and AA fire, Double Shot and grazing fire, transport, on the
+ruleset kit.
 
-Not registered in :data:`pbem.rules.RULESETS` yet: defensive fire, overwatch, aircraft and the other
-parts listed under "Not yet built" in NOTES.md are missing.
+Not registered in :data:`pbem.rules.RULESETS` yet: fog, the army build and the rest listed under "Not yet
+built" in NOTES.md are missing.
 """
 from __future__ import annotations
 
