@@ -15,11 +15,11 @@ from .movement import FACING_RULE, STACK_RULE
 from .preview import attack_preview
 from .reactions import DF_RULE, OW_RULE
 from .orders import Attack, Overwatch, unit_of
-from .parsers import (ATTACK_RULE, ATTACK_USAGE, STRIKE_RULE, AIR_USAGE, parse_air, parse_attack, parse_face, parse_fire,
+from .parsers import (ATTACK_RULE, ATTACK_USAGE, STRIKE_RULE, AIR_USAGE, parse_air, parse_attack, parse_face, parse_fire, parse_fire_order,
                       parse_hold, parse_hold_fire, parse_initiative, parse_load, parse_move, parse_overwatch,
                       parse_penalty, parse_policy, parse_unload, overwatch_limit, units_of, TRANSPORT_RULE)
 
-STANDING_VERBS = ("DF", "OW", "AA", "INITIATIVE", "OVERSTACK_PENALTY", "CANCEL")
+STANDING_VERBS = ("DF", "OW", "AA", "DF_ORDER", "INITIATIVE", "OVERSTACK_PENALTY", "CANCEL")
 MOVE_VERBS = ("MOVE", "FACE", "HOLD", "OVERWATCH", "LOAD", "UNLOAD", *STANDING_VERBS)
 ATTACK_VERBS = ("AIR", "ATTACK", "MOVE", "FACE", "HOLD", "OVERWATCH", "LOAD", "UNLOAD", "IF", *STANDING_VERBS)
 
@@ -53,6 +53,7 @@ ORDERS = scripted(VerbTable([
     Verb("DF", parse_policy("DF"), "DF <unit>|ALL ALWAYS|NEVER|VEHICLES|SOLDIERS|ASK [HEX BEST|FROM|TO]", DF_RULE),
     Verb("OW", parse_policy("OW"), "OW <unit>|ALL ALWAYS|NEVER|VEHICLES|SOLDIERS|ASK", OW_RULE),
     Verb("AA", parse_policy("AA"), "AA <unit>|ALL ALWAYS|NEVER", STRIKE_RULE),
+    Verb("DF_ORDER", parse_fire_order, "DF_ORDER <unit> <unit> ...", DF_RULE),
     Verb("INITIATIVE", parse_initiative, "INITIATIVE FIRST|SECOND", "initiative (digest G5)"),
     Verb("OVERSTACK_PENALTY", parse_penalty, "OVERSTACK_PENALTY HIGHEST_COST|LOWEST_COST|ALREADY_HIT", STACK_RULE),
     Verb("CANCEL", parse_cancel, "CANCEL INITIATIVE | CANCEL DF <unit> | CANCEL OW <unit>", "standing orders"),

@@ -108,7 +108,7 @@ def reactions(w: Work[Battle], mover: Unit, a: Hex, b: Hex, path: Sequence[Hex],
     firer after another until the mover is Disrupted (overlapping fire, L360): the mover as it stops,
     None if it goes on, or SUSPENDED after asking a seat."""
     bt = w.data
-    for firer in [u for u in bt.all() if u.side != mover.side and u.id not in done]:
+    for firer in _firers(w, mover, done):
         found = _shot(w, bt.units[firer.id], mover, a, b)
         if found is None:
             continue
@@ -120,6 +120,14 @@ def reactions(w: Work[Battle], mover: Unit, a: Hex, b: Hex, path: Sequence[Hex],
         if hit is not None:
             return hit
     return None
+
+
+def _firers(w: Work[Battle], mover: Unit, done: Sequence[str]) -> list[Unit]:
+    """The other side's units in the order they react: its standing DF_ORDER first, then map order."""
+    units = [u for u in w.data.all() if u.side != mover.side and u.id not in done]
+    kept = w.standing_order(units[0].side, "DF_ORDER") if units else None
+    first = kept.words[1:] if kept is not None else ()
+    return sorted(units, key=lambda u: first.index(u.id) if u.id in first else len(first))
 
 
 def shoot(w: Work[Battle], shot: Shot, mover: Unit, a: Hex, b: Hex) -> Unit | None:

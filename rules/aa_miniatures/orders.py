@@ -123,6 +123,20 @@ class Policy:
 
 
 @dataclass(frozen=True)
+class FireOrder:
+    """Standing: the order in which this side's units take their reaction fire at one step, before any
+    unit not named (overlapping fire, L360: fire one, see the result, then the next)."""
+
+    units: tuple[str, ...]
+
+    def text(self) -> str:
+        return f"DF_ORDER {' '.join(self.units)}"
+
+    def standing_change(self) -> tuple[str, str | None]:
+        return "DF_ORDER", self.text()
+
+
+@dataclass(frozen=True)
 class Penalty:
     """Standing: which enemy unit of an over-full hex gets this side's face-down yellow (L5):
     the HIGHEST_COST (the default), the LOWEST_COST, or one ALREADY_HIT this turn (then the highest)."""

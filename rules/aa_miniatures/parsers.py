@@ -16,8 +16,8 @@ from .model import Unit
 from .movement import FACING_RULE, STACK_RULE, path_problem, placement_problem
 from .reactions import DF_RULE, OW_RULE
 from .tables import AIRCRAFT, ARTILLERY, cards, tables
-from .orders import (Air, Answer, Attack, Face, Hold, Initiative, Load, Move, Overwatch, Penalty, Policy,
-                     Unload)
+from .orders import (Air, Answer, Attack, Face, FireOrder, Hold, Initiative, Load, Move, Overwatch, Penalty,
+                     Policy, Unload)
 
 ATTACK_RULE = "Attack and defence, L37-L74"
 AIR_RULE = "Attacks against aircraft, L76-L78"
@@ -222,6 +222,15 @@ def parse_policy(verb: str) -> Any:
         where = one_of(words[3], ("BEST", "FROM", "TO"), "HEX", rule=rule) if len(words) == 4 else "BEST"
         return Policy(verb, unit, when, where)
     return parse
+
+
+def parse_fire_order(args: tuple[str, ...], view: View, seat: str) -> FireOrder:
+    if not args:
+        raise OrderSyntaxError("expected DF_ORDER <unit> <unit> ...", rule=DF_RULE)
+    named = tuple(_own(view, seat, a, DF_RULE).id for a in args)
+    if len(set(named)) != len(named):
+        raise IllegalOrderError("a unit is named twice", rule=DF_RULE)
+    return FireOrder(named)
 
 
 def parse_penalty(args: tuple[str, ...], view: View, seat: str) -> Penalty:

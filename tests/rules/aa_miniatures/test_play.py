@@ -253,3 +253,19 @@ def test_options_for_two_gaps():
 def _events(state, text):
     from pbem.core.dice import FixedDice
     return RULESET.resolve(state, {"allies": _check(state, "allies", text).orders}, FixedDice([1] * 20)).events
+
+
+def test_df_order_sets_which_unit_fires_first():
+    """A4 (L360): DF_ORDER says which of two units the Sherman passes fires first; once it is
+    Disrupted the other holds."""
+    from pbem.core.dice import FixedDice
+    case = known.load_case(next(p for p in CASES if p.stem == "t8_defensive_fire_into_the_hex_entered"))
+    data = known._plain(RULESET.dump(known.start_state(RULESET, case)))
+    next(u for u in data["units"] if u["id"] == "grenadier")["hex"] = [8, 3]   # I8, next to H8 and H7
+    for order, first in (("DF_ORDER grenadier pak40", "grenadier"), ("DF_ORDER pak40 grenadier", "pak40")):
+        data["flow"]["standing"] = [["axis", "DF_ORDER", order], ["axis", "DF ALL", "DF ALL ALWAYS HEX TO"]]
+        state = RULESET.load(data)
+        orders = _check(state, "allies", case.orders["allies"]).orders
+        events = RULESET.resolve(state, {"allies": orders}, FixedDice([6] * 30)).events
+        fired = [e.text.split()[1] for e in events if e.kind == "reaction"]
+        assert fired == [first], fired
