@@ -46,7 +46,8 @@ def order_form(view: View, seat: str) -> str:
     if not _awaited(view, seat):
         return "\n".join(head + ["# Nothing to order in this phase."]) + "\n"
     if view["asking"]:
-        return "\n".join(head + [f"# {view['asking']['question']}", "# Silence holds fire.", "HOLD"]) + "\n"
+        default = view["asking"]["default"]
+        return "\n".join(head + [f"# {view['asking']['question']}", f"# Silence answers {default}.", default]) + "\n"
     own = [u for u in units_of(view) if u.side == seat]
     body = [line for u in own for line in _unit_lines(view, u)]
     body += [f"# {c['id']}: {c['name']} aboard {c['aboard']}; may UNLOAD" for c in view["cargo"] if c["side"] == seat]
@@ -95,7 +96,7 @@ def bot_orders(view: View, seat: str, dice: Dice) -> str:
         return view["asking"]["choices"][-2] + "\n"  # FIRE TO (or FIRE): the bot always fires
     own = [u for u in units_of(view) if u.side == seat]
     foes = [u for u in units_of(view) if u.side != seat]
-    lines: list[Any] = [] if view["standing"] else ["DF ALL ASK", "OW ALL ASK"]  # so its games meet the windows
+    lines: list[Any] = [] if view["standing"] else ["DF ALL ASK", "OW ALL ASK", "INITIATIVE ASK"]  # meet the windows
     watching = sum(1 for u in own if u.overwatch is not None)
     for unit in own:
         if view["step"] != "attack" and unit.stats.kind == "artillery" and unit.overwatch is None \

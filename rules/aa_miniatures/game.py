@@ -15,6 +15,7 @@ from typing import Any
 from pbem.core.dice import Dice
 from pbem.core.flow import OVER
 from pbem.core.hexgrid import NAMES
+from pbem.core.interrupts import Ask
 from pbem.core.phases import Step, Steps
 from pbem.core.ruleset import Outcome, Seat, Window
 from pbem.core.scripts import If, run
@@ -59,7 +60,7 @@ def _finish(w: Work[Battle]) -> None:
     b.over = _ended(b, w.turn)
     if not b.over:
         w.new_turn()
-        b.first = _initiative(w)
+        _initiative(w)
 
 
 def _actions(orders: Mapping[str, Sequence[Order]], side: str) -> list[Order]:
@@ -121,7 +122,9 @@ def react(w: Work[Battle], orders: Mapping[str, Sequence[Order]]) -> None:
 def _after(w: Work[Battle]) -> str:
     """The step after the phase that ran (or was resumed)."""
     b = w.data
-    if b.phase == "attack":
+    if b.suspended:
+        return "attack"  # never taken: the interrupt opened decides the next step
+    if b.phase in ("attack", "initiative"):
         return OVER if b.over else _first_step(b.state.cadence)
     return "move-second" if b.phase == "move-first" else "attack"
 
@@ -134,8 +137,9 @@ def _ended(b: Battle, turn: int) -> bool:
     return turn >= b.state.last_turn or any(not any(u.side == s for u in b.all()) for s in SIDES)
 
 
-def _initiative(w: Work[Battle]) -> str:
-    """Both roll; the higher chooses by its standing INITIATIVE order (FIRST if none); ties re-roll."""
+def _initiative(w: Work[Battle]) -> None:
+    """Both roll; the higher chooses by its standing INITIATIVE order (FIRST if none; ASK opens a
+    window for it, FIRST on silence); ties re-roll."""
     n = tables()["initiative"]["dice"]
     for _ in range(20):
         rolls = {s: sum(w.roll(6, f"{s} initiative", seen_by=EVERYONE) for _ in range(n)) for s in SIDES}
@@ -143,9 +147,23 @@ def _initiative(w: Work[Battle]) -> str:
             break
     winner = max(SIDES, key=lambda s: rolls[s])
     kept = w.standing_order(winner, "INITIATIVE")
-    first = other(winner) if kept is not None and kept.words[1] == "SECOND" else winner
-    w.say(f"initiative: allies {rolls['allies']}, axis {rolls['axis']}; {first} moves first", kind="initiative")
-    return first
+    said = f"initiative: allies {rolls['allies']}, axis {rolls['axis']}"
+    if kept is not None and kept.words[1] == "ASK":
+        w.say(f"{said}; {winner} chooses who moves first", kind="initiative")
+        w.interrupt("initiative", [Ask(winner, "initiative", "You won the initiative: move FIRST or SECOND?",
+                                       "FIRST", ("FIRST", "SECOND"))])
+        w.data.suspended = True
+        return
+    w.data.first = other(winner) if kept is not None and kept.words[1] == "SECOND" else winner
+    w.say(f"{said}; {w.data.first} moves first", kind="initiative")
+
+
+def choose_first(w: Work[Battle], orders: Mapping[str, Sequence[Order]]) -> None:
+    """The initiative winner's answer (FIRST on silence)."""
+    winner = w.resumed.asks[0].seat
+    w.data.first = winner if w.answers["initiative"] == "FIRST" else other(winner)
+    w.data.phase = "initiative"
+    w.say(f"{winner} chose to move {w.answers['initiative'].lower()}: {w.data.first} moves first", kind="initiative")
 
 
 STEPS: Steps[State, Battle] = Steps([
@@ -157,6 +175,8 @@ STEPS: Steps[State, Battle] = Steps([
          prompt="Move your units (MOVE, FACE, HOLD, OVERWATCH); both sides' moves are taken unit by unit."),
     Step("attack", attack, next=_after, title="attack lists",
          prompt="Your attack list, in order: ATTACK, MOVE, FACE, HOLD, IF LIVE/DOOMED <unit> THEN ... ELSE ..."),
+    Step("initiative", choose_first, next=_after, window=Window.INTERRUPT, hours=12, title="initiative",
+         prompt="You won the initiative: FIRST or SECOND."),
     Step("react", react, next=_after, window=Window.INTERRUPT, hours=12, title="reaction fire",
          prompt="A unit of yours may fire at a moving enemy: FIRE FROM, FIRE TO (or FIRE) or HOLD."),
 ], seats=lambda state: SEATS, open=Battle, close=Battle.freeze, sides=SIDES)
@@ -207,7 +227,8 @@ def _asking(state: State, seat: str) -> dict[str, Any] | None:
     """The question this seat must answer now, or None."""
     pending = state.flow.pending
     asks = pending.asks_of(seat) if pending is not None else ()
-    return {"question": asks[0].question, "choices": list(asks[0].choices)} if asks else None
+    return ({"question": asks[0].question, "choices": list(asks[0].choices), "default": asks[0].default}
+            if asks else None)
 
 
 def outcome(state: State) -> Outcome | None:

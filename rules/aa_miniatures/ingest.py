@@ -15,7 +15,7 @@ from .movement import FACING_RULE, STACK_RULE
 from .preview import attack_preview
 from .reactions import DF_RULE, OW_RULE
 from .orders import Attack, Overwatch, unit_of
-from .parsers import (ATTACK_RULE, ATTACK_USAGE, STRIKE_RULE, AIR_USAGE, parse_air, parse_attack, parse_face, parse_fire, parse_fire_order,
+from .parsers import (ATTACK_RULE, ATTACK_USAGE, STRIKE_RULE, AIR_USAGE, parse_air, parse_attack, parse_choice, parse_face, parse_fire, parse_fire_order,
                       parse_hold, parse_hold_fire, parse_initiative, parse_load, parse_move, parse_overwatch,
                       parse_penalty, parse_policy, parse_unload, overwatch_limit, units_of, TRANSPORT_RULE)
 
@@ -81,7 +81,9 @@ def _one_order_per_unit(parsed: Sequence[tuple[OrderLine, Order]], view: View, s
     return problems
 
 ANSWERS = VerbTable([Verb("FIRE", parse_fire, "FIRE [FROM|TO]", DF_RULE),
-                     Verb("HOLD", parse_hold_fire, "HOLD", DF_RULE)], rule=DF_RULE)
+                     Verb("HOLD", parse_hold_fire, "HOLD", DF_RULE),
+                     Verb("FIRST", parse_choice("FIRST"), "FIRST", "initiative (digest G5)"),
+                     Verb("SECOND", parse_choice("SECOND"), "SECOND", "initiative (digest G5)")], rule=DF_RULE)
 
 
 def check_orders(view: View, seat: str, lines: Sequence[OrderLine]) -> Any:

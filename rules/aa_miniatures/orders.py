@@ -166,7 +166,8 @@ class Initiative:
 
 @dataclass(frozen=True)
 class Answer:
-    """FIRE FROM, FIRE TO, FIRE or HOLD: the answer to a reaction the seat's standing order left open."""
+    """The answer to a question a standing order left open: FIRE FROM, FIRE TO, FIRE or HOLD (reaction
+    fire), FIRST or SECOND (the initiative)."""
 
     choice: str
 
@@ -174,7 +175,7 @@ class Answer:
         return self.choice
 
     def answer_to(self, ask: Ask) -> str | None:
-        return self.choice if ask.key == "react" and self.choice in ask.choices else None
+        return self.choice if self.choice in ask.choices else None
 
 
 ACTIONS = (Air, Move, Face, Attack, Hold, Overwatch, Load, Unload)

@@ -240,8 +240,19 @@ def parse_penalty(args: tuple[str, ...], view: View, seat: str) -> Penalty:
 
 
 def parse_initiative(args: tuple[str, ...], view: View, seat: str) -> Initiative:
-    arity(args, 1, "INITIATIVE FIRST|SECOND", rule="initiative (lost, digest G5)")
-    return Initiative(one_of(args[0].upper(), ("FIRST", "SECOND"), "INITIATIVE", rule="initiative (digest G5)"))
+    arity(args, 1, "INITIATIVE FIRST|SECOND|ASK", rule="initiative (lost, digest G5)")
+    return Initiative(one_of(args[0].upper(), ("FIRST", "SECOND", "ASK"), "INITIATIVE", rule="initiative (digest G5)"))
+
+
+def parse_choice(word: str) -> Any:
+    """FIRST or SECOND, answering the initiative question."""
+    def parse(args: tuple[str, ...], view: View, seat: str) -> Answer:
+        arity(args, 0, word, rule="initiative (digest G5)")
+        choices = view["asking"]["choices"] if view.get("asking") else ()
+        if word not in choices:
+            raise IllegalOrderError(f"answer one of: {', '.join(choices)}", rule="initiative (digest G5)")
+        return Answer(word)
+    return parse
 
 
 def attack_problem(view: View, attacker: Unit, target: Unit) -> str | None:
@@ -309,6 +320,8 @@ def parse_fire(args: tuple[str, ...], view: View, seat: str) -> Answer:
 
 
 def parse_hold_fire(args: tuple[str, ...], view: View, seat: str) -> Answer:
+    if "HOLD" not in (view["asking"]["choices"] if view.get("asking") else ()):
+        raise IllegalOrderError("answer FIRST or SECOND", rule="initiative (digest G5)")
     arity(args, 0, "HOLD", rule=DF_RULE)
     return Answer("HOLD")
 

@@ -125,7 +125,7 @@ def test_an_ask_policy_opens_a_window_for_that_seat_only(answer, disrupted, wher
     assert phase.name.startswith("react") and phase.awaiting == {"axis"}
     view = RULESET.view(state, "axis")
     assert "FIRE FROM" in view["asking"]["choices"] and RULESET.view(state, "allies")["asking"] is None
-    assert "Silence holds fire" in RULESET.order_form(view, "axis")
+    assert "Silence answers HOLD" in RULESET.order_form(view, "axis")
     orders = _check(state, "axis", answer).orders if answer else ()
     assert not (answer and _check(state, "axis", answer).problems)
     after = RULESET.resolve(state, {"axis": orders}, FixedDice(dice if answer == "FIRE TO" else [])).state
@@ -269,3 +269,19 @@ def test_df_order_sets_which_unit_fires_first():
         events = RULESET.resolve(state, {"allies": orders}, FixedDice([6] * 30)).events
         fired = [e.text.split()[1] for e in events if e.kind == "reaction"]
         assert fired == [first], fired
+
+
+@pytest.mark.parametrize("answer, first", [("SECOND", "allies"), (None, "axis")])
+def test_initiative_ask(answer, first):
+    """INITIATIVE ASK: the winner of the roll is asked FIRST or SECOND (FIRST on silence)."""
+    from pbem.core.dice import FixedDice
+    data = RULESET.dump(_state("attack"))
+    data["flow"]["standing"] = [["axis", "INITIATIVE", "INITIATIVE ASK"]]
+    state = RULESET.load(data)
+    asked = RULESET.resolve(state, {}, FixedDice([1, 1, 6, 6])).state   # allies 2, axis 12
+    assert RULESET.phase(asked).awaiting == {"axis"}
+    assert RULESET.view(asked, "axis")["asking"]["choices"] == ["FIRST", "SECOND"]
+    assert "answer one of: FIRST, SECOND" in str(_check(asked, "axis", "FIRE").problems[0])
+    orders = _check(asked, "axis", answer).orders if answer else ()
+    after = RULESET.resolve(asked, {"axis": orders}, FixedDice([])).state
+    assert after.first == first and RULESET.phase(after).name == "move-first" and after.turn == 2
