@@ -1,11 +1,13 @@
-"""The game by mail on the kit: the phase table, setup, views, the order form and the outcome.
+"""The game by mail on the kit: the phase table, setup, views and the outcome.
 
-Cadence (``standard``, the design's three windows a turn): the first player's movement, the second
-player's movement (having seen the first), then both sides' sealed attack lists, which the engine
-takes one entry from each side in turn, the first player's first, evaluating ``IF`` conditions when
-an entry is reached.  The Casualty Phase, the victory check and the next turn's initiative follow at
-once.  The order of movement and the initiative procedure are lost (digest G5): both are the usual
-readings, named in NOTES.md.
+Cadence ``standard`` (the design's three windows a turn): the first player's movement, the second
+player's movement (having seen the first), then both sides' sealed attack lists: air strikes first,
+then one entry from each side in turn, the first player's first, ``IF`` conditions evaluated when an
+entry is reached.  Cadence ``fast``: both sides' moves in one window, one unit of each in turn, then
+the attack lists.  The Casualty Phase, the victory check and the next turn's initiative follow at
+once.  Reaction fire and the initiative choice may open a short window (``react``, ``initiative``)
+for one seat when its standing order says ASK; the interrupted phase then carries on.  The order of
+movement and the initiative procedure are lost (digest G5): both are readings named in NOTES.md.
 """
 from __future__ import annotations
 
