@@ -12,12 +12,13 @@ from pbem.core.standing import parse_cancel
 from pbem.core.verbs import Order, Verb, VerbTable, View
 
 from .movement import FACING_RULE, STACK_RULE
+from .orders import Attack, Overwatch, unit_of
+from .parsers import (AIR_USAGE, ATTACK_RULE, ATTACK_USAGE, STRIKE_RULE, TRANSPORT_RULE, overwatch_limit,
+                      parse_air, parse_attack, parse_choice, parse_face, parse_fire, parse_fire_order, parse_hold,
+                      parse_hold_fire, parse_initiative, parse_load, parse_move, parse_overwatch, parse_penalty,
+                      parse_policy, parse_unload, units_of)
 from .preview import attack_preview
 from .reactions import DF_RULE, OW_RULE
-from .orders import Attack, Overwatch, unit_of
-from .parsers import (ATTACK_RULE, ATTACK_USAGE, STRIKE_RULE, AIR_USAGE, parse_air, parse_attack, parse_choice, parse_face, parse_fire, parse_fire_order,
-                      parse_hold, parse_hold_fire, parse_initiative, parse_load, parse_move, parse_overwatch,
-                      parse_penalty, parse_policy, parse_unload, overwatch_limit, units_of, TRANSPORT_RULE)
 
 STANDING_VERBS = ("DF", "OW", "AA", "DF_ORDER", "INITIATIVE", "OVERSTACK_PENALTY", "CANCEL")
 MOVE_VERBS = ("MOVE", "FACE", "HOLD", "OVERWATCH", "LOAD", "UNLOAD", *STANDING_VERBS)

@@ -14,13 +14,14 @@ from .board import board, direction_of, hex_name, parse_hex
 from .los import LOS_RULE, clear, strike_facings
 from .model import Unit
 from .movement import FACING_RULE, STACK_RULE, path_problem, placement_problem
-from .reactions import DF_RULE, OW_RULE
-from .tables import AIRCRAFT, ARTILLERY, cards, tables
 from .orders import (Air, Answer, Attack, Face, FireOrder, Hold, Initiative, Load, Move, Overwatch, Penalty,
                      Policy, Unload)
+from .reactions import DF_RULE, OW_RULE
+from .tables import AIRCRAFT, ARTILLERY, cards, tables
 
 ATTACK_RULE = "Attack and defence, L37-L74"
 AIR_RULE = "Attacks against aircraft, L76-L78"
+
 
 # ---------------------------------------------------------------------------------- the position
 def units_of(view: View) -> tuple[Unit, ...]:
