@@ -3,7 +3,7 @@ of sight, the attack roll and face-down hit markers, defensive and overwatch fir
 (ASK opens a short window), air strikes and AA fire, Double Shot and grazing fire, transport, on the
 ruleset kit.
 
-Not registered in :data:`pbem.rules.RULESETS` yet: fog, the army build and the rest listed under "Not yet
+Not registered in :data:`pbem.rules.RULESETS` yet: fog and the rest listed under "Not yet
 built" in NOTES.md are missing.
 """
 from __future__ import annotations
@@ -32,6 +32,9 @@ RULESET = Assembled(
                               Option("ow_soldiers", "yes", "may a vehicle's overwatch fire at soldiers entering its "
                                      "row, though soldiers never provoke a vehicle's defensive fire (digest G22)",
                                      ("yes", "no")),
+                              Option("army", "scenario", "'scenario': the scenario's forces; 'build': each side "
+                                     "buys a sealed army of up to 100 points (L236) and sets it up in its zone",
+                                     ("scenario", "build")),
                               Option("move_in_attack", "yes", "may a unit that moved in the movement phase move "
                                      "again instead of attacking (digest G6)", ("yes", "no")))),
     steps=STEPS, setup=setup, view=view, order_form=order_form, check_orders=check_orders,

@@ -13,14 +13,15 @@ from .board import board, hex_name
 from .preview import attack_preview
 from .model import Unit
 from .movement import path_problem, speed
-from .parsers import legal_targets, overwatch_limit, parse_air, reserve_of, units_of
+from .parsers import legal_targets, overwatch_limit, parse_air, reserve_of, units_of, zone
+from .tables import cards
 
 
 def _awaited(view: View, seat: str) -> bool:
     step = view["step"]
     if step == "react":
         return view["asking"] is not None
-    return step in ("attack", "move-both") or (step == "move-first") == (view["first"] == seat)
+    return step in ("attack", "move-both", "deploy") or (step == "move-first") == (view["first"] == seat)
 
 
 def _verbs(view: View, unit: Unit) -> str:
@@ -45,6 +46,8 @@ def order_form(view: View, seat: str) -> str:
             f"{view['step']} ({view['first']} moves first this turn). You are {seat}."]
     if not _awaited(view, seat):
         return "\n".join(head + ["# Nothing to order in this phase."]) + "\n"
+    if view["step"] == "deploy":
+        return "\n".join(head + _army_lines(view, seat) + army(view, seat)) + "\n"
     if view["asking"]:
         default = view["asking"]["default"]
         return "\n".join(head + [f"# {view['asking']['question']}", f"# Silence answers {default}.", default]) + "\n"
@@ -92,6 +95,8 @@ def bot_orders(view: View, seat: str, dice: Dice) -> str:
     fires each unit at its best target, falling back to the next best if that one is doomed."""
     if not _awaited(view, seat):
         return ""
+    if view["step"] == "deploy":
+        return "\n".join(army(view, seat)) + "\n"
     if view["asking"]:
         return view["asking"]["choices"][-2] + "\n"  # FIRE TO (or FIRE): the bot always fires
     own = [u for u in units_of(view) if u.side == seat]
@@ -129,3 +134,26 @@ def _strike(view: View, seat: str, plane: Unit) -> str | None:
                 continue
             return line
     return None
+
+
+# ------------------------------------------------------------------------------------ army build
+def _army_lines(view: View, seat: str) -> list[str]:
+    places = zone(view, seat)
+    return ([f"# Sealed army build: up to {view['points']} points, set up in {len(places)} hexes of your zone "
+             f"({min(hex_name(h) for h in places)} to {max(hex_name(h) for h in places)})."]
+            + [f"#   {k}: {c.name}, {c.kind}, {c.cost} points" for k, c in cards().items() if c.side == seat]
+            + ["# A suggestion follows; change it as you like."])
+
+
+def army(view: View, seat: str) -> list[str]:
+    """A legal army: the dearest cards first while the points last, one unit per hex of the zone
+    nearest the enemy, aircraft off the map."""
+    budget, lines = view["points"], []
+    places = sorted(zone(view, seat), key=lambda h: (hex_name(h)[1:].zfill(3), hex_name(h)),
+                    reverse=seat != "allies")  # the allies set up at the bottom of the map
+    for key, card in sorted(((k, c) for k, c in cards().items() if c.side == seat), key=lambda kc: -kc[1].cost):
+        if card.cost > budget or (card.ground and not places):
+            continue
+        budget -= card.cost
+        lines.append(f"BUY {key} AT {hex_name(places.pop(0))}" if card.ground else f"BUY {key}")
+    return lines

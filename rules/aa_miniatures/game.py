@@ -29,7 +29,7 @@ from .board import hex_name, parse_hex
 from .model import SIDES, State, Unit, other
 from .moving import resume
 from .ingest import CONDITIONS
-from .orders import ACTIONS, Air, revive
+from .orders import ACTIONS, Air, Buy, revive
 from .working import Battle
 from .tables import cards, scenarios, tables
 
@@ -126,6 +126,8 @@ def _after(w: Work[Battle]) -> str:
     b = w.data
     if b.suspended:
         return "attack"  # never taken: the interrupt opened decides the next step
+    if b.phase == "deploy":
+        return _first_step(b.state.cadence)
     if b.phase in ("attack", "initiative"):
         return OVER if b.over else _first_step(b.state.cadence)
     return "move-second" if b.phase == "move-first" else "attack"
@@ -168,7 +170,27 @@ def choose_first(w: Work[Battle], orders: Mapping[str, Sequence[Order]]) -> None
     w.say(f"{winner} chose to move {w.answers['initiative'].lower()}: {w.data.first} moves first", kind="initiative")
 
 
+def deploy(w: Work[Battle], orders: Mapping[str, Sequence[Order]]) -> None:
+    """The sealed army build: both sides' purchases are set up at once (aircraft off the map)."""
+    b = w.data
+    for side in SIDES:
+        bought = [o for o in orders.get(side, ()) if isinstance(o, Buy)]
+        for n, order in enumerate(bought, 1):
+            uid = f"{order.card}_{n}"
+            if order.at:
+                hex_ = parse_hex(order.at)
+                assert hex_ is not None
+                b.put(Unit(uid, order.card, side, hex_, NAMES.index(order.face)))
+            else:
+                b.reserve[uid] = Unit(uid, order.card, side, (0, 0), 0)
+        spent = sum(cards()[o.card].cost for o in bought)
+        w.say(f"{side} sets up {len(bought)} units ({spent} points): "
+              + (", ".join(o.text()[4:] for o in bought) or "nothing"), kind="deploy")
+
+
 STEPS: Steps[State, Battle] = Steps([
+    Step("deploy", deploy, next=_after, title="sealed army build",
+         prompt="Buy your army (BUY <card> AT <hex> [FACE <dir>]; aircraft: BUY <card>) within the points."),
     Step("move-first", move_first, next=_after, who=lambda s: (s.first,), title="first player's movement",
          prompt="Move your units (MOVE, FACE, HOLD); the other side moves next, having seen yours."),
     Step("move-second", move_second, next=_after, who=lambda s: (other(s.first),),
@@ -195,12 +217,14 @@ def _placed(line: str, side: str) -> Unit:
 
 def setup(scenario: str, options: Mapping[str, Any], dice: Dice) -> State:
     sc = scenarios()[scenario]
-    units = tuple(_placed(line, side) for side in SIDES for line in sc[side])
-    reserve = tuple(Unit(uid, card, side, (0, 0), 0) for side in SIDES
-                    for uid, card in (line.split() for line in sc.get(f"{side}_air", [])))
+    build = options["army"] == "build"
+    units = () if build else tuple(_placed(line, side) for side in SIDES for line in sc[side])
+    reserve = () if build else tuple(Unit(uid, card, side, (0, 0), 0) for side in SIDES
+                                     for uid, card in (line.split() for line in sc.get(f"{side}_air", [])))
     objectives = tuple(h for h in (parse_hex(n) for n in sc["objectives"]) if h is not None)
     return State(scenario, sc["map"], sc["turns"], objectives, units, (), sc["first"],
-                 STEPS.start(_first_step(options["cadence"])), options["sight"], options["cadence"], reserve,
+                 STEPS.start("deploy" if build else _first_step(options["cadence"])), options["sight"],
+                 options["cadence"], reserve,
                  ow_soldiers=options["ow_soldiers"] == "yes", move_in_attack=options["move_in_attack"] == "yes")
 
 
@@ -215,7 +239,7 @@ def view(state: State, seat: str) -> dict[str, Any]:
     """Everything: the game hides nothing (digest 5), except the other side's standing orders."""
     return {"seat": seat, "turn": state.turn, "last_turn": state.last_turn, "scenario": state.scenario,
             "map": state.map, "step": state.flow.step, "first": state.first, "strict": state.sight == "strict",
-            "move_in_attack": state.move_in_attack,
+            "move_in_attack": state.move_in_attack, "points": tables()["army"]["points"],
             "objectives": [hex_name(h) for h in state.objectives],
             "units": [unit_view(u) for u in state.units], "lost": [unit_view(u) for u in state.lost],
             "cargo": [{"id": u.id, "card": u.card, "name": u.stats.name, "side": u.side, "aboard": u.aboard}

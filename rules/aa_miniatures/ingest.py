@@ -11,14 +11,15 @@ from pbem.core.scripts import ConditionKind, Conditions, If, scripted
 from pbem.core.standing import parse_cancel
 from pbem.core.verbs import Order, Verb, VerbTable, View
 
-from .movement import FACING_RULE, STACK_RULE
-from .orders import Attack, Overwatch, unit_of
-from .parsers import (AIR_USAGE, ATTACK_RULE, ATTACK_USAGE, STRIKE_RULE, TRANSPORT_RULE, overwatch_limit,
+from .movement import FACING_RULE, STACK_RULE, within_full
+from .orders import Attack, Buy, Overwatch, unit_of
+from .parsers import (AIR_USAGE, ATTACK_RULE, BUILD_RULE, parse_buy, ATTACK_USAGE, STRIKE_RULE, TRANSPORT_RULE, overwatch_limit,
                       parse_air, parse_attack, parse_choice, parse_face, parse_fire, parse_fire_order, parse_hold,
                       parse_hold_fire, parse_initiative, parse_load, parse_move, parse_overwatch, parse_penalty,
                       parse_policy, parse_unload, units_of)
 from .preview import attack_preview
 from .reactions import DF_RULE, OW_RULE
+from .tables import cards
 
 STANDING_VERBS = ("DF", "OW", "AA", "DF_ORDER", "INITIATIVE", "OVERSTACK_PENALTY", "CANCEL")
 MOVE_VERBS = ("MOVE", "FACE", "HOLD", "OVERWATCH", "LOAD", "UNLOAD", *STANDING_VERBS)
@@ -48,6 +49,7 @@ ORDERS = scripted(VerbTable([
     Verb("ATTACK", parse_attack, ATTACK_USAGE, ATTACK_RULE),
     Verb("HOLD", parse_hold, "HOLD <unit>", FACING_RULE),
     Verb("AIR", parse_air, AIR_USAGE, STRIKE_RULE),
+    Verb("BUY", parse_buy, "BUY <card> AT <hex> [FACE <dir>] | BUY <aircraft>", BUILD_RULE),
     Verb("LOAD", parse_load, "LOAD <unit> INTO <transport>", TRANSPORT_RULE),
     Verb("UNLOAD", parse_unload, "UNLOAD <unit> [AT <hex>]", TRANSPORT_RULE),
     Verb("OVERWATCH", parse_overwatch, "OVERWATCH <unit> <dir>", OW_RULE),
@@ -87,9 +89,31 @@ ANSWERS = VerbTable([Verb("FIRE", parse_fire, "FIRE [FROM|TO]", DF_RULE),
                      Verb("SECOND", parse_choice("SECOND"), "SECOND", "initiative (digest G5)")], rule=DF_RULE)
 
 
+def _within_budget(parsed: Sequence[tuple[OrderLine, Order]], view: View, seat: str) -> list[OrderProblem]:
+    """The army costs at most the game's points (L236), and no hex is set up beyond full (L1)."""
+    problems, spent, stacks = [], 0, {}
+    for line, order in parsed:
+        if not isinstance(order, Buy):
+            continue
+        card = cards()[order.card]
+        spent += card.cost
+        if spent > view["points"]:
+            problems.append(IllegalOrderError(f"the army would cost {spent} of {view['points']} points",
+                                              rule=BUILD_RULE).problem(line.line_no, line.text))
+        if order.at:
+            v, s = stacks.get(order.at, (0, 0))
+            stacks[order.at] = (v + (card.kind == "vehicle"), s + (card.kind != "vehicle"))
+            if not within_full(*stacks[order.at]):
+                problems.append(IllegalOrderError(f"{order.at} would be over full ({STACK_RULE})", rule=BUILD_RULE)
+                                .problem(line.line_no, line.text))
+    return problems
+
+
 def check_orders(view: View, seat: str, lines: Sequence[OrderLine]) -> Any:
     if view.get("asking"):
         return ANSWERS.check_lines(view, seat, lines)
+    if view["step"] == "deploy":
+        return ORDERS.check_lines(view, seat, lines, allowed=("BUY", *STANDING_VERBS), whole=_within_budget)
     allowed = ATTACK_VERBS if view["step"] == "attack" else MOVE_VERBS
     if view["step"] == "attack" and not view["move_in_attack"]:
         allowed = tuple(v for v in allowed if v not in ("MOVE", "FACE", "LOAD", "UNLOAD"))

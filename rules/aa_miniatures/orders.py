@@ -103,6 +103,18 @@ class Overwatch:
 
 
 @dataclass(frozen=True)
+class Buy:
+    """Sealed army build: one unit of a card, set up in a hex of the side's zone (aircraft: off the map)."""
+
+    card: str
+    at: str = ""
+    face: str = ""
+
+    def text(self) -> str:
+        return f"BUY {self.card} AT {self.at} FACE {self.face}" if self.at else f"BUY {self.card}"
+
+
+@dataclass(frozen=True)
 class Policy:
     """Standing: whether a unit (or ALL) makes defensive fire (``DF``) or overwatch fire (``OW``) at a
     unit that provokes it: ALWAYS, NEVER, only at VEHICLES or SOLDIERS, or ASK (a short window opens

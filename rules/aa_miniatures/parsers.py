@@ -14,10 +14,10 @@ from .board import board, direction_of, hex_name, parse_hex
 from .los import LOS_RULE, clear, strike_facings
 from .model import Unit
 from .movement import FACING_RULE, STACK_RULE, path_problem, placement_problem
-from .orders import (Air, Answer, Attack, Face, FireOrder, Hold, Initiative, Load, Move, Overwatch, Penalty,
+from .orders import (Air, Answer, Attack, Buy, Face, FireOrder, Hold, Initiative, Load, Move, Overwatch, Penalty,
                      Policy, Unload)
 from .reactions import DF_RULE, OW_RULE
-from .tables import AIRCRAFT, ARTILLERY, cards, tables
+from .tables import AIRCRAFT, ARTILLERY, cards, scenarios, tables
 
 ATTACK_RULE = "Attack and defence, L37-L74"
 AIR_RULE = "Attacks against aircraft, L76-L78"
@@ -326,3 +326,36 @@ def parse_hold_fire(args: tuple[str, ...], view: View, seat: str) -> Answer:
     arity(args, 0, "HOLD", rule=DF_RULE)
     return Answer("HOLD")
 
+
+
+# ------------------------------------------------------------------------------------ army build
+BUILD_RULE = "army build: 100 points a side (L236); set-up is lost (digest G29)"
+
+
+def zone(view: View, seat: str) -> list[Any]:
+    """The hexes of the seat's set-up rectangle (by column and row of the printed map)."""
+    corners = [parse_hex(n) for n in scenarios()[view["scenario"]][f"{seat}_zone"]]
+    names = [hex_name(h) for h in corners if h is not None]
+    cols = sorted(ord(n[0]) for n in names)
+    rows = sorted(int(n[1:]) for n in names)
+    return [h for h in board(view["map"]).hexes if cols[0] <= ord(hex_name(h)[0]) <= cols[1]
+            and rows[0] <= int(hex_name(h)[1:]) <= rows[1]]
+
+
+def parse_buy(args: tuple[str, ...], view: View, seat: str) -> Buy:
+    words = [a.upper() for a in args]
+    card = cards().get(args[0].lower()) if args else None
+    if card is None or card.side != seat:
+        mine = ", ".join(f"{k} ({c.cost})" for k, c in cards().items() if c.side == seat)
+        raise IllegalOrderError(f"{args[0] if args else '?'} is not a card of your side (yours: {mine})",
+                                rule=BUILD_RULE)
+    if not card.ground:
+        arity(words[1:], 0, "BUY <aircraft>", rule=BUILD_RULE)
+        return Buy(card.key)
+    if len(words) not in (3, 5) or words[1] != "AT" or (len(words) == 5 and words[3] != "FACE"):
+        raise OrderSyntaxError("expected BUY <card> AT <hex> [FACE <dir>]", rule=BUILD_RULE)
+    h = parse_hex(words[2])
+    if h is None or h not in zone(view, seat):
+        raise IllegalOrderError(f"{words[2]} is not in your set-up zone", rule=BUILD_RULE)
+    face = _facing(words[4], BUILD_RULE) if len(words) == 5 else ("N" if seat == "allies" else "S")
+    return Buy(card.key, hex_name(h), face)

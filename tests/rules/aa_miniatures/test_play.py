@@ -28,8 +28,8 @@ def test_known_answer(path):
 
 
 @pytest.mark.parametrize("scenario", [s.name for s in RULESET.info.scenarios])
-@pytest.mark.parametrize("options", [{"sight": "edge"}, {"sight": "strict"}, {"cadence": "fast"}],
-                         ids=["edge", "strict", "fast"])
+@pytest.mark.parametrize("options", [{"sight": "edge"}, {"sight": "strict"}, {"cadence": "fast"}, {"army": "build"}],
+                         ids=["edge", "strict", "fast", "build"])
 def test_conformance(scenario, options):
     """Bot games replay the same, round-trip, and every view, form and bot order is accepted."""
     assert check_ruleset(RULESET, scenario, SEED, options=options, max_phases=60) > 3
@@ -285,3 +285,23 @@ def test_initiative_ask(answer, first):
     orders = _check(asked, "axis", answer).orders if answer else ()
     after = RULESET.resolve(asked, {"axis": orders}, FixedDice([])).state
     assert after.first == first and RULESET.phase(after).name == "move-first" and after.turn == 2
+
+
+def test_sealed_army_build():
+    """army=build: each side buys up to 100 points (L236) in a sealed window and sets up in its zone."""
+    from pbem.core.dice import FixedDice
+    state = RULESET.setup("meeting", RULESET.info.resolve_options({"army": "build"}),
+                          SeededDice(b"aa miniatures setup seed", "s"))
+    assert RULESET.phase(state).name == "deploy" and state.units == ()
+    assert RULESET.phase(state).awaiting == {"allies", "axis"}
+    over = "\n".join(["BUY sherman AT C10"] * 2 + ["BUY sherman AT D10", "BUY sherman AT E10", "BUY sherman AT F10",
+                                                   "BUY sherman AT G10"])
+    problems = [str(p) for p in _check(state, "allies", over).problems]
+    assert any("C10 would be over full" in p for p in problems) and any("cost 114 of 100" in p for p in problems)
+    assert "not in your set-up zone" in str(_check(state, "allies", "BUY sherman AT C2").problems[0])
+    assert "not a card of your side" in str(_check(state, "allies", "BUY tiger AT C10").problems[0])
+    allies = _check(state, "allies", "BUY sherman AT C10 FACE NE\nBUY p47").orders
+    axis = _check(state, "axis", "BUY tiger AT C2").orders
+    after = RULESET.resolve(state, {"allies": allies, "axis": axis}, FixedDice([])).state
+    assert [(u.id, u.hex, u.facing) for u in after.units] == [("sherman_1", (2, 8), 1), ("tiger_1", (2, 0), 3)]
+    assert [u.id for u in after.reserve] == ["p47_2"] and RULESET.phase(after).name == "move-first"
