@@ -32,6 +32,9 @@ RULESET = Assembled(
                               Option("ow_soldiers", "yes", "may a vehicle's overwatch fire at soldiers entering its "
                                      "row, though soldiers never provoke a vehicle's defensive fire (digest G22)",
                                      ("yes", "no")),
+                              Option("rules", "standard", "'standard': facing matters for vehicles only; 'advanced': "
+                                     "for every unit, each using its front or rear defence (L17, digest G30)",
+                                     ("standard", "advanced")),
                               Option("army", "scenario", "'scenario': the scenario's forces; 'build': each side "
                                      "buys a sealed army of up to 100 points (L236) and sets it up in its zone",
                                      ("scenario", "build")),

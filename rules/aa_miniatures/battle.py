@@ -159,7 +159,7 @@ def _anti_aircraft(w: Work[Battle], plane: Unit) -> Unit:
             continue
         b.fired.add(gun.id)
         friends = [u for u in b.all() if u.side == gun.side]
-        hit, text = fire(b.board, Shot(gun, plane.hex, "aa"), plane, friends,
+        hit, text = fire(b.board, Shot(gun, plane.hex, "aa"), plane, friends, b.state.advanced,
                          lambda why: w.roll(6, why, seen_by=EVERYONE))
         w.say(f"{_name(gun)} AA fire at {_name(plane)} in {hex_name(plane.hex)}: {text}", kind="reaction")
         if hit:
@@ -181,7 +181,7 @@ def _roll_attack(w: Work[Battle], attacker: Unit, target: Unit) -> None:
     friends = [u for u in b.all() if u.side == attacker.side]
     mod = combat.die_modifier(attacker, target, enfilade=enfilade(attacker, target, friends),
                               aircraft_front=aircraft_front(target, attacker.hex))
-    side = combat.facing_defence(target, attacker.hex)
+    side = combat.facing_defence(target, attacker.hex, advanced=b.state.advanced)
     d = combat.defence(target, side)
     faces = [w.roll(6, f"{attacker.id} attacks {target.id}", seen_by=EVERYONE) for _ in range(dice)]
     s = combat.successes(faces, mod)

@@ -22,11 +22,12 @@ def band(a: Hex, b: Hex) -> str | None:
     return next((name for name in BANDS if n <= limits[name]), None)
 
 
-def facing_defence(target: Unit, attacker_hex: Hex) -> str:
+def facing_defence(target: Unit, attacker_hex: Hex, *, advanced: bool = False) -> str:
     """``front`` or ``rear``: a vehicle uses its front defence only when attacked from its front arc;
     from the same hex or exactly abeam it uses the rear (L160-L180).  Other kinds use the first value
-    (facing matters for vehicles under the Standard rules, L17)."""
-    if target.stats.kind != VEHICLE:
+    under the Standard rules (facing matters for vehicles only); under the Advanced rules facing
+    matters for every unit (L17, option ``rules=advanced``, digest G30)."""
+    if target.stats.kind != VEHICLE and not advanced:
         return "front"
     return "front" if arc(target.hex, target.facing, attacker_hex) is Arc.FRONT else "rear"
 

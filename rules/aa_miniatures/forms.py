@@ -37,7 +37,7 @@ def _unit_lines(view: View, unit: Unit) -> list[str]:
              f"speed {speed(unit)}{', ' + ', '.join(state) if state else ''}"
              f"{', face-down ' + ' '.join(unit.pending) if unit.pending else ''}; may {_verbs(view, unit)}"]
     friends = [u for u in units_of(view) if u.side == unit.side]
-    lines += [f"#    sees {attack_preview(unit, t, friends)}" for t in legal_targets(view, unit)]
+    lines += [f"#    sees {attack_preview(unit, t, friends, view['advanced'])}" for t in legal_targets(view, unit)]
     return lines
 
 
@@ -84,7 +84,8 @@ def _step_toward(view: View, unit: Unit, foes: list[Unit]) -> str | None:
 def _best_target(view: View, unit: Unit) -> list[Unit]:
     def expected(t: Unit) -> float:
         p = combat.hit_chances(unit.stats.dice(t.stats.kind, combat.band(unit.hex, t.hex) or "close"),
-                               combat.die_modifier(unit, t), combat.defence(t, combat.facing_defence(t, unit.hex)))
+                               combat.die_modifier(unit, t),
+                               combat.defence(t, combat.facing_defence(t, unit.hex, advanced=view["advanced"])))
         return p[1] + 2 * p[2] + 3 * p[3]
     return sorted(legal_targets(view, unit), key=lambda t: (-expected(t), t.id))
 

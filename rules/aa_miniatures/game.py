@@ -225,7 +225,8 @@ def setup(scenario: str, options: Mapping[str, Any], dice: Dice) -> State:
     return State(scenario, sc["map"], sc["turns"], objectives, units, (), sc["first"],
                  STEPS.start("deploy" if build else _first_step(options["cadence"])), options["sight"],
                  options["cadence"], reserve,
-                 ow_soldiers=options["ow_soldiers"] == "yes", move_in_attack=options["move_in_attack"] == "yes")
+                 ow_soldiers=options["ow_soldiers"] == "yes", move_in_attack=options["move_in_attack"] == "yes",
+                 advanced=options["rules"] == "advanced")
 
 
 # ---------------------------------------------------------------------------------------- views
@@ -239,7 +240,7 @@ def view(state: State, seat: str) -> dict[str, Any]:
     """Everything: the game hides nothing (digest 5), except the other side's standing orders."""
     return {"seat": seat, "turn": state.turn, "last_turn": state.last_turn, "scenario": state.scenario,
             "map": state.map, "step": state.flow.step, "first": state.first, "strict": state.sight == "strict",
-            "move_in_attack": state.move_in_attack, "points": tables()["army"]["points"],
+            "move_in_attack": state.move_in_attack, "points": tables()["army"]["points"], "advanced": state.advanced,
             "objectives": [hex_name(h) for h in state.objectives],
             "units": [unit_view(u) for u in state.units], "lost": [unit_view(u) for u in state.lost],
             "cargo": [{"id": u.id, "card": u.card, "name": u.stats.name, "side": u.side, "aboard": u.aboard}

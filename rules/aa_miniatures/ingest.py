@@ -131,4 +131,4 @@ def _attack_note(view: View, order: Order) -> str | None:
     units = {u.id: u for u in units_of(view)}
     attacker, target = units[order.unit], units[order.target]
     friends = [u for u in units.values() if u.side == attacker.side]
-    return f"{order.text()}: {attack_preview(attacker, target, friends)}"
+    return f"{order.text()}: {attack_preview(attacker, target, friends, view['advanced'])}"

@@ -69,6 +69,7 @@ class State:
     cargo: tuple[Unit, ...] = ()  # units aboard a transport (their hex means nothing; ``aboard`` names it)
     ow_soldiers: bool = True  # option: a vehicle's overwatch may fire at soldiers entering its row (G22)
     move_in_attack: bool = True  # option: a unit may move instead of attacking in the attack phase (G6)
+    advanced: bool = False  # option rules=advanced: facing matters for every unit, not only vehicles (L17, G30)
 
     @property
     def turn(self) -> int:

@@ -98,7 +98,7 @@ def _shot(w: Work[Battle], firer: Unit, mover: Unit, a: Hex, b: Hex) -> tuple[Sh
     if not _wants(when, mover):
         return None
     friends = [u for u in bt.all() if u.side == firer.side]
-    at = {"FROM": a, "TO": b}.get(where) or best_hex(bt.board, firer, mover, a, b, friends)
+    at = {"FROM": a, "TO": b}.get(where) or best_hex(bt.board, firer, mover, a, b, friends, bt.state.advanced)
     return Shot(firer, at, "df"), when == "ASK"
 
 
@@ -138,7 +138,7 @@ def shoot(w: Work[Battle], shot: Shot, mover: Unit, a: Hex, b: Hex) -> Unit | No
     bt.put(firer.but(overwatch=None))  # any fire ends Overwatch (L230, digest G23)
     target = placed(mover, a, b, shot.at)
     friends = [u for u in bt.all() if u.side == firer.side]
-    hit, text = fire(bt.board, Shot(firer, shot.at, shot.why), target, friends,
+    hit, text = fire(bt.board, Shot(firer, shot.at, shot.why), target, friends, bt.state.advanced,
                      lambda why: w.roll(6, why, seen_by=EVERYONE))
     label = "defensive fire" if shot.why == "df" else "overwatch fire"
     w.say(f"{name(firer)} {label} at {name(mover)} in {hex_name(shot.at)}: {text}", kind="reaction")

@@ -10,11 +10,11 @@ from .los import aircraft_front, enfilade
 from .model import Unit
 
 
-def attack_preview(attacker: Unit, target: Unit, friends: Iterable[Unit]) -> str:
+def attack_preview(attacker: Unit, target: Unit, friends: Iterable[Unit], advanced: bool = False) -> str:
     band = combat.band(attacker.hex, target.hex) or "close"
     mod = combat.die_modifier(attacker, target, enfilade=enfilade(attacker, target, friends),
                               aircraft_front=aircraft_front(target, attacker.hex))
-    side = combat.facing_defence(target, attacker.hex)
+    side = combat.facing_defence(target, attacker.hex, advanced=advanced)
     d = combat.defence(target, side)
     dice = attacker.stats.dice(target.stats.kind, band)
     p = combat.hit_chances(dice, mod, d)

@@ -63,31 +63,33 @@ def placed(mover: Unit, a: Hex, b: Hex, at: Hex) -> Unit:
     return mover.but(hex=at, facing=mover.facing if d is None else d)
 
 
-def chance(board: Board, firer: Unit, target: Unit, friends: Iterable[Unit]) -> float:
+def chance(board: Board, firer: Unit, target: Unit, friends: Iterable[Unit], advanced: bool = False) -> float:
     """P(at least one hit) of a reaction fire at ``target`` where it stands (cover ignored)."""
     band = combat.band(firer.hex, target.hex)
     if band is None:
         return 0.0
     dice = firer.stats.dice(target.stats.kind, band)
     mod = combat.die_modifier(firer, target, enfilade=enfilade(firer, target, friends))
-    return 1 - combat.hit_chances(dice, mod, combat.defence(target, combat.facing_defence(target, firer.hex)))[0]
+    side = combat.facing_defence(target, firer.hex, advanced=advanced)
+    return 1 - combat.hit_chances(dice, mod, combat.defence(target, side))[0]
 
 
-def best_hex(board: Board, firer: Unit, mover: Unit, a: Hex, b: Hex, friends: Iterable[Unit]) -> Hex:
+def best_hex(board: Board, firer: Unit, mover: Unit, a: Hex, b: Hex, friends: Iterable[Unit],
+             advanced: bool = False) -> Hex:
     """The hex (left or entered) where a defensive fire is likelier to hit (L366-L372); ties: entered."""
     team = list(friends)
-    return max((b, a), key=lambda h: (chance(board, firer, placed(mover, a, b, h), team) if
+    return max((b, a), key=lambda h: (chance(board, firer, placed(mover, a, b, h), team, advanced) if
                                       distance(firer.hex, h) <= 1 else -1.0, h == b))
 
 
-def fire(board: Board, shot: Shot, target: Unit, friends: Iterable[Unit], roll: Callable[[str], int]
-         ) -> tuple[bool, str]:
+def fire(board: Board, shot: Shot, target: Unit, friends: Iterable[Unit], advanced: bool,
+         roll: Callable[[str], int]) -> tuple[bool, str]:
     """Resolve one reaction fire: (disrupted?, the text of what happened)."""
     firer = shot.firer
     band = combat.band(firer.hex, target.hex) or "close"
     dice = firer.stats.dice(target.stats.kind, band)
     mod = combat.die_modifier(firer, target, enfilade=enfilade(firer, target, friends))
-    side = combat.facing_defence(target, firer.hex)
+    side = combat.facing_defence(target, firer.hex, advanced=advanced)
     d = combat.defence(target, side)
     faces = [roll(f"{firer.id} fires at {target.id}") for _ in range(dice)]
     s = combat.successes(faces, mod)

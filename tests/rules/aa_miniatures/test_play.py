@@ -28,8 +28,8 @@ def test_known_answer(path):
 
 
 @pytest.mark.parametrize("scenario", [s.name for s in RULESET.info.scenarios])
-@pytest.mark.parametrize("options", [{"sight": "edge"}, {"sight": "strict"}, {"cadence": "fast"}, {"army": "build"}],
-                         ids=["edge", "strict", "fast", "build"])
+@pytest.mark.parametrize("options", [{"sight": "edge"}, {"sight": "strict"}, {"cadence": "fast"}, {"army": "build"},
+                                     {"rules": "advanced"}], ids=["edge", "strict", "fast", "build", "advanced"])
 def test_conformance(scenario, options):
     """Bot games replay the same, round-trip, and every view, form and bot order is accepted."""
     assert check_ruleset(RULESET, scenario, SEED, options=options, max_phases=60) > 3

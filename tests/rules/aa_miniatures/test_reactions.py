@@ -61,7 +61,7 @@ def test_defensive_fire_only_disrupts():
     """R19 (L364): three hits' worth of successes still only Disrupt, with no face-down marker."""
     shot = reactions.Shot(GUN, (1, 0), "df")
     target = unit("s", "sherman", (1, 0), "NW")
-    hit, text = reactions.fire(open_board(), shot, target, [GUN], lambda why: 6)
+    hit, text = reactions.fire(open_board(), shot, target, [GUN], False, lambda why: 6)
     assert hit and text.endswith("12 against front defence 5: Disrupted")  # 3 hits worth, one Disruption
-    missed, text = reactions.fire(open_board(), shot, target, [GUN], lambda why: 1)
+    missed, text = reactions.fire(open_board(), shot, target, [GUN], False, lambda why: 1)
     assert not missed and text.endswith("no effect")

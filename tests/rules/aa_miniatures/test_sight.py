@@ -146,3 +146,12 @@ def test_no_enfilade_against_an_aircraft():
     """Enfilade is for soldiers, who have no real facing (L256); an aircraft faces its target."""
     plane = unit("fw", "fw190", (0, 0), "S", side="axis")
     assert not los.enfilade(unit("x", "garand", (3, 0)), plane, [unit("n", "garand", (0, -1))])
+
+
+def test_advanced_rules_give_soldiers_a_facing():
+    """G30 (L17): under the Advanced rules a soldier, gun or aircraft attacked from behind uses its
+    second defence too."""
+    gun = unit("g", "pak40", (0, 0), "N")
+    assert combat.facing_defence(gun, (0, 3)) == "front"
+    assert combat.facing_defence(gun, (0, 3), advanced=True) == "rear"
+    assert combat.facing_defence(gun, (0, -3), advanced=True) == "front"
