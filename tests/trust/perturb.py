@@ -11,6 +11,7 @@ the change is one the rules say ``seat`` cannot know:
 * lew_morski: other seats' standing orders (REACT / RETURNFIRE / AA), and in fog games enemy
   bomb loads, gun jams, off-board schedules, and (for the Germans) the position of British
   aircraft out of sight and AA guns not revealed;
+* aa_miniatures: the other side's standing orders (the game is otherwise open information);
 * sky_ww2: deck order, the cards in other seats' hands (hand size and malfunction count kept:
   those are public [L196]), the enemy's unrevealed ground objects and selection candidates.
 
@@ -261,7 +262,23 @@ def perturb_bismarck(ruleset, state, seat, rnd):
     return [t for t in out if t]
 
 
+# ------------------------------------------------------------------------------- aa_miniatures
+def perturb_aa_miniatures(ruleset, state, seat, rnd):
+    """Open information (the fragment hides nothing): only the other side's standing orders are private."""
+    d = ruleset.dump(state)
+    foe = next(s.name for s in ruleset.seats(state) if s.name != seat)
+    kept = [row for row in d["flow"]["standing"] if row[0] != foe]
+    mine = [row for row in d["flow"]["standing"] if row[0] == foe]
+    choices = [[[foe, "DF ALL", "DF ALL NEVER"]], [[foe, "OW ALL", "OW ALL VEHICLES"], [foe, "AA ALL", "AA ALL NEVER"]],
+               [[foe, "INITIATIVE", "INITIATIVE SECOND"], [foe, "OVERSTACK_PENALTY", "OVERSTACK_PENALTY LOWEST_COST"]],
+               []]
+    e = copy.deepcopy(d)
+    e["flow"]["standing"] = kept + rnd.choice([c for c in choices if c != mine])
+    return [t for t in [_twin(ruleset, e, d, "the other side's standing orders")] if t]
+
+
 PERTURBERS: dict[str, Perturber] = {
+    "aa_miniatures": perturb_aa_miniatures,
     "bismarck": perturb_bismarck,
     "duel": perturb_duel,
     "lew_morski": perturb_lew_morski,

@@ -1,0 +1,47 @@
+"""Axis & Allies Miniatures by mail (issue #17, the foundation): tactical hex combat with facing, line
+of sight, the attack roll and face-down hit markers, defensive and overwatch fire from standing orders
+(ASK opens a short window), air strikes and AA fire, Double Shot and grazing fire, transport, on the
+ruleset kit.
+
+Not registered in :data:`pbem.rules.RULESETS` yet: fog and the rest listed under "Not yet
+built" in NOTES.md are missing.
+"""
+from __future__ import annotations
+
+from pbem.core.defaults import Assembled
+from pbem.core.ruleset import Option, RulesetInfo, Scenario
+
+from .forms import bot_orders, order_form
+from .game import SEATS, STEPS, outcome, setup, view
+from .model import SIDES, State
+from .ingest import check_orders
+from .picture import picture
+from .tables import scenarios
+
+RULESET = Assembled(
+    info=RulesetInfo(name="aa_miniatures", title="Axis & Allies Miniatures (foundation)", sides=SIDES,
+                     scenarios=tuple(Scenario(k, v["title"]) for k, v in scenarios().items()),
+                     options=(Option("sight", "edge", "line of sight along hex edges and through vertices: 'edge' "
+                                     "blocks only when both sides are blocked (digest 4.8); 'strict' also blocks "
+                                     "at a blocking hex met only at a vertex (L194 read literally)",
+                                     ("edge", "strict")),
+                              Option("cadence", "standard", "'standard': the first player moves, then the second "
+                                     "(having seen the first), then both send attack lists (3 windows a turn); "
+                                     "'fast': both move at once, unit by unit in initiative order (2 windows); "
+                                     "the sequence of play is lost (digest G5)", ("standard", "fast")),
+                              Option("ow_soldiers", "yes", "may a vehicle's overwatch fire at soldiers entering its "
+                                     "row, though soldiers never provoke a vehicle's defensive fire (digest G22)",
+                                     ("yes", "no")),
+                              Option("rules", "standard", "'standard': facing matters for vehicles only; 'advanced': "
+                                     "for every unit, each using its front or rear defence (L17, digest G30)",
+                                     ("standard", "advanced")),
+                              Option("army", "scenario", "'scenario': the scenario's forces; 'build': each side "
+                                     "buys a sealed army of up to 100 points (L236) and sets it up in its zone",
+                                     ("scenario", "build")),
+                              Option("move_in_attack", "yes", "may a unit that moved in the movement phase move "
+                                     "again instead of attacking (digest G6)", ("yes", "no")))),
+    steps=STEPS, setup=setup, view=view, order_form=order_form, check_orders=check_orders,
+    outcome=outcome, bot_orders=bot_orders, state_type=State, seats=lambda state: SEATS,
+    picture=picture)
+
+__all__ = ["RULESET"]

@@ -1,0 +1,290 @@
+"""Resolution: what each order does to the working copy, and the ends of phases.
+
+A :class:`Battle` is the ruleset's working data inside the kit's :class:`~pbem.core.work.Work`; every
+event goes through ``w.say`` and every die through ``w.roll`` (all dice are seen by both sides: the
+game hides nothing, digest 5)."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pbem.core.hexgrid import NAMES
+from pbem.core.work import EVERYONE, Work
+
+from . import combat
+from pbem.core.hexgrid import distance
+
+from .board import hex_name, parse_hex
+from .reactions import Shot, can_react, fire
+from .los import aircraft_front, clear, cover_needed, enfilade, grazed_hexes
+from .model import SIDES, Unit, other
+from .moving import move
+from .movement import overstacked
+from .movement import placement_problem
+from .orders import Air, Attack, Face, Hold, Load, Move, Overwatch, Unload
+from .tables import VEHICLE
+from .working import Battle
+from .working import name as _name
+
+
+# ---------------------------------------------------------------------------------------- orders
+def perform(w: Work[Battle], seat: str, order: object) -> str | None:
+    """Carry out one order of ``seat``; the reason it cannot be, or None (the kit tells the author)."""
+    off_map = {Air: strike, Unload: _unload}.get(type(order))
+    if off_map is not None:  # the unit is off the map (an aircraft in reserve, a passenger)
+        return off_map(w, seat, order)  # type: ignore[operator]
+    b = w.data
+    uid = getattr(order, "unit", "")
+    unit = b.unit(uid)
+    if unit is None or unit.side != seat:
+        return f"{uid} is no longer on the map"
+    if uid in b.acted:
+        return f"{uid} has already acted this phase"
+    act = _ACTS.get(type(order))
+    return f"{type(order).__name__} is not an order for this phase" if act is None else act(w, unit, order)
+
+
+def _hold(w: Work[Battle], unit: Unit, order: Hold) -> str | None:
+    w.data.acted.add(unit.id)
+    return None
+
+
+def _face(w: Work[Battle], unit: Unit, order: Face) -> str | None:
+    if unit.disrupted:
+        return f"{unit.id} is Disrupted and cannot turn (L25)"
+    w.data.put(unit.but(facing=NAMES.index(order.face), overwatch=None))
+    w.data.acted.add(unit.id)
+    w.say(f"{_name(unit)} turns to face {order.face}", kind="move")
+    return None
+
+
+def _load(w: Work[Battle], unit: Unit, order: Load) -> str | None:
+    """The unit boards: it leaves the map and rides in the transport, ignoring stacking (L9)."""
+    b = w.data
+    carrier = b.unit(order.transport)
+    if carrier is None or unit.disrupted or distance(unit.hex, carrier.hex) > 1 or \
+            any(c.aboard == carrier.id for c in b.cargo.values()):
+        return f"{unit.id} cannot board {order.transport} now"
+    del b.units[unit.id]
+    b.cargo[unit.id] = unit.but(aboard=carrier.id, overwatch=None)
+    b.acted.add(unit.id)
+    w.say(f"{_name(unit)} boards {order.transport} in {hex_name(carrier.hex)}", kind="move")
+    return None
+
+
+def _unload(w: Work[Battle], seat: str, order: Unload) -> str | None:
+    """The passenger gets off where the order says, if it still can (L9); it acts no more this phase."""
+    b = w.data
+    passenger = b.cargo.get(order.unit)
+    carrier = b.unit(passenger.aboard) if passenger is not None else None
+    at = parse_hex(order.at)
+    if passenger is None or passenger.side != seat or carrier is None or at is None:
+        return f"{order.unit} is not aboard a transport"
+    problem = placement_problem(b.board, b.all(), passenger, at)
+    if problem is not None or distance(at, carrier.hex) > 1:
+        return problem or f"{order.at} is not next to {carrier.id}"
+    del b.cargo[passenger.id]
+    b.put(passenger.but(hex=at, facing=carrier.facing, aboard=""))
+    b.acted.add(passenger.id)
+    w.say(f"{_name(passenger)} gets off {carrier.id} at {order.at}", kind="move")
+    return None
+
+
+def _overwatch(w: Work[Battle], unit: Unit, order: Overwatch) -> str | None:
+    """The unit watches a row; a turretless vehicle turns its hull to it (L218)."""
+    if unit.disrupted:
+        return f"{unit.id} is Disrupted and cannot go on Overwatch (L224)"
+    d = NAMES.index(order.face)
+    turned = unit.facing if unit.stats.turret or unit.stats.kind != VEHICLE else d
+    w.data.put(unit.but(overwatch=d, facing=turned))
+    w.data.acted.add(unit.id)
+    w.say(f"{_name(unit)} goes on Overwatch towards {order.face}", kind="move")
+    return None
+
+
+def _attack(w: Work[Battle], attacker: Unit, order: Attack) -> str | None:
+    """The attack, then a Double Shot's second attack or its grazing attacks, each a separate roll."""
+    b = w.data
+    target = b.unit(order.target)
+    if target is None:
+        return f"{order.target} is no longer on the map"
+    problem = _attack_problem(b, attacker, target)
+    if problem is not None:
+        return problem
+    b.acted.add(attacker.id)
+    attacker = attacker.but(overwatch=None)  # attacking ends Overwatch (digest G23)
+    b.put(attacker)
+    _roll_attack(w, attacker, target)
+    extra = [b.unit(order.second)] if order.second else _grazed(b, attacker, target) if order.graze else []
+    for other_target in extra:
+        if other_target is None or _attack_problem(b, attacker, other_target) is not None:
+            w.say(f"{_name(attacker)} cannot make its second attack", to=attacker.side, kind="skipped")
+            continue
+        _roll_attack(w, attacker, other_target)
+    return None
+
+
+def strike(w: Work[Battle], seat: str, order: Air) -> str | None:
+    """An air strike: the aircraft is placed facing its target (L246), draws the fire of enemy AA
+    units next to it (L354), then attacks; its hits go face-down like any other (L332)."""
+    b = w.data
+    plane = b.reserve.get(order.unit)
+    target = b.unit(order.target)
+    at = parse_hex(order.at)
+    if plane is None or plane.side != seat or plane.disrupted:
+        return f"{order.unit} is not ready off the map"
+    if target is None or at is None or any(u.hex == at and not u.stats.ground for u in b.all()):
+        return f"{order.unit} cannot strike {order.target} from {order.at}"
+    del b.reserve[plane.id]
+    plane = plane.but(hex=at, facing=NAMES.index(order.face), pending=(), overwatch=None)
+    b.put(plane)
+    b.acted.add(plane.id)
+    w.say(f"{_name(plane)} strikes from {order.at} facing {order.face}", kind="air")
+    plane = _anti_aircraft(w, plane)
+    problem = _attack_problem(b, plane, target)
+    if problem is not None:
+        return problem
+    _roll_attack(w, plane, target)
+    return None
+
+
+def _anti_aircraft(w: Work[Battle], plane: Unit) -> Unit:
+    """Enemy AA units in or next to the aircraft's hex fire at it, Disrupt-only (L354, L364), unless
+    their standing AA order says NEVER; each such fire is the unit's one reaction of the phase."""
+    b = w.data
+    for gun in [u for u in b.all() if u.side != plane.side and u.stats.has("antiair")]:
+        kept = w.standing_order(gun.side, f"AA {gun.id}") or w.standing_order(gun.side, "AA ALL")
+        if plane.disrupted or not can_react(gun, b.fired) or distance(gun.hex, plane.hex) > 1 or \
+                (kept is not None and kept.words[2] == "NEVER"):
+            continue
+        b.fired.add(gun.id)
+        friends = [u for u in b.all() if u.side == gun.side]
+        hit, text = fire(b.board, Shot(gun, plane.hex, "aa"), plane, friends, b.state.advanced,
+                         lambda why: w.roll(6, why, seen_by=EVERYONE))
+        w.say(f"{_name(gun)} AA fire at {_name(plane)} in {hex_name(plane.hex)}: {text}", kind="reaction")
+        if hit:
+            plane = plane.but(disrupted=True)
+            b.put(plane)
+    return plane
+
+
+def _grazed(b: Battle, attacker: Unit, target: Unit) -> list[Unit | None]:
+    """Enemies in the hexes next to the target that the line of fire touches (L278-L280)."""
+    hexes = grazed_hexes(attacker.hex, target.hex)
+    return [u for u in b.all() if u.side == target.side and u.hex in hexes]
+
+
+def _roll_attack(w: Work[Battle], attacker: Unit, target: Unit) -> None:
+    b = w.data
+    band = combat.band(attacker.hex, target.hex) or "close"
+    dice = attacker.stats.dice(target.stats.kind, band)
+    friends = [u for u in b.all() if u.side == attacker.side]
+    mod = combat.die_modifier(attacker, target, enfilade=enfilade(attacker, target, friends),
+                              aircraft_front=aircraft_front(target, attacker.hex))
+    side = combat.facing_defence(target, attacker.hex, advanced=b.state.advanced)
+    d = combat.defence(target, side)
+    faces = [w.roll(6, f"{attacker.id} attacks {target.id}", seen_by=EVERYONE) for _ in range(dice)]
+    s = combat.successes(faces, mod)
+    hits = combat.hits_for(s, d)
+    pending = combat.add_hits(target.pending, hits, target.stats.kind == VEHICLE)
+    w.say(f"{_name(attacker)} attacks {_name(target)} at {band} range: {dice} dice "
+          f"{','.join(map(str, sorted(faces, reverse=True)))}{f' ({mod:+d} each)' if mod else ''}, "
+          f"{_count(s, 'success', 'successes')} against {side} defence {d}: {_count(hits, 'hit', 'hits')}",
+          kind="attack")
+    if hits:
+        pending = _cover(w, attacker, target, pending)
+    b.put(target.but(pending=pending))
+    if pending != target.pending:
+        w.say(f"{_name(target)} now has face-down {', '.join(pending)}", kind="hit")
+
+
+_ACTS: dict[type, Any] = {Move: move, Face: _face, Attack: _attack, Overwatch: _overwatch, Load: _load, Hold: _hold}
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def _attack_problem(b: Battle, attacker: Unit, target: Unit) -> str | None:
+    if not clear(b.board, attacker.hex, target.hex, strict=b.state.sight == "strict"):
+        return f"{attacker.id} no longer sees {target.id}"
+    band = combat.band(attacker.hex, target.hex)
+    if band is None or attacker.stats.dice(target.stats.kind, band) == 0:
+        return f"{target.id} is out of {attacker.id}'s range"
+    return None
+
+
+def _cover(w: Work[Battle], attacker: Unit, target: Unit, pending: tuple[str, ...]) -> tuple[str, ...]:
+    """The defender's cover roll after a successful attack (L58-L60, L186; numbers placeholder)."""
+    need = cover_needed(w.data.board, target, attacker.hex)
+    if not need:
+        return pending
+    same = combat.tables()["cover"]["same_hex"] if attacker.hex == target.hex else 0
+    roll = w.roll(6, f"{target.id} cover roll", seen_by=EVERYONE)
+    if roll + same < need:
+        w.say(f"{_name(target)} cover roll {roll}: no cover (needs {need})", kind="cover")
+        return pending
+    w.say(f"{_name(target)} cover roll {roll}: the attack only disrupts (needs {need})", kind="cover")
+    return combat.after_cover(target.pending, pending)
+
+
+# ------------------------------------------------------------------------------- end of a phase
+def overstack_penalty(w: Work[Battle], side: str) -> None:
+    """At the end of the phase the opponent puts a face-down yellow on one unit of each of ``side``'s
+    overstacked hexes (L5), chosen by its standing OVERSTACK_PENALTY order (highest cost if none)."""
+    b = w.data
+    kept = w.standing_order(other(side), "OVERSTACK_PENALTY")
+    choice = kept.words[1] if kept is not None else "HIGHEST_COST"
+    for h in overstacked(b.all(), side):
+        here = [u for u in b.all() if u.hex == h and u.side == side and u.stats.ground]
+        victim = _penalised(here, choice)
+        b.put(victim.but(pending=combat.add_hits(victim.pending, 1, victim.stats.kind == VEHICLE)))
+        w.say(f"{hex_name(h)} is over full: {other(side)} puts a face-down yellow on {_name(victim)} (L5)",
+              kind="hit")
+
+
+def _penalised(units: Sequence[Unit], choice: str) -> Unit:
+    if choice == "LOWEST_COST":
+        return min(units, key=lambda u: (u.stats.cost, u.id))
+    hit = [u for u in units if u.pending] if choice == "ALREADY_HIT" else []
+    return max(hit or units, key=lambda u: (u.stats.cost, u.id))
+
+
+def casualty_phase(w: Work[Battle]) -> None:
+    """Remove face-up Disruptions, turn the face-down markers up, remove the destroyed (L288-L338);
+    the aircraft that struck this turn leave the map (the later rules' reading, digest G16)."""
+    b = w.data
+    for plane in list(b.reserve.values()):
+        b.reserve[plane.id] = plane.but(disrupted=False)
+    for unit in b.all():
+        after = combat.casualty(unit)
+        if after is None:
+            del b.units[unit.id]
+            b.lost.append(unit)
+            w.say(f"{_name(unit)} is destroyed", kind="casualty")
+            for rider in [c for c in b.cargo.values() if c.aboard == unit.id]:  # placeholder (G18)
+                del b.cargo[rider.id]
+                b.lost.append(rider.but(aboard=""))
+                w.say(f"{_name(rider)} is lost with {unit.id}", kind="casualty")
+            continue
+        b.put(after)
+        if unit.pending:
+            w.say(f"{_name(unit)}: " + ", ".join(s for s, on in (("Disrupted", after.disrupted),
+                                                                    ("Damaged", after.damaged)) if on),
+                  kind="casualty")
+    for plane in [u for u in b.all() if not u.stats.ground]:
+        del b.units[plane.id]
+        b.reserve[plane.id] = plane
+
+
+def interleave(lists: Sequence[Sequence[object]]) -> list[tuple[int, object]]:
+    """The entries of the sides' lists taken in turn, the first player's first (the alternation of
+    one unit at a time is the usual reading, digest G5); a side that runs out lets the other finish."""
+    out = []
+    for i in range(max((len(x) for x in lists), default=0)):
+        out += [(k, x[i]) for k, x in enumerate(lists) if i < len(x)]
+    return out
+
+
+def sides_in_order(first: str) -> tuple[str, str]:
+    return (first, other(first)) if first in SIDES else SIDES

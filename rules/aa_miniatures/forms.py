@@ -1,0 +1,160 @@
+"""The order form and the scripted bot: both read only the view (open information)."""
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.core.dice import Dice
+from pbem.core.errors import OrderError
+from pbem.core.hexgrid import NAMES, distance, neighbours
+from pbem.core.verbs import View
+
+from . import combat
+from .board import board, hex_name
+from .preview import attack_preview
+from .model import Unit
+from .movement import path_problem, speed
+from .parsers import legal_targets, overwatch_limit, parse_air, reserve_of, units_of, zone
+from .tables import cards
+
+
+def _awaited(view: View, seat: str) -> bool:
+    step = view["step"]
+    if step == "react":
+        return view["asking"] is not None
+    return step in ("attack", "move-both", "deploy") or (step == "move-first") == (view["first"] == seat)
+
+
+def _verbs(view: View, unit: Unit) -> str:
+    verbs = ["HOLD"] if unit.disrupted else ["MOVE", "FACE", "HOLD"]
+    if view["step"] == "attack" and legal_targets(view, unit):
+        verbs.insert(0, "ATTACK")
+    return " ".join(verbs)
+
+
+def _unit_lines(view: View, unit: Unit) -> list[str]:
+    state = [s for s, on in (("Disrupted", unit.disrupted), ("Damaged", unit.damaged)) if on]
+    lines = [f"# {unit.id}: {unit.stats.name} at {hex_name(unit.hex)} facing {NAMES[unit.facing]}, "
+             f"speed {speed(unit)}{', ' + ', '.join(state) if state else ''}"
+             f"{', face-down ' + ' '.join(unit.pending) if unit.pending else ''}; may {_verbs(view, unit)}"]
+    friends = [u for u in units_of(view) if u.side == unit.side]
+    lines += [f"#    sees {attack_preview(unit, t, friends, view['advanced'])}" for t in legal_targets(view, unit)]
+    return lines
+
+
+def order_form(view: View, seat: str) -> str:
+    head = [f"# Axis & Allies Miniatures, {view['scenario']}, turn {view['turn']} of {view['last_turn']}: "
+            f"{view['step']} ({view['first']} moves first this turn). You are {seat}."]
+    if not _awaited(view, seat):
+        return "\n".join(head + ["# Nothing to order in this phase."]) + "\n"
+    if view["step"] == "deploy":
+        return "\n".join(head + _army_lines(view, seat) + army(view, seat)) + "\n"
+    if view["asking"]:
+        default = view["asking"]["default"]
+        return "\n".join(head + [f"# {view['asking']['question']}", f"# Silence answers {default}.", default]) + "\n"
+    own = [u for u in units_of(view) if u.side == seat]
+    body = [line for u in own for line in _unit_lines(view, u)]
+    body += [f"# {c['id']}: {c['name']} aboard {c['aboard']}; may UNLOAD" for c in view["cargo"] if c["side"] == seat]
+    if view["step"] == "attack":
+        body += [f"# {p['id']}: {p['name']} off the map{', Disrupted' if p['disrupted'] else ''}; may AIR"
+                 for p in view["reserve"] if p["side"] == seat]
+    kept = [f"#   {s['text']}" for s in view["standing"]] or ["#   none"]
+    usage = ("# AIR <aircraft> AT <hex> ATTACK <target> [FACE <dir>] | ATTACK <unit> <target> [AND <target>|GRAZE]"
+             " | MOVE <unit> <hex> ... [FACE <dir>] | FACE <unit> <dir> | HOLD <unit>"
+             " | IF LIVE <unit> THEN ... ELSE ..." if view["step"] == "attack"
+             else "# MOVE <unit> <hex> ... [FACE <dir>] | FACE <unit> <dir> | HOLD <unit>")
+    return "\n".join(head + body + ["# Standing orders in force:"] + kept + [usage]
+                     + [f"HOLD {u.id}" for u in own]) + "\n"
+
+
+# ------------------------------------------------------------------------------------------- bot
+def _step_toward(view: View, unit: Unit, foes: list[Unit]) -> str | None:
+    """One legal step nearer the nearest enemy or, once next to it, round it (towards its flank and
+    rear, provoking its defensive fire); None if there is none."""
+    if not foes or unit.disrupted:
+        return None
+    goal = min(foes, key=lambda f: (distance(unit.hex, f.hex), f.id)).hex
+    now = distance(unit.hex, goal)
+    want = 1 if now == 1 else now - 1
+    units = units_of(view)
+    options = sorted(hex_name(h) for h in neighbours(unit.hex) if distance(h, goal) == want
+                     and path_problem(board(view["map"]), units, unit, [h]) is None)
+    return f"MOVE {unit.id} {options[0]}" if options else None
+
+
+def _best_target(view: View, unit: Unit) -> list[Unit]:
+    def expected(t: Unit) -> float:
+        p = combat.hit_chances(unit.stats.dice(t.stats.kind, combat.band(unit.hex, t.hex) or "close"),
+                               combat.die_modifier(unit, t),
+                               combat.defence(t, combat.facing_defence(t, unit.hex, advanced=view["advanced"])))
+        return p[1] + 2 * p[2] + 3 * p[3]
+    return sorted(legal_targets(view, unit), key=lambda t: (-expected(t), t.id))
+
+
+def bot_orders(view: View, seat: str, dice: Dice) -> str:
+    """A simple player: it asks to be consulted on reaction fire (and then always fires), puts idle guns
+    on Overwatch, steps each other unit toward the nearest enemy in movement, and in the attack window
+    fires each unit at its best target, falling back to the next best if that one is doomed."""
+    if not _awaited(view, seat):
+        return ""
+    if view["step"] == "deploy":
+        return "\n".join(army(view, seat)) + "\n"
+    if view["asking"]:
+        return view["asking"]["choices"][-2] + "\n"  # FIRE TO (or FIRE): the bot always fires
+    own = [u for u in units_of(view) if u.side == seat]
+    foes = [u for u in units_of(view) if u.side != seat]
+    lines: list[Any] = [] if view["standing"] else ["DF ALL ASK", "OW ALL ASK", "INITIATIVE ASK"]  # meet the windows
+    watching = sum(1 for u in own if u.overwatch is not None)
+    for unit in own:
+        if view["step"] != "attack" and unit.stats.kind == "artillery" and unit.overwatch is None \
+                and not unit.disrupted and watching < overwatch_limit(view, seat) and not _best_target(view, unit):
+            watching += 1
+            lines.append(f"OVERWATCH {unit.id} {NAMES[unit.facing]}")
+            continue
+        targets = _best_target(view, unit)
+        if view["step"] == "attack" and targets:
+            lines.append(f"ATTACK {unit.id} {targets[0].id}" if len(targets) == 1 else
+                         f"IF LIVE {targets[0].id} THEN ATTACK {unit.id} {targets[0].id} "
+                         f"ELSE ATTACK {unit.id} {targets[1].id}")
+        elif view["step"] != "attack":  # close in: reaction fire and cover come into play
+            lines.append(_step_toward(view, unit, foes) or f"HOLD {unit.id}")
+        else:
+            lines.append(f"HOLD {unit.id}")
+    if view["step"] == "attack":
+        lines += [s for s in (_strike(view, seat, p) for p in reserve_of(view) if p.side == seat) if s]
+    return "\n".join(lines) + "\n"
+
+
+def _strike(view: View, seat: str, plane: Unit) -> str | None:
+    """An air strike from a hex next to the nearest enemy ground unit that the rules accept, or None."""
+    for foe in sorted((u for u in units_of(view) if u.side != seat and u.stats.ground), key=lambda u: u.id):
+        for h in neighbours(foe.hex):
+            line = f"AIR {plane.id} AT {hex_name(h)} ATTACK {foe.id}"
+            try:
+                parse_air(tuple(line.split()[1:]), view, seat)
+            except OrderError:
+                continue
+            return line
+    return None
+
+
+# ------------------------------------------------------------------------------------ army build
+def _army_lines(view: View, seat: str) -> list[str]:
+    places = zone(view, seat)
+    return ([f"# Sealed army build: up to {view['points']} points, set up in {len(places)} hexes of your zone "
+             f"({min(hex_name(h) for h in places)} to {max(hex_name(h) for h in places)})."]
+            + [f"#   {k}: {c.name}, {c.kind}, {c.cost} points" for k, c in cards().items() if c.side == seat]
+            + ["# A suggestion follows; change it as you like."])
+
+
+def army(view: View, seat: str) -> list[str]:
+    """A legal army: the dearest cards first while the points last, one unit per hex of the zone
+    nearest the enemy, aircraft off the map."""
+    budget, lines = view["points"], []
+    places = sorted(zone(view, seat), key=lambda h: (hex_name(h)[1:].zfill(3), hex_name(h)),
+                    reverse=seat != "allies")  # the allies set up at the bottom of the map
+    for key, card in sorted(((k, c) for k, c in cards().items() if c.side == seat), key=lambda kc: -kc[1].cost):
+        if card.cost > budget or (card.ground and not places):
+            continue
+        budget -= card.cost
+        lines.append(f"BUY {key} AT {hex_name(places.pop(0))}" if card.ground else f"BUY {key}")
+    return lines

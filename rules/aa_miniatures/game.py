@@ -1,0 +1,278 @@
+"""The game by mail on the kit: the phase table, setup, views and the outcome.
+
+Cadence ``standard`` (the design's three windows a turn): the first player's movement, the second
+player's movement (having seen the first), then both sides' sealed attack lists: air strikes first,
+then one entry from each side in turn, the first player's first, ``IF`` conditions evaluated when an
+entry is reached.  Cadence ``fast``: both sides' moves in one window, one unit of each in turn, then
+the attack lists.  The Casualty Phase, the victory check and the next turn's initiative follow at
+once.  Reaction fire and the initiative choice may open a short window (``react``, ``initiative``)
+for one seat when its standing order says ASK; the interrupted phase then carries on.  The order of
+movement and the initiative procedure are lost (digest G5): both are readings named in NOTES.md.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pbem.core.dice import Dice
+from pbem.core.flow import OVER
+from pbem.core.hexgrid import NAMES
+from pbem.core.interrupts import Ask
+from pbem.core.phases import Step, Steps
+from pbem.core.ruleset import Outcome, Seat, Window
+from pbem.core.scripts import If, run
+from pbem.core.verbs import Order
+from pbem.core.work import EVERYONE, Work
+
+from .battle import casualty_phase, interleave, overstack_penalty, perform, sides_in_order
+from .board import hex_name, parse_hex
+from .model import SIDES, State, Unit, other
+from .moving import resume
+from .ingest import CONDITIONS
+from .orders import ACTIONS, Air, Buy, revive
+from .working import Battle
+from .tables import cards, scenarios, tables
+
+SEATS = tuple(Seat(s, s, s.title()) for s in SIDES)
+
+
+def _run_queue(w: Work[Battle]) -> None:
+    """Carry out the queued orders in turn until none is left or a seat is asked (then the rest is
+    kept in the continuation)."""
+    b = w.data
+    while b.queue and not b.suspended:
+        side, entry = b.queue.pop(0)
+        run(w, side, [entry], lambda o, side=side: perform(w, side, o), CONDITIONS)
+
+
+def _finish(w: Work[Battle]) -> None:
+    """The end of the phase whose orders ran: the overstack penalty (L5); after the attacks, the
+    Casualty Phase, the victory check and the next turn's initiative."""
+    b = w.data
+    if b.phase in ("move-first", "move-second"):
+        overstack_penalty(w, b.first if b.phase == "move-first" else other(b.first))
+        return
+    if b.phase == "move-both":
+        for side in sides_in_order(b.first):
+            overstack_penalty(w, side)
+        return
+    for side in sides_in_order(b.first):
+        overstack_penalty(w, side)
+    casualty_phase(w)
+    b.over = _ended(b, w.turn)
+    if not b.over:
+        w.new_turn()
+        _initiative(w)
+
+
+def _actions(orders: Mapping[str, Sequence[Order]], side: str) -> list[Order]:
+    return [o for o in orders.get(side, ()) if isinstance(o, (*ACTIONS, If))]
+
+
+def _movement(w: Work[Battle], orders: Mapping[str, Sequence[Order]], side: str) -> None:
+    w.data.queue = [(side, o) for o in _actions(orders, side) if not isinstance(o, If)]
+    _run_queue(w)
+    if not w.data.suspended:
+        _finish(w)
+
+
+def move_first(w: Work[Battle], orders: Mapping[str, Sequence[Order]]) -> None:
+    """The first player's Movement Phase."""
+    _movement(w, orders, w.data.first)
+
+
+def move_second(w: Work[Battle], orders: Mapping[str, Sequence[Order]]) -> None:
+    """The second player's Movement Phase, after seeing the first."""
+    _movement(w, orders, other(w.data.first))
+
+
+def move_both(w: Work[Battle], orders: Mapping[str, Sequence[Order]]) -> None:
+    """The fast cadence: both sides' movement orders at once, one unit of each side in turn, the
+    first player's first (the alternation of digest G5 applied to movement)."""
+    order_of = sides_in_order(w.data.first)
+    moves = [[o for o in _actions(orders, side) if not isinstance(o, If)] for side in order_of]
+    w.data.queue = [(order_of[k], entry) for k, entry in interleave(moves)]
+    _run_queue(w)
+    if not w.data.suspended:
+        _finish(w)
+
+
+def attack(w: Work[Battle], orders: Mapping[str, Sequence[Order]]) -> None:
+    """Both attack lists, one entry of each in turn; then the end of the turn."""
+    order_of = sides_in_order(w.data.first)
+    lists = [_actions(orders, side) for side in order_of]
+    strikes = interleave([[o for o in x if isinstance(o, Air)] for x in lists])  # the Air Strike Phase first
+    entries = interleave([[o for o in x if not isinstance(o, Air)] for x in lists])
+    w.data.queue = [(order_of[k], entry) for k, entry in (*strikes, *entries)]
+    _run_queue(w)
+    if not w.data.suspended:
+        _finish(w)
+
+
+def react(w: Work[Battle], orders: Mapping[str, Sequence[Order]]) -> None:
+    """The asked seat's answer (HOLD on silence), then the rest of the interrupted phase."""
+    b = w.data
+    data = dict(w.resumed.data)
+    b.phase, b.acted, b.fired = data["phase"], set(data["acted"]), set(data["fired"])
+    b.queue = [(side, revive(text)) for side, text in data["queue"]]
+    resume(w, data, w.answers["react"])
+    _run_queue(w)
+    if not b.suspended:
+        _finish(w)
+
+
+def _after(w: Work[Battle]) -> str:
+    """The step after the phase that ran (or was resumed)."""
+    b = w.data
+    if b.suspended:
+        return "attack"  # never taken: the interrupt opened decides the next step
+    if b.phase == "deploy":
+        return _first_step(b.state.cadence)
+    if b.phase in ("attack", "initiative"):
+        return OVER if b.over else _first_step(b.state.cadence)
+    return "move-second" if b.phase == "move-first" else "attack"
+
+
+def _first_step(cadence: str) -> str:
+    return "move-both" if cadence == "fast" else "move-first"
+
+
+def _ended(b: Battle, turn: int) -> bool:
+    return turn >= b.state.last_turn or any(not any(u.side == s for u in b.all()) for s in SIDES)
+
+
+def _initiative(w: Work[Battle]) -> None:
+    """Both roll; the higher chooses by its standing INITIATIVE order (FIRST if none; ASK opens a
+    window for it, FIRST on silence); ties re-roll."""
+    n = tables()["initiative"]["dice"]
+    for _ in range(20):
+        rolls = {s: sum(w.roll(6, f"{s} initiative", seen_by=EVERYONE) for _ in range(n)) for s in SIDES}
+        if rolls[SIDES[0]] != rolls[SIDES[1]]:
+            break
+    winner = max(SIDES, key=lambda s: rolls[s])
+    kept = w.standing_order(winner, "INITIATIVE")
+    said = f"initiative: allies {rolls['allies']}, axis {rolls['axis']}"
+    if kept is not None and kept.words[1] == "ASK":
+        w.say(f"{said}; {winner} chooses who moves first", kind="initiative")
+        w.interrupt("initiative", [Ask(winner, "initiative", "You won the initiative: move FIRST or SECOND?",
+                                       "FIRST", ("FIRST", "SECOND"))])
+        w.data.suspended = True
+        return
+    w.data.first = other(winner) if kept is not None and kept.words[1] == "SECOND" else winner
+    w.say(f"{said}; {w.data.first} moves first", kind="initiative")
+
+
+def choose_first(w: Work[Battle], orders: Mapping[str, Sequence[Order]]) -> None:
+    """The initiative winner's answer (FIRST on silence)."""
+    winner = w.resumed.asks[0].seat
+    w.data.first = winner if w.answers["initiative"] == "FIRST" else other(winner)
+    w.data.phase = "initiative"
+    w.say(f"{winner} chose to move {w.answers['initiative'].lower()}: {w.data.first} moves first", kind="initiative")
+
+
+def deploy(w: Work[Battle], orders: Mapping[str, Sequence[Order]]) -> None:
+    """The sealed army build: both sides' purchases are set up at once (aircraft off the map)."""
+    b = w.data
+    for side in SIDES:
+        bought = [o for o in orders.get(side, ()) if isinstance(o, Buy)]
+        for n, order in enumerate(bought, 1):
+            uid = f"{order.card}_{n}"
+            if order.at:
+                hex_ = parse_hex(order.at)
+                assert hex_ is not None
+                b.put(Unit(uid, order.card, side, hex_, NAMES.index(order.face)))
+            else:
+                b.reserve[uid] = Unit(uid, order.card, side, (0, 0), 0)
+        spent = sum(cards()[o.card].cost for o in bought)
+        w.say(f"{side} sets up {len(bought)} units ({spent} points): "
+              + (", ".join(o.text()[4:] for o in bought) or "nothing"), kind="deploy")
+
+
+STEPS: Steps[State, Battle] = Steps([
+    Step("deploy", deploy, next=_after, title="sealed army build",
+         prompt="Buy your army (BUY <card> AT <hex> [FACE <dir>]; aircraft: BUY <card>) within the points."),
+    Step("move-first", move_first, next=_after, who=lambda s: (s.first,), title="first player's movement",
+         prompt="Move your units (MOVE, FACE, HOLD); the other side moves next, having seen yours."),
+    Step("move-second", move_second, next=_after, who=lambda s: (other(s.first),),
+         title="second player's movement", prompt="Move your units (MOVE, FACE, HOLD)."),
+    Step("move-both", move_both, next=_after, title="movement (both sides)",
+         prompt="Move your units (MOVE, FACE, HOLD, OVERWATCH); both sides' moves are taken unit by unit."),
+    Step("attack", attack, next=_after, title="attack lists",
+         prompt="Your attack list, in order: ATTACK, MOVE, FACE, HOLD, IF LIVE/DOOMED <unit> THEN ... ELSE ..."),
+    Step("initiative", choose_first, next=_after, window=Window.INTERRUPT, hours=12, title="initiative",
+         prompt="You won the initiative: FIRST or SECOND."),
+    Step("react", react, next=_after, window=Window.INTERRUPT, hours=12, title="reaction fire",
+         prompt="A unit of yours may fire at a moving enemy: FIRE FROM, FIRE TO (or FIRE) or HOLD."),
+], seats=lambda state: SEATS, open=Battle, close=Battle.freeze, sides=SIDES)
+
+
+# ---------------------------------------------------------------------------------------- setup
+def _placed(line: str, side: str) -> Unit:
+    uid, card, where, facing = line.split()
+    h = parse_hex(where)
+    if h is None or card not in cards() or facing not in NAMES:
+        raise ValueError(f"scenario unit {line!r}")
+    return Unit(uid, card, side, h, NAMES.index(facing))
+
+
+def setup(scenario: str, options: Mapping[str, Any], dice: Dice) -> State:
+    sc = scenarios()[scenario]
+    build = options["army"] == "build"
+    units = () if build else tuple(_placed(line, side) for side in SIDES for line in sc[side])
+    reserve = () if build else tuple(Unit(uid, card, side, (0, 0), 0) for side in SIDES
+                                     for uid, card in (line.split() for line in sc.get(f"{side}_air", [])))
+    objectives = tuple(h for h in (parse_hex(n) for n in sc["objectives"]) if h is not None)
+    return State(scenario, sc["map"], sc["turns"], objectives, units, (), sc["first"],
+                 STEPS.start("deploy" if build else _first_step(options["cadence"])), options["sight"],
+                 options["cadence"], reserve,
+                 ow_soldiers=options["ow_soldiers"] == "yes", move_in_attack=options["move_in_attack"] == "yes",
+                 advanced=options["rules"] == "advanced")
+
+
+# ---------------------------------------------------------------------------------------- views
+def unit_view(u: Unit) -> dict[str, Any]:
+    return {"id": u.id, "card": u.card, "name": u.stats.name, "side": u.side, "kind": u.stats.kind,
+            "hex": hex_name(u.hex), "facing": NAMES[u.facing], "disrupted": u.disrupted, "damaged": u.damaged,
+            "pending": list(u.pending), "overwatch": None if u.overwatch is None else NAMES[u.overwatch]}
+
+
+def view(state: State, seat: str) -> dict[str, Any]:
+    """Everything: the game hides nothing (digest 5), except the other side's standing orders."""
+    return {"seat": seat, "turn": state.turn, "last_turn": state.last_turn, "scenario": state.scenario,
+            "map": state.map, "step": state.flow.step, "first": state.first, "strict": state.sight == "strict",
+            "move_in_attack": state.move_in_attack, "points": tables()["army"]["points"], "advanced": state.advanced,
+            "objectives": [hex_name(h) for h in state.objectives],
+            "units": [unit_view(u) for u in state.units], "lost": [unit_view(u) for u in state.lost],
+            "cargo": [{"id": u.id, "card": u.card, "name": u.stats.name, "side": u.side, "aboard": u.aboard}
+                      for u in state.cargo],
+            "reserve": [{"id": u.id, "card": u.card, "name": u.stats.name, "side": u.side, "disrupted": u.disrupted}
+                        for u in state.reserve],
+            "standing": state.flow.standing.view_of(seat), "asking": _asking(state, seat)}
+
+
+def _asking(state: State, seat: str) -> dict[str, Any] | None:
+    """The question this seat must answer now, or None."""
+    pending = state.flow.pending
+    asks = pending.asks_of(seat) if pending is not None else ()
+    return ({"question": asks[0].question, "choices": list(asks[0].choices), "default": asks[0].default}
+            if asks else None)
+
+
+def outcome(state: State) -> Outcome | None:
+    """A side with no units left loses; else, at the end, the side alone holding more objectives,
+    then more points destroyed (placeholder victory, digest G29)."""
+    if not state.flow.over:
+        return None
+    score = {s: sum(u.stats.cost for u in state.lost if u.side == other(s)) for s in SIDES}
+    alive = {s: any(u.side == s for u in state.units) for s in SIDES}
+    held = {s: sum(1 for h in state.objectives if {u.side for u in state.units if u.hex == h} == {s})
+            for s in SIDES}
+    if alive["allies"] != alive["axis"]:
+        winner, why = ("allies" if alive["allies"] else "axis"), "the other side has no units left"
+    elif held["allies"] != held["axis"]:
+        winner, why = max(SIDES, key=lambda s: held[s]), "holds more objectives"
+    elif score["allies"] != score["axis"]:
+        winner, why = max(SIDES, key=lambda s: score[s]), "destroyed more points"
+    else:
+        return Outcome(None, f"a draw ({score['allies']}-{score['axis']} points destroyed)", score)
+    return Outcome(winner, f"{winner} wins: {why} (points destroyed {score['allies']}-{score['axis']})", score)

@@ -1,0 +1,134 @@
+"""Ingest: the verb tables of each window, the attack lists' conditions, the checks of a whole
+mail (one order per unit, the overwatch limit) and the acknowledgement's attack previews."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pbem.core.errors import IllegalOrderError, OrderProblem, OrderSyntaxError
+from pbem.core.orders import OrderLine
+from pbem.core.scripts import ConditionKind, Conditions, If, scripted
+from pbem.core.standing import parse_cancel
+from pbem.core.verbs import Order, Verb, VerbTable, View
+
+from .movement import FACING_RULE, STACK_RULE, within_full
+from .orders import Attack, Buy, Overwatch, unit_of
+from .parsers import (AIR_USAGE, ATTACK_RULE, BUILD_RULE, parse_buy, ATTACK_USAGE, STRIKE_RULE, TRANSPORT_RULE, overwatch_limit,
+                      parse_air, parse_attack, parse_choice, parse_face, parse_fire, parse_fire_order, parse_hold,
+                      parse_hold_fire, parse_initiative, parse_load, parse_move, parse_overwatch, parse_penalty,
+                      parse_policy, parse_unload, units_of)
+from .preview import attack_preview
+from .reactions import DF_RULE, OW_RULE
+from .tables import cards
+
+STANDING_VERBS = ("DF", "OW", "AA", "DF_ORDER", "INITIATIVE", "OVERSTACK_PENALTY", "CANCEL")
+MOVE_VERBS = ("MOVE", "FACE", "HOLD", "OVERWATCH", "LOAD", "UNLOAD", *STANDING_VERBS)
+ATTACK_VERBS = ("AIR", "ATTACK", "MOVE", "FACE", "HOLD", "OVERWATCH", "LOAD", "UNLOAD", "IF", *STANDING_VERBS)
+
+# ---------------------------------------------------------------------------------- conditions
+def _parse_unit(args: tuple[str, ...], view: View, seat: str) -> tuple[str, ...]:
+    if len(args) != 1 or not any(u["id"] == args[0].lower() for u in view["units"]):
+        raise OrderSyntaxError("expected a unit name after the condition", rule="attack lists (by mail)")
+    return (args[0].lower(),)
+
+
+def _doomed(w: Any, reached: Any, args: tuple[str, ...]) -> bool:
+    unit = w.data.unit(args[0])
+    return unit is None or unit.doomed
+
+
+CONDITIONS = Conditions([
+    ConditionKind("DOOMED", _parse_unit, _doomed, "DOOMED <unit> (its face-down markers already destroy it)"),
+    ConditionKind("LIVE", _parse_unit, lambda w, r, a: not _doomed(w, r, a),
+                  "LIVE <unit> (not yet doomed by its face-down markers)"),
+], rule="attack lists (by mail)")
+
+ORDERS = scripted(VerbTable([
+    Verb("MOVE", parse_move, "MOVE <unit> <hex> [<hex> ...] [FACE <dir>]", FACING_RULE),
+    Verb("FACE", parse_face, "FACE <unit> <dir>", FACING_RULE),
+    Verb("ATTACK", parse_attack, ATTACK_USAGE, ATTACK_RULE),
+    Verb("HOLD", parse_hold, "HOLD <unit>", FACING_RULE),
+    Verb("AIR", parse_air, AIR_USAGE, STRIKE_RULE),
+    Verb("BUY", parse_buy, "BUY <card> AT <hex> [FACE <dir>] | BUY <aircraft>", BUILD_RULE),
+    Verb("LOAD", parse_load, "LOAD <unit> INTO <transport>", TRANSPORT_RULE),
+    Verb("UNLOAD", parse_unload, "UNLOAD <unit> [AT <hex>]", TRANSPORT_RULE),
+    Verb("OVERWATCH", parse_overwatch, "OVERWATCH <unit> <dir>", OW_RULE),
+    Verb("DF", parse_policy("DF"), "DF <unit>|ALL ALWAYS|NEVER|VEHICLES|SOLDIERS|ASK [HEX BEST|FROM|TO]", DF_RULE),
+    Verb("OW", parse_policy("OW"), "OW <unit>|ALL ALWAYS|NEVER|VEHICLES|SOLDIERS|ASK", OW_RULE),
+    Verb("AA", parse_policy("AA"), "AA <unit>|ALL ALWAYS|NEVER", STRIKE_RULE),
+    Verb("DF_ORDER", parse_fire_order, "DF_ORDER <unit> <unit> ...", DF_RULE),
+    Verb("INITIATIVE", parse_initiative, "INITIATIVE FIRST|SECOND", "initiative (digest G5)"),
+    Verb("OVERSTACK_PENALTY", parse_penalty, "OVERSTACK_PENALTY HIGHEST_COST|LOWEST_COST|ALREADY_HIT", STACK_RULE),
+    Verb("CANCEL", parse_cancel, "CANCEL INITIATIVE | CANCEL DF <unit> | CANCEL OW <unit>", "standing orders"),
+], rule="orders"), CONDITIONS)
+
+
+def _one_order_per_unit(parsed: Sequence[tuple[OrderLine, Order]], view: View, seat: str) -> list[OrderProblem]:
+    """A unit acts once a phase: one plain order each (IF entries may name it again as fallbacks)."""
+    seen: set[str] = set()
+    problems = []
+    watching = {u.id for u in units_of(view) if u.side == seat and u.overwatch is not None}
+    for line, order in parsed:
+        if isinstance(order, Overwatch):
+            watching.add(order.unit)
+            if len(watching) > overwatch_limit(view, seat):
+                problems.append(IllegalOrderError(f"more than {overwatch_limit(view, seat)} units on Overwatch",
+                                                  rule=OW_RULE).problem(line.line_no, line.text))
+        unit = unit_of(order)
+        if unit is None or isinstance(order, If):
+            continue
+        if unit in seen:
+            problems.append(IllegalOrderError(f"{unit} already has an order this phase", rule=FACING_RULE)
+                            .problem(line.line_no, line.text))
+        seen.add(unit)
+    return problems
+
+ANSWERS = VerbTable([Verb("FIRE", parse_fire, "FIRE [FROM|TO]", DF_RULE),
+                     Verb("HOLD", parse_hold_fire, "HOLD", DF_RULE),
+                     Verb("FIRST", parse_choice("FIRST"), "FIRST", "initiative (digest G5)"),
+                     Verb("SECOND", parse_choice("SECOND"), "SECOND", "initiative (digest G5)")], rule=DF_RULE)
+
+
+def _within_budget(parsed: Sequence[tuple[OrderLine, Order]], view: View, seat: str) -> list[OrderProblem]:
+    """The army costs at most the game's points (L236), and no hex is set up beyond full (L1)."""
+    problems, spent, stacks = [], 0, {}
+    for line, order in parsed:
+        if not isinstance(order, Buy):
+            continue
+        card = cards()[order.card]
+        spent += card.cost
+        if spent > view["points"]:
+            problems.append(IllegalOrderError(f"the army would cost {spent} of {view['points']} points",
+                                              rule=BUILD_RULE).problem(line.line_no, line.text))
+        if order.at:
+            v, s = stacks.get(order.at, (0, 0))
+            stacks[order.at] = (v + (card.kind == "vehicle"), s + (card.kind != "vehicle"))
+            if not within_full(*stacks[order.at]):
+                problems.append(IllegalOrderError(f"{order.at} would be over full ({STACK_RULE})", rule=BUILD_RULE)
+                                .problem(line.line_no, line.text))
+    return problems
+
+
+def check_orders(view: View, seat: str, lines: Sequence[OrderLine]) -> Any:
+    if view.get("asking"):
+        return ANSWERS.check_lines(view, seat, lines)
+    if view["step"] == "deploy":
+        return ORDERS.check_lines(view, seat, lines, allowed=("BUY", *STANDING_VERBS), whole=_within_budget)
+    allowed = ATTACK_VERBS if view["step"] == "attack" else MOVE_VERBS
+    if view["step"] == "attack" and not view["move_in_attack"]:
+        allowed = tuple(v for v in allowed if v not in ("MOVE", "FACE", "LOAD", "UNLOAD"))
+    return ORDERS.check_lines(view, seat, lines, allowed=allowed, whole=_one_order_per_unit,
+                              note=lambda order: _attack_note(view, order))
+
+
+def _attack_note(view: View, order: Order) -> str | None:
+    """The acknowledgement's preview of an attack (of THEN and ELSE too), as things stand now."""
+    if isinstance(order, If):
+        notes = [_attack_note(view, o) for o in (order.then, order.otherwise) if o is not None]
+        return "; ".join(n for n in notes if n) or None
+    if not isinstance(order, Attack):
+        return None
+    units = {u.id: u for u in units_of(view)}
+    attacker, target = units[order.unit], units[order.target]
+    friends = [u for u in units.values() if u.side == attacker.side]
+    return f"{order.text()}: {attack_preview(attacker, target, friends, view['advanced'])}"

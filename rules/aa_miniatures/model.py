@@ -1,0 +1,79 @@
+"""The game's frozen values: a unit on the map and the whole position."""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from pbem.core.flow import Flow
+from pbem.core.hexgrid import Hex
+
+from .tables import Card, cards
+
+SIDES = ("allies", "axis")
+
+
+def other(side: str) -> str:
+    return SIDES[1 - SIDES.index(side)]
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A unit on the map.  ``pending`` holds this turn's face-down markers in the order placed
+    (L120-L124); ``disrupted``/``damaged`` are the face-up states (L286-L322); ``overwatch`` is the
+    direction of its overwatch row, or None."""
+
+    id: str
+    card: str
+    side: str
+    hex: Hex
+    facing: int
+    disrupted: bool = False
+    damaged: bool = False
+    pending: tuple[str, ...] = ()
+    overwatch: int | None = None
+    aboard: str = ""  # the transport carrying it (then it is in State.cargo, not on the map)
+
+    @property
+    def stats(self) -> Card:
+        return cards()[self.card]
+
+    @property
+    def impaired(self) -> bool:
+        """Disrupted or Damaged: one -1, never two (L328)."""
+        return self.disrupted or self.damaged
+
+    @property
+    def doomed(self) -> bool:
+        """Its face-down markers already destroy it at the Casualty Phase (a public fact, L136)."""
+        return "black" in self.pending or (self.damaged and "red" in self.pending)
+
+    def but(self, **changes: object) -> Unit:
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class State:
+    """The position: the scenario's map and turn limit, the units on the map, those lost, which
+    side moves first this turn, the kit's flow (step, turn, standing orders) and the options."""
+
+    scenario: str
+    map: str
+    last_turn: int
+    objectives: tuple[Hex, ...]
+    units: tuple[Unit, ...]
+    lost: tuple[Unit, ...]
+    first: str
+    flow: Flow
+    sight: str = "edge"  # the line-of-sight reading: "edge" (the nudged lines) or "strict" (vertices block)
+    cadence: str = "standard"  # "standard": one side moves, then the other; "fast": both at once, unit by unit
+    reserve: tuple[Unit, ...] = ()  # aircraft off the map, waiting for an air strike (their hex means nothing)
+    cargo: tuple[Unit, ...] = ()  # units aboard a transport (their hex means nothing; ``aboard`` names it)
+    ow_soldiers: bool = True  # option: a vehicle's overwatch may fire at soldiers entering its row (G22)
+    move_in_attack: bool = True  # option: a unit may move instead of attacking in the attack phase (G6)
+    advanced: bool = False  # option rules=advanced: facing matters for every unit, not only vehicles (L17, G30)
+
+    @property
+    def turn(self) -> int:
+        return self.flow.turn
+
+    def unit(self, uid: str) -> Unit | None:
+        return next((u for u in self.units if u.id == uid), None)

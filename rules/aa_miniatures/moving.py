@@ -1,0 +1,186 @@
+"""A unit's move, hex by hex, with the other side's reaction fire at every step (L29, L340-L384,
+L212-L240); a reaction whose standing order says ASK suspends the resolution for that seat."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pbem.core.hexgrid import NAMES, Hex, direction
+from pbem.core.interrupts import Ask
+from pbem.core.work import EVERYONE, Work
+
+from .board import hex_name, parse_hex
+from .model import Unit
+from .movement import path_problem, steps_of
+from .orders import Move
+from .reactions import Shot, best_hex, can_react, fire, on_row, placed, provokes
+from .tables import VEHICLE
+from .working import Battle, name
+
+#: What ``reactions`` returns when it asked a seat and resolution must stop.
+SUSPENDED = "suspended"
+
+
+def move(w: Work[Battle], unit: Unit, order: Move) -> str | None:
+    """Carry out a MOVE; the reason it cannot be, or None."""
+    path = [parse_hex(h) for h in order.path]
+    problem = path_problem(w.data.board, w.data.all(), unit, path)  # type: ignore[arg-type]
+    if problem is not None:
+        return problem
+    w.data.acted.add(unit.id)
+    walk(w, unit.but(overwatch=None), path, order.face)  # type: ignore[arg-type]
+    return None
+
+
+def walk(w: Work[Battle], at: Unit, path: Sequence[Hex], face: str, *, entered: bool = False,
+         done: Sequence[str] = ()) -> None:
+    """Step along ``path`` from ``at``: a failed entry roll stops the unit facing the hex it tried
+    (L29); reaction fire that Disrupts it stops it where it was fired at (L346).  ``entered``: the
+    first step's entry roll was already made (a resumed walk); ``done``: who already reacted to it."""
+    b = w.data
+    for i, step in enumerate(steps_of(b.board, at, path)):
+        heading = _heading(at.hex, step.hex)
+        first = i == 0
+        if step.entry and not (first and entered) and \
+                w.roll(6, f"{at.id} enters {hex_name(step.hex)}", seen_by=EVERYONE) < step.entry:
+            b.put(at.but(facing=heading))
+            w.say(f"{name(at)} fails to enter {hex_name(step.hex)} and stops in {hex_name(at.hex)}, "
+                  f"facing {NAMES[heading]} (L29)", kind="move")
+            return
+        b.put(at)
+        stopped = reactions(w, at, at.hex, step.hex, path[i:], face, done if first else ())
+        if stopped == SUSPENDED:
+            return
+        if isinstance(stopped, Unit):
+            b.put(stopped)
+            return
+        at = at.but(hex=step.hex, facing=heading)
+    b.put(at.but(facing=NAMES.index(face)))
+    w.say(f"{name(at)} moves to {hex_name(at.hex)} facing {face}", kind="move")
+
+
+def _heading(a: Hex, b: Hex) -> int:
+    d = direction(a, b)
+    return 0 if d is None else d
+
+
+# ------------------------------------------------------------------------------------ reactions
+def _policy(w: Work[Battle], firer: Unit, verb: str) -> tuple[str, str]:
+    """The firer's standing DF or OW order, its own before its side's ALL: (when, hex); ALWAYS, BEST
+    when none is given (a unit fires unless told otherwise)."""
+    kept = w.standing_order(firer.side, f"{verb} {firer.id}") or w.standing_order(firer.side, f"{verb} ALL")
+    if kept is None:
+        return "ALWAYS", "BEST"
+    words = kept.words
+    return words[2], words[4] if len(words) > 4 else "BEST"
+
+
+def _wants(when: str, mover: Unit) -> bool:
+    vehicle = mover.stats.kind == VEHICLE
+    return when in ("ALWAYS", "ASK") or (when == "VEHICLES" and vehicle) or (when == "SOLDIERS" and not vehicle)
+
+
+def _shot(w: Work[Battle], firer: Unit, mover: Unit, a: Hex, b: Hex) -> tuple[Shot, bool] | None:
+    """The reaction ``firer`` may make at the step A -> B by its standing orders, and whether its
+    owner must be asked; None if none."""
+    bt = w.data
+    if not can_react(firer, bt.fired):
+        return None
+    strict = bt.state.sight == "strict"
+    soldier_past_tank = firer.stats.kind == VEHICLE and mover.stats.kind != VEHICLE
+    if on_row(bt.board, firer, mover, b, strict=strict) and (bt.state.ow_soldiers or not soldier_past_tank):
+        when = _policy(w, firer, "OW")[0]
+        if _wants(when, mover):
+            return Shot(firer, b, "overwatch"), when == "ASK"
+    if not provokes(mover, firer, a, b):
+        return None
+    when, where = _policy(w, firer, "DF")
+    if not _wants(when, mover):
+        return None
+    friends = [u for u in bt.all() if u.side == firer.side]
+    at = {"FROM": a, "TO": b}.get(where) or best_hex(bt.board, firer, mover, a, b, friends, bt.state.advanced)
+    return Shot(firer, at, "df"), when == "ASK"
+
+
+def reactions(w: Work[Battle], mover: Unit, a: Hex, b: Hex, path: Sequence[Hex], face: str,
+              done: Sequence[str]) -> Unit | str | None:
+    """The other side's defensive and overwatch fire at the step A -> B (``path`` starts with B), one
+    firer after another until the mover is Disrupted (overlapping fire, L360): the mover as it stops,
+    None if it goes on, or SUSPENDED after asking a seat."""
+    bt = w.data
+    for firer in _firers(w, mover, done):
+        found = _shot(w, bt.units[firer.id], mover, a, b)
+        if found is None:
+            continue
+        shot, ask = found
+        if ask:
+            _ask(w, shot, mover, a, path, face, [*done, firer.id])
+            return SUSPENDED
+        hit = shoot(w, shot, mover, a, b)
+        if hit is not None:
+            return hit
+    return None
+
+
+def _firers(w: Work[Battle], mover: Unit, done: Sequence[str]) -> list[Unit]:
+    """The other side's units in the order they react: its standing DF_ORDER first, then map order."""
+    units = [u for u in w.data.all() if u.side != mover.side and u.id not in done]
+    kept = w.standing_order(units[0].side, "DF_ORDER") if units else None
+    first = kept.words[1:] if kept is not None else ()
+    return sorted(units, key=lambda u: first.index(u.id) if u.id in first else len(first))
+
+
+def shoot(w: Work[Battle], shot: Shot, mover: Unit, a: Hex, b: Hex) -> Unit | None:
+    """One reaction fire; the mover Disrupted where it was fired at, or None."""
+    bt = w.data
+    firer = bt.units[shot.firer.id]
+    bt.fired.add(firer.id)
+    bt.put(firer.but(overwatch=None))  # any fire ends Overwatch (L230, digest G23)
+    target = placed(mover, a, b, shot.at)
+    friends = [u for u in bt.all() if u.side == firer.side]
+    hit, text = fire(bt.board, Shot(firer, shot.at, shot.why), target, friends, bt.state.advanced,
+                     lambda why: w.roll(6, why, seen_by=EVERYONE))
+    label = "defensive fire" if shot.why == "df" else "overwatch fire"
+    w.say(f"{name(firer)} {label} at {name(mover)} in {hex_name(shot.at)}: {text}", kind="reaction")
+    return target.but(disrupted=True, overwatch=None) if hit else None
+
+
+# ------------------------------------------------------------------------------ ask and resume
+def _ask(w: Work[Battle], shot: Shot, mover: Unit, a: Hex, path: Sequence[Hex], face: str,
+         done: Sequence[str]) -> None:
+    bt = w.data
+    firer, b = shot.firer, path[0]
+    if shot.why == "df":
+        question = (f"{name(mover)} moves from {hex_name(a)} to {hex_name(b)}, next to your {firer.id}: "
+                    f"defensive fire into the hex it leaves (FIRE FROM), the hex it enters (FIRE TO), or HOLD")
+        choices: tuple[str, ...] = ("FIRE FROM", "FIRE TO", "HOLD")
+    else:
+        question = f"{name(mover)} enters {hex_name(b)} on your {firer.id}'s overwatch row: FIRE or HOLD"
+        choices = ("FIRE", "HOLD")
+    bt.suspended = True
+    w.interrupt("react", [Ask(firer.side, "react", question, "HOLD", choices)],
+                phase=bt.phase, queue=[[side, o.text()] for side, o in bt.queue],
+                acted=sorted(bt.acted), fired=sorted(bt.fired),
+                walk={"unit": mover.id, "from": hex_name(a), "path": [hex_name(h) for h in path], "face": face,
+                      "done": list(done)},
+                shot={"firer": firer.id, "why": shot.why})
+
+
+def resume(w: Work[Battle], data: dict[str, Any], answer: str) -> None:
+    """Carry out the asked seat's answer, then the rest of the interrupted move."""
+    bt = w.data
+    walk_data, shot_data = data["walk"], data["shot"]
+    mover = bt.units[walk_data["unit"]]
+    a = parse_hex(walk_data["from"])
+    path = [parse_hex(h) for h in walk_data["path"]]
+    firer = bt.units.get(shot_data["firer"])
+    assert a is not None and firer is not None and all(h is not None for h in path)
+    if answer.startswith("FIRE"):
+        at = a if answer == "FIRE FROM" else path[0]
+        stopped = shoot(w, Shot(firer, at, shot_data["why"]), mover, a, path[0])  # type: ignore[arg-type]
+        if stopped is not None:
+            bt.put(stopped)
+            return
+    else:
+        w.say(f"{name(firer)} holds its fire at {name(mover)}", kind="reaction")
+    walk(w, mover, path, walk_data["face"], entered=True, done=walk_data["done"])  # type: ignore[arg-type]

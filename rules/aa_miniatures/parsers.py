@@ -1,0 +1,361 @@
+"""The parsers of the orders, checked at ingest against the view (open information, so the view
+holds the whole position), each refusal citing the fragment and saying what would be legal."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pbem.core.errors import IllegalOrderError, OrderSyntaxError
+from pbem.core.hexgrid import NAMES, direction, distance, neighbours
+from pbem.core.verbs import View, arity, one_of
+
+from . import combat
+from .board import board, direction_of, hex_name, parse_hex
+from .los import LOS_RULE, clear, strike_facings
+from .model import Unit
+from .movement import FACING_RULE, STACK_RULE, path_problem, placement_problem
+from .orders import (Air, Answer, Attack, Buy, Face, FireOrder, Hold, Initiative, Load, Move, Overwatch, Penalty,
+                     Policy, Unload)
+from .reactions import DF_RULE, OW_RULE
+from .tables import AIRCRAFT, ARTILLERY, cards, scenarios, tables
+
+ATTACK_RULE = "Attack and defence, L37-L74"
+AIR_RULE = "Attacks against aircraft, L76-L78"
+
+
+# ---------------------------------------------------------------------------------- the position
+def units_of(view: View) -> tuple[Unit, ...]:
+    """The units of the view as values (the view is open: it shows every unit)."""
+    return tuple(Unit(u["id"], u["card"], u["side"], _hex(u["hex"]), NAMES.index(u["facing"]), u["disrupted"],
+                      u["damaged"], tuple(u["pending"]), None if u["overwatch"] is None
+                      else NAMES.index(u["overwatch"])) for u in view["units"])
+
+
+def _hex(name: str) -> Any:
+    h = parse_hex(name)
+    assert h is not None, name
+    return h
+
+
+def _own(view: View, seat: str, name: str, rule: str) -> Unit:
+    units = units_of(view)
+    found = next((u for u in units if u.id == name.lower()), None)
+    if found is None or found.side != seat:
+        mine = ", ".join(u.id for u in units if u.side == seat)
+        raise IllegalOrderError(f"{name} is not one of your units (yours: {mine})", rule=rule)
+    return found
+
+
+def _facing(word: str, rule: str) -> str:
+    if direction_of(word) is None:
+        raise OrderSyntaxError(f"{word} is not a direction (one of {' '.join(NAMES)})", rule=rule)
+    return word.upper()
+
+
+# ------------------------------------------------------------------------------------- parsers
+def parse_move(args: tuple[str, ...], view: View, seat: str) -> Move:
+    usage = "MOVE <unit> <hex> [<hex> ...] [FACE <dir>]"
+    words = [a.upper() for a in args]
+    face = None
+    if "FACE" in words:
+        at = words.index("FACE")
+        arity(words[at + 1:], 1, usage, rule=FACING_RULE)
+        face, words = _facing(words[at + 1], FACING_RULE), words[:at]
+    if len(words) < 2:
+        raise OrderSyntaxError(f"expected {usage}", rule=FACING_RULE)
+    unit = _own(view, seat, args[0], FACING_RULE)
+    path = []
+    for w in words[1:]:
+        h = parse_hex(w)
+        if h is None:
+            raise OrderSyntaxError(f"{w} is not a hex name (a column letter and a row: C4)", rule=FACING_RULE)
+        path.append(h)
+    problem = path_problem(board(view["map"]), units_of(view), unit, path)
+    if problem is not None:
+        raise IllegalOrderError(f"{unit.id} cannot move so: {problem}", rule=FACING_RULE)
+    last_dir = NAMES[_heading(unit, path)]
+    return Move(unit.id, tuple(hex_name(h) for h in path), face or last_dir)
+
+
+def _heading(unit: Unit, path: Sequence[Any]) -> int:
+    before = unit.hex if len(path) == 1 else path[-2]
+    d = direction(before, path[-1])
+    return unit.facing if d is None else d
+
+
+def parse_face(args: tuple[str, ...], view: View, seat: str) -> Face:
+    arity(args, 2, "FACE <unit> <dir>", rule=FACING_RULE)
+    unit = _own(view, seat, args[0], FACING_RULE)
+    if unit.disrupted:
+        raise IllegalOrderError(f"{unit.id} is Disrupted and cannot change its facing (L25)", rule=FACING_RULE)
+    return Face(unit.id, _facing(args[1], FACING_RULE))
+
+
+def parse_hold(args: tuple[str, ...], view: View, seat: str) -> Hold:
+    arity(args, 1, "HOLD <unit>", rule=FACING_RULE)
+    return Hold(_own(view, seat, args[0], FACING_RULE).id)
+
+
+AIR_USAGE = "AIR <aircraft> AT <hex> ATTACK <target> [FACE <dir>]"
+STRIKE_RULE = "Aircraft, L244-L252"
+
+
+def reserve_of(view: View) -> tuple[Unit, ...]:
+    return tuple(Unit(u["id"], u["card"], u["side"], (0, 0), 0, u["disrupted"]) for u in view["reserve"])
+
+
+def parse_air(args: tuple[str, ...], view: View, seat: str) -> Air:
+    words = [a.upper() for a in args]
+    if len(words) not in (5, 7) or words[1] != "AT" or words[3] != "ATTACK" or (len(words) == 7 and words[5] != "FACE"):
+        raise OrderSyntaxError(f"expected {AIR_USAGE}", rule=STRIKE_RULE)
+    plane = next((u for u in reserve_of(view) if u.id == args[0].lower() and u.side == seat), None)
+    if plane is None:
+        ready = ", ".join(u.id for u in reserve_of(view) if u.side == seat) or "none"
+        raise IllegalOrderError(f"{args[0]} is not one of your aircraft off the map (yours: {ready})", rule=STRIKE_RULE)
+    if plane.disrupted:
+        raise IllegalOrderError(f"{plane.id} is Disrupted and cannot strike this turn (digest G16)", rule=STRIKE_RULE)
+    at = parse_hex(words[2])
+    if at is None or at not in board(view["map"]):
+        raise IllegalOrderError(f"{words[2]} is not a hex of the map", rule=STRIKE_RULE)
+    if any(u.hex == at and u.stats.kind == AIRCRAFT for u in units_of(view)):
+        raise IllegalOrderError(f"{words[2]} already holds an aircraft (one per hex, L1)", rule=STACK_RULE)
+    target = _target(view, plane.but(hex=at), args[4])
+    facings = strike_facings(at, target.hex) or (plane.facing,)
+    face = _facing(words[6], STRIKE_RULE) if len(words) == 7 else NAMES[facings[0]]
+    if NAMES.index(face) not in facings:
+        raise IllegalOrderError(f"an aircraft faces the side its line to the target crosses (L246): "
+                                f"{' or '.join(NAMES[f] for f in facings)}", rule=STRIKE_RULE)
+    return Air(plane.id, hex_name(at), target.id, face)
+
+
+TRANSPORT_RULE = "Stacking, transported units, L9"
+
+
+def parse_load(args: tuple[str, ...], view: View, seat: str) -> Load:
+    if len(args) != 3 or args[1].upper() != "INTO":
+        raise OrderSyntaxError("expected LOAD <unit> INTO <transport>", rule=TRANSPORT_RULE)
+    unit = _own(view, seat, args[0], TRANSPORT_RULE)
+    carrier = _own(view, seat, args[2], TRANSPORT_RULE)
+    problem = load_problem(view, unit, carrier)
+    if problem is not None:
+        raise IllegalOrderError(problem, rule=TRANSPORT_RULE)
+    return Load(unit.id, carrier.id)
+
+
+def load_problem(view: View, unit: Unit, carrier: Unit) -> str | None:
+    if not carrier.stats.has("transport"):
+        return f"{carrier.stats.name} carries nobody"
+    if unit.stats.kind not in ("soldier", ARTILLERY) or unit.disrupted:
+        return f"{unit.id} cannot board: only soldiers and guns that may move do"
+    if any(c["aboard"] == carrier.id for c in view["cargo"]):
+        return f"{carrier.id} already carries a unit (one, a placeholder)"
+    if distance(unit.hex, carrier.hex) > 1:
+        return f"{unit.id} must be in or next to {carrier.id}'s hex"
+    return None
+
+
+def unload_hexes(view: View, passenger: Unit, carrier: Unit) -> list[Any]:
+    """Where a passenger may get off: the transport's hex if it can take it, else next hexes free of
+    enemies that can (L9)."""
+    m, units = board(view["map"]), units_of(view)
+
+    def takes(h: Any) -> bool:
+        return placement_problem(m, units, passenger, h) is None
+
+    if takes(carrier.hex):
+        return [carrier.hex]
+    return [h for h in neighbours(carrier.hex) if takes(h)
+            and not any(u.hex == h and u.side != passenger.side for u in units)]
+
+
+def parse_unload(args: tuple[str, ...], view: View, seat: str) -> Unload:
+    words = [a.upper() for a in args]
+    if len(words) not in (1, 3) or (len(words) == 3 and words[1] != "AT"):
+        raise OrderSyntaxError("expected UNLOAD <unit> [AT <hex>]", rule=TRANSPORT_RULE)
+    row = next((c for c in view["cargo"] if c["id"] == args[0].lower() and c["side"] == seat), None)
+    if row is None:
+        raise IllegalOrderError(f"{args[0]} is not aboard one of your transports", rule=TRANSPORT_RULE)
+    carrier = next(u for u in units_of(view) if u.id == row["aboard"])
+    passenger = Unit(row["id"], row["card"], seat, carrier.hex, carrier.facing)
+    places = unload_hexes(view, passenger, carrier)
+    wanted = parse_hex(words[2]) if len(words) == 3 else places[0] if places else None
+    if wanted not in places:
+        where = ", ".join(hex_name(h) for h in places) or "nowhere: it cannot unload"
+        raise IllegalOrderError(f"{passenger.id} may get off at {where}", rule=TRANSPORT_RULE)
+    return Unload(passenger.id, hex_name(wanted))
+
+
+def parse_overwatch(args: tuple[str, ...], view: View, seat: str) -> Overwatch:
+    """A ground unit, not Disrupted (L224), within the side's limit of 2 per 100 points (L236)."""
+    arity(args, 2, "OVERWATCH <unit> <dir>", rule=OW_RULE)
+    unit = _own(view, seat, args[0], OW_RULE)
+    if not unit.stats.ground:
+        raise IllegalOrderError("only ground units go on Overwatch (L214)", rule=OW_RULE)
+    if unit.disrupted:
+        raise IllegalOrderError(f"{unit.id} is Disrupted and cannot go on Overwatch (L224)", rule=OW_RULE)
+    watching = [u.id for u in units_of(view) if u.side == seat and u.overwatch is not None and u.id != unit.id]
+    if len(watching) >= overwatch_limit(view, seat):
+        raise IllegalOrderError(f"{overwatch_limit(view, seat)} units are already on Overwatch "
+                                f"({', '.join(watching)}): the limit for this army", rule=OW_RULE)
+    return Overwatch(unit.id, _facing(args[1], OW_RULE))
+
+
+def overwatch_limit(view: View, seat: str) -> int:
+    """2 per 100 points of the army (L236), never fewer than 2 (the scaling is lost, digest G24)."""
+    points = sum(cards()[u["card"]].cost for u in (*view["units"], *view["lost"]) if u["side"] == seat)
+    return max(2, tables()["overwatch"]["per_100_points"] * points // 100)
+
+
+POLICY_CHOICES = {"DF": ("ALWAYS", "NEVER", "VEHICLES", "SOLDIERS", "ASK"),
+                  "OW": ("ALWAYS", "NEVER", "VEHICLES", "SOLDIERS", "ASK"), "AA": ("ALWAYS", "NEVER")}
+
+
+def parse_policy(verb: str) -> Any:
+    rule = {"DF": DF_RULE, "OW": OW_RULE, "AA": STRIKE_RULE}[verb]
+    usage = f"{verb} <unit>|ALL {'|'.join(POLICY_CHOICES[verb])}" + (" [HEX BEST|FROM|TO]" if verb == "DF" else "")
+
+    def parse(args: tuple[str, ...], view: View, seat: str) -> Policy:
+        words = [a.upper() for a in args]
+        if len(words) not in ((2, 4) if verb == "DF" else (2,)) or (len(words) == 4 and words[2] != "HEX"):
+            raise OrderSyntaxError(f"expected {usage}", rule=rule)
+        unit = "ALL" if words[0] == "ALL" else _own(view, seat, args[0], rule).id
+        when = one_of(words[1], POLICY_CHOICES[verb], verb, rule=rule)
+        where = one_of(words[3], ("BEST", "FROM", "TO"), "HEX", rule=rule) if len(words) == 4 else "BEST"
+        return Policy(verb, unit, when, where)
+    return parse
+
+
+def parse_fire_order(args: tuple[str, ...], view: View, seat: str) -> FireOrder:
+    if not args:
+        raise OrderSyntaxError("expected DF_ORDER <unit> <unit> ...", rule=DF_RULE)
+    named = tuple(_own(view, seat, a, DF_RULE).id for a in args)
+    if len(set(named)) != len(named):
+        raise IllegalOrderError("a unit is named twice", rule=DF_RULE)
+    return FireOrder(named)
+
+
+def parse_penalty(args: tuple[str, ...], view: View, seat: str) -> Penalty:
+    arity(args, 1, "OVERSTACK_PENALTY HIGHEST_COST|LOWEST_COST|ALREADY_HIT", rule=STACK_RULE)
+    return Penalty(one_of(args[0], ("HIGHEST_COST", "LOWEST_COST", "ALREADY_HIT"), "OVERSTACK_PENALTY",
+                          rule=STACK_RULE))
+
+
+def parse_initiative(args: tuple[str, ...], view: View, seat: str) -> Initiative:
+    arity(args, 1, "INITIATIVE FIRST|SECOND|ASK", rule="initiative (lost, digest G5)")
+    return Initiative(one_of(args[0].upper(), ("FIRST", "SECOND", "ASK"), "INITIATIVE", rule="initiative (digest G5)"))
+
+
+def parse_choice(word: str) -> Any:
+    """FIRST or SECOND, answering the initiative question."""
+    def parse(args: tuple[str, ...], view: View, seat: str) -> Answer:
+        arity(args, 0, word, rule="initiative (digest G5)")
+        choices = view["asking"]["choices"] if view.get("asking") else ()
+        if word not in choices:
+            raise IllegalOrderError(f"answer one of: {', '.join(choices)}", rule="initiative (digest G5)")
+        return Answer(word)
+    return parse
+
+
+def attack_problem(view: View, attacker: Unit, target: Unit) -> str | None:
+    """Why ``attacker`` may not attack ``target`` now, or None: line of sight (L43), a band within
+    long range with dice on the card (L62-L66, L84-L90), artillery without AA never at aircraft (L78)."""
+    if target.side == attacker.side:
+        return f"{target.id} is your own unit"
+    if attacker.stats.kind == AIRCRAFT and target.stats.kind == AIRCRAFT:
+        return "aircraft strike ground units"
+    if target.stats.kind == AIRCRAFT and attacker.stats.kind == ARTILLERY and not attacker.stats.has("antiair"):
+        return f"artillery without the AA ability cannot attack aircraft ({AIR_RULE})"
+    if not clear(board(view["map"]), attacker.hex, target.hex, strict=view["strict"]):
+        return f"{attacker.id} has no line of sight to {target.id} ({LOS_RULE})"
+    band = combat.band(attacker.hex, target.hex)
+    if band is None:
+        return f"{target.id} is beyond long range ({combat.BAND_RULE})"
+    if attacker.stats.dice(target.stats.kind, band) == 0:
+        return f"{attacker.stats.name} has no dice against a {target.stats.kind} at {band} range (L66)"
+    return None
+
+
+def legal_targets(view: View, attacker: Unit) -> list[Unit]:
+    """Whom a unit on the map may ATTACK now (an aircraft attacks only by its air strike)."""
+    if attacker.stats.kind == AIRCRAFT:
+        return []
+    return [t for t in units_of(view) if t.side != attacker.side and attack_problem(view, attacker, t) is None]
+
+
+ATTACK_USAGE = "ATTACK <unit> <target> [AND <target> | GRAZE]"
+GRAZE_RULE = "Grazing fire, L274-L282"
+
+
+def _target(view: View, attacker: Unit, name: str) -> Unit:
+    target = next((u for u in units_of(view) if u.id == name.lower()), None)
+    if target is None:
+        raise IllegalOrderError(f"there is no unit {name}", rule=ATTACK_RULE)
+    problem = attack_problem(view, attacker, target)
+    if problem is not None:
+        legal = ", ".join(f"{t.id} ({combat.band(attacker.hex, t.hex)})" for t in legal_targets(view, attacker))
+        raise IllegalOrderError(f"{problem}; {attacker.id} may attack: {legal or 'nobody'}", rule=ATTACK_RULE)
+    return target
+
+
+def parse_attack(args: tuple[str, ...], view: View, seat: str) -> Attack:
+    words = [a.upper() for a in args]
+    if len(words) not in (2, 3, 4) or (len(words) == 3 and words[2] != "GRAZE") or \
+            (len(words) == 4 and words[2] != "AND"):
+        raise OrderSyntaxError(f"expected {ATTACK_USAGE}", rule=ATTACK_RULE)
+    attacker = _own(view, seat, args[0], ATTACK_RULE)
+    if attacker.stats.kind == AIRCRAFT:
+        raise IllegalOrderError("an aircraft attacks only by its air strike (AIR ... ATTACK ...)", rule=STRIKE_RULE)
+    target = _target(view, attacker, args[1])
+    if len(words) > 2 and not attacker.stats.has("double_shot"):
+        raise IllegalOrderError(f"{attacker.stats.name} has no Double Shot: one target only", rule=GRAZE_RULE)
+    second = _target(view, attacker, args[3]).id if len(words) == 4 else ""
+    return Attack(attacker.id, target.id, second, len(words) == 3)
+
+
+def parse_fire(args: tuple[str, ...], view: View, seat: str) -> Answer:
+    choices = view["asking"]["choices"] if view.get("asking") else ()
+    choice = " ".join(("FIRE", *(a.upper() for a in args)))
+    if choice not in choices:
+        raise IllegalOrderError(f"answer one of: {', '.join(choices)}", rule=DF_RULE)
+    return Answer(choice)
+
+
+def parse_hold_fire(args: tuple[str, ...], view: View, seat: str) -> Answer:
+    if "HOLD" not in (view["asking"]["choices"] if view.get("asking") else ()):
+        raise IllegalOrderError("answer FIRST or SECOND", rule="initiative (digest G5)")
+    arity(args, 0, "HOLD", rule=DF_RULE)
+    return Answer("HOLD")
+
+
+
+# ------------------------------------------------------------------------------------ army build
+BUILD_RULE = "army build: 100 points a side (L236); set-up is lost (digest G29)"
+
+
+def zone(view: View, seat: str) -> list[Any]:
+    """The hexes of the seat's set-up rectangle (by column and row of the printed map)."""
+    corners = [parse_hex(n) for n in scenarios()[view["scenario"]][f"{seat}_zone"]]
+    names = [hex_name(h) for h in corners if h is not None]
+    cols = sorted(ord(n[0]) for n in names)
+    rows = sorted(int(n[1:]) for n in names)
+    return [h for h in board(view["map"]).hexes if cols[0] <= ord(hex_name(h)[0]) <= cols[1]
+            and rows[0] <= int(hex_name(h)[1:]) <= rows[1]]
+
+
+def parse_buy(args: tuple[str, ...], view: View, seat: str) -> Buy:
+    words = [a.upper() for a in args]
+    card = cards().get(args[0].lower()) if args else None
+    if card is None or card.side != seat:
+        mine = ", ".join(f"{k} ({c.cost})" for k, c in cards().items() if c.side == seat)
+        raise IllegalOrderError(f"{args[0] if args else '?'} is not a card of your side (yours: {mine})",
+                                rule=BUILD_RULE)
+    if not card.ground:
+        arity(words[1:], 0, "BUY <aircraft>", rule=BUILD_RULE)
+        return Buy(card.key)
+    if len(words) not in (3, 5) or words[1] != "AT" or (len(words) == 5 and words[3] != "FACE"):
+        raise OrderSyntaxError("expected BUY <card> AT <hex> [FACE <dir>]", rule=BUILD_RULE)
+    h = parse_hex(words[2])
+    if h is None or h not in zone(view, seat):
+        raise IllegalOrderError(f"{words[2]} is not in your set-up zone", rule=BUILD_RULE)
+    face = _facing(words[4], BUILD_RULE) if len(words) == 5 else ("N" if seat == "allies" else "S")
+    return Buy(card.key, hex_name(h), face)

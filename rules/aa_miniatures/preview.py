@@ -1,0 +1,22 @@
+"""What an attack would be: band, the defence the target would use, the dice and P(0/1/2/3 hits)
+(the order form and the acknowledgement show it; cover and face-down markers are not counted)."""
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from . import combat
+from .board import hex_name
+from .los import aircraft_front, enfilade
+from .model import Unit
+
+
+def attack_preview(attacker: Unit, target: Unit, friends: Iterable[Unit], advanced: bool = False) -> str:
+    band = combat.band(attacker.hex, target.hex) or "close"
+    mod = combat.die_modifier(attacker, target, enfilade=enfilade(attacker, target, friends),
+                              aircraft_front=aircraft_front(target, attacker.hex))
+    side = combat.facing_defence(target, attacker.hex, advanced=advanced)
+    d = combat.defence(target, side)
+    dice = attacker.stats.dice(target.stats.kind, band)
+    p = combat.hit_chances(dice, mod, d)
+    return (f"{target.id} ({target.stats.name}) at {hex_name(target.hex)}: {band}, {side} defence {d}, "
+            f"{dice} dice{f' {mod:+d}' if mod else ''}, P(0/1/2/3 hits) = {'/'.join(f'{x:.2f}' for x in p)}")

@@ -1,0 +1,48 @@
+"""The working copy of the position during a resolution (the kit's ``Work.data``)."""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from pbem.core.verbs import Order
+from pbem.core.work import Work
+
+from .board import Board, board
+from .model import State, Unit
+
+
+class Battle:
+    """Units by id in map order, those lost, who acted and who made reaction fire this phase, the
+    queue of orders still to carry out, and whether resolution stopped to ask a seat (``suspended``)."""
+
+    def __init__(self, state: State, work: Work[Any]) -> None:
+        self.state = state
+        self.board: Board = board(state.map)
+        self.units: dict[str, Unit] = {u.id: u for u in state.units}
+        self.lost = list(state.lost)
+        self.reserve: dict[str, Unit] = {u.id: u for u in state.reserve}
+        self.cargo: dict[str, Unit] = {u.id: u for u in state.cargo}
+        self.first = state.first
+        self.phase = state.flow.step
+        self.acted: set[str] = set()
+        self.fired: set[str] = set()  # units that made defensive or overwatch fire this phase (L356)
+        self.queue: list[tuple[str, Order]] = []
+        self.suspended = False
+        self.over = False
+
+    def unit(self, uid: str) -> Unit | None:
+        return self.units.get(uid)
+
+    def put(self, unit: Unit) -> None:
+        self.units[unit.id] = unit
+
+    def all(self) -> tuple[Unit, ...]:
+        return tuple(self.units.values())
+
+    def freeze(self) -> State:
+        return replace(self.state, units=self.all(), lost=tuple(self.lost), first=self.first,
+                       reserve=tuple(self.reserve.values()), cargo=tuple(self.cargo.values()))
+
+
+def name(u: Unit) -> str:
+    return f"{u.side} {u.id}"
