@@ -164,7 +164,7 @@ def test_no_ruleset_caches_its_data_files_past_a_game_s_corrections():
     import ast
     from pathlib import Path
 
-    import rules
+    from pbem import rules
 
     offenders = []
     for path in sorted(Path(rules.__file__).parent.rglob("*.py")):
