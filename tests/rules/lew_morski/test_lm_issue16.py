@@ -1,0 +1,80 @@
+"""Issue #16 for Lew Morski: orders checked against the line of fire, optional reactive shots, fog that
+holds for targets as well as shooters, entry facings and the sitrep's options."""
+from __future__ import annotations
+
+from pbem.rules.lew_morski import attacks, board
+
+from .lm_helpers import new_state, only, put, world
+
+SEED_DICE = [6, 6, 6, 6, 6, 6]
+
+
+def _ahead(hex_: str, facing: str, dist: int) -> str:
+    """The hex ``dist`` hexes straight ahead of ``hex_`` [R 5.1]."""
+    return board.fmt(board.ray(board.parse_hex(hex_), facing, dist)[dist - 1])  # type: ignore[arg-type]
+
+
+def _facing_pair(shooter: str, target: str, dist: int, **options):
+    """A position with only ``shooter`` (at A20,B20 facing N) and ``target`` ``dist`` hexes ahead of it."""
+    s = only(new_state(**options), shooter, target)
+    s = put(s, shooter, "A20,B20", "N")
+    return put(s, target, _ahead("A20,B20", "N", dist), "N")
+
+
+# ---------------------------------------------------------------- reactive fire is optional [R 5.3.6]
+def test_default_reactive_fire_holds_where_table_2_gives_no_hit():
+    """An He111 (strength 2) with a Spitfire 5 hexes ahead: Table 2 gives no hit, so by default it
+    holds and keeps its one shot of the stage [R 5.3.6, 5.4]."""
+    w = world(_facing_pair("He111-1", "Spit-1", 5), SEED_DICE)
+    attacks.reactive_fire(w, "gb", {})
+    assert w.ac["He111-1"].fired_stage != w.stage
+    assert not any("fires" in e.text for e in w.w.events)
+
+
+def test_default_reactive_fire_still_fires_where_a_hit_is_possible():
+    """The same He111 at distance 2 (hits on 9-11) fires reactively by default [R 5.4]."""
+    w = world(_facing_pair("He111-1", "Spit-1", 2), SEED_DICE)
+    attacks.reactive_fire(w, "gb", {})
+    assert w.ac["He111-1"].fired_stage == w.stage
+    assert any("He111-1 fires reactively at Spit-1" in e.text for e in w.w.events)
+
+
+def test_nobody_is_asked_about_a_shot_that_cannot_hit():
+    """react_default=ask opens no window for a shot Table 2 says cannot hit [R 5.3.6]."""
+    w = world(_facing_pair("He111-1", "Spit-1", 5, react_default="ask"), SEED_DICE)
+    assert attacks.ask_list(w, "gb") == []
+    w = world(_facing_pair("He111-1", "Spit-1", 2, react_default="ask"), SEED_DICE)
+    assert [x["ac"] for x in attacks.ask_list(w, "gb")] == ["He111-1"]
+
+
+def test_an_explicit_answer_fires_even_a_hopeless_shot():
+    """The owner's own FIRE answer is carried out: the shot is his to spend [R 5.3.6]."""
+    w = world(_facing_pair("He111-1", "Spit-1", 5), SEED_DICE)
+    attacks.reactive_fire(w, "gb", {"He111-1": "FIRE"})
+    assert w.ac["He111-1"].fired_stage == w.stage
+
+
+# ------------------------------------------------------------- fog: no unseen target [R 5.1-5.3.2]
+FOG = {"visibility": "fog", "visual_range": 3}
+
+
+def test_fog_a_german_never_fires_reactively_at_a_spitfire_it_cannot_see():
+    """The issue's sitrep: 'enemy aircraft you see -- none', then 'He111-2 fires reactively at Spit-3 ...
+    at distance 5'.  A Spitfire 4 hexes ahead, beyond visual range 3, is no target."""
+    w = world(_facing_pair("Me110-1", "Spit-1", 4, **FOG), SEED_DICE)
+    assert attacks.unseen_by(w, w.ac["Spit-1"], "de")
+    attacks.reactive_fire(w, "gb", {})
+    assert w.ac["Me110-1"].fired_stage != w.stage and w.w.events == [] and w.w.dice.unused == len(SEED_DICE)
+
+
+def test_fog_a_german_attack_at_an_unseen_spitfire_holds_without_naming_it():
+    w = world(_facing_pair("Me110-1", "Spit-1", 4, **FOG), SEED_DICE)
+    attacks.fire(w, w.ac["Me110-1"])
+    assert w.ac["Me110-1"].fired_stage != w.stage
+    assert all("Spit-1" not in e.text for e in w.w.events)
+
+
+def test_fog_a_seen_spitfire_is_still_a_target():
+    w = world(_facing_pair("Me110-1", "Spit-1", 3, **FOG), SEED_DICE)
+    attacks.fire(w, w.ac["Me110-1"])
+    assert w.ac["Me110-1"].fired_stage == w.stage
