@@ -20,7 +20,7 @@ from pbem.core.orders import OrderLine
 from pbem.core.ruleset import Checked
 from pbem.core.verbs import Order as AnyOrder, Verb, VerbTable
 
-from . import board, movement, planning
+from . import board, combat, movement, planning
 from .board import Hex
 from .orders import (AaFire, AllUnits, Bomb, Enter, Fire, Move, Order, Pass, Place, PlaceGun, Policy, ReactAnswer,
                      Unjam, Withdraw, flatten)
@@ -31,6 +31,7 @@ from .state import ALTS
 View = Mapping[str, Any]
 Row = dict[str, Any]
 _HEXES = re.compile(r"A\s*\d{1,2}\s*,?\s*B\s*\d{1,2}", re.IGNORECASE)
+Where = tuple[Hex, str, str]  # hex, facing, altitude
 REACT_POLICIES = ("ALWAYS", "NEVER", "ASK")
 PHASE_WORDS = {"setup": "the setup", "move": "your movement phase", "react": "a reactive-fire window",
                "none": "a phase where you give no orders"}
@@ -386,15 +387,24 @@ class FileReplay:
         self.gun_hexes: set[str] = set()  # hexes given to guns by earlier AA lines
         self.seen: set[tuple[str, str]] = set()
         self.notes: list[str] = []
+        self.ends: dict[str, Where | None] = {}  # where each moved aircraft ends (None: it left the board)
+        self.fires: list[tuple[OrderLine, Fire]] = []
 
     def __call__(self, parsed: Sequence[tuple[OrderLine, AnyOrder]], view: View, seat: str) -> list[OrderProblem]:
         problems = []
         for line, order in parsed:
             try:
                 self.take(order)  # type: ignore[arg-type]
+                if isinstance(order, Fire):
+                    self.fires.append((line, order))
             except OrderError as exc:
                 problems.append(exc.problem(line.line_no, line.text))
-        return problems
+        for line, fire in self.fires:  # every move comes first (phase 1), then the combat phase
+            try:
+                self.fire(fire)
+            except OrderError as exc:
+                problems.append(exc.problem(line.line_no, line.text))
+        return sorted(problems, key=lambda p: p.line_no)
 
     def once(self, verb: str, unit: str) -> None:
         if (verb, unit) in self.seen:
@@ -483,6 +493,7 @@ class FileReplay:
         else:
             self.occ.add((w.end, alt2))
         self.paths[o.ac] = [x for x, _ in w.cells]
+        self.ends[o.ac] = None if w.exited else (w.end, w.facing, alt2)  # type: ignore[assignment]
         self.exits[o.ac] = board.edge_of(w.off_hex) if w.exited else ""  # type: ignore[arg-type]
 
     def withdraw(self, o: Withdraw) -> None:
@@ -501,6 +512,67 @@ class FileReplay:
                                         f"{' '.join(board.fmt(x) for x in path) or 'none'}); give its MOVE first",
                                         rule="R 7.0.2")
         self.once("BOMB", o.ac)
+
+    def fire(self, o: Fire) -> None:
+        """FIRE as the combat phase will see it, after every move of the file [R 5.1-5.3.2]: ``AT`` names
+        the nearest aircraft on the line of fire or is refused; a plain FIRE with nothing there is noted."""
+        where = self.end_of(self.own[o.ac])
+        if where is None:
+            raise IllegalOrderError(f"{o.ac} leaves the board in its move and cannot fire this stage", rule="R 4.3, 5.1")
+        me = self.plane_at(self.own[o.ac], where)
+        hit = combat.nearest_on_line(me, self.planes_at_combat(), self.view["options"])
+        target = hit if hit and hit[0].side != me.side and hit[0].alt == me.alt and self.sees(hit[0]) else None
+        if target and (not o.at or target[0].id == o.at):
+            return
+        h, f, alt = where
+        there = (f"the nearest aircraft there is {hit[0].id} at distance {hit[1]}, {hit[0].alt.lower()}"
+                 if hit and self.sees(hit[0]) else "no aircraft it can see is there")
+        named = next((p for p in self.planes_at_combat() if p.id == o.at), None)
+        if named and named.alt != me.alt and named.hex in board.ray(h, f, combat.fire_length(me, self.view["options"])):
+            there += f"; {o.at} is {named.alt.lower()}, not {alt.lower()}"
+        why = (f"{o.ac} ends its move at {board.fmt(h)} facing {f}, {alt.lower()}; its line of fire runs "
+               f"{combat.fire_length(me, self.view['options'])} hexes ahead and {there}")
+        if not o.at:
+            self.notes.append(f"{why}: it will hold fire [R 5.1-5.3.2]")
+            return
+        raise IllegalOrderError(f"{why}, so it cannot fire at {o.at}: only the nearest aircraft on the line of fire, "
+                                "at the same altitude, may be fired at (write FIRE "
+                                f"{o.ac} AT {target[0].id} or move it first)" if target else
+                                f"{why}, so it cannot fire at {o.at}: only the nearest aircraft on the line of "
+                                "fire, at the same altitude, may be fired at (change its MOVE)",
+                                rule="R 5.1, 5.2, 5.3.2")
+
+    def end_of(self, a: Row) -> Where | None:
+        """Where an own aircraft will be in the combat phase: its MOVE's end, or its default move's."""
+        if a["id"] in self.ends:
+            return self.ends[a["id"]]
+        if a["id"] not in self.start:
+            return None
+        h, f, alt = self.start[a["id"]]
+        w = movement.walk(h, f, "F" * stats_of(a).min_speed)
+        return None if w.exited else (w.end, w.facing, alt)  # type: ignore[return-value]
+
+    def planes_at_combat(self) -> list[combat.Plane]:
+        """The seat's own aircraft where their moves end, and every other aircraft of the view where it is."""
+        out = [combat.Plane(p["id"], p["side"], p["type"], board.parse_hex(p["hex"]), p["alt"], p["facing"])
+               for p in self.view["planes"] if p["id"] not in self.own]  # type: ignore[arg-type]
+        for a in self.own.values():
+            where = self.end_of(a)
+            if where is not None:
+                out.append(self.plane_at(a, where))
+        return out
+
+    def plane_at(self, a: Row, where: Where) -> combat.Plane:
+        h, f, alt = where
+        return combat.Plane(a["id"], self.view["side"], a["type"], h, alt, f)
+
+    def sees(self, p: combat.Plane) -> bool:
+        """Fog: German pilots aim only at what they see from where the moves end [R 5.2; option visibility]."""
+        if p.side == self.view["side"] or self.view["side"] == "gb" or self.view["options"]["visibility"] != "fog":
+            return True
+        eyes = [w[0] for w in (self.end_of(a) for a in self.own.values()) if w is not None]
+        eyes += [board.parse_hex(x["hex"]) for x in self.view.get("friends", [])]
+        return combat.seen(p.hex, p.alt, eyes, int(self.view["options"]["visual_range"]))
 
     def flown_over(self, a: Row) -> list[Hex]:
         """The hexes the aircraft's MOVE of this file enters; without one, its default straight move."""

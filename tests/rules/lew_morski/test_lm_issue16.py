@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pbem.rules.lew_morski import attacks, board
 
-from .lm_helpers import new_state, only, put, world
+from .lm_helpers import check, new_state, only, put, world
 
 SEED_DICE = [6, 6, 6, 6, 6, 6]
 
@@ -78,3 +78,38 @@ def test_fog_a_seen_spitfire_is_still_a_target():
     w = world(_facing_pair("Me110-1", "Spit-1", 3, **FOG), SEED_DICE)
     attacks.fire(w, w.ac["Me110-1"])
     assert w.ac["Me110-1"].fired_stage == w.stage
+
+
+# ---------------------------------------------------------- FIRE checked on the line of fire [R 5.1-5.3.2]
+def test_fire_at_the_aircraft_its_move_brings_onto_the_line_is_accepted():
+    """Me110-1 at A20,B20 facing N flies FFF; Spit-1 is then 2 hexes ahead at the same altitude."""
+    s = _facing_pair("Me110-1", "Spit-1", 5)
+    assert not check(s, "de", "MOVE Me110-1 FFF\nFIRE Me110-1 AT Spit-1").problems
+
+
+def test_fire_through_another_aircraft_is_refused():
+    """Only the nearest aircraft on the line may be fired at; nobody fires through another [R 5.3.2]."""
+    s = _facing_pair("Me110-1", "Spit-1", 7)
+    s = put(s, "Spit-2", _ahead("A20,B20", "N", 4), "N", status="board")
+    p = check(s, "de", "MOVE Me110-1 FFF\nFIRE Me110-1 AT Spit-1").problems
+    assert [x.line_no for x in p] == [2] and p[0].rule == "R 5.1, 5.2, 5.3.2"
+    assert "Spit-2 at distance 1" in p[0].message and "FIRE Me110-1 AT Spit-2" in p[0].message
+
+
+def test_fire_at_an_aircraft_at_another_altitude_is_refused():
+    s = put(_facing_pair("Me110-1", "Spit-1", 5), "Spit-1", _ahead("A20,B20", "N", 5), "N", "LOW")
+    p = check(s, "de", "MOVE Me110-1 FFF\nFIRE Me110-1 AT Spit-1").problems
+    assert [x.rule for x in p] == ["R 5.1, 5.2, 5.3.2"] and "low" in p[0].message
+
+
+def test_plain_fire_with_nothing_on_the_line_is_acknowledged_with_a_warning():
+    """FIRE without a target is carried out only if an enemy is there; the acknowledgement says it is not."""
+    s = put(only(new_state(), "Me110-1", "Spit-1"), "Me110-1", "A20,B20", "N")
+    got = check(s, "de", "MOVE Me110-1 FFF\nFIRE Me110-1")
+    assert not got.problems and any("Me110-1" in n and "hold fire" in n for n in got.notes)
+
+
+def test_fire_by_an_aircraft_that_leaves_the_board_is_refused():
+    s = put(only(new_state(), "Me110-1", "Spit-1"), "Me110-1", "A1,B1", "N")
+    p = check(s, "de", "MOVE Me110-1 FFF\nFIRE Me110-1")
+    assert [x.rule for x in p.problems] == ["R 4.3, 5.1"]
