@@ -25,7 +25,7 @@ from .board import Hex
 from .orders import (AaFire, AllUnits, Bomb, Enter, Fire, Move, Order, Pass, Place, PlaceGun, Policy, ReactAnswer,
                      Unjam, Withdraw, flatten)
 from .own_aircraft import stats_of
-from .setup import gun_site_problem
+from .setup import gun_site_problem, inward
 from .state import ALTS
 
 View = Mapping[str, Any]
@@ -204,6 +204,8 @@ def read_enter(args: tuple[str, ...], view: View, seat: str) -> Enter:
     m = _HEXES.search(rest)
     h: Hex = board.parse_hex(m.group(0) if m else e["hex"])  # type: ignore[assignment]
     facing, alt = entry_words(view, a, (rest[m.end():] if m else rest).split())
+    if not facing:  # no facing written: the entry's own one at its own hex, else facing into the board [R 4.3.1]
+        facing = e["facing"] if board.fmt(h) == e["hex"] else inward(h)
     if board.fmt(h) not in e["hexes"]:
         raise IllegalOrderError(f"{a['id']} may enter only at {', '.join(e['hexes'][:12])}"
                                 + (" ..." if len(e["hexes"]) > 12 else ""), rule="R 4.3.1, 9")
@@ -211,9 +213,9 @@ def read_enter(args: tuple[str, ...], view: View, seat: str) -> Enter:
 
 
 def entry_words(view: View, a: Row, words: list[str]) -> tuple[str, str]:
-    """The facing (default: the entry's) and the altitude the owner chose ("" if none) [G-6]."""
+    """The facing written ("" if none) and the altitude the owner chose ("" if none) [R 4.3.1]."""
     e = a["entry"]
-    facing, alt = e["facing"], ""
+    facing, alt = "", ""
     for w in words:
         if w.upper() in board.FACINGS:
             facing = w.upper()

@@ -2,9 +2,12 @@
 holds for targets as well as shooters, entry facings and the sitrep's options."""
 from __future__ import annotations
 
-from pbem.rules.lew_morski import attacks, board
+from dataclasses import replace
 
-from .lm_helpers import check, new_state, only, put, world
+from pbem.rules.lew_morski import RULESET, attacks, board
+from pbem.rules.lew_morski.setup import inward
+
+from .lm_helpers import at, check, new_state, only, put, world
 
 SEED_DICE = [6, 6, 6, 6, 6, 6]
 
@@ -113,3 +116,20 @@ def test_fire_by_an_aircraft_that_leaves_the_board_is_refused():
     s = put(only(new_state(), "Me110-1", "Spit-1"), "Me110-1", "A1,B1", "N")
     p = check(s, "de", "MOVE Me110-1 FFF\nFIRE Me110-1")
     assert [x.rule for x in p.problems] == ["R 4.3, 5.1"]
+
+
+# ----------------------------------------------------------------- ENTER faces into the board [R 4.3.1]
+def test_enter_at_another_hex_without_a_facing_faces_into_the_board():
+    """Spit-1 left by the north edge at A20,B10; ENTER at another edge hex with no facing used to keep the
+    default hex's facing, which may point off the board.  It now faces inward from the hex it enters."""
+    s = put(only(new_state(), "Spit-1", "He111-1"), "He111-1", "A30,B30", "S")
+    s = replace(at(s, "gb-move", 12), aircraft=tuple(
+        replace(a, status="off", hex=None, exit_hex=(20, 10), exit_edge="north", left_alt="HIGH", return_stage=12)
+        if a.id == "Spit-1" else a for a in s.aircraft))
+    entry = next(x for x in RULESET.view(s, "gb")["own"] if x["id"] == "Spit-1")["entry"]
+    other = next(h for h in entry["hexes"] if h != entry["hex"] and inward(board.parse_hex(h)) != entry["facing"])
+    got = check(s, "gb", f"ENTER Spit-1 {other}")
+    assert not got.problems and got.orders[0].facing == inward(board.parse_hex(other))
+    same = check(s, "gb", "ENTER Spit-1")
+    assert same.orders[0].facing == entry["facing"]
+    assert check(s, "gb", f"ENTER Spit-1 {other} SW").orders[0].facing == "SW"
