@@ -92,7 +92,7 @@ def plane(view: View, word: str) -> Row | None:
 # ------------------------------------------------------------------------------- setup and PASS
 def read_pass(args: tuple[str, ...], view: View, seat: str) -> Pass:
     if args:
-        raise OrderSyntaxError("PASS takes no arguments")
+        raise OrderSyntaxError("PASS takes no arguments", rule="R 3.0")
     return Pass()
 
 
@@ -100,7 +100,7 @@ def read_place(args: tuple[str, ...], view: View, seat: str) -> Place:
     """PLACE <aircraft> <hex> <facing>: within the group's start area [R 9.3]."""
     need(view, "setup", verb="PLACE")
     if len(args) < 3:
-        raise OrderSyntaxError("write PLACE <aircraft> <hex> <facing>, e.g. PLACE Spit-1 A10,B08 SE")
+        raise OrderSyntaxError("write PLACE <aircraft> <hex> <facing>, e.g. PLACE Spit-1 A10,B08 SE", rule="R 9.3")
     a = aircraft(view, args[0], "R 9.3")
     rest = " ".join(args[1:])
     m = _HEXES.search(rest)
@@ -120,7 +120,7 @@ def read_place(args: tuple[str, ...], view: View, seat: str) -> Place:
 def read_aa(args: tuple[str, ...], view: View, seat: str) -> PlaceGun | Policy | AllUnits:
     """AA <gun> <hex> in the setup; otherwise AA <gun|ALL> AUTO|BOMBERS|HOLD, a standing order."""
     if len(args) < 2:
-        raise OrderSyntaxError("write AA <gun|ALL> AUTO|BOMBERS|HOLD, or in the setup AA <gun> <hex>")
+        raise OrderSyntaxError("write AA <gun|ALL> AUTO|BOMBERS|HOLD, or in the setup AA <gun> <hex>", rule="R 6")
     rest = " ".join(args[1:])
     if _HEXES.fullmatch(rest.strip()):
         return place_gun(view, args[0], rest)
@@ -148,7 +148,7 @@ def read_react(args: tuple[str, ...], view: View, seat: str) -> ReactAnswer | Po
     """REACT <ac> FIRE|HOLD answers an interrupt window; anything else is a standing order [R 5.4, G-31]."""
     if len(args) < 2:
         raise OrderSyntaxError("write REACT <aircraft|ALL> ALWAYS|NEVER|ASK|IF BOMBER|IF STRENGTH>=k "
-                               "(or FIRE|HOLD when asked)")
+                               "(or FIRE|HOLD when asked)", rule="R 5.4")
     val = " ".join(args[1:]).upper().replace(" ", "")
     if val in ("FIRE", "HOLD"):
         return react_answer(view, args[0], val)
@@ -195,7 +195,7 @@ def read_enter(args: tuple[str, ...], view: View, seat: str) -> Enter:
     """ENTER <aircraft> [<hex>] [<facing>] [<altitude>] for an aircraft due this stage [R 4.3.1, 9]."""
     need(view, "move", verb="ENTER")
     if not args:
-        raise OrderSyntaxError("write ENTER <aircraft> [<hex>] <facing> [HIGH|LOW|VLOW]")
+        raise OrderSyntaxError("write ENTER <aircraft> [<hex>] <facing> [HIGH|LOW|VLOW]", rule="R 4.3.1")
     a = aircraft(view, args[0], "R 4.3.1")
     e = a.get("entry")
     if not e:
@@ -222,10 +222,10 @@ def entry_words(view: View, a: Row, words: list[str]) -> tuple[str, str]:
         elif w.upper() in ALTS:
             if view["options"]["return_altitude"] != "owner" or e.get("reinforcement"):
                 raise IllegalOrderError(f"{a['id']} enters at {e['alt'].lower()}; altitude is not the owner's "
-                                        "choice (option return_altitude)", rule="G-6")
+                                        "choice (option return_altitude)", rule="R 4.3.1")
             alt = w.upper()
         else:
-            raise OrderSyntaxError(f"{w!r} is neither a facing ({' '.join(board.FACINGS)}) nor an altitude")
+            raise OrderSyntaxError(f"{w!r} is neither a facing ({' '.join(board.FACINGS)}) nor an altitude", rule="R 4.3.1")
     return facing, alt
 
 
@@ -263,9 +263,9 @@ def change_in_path(view: View, a: Row, path: str, change: str) -> tuple[str, str
         return path, change, 0
     if view["options"]["alt_change"] != "any_hex":
         raise IllegalOrderError(f"{a['id']}: an altitude change takes effect from the first hex; write "
-                                "MOVE <aircraft> CLIMB|DIVE <path> (option alt_change)", rule="G-22")
+                                "MOVE <aircraft> CLIMB|DIVE <path> (option alt_change)", rule="R 4.2.3")
     if change != "none" or sum(path.count(ch) for ch in "CD") > 1:
-        raise IllegalOrderError(f"{a['id']}: one altitude change per movement phase", rule="R 4.2.3, G-22")
+        raise IllegalOrderError(f"{a['id']}: one altitude change per movement phase", rule="R 4.2.3")
     return movement.split_change(path)
 
 
@@ -321,7 +321,7 @@ def read_bomb(args: tuple[str, ...], view: View, seat: str) -> Bomb:
     if len(set(hexes)) != len(hexes):
         raise IllegalOrderError("one series per hex per aircraft per stage", rule="R 7.0.4")
     if view["options"]["jammed_bombing"] == "no" and a["jammed"]:
-        raise IllegalOrderError(f"{a['id']} has jammed guns and may not bomb (option jammed_bombing)", rule="G-34")
+        raise IllegalOrderError(f"{a['id']} has jammed guns and may not bomb (option jammed_bombing)", rule="R 5.3.4, 7.0")
     return Bomb(a["id"], tuple(board.fmt(h) for h in hexes))
 
 
@@ -342,7 +342,7 @@ def read_aafire(args: tuple[str, ...], view: View, seat: str) -> AaFire:
         raise IllegalOrderError("only the British have AA guns", rule="R 6")
     if view["options"]["aa_timing"] != "combat":
         raise IllegalOrderError("AA guns fire during German movement by standing AA orders (option aa_timing)",
-                                rule="G-15")
+                                rule="R 3.0, 6.1")
     if len(args) != 2:
         raise OrderSyntaxError("write AAFIRE <gun> <target>", rule="R 6.1")
     g = gun(view, args[0])

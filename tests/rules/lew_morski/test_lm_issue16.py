@@ -133,3 +133,22 @@ def test_enter_at_another_hex_without_a_facing_faces_into_the_board():
     same = check(s, "gb", "ENTER Spit-1")
     assert same.orders[0].facing == entry["facing"]
     assert check(s, "gb", f"ENTER Spit-1 {other} SW").orders[0].facing == "SW"
+
+
+# ------------------------------------------------------ rejections cite the rulebook's own sections
+def test_no_rejection_cites_a_digest_number():
+    """Every ``rule=`` of the checker is a section printed in the rulebook ("R 5.3.2"), never the digest's
+    G-numbers or [digest ...] references an owner of the box cannot look up."""
+    import ast
+    import re
+    from pathlib import Path
+
+    from pbem.rules.lew_morski import checker
+
+    src = Path(checker.__file__).read_text()
+    rules = re.findall(r'rule="([^"]*)"', src) + re.findall(r'aircraft\(view, [^,]+, "([^"]*)"\)', src)
+    assert rules and all(re.fullmatch(r"R \d+(\.\d+)*(-\d+(\.\d+)*)?(, \d+(\.\d+)*(-\d+(\.\d+)*)?)*", r)
+                         for r in rules), sorted(set(rules))
+    raises = [n.exc for n in ast.walk(ast.parse(src)) if isinstance(n, ast.Raise) and isinstance(n.exc, ast.Call)]
+    bare = [n.lineno for n in raises if not any(k.arg == "rule" for k in n.keywords)]
+    assert raises and not bare, f"checker.py raises without a rule at lines {bare}"

@@ -102,7 +102,7 @@ def test_aafire_range_and_timing():
     far = put(s, "Me110-1", "A40,B40", "N")
     assert check(far, "gb", "AAFIRE AA-1 Me110-1").problems[0].rule == "R 6.1"
     mv = replace(s, options=tuple(sorted({**s.opts, "aa_timing": "movement"}.items())))
-    assert check(mv, "gb", "AAFIRE AA-1 Me110-1").problems[0].rule == "G-15"
+    assert check(mv, "gb", "AAFIRE AA-1 Me110-1").problems[0].rule == "R 3.0, 6.1"  # Phase 1 text vs 6.1: the rulebook's sections, not G-15
 
 
 @pytest.mark.parametrize("text", ["A06,B19", "A06, B19", "(A06 ,B19)", "a6b19", "A6,B19"])
