@@ -390,20 +390,23 @@ class FileReplay:
         self.seen: set[tuple[str, str]] = set()
         self.notes: list[str] = []
         self.ends: dict[str, Where | None] = {}  # where each moved aircraft ends (None: it left the board)
-        self.fires: list[tuple[OrderLine, Fire]] = []
+        self.combat: list[tuple[OrderLine, Fire | Unjam]] = []  # checked once every move is known
 
     def __call__(self, parsed: Sequence[tuple[OrderLine, AnyOrder]], view: View, seat: str) -> list[OrderProblem]:
         problems = []
         for line, order in parsed:
             try:
                 self.take(order)  # type: ignore[arg-type]
-                if isinstance(order, Fire):
-                    self.fires.append((line, order))
+                if isinstance(order, (Fire, Unjam)):
+                    self.combat.append((line, order))
             except OrderError as exc:
                 problems.append(exc.problem(line.line_no, line.text))
-        for line, fire in self.fires:  # every move comes first (phase 1), then the combat phase
+        for line, act in self.combat:  # every move comes first (phase 1), then the combat phase
             try:
-                self.fire(fire)
+                if isinstance(act, Fire):
+                    self.fire(act)
+                else:
+                    self.unjam(act)
             except OrderError as exc:
                 problems.append(exc.problem(line.line_no, line.text))
         return sorted(problems, key=lambda p: p.line_no)
@@ -506,8 +509,11 @@ class FileReplay:
         self.once("WITHDRAW", o.ac)
 
     def bomb(self, o: Bomb) -> None:
-        """Only hexes flown over this stage [R 7.0.2]."""
+        """Only hexes flown over this stage, by an aircraft still on the board when bombs fall [R 7.0.2-7.0.3]."""
         path = self.flown_over(self.own[o.ac])
+        if self.view["options"]["bomb_timing"] == "combat" and path and self.end_of(self.own[o.ac]) is None:
+            raise IllegalOrderError(f"{o.ac} leaves the board in its move, and bombs fall in the combat phase "
+                                    "that follows it, so it cannot bomb this stage", rule="R 7.0.3, 4.3")
         for name in o.hexes:
             if board.parse_hex(name) not in path:
                 raise IllegalOrderError(f"{o.ac} does not fly over {name} this stage (its path: "
@@ -543,6 +549,12 @@ class FileReplay:
                                 f"{why}, so it cannot fire at {o.at}: only the nearest aircraft on the line of "
                                 "fire, at the same altitude, may be fired at (change its MOVE)",
                                 rule="R 5.1, 5.2, 5.3.2")
+
+    def unjam(self, o: Unjam) -> None:
+        """The unjam try is made in the combat phase, on the board [R 5.3.4, 4.3]."""
+        if self.end_of(self.own[o.ac]) is None:
+            raise IllegalOrderError(f"{o.ac} leaves the board in its move; it can try to clear its guns only on the "
+                                    "board, in the combat phase", rule="R 4.3, 5.3.4")
 
     def end_of(self, a: Row) -> Where | None:
         """Where an own aircraft will be in the combat phase: its MOVE's end, or its default move's."""

@@ -152,3 +152,28 @@ def test_no_rejection_cites_a_digest_number():
     raises = [n.exc for n in ast.walk(ast.parse(src)) if isinstance(n, ast.Raise) and isinstance(n.exc, ast.Call)]
     bare = [n.lineno for n in raises if not any(k.arg == "rule" for k in n.keywords)]
     assert raises and not bare, f"checker.py raises without a rule at lines {bare}"
+
+
+# ---------------------------------------------------- combat-phase orders of an aircraft that leaves
+def _leaving(ac: str, **kw):
+    """``ac`` at A20,B11 facing N: any move of 3 hexes takes it off the north edge after A20,B10."""
+    return put(only(new_state(), ac, "Spit-1"), ac, "A20,B11", "N", **kw)
+
+
+def test_bomb_by_an_aircraft_that_leaves_the_board_is_refused():
+    """Bombs fall in the combat phase [R 7.0.3]; an aircraft that left is no longer there to drop them."""
+    p = check(_leaving("He111-1"), "de", "MOVE He111-1 FFF\nBOMB He111-1 A20,B10").problems
+    assert [(x.line_no, x.rule) for x in p] == [(2, "R 7.0.3, 4.3")]
+
+
+def test_bomb_while_flying_over_is_allowed_for_an_aircraft_that_leaves():
+    """Under option bomb_timing=movement the series falls on the way out, so the line is carried out."""
+    s = put(only(new_state(bomb_timing="movement"), "He111-1", "Spit-1"), "He111-1", "A20,B11", "N")
+    assert not check(s, "de", "MOVE He111-1 FFF\nBOMB He111-1 A20,B10").problems
+
+
+def test_unjam_by_an_aircraft_that_leaves_the_board_is_refused():
+    p = check(_leaving("Me110-1", jammed=True), "de", "UNJAM Me110-1\nMOVE Me110-1 FFF").problems
+    assert [(x.line_no, x.rule) for x in p] == [(1, "R 4.3, 5.3.4")]
+    staying = put(_leaving("Me110-1", jammed=True), "Me110-1", "A20,B11", "S", jammed=True)
+    assert not check(staying, "de", "UNJAM Me110-1\nMOVE Me110-1 FFF").problems
