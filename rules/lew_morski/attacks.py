@@ -58,7 +58,7 @@ def shot(world: World, shooter: Aircraft, target: Aircraft, dist: int, strength:
     rng = tables.hit_range(strength, dist)
     if rng is None and world.opts["zero_strength"] == "no_roll":
         say_shot(world, shooter, target, f"{{shooter}} fires at {target.id} at distance {dist} with strength "
-                 f"{strength}{mods}: no hit possible, no roll [G-14]", "fire")
+                 f"{strength}{mods}: no hit possible, no roll [R 5.2, Table 2; option zero_strength]", "fire")
         return False
     who = "an unseen aircraft" if unseen_by(world, shooter, target.side) else shooter.id
     s = world.w.roll(6, f"{who} fires at {target.id}, first die", seen_by=EVERYONE) + \
