@@ -20,7 +20,7 @@ from pbem.core.orders import OrderLine
 from pbem.core.ruleset import Checked
 from pbem.core.verbs import Order as AnyOrder, Verb, VerbTable
 
-from . import board, combat, movement, planning
+from . import board, combat, movement, planning, tables
 from .board import Hex
 from .orders import (AaFire, AllUnits, Bomb, Enter, Fire, Move, Order, Pass, Place, PlaceGun, Policy, ReactAnswer,
                      Unjam, Withdraw, flatten)
@@ -531,6 +531,7 @@ class FileReplay:
         hit = combat.nearest_on_line(me, self.planes_at_combat(), self.view["options"])
         target = hit if hit and hit[0].side != me.side and hit[0].alt == me.alt and self.sees(hit[0]) else None
         if target and (not o.at or target[0].id == o.at):
+            self.warn_hopeless(me, *target)
             return
         h, f, alt = where
         there = (f"the nearest aircraft there is {hit[0].id} at distance {hit[1]}, {hit[0].alt.lower()}"
@@ -556,6 +557,14 @@ class FileReplay:
             raise IllegalOrderError(f"{o.ac} leaves the board in its move; it can try to clear its guns only on the "
                                     "board, in the combat phase", rule="R 4.3, 5.3.4")
 
+    def warn_hopeless(self, me: combat.Plane, target: combat.Plane, dist: int) -> None:
+        """A shot Table 2 gives no hit is legal but only spends the one shot of the stage [R 5.3.1, 5.3.6]."""
+        st, why = combat.strength(me, target, self.view["sun"], self.view["options"])
+        if tables.hit_range(st, dist) is None:
+            self.notes.append(f"{me.id} at {target.id}: strength {st}{' (' + '; '.join(why) + ')' if why else ''} at "
+                              f"distance {dist} cannot hit (Table 2); the shot only spends its one shot of the stage "
+                              "[R 5.2, 5.3.1]")
+
     def end_of(self, a: Row) -> Where | None:
         """Where an own aircraft will be in the combat phase: its MOVE's end, or its default move's."""
         if a["id"] in self.ends:
@@ -578,7 +587,8 @@ class FileReplay:
 
     def plane_at(self, a: Row, where: Where) -> combat.Plane:
         h, f, alt = where
-        return combat.Plane(a["id"], self.view["side"], a["type"], h, alt, f)
+        return combat.Plane(a["id"], self.view["side"], a["type"], h, alt, f, a.get("damaged", False),
+                            a.get("commander", False), a.get("bombs", 0))
 
     def sees(self, p: combat.Plane) -> bool:
         """Fog: German pilots aim only at what they see from where the moves end [R 5.2; option visibility]."""

@@ -177,3 +177,13 @@ def test_unjam_by_an_aircraft_that_leaves_the_board_is_refused():
     assert [(x.line_no, x.rule) for x in p] == [(1, "R 4.3, 5.3.4")]
     staying = put(_leaving("Me110-1", jammed=True), "Me110-1", "A20,B11", "S", jammed=True)
     assert not check(staying, "de", "UNJAM Me110-1\nMOVE Me110-1 FFF").problems
+
+
+def test_fire_that_table_2_says_cannot_hit_is_acknowledged_with_a_warning():
+    """Legal, but it only spends the one shot of the stage: the acknowledgement says so [R 5.2, 5.3.1]."""
+    s = _facing_pair("He111-1", "Spit-1", 8)  # He111 strength 2; after FFF the Spitfire is 5 ahead
+    got = check(s, "de", "MOVE He111-1 FFF\nFIRE He111-1 AT Spit-1")
+    assert not got.problems and any("cannot hit (Table 2)" in n for n in got.notes)
+    s = _facing_pair("He111-1", "Spit-1", 5)
+    got = check(s, "de", "MOVE He111-1 FFF\nFIRE He111-1 AT Spit-1")
+    assert not got.problems and not any("cannot hit" in n for n in got.notes)
