@@ -187,3 +187,20 @@ def test_fire_that_table_2_says_cannot_hit_is_acknowledged_with_a_warning():
     s = _facing_pair("He111-1", "Spit-1", 5)
     got = check(s, "de", "MOVE He111-1 FFF\nFIRE He111-1 AT Spit-1")
     assert not got.problems and not any("cannot hit" in n for n in got.notes)
+
+
+# ------------------------------------------------------------- sequential windows with the defaults
+def test_default_cadence_is_one_window_per_side_per_stage():
+    """With the default options (react_default=always: no interrupt windows) a bot game of W3 costs one
+    simultaneous setup window, then per stage one German and one British window, each awaiting one side."""
+    from collections import Counter
+
+    from pbem.core.play import play
+
+    steps = play(RULESET, "w3", b"lew morski windows w3", max_phases=400)
+    waits = [s.phase for s in steps if s.phase.awaiting]
+    assert waits[0].key == "0/setup" and {x[:2] for x in waits[0].awaiting} == {"de", "gb"}
+    per_stage = Counter(p.key.split("/")[0] for p in waits[1:])
+    assert steps[-1].state.step == "over" and set(per_stage.values()) <= {1, 2}
+    assert all(len({x[:2] for x in p.awaiting}) == 1 for p in waits[1:])
+    assert len(waits) <= 1 + 2 * steps[-1].state.stage
