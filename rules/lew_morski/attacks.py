@@ -76,12 +76,12 @@ def shot(world: World, shooter: Aircraft, target: Aircraft, dist: int, strength:
 
 
 def target(world: World, a: Aircraft) -> tuple[Aircraft, int] | None:
-    """The enemy ``a`` may fire at now [R 5.1-5.3.2]; in a fog game only one its side can see, since
-    pilots cannot aim at what they cannot see -- so no report ever names an unseen target to its shooter."""
-    t = combat.target_of(plane(a), world.planes(), world.opts)
-    if t is None or unseen_by(world, world.ac[t[0].id], a.side):
-        return None
-    return world.ac[t[0].id], t[1]
+    """The enemy ``a`` may fire at now [R 5.1-5.3.2].  In a fog game its line of fire holds only the
+    aircraft its side sees -- the rule the views and the order check use -- since pilots cannot aim at
+    (or be stopped by) what they cannot see; so no report names an unseen target to its shooter."""
+    planes = [plane(x) for x in world.on_board() if not unseen_by(world, x, a.side)]
+    t = combat.target_of(plane(a), planes, world.opts)
+    return (world.ac[t[0].id], t[1]) if t else None
 
 
 def fire(world: World, shooter: Aircraft, expect: str = "") -> None:

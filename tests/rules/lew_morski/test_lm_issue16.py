@@ -204,3 +204,26 @@ def test_default_cadence_is_one_window_per_side_per_stage():
     assert steps[-1].state.step == "over" and set(per_stage.values()) <= {1, 2}
     assert all(len({x[:2] for x in p.awaiting}) == 1 for p in waits[1:])
     assert len(waits) <= 1 + 2 * steps[-1].state.stage
+
+
+def test_fog_an_unseen_aircraft_does_not_stop_a_shot_at_a_seen_one():
+    """The German line of fire holds what German pilots see, as the view and the order check show it:
+    a Spitfire inside full cloud 2 hexes ahead is neither a target nor a screen for the one 3 ahead."""
+    from pbem.rules.lew_morski.combat import in_cloud
+
+    def clear(h) -> bool:  # no full cloud: an aircraft there is seen, and a line of fire from it is whole
+        return board.on_board(h) and in_cloud(h, "HIGH") != "full"
+
+    # a full-cloud hex without full cloud 2 hexes south of it (the Me110) and 1 hex north (the seen Spitfire)
+    cloud = next(h for h in board.all_hexes() if in_cloud(h, "HIGH") == "full"
+                 and clear(board.ray(h, "N", 1)[0]) and clear(board.ray(h, "S", 2)[-1])
+                 and clear(board.ray(h, "S", 1)[0]))
+    start = board.fmt(board.ray(cloud, "S", 2)[-1])  # type: ignore[arg-type]
+    s = only(new_state(**FOG), "Me110-1", "Spit-1", "Spit-2")
+    s = put(put(s, "Me110-1", start, "N"), "Spit-1", board.fmt(cloud), "N")
+    s = put(s, "Spit-2", _ahead(start, "N", 3), "N", status="board")
+    w = world(s, SEED_DICE)
+    assert attacks.unseen_by(w, w.ac["Spit-1"], "de") and not attacks.unseen_by(w, w.ac["Spit-2"], "de")
+    assert attacks.target(w, w.ac["Me110-1"]) == (w.ac["Spit-2"], 3)
+    view = RULESET.view(s, "de")
+    assert next(a for a in view["own"] if a["id"] == "Me110-1")["target"]["target"] == "Spit-2"
