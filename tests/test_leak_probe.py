@@ -119,6 +119,15 @@ def lew_morski_pairs():
                              probe="MOVE Me110-1 FFF\nBOMB Me110-1 A3,B23", orders={})
 
 
+    # Issue #16: German reactive fire chose its target from the full state, so a Spitfire flying into the
+    # line of fire of a German beyond visual range was named to the German ("fires reactively at Spit-3").
+    alone = [["aircraft[id=Me110-1].hex", [20, 20]], ["aircraft[id=Me110-1].facing", "N"], ["flow.step", "gb-move"]]
+    yield "lew_morski", Pair("which unseen Spitfire flies into a German's line of fire", "de",
+                             state("lew_morski", FOG, alone + _spitfires([20, 13], "S", [9, 8], "NE")),
+                             state("lew_morski", FOG, alone + _spitfires([9, 8], "NE", [20, 13], "S")),
+                             probe="PASS", orders={})
+
+
 LM_MUTUAL_FIRE = Pair("which unseen Spitfire trades fire with a German", "de", *_swapped([31, 34], "NE"),
                       probe="MOVE He111-1 FFF", orders={})
 
@@ -157,10 +166,6 @@ def test_nothing_hidden_reaches_the_seat(game, pair):
     assert not leaks(RULESETS[game], pair), "\n".join(leaks(RULESETS[game], pair))
 
 
-@pytest.mark.xfail(strict=True, reason="lew_morski leak (rules/lew_morski, mutual fire [R 5.4]): in a fog game "
-                   "the German side is told 'Spit-2 and Me110-2 fire at each other simultaneously', "
-                   "'Me110-2 fires at Spit-2 ...' and rolls labelled 'Me110-2 fires at Spit-2', naming a Spitfire "
-                   "its pilots cannot see, while the Spitfire's own shot says 'an unseen aircraft'")
 def test_lew_morski_mutual_fire_with_an_unseen_aircraft():
     """The mutual-fire announcement and the return shot must not name an aircraft the side cannot see."""
     assert not leaks(RULESETS["lew_morski"], LM_MUTUAL_FIRE), "\n".join(leaks(RULESETS["lew_morski"], LM_MUTUAL_FIRE))

@@ -58,7 +58,7 @@ def shot(world: World, shooter: Aircraft, target: Aircraft, dist: int, strength:
     rng = tables.hit_range(strength, dist)
     if rng is None and world.opts["zero_strength"] == "no_roll":
         say_shot(world, shooter, target, f"{{shooter}} fires at {target.id} at distance {dist} with strength "
-                 f"{strength}{mods}: no hit possible, no roll [G-14]", "fire")
+                 f"{strength}{mods}: no hit possible, no roll [R 5.2, Table 2; option zero_strength]", "fire")
         return False
     who = "an unseen aircraft" if unseen_by(world, shooter, target.side) else shooter.id
     s = world.w.roll(6, f"{who} fires at {target.id}, first die", seen_by=EVERYONE) + \
@@ -76,7 +76,11 @@ def shot(world: World, shooter: Aircraft, target: Aircraft, dist: int, strength:
 
 
 def target(world: World, a: Aircraft) -> tuple[Aircraft, int] | None:
-    t = combat.target_of(plane(a), world.planes(), world.opts)
+    """The enemy ``a`` may fire at now [R 5.1-5.3.2].  In a fog game its line of fire holds only the
+    aircraft its side sees -- the rule the views and the order check use -- since pilots cannot aim at
+    (or be stopped by) what they cannot see; so no report names an unseen target to its shooter."""
+    planes = [plane(x) for x in world.on_board() if not unseen_by(world, x, a.side)]
+    t = combat.target_of(plane(a), planes, world.opts)
     return (world.ac[t[0].id], t[1]) if t else None
 
 
@@ -112,10 +116,22 @@ def reactive_candidates(world: World, phasing: str) -> list[tuple[Aircraft, Airc
     return out
 
 
-def wants_react(world: World, b: Aircraft, t: Aircraft, decisions: dict[str, str]) -> str:
-    """FIRE, HOLD or ASK for aircraft b whose nearest target is t [R 5.4, G-31]."""
+def hopeless(world: World, b: Aircraft, t: Aircraft, d: int) -> bool:
+    """Table 2 gives ``b`` no hit on ``t`` at distance ``d``: a shot would only spend its one shot."""
+    st, _ = combat.strength(plane(b), plane(t), world.s.sun, world.opts)
+    return tables.hit_range(st, d) is None
+
+
+def wants_react(world: World, b: Aircraft, t: Aircraft, decisions: dict[str, str], d: int) -> str:
+    """FIRE, HOLD or ASK for aircraft b whose nearest target is t at distance d [R 5.3.6, 5.4].
+
+    Every shot is optional [R 5.3.6]: a standing order (or the default) never spends the aircraft's one
+    shot of the stage where Table 2 gives no hit, and nobody is asked about such a shot; only an
+    explicit answer of its owner fires it."""
     if b.id in decisions:
         return decisions[b.id]
+    if hopeless(world, b, t, d):
+        return "HOLD"
     pol = world.policy(b.id, "react", world.opts["react_default"].upper())
     if pol == "ALWAYS":
         return "FIRE"
@@ -142,7 +158,7 @@ def reactive_fire(world: World, phasing: str, decisions: dict[str, str]) -> None
         if not tg or not can_fire(world, b, tg[0].id):
             continue
         t, d = tg
-        if wants_react(world, b, t, decisions) != "FIRE":
+        if wants_react(world, b, t, decisions, d) != "FIRE":
             continue
         back = target(world, t)
         mutual = back is not None and back[0].id == b.id and can_fire(world, t, b.id) and \
@@ -167,7 +183,7 @@ def ask_list(world: World, phasing: str) -> list[dict[str, Any]]:
     """Reactive decisions no standing order covers (policy ASK) [digest 4.3 IP-2/IP-5]."""
     out = []
     for b, t, d in reactive_candidates(world, phasing):
-        if wants_react(world, b, t, {}) == "ASK":
+        if wants_react(world, b, t, {}, d) == "ASK":
             st, notes = combat.strength(plane(b), plane(t), world.s.sun, world.opts)
             out.append({"ac": b.id, "seat": b.seat, "target": t.id, "dist": d, "strength": st,
                         "range": list(tables.hit_range(st, d) or [])})

@@ -20,17 +20,18 @@ from pbem.core.orders import OrderLine
 from pbem.core.ruleset import Checked
 from pbem.core.verbs import Order as AnyOrder, Verb, VerbTable
 
-from . import board, movement, planning
+from . import board, combat, movement, planning, tables
 from .board import Hex
 from .orders import (AaFire, AllUnits, Bomb, Enter, Fire, Move, Order, Pass, Place, PlaceGun, Policy, ReactAnswer,
                      Unjam, Withdraw, flatten)
 from .own_aircraft import stats_of
-from .setup import gun_site_problem
+from .setup import gun_site_problem, inward
 from .state import ALTS
 
 View = Mapping[str, Any]
 Row = dict[str, Any]
 _HEXES = re.compile(r"A\s*\d{1,2}\s*,?\s*B\s*\d{1,2}", re.IGNORECASE)
+Where = tuple[Hex, str, str]  # hex, facing, altitude
 REACT_POLICIES = ("ALWAYS", "NEVER", "ASK")
 PHASE_WORDS = {"setup": "the setup", "move": "your movement phase", "react": "a reactive-fire window",
                "none": "a phase where you give no orders"}
@@ -91,7 +92,7 @@ def plane(view: View, word: str) -> Row | None:
 # ------------------------------------------------------------------------------- setup and PASS
 def read_pass(args: tuple[str, ...], view: View, seat: str) -> Pass:
     if args:
-        raise OrderSyntaxError("PASS takes no arguments")
+        raise OrderSyntaxError("PASS takes no arguments", rule="R 3.0")
     return Pass()
 
 
@@ -99,7 +100,7 @@ def read_place(args: tuple[str, ...], view: View, seat: str) -> Place:
     """PLACE <aircraft> <hex> <facing>: within the group's start area [R 9.3]."""
     need(view, "setup", verb="PLACE")
     if len(args) < 3:
-        raise OrderSyntaxError("write PLACE <aircraft> <hex> <facing>, e.g. PLACE Spit-1 A10,B08 SE")
+        raise OrderSyntaxError("write PLACE <aircraft> <hex> <facing>, e.g. PLACE Spit-1 A10,B08 SE", rule="R 9.3")
     a = aircraft(view, args[0], "R 9.3")
     rest = " ".join(args[1:])
     m = _HEXES.search(rest)
@@ -119,7 +120,7 @@ def read_place(args: tuple[str, ...], view: View, seat: str) -> Place:
 def read_aa(args: tuple[str, ...], view: View, seat: str) -> PlaceGun | Policy | AllUnits:
     """AA <gun> <hex> in the setup; otherwise AA <gun|ALL> AUTO|BOMBERS|HOLD, a standing order."""
     if len(args) < 2:
-        raise OrderSyntaxError("write AA <gun|ALL> AUTO|BOMBERS|HOLD, or in the setup AA <gun> <hex>")
+        raise OrderSyntaxError("write AA <gun|ALL> AUTO|BOMBERS|HOLD, or in the setup AA <gun> <hex>", rule="R 6")
     rest = " ".join(args[1:])
     if _HEXES.fullmatch(rest.strip()):
         return place_gun(view, args[0], rest)
@@ -147,7 +148,7 @@ def read_react(args: tuple[str, ...], view: View, seat: str) -> ReactAnswer | Po
     """REACT <ac> FIRE|HOLD answers an interrupt window; anything else is a standing order [R 5.4, G-31]."""
     if len(args) < 2:
         raise OrderSyntaxError("write REACT <aircraft|ALL> ALWAYS|NEVER|ASK|IF BOMBER|IF STRENGTH>=k "
-                               "(or FIRE|HOLD when asked)")
+                               "(or FIRE|HOLD when asked)", rule="R 5.4")
     val = " ".join(args[1:]).upper().replace(" ", "")
     if val in ("FIRE", "HOLD"):
         return react_answer(view, args[0], val)
@@ -194,7 +195,7 @@ def read_enter(args: tuple[str, ...], view: View, seat: str) -> Enter:
     """ENTER <aircraft> [<hex>] [<facing>] [<altitude>] for an aircraft due this stage [R 4.3.1, 9]."""
     need(view, "move", verb="ENTER")
     if not args:
-        raise OrderSyntaxError("write ENTER <aircraft> [<hex>] <facing> [HIGH|LOW|VLOW]")
+        raise OrderSyntaxError("write ENTER <aircraft> [<hex>] <facing> [HIGH|LOW|VLOW]", rule="R 4.3.1")
     a = aircraft(view, args[0], "R 4.3.1")
     e = a.get("entry")
     if not e:
@@ -203,6 +204,8 @@ def read_enter(args: tuple[str, ...], view: View, seat: str) -> Enter:
     m = _HEXES.search(rest)
     h: Hex = board.parse_hex(m.group(0) if m else e["hex"])  # type: ignore[assignment]
     facing, alt = entry_words(view, a, (rest[m.end():] if m else rest).split())
+    if not facing:  # no facing written: the entry's own one at its own hex, else facing into the board [R 4.3.1]
+        facing = e["facing"] if board.fmt(h) == e["hex"] else inward(h)
     if board.fmt(h) not in e["hexes"]:
         raise IllegalOrderError(f"{a['id']} may enter only at {', '.join(e['hexes'][:12])}"
                                 + (" ..." if len(e["hexes"]) > 12 else ""), rule="R 4.3.1, 9")
@@ -210,19 +213,19 @@ def read_enter(args: tuple[str, ...], view: View, seat: str) -> Enter:
 
 
 def entry_words(view: View, a: Row, words: list[str]) -> tuple[str, str]:
-    """The facing (default: the entry's) and the altitude the owner chose ("" if none) [G-6]."""
+    """The facing written ("" if none) and the altitude the owner chose ("" if none) [R 4.3.1]."""
     e = a["entry"]
-    facing, alt = e["facing"], ""
+    facing, alt = "", ""
     for w in words:
         if w.upper() in board.FACINGS:
             facing = w.upper()
         elif w.upper() in ALTS:
             if view["options"]["return_altitude"] != "owner" or e.get("reinforcement"):
                 raise IllegalOrderError(f"{a['id']} enters at {e['alt'].lower()}; altitude is not the owner's "
-                                        "choice (option return_altitude)", rule="G-6")
+                                        "choice (option return_altitude)", rule="R 4.3.1")
             alt = w.upper()
         else:
-            raise OrderSyntaxError(f"{w!r} is neither a facing ({' '.join(board.FACINGS)}) nor an altitude")
+            raise OrderSyntaxError(f"{w!r} is neither a facing ({' '.join(board.FACINGS)}) nor an altitude", rule="R 4.3.1")
     return facing, alt
 
 
@@ -260,9 +263,9 @@ def change_in_path(view: View, a: Row, path: str, change: str) -> tuple[str, str
         return path, change, 0
     if view["options"]["alt_change"] != "any_hex":
         raise IllegalOrderError(f"{a['id']}: an altitude change takes effect from the first hex; write "
-                                "MOVE <aircraft> CLIMB|DIVE <path> (option alt_change)", rule="G-22")
+                                "MOVE <aircraft> CLIMB|DIVE <path> (option alt_change)", rule="R 4.2.3")
     if change != "none" or sum(path.count(ch) for ch in "CD") > 1:
-        raise IllegalOrderError(f"{a['id']}: one altitude change per movement phase", rule="R 4.2.3, G-22")
+        raise IllegalOrderError(f"{a['id']}: one altitude change per movement phase", rule="R 4.2.3")
     return movement.split_change(path)
 
 
@@ -318,7 +321,7 @@ def read_bomb(args: tuple[str, ...], view: View, seat: str) -> Bomb:
     if len(set(hexes)) != len(hexes):
         raise IllegalOrderError("one series per hex per aircraft per stage", rule="R 7.0.4")
     if view["options"]["jammed_bombing"] == "no" and a["jammed"]:
-        raise IllegalOrderError(f"{a['id']} has jammed guns and may not bomb (option jammed_bombing)", rule="G-34")
+        raise IllegalOrderError(f"{a['id']} has jammed guns and may not bomb (option jammed_bombing)", rule="R 5.3.4, 7.0")
     return Bomb(a["id"], tuple(board.fmt(h) for h in hexes))
 
 
@@ -339,7 +342,7 @@ def read_aafire(args: tuple[str, ...], view: View, seat: str) -> AaFire:
         raise IllegalOrderError("only the British have AA guns", rule="R 6")
     if view["options"]["aa_timing"] != "combat":
         raise IllegalOrderError("AA guns fire during German movement by standing AA orders (option aa_timing)",
-                                rule="G-15")
+                                rule="R 3.0, 6.1")
     if len(args) != 2:
         raise OrderSyntaxError("write AAFIRE <gun> <target>", rule="R 6.1")
     g = gun(view, args[0])
@@ -386,15 +389,27 @@ class FileReplay:
         self.gun_hexes: set[str] = set()  # hexes given to guns by earlier AA lines
         self.seen: set[tuple[str, str]] = set()
         self.notes: list[str] = []
+        self.ends: dict[str, Where | None] = {}  # where each moved aircraft ends (None: it left the board)
+        self.combat: list[tuple[OrderLine, Fire | Unjam]] = []  # checked once every move is known
 
     def __call__(self, parsed: Sequence[tuple[OrderLine, AnyOrder]], view: View, seat: str) -> list[OrderProblem]:
         problems = []
         for line, order in parsed:
             try:
                 self.take(order)  # type: ignore[arg-type]
+                if isinstance(order, (Fire, Unjam)):
+                    self.combat.append((line, order))
             except OrderError as exc:
                 problems.append(exc.problem(line.line_no, line.text))
-        return problems
+        for line, act in self.combat:  # every move comes first (phase 1), then the combat phase
+            try:
+                if isinstance(act, Fire):
+                    self.fire(act)
+                else:
+                    self.unjam(act)
+            except OrderError as exc:
+                problems.append(exc.problem(line.line_no, line.text))
+        return sorted(problems, key=lambda p: p.line_no)
 
     def once(self, verb: str, unit: str) -> None:
         if (verb, unit) in self.seen:
@@ -483,6 +498,7 @@ class FileReplay:
         else:
             self.occ.add((w.end, alt2))
         self.paths[o.ac] = [x for x, _ in w.cells]
+        self.ends[o.ac] = None if w.exited else (w.end, w.facing, alt2)  # type: ignore[assignment]
         self.exits[o.ac] = board.edge_of(w.off_hex) if w.exited else ""  # type: ignore[arg-type]
 
     def withdraw(self, o: Withdraw) -> None:
@@ -493,14 +509,94 @@ class FileReplay:
         self.once("WITHDRAW", o.ac)
 
     def bomb(self, o: Bomb) -> None:
-        """Only hexes flown over this stage [R 7.0.2]."""
+        """Only hexes flown over this stage, by an aircraft still on the board when bombs fall [R 7.0.2-7.0.3]."""
         path = self.flown_over(self.own[o.ac])
+        if self.view["options"]["bomb_timing"] == "combat" and path and self.end_of(self.own[o.ac]) is None:
+            raise IllegalOrderError(f"{o.ac} leaves the board in its move, and bombs fall in the combat phase "
+                                    "that follows it, so it cannot bomb this stage", rule="R 7.0.3, 4.3")
         for name in o.hexes:
             if board.parse_hex(name) not in path:
                 raise IllegalOrderError(f"{o.ac} does not fly over {name} this stage (its path: "
                                         f"{' '.join(board.fmt(x) for x in path) or 'none'}); give its MOVE first",
                                         rule="R 7.0.2")
         self.once("BOMB", o.ac)
+
+    def fire(self, o: Fire) -> None:
+        """FIRE as the combat phase will see it, after every move of the file [R 5.1-5.3.2]: ``AT`` names
+        the nearest aircraft on the line of fire or is refused; a plain FIRE with nothing there is noted."""
+        where = self.end_of(self.own[o.ac])
+        if where is None:
+            raise IllegalOrderError(f"{o.ac} leaves the board in its move and cannot fire this stage", rule="R 4.3, 5.1")
+        me = self.plane_at(self.own[o.ac], where)
+        hit = combat.nearest_on_line(me, self.planes_at_combat(), self.view["options"])
+        target = hit if hit and hit[0].side != me.side and hit[0].alt == me.alt and self.sees(hit[0]) else None
+        if target and (not o.at or target[0].id == o.at):
+            self.warn_hopeless(me, *target)
+            return
+        h, f, alt = where
+        there = (f"the nearest aircraft there is {hit[0].id} at distance {hit[1]}, {hit[0].alt.lower()}"
+                 if hit and self.sees(hit[0]) else "no aircraft it can see is there")
+        named = next((p for p in self.planes_at_combat() if p.id == o.at), None)
+        if named and named.alt != me.alt and named.hex in board.ray(h, f, combat.fire_length(me, self.view["options"])):
+            there += f"; {o.at} is {named.alt.lower()}, not {alt.lower()}"
+        why = (f"{o.ac} ends its move at {board.fmt(h)} facing {f}, {alt.lower()}; its line of fire runs "
+               f"{combat.fire_length(me, self.view['options'])} hexes ahead and {there}")
+        if not o.at:
+            self.notes.append(f"{why}: it will hold fire [R 5.1-5.3.2]")
+            return
+        raise IllegalOrderError(f"{why}, so it cannot fire at {o.at}: only the nearest aircraft on the line of fire, "
+                                "at the same altitude, may be fired at (write FIRE "
+                                f"{o.ac} AT {target[0].id} or move it first)" if target else
+                                f"{why}, so it cannot fire at {o.at}: only the nearest aircraft on the line of "
+                                "fire, at the same altitude, may be fired at (change its MOVE)",
+                                rule="R 5.1, 5.2, 5.3.2")
+
+    def unjam(self, o: Unjam) -> None:
+        """The unjam try is made in the combat phase, on the board [R 5.3.4, 4.3]."""
+        if self.end_of(self.own[o.ac]) is None:
+            raise IllegalOrderError(f"{o.ac} leaves the board in its move; it can try to clear its guns only on the "
+                                    "board, in the combat phase", rule="R 4.3, 5.3.4")
+
+    def warn_hopeless(self, me: combat.Plane, target: combat.Plane, dist: int) -> None:
+        """A shot Table 2 gives no hit is legal but only spends the one shot of the stage [R 5.3.1, 5.3.6]."""
+        st, why = combat.strength(me, target, self.view["sun"], self.view["options"])
+        if tables.hit_range(st, dist) is None:
+            self.notes.append(f"{me.id} at {target.id}: strength {st}{' (' + '; '.join(why) + ')' if why else ''} at "
+                              f"distance {dist} cannot hit (Table 2); the shot only spends its one shot of the stage "
+                              "[R 5.2, 5.3.1]")
+
+    def end_of(self, a: Row) -> Where | None:
+        """Where an own aircraft will be in the combat phase: its MOVE's end, or its default move's."""
+        if a["id"] in self.ends:
+            return self.ends[a["id"]]
+        if a["id"] not in self.start:
+            return None
+        h, f, alt = self.start[a["id"]]
+        w = movement.walk(h, f, "F" * stats_of(a).min_speed)
+        return None if w.exited else (w.end, w.facing, alt)  # type: ignore[return-value]
+
+    def planes_at_combat(self) -> list[combat.Plane]:
+        """The seat's own aircraft where their moves end, and every other aircraft of the view where it is."""
+        out = [combat.Plane(p["id"], p["side"], p["type"], board.parse_hex(p["hex"]), p["alt"], p["facing"])
+               for p in self.view["planes"] if p["id"] not in self.own]  # type: ignore[arg-type]
+        for a in self.own.values():
+            where = self.end_of(a)
+            if where is not None:
+                out.append(self.plane_at(a, where))
+        return out
+
+    def plane_at(self, a: Row, where: Where) -> combat.Plane:
+        h, f, alt = where
+        return combat.Plane(a["id"], self.view["side"], a["type"], h, alt, f, a.get("damaged", False),
+                            a.get("commander", False), a.get("bombs", 0))
+
+    def sees(self, p: combat.Plane) -> bool:
+        """Fog: German pilots aim only at what they see from where the moves end [R 5.2; option visibility]."""
+        if p.side == self.view["side"] or self.view["side"] == "gb" or self.view["options"]["visibility"] != "fog":
+            return True
+        eyes = [w[0] for w in (self.end_of(a) for a in self.own.values()) if w is not None]
+        eyes += [board.parse_hex(x["hex"]) for x in self.view.get("friends", [])]
+        return combat.seen(p.hex, p.alt, eyes, int(self.view["options"]["visual_range"]))
 
     def flown_over(self, a: Row) -> list[Hex]:
         """The hexes the aircraft's MOVE of this file enters; without one, its default straight move."""

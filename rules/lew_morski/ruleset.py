@@ -41,7 +41,7 @@ def outcome(state: State) -> Outcome | None:
 
 def decide(vp_de: int, min_de: int, vp_gb: int, min_gb: int, both_win: str = "percentage",
            reason: str = "") -> Outcome:
-    """Victory [R 8.2, G-27]: reaching the minimum wins; else the smaller shortfall; else the larger share."""
+    """Victory [R 8.2]: reaching the minimum wins; else the smaller shortfall; else the larger share."""
     scores = {"de": float(vp_de), "gb": float(vp_gb)}
     pct = {"de": vp_de / min_de, "gb": vp_gb / min_gb}
     short = {"de": min_de - vp_de, "gb": min_gb - vp_gb}
@@ -51,17 +51,17 @@ def decide(vp_de: int, min_de: int, vp_gb: int, min_gb: int, both_win: str = "pe
     if len(reached) == 1:
         return Outcome(reached[0], f"{names[reached[0]]} wins a full victory [R 8.2]{tail}", scores)
     if len(reached) == 2 and both_win == "draw":
-        return Outcome(None, f"both sides reached their minimum: a draw (option both_win) [G-27]{tail}", scores)
+        return Outcome(None, f"both sides reached their minimum: a draw (option both_win) [R 8.2]{tail}", scores)
     if not reached and short["de"] != short["gb"]:
         w = min(("de", "gb"), key=lambda s: short[s])
         return Outcome(w, f"{names[w]} wins a minimal victory: {short[w]} VP short against "
                           f"{short['gb' if w == 'de' else 'de']} [R 8.2]{tail}", scores)
     if pct["de"] == pct["gb"]:
-        return Outcome(None, f"a draw: equal shares of the required VP [G-27]{tail}", scores)
+        return Outcome(None, f"a draw: equal shares of the required VP [R 8.2]{tail}", scores)
     w = max(("de", "gb"), key=lambda s: pct[s])
     kind = "full" if reached else "minimal"
     return Outcome(w, f"{names[w]} wins a {kind} victory on the larger share of its required VP "
-                      f"({pct[w]:.1%}) [R 8.2, G-27]{tail}", scores)
+                      f"({pct[w]:.1%}) [R 8.2]{tail}", scores)
 
 
 #: The kit's codec of the state; a load first reads a position stored before the kit port (:mod:`.migrate`).

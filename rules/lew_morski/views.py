@@ -58,8 +58,8 @@ def public_part(state: State, seat: str, kind: str) -> dict[str, Any]:
         "phase": {"name": state.step, "kind": kind, "mine": kind != "none" and seat_is_awaited(state, seat),
                   "title": STEP_TITLES[state.step]},
         "options": dict(opts),
-        "options_text": [f"{o.name} = {opts[o.name]}" + ("" if opts[o.name] == o.default else " (not the default)")
-                         for o in OPTIONS],
+        "options_text": [f"{o.name} = {opts[o.name]}" for o in OPTIONS if opts[o.name] != o.default],
+        "options_count": len(OPTIONS),
         "sun": state.sun, "vp": {"de": state.vp_de, "gb": state.vp_gb},
         "min_vp": {"de": sc["de"]["min_vp"], "gb": sc["gb"]["min_vp"]},
         "targets": [{"id": t, "hex": board.fmt(ter.object_hex(t)), "bombed": t in state.bombed}

@@ -169,7 +169,7 @@ class World:
             return "only German units remain on the board [R 8.1]"
         lim = int(self.opts["stage_limit"])
         if after_gb_phase and lim and self.stage >= lim:
-            return f"the stage limit ({lim}) is reached (option stage_limit, G-26)"
+            return f"the stage limit ({lim}) is reached (option stage_limit)"
         return ""
 
 

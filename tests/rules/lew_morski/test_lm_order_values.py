@@ -28,7 +28,7 @@ def test_movement_orders_read_back():
     s = put(s, "He111-1", "A30,B30", "N", "LOW")
     s = put(s, "Ju88-1", "A20,B36", "S")
     s = put(s, "Me110-1", "A25,B25", "N")
-    s = put(s, "Spit-1", "A25,B22", "S")
+    s = put(s, "Spit-1", "A29,B24", "S", "LOW")  # two hexes ahead of where Me110-1 ends, as FIRE needs
     got = round_trip(s, "de", "move he111-1 ffdff\nMOVE ju88-1 FFF\nWITHDRAW Ju88-1\nMOVE Me110-1 DESCEND FRFF "
                               "FORCED CLIMB\nFIRE Me110-1 EXPECT Spit-1\nBOMB He111-1 a30,b29 (A30 ,B28)\n"
                               "REACT ALL IF STRENGTH>=3\nRETURNFIRE Me110-1 NO")

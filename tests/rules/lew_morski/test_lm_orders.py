@@ -102,7 +102,7 @@ def test_aafire_range_and_timing():
     far = put(s, "Me110-1", "A40,B40", "N")
     assert check(far, "gb", "AAFIRE AA-1 Me110-1").problems[0].rule == "R 6.1"
     mv = replace(s, options=tuple(sorted({**s.opts, "aa_timing": "movement"}.items())))
-    assert check(mv, "gb", "AAFIRE AA-1 Me110-1").problems[0].rule == "G-15"
+    assert check(mv, "gb", "AAFIRE AA-1 Me110-1").problems[0].rule == "R 3.0, 6.1"  # Phase 1 text vs 6.1: the rulebook's sections, not G-15
 
 
 @pytest.mark.parametrize("text", ["A06,B19", "A06, B19", "(A06 ,B19)", "a6b19", "A6,B19"])
@@ -128,9 +128,12 @@ def test_bot_orders_accepted_and_form_parses():
 
 
 def test_fire_at_unknown_target_rejected():
+    """Line 2 names a friend; line 3 is issue #16's example: Spit-1 is some thirty hexes off Me110-2's line
+    of fire, refused at ingest rather than acknowledged and quietly not fired [R 5.1-5.3.2]."""
     s = new_state()
     p = check(s, "de", "MOVE He111-1 FFF\nFIRE Me110-1 AT He111-2\nFIRE Me110-2 AT Spit-1").problems
-    assert [x.line_no for x in p] == [2] and p[0].rule == "R 5.2" and "Spit-1" in p[0].message
+    assert [x.line_no for x in p] == [2, 3] and p[0].rule == "R 5.2" and "Spit-1" in p[0].message
+    assert p[1].rule == "R 5.1, 5.2, 5.3.2" and "cannot fire at Spit-1" in p[1].message
 
 
 def test_unchanged_forms_are_accepted():

@@ -7,6 +7,7 @@ import pytest
 from pbem.core.play import play
 from pbem.render import environment
 from pbem.rules.lew_morski import RULESET
+from pbem.rules.lew_morski.options import OPTIONS
 
 from .lm_helpers import asking, new_state
 
@@ -33,5 +34,9 @@ def test_templates_render(kind):
             form = RULESET.order_form(view, seat.name) if RULESET.phase(st) else ""
             out = tpl.render(view=view, seat={"name": seat.name, "side": seat.side, "title": seat.title},
                              game=GAME, events=[], rolls=[], form=form, picture_cid=None)
-            assert "visibility = " in out and "bomb_timing = combat" in out
+            changed = [o.name for o in OPTIONS if st.opts[o.name] != o.default]
+            assert changed, "every state here changes at least the sun or the setup"
+            assert all(f"{name} = {st.opts[name]}" in out for name in changed)
+            assert "bomb_timing = " not in out, "an option at its default is not listed [issue #16]"
+            assert f"the other {len(OPTIONS) - len(changed)} are" in out
             assert view["scenario_title"].split(":")[0] in out
