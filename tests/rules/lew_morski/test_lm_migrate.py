@@ -43,7 +43,13 @@ def test_old_position_loads_with_its_phase_and_views(why):
     state = RULESET.load(old["dump"])
     assert RULESET.phase(state).key == old["phase"]
     for seat, view in old["views"].items():
-        assert plain(RULESET.view(state, seat)) == view, seat
+        assert without_options(plain(RULESET.view(state, seat))) == without_options(view), seat
+
+
+def without_options(view: dict) -> dict:
+    """Since issue 16 a view lists only the options that differ from the default (and counts them all): a
+    change of presentation, not of the converted position."""
+    return {k: v for k, v in view.items() if k not in ("options_text", "options_count")}
 
 
 @pytest.mark.parametrize("why", sorted(POSITIONS))
