@@ -478,13 +478,14 @@ class CheckPhase(Handler):
             else:
                 due = "no orders are due from you now; your latest sitrep says when they are"
             raise Reject([problem(Code.STALE, f"these orders are for {what}, which is not the current phase: "
-                                  f"{due}. Orders signed for one phase cannot be used in another")],
+                                  f"{due}. Orders signed for one phase cannot be used in another",
+                                  rule=phase.rule if phase is not None else "")],
                          hint="Use the order form of your latest sitrep; its header is filled in.")
         if game.status in ("paused", "held"):
             msg.notes.append(f"the game is {game.status}; your orders are kept and count when it resumes")
         if seat not in awaiting and seat not in phase.optional:
             raise Reject([problem(Code.SEAT_NOT_AWAITED, f"side {seat} has no orders to give in {phase.name}; "
-                                  "your latest sitrep says when you do")])
+                                  "your latest sitrep says when you do", rule=phase.rule)])
 
 
 def _resolution(s: Session, game_id: str, turn: int, phase: str) -> Journal | None:

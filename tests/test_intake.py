@@ -80,6 +80,7 @@ def test_signature_for_another_phase_is_rejected(server, duel_game, keys):
     text = order_text(server, duel_game, "east", "FIRE 1\n").replace("Turn: 1", "Turn: 7")
     v = server.ingest(mail(signed(text, keys["east"])))
     assert v.status == "rejected" and "turn 7" in v.reasons[0] and "not the current phase" in v.reasons[0]
+    assert v.reasons[0].endswith("[duel 1]")  # the rule that says who acts now, as the ruleset's step cites it
 
 
 def test_signature_for_another_game_is_rejected(server, duel_game, keys):

@@ -80,6 +80,8 @@ class Step:
     :param default: ``default(state, seat)``: the orders of a silent seat; None means no orders, ``()``.
     :param phase_name: ``phase_name(state, flow)`` overrides the phase name (it must still never repeat
         within a turn).
+    :param rule: the rulebook section that orders this step (who acts, when), cited by the engine's
+        wrong-phase and not-awaited rejections.
     """
 
     name: str
@@ -93,6 +95,7 @@ class Step:
     optional: Who = NOBODY
     default: Callable[[Any, str], Any] | None = None
     phase_name: Callable[[Any, Flow], str] | None = None
+    rule: str = ""
 
     @property
     def acting(self) -> Who:
@@ -178,7 +181,8 @@ class Steps(Generic[S, D]):
         else:
             name = step.name
         return Phase(flow.turn, name, self._who(step.acting, state, flow), _text(step.title, state),
-                     step.window, self._who(step.optional, state, flow), step.hours, _text(step.prompt, state))
+                     step.window, self._who(step.optional, state, flow), step.hours, _text(step.prompt, state),
+                     step.rule)
 
     def awaiting(self, state: S) -> frozenset[str]:
         phase = self.phase(state)

@@ -110,6 +110,8 @@ class Phase:
         but are not waited for.
     :param hours: a suggested length for the window; None means the game's schedule.
     :param prompt: one line telling the awaited seats what is asked of them.
+    :param rule: the rulebook section that says who acts in this phase and when (its own numbering, as
+        printed); the engine cites it when orders arrive for another phase or from a seat not awaited.
     """
 
     turn: int
@@ -120,6 +122,7 @@ class Phase:
     optional: frozenset[str] = frozenset()
     hours: float | None = None
     prompt: str = ""
+    rule: str = ""
 
     @property
     def key(self) -> str:

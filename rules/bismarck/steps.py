@@ -111,16 +111,16 @@ def close(w: Work) -> State:
 
 
 STEPS: Steps[State, Work] = Steps([
-    Step("weather", weather, _unless_ended(game.next_after_weather), who=NOBODY, title=_title("weather")),
+    Step("weather", weather, _unless_ended(game.next_after_weather), who=NOBODY, title=_title("weather"), rule="4, 5, 6"),
     Step("shadowed-german", shadowed_german, _unless_ended(_after_german), who="german",
-         title=_title("shadowed-german"), prompt=SHADOWED_PROMPT),
+         title=_title("shadowed-german"), prompt=SHADOWED_PROMPT, rule="4, 7.1"),
     Step("shadowed-allied", shadowed_allied, _unless_ended("orders"), who="allied",
-         title=_title("shadowed-allied"), prompt=SHADOWED_PROMPT),
+         title=_title("shadowed-allied"), prompt=SHADOWED_PROMPT, rule="4, 7.1"),
     Step("orders", main_orders, _unless_ended("admin"), title=_title("orders"),
-         prompt="movement, air, search, combat calls and standing orders for this turn"),
+         prompt="movement, air, search, combat calls and standing orders for this turn", rule="4, 7-11"),
     Step("doctrine", doctrine, _unless_ended("admin"), window=Window.INTERRUPT, hours=12,
-         title=_title("doctrine"), prompt=game.DOCTRINE_QUESTION, phase_name=_once_a_turn("doctrine")),
+         title=_title("doctrine"), prompt=game.DOCTRINE_QUESTION, phase_name=_once_a_turn("doctrine"), rule="10"),
     Step("convoy", convoy, _unless_ended("admin"), window=Window.INTERRUPT, hours=12, title=_title("convoy"),
-         prompt=CONVOY_QUESTION, phase_name=_once_a_turn("convoy")),
-    Step("admin", administration, _unless_ended("weather"), who=NOBODY, title=_title("admin")),
+         prompt=CONVOY_QUESTION, phase_name=_once_a_turn("convoy"), rule="11.3"),
+    Step("admin", administration, _unless_ended("weather"), who=NOBODY, title=_title("admin"), rule="12"),
 ], seats=lambda state: SEATS, open=Work, close=close, sides=SIDES)

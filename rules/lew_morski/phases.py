@@ -127,15 +127,17 @@ def own_step_name(state: State, flow: Flow) -> str:
 STEPS: Steps[State, World] = Steps([
     Step("setup", place, next="de-move", who=placing, title="Setup",
          prompt="place your aircraft (PLACE) and AA guns (AA), or send PASS to keep the default placement "
-                "[R 9.3, 6.0]"),
+                "[R 9.3, 6.0]", rule="R 9.3"),
     Step("de-move", move_phase("de"), next="gb-move", who=lambda s: active_seats(s, "de"), title=stage_title,
-         prompt=MOVE_PROMPT + "FIRE/BOMB/UNJAM"),
+         prompt=MOVE_PROMPT + "FIRE/BOMB/UNJAM", rule="R 3.0"),
     Step("gb-react", react, next="gb-move", window=Window.INTERRUPT, hours=12, title=stage_title,
-         prompt="decide REACT <aircraft> FIRE or HOLD for each aircraft listed", phase_name=own_step_name),
+         prompt="decide REACT <aircraft> FIRE or HOLD for each aircraft listed", phase_name=own_step_name,
+         rule="R 5.4"),
     Step("gb-move", move_phase("gb"), next="de-move", who=lambda s: active_seats(s, "gb"), optional=gunners,
-         title=stage_title, prompt=MOVE_PROMPT + "FIRE/AAFIRE/UNJAM"),
+         title=stage_title, prompt=MOVE_PROMPT + "FIRE/AAFIRE/UNJAM", rule="R 3.0"),
     Step("de-react", react, next="de-move", window=Window.INTERRUPT, hours=12, title=stage_title,
-         prompt="decide REACT <aircraft> FIRE or HOLD for each aircraft listed", phase_name=own_step_name),
+         prompt="decide REACT <aircraft> FIRE or HOLD for each aircraft listed", phase_name=own_step_name,
+         rule="R 5.4"),
 ], seats=seats, open=World, close=World.freeze, sides=("de", "gb"))
 
 
