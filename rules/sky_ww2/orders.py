@@ -16,6 +16,7 @@ from pbem.core.ruleset import Checked
 from pbem.core.verbs import Verb, VerbTable
 
 from . import tables
+from .rulebook import cite
 from .script import check_script
 from .script_verbs import SCRIPT, MoveTo
 from .script_verbs import USAGE as SCRIPT_USAGE
@@ -33,10 +34,28 @@ def check_orders(v: dict, seat: str, lines: Sequence[OrderLine]) -> Checked:
         own = [(line, o) for line, o in parsed if not isinstance(o, PolicyOrder)]
         if kind == "script":
             return check_script(v, decide, [line for line in lines if line.verb not in STANDING], own)
+        if kind in ("react", "pursue"):
+            return check_one_answer(kind, own)
         return check_pre_discard(v, decide, own) if kind == "activate" else []
 
-    return TABLE.check_lines(v, seat, lines, allowed=STANDING + ALLOWED.get(kind, ()), whole=whole,
-                             note=lambda o: f"standing order {o.OP} stored" if isinstance(o, PolicyOrder) else None)
+    checked = TABLE.check_lines(v, seat, lines, allowed=STANDING + ALLOWED.get(kind, ()), whole=whole,
+                                note=lambda o: f"standing order {o.OP} stored" if isinstance(o, PolicyOrder) else None)
+    # every rejection names the rulebook's own heading, never a seed line or a digest number
+    return replace(checked, problems=tuple(replace(p, rule=cite(p.rule, kind)) for p in checked.problems))
+
+
+def check_one_answer(kind: str, parsed: list[tuple[OrderLine, object]]) -> list:
+    """A reaction or pursuit window takes one answer: two lines (a PLAY written above the form's
+    PASS) contradict each other, and acting on either would drop a line that was acknowledged."""
+    answers = [(line, o) for line, o in parsed if isinstance(o, (Play, Pass, Pursue))]
+    if len(answers) < 2:
+        return []
+    what = ("one PLAY line or PASS (delete the form's PASS line when you play a card)" if kind == "react"
+            else "one PURSUE line")
+    numbers = ", ".join(str(line.line_no) for line, _ in answers)
+    error = illegal(f"this window takes one answer and lines {numbers} give {len(answers)}: send {what}",
+                    "L154" if kind == "react" else "L140")
+    return [error.problem(line.line_no, line.text) for line, _ in answers[1:]]
 
 
 # ---- set-up [3] ---------------------------------------------------------------------------------
@@ -160,17 +179,46 @@ def play_line(v: dict, words: Sequence[str]) -> Play:
 
 
 def pursue_line(v: dict, words: Sequence[str]) -> Pursue:
+    """``PURSUE YES [CELL x,y] [FACE d] [DISCARD cards]``: the pursuer pays the climb's card and the
+    extra card itself, by name, from its own hand [L136, L140]; cards it does not name go by its
+    DISCARD_PRIORITY."""
     decide = v["decide"]
     if len(words) < 2 or words[1].upper() not in ("YES", "NO"):
-        raise syntax("PURSUE YES [CELL x,y] [FACE d] or PURSUE NO", "L140")
-    kw = keyword_args(words[2:], ("CELL", "FACE"))
+        raise syntax("PURSUE YES [CELL x,y] [FACE d] [DISCARD cards] or PURSUE NO", "L140")
+    rest = [w.upper() for w in words[2:]]
+    cut = rest.index("DISCARD") if "DISCARD" in rest else len(rest)
+    kw = keyword_args(words[2:2 + cut], ("CELL", "FACE"))
+    discard = tuple(card_id(w) for w in words[3 + cut:]) if cut < len(rest) else ()
+    if cut < len(rest) and not discard:
+        raise syntax("DISCARD names the cards the pursuit costs", "L140")
+    go = words[1].upper() == "YES"
+    if not go and (kw or cut < len(rest)):
+        raise illegal("PURSUE NO takes no cell, facing or discard", "L140")
     cell = None
     if "CELL" in kw:
         c = cell_arg(kw["CELL"])
         if c not in decide["cells"]:
             raise illegal(f"the pursuer may go to {' '.join(f'{x},{y}' for x, y in decide['cells'])} only", "L140")
         cell = (c[0], c[1])
-    return Pursue(words[1].upper() == "YES", cell, face_arg(kw["FACE"]) if "FACE" in kw else None)
+    check_pursuit_discard(v, decide, discard)
+    return Pursue(go, cell, face_arg(kw["FACE"]) if "FACE" in kw else None, discard)
+
+
+def check_pursuit_discard(v: dict, decide: dict, discard: tuple[str, ...]) -> None:
+    """Named cards must be due (one to climb, one more when the target showed its side or nose) and
+    held: malfunctions cannot pay [L136, L140]."""
+    if not discard:
+        return
+    due = (1 if decide["climb"] else 0) + (1 if decide["extra"] else 0)
+    if len(discard) > due:
+        raise illegal(f"this pursuit costs {due} card(s) from the hand, you name {len(discard)}"
+                      + ("" if due else ": a dive onto a tail-on target costs none"), "L136, L140")
+    hand = list(v["hands"].get(decide["ac"], []))
+    for c in discard:
+        if c not in hand or tables.card(c).kind == "malfunction":
+            held = ", ".join(h for h in hand if tables.card(h).kind != "malfunction") or "nothing"
+            raise illegal(f"{c} is not a card {decide['ac']} can discard; it holds {held}", "L136, L140")
+        hand.remove(c)
 
 
 # ---- the verb table ---------------------------------------------------------------------------------------
@@ -198,7 +246,7 @@ STEP_VERBS = {
                  verb("PRE_DISCARD", pre_discard_line, "PRE_DISCARD <cards>", "L291")),
     "script": tuple(verb(w, move_line, SCRIPT_USAGE[w], "L135") if w == "MOVE" else SCRIPT.verbs[w] for w in SCRIPT.verbs),
     "react": (verb("PLAY", play_line, "PLAY <card> [FROM DP] ON <n>", "4.3"), verb("PASS", pass_line, "PASS", "4.3")),
-    "pursue": (verb("PURSUE", pursue_line, "PURSUE YES [CELL x,y] [FACE d] | PURSUE NO", "L140"),),
+    "pursue": (verb("PURSUE", pursue_line, "PURSUE YES [CELL x,y] [FACE d] [DISCARD cards] | PURSUE NO", "L140"),),
 }
 ALLOWED = {kind: tuple(v.word for v in verbs) for kind, verbs in STEP_VERBS.items()}
 TABLE = VerbTable([verb(w, parse_standing, USAGE[w], "10.2") for w in STANDING]

@@ -1,0 +1,145 @@
+"""Issue 16, Sky of WWII: what an owner of the box met playing by mail, each as a test."""
+from __future__ import annotations
+
+import re
+
+from pbem.rules.sky_ww2 import RULESET, tables
+from pbem.rules.sky_ww2.geometry import FACINGS
+from pbem.rules.sky_ww2.rulebook import cite
+
+from skyhelp import doc, pending, position, problems, standing, step
+
+FULL5 = ["banked-turn", "dodge", "barrel-roll", "sideslip", "half-loop"]
+DIGEST_OR_LINE = re.compile(r"^\s*\d+(\.\d+)*\b|\bL\d+|\bG-\d+")
+
+
+def react_window(x_hand) -> object:
+    """c1 lays a banked turn on x1; x1's seat has no REACT rule and asks to be asked."""
+    def pol(d):
+        standing(d, "axis-1", "REACT NONE", "REACT_DEFAULT ASK")
+    s = position({"c1": {"number": 8, "alt": "medium", "cell": (2, 2), "facing": "E", "hand": FULL5},
+                  "x1": {"number": 2, "alt": "medium", "cell": (3, 2), "facing": "W", "hand": list(x_hand)}},
+                 tweak=pol, deck=["dive"] * 20)
+    s, _ = step(s, {"coalition-1": "STAY\nMANOEUVRE banked-turn TARGET x1 APPLY TARGET ROTATE CW\nEND"})
+    assert pending(s)["kind"] == "react" and pending(s)["seats"] == ["axis-1"]
+    return s
+
+
+# ---- a reaction line written above the form's PASS --------------------------------------------------
+def test_reaction_line_above_the_forms_pass_is_rejected_not_dropped():
+    s = react_window(["dodge", "dive"])
+    [p] = problems(s, "axis-1", "PLAY dodge ON 1\nPASS")
+    assert p.text == "PASS" and "one answer" in p.message and "Реакции" in p.rule
+
+
+def test_reaction_line_alone_is_acted_on():
+    s = react_window(["dodge", "dive"])
+    s, ev = step(s, {"axis-1": "PLAY dodge ON 1"})
+    assert any(e.startswith("x1 answers with Dodge against card 1") for e in ev)
+    assert "dodge" not in doc(s)["aircraft"]["x1"]["hand"]
+
+
+# ---- a window with no legal answer says so ------------------------------------------------------------
+def test_window_without_a_legal_answer_says_so_plainly():
+    s = react_window(["dive", "zoom-climb"])
+    v = RULESET.view(s, "axis-1")
+    assert v["decide"]["options"] == []
+    form = RULESET.order_form(v, "axis-1")
+    assert "No card you hold can answer now" in form and "tells the enemy nothing" in form
+
+
+def test_no_window_when_the_hand_shows_only_malfunction_backs():
+    # the malfunction backs are public: nobody learns anything from skipping a window no card could fill
+    s = position({"c1": {"number": 8, "alt": "medium", "cell": (2, 2), "facing": "E", "hand": FULL5},
+                  "x1": {"number": 2, "alt": "medium", "cell": (3, 2), "facing": "W", "hand": ["gun-jam"]}},
+                 tweak=lambda d: standing(d, "axis-1", "REACT NONE", "REACT_DEFAULT ASK"),
+                 deck=["dive"] * 20, options={"events": True})
+    s, ev = step(s, {"coalition-1": "STAY\nMANOEUVRE banked-turn TARGET x1 APPLY TARGET ROTATE CW\nEND"})
+    assert not (pending(s) and pending(s)["kind"] == "react")
+    assert any("banked turn succeeds" in e.lower() for e in ev)
+
+
+# ---- the pursuer names the cards it pays -------------------------------------------------------------
+X_HAND = ["dodge", "sideslip", "dive", "snap-shot", "aimed-fire"]
+
+
+def pursuit_window(a_face="E", move="CLIMB DISCARD half-loop"):
+    s = position({"c1": {"number": 8, "alt": "medium", "cell": (2, 2), "facing": a_face, "hand": FULL5},
+                  "x1": {"number": 2, "alt": "medium", "cell": (3, 2), "facing": "W", "hand": list(X_HAND)}},
+                 tweak=lambda d: standing(d, "axis-1", "ON_PURSUIT ALL ASK"), deck=["barrel-roll"] * 20)
+    s, _ = step(s, {"coalition-1": f"{move}\nEND"})
+    assert pending(s)["kind"] == "pursue"
+    return s
+
+
+def test_pursuer_names_its_discards_and_they_are_the_ones_paid():
+    s = pursuit_window()
+    s, ev = step(s, {"axis-1": "PURSUE YES DISCARD dive aimed-fire"})
+    paid = [e for e in ev if e.startswith("x1 discards")]
+    assert paid == ["x1 discards Dive (the cost of climbing in pursuit [L140])",
+                    "x1 discards Aimed fire (pursuing a target that showed its side or nose [L140])"]
+    assert doc(s)["aircraft"]["x1"]["alt"] == "high"
+
+
+def test_pursuit_discard_is_checked_against_the_hand_and_the_cost():
+    s = pursuit_window()
+    [p] = problems(s, "axis-1", "PURSUE YES DISCARD barrel-roll")
+    assert "not a card x1 can discard" in p.message and "Преследование" in p.rule
+    [p] = problems(s, "axis-1", "PURSUE YES DISCARD dodge dive sideslip")
+    assert "costs 2 card(s)" in p.message
+    [p] = problems(s, "axis-1", "PURSUE NO DISCARD dodge")
+    assert "PURSUE NO takes no" in p.message
+    assert problems(s, "axis-1", "PURSUE YES DISCARD dodge") == []   # the other card by priority
+
+
+def test_a_dive_onto_a_tail_on_target_costs_no_card_to_name():
+    s = pursuit_window(a_face="W", move="DESCEND FACE W")
+    [p] = problems(s, "axis-1", "PURSUE YES DISCARD dodge")
+    assert "costs none" in p.message
+
+
+def test_two_pursuit_answers_contradict():
+    s = pursuit_window()
+    [p] = problems(s, "axis-1", "PURSUE YES\nPURSUE NO")
+    assert p.text == "PURSUE NO" and "one answer" in p.message
+
+
+# ---- every rejection cites the rulebook's own headings --------------------------------------------------
+BAD = {"script": ["MOVE 1,1 FACE N", "ATTACK short-burst TARGET x1", "FLY AWAY", "CLIMB CELL 9,9",
+                  "MANOEUVRE dodge TARGET x1", "PLAY dodge ON 1", "DEPLOY c1 LOW", "SWAP gun-jam"],
+       "react": ["PLAY dive ON 1", "PASS NOW", "STAY", "PURSUE NO"],
+       "pursue": ["PURSUE MAYBE", "PURSUE YES CELL 4,4", "PASS"]}
+
+
+def test_no_rejection_cites_a_digest_number_or_a_seed_line():
+    s = position({"c1": {"number": 8, "alt": "medium", "cell": (2, 2), "facing": "E", "hand": FULL5},
+                  "x1": {"number": 2, "alt": "medium", "cell": (3, 2), "facing": "W", "hand": ["dodge"]}})
+    states = {"script": (s, "coalition-1"), "react": (react_window(["dodge"]), "axis-1"),
+              "pursue": (pursuit_window(), "axis-1")}
+    for kind, lines in BAD.items():
+        state, seat = states[kind]
+        for line in lines:
+            found = problems(state, seat, line)
+            assert found, (kind, line)
+            for p in found:
+                assert p.rule.startswith("«") and not DIGEST_OR_LINE.search(p.rule), (kind, line, p.rule)
+
+
+def test_wrong_phase_rejection_names_the_rule_of_the_awaited_decision():
+    [p] = problems(pursuit_window(), "axis-1", "STAY")
+    assert p.rule == cite("", "pursue") == "«Перемещение самолета: Преследование» (Aircraft movement: pursuit)"
+
+
+def test_cite_names_the_heading_a_seed_line_is_printed_under():
+    assert cite("L119, L135, L295") == ("«Схватка» (Dogfight); «Перемещение самолета: Перемещение» "
+                                        "(Aircraft movement: moving); «Структура хода самолета, 2. Фаза "
+                                        "перемещения» (Aircraft's turn, 2. movement)")
+    assert cite("4.3") == "«Действия в бою: Реакции» (Actions in combat: reactions)"
+
+
+# ---- the placeholder start cells no longer start every altitude as a dogfight -------------------------
+def test_start_cells_are_not_orthogonal_neighbours():
+    b = tables.board()
+    (cx, cy), (ax, ay) = b.start_cell["coalition"], b.start_cell["axis"]
+    assert abs(cx - ax) + abs(cy - ay) > 1
+    assert set(FACINGS) == {"N", "E", "S", "W"}
