@@ -76,7 +76,7 @@ def test_enemy_descend_moves_the_target_only():
     s, ev = step(s, {"coalition-1": "STAY\nMANOEUVRE push-down TARGET x1\nEND", "axis-1": PASSIVE})
     d = doc(s)
     assert d["aircraft"]["x1"]["alt"] == "low" and d["aircraft"]["c1"]["alt"] == "medium"
-    assert d["aircraft"]["x1"]["cell"] == [3, 2]        # the axis start cell at low altitude [L133]
+    assert d["aircraft"]["x1"]["cell"] == [3, 3]        # the axis start cell at low altitude [L133]
 
 
 def test_self_climb_without_cost_or_pursuit():
