@@ -16,7 +16,7 @@ from pbem.core.ruleset import Checked
 from pbem.core.verbs import Verb, VerbTable
 
 from . import tables
-from .rulebook import cite
+from .rulebook import FORM, cite
 from .script import check_script
 from .script_verbs import SCRIPT, MoveTo
 from .script_verbs import USAGE as SCRIPT_USAGE
@@ -101,7 +101,7 @@ def deploy_line(v: dict, words: Sequence[str]) -> Deploy:
         raise illegal(f"{ac} is not one of your aircraft waiting to deploy ({', '.join(decide['aircraft'])})", "L317")
     alt = words[2].lower()
     if alt not in tables.ALTITUDES:
-        raise syntax("altitude is LOW, MEDIUM or HIGH", "2.1")
+        raise syntax("altitude is LOW, MEDIUM or HIGH", "L29")
     kw = keyword_args(words[3:], ("CELL", "FACE"))
     face = face_arg(kw["FACE"]) if "FACE" in kw else None
     cells = decide["cells"][alt]
@@ -156,14 +156,14 @@ def check_pre_discard(v: dict, decide: dict, parsed: list[tuple[OrderLine, objec
 
 def pass_line(v: dict, words: Sequence[str]) -> Pass:
     if len(words) != 1:
-        raise syntax("answer with PLAY <card> ON <n> or PASS", "4.3")
+        raise syntax("answer with PLAY <card> ON <n> or PASS", "L158")
     return Pass()
 
 
 def play_line(v: dict, words: Sequence[str]) -> Play:
     decide = v["decide"]
     if len(words) < 4:
-        raise syntax("PLAY <card> [FROM DP] ON <table card number>, or PASS", "4.3")
+        raise syntax("PLAY <card> [FROM DP] ON <table card number>, or PASS", "L158")
     cid = card_id(words[1])
     kw = keyword_args(words[2:], ("FROM", "ON"))
     src = "dp" if kw.get("FROM", "").upper() == "DP" else "hand"
@@ -245,9 +245,9 @@ STEP_VERBS = {
     "activate": (verb("ACTIVATE", activate_line, "ACTIVATE <aircraft>", "L287"),
                  verb("PRE_DISCARD", pre_discard_line, "PRE_DISCARD <cards>", "L291")),
     "script": tuple(verb(w, move_line, SCRIPT_USAGE[w], "L135") if w == "MOVE" else SCRIPT.verbs[w] for w in SCRIPT.verbs),
-    "react": (verb("PLAY", play_line, "PLAY <card> [FROM DP] ON <n>", "4.3"), verb("PASS", pass_line, "PASS", "4.3")),
+    "react": (verb("PLAY", play_line, "PLAY <card> [FROM DP] ON <n>", "L158"), verb("PASS", pass_line, "PASS", "L158")),
     "pursue": (verb("PURSUE", pursue_line, "PURSUE YES [CELL x,y] [FACE d] [DISCARD cards] | PURSUE NO", "L140"),),
 }
 ALLOWED = {kind: tuple(v.word for v in verbs) for kind, verbs in STEP_VERBS.items()}
-TABLE = VerbTable([verb(w, parse_standing, USAGE[w], "10.2") for w in STANDING]
-                  + [v for verbs in STEP_VERBS.values() for v in verbs], rule="10.2")
+TABLE = VerbTable([verb(w, parse_standing, USAGE[w], FORM) for w in STANDING]
+                  + [v for verbs in STEP_VERBS.values() for v in verbs], rule=FORM)

@@ -2,9 +2,9 @@
 
 The printed rulebook has no section numbers: it is laid out under headings (and three numbered
 lists: the selection variants and the three phases of an aircraft's turn).  The code keeps its
-precise references as line numbers of the seed text (``L140``) and a few digest section numbers
-(``4.3``); :func:`cite` turns any of them into the heading(s) the rule is printed under, in
-Russian as printed, with an English gloss.
+precise references as line numbers of the seed text (``L140``); :func:`cite` turns them into the
+heading(s) the rule is printed under, in Russian as printed, with an English gloss.  A reference
+with no seed line (the order format itself) cites the rule of the decision being answered.
 """
 from __future__ import annotations
 
@@ -60,9 +60,9 @@ HEADINGS: tuple[tuple[int, str, str], ...] = (
     (329, "Определение победителя", "Determining the winner"),
 )
 
-#: Digest section numbers still used in the code, as the seed line they summarise.
-DIGEST = {"2.1": 27, "2.3": 40, "2.6": 79, "3": 305, "4.2": 289, "4.2 T2": 295, "4.3": 154, "6.1": 121,
-          "6.2": 131, "6.4": 176, "6.5": 107, "6.9": 329}
+#: The reference of a line the order format itself refuses (an unknown verb, a malformed word):
+#: :func:`cite` names the rule of the decision being answered instead.
+FORM = "order form"
 
 #: The rule an order of a decision answers to (wrong-phase and unknown-verb rejections cite it).
 DECISION = {"setup": 267, "deploy": 305, "activate": 289, "script": 289, "react": 154, "pursue": 140,
@@ -79,19 +79,12 @@ def heading(line: int) -> str:
 
 
 def lines_of(ref: str) -> list[int]:
-    """The seed lines a code reference names: ``L41, L231`` / ``L271-275`` / ``4.2 T2``."""
-    ref = ref.strip()
-    if ref in DIGEST:
-        return [DIGEST[ref]]
-    out = [int(n) for n in re.findall(r"L(\d+)", ref)]
-    if not out:
-        out = [DIGEST[p.strip()] for p in re.split(r"[;,]", ref) if p.strip() in DIGEST]
-    return out
+    """The seed lines a code reference names: ``L41, L231`` / ``L271-275`` (the first line of a range)."""
+    return [int(n) for n in re.findall(r"L(\d+)", ref)]
 
 
 def cite(ref: str, decision: str | None = None) -> str:
-    """The rulebook headings for a code reference; the decision's own rule when it names none
-    of the rulebook (the order format: "10.2", "10.3", or nothing)."""
+    """The rulebook headings for a code reference; the decision's own rule when it names no seed line."""
     lines = lines_of(ref) or [DECISION.get(decision, DECISION[None])]
     seen: list[str] = []
     for n in lines:

@@ -73,15 +73,15 @@ class ScriptCheck:
         if self.used[cid] >= self.hand[cid]:
             raise illegal(f"{self.ac} holds {self.hand[cid]} {tables.card(cid).name} card(s) and this script "
                           f"already uses {self.used[cid]} ({what}); hand: "
-                          f"{', '.join(sorted(self.hand.elements())) or 'empty'}", "2.3")
+                          f"{', '.join(sorted(self.hand.elements())) or 'empty'}", "L42")
         self.used[cid] += 1
 
     # ---- movement [L133-138, L295] ------------------------------------------------------------
     def movement(self, o):
         if self.seen_move or not self.decide["first_step"]:
-            raise illegal("one movement order per turn, at its start [L134, L295]", "4.2 T2")
+            raise illegal("one movement order per turn, at its start [L134, L295]", "L295")
         if self.beats or self.items:
-            raise illegal("movement comes before combat and the other orders [L295-297]", "4.2 T2")
+            raise illegal("movement comes before combat and the other orders [L295-297]", "L295")
         self.seen_move = True
         if isinstance(o, Stay):
             return o
@@ -120,7 +120,7 @@ class ScriptCheck:
     # ---- beats [4.2 T3, 4.3] -------------------------------------------------------------------
     def beat(self, o):
         if self.v["options"]["step_mode"] and self.beats:
-            raise illegal("step mode: one beat per order file; the engine asks again after it", "10.2")
+            raise illegal("step mode: one beat per order file; the engine asks again after it", "L297")
         if self.once["ground"]:
             raise illegal("a shturmovik that attacks a ground object plays no other attack or manoeuvre [L301]",
                           "L301")
@@ -142,9 +142,9 @@ class ScriptCheck:
             raise syntax("IF ... THEN is followed by a MANOEUVRE or ATTACK")
         if o.otherwise is not None:
             raise illegal("a turn script has no ELSE: write the other beat on its own line under the opposite "
-                          "condition", "10.2")
+                          "condition", "L297")
         if o.when.name == "POS" and o.when.args[0] not in self.enemies:
-            raise illegal(f"{o.when.args[0]!r} is not an enemy aircraft in play", "6.1")
+            raise illegal(f"{o.when.args[0]!r} is not an enemy aircraft in play", "L121")
         self.known = False
         self.beat(o.then)
         return o
@@ -171,7 +171,7 @@ class ScriptCheck:
                           "altitude)", "L119, L297")
         if r["pool"] == "none":
             raise illegal(f"{self.ac} is {r['my_aspect']}-on to {o.target} and has no turret: it may not attack "
-                          f"[L126, L129]", "6.1")
+                          f"[L126, L129]", "L121")
         left = r["firing"] - self.spent[r["pool"]]
         if c.cost > left:
             where = "turret" if r["pool"] == "turret" else (r["position"] or "") + " position"
@@ -206,10 +206,10 @@ class ScriptCheck:
     def on_cancelled(self, o: OnCancelled) -> OnCancelled:
         above = next((i for i in reversed(self.items) if not isinstance(i, OnCancelled)), None)
         if not isinstance(above, (Attack, Manoeuvre, If)):
-            raise illegal("an ON_CANCELLED line follows the MANOEUVRE or ATTACK it answers for", "4.3")
+            raise illegal("an ON_CANCELLED line follows the MANOEUVRE or ATTACK it answers for", "L158")
         for cid in o.cards:
             if self.hand[cid] == 0:
-                raise illegal(f"{self.ac} holds no {tables.card(cid).name}", "2.3")
+                raise illegal(f"{self.ac} holds no {tables.card(cid).name}", "L42")
         return o
 
     def ground_attack(self, o: GroundAttack) -> GroundAttack:

@@ -17,6 +17,7 @@ from pbem.core.verbs import Verb, VerbTable
 from . import tables
 from .conditions import CONDITIONS
 from .geometry import cell_text
+from .rulebook import FORM
 from .words import card_id, cell_arg, face_arg, illegal, keyword_args, syntax
 
 Cell = tuple[int, int]
@@ -377,7 +378,7 @@ def _reader(cls: type):
 
 
 #: The script's verbs and the kit's ``IF <condition> THEN <beat>``, read without the view.
-SCRIPT = scripted(VerbTable([Verb(w, _reader(c), USAGE[w], "4.2") for w, c in VERBS.items()], rule="10.3"),
+SCRIPT = scripted(VerbTable([Verb(w, _reader(c), USAGE[w], "L289") for w, c in VERBS.items()], rule=FORM),
                   CONDITIONS)
 
 

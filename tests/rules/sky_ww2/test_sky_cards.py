@@ -144,11 +144,11 @@ def test_pointless_reaction_is_not_offered():
 def test_step_mode_stops_after_each_beat():
     s = duel(["banked-turn", "snap-shot", "dodge", "dodge", "dodge"], options={"step_mode": True})
     [p] = problems(s, "coalition-1", "STAY\nMANOEUVRE banked-turn TARGET x1\nATTACK snap-shot TARGET x1")
-    assert p.rule == cite("10.2")
+    assert p.rule == cite("L297")
     s, _ = step(s, {"coalition-1": "STAY\nMANOEUVRE banked-turn TARGET x1", "axis-1": PASSIVE})
     assert pending(s)["kind"] == "script" and pending(s)["ac"] == "c1"
     assert "STAY" not in view(s, "coalition-1")["decide"] or not view(s, "coalition-1")["decide"]["first_step"]
-    assert problems(s, "coalition-1", "STAY")[0].rule == cite("4.2 T2")
+    assert problems(s, "coalition-1", "STAY")[0].rule == cite("L295")
     s, _ = step(s, {"coalition-1": "END"})
     assert doc(s)["aircraft"]["c1"]["done"]
 

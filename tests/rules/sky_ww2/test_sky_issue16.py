@@ -133,7 +133,7 @@ def test_cite_names_the_heading_a_seed_line_is_printed_under():
     assert cite("L119, L135, L295") == ("«Схватка» (Dogfight); «Перемещение самолета: Перемещение» "
                                         "(Aircraft movement: moving); «Структура хода самолета, 2. Фаза "
                                         "перемещения» (Aircraft's turn, 2. movement)")
-    assert cite("4.3") == "«Действия в бою: Реакции» (Actions in combat: reactions)"
+    assert cite("L158") == "«Действия в бою: Реакции» (Actions in combat: reactions)"
 
 
 # ---- the placeholder start cells no longer start every altitude as a dogfight -------------------------

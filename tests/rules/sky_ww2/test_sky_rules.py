@@ -59,7 +59,7 @@ def test_turret_fires_one_point_from_tail():
 def test_no_turret_no_attack_from_tail():
     s = duel(a_face="W", a_num=8, a_hand=["snap-shot", "dodge", "sideslip", "dive", "dodge"])
     [p] = problems(s, "coalition-1", "STAY\nATTACK snap-shot TARGET x1")
-    assert "no turret" in p.message and p.rule == cite("6.1")
+    assert "no turret" in p.message and p.rule == cite("L121")
 
 
 # ---- TEST-DRAW-1 [L293] ------------------------------------------------------------------------
@@ -107,7 +107,7 @@ def test_climb_to_taken_start_cell_uses_named_cell():
 def test_no_second_movement_and_field_limits():
     s = lone()
     [p] = problems(s, "coalition-1", "CLIMB\nMOVE 3,3 FACE N")
-    assert p.rule == cite("4.2 T2")
+    assert p.rule == cite("L295")
     assert problems(lone(alt="low"), "coalition-1", "DESCEND")[0].rule == cite("L136")
     assert problems(lone(alt="high"), "coalition-1", "CLIMB")[0].rule == cite("L136")
 
