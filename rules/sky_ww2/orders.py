@@ -32,11 +32,10 @@ def check_orders(v: dict, seat: str, lines: Sequence[OrderLine]) -> Checked:
 
     def whole(parsed, view, seat):
         own = [(line, o) for line, o in parsed if not isinstance(o, PolicyOrder)]
+        problems = check_one_answer(kind, own)
         if kind == "script":
             return check_script(v, decide, [line for line in lines if line.verb not in STANDING], own)
-        if kind in ("react", "pursue"):
-            return check_one_answer(kind, own)
-        return check_pre_discard(v, decide, own) if kind == "activate" else []
+        return problems + (check_pre_discard(v, decide, own) if kind == "activate" else [])
 
     checked = TABLE.check_lines(v, seat, lines, allowed=STANDING + ALLOWED.get(kind, ()), whole=whole,
                                 note=lambda o: f"standing order {o.OP} stored" if isinstance(o, PolicyOrder) else None)
@@ -44,18 +43,31 @@ def check_orders(v: dict, seat: str, lines: Sequence[OrderLine]) -> Checked:
     return replace(checked, problems=tuple(replace(p, rule=cite(p.rule, kind)) for p in checked.problems))
 
 
-def check_one_answer(kind: str, parsed: list[tuple[OrderLine, object]]) -> list:
-    """A reaction or pursuit window takes one answer: two lines (a PLAY written above the form's
-    PASS) contradict each other, and acting on either would drop a line that was acknowledged."""
-    answers = [(line, o) for line, o in parsed if isinstance(o, (Play, Pass, Pursue))]
-    if len(answers) < 2:
-        return []
-    what = ("one PLAY line or PASS (delete the form's PASS line when you play a card)" if kind == "react"
-            else "one PURSUE line")
-    numbers = ", ".join(str(line.line_no) for line, _ in answers)
-    error = illegal(f"this window takes one answer and lines {numbers} give {len(answers)}: send {what}",
-                    "L154" if kind == "react" else "L140")
-    return [error.problem(line.line_no, line.text) for line, _ in answers[1:]]
+#: The answers a decision takes once each: a second line of one group would contradict the first, and
+#: acting on either would drop a line that was acknowledged.
+SINGLE: dict[str | None, tuple[tuple[type, ...], ...]] = {
+    "setup": ((Ground,), (Pick, Keep)), "deploy": ((Deploy,),), "activate": ((Activate,), (PreDiscard,)),
+    "react": ((Play, Pass),), "pursue": ((Pursue,),)}
+SAY = {Ground: "one GROUND line", Pick: "one PICK or KEEP line", Deploy: "one DEPLOY line (the next "
+       "window asks for the next aircraft)", Activate: "one ACTIVATE line", PreDiscard: "one PRE_DISCARD line",
+       Play: "one PLAY line or PASS (delete the form's PASS line when you play a card)", Pursue: "one PURSUE line"}
+RULE = {Ground: "L279", Pick: "L267", Deploy: "L317", Activate: "L287", PreDiscard: "L291", Play: "L158",
+        Pursue: "L140"}
+
+
+def check_one_answer(kind: str | None, parsed: list[tuple[OrderLine, object]]) -> list:
+    """Each group of answers of the decision at most once: a PLAY written above the form's PASS is
+    refused, not silently replaced by it."""
+    problems = []
+    for group in SINGLE.get(kind, ()):
+        answers = [(line, o) for line, o in parsed if isinstance(o, group)]
+        if len(answers) < 2:
+            continue
+        numbers = ", ".join(str(line.line_no) for line, _ in answers)
+        error = illegal(f"this window takes one answer and lines {numbers} give {len(answers)}: send "
+                        f"{SAY[group[0]]}", RULE[group[0]])
+        problems += [error.problem(line.line_no, line.text) for line, _ in answers[1:]]
+    return problems
 
 
 # ---- set-up [3] ---------------------------------------------------------------------------------

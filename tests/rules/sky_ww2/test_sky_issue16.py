@@ -141,3 +141,43 @@ def test_start_cells_are_not_orthogonal_neighbours():
     b = tables.board()
     (cx, cy), (ax, ay) = b.start_cell["coalition"], b.start_cell["axis"]
     assert abs(cx - ax) + abs(cy - ay) > 1
+
+
+# ---- every decision takes each of its answers once ---------------------------------------------------
+def battle(**options):
+    from pbem.core.dice import SeededDice
+    opts = RULESET.info.resolve_options(options)
+    return RULESET.setup("battle", opts, SeededDice(b"issue 16 set-up, seat one", "setup"))
+
+
+def test_setup_takes_one_ground_line_and_one_pick():
+    s = battle(selection="free")
+    cands = RULESET.view(s, "coalition-1")["selection"]["candidates"]
+    keep = RULESET.view(s, "coalition-1")["selection"]["keep"]
+    pick = "PICK " + " ".join(map(str, cands[:keep]))
+    [p] = problems(s, "coalition-1", f"GROUND cp aa\nGROUND dp aa\n{pick}")
+    assert p.text == "GROUND dp aa" and "Размещение наземных объектов" in p.rule
+    [p] = problems(s, "coalition-1", f"GROUND cp aa\n{pick}\n{pick}")
+    assert p.text == pick and "Выбор самолетов" in p.rule
+    assert problems(s, "coalition-1", f"GROUND cp aa\n{pick}") == []
+
+
+def test_deployment_takes_one_deploy_line():
+    s = battle(selection="random")
+    s, _ = step(s, {"coalition-1": "GROUND dp aa", "axis-1": "GROUND cp aa"})
+    p = pending(s)
+    assert p["kind"] == "deploy"
+    ac = p["ac"]
+    [prob] = problems(s, p["seats"][0], f"DEPLOY {ac} MEDIUM\nDEPLOY {ac} LOW")
+    assert prob.text == f"DEPLOY {ac} LOW" and "Начало игры" in prob.rule
+
+
+def test_activation_takes_one_activate_line():
+    spec = {f"{p}{i}": {"number": n, "alt": "medium", "cell": (x, i), "facing": "E", "hand": FULL5}
+            for p, x in (("c", 1), ("x", 4)) for i, n in zip((1, 2), (8, 5), strict=False)}
+    s = position(spec, initiative="axis", tweak=lambda d: standing(d, "axis-1", "ACTIVATION ASK"))
+    assert pending(s)["kind"] == "activate"
+    [p] = problems(s, "axis-1", "ACTIVATE x1\nACTIVATE x2")
+    assert p.text == "ACTIVATE x2" and "Инициатива" in p.rule
+    [p] = problems(s, "axis-1", "ACTIVATE x1\nPRE_DISCARD dodge\nPRE_DISCARD sideslip")
+    assert p.text == "PRE_DISCARD sideslip"
