@@ -64,6 +64,9 @@ class ScriptCheck:
             return
         if verb != "ON_CANCELLED":
             self.failed_beat = verb in BEAT_VERBS
+        if self.once["end"]:
+            raise illegal("END closes the script: nothing after it is carried out (move the line above END)",
+                          "L289")
         if order is not None:
             CHECKS[type(order)](self, order)
             self.items.append(order)
@@ -240,6 +243,10 @@ class ScriptCheck:
     def cp_use(self, o: CpUse) -> CpUse:
         if not self.decide["cp_ready"] or self.once["cp"]:
             raise illegal("your side has no working command post unused this round", "L146")
+        if o.discard is not None:
+            if tables.card(o.discard).kind == "malfunction":
+                raise illegal("a malfunction card cannot pay for the command post", "L146")
+            self.take(o.discard, "CP_USE DISCARD")
         self.once["cp"] += 1
         return o
 
@@ -252,7 +259,24 @@ class ScriptCheck:
         self.once["dp"] += 1
         return o
 
-    def as_written(self, o):
+    def planned_discard(self, o: EndDiscard) -> EndDiscard:
+        """END_DISCARD / NEXT_DISCARD once a script, naming cards the hand holds now [L42, L291]
+        (cards drawn later go by DISCARD_PRIORITY: they cannot be named before they are seen)."""
+        key = o.VERB
+        if self.once[key]:
+            raise illegal(f"{key} is given once a turn; name every card on one line", "L42" if key == "END_DISCARD"
+                          else "L291")
+        self.once[key] += 1
+        want = Counter(o.cards)
+        short = [c for c in want if want[c] > self.hand[c]]
+        if short:
+            raise illegal(f"{key} names {', '.join(short)}, more than {self.ac} holds; hand: "
+                          f"{', '.join(sorted(self.hand.elements())) or 'empty'}",
+                          "L42" if key == "END_DISCARD" else "L291")
+        return o
+
+    def end(self, o: End) -> End:
+        self.once["end"] += 1
         return o
 
 
@@ -262,5 +286,5 @@ CHECKS: dict[type, Callable] = {
     Attack: ScriptCheck.beat, Manoeuvre: ScriptCheck.beat, If: ScriptCheck.conditional,
     OnCancelled: ScriptCheck.on_cancelled, GroundAttack: ScriptCheck.ground_attack,
     Swap: ScriptCheck.swap, CpUse: ScriptCheck.cp_use, DpDeposit: ScriptCheck.dp_deposit,
-    EndDiscard: ScriptCheck.as_written, NextDiscard: ScriptCheck.as_written, End: ScriptCheck.as_written,
+    EndDiscard: ScriptCheck.planned_discard, NextDiscard: ScriptCheck.planned_discard, End: ScriptCheck.end,
 }

@@ -181,3 +181,33 @@ def test_activation_takes_one_activate_line():
     assert p.text == "ACTIVATE x2" and "Инициатива" in p.rule
     [p] = problems(s, "axis-1", "ACTIVATE x1\nPRE_DISCARD dodge\nPRE_DISCARD sideslip")
     assert p.text == "PRE_DISCARD sideslip"
+
+
+# ---- script lines the engine would have ignored are refused -------------------------------------------
+def lone_turn(**kw):
+    return position({"c1": {"number": 8, "alt": "medium", "cell": (1, 1), "facing": "E", "hand": FULL5},
+                     "x1": {"number": 2, "alt": "high", "cell": (4, 1), "facing": "W", "hand": FULL5}},
+                    deck=["snap-shot"] * 30, **kw)
+
+
+def test_nothing_after_end_is_accepted():
+    [p] = problems(lone_turn(), "coalition-1", "STAY\nEND\nEND_DISCARD dodge")
+    assert p.text == "END_DISCARD dodge" and "nothing after it" in p.message
+    assert "Структура хода самолета" in p.rule
+
+
+def test_command_post_discard_must_be_a_card_in_hand():
+    s = lone_turn(ground={"coalition": ["cp", "aa"]})
+    [p] = problems(s, "coalition-1", "STAY\nCP_USE DISCARD long-burst\nEND")
+    assert "holds 0 Long burst" in p.message
+    s, ev = step(s, {"coalition-1": "STAY\nCP_USE DISCARD dodge\nEND"})
+    assert "c1 discards Dodge (command post [L146])" in ev
+
+
+def test_planned_discards_name_cards_in_hand_once():
+    s = lone_turn()
+    [p] = problems(s, "coalition-1", "STAY\nEND_DISCARD long-burst\nEND")
+    assert "more than c1 holds" in p.message and "ТТХ" in p.rule
+    [p] = problems(s, "coalition-1", "STAY\nNEXT_DISCARD dodge\nNEXT_DISCARD sideslip\nEND")
+    assert p.text == "NEXT_DISCARD sideslip" and "once a turn" in p.message and "Структура хода" in p.rule
+    assert problems(s, "coalition-1", "STAY\nEND_DISCARD dodge sideslip\nNEXT_DISCARD half-loop\nEND") == []
