@@ -223,8 +223,14 @@ class Manoeuvre:
         rot = kw.get("ROTATE", "CW").lower()
         if rot not in ("cw", "ccw"):
             raise syntax("ROTATE CW or ROTATE CCW", "L217")
-        if c.effect != "change_position":  # the words mean nothing to other manoeuvres
+        if c.effect != "change_position":  # the words mean nothing to other manoeuvres: refused, not dropped
+            if "APPLY" in kw or "ROTATE" in kw:
+                raise illegal(f"{c.name} does not turn an aircraft: APPLY and ROTATE are for a change of "
+                              "position", "L166, L217")
             apply, rot = ("target" if tgt else "self"), "cw"
+        if ("CELL" in kw or "FACE" in kw) and c.effect not in ("self_climb", "self_descend"):
+            raise illegal(f"{c.name} does not take your aircraft to another altitude: CELL and FACE are for a "
+                          "climb or dive manoeuvre", "L133, L170")
         return cls(cid, tgt, apply, rot, _cell(kw["CELL"]) if "CELL" in kw else None,
                    face_arg(kw["FACE"]) if "FACE" in kw else None, from_dp)
 
