@@ -20,7 +20,7 @@ from .rulebook import FORM, cite
 from .script import check_script
 from .script_verbs import SCRIPT, MoveTo
 from .script_verbs import USAGE as SCRIPT_USAGE
-from .standing import STANDING, USAGE, PolicyOrder, parse_standing
+from .standing import STANDING, USAGE, AaFire, DpUse, PolicyOrder, Rescue, parse_standing
 from .step_verbs import Activate, Deploy, Ground, Keep, Pass, Pick, Play, PreDiscard, Pursue, last
 from .words import card_id, cell_arg, face_arg, illegal, keyword_args, syntax
 
@@ -38,9 +38,22 @@ def check_orders(v: dict, seat: str, lines: Sequence[OrderLine]) -> Checked:
         return problems + (check_pre_discard(v, decide, own) if kind == "activate" else [])
 
     checked = TABLE.check_lines(v, seat, lines, allowed=STANDING + ALLOWED.get(kind, ()), whole=whole,
-                                note=lambda o: f"standing order {o.OP} stored" if isinstance(o, PolicyOrder) else None)
+                                note=lambda o: standing_note(v, o) if isinstance(o, PolicyOrder) else None)
     # every rejection names the rulebook's own heading, never a seed line or a digest number
     return replace(checked, problems=tuple(replace(p, rule=cite(p.rule, kind)) for p in checked.problems))
+
+
+def standing_note(v: dict, o: PolicyOrder) -> str:
+    """The acknowledgement of a standing order, warning when nothing in this game can bring it into play."""
+    note = f"standing order {o.OP} stored"
+    own = v["ground"][v["side"]]
+    laid = all(g.get("obj") for g in own)  # before set-up the side has not chosen its objects yet
+    objs = {g["obj"] for g in own if g.get("obj") and not g.get("destroyed")}
+    idle = {AaFire: laid and "aa" not in objs and "your side has no AA battery",
+            DpUse: laid and "dp" not in objs and "your side has no dispatch post",
+            Rescue: not v["options"]["events"] and "this game has no event cards, so no rescue card"}
+    why = next((w for cls, w in idle.items() if isinstance(o, cls)), "")
+    return note + (f" (it has no effect now: {why})" if why else "")
 
 
 #: The answers a decision takes once each: a second line of one group would contradict the first, and

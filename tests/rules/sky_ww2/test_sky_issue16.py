@@ -211,3 +211,15 @@ def test_planned_discards_name_cards_in_hand_once():
     [p] = problems(s, "coalition-1", "STAY\nNEXT_DISCARD dodge\nNEXT_DISCARD sideslip\nEND")
     assert p.text == "NEXT_DISCARD sideslip" and "once a turn" in p.message and "Структура хода" in p.rule
     assert problems(s, "coalition-1", "STAY\nEND_DISCARD dodge sideslip\nNEXT_DISCARD half-loop\nEND") == []
+
+
+def test_standing_order_that_cannot_come_into_play_is_acknowledged_with_a_warning():
+    from pbem.core.orders import OrderLine
+    s = lone_turn(ground={"coalition": ["cp", "dp"]})
+    v = RULESET.view(s, "coalition-1")
+    notes = RULESET.check_orders(v, "coalition-1", [OrderLine(1, "AA_FIRE NO"), OrderLine(2, "DP_USE FIRST"),
+                                                    OrderLine(3, "RESCUE NO")]).notes
+    assert notes == ("standing order aa stored (it has no effect now: your side has no AA battery)",
+                     "standing order dp_use stored",
+                     "standing order rescue stored (it has no effect now: this game has no event cards, "
+                     "so no rescue card)")
