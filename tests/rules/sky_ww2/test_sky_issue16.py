@@ -223,3 +223,27 @@ def test_standing_order_that_cannot_come_into_play_is_acknowledged_with_a_warnin
                      "standing order dp_use stored",
                      "standing order rescue stored (it has no effect now: this game has no event cards, "
                      "so no rescue card)")
+
+
+def test_an_owners_own_start_cells_load_through_the_data_override():
+    from pbem.core.data import Overrides, use_overrides
+    mine = Overrides("pbem.rules.sky_ww2", {"board.toml": {"sides": {"axis": {"provenance": "rulebook", "start_cell": [3, 4]}}}})
+    with use_overrides(mine):
+        assert tables.board().start_cell["axis"] == (3, 4)
+    assert tables.board().start_cell["axis"] == (3, 3)
+
+
+def test_sitrep_of_a_window_without_a_legal_answer_reads_plainly():
+    from pbem.render import environment
+    s = react_window(["dive", "zoom-climb"])
+    v = RULESET.view(s, "axis-1")
+    seat = {"name": "axis-1", "side": "axis", "title": ""}
+    game = {"id": "g1", "title": "Sky test", "turn": 1, "phase_title": "reaction", "notices": [], "outcome": None,
+            "seed_commitment": "abc", "seed": None, "journal_head": "def", "deadline": None, "prompt": ""}
+    txt = environment().get_template("sky_ww2/sitrep.txt.j2").render(view=v, seat=seat, game=game, events=[],
+                                                                      rolls=[], form="")
+    assert "for x1: or PASS" not in txt
+    assert "YOUR ANSWER IS NEEDED for x1: no card you hold can answer now, so PASS is your only answer" in txt
+    html = environment().get_template("sky_ww2/sitrep.html.j2").render(
+        view=v, seat=seat, game=game, events=[], rolls=[], form="", picture_cid=None)
+    assert "No card you hold can answer now" in html
