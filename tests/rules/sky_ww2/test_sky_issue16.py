@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from pbem.rules.sky_ww2 import RULESET, tables
 from pbem.rules.sky_ww2.rulebook import cite
 
@@ -247,3 +249,49 @@ def test_sitrep_of_a_window_without_a_legal_answer_reads_plainly():
     html = environment().get_template("sky_ww2/sitrep.html.j2").render(
         view=v, seat=seat, game=game, events=[], rolls=[], form="", picture_cid=None)
     assert "No card you hold can answer now" in html
+
+
+# ---- the verb audit: one precondition a row, each refused with the heading it is printed under ---------------
+def duel(c_num=4, c_face="E", x_face="W", **kw):
+    """c1 (Yak-9, no swap) nose to nose with x1 at medium altitude; c2 out of the fight."""
+    return position({"c1": {"number": c_num, "alt": "medium", "cell": (2, 2), "facing": c_face,
+                            "hand": ["short-burst", "banked-turn", "dodge", "feint", "snap-shot"]},
+                     "c2": {"number": 5, "alt": "medium", "cell": (1, 4), "facing": "E", "hand": FULL5},
+                     "x1": {"number": 2, "alt": "medium", "cell": (3, 2), "facing": x_face, "hand": FULL5}},
+                    deck=["dive"] * 30, **kw)
+
+
+AUDIT = [  # (verb: precondition, body, what the message says, the heading[, the coalition's ground objects])
+    ("REACT: own aircraft", "REACT x1 dodge", "not one of your aircraft", "Цели игры"),
+    ("REACT: a reaction card", "REACT ALL short-burst", "not a reaction", "Реакции"),
+    ("SEQUENCE: own side's aircraft", "SEQUENCE c1 x1", "SEQUENCE lists your side's aircraft", "Начало игры"),
+    ("STAY/MOVE: one movement", "STAY\nSTAY", "one movement order per turn", "2. Фаза перемещения"),
+    ("MOVE: not in a dogfight", "MOVE 1,1 FACE N", "in a dogfight", "Схватка"),
+    ("ROTATE: not in a dogfight", "ROTATE N", "in a dogfight", "Схватка"),
+    ("CLIMB: entry cell", "CLIMB CELL 4,4", "start cell first", "Выход на поле высоты"),
+    ("CLIMB: the discard is held", "CLIMB DISCARD half-loop", "holds 0 Half loop", "ТТХ"),
+    ("ATTACK: an enemy in play", "STAY\nATTACK snap-shot TARGET c2", "not an enemy aircraft", "3. Бой"),
+    ("ATTACK: an attack card", "STAY\nATTACK dodge TARGET x1", "not an attack", "Атаки"),
+    ("ATTACK: firing points", "STAY\nATTACK short-burst TARGET x1\nATTACK snap-shot TARGET x1", "firing points",
+     "Стрельба"),
+    ("MANOEUVRE: a manoeuvre card", "STAY\nMANOEUVRE snap-shot TARGET x1", "not a manoeuvre", "Маневры"),
+    ("MANOEUVRE: a target in the dogfight", "STAY\nMANOEUVRE banked-turn", "name the TARGET", "Маневры"),
+    ("ON_CANCELLED: below a beat", "STAY\nON_CANCELLED dodge", "follows the MANOEUVRE or ATTACK", "Реакции"),
+    ("ON_CANCELLED: cards held", "STAY\nMANOEUVRE banked-turn TARGET x1\nON_CANCELLED barrel-roll", "holds no",
+     "ТТХ"),
+    ("IF POS: an enemy", "STAY\nIF POS c2 FRONT THEN ATTACK snap-shot TARGET x1", "not an enemy", "Позиция"),
+    ("GROUND_ATTACK: a shturmovik", "STAY\nGROUND_ATTACK", "only shturmoviks", "Карты наземных объектов"),
+    ("SWAP: the ability", "STAY\nSWAP dodge", "no swap ability", "Специальная возможность"),
+    ("CP_USE: a command post", "STAY\nCP_USE", "no working command post", "Командный пункт", ["aa", "dp"]),
+    ("DP_DEPOSIT: a dispatch post", "STAY\nDP_DEPOSIT dodge", "no working dispatch post", "Диспетчерский пункт"),
+    ("END: last line", "STAY\nEND\nSTAY", "nothing after it", "Структура хода самолета"),
+    ("PLAY: not in a turn", "STAY\nPLAY dodge ON 1", "not an order here", "Структура хода самолета"),
+]
+
+
+@pytest.mark.parametrize("name,body,says,heading,ground", [a if len(a) == 5 else (*a, None) for a in AUDIT],
+                         ids=[a[0] for a in AUDIT])
+def test_verb_precondition_is_refused_with_its_rulebook_heading(name, body, says, heading, ground):
+    found = problems(duel(ground={"coalition": ground} if ground else None), "coalition-1", body)
+    assert len(found) == 1, [str(p) for p in found]
+    assert says in found[0].message and heading in found[0].rule, str(found[0])
