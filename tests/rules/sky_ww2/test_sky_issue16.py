@@ -295,3 +295,14 @@ def test_verb_precondition_is_refused_with_its_rulebook_heading(name, body, says
     found = problems(duel(ground={"coalition": ground} if ground else None), "coalition-1", body)
     assert len(found) == 1, [str(p) for p in found]
     assert says in found[0].message and heading in found[0].rule, str(found[0])
+
+
+def test_a_beat_skipped_at_resolution_names_the_rulebook_heading_too():
+    from pbem.core.scripts import Skip
+    from pbem.rules.sky_ww2.script_verbs import Attack
+    from pbem.rules.sky_ww2.turn import skipped
+    beat = Attack("short-burst", "x2")
+    text = skipped({"id": "c1"}, Skip("coalition-1", 3, beat, beat, "x1 is side-on to c2 and has no turret: it may "
+                                      "not attack it [L126, L129]"))
+    assert text == ("c1: order 'ATTACK short-burst TARGET x2' is skipped: x1 is side-on to c2 and has no turret: "
+                    "it may not attack it [«Позиция» (Position)]")
