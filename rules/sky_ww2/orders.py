@@ -32,10 +32,9 @@ def check_orders(v: dict, seat: str, lines: Sequence[OrderLine]) -> Checked:
 
     def whole(parsed, view, seat):
         own = [(line, o) for line, o in parsed if not isinstance(o, PolicyOrder)]
-        problems = check_one_answer(kind, own)
         if kind == "script":
             return check_script(v, decide, [line for line in lines if line.verb not in STANDING], own)
-        return problems + (check_pre_discard(v, decide, own) if kind == "activate" else [])
+        return check_one_answer(kind, own) + (check_pre_discard(v, decide, own) if kind == "activate" else [])
 
     checked = TABLE.check_lines(v, seat, lines, allowed=STANDING + ALLOWED.get(kind, ()), whole=whole,
                                 note=lambda o: standing_note(v, o) if isinstance(o, PolicyOrder) else None)
