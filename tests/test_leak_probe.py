@@ -140,6 +140,12 @@ def sky_ww2_pairs():
                           sky([["doc.aircraft.x1.hand", ["dodge", "ace-reaction", "feint", "sideslip"]]]),
                           probe="CLIMB\nEND", orders={"coalition-1": "CLIMB DISCARD feint\nEND",
                                                         "axis-1": "ON_PURSUIT ALL YES\nDISCARD_PRIORITY dodge ace-reaction"})
+    # the card face down on the enemy's dispatch post, while a beat opens a window it could answer
+    post = [["doc.ground.axis[1].obj", "dp"]]
+    yield "sky_ww2", Pair("the card on the enemy's dispatch post", "coalition-1",
+                          sky([*post, ["doc.dp.axis", "dodge"]]), sky([*post, ["doc.dp.axis", "snap-shot"]]),
+                          probe="STAY\nMANOEUVRE banked-turn TARGET x1 APPLY TARGET ROTATE CW",
+                          orders={"coalition-1": "STAY\nMANOEUVRE banked-turn TARGET x1 APPLY TARGET ROTATE CW"})
 
 
 PAIRS = [*duel_pairs(), *bismarck_pairs(), *lew_morski_pairs(), *sky_ww2_pairs()]
