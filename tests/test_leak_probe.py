@@ -155,6 +155,25 @@ def sky_ww2_pairs():
                           sky([]), sky([["doc.aircraft.c1.hand", ["dodge", "dodge", "feint", "sideslip", "long-burst"]]]),
                           probe="REACT x1 dodge AGAINST banked-turn\nREACT_DEFAULT PASS",
                           orders={"coalition-1": "STAY\nEND"})
+    # issue 16: a reaction window opens whether or not the target's hand (same size, no malfunction
+    # backs) holds an answer; skipping the empty ones would tell the attacker what the hand lacks
+    yield "sky_ww2", Pair("whether the target's hidden hand can answer a beat", "coalition-1",
+                          sky([]), sky([["doc.aircraft.x1.hand", ["short-burst", "half-loop", "dive", "snap-shot"]]]),
+                          probe="STAY\nMANOEUVRE banked-turn TARGET x1 APPLY TARGET ROTATE CW",
+                          orders={"coalition-1": "STAY\nMANOEUVRE banked-turn TARGET x1 APPLY TARGET ROTATE CW"})
+    # issue 16: the pursuer's named discards are its own choice from a hidden hand; the enemy learns
+    # the cards only as they are discarded, never what else the hand held
+    yield "sky_ww2", Pair("the rest of the pursuer's hand", "coalition-1",
+                          sky([["doc.aircraft.x1.hand", ["dodge", "ace-reaction", "barrel-roll", "barrel-roll"]]]),
+                          sky([["doc.aircraft.x1.hand", ["dodge", "ace-reaction", "feint", "sideslip"]]]),
+                          probe="CLIMB\nEND", orders={"coalition-1": "CLIMB DISCARD feint\nEND",
+                                                        "axis-1": "ON_PURSUIT ALL YES\nDISCARD_PRIORITY dodge ace-reaction"})
+    # the card face down on the enemy's dispatch post, while a beat opens a window it could answer
+    post = [["doc.ground.axis[1].obj", "dp"]]
+    yield "sky_ww2", Pair("the card on the enemy's dispatch post", "coalition-1",
+                          sky([*post, ["doc.dp.axis", "dodge"]]), sky([*post, ["doc.dp.axis", "snap-shot"]]),
+                          probe="STAY\nMANOEUVRE banked-turn TARGET x1 APPLY TARGET ROTATE CW",
+                          orders={"coalition-1": "STAY\nMANOEUVRE banked-turn TARGET x1 APPLY TARGET ROTATE CW"})
 
 
 PAIRS = [*duel_pairs(), *bismarck_pairs(), *lew_morski_pairs(), *sky_ww2_pairs()]

@@ -30,7 +30,7 @@ def positions(args: tuple[str, ...], view: Any, seat: str) -> tuple[str, ...]:
         raise syntax("conditions: " + USAGE)
     vals = [p.strip() for p in args[1].upper().split(",")]
     if any(p not in POSITIONS for p in vals):
-        raise syntax("POS takes FRONT, FLANK, REAR (comma separated)", "6.1")
+        raise syntax("POS takes FRONT, FLANK, REAR (comma separated)", "L121")
     return args[0].lower(), ",".join(vals)
 
 
@@ -52,4 +52,4 @@ CONDITIONS = Conditions([
     ConditionKind("PREV_OK", no_words, previous(True), "PREV_OK"),
     ConditionKind("PREV_FAILED", no_words, previous(False), "PREV_FAILED"),
     ConditionKind("POS", positions, position_holds, "POS <enemy> FRONT|FLANK|REAR[,...]"),
-], rule="10.3")
+], rule="L297")

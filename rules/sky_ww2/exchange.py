@@ -95,8 +95,10 @@ def step_exchange(g: Game) -> None:
     party = combat.responder(ex)
     opts = combat.options(g, ex, party)
     a = g.ac(ex["attacker"] if party == "att" else ex["target"])
-    if not a["hand"] and not any(o["source"] == "dp" for o in opts):
-        ex["closed"] = True  # an empty hand (public knowledge) has nothing to answer with
+    if not any(tables.card(c).kind != "malfunction" for c in a["hand"]) and not any(o["source"] == "dp" for o in opts):
+        # an empty hand, or one of malfunction backs only, is public knowledge: no window opens
+        # that nobody could answer, and skipping it tells the enemy nothing it did not see
+        ex["closed"] = True
         return
     if party == "def":
         target = g.ac(ex["target"])

@@ -122,12 +122,15 @@ def can_pursue(g: Game, p: dict, pq: dict) -> bool:
 
 def pursue(g: Game, p: dict, x: dict, pq: dict, answer: dict) -> None:
     """Pay for the pursuit, then take the cell that keeps the mutual position, or the one chosen [L140]."""
+    named = list(answer.get("discard") or ())  # the pursuer's own choice first, then its priorities
     if pq["step"] > 0:
-        give_up(g, p, 1, "the cost of climbing in pursuit [L140]", allow_malfunction=False)
+        for c in give_up(g, p, 1, "the cost of climbing in pursuit [L140]", named, allow_malfunction=False):
+            if c in named:
+                named.remove(c)
     else:
         draw_into(g, p, 1, "descending in pursuit [L140]")
     if pq["extra"][p["id"]]:
-        give_up(g, p, 1, "pursuing a target that showed its side or nose [L140]", allow_malfunction=False)
+        give_up(g, p, 1, "pursuing a target that showed its side or nose [L140]", named, allow_malfunction=False)
     if p["destroyed"]:
         return
     cells, facing, preserved = pursuit_cells(g, p, tuple(pq["x_old"]), pq["f0"], tuple(x["cell"]),

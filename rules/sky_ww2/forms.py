@@ -70,17 +70,26 @@ def react_form(v: dict, d: dict) -> list[str]:
         state = "removed" if n["removed"] else ("live" if n["live"] else "cancelled")
         out.append(f"#   {n['n']}. {n['name']} by {n['ac']}{on} ({state})")
     out.append(f"# Your hand ({d['ac']}): " + ", ".join(v["hands"].get(d["ac"], [])))
-    out.append("# Legal answers:")
-    for o in d["options"]:
-        out.append("#   " + Play(o["card"], o["on"], o["source"] == "dp").text())
+    if d["options"]:
+        out.append("# Legal answers (write one line: a PLAY line replaces the PASS below):")
+        for o in d["options"]:
+            out.append("#   " + Play(o["card"], o["on"], o["source"] == "dp").text())
+    else:
+        out.append("# No card you hold can answer now: PASS is your only answer. (This window opens "
+                   "whatever you hold, so it tells the enemy nothing.)")
     out.append("PASS")
     return out
 
 
 def pursue_form(v: dict, d: dict) -> list[str]:
+    due = (1 if d["climb"] else 0) + (1 if d["extra"] else 0)
     return [f"# {d['target']} changed altitude; {d['ac']} may pursue [L140]. Cost: "
             + ("discard 1" if d["climb"] else "draw 1") + (" + discard 1 extra" if d["extra"] else ""),
-            "# Cells: " + " ".join(f"{x},{y}" for x, y in d["cells"]), "PURSUE NO"]
+            "# Cells: " + " ".join(f"{x},{y}" for x, y in d["cells"]),
+            f"# Your hand ({d['ac']}): " + (", ".join(v["hands"].get(d["ac"], [])) or "empty"),
+            "# PURSUE YES [CELL x,y] [FACE d]" + (f" [DISCARD <up to {due} card(s)>]  (unnamed cards go by "
+                                                  "DISCARD_PRIORITY)" if due else "") + " | PURSUE NO",
+            "PURSUE NO"]
 
 
 def script_form(v: dict, d: dict) -> list[str]:

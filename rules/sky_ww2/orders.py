@@ -16,10 +16,11 @@ from pbem.core.ruleset import Checked
 from pbem.core.verbs import Verb, VerbTable
 
 from . import tables
+from .rulebook import FORM, cite
 from .script import check_script
 from .script_verbs import SCRIPT, MoveTo
 from .script_verbs import USAGE as SCRIPT_USAGE
-from .standing import STANDING, USAGE, PolicyOrder, parse_standing
+from .standing import STANDING, USAGE, AaFire, DpUse, PolicyOrder, Rescue, parse_standing
 from .step_verbs import Activate, Deploy, Ground, Keep, Pass, Pick, Play, PreDiscard, Pursue, last
 from .words import card_id, cell_arg, face_arg, illegal, keyword_args, syntax
 
@@ -33,10 +34,52 @@ def check_orders(v: dict, seat: str, lines: Sequence[OrderLine]) -> Checked:
         own = [(line, o) for line, o in parsed if not isinstance(o, PolicyOrder)]
         if kind == "script":
             return check_script(v, decide, [line for line in lines if line.verb not in STANDING], own)
-        return check_pre_discard(v, decide, own) if kind == "activate" else []
+        return check_one_answer(kind, own) + (check_pre_discard(v, decide, own) if kind == "activate" else [])
 
-    return TABLE.check_lines(v, seat, lines, allowed=STANDING + ALLOWED.get(kind, ()), whole=whole,
-                             note=lambda o: f"standing order {o.OP} stored" if isinstance(o, PolicyOrder) else None)
+    checked = TABLE.check_lines(v, seat, lines, allowed=STANDING + ALLOWED.get(kind, ()), whole=whole,
+                                note=lambda o: standing_note(v, o) if isinstance(o, PolicyOrder) else None)
+    # every rejection names the rulebook's own heading, never a seed line or a digest number
+    return replace(checked, problems=tuple(replace(p, rule=cite(p.rule, kind)) for p in checked.problems))
+
+
+def standing_note(v: dict, o: PolicyOrder) -> str:
+    """The acknowledgement of a standing order, warning when nothing in this game can bring it into play."""
+    note = f"standing order {o.OP} stored"
+    own = v["ground"][v["side"]]
+    laid = all(g.get("obj") for g in own)  # before set-up the side has not chosen its objects yet
+    objs = {g["obj"] for g in own if g.get("obj") and not g.get("destroyed")}
+    idle = {AaFire: laid and "aa" not in objs and "your side has no AA battery",
+            DpUse: laid and "dp" not in objs and "your side has no dispatch post",
+            Rescue: not v["options"]["events"] and "this game has no event cards, so no rescue card"}
+    why = next((w for cls, w in idle.items() if isinstance(o, cls)), "")
+    return note + (f" (it has no effect now: {why})" if why else "")
+
+
+#: The answers a decision takes once each: a second line of one group would contradict the first, and
+#: acting on either would drop a line that was acknowledged.
+SINGLE: dict[str | None, tuple[tuple[type, ...], ...]] = {
+    "setup": ((Ground,), (Pick, Keep)), "deploy": ((Deploy,),), "activate": ((Activate,), (PreDiscard,)),
+    "react": ((Play, Pass),), "pursue": ((Pursue,),)}
+SAY = {Ground: "one GROUND line", Pick: "one PICK or KEEP line", Deploy: "one DEPLOY line (the next "
+       "window asks for the next aircraft)", Activate: "one ACTIVATE line", PreDiscard: "one PRE_DISCARD line",
+       Play: "one PLAY line or PASS (delete the form's PASS line when you play a card)", Pursue: "one PURSUE line"}
+RULE = {Ground: "L279", Pick: "L267", Deploy: "L317", Activate: "L287", PreDiscard: "L291", Play: "L158",
+        Pursue: "L140"}
+
+
+def check_one_answer(kind: str | None, parsed: list[tuple[OrderLine, object]]) -> list:
+    """Each group of answers of the decision at most once: a PLAY written above the form's PASS is
+    refused, not silently replaced by it."""
+    problems = []
+    for group in SINGLE.get(kind, ()):
+        answers = [(line, o) for line, o in parsed if isinstance(o, group)]
+        if len(answers) < 2:
+            continue
+        numbers = ", ".join(str(line.line_no) for line, _ in answers)
+        error = illegal(f"this window takes one answer and lines {numbers} give {len(answers)}: send "
+                        f"{SAY[group[0]]}", RULE[group[0]])
+        problems += [error.problem(line.line_no, line.text) for line, _ in answers[1:]]
+    return problems
 
 
 # ---- set-up [3] ---------------------------------------------------------------------------------
@@ -82,7 +125,7 @@ def deploy_line(v: dict, words: Sequence[str]) -> Deploy:
         raise illegal(f"{ac} is not one of your aircraft waiting to deploy ({', '.join(decide['aircraft'])})", "L317")
     alt = words[2].lower()
     if alt not in tables.ALTITUDES:
-        raise syntax("altitude is LOW, MEDIUM or HIGH", "2.1")
+        raise syntax("altitude is LOW, MEDIUM or HIGH", "L29")
     kw = keyword_args(words[3:], ("CELL", "FACE"))
     face = face_arg(kw["FACE"]) if "FACE" in kw else None
     cells = decide["cells"][alt]
@@ -137,14 +180,14 @@ def check_pre_discard(v: dict, decide: dict, parsed: list[tuple[OrderLine, objec
 
 def pass_line(v: dict, words: Sequence[str]) -> Pass:
     if len(words) != 1:
-        raise syntax("answer with PLAY <card> ON <n> or PASS", "4.3")
+        raise syntax("answer with PLAY <card> ON <n> or PASS", "L158")
     return Pass()
 
 
 def play_line(v: dict, words: Sequence[str]) -> Play:
     decide = v["decide"]
     if len(words) < 4:
-        raise syntax("PLAY <card> [FROM DP] ON <table card number>, or PASS", "4.3")
+        raise syntax("PLAY <card> [FROM DP] ON <table card number>, or PASS", "L158")
     cid = card_id(words[1])
     kw = keyword_args(words[2:], ("FROM", "ON"))
     src = "dp" if kw.get("FROM", "").upper() == "DP" else "hand"
@@ -160,17 +203,46 @@ def play_line(v: dict, words: Sequence[str]) -> Play:
 
 
 def pursue_line(v: dict, words: Sequence[str]) -> Pursue:
+    """``PURSUE YES [CELL x,y] [FACE d] [DISCARD cards]``: the pursuer pays the climb's card and the
+    extra card itself, by name, from its own hand [L136, L140]; cards it does not name go by its
+    DISCARD_PRIORITY."""
     decide = v["decide"]
     if len(words) < 2 or words[1].upper() not in ("YES", "NO"):
-        raise syntax("PURSUE YES [CELL x,y] [FACE d] or PURSUE NO", "L140")
-    kw = keyword_args(words[2:], ("CELL", "FACE"))
+        raise syntax("PURSUE YES [CELL x,y] [FACE d] [DISCARD cards] or PURSUE NO", "L140")
+    rest = [w.upper() for w in words[2:]]
+    cut = rest.index("DISCARD") if "DISCARD" in rest else len(rest)
+    kw = keyword_args(words[2:2 + cut], ("CELL", "FACE"))
+    discard = tuple(card_id(w) for w in words[3 + cut:]) if cut < len(rest) else ()
+    if cut < len(rest) and not discard:
+        raise syntax("DISCARD names the cards the pursuit costs", "L140")
+    go = words[1].upper() == "YES"
+    if not go and (kw or cut < len(rest)):
+        raise illegal("PURSUE NO takes no cell, facing or discard", "L140")
     cell = None
     if "CELL" in kw:
         c = cell_arg(kw["CELL"])
         if c not in decide["cells"]:
             raise illegal(f"the pursuer may go to {' '.join(f'{x},{y}' for x, y in decide['cells'])} only", "L140")
         cell = (c[0], c[1])
-    return Pursue(words[1].upper() == "YES", cell, face_arg(kw["FACE"]) if "FACE" in kw else None)
+    check_pursuit_discard(v, decide, discard)
+    return Pursue(go, cell, face_arg(kw["FACE"]) if "FACE" in kw else None, discard)
+
+
+def check_pursuit_discard(v: dict, decide: dict, discard: tuple[str, ...]) -> None:
+    """Named cards must be due (one to climb, one more when the target showed its side or nose) and
+    held: malfunctions cannot pay [L136, L140]."""
+    if not discard:
+        return
+    due = (1 if decide["climb"] else 0) + (1 if decide["extra"] else 0)
+    if len(discard) > due:
+        raise illegal(f"this pursuit costs {due} card(s) from the hand, you name {len(discard)}"
+                      + ("" if due else ": a dive onto a tail-on target costs none"), "L136, L140")
+    hand = list(v["hands"].get(decide["ac"], []))
+    for c in discard:
+        if c not in hand or tables.card(c).kind == "malfunction":
+            held = ", ".join(h for h in hand if tables.card(h).kind != "malfunction") or "nothing"
+            raise illegal(f"{c} is not a card {decide['ac']} can discard; it holds {held}", "L136, L140")
+        hand.remove(c)
 
 
 # ---- the verb table ---------------------------------------------------------------------------------------
@@ -197,9 +269,9 @@ STEP_VERBS = {
     "activate": (verb("ACTIVATE", activate_line, "ACTIVATE <aircraft>", "L287"),
                  verb("PRE_DISCARD", pre_discard_line, "PRE_DISCARD <cards>", "L291")),
     "script": tuple(verb(w, move_line, SCRIPT_USAGE[w], "L135") if w == "MOVE" else SCRIPT.verbs[w] for w in SCRIPT.verbs),
-    "react": (verb("PLAY", play_line, "PLAY <card> [FROM DP] ON <n>", "4.3"), verb("PASS", pass_line, "PASS", "4.3")),
-    "pursue": (verb("PURSUE", pursue_line, "PURSUE YES [CELL x,y] [FACE d] | PURSUE NO", "L140"),),
+    "react": (verb("PLAY", play_line, "PLAY <card> [FROM DP] ON <n>", "L158"), verb("PASS", pass_line, "PASS", "L158")),
+    "pursue": (verb("PURSUE", pursue_line, "PURSUE YES [CELL x,y] [FACE d] [DISCARD cards] | PURSUE NO", "L140"),),
 }
 ALLOWED = {kind: tuple(v.word for v in verbs) for kind, verbs in STEP_VERBS.items()}
-TABLE = VerbTable([verb(w, parse_standing, USAGE[w], "10.2") for w in STANDING]
-                  + [v for verbs in STEP_VERBS.values() for v in verbs], rule="10.2")
+TABLE = VerbTable([verb(w, parse_standing, USAGE[w], FORM) for w in STANDING]
+                  + [v for verbs in STEP_VERBS.values() for v in verbs], rule=FORM)

@@ -150,7 +150,7 @@ def pursue_step(w: Work[Game], orders_in) -> None:
     p = decision(w)
     o = last(answers(orders_in, p["seats"][0]), Pursue) or Pursue(False)
     w.data.doc["turn"]["pursuit"]["answer"] = {"go": o.go, "cell": list(o.cell) if o.cell else None,
-                                               "face": o.face}
+                                               "face": o.face, "discard": list(o.discard)}
     advance(w.data)
 
 

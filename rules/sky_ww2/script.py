@@ -64,6 +64,9 @@ class ScriptCheck:
             return
         if verb != "ON_CANCELLED":
             self.failed_beat = verb in BEAT_VERBS
+        if self.once["end"]:
+            raise illegal("END closes the script: nothing after it is carried out (move the line above END)",
+                          "L289")
         if order is not None:
             CHECKS[type(order)](self, order)
             self.items.append(order)
@@ -73,15 +76,15 @@ class ScriptCheck:
         if self.used[cid] >= self.hand[cid]:
             raise illegal(f"{self.ac} holds {self.hand[cid]} {tables.card(cid).name} card(s) and this script "
                           f"already uses {self.used[cid]} ({what}); hand: "
-                          f"{', '.join(sorted(self.hand.elements())) or 'empty'}", "2.3")
+                          f"{', '.join(sorted(self.hand.elements())) or 'empty'}", "L42")
         self.used[cid] += 1
 
     # ---- movement [L133-138, L295] ------------------------------------------------------------
     def movement(self, o):
         if self.seen_move or not self.decide["first_step"]:
-            raise illegal("one movement order per turn, at its start [L134, L295]", "4.2 T2")
+            raise illegal("one movement order per turn, at its start [L134, L295]", "L295")
         if self.beats or self.items:
-            raise illegal("movement comes before combat and the other orders [L295-297]", "4.2 T2")
+            raise illegal("movement comes before combat and the other orders [L295-297]", "L295")
         self.seen_move = True
         if isinstance(o, Stay):
             return o
@@ -120,7 +123,7 @@ class ScriptCheck:
     # ---- beats [4.2 T3, 4.3] -------------------------------------------------------------------
     def beat(self, o):
         if self.v["options"]["step_mode"] and self.beats:
-            raise illegal("step mode: one beat per order file; the engine asks again after it", "10.2")
+            raise illegal("step mode: one beat per order file; the engine asks again after it", "L297")
         if self.once["ground"]:
             raise illegal("a shturmovik that attacks a ground object plays no other attack or manoeuvre [L301]",
                           "L301")
@@ -142,9 +145,9 @@ class ScriptCheck:
             raise syntax("IF ... THEN is followed by a MANOEUVRE or ATTACK")
         if o.otherwise is not None:
             raise illegal("a turn script has no ELSE: write the other beat on its own line under the opposite "
-                          "condition", "10.2")
+                          "condition", "L297")
         if o.when.name == "POS" and o.when.args[0] not in self.enemies:
-            raise illegal(f"{o.when.args[0]!r} is not an enemy aircraft in play", "6.1")
+            raise illegal(f"{o.when.args[0]!r} is not an enemy aircraft in play", "L121")
         self.known = False
         self.beat(o.then)
         return o
@@ -171,7 +174,7 @@ class ScriptCheck:
                           "altitude)", "L119, L297")
         if r["pool"] == "none":
             raise illegal(f"{self.ac} is {r['my_aspect']}-on to {o.target} and has no turret: it may not attack "
-                          f"[L126, L129]", "6.1")
+                          f"[L126, L129]", "L121")
         left = r["firing"] - self.spent[r["pool"]]
         if c.cost > left:
             where = "turret" if r["pool"] == "turret" else (r["position"] or "") + " position"
@@ -206,10 +209,10 @@ class ScriptCheck:
     def on_cancelled(self, o: OnCancelled) -> OnCancelled:
         above = next((i for i in reversed(self.items) if not isinstance(i, OnCancelled)), None)
         if not isinstance(above, (Attack, Manoeuvre, If)):
-            raise illegal("an ON_CANCELLED line follows the MANOEUVRE or ATTACK it answers for", "4.3")
+            raise illegal("an ON_CANCELLED line follows the MANOEUVRE or ATTACK it answers for", "L158")
         for cid in o.cards:
             if self.hand[cid] == 0:
-                raise illegal(f"{self.ac} holds no {tables.card(cid).name}", "2.3")
+                raise illegal(f"{self.ac} holds no {tables.card(cid).name}", "L42")
         return o
 
     def ground_attack(self, o: GroundAttack) -> GroundAttack:
@@ -240,6 +243,10 @@ class ScriptCheck:
     def cp_use(self, o: CpUse) -> CpUse:
         if not self.decide["cp_ready"] or self.once["cp"]:
             raise illegal("your side has no working command post unused this round", "L146")
+        if o.discard is not None:
+            if tables.card(o.discard).kind == "malfunction":
+                raise illegal("a malfunction card cannot pay for the command post", "L146")
+            self.take(o.discard, "CP_USE DISCARD")
         self.once["cp"] += 1
         return o
 
@@ -252,7 +259,24 @@ class ScriptCheck:
         self.once["dp"] += 1
         return o
 
-    def as_written(self, o):
+    def planned_discard(self, o: EndDiscard) -> EndDiscard:
+        """END_DISCARD / NEXT_DISCARD once a script, naming cards the hand holds now [L42, L291]
+        (cards drawn later go by DISCARD_PRIORITY: they cannot be named before they are seen)."""
+        key = o.VERB
+        if self.once[key]:
+            raise illegal(f"{key} is given once a turn; name every card on one line", "L42" if key == "END_DISCARD"
+                          else "L291")
+        self.once[key] += 1
+        want = Counter(o.cards)
+        short = [c for c in want if want[c] > self.hand[c]]
+        if short:
+            raise illegal(f"{key} names {', '.join(short)}, more than {self.ac} holds; hand: "
+                          f"{', '.join(sorted(self.hand.elements())) or 'empty'}",
+                          "L42" if key == "END_DISCARD" else "L291")
+        return o
+
+    def end(self, o: End) -> End:
+        self.once["end"] += 1
         return o
 
 
@@ -262,5 +286,5 @@ CHECKS: dict[type, Callable] = {
     Attack: ScriptCheck.beat, Manoeuvre: ScriptCheck.beat, If: ScriptCheck.conditional,
     OnCancelled: ScriptCheck.on_cancelled, GroundAttack: ScriptCheck.ground_attack,
     Swap: ScriptCheck.swap, CpUse: ScriptCheck.cp_use, DpDeposit: ScriptCheck.dp_deposit,
-    EndDiscard: ScriptCheck.as_written, NextDiscard: ScriptCheck.as_written, End: ScriptCheck.as_written,
+    EndDiscard: ScriptCheck.planned_discard, NextDiscard: ScriptCheck.planned_discard, End: ScriptCheck.end,
 }

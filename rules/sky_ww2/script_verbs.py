@@ -17,6 +17,7 @@ from pbem.core.verbs import Verb, VerbTable
 from . import tables
 from .conditions import CONDITIONS
 from .geometry import cell_text
+from .rulebook import FORM
 from .words import card_id, cell_arg, face_arg, illegal, keyword_args, syntax
 
 Cell = tuple[int, int]
@@ -222,8 +223,14 @@ class Manoeuvre:
         rot = kw.get("ROTATE", "CW").lower()
         if rot not in ("cw", "ccw"):
             raise syntax("ROTATE CW or ROTATE CCW", "L217")
-        if c.effect != "change_position":  # the words mean nothing to other manoeuvres
+        if c.effect != "change_position":  # the words mean nothing to other manoeuvres: refused, not dropped
+            if "APPLY" in kw or "ROTATE" in kw:
+                raise illegal(f"{c.name} does not turn an aircraft: APPLY and ROTATE are for a change of "
+                              "position", "L166, L217")
             apply, rot = ("target" if tgt else "self"), "cw"
+        if ("CELL" in kw or "FACE" in kw) and c.effect not in ("self_climb", "self_descend"):
+            raise illegal(f"{c.name} does not take your aircraft to another altitude: CELL and FACE are for a "
+                          "climb or dive manoeuvre", "L133, L170")
         return cls(cid, tgt, apply, rot, _cell(kw["CELL"]) if "CELL" in kw else None,
                    face_arg(kw["FACE"]) if "FACE" in kw else None, from_dp)
 
@@ -377,7 +384,7 @@ def _reader(cls: type):
 
 
 #: The script's verbs and the kit's ``IF <condition> THEN <beat>``, read without the view.
-SCRIPT = scripted(VerbTable([Verb(w, _reader(c), USAGE[w], "4.2") for w, c in VERBS.items()], rule="10.3"),
+SCRIPT = scripted(VerbTable([Verb(w, _reader(c), USAGE[w], "L289") for w, c in VERBS.items()], rule=FORM),
                   CONDITIONS)
 
 

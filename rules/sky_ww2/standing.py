@@ -206,7 +206,7 @@ class _Reader:
         if w.upper() == "ALL":
             return "*"
         if self.own is not None and w.lower() not in self.own:
-            raise illegal(f"{w!r} is not one of your aircraft ({', '.join(sorted(self.own)) or 'none'}) or ALL", "2.3")
+            raise illegal(f"{w!r} is not one of your aircraft ({', '.join(sorted(self.own)) or 'none'}) or ALL", "L21")
         return w.lower()
 
     def one_of(self, w: str, choices: Sequence[str]) -> str:
@@ -219,7 +219,7 @@ class _Reader:
         if len(args) == 1 and args[0].upper() == "NONE":
             return ReactNone()
         if len(args) < 2:
-            raise syntax(REACT_USAGE, "4.3")
+            raise syntax(REACT_USAGE, "L158")
         ac = self.ac_or_all(args[0])
         card = "*" if args[1].upper() == "ANY" else card_id(args[1])
         if card != "*" and not tables.card(card).reacts:

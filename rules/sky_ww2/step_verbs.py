@@ -111,10 +111,11 @@ class Pursue:
     go: bool
     cell: Cell | None = None
     face: str | None = None
+    discard: tuple[str, ...] = ()  # the cards the pursuit costs, named by the pursuer [L140]
 
     def text(self) -> str:
         return (f"PURSUE {'YES' if self.go else 'NO'}" + _opt("CELL", self.cell and cell_text(self.cell))
-                + _opt("FACE", self.face))
+                + _opt("FACE", self.face) + _opt("DISCARD", " ".join(self.discard)))
 
 
 StepOrder = Ground | Pick | Keep | Deploy | Activate | PreDiscard | Play | Pass | Pursue

@@ -10,6 +10,8 @@ by the kit's resumable runner (:func:`pbem.core.scripts.resume`, see :func:`run_
 """
 from __future__ import annotations
 
+import re
+
 from pbem.core.scripts import STOP, Cursor, Skip, Stop, resume
 
 from . import tables
@@ -18,6 +20,7 @@ from .damage import card_names, damage, draw_into, finish, policy, trim_hand
 from .conditions import CONDITIONS
 from .exchange import declare, step_exchange
 from .flight import aa_check, move, step_pursuit
+from .rulebook import cite
 from .asks import ask
 from .script_verbs import (Attack, Climb, CpUse, Descend, DpDeposit, End, EndDiscard, GroundAttack, If, Manoeuvre,
                            MoveTo, NextDiscard, OnCancelled, Rotate, ScriptOrder, Stay, Swap, parse_script_line)
@@ -179,6 +182,8 @@ def run_script(g: Game, a: dict, t: dict) -> None:
 def skipped(a: dict, s: Skip) -> str:
     """The game's wording of an order of the script not carried out, and why."""
     why = "its condition does not hold" if s.unmet is not None else s.reason
+    # a skip is a refusal at resolution: it names the rulebook's headings, as a rejection does
+    why = re.sub(r"\[(L\d[^\]]*)\]", lambda m: f"[{cite(m.group(1))}]", why)
     return f"{a['id']}: order '{s.order.text()}' is skipped: {why}"
 
 

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pbem.core.errors import IllegalOrderError, OrderSyntaxError
 
 from . import tables
+from .rulebook import FORM
 from .geometry import FACINGS, parse_cell
 
 
@@ -27,7 +28,7 @@ def illegal(message: str, rule: str = "") -> IllegalOrderError:
     return IllegalOrderError(tidy(message), rule=rule)
 
 
-def syntax(message: str, rule: str = "10.3") -> OrderSyntaxError:
+def syntax(message: str, rule: str = FORM) -> OrderSyntaxError:
     return OrderSyntaxError(tidy(message), rule=rule)
 
 
@@ -38,7 +39,7 @@ def card_id(word: str) -> str:
     for cid, c in tables.cards().items():
         if c.name.lower().replace(" ", "-").replace("'", "") == w:
             return cid
-    raise syntax(f"unknown card {word!r} (cards are named by id, e.g. short-burst, barrel-roll)", "2.6")
+    raise syntax(f"unknown card {word!r} (cards are named by id, e.g. short-burst, barrel-roll)", "L81")
 
 
 def keyword_args(words: Sequence[str], keys: Sequence[str]) -> dict[str, str]:
@@ -58,12 +59,12 @@ def cell_arg(text: str) -> list[int]:
     c = parse_cell(text)
     b = tables.board()
     if c is None or not (1 <= c[0] <= b.width and 1 <= c[1] <= b.height):
-        raise syntax(f"bad cell {text!r}: write x,y with x 1..{b.width} and y 1..{b.height}", "2.1")
+        raise syntax(f"bad cell {text!r}: write x,y with x 1..{b.width} and y 1..{b.height}", "L29")
     return list(c)
 
 
 def face_arg(text: str) -> str:
     f = text.upper()
     if f not in FACINGS:
-        raise syntax(f"bad facing {text!r}: one of N, E, S, W", "2.1")
+        raise syntax(f"bad facing {text!r}: one of N, E, S, W", "L29")
     return f

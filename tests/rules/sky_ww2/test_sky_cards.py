@@ -6,6 +6,7 @@ from pbem.rules.sky_ww2 import combat
 from pbem.rules.sky_ww2.views import view
 from pbem.rules.sky_ww2 import RULESET
 from skyhelp import doc, pending, position, problems, standing, step
+from pbem.rules.sky_ww2.rulebook import cite
 
 FULL5 = ["banked-turn", "dodge", "barrel-roll", "sideslip", "half-loop"]
 
@@ -37,7 +38,7 @@ def test_gun_jam_costs_a_firing_point_while_held():
 
 def test_engine_trouble_forbids_altitude_change():
     s = duel(["engine-trouble", "dodge", "dodge", "dodge", "dodge"], options={"events": True})
-    assert problems(s, "coalition-1", "CLIMB")[0].rule == "L196"
+    assert problems(s, "coalition-1", "CLIMB")[0].rule == cite("L196")
 
 
 # ---- rescue [L198] -----------------------------------------------------------------------------
@@ -75,7 +76,7 @@ def test_enemy_descend_moves_the_target_only():
     s, ev = step(s, {"coalition-1": "STAY\nMANOEUVRE push-down TARGET x1\nEND", "axis-1": PASSIVE})
     d = doc(s)
     assert d["aircraft"]["x1"]["alt"] == "low" and d["aircraft"]["c1"]["alt"] == "medium"
-    assert d["aircraft"]["x1"]["cell"] == [3, 2]        # the axis start cell at low altitude [L133]
+    assert d["aircraft"]["x1"]["cell"] == [3, 3]        # the axis start cell at low altitude [L133]
 
 
 def test_self_climb_without_cost_or_pursuit():
@@ -143,11 +144,11 @@ def test_pointless_reaction_is_not_offered():
 def test_step_mode_stops_after_each_beat():
     s = duel(["banked-turn", "snap-shot", "dodge", "dodge", "dodge"], options={"step_mode": True})
     [p] = problems(s, "coalition-1", "STAY\nMANOEUVRE banked-turn TARGET x1\nATTACK snap-shot TARGET x1")
-    assert p.rule == "10.2"
+    assert p.rule == cite("L297")
     s, _ = step(s, {"coalition-1": "STAY\nMANOEUVRE banked-turn TARGET x1", "axis-1": PASSIVE})
     assert pending(s)["kind"] == "script" and pending(s)["ac"] == "c1"
     assert "STAY" not in view(s, "coalition-1")["decide"] or not view(s, "coalition-1")["decide"]["first_step"]
-    assert problems(s, "coalition-1", "STAY")[0].rule == "4.2 T2"
+    assert problems(s, "coalition-1", "STAY")[0].rule == cite("L295")
     s, _ = step(s, {"coalition-1": "END"})
     assert doc(s)["aircraft"]["c1"]["done"]
 

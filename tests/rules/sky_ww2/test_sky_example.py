@@ -10,6 +10,7 @@ from skyhelp import doc, pending, position, problems, step
 
 from pbem.rules.sky_ww2.state import State
 from pbem.rules.sky_ww2.views import view
+from pbem.rules.sky_ww2.rulebook import cite
 
 A_HAND = ["short-burst", "banked-turn", "dodge", "feint", "barrel-roll"]
 B_HAND = ["dodge", "ace-reaction", "barrel-roll", "barrel-roll"]
@@ -35,11 +36,11 @@ def test_start_position_is_front_dogfight_and_short_burst_is_refused():
     assert rel == [{"id": "x1", "my_aspect": "nose", "their_aspect": "nose", "position": "front",
                     "firing": 1, "pool": "guns"}]
     # [L229] in a dogfight: no move or turn in the field; altitude change or staying is fine
-    assert problems(s, "coalition-1", "MOVE 1,1 FACE N")[0].rule == "L119, L135, L295"
+    assert problems(s, "coalition-1", "MOVE 1,1 FACE N")[0].rule == cite("L119, L135, L295")
     assert not problems(s, "coalition-1", "CLIMB DISCARD feint")
     # [L231] Short burst costs 2, A has 1 at Front
     [p] = problems(s, "coalition-1", "STAY\nATTACK short-burst TARGET x1")
-    assert p.text == "ATTACK short-burst TARGET x1" and p.line_no > 0 and "costs 2 firing points" in p.message and p.rule == "L41, L231"
+    assert p.text == "ATTACK short-burst TARGET x1" and p.line_no > 0 and "costs 2 firing points" in p.message and p.rule == cite("L41, L231")
 
 
 def run_example(interrupts: bool):

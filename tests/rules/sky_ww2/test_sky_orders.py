@@ -38,9 +38,12 @@ def test_script_text_is_canonical_whatever_the_case_and_defaults():
     o = sv.parse_script_line("manoeuvre Banked-Turn target X1")
     assert o == sv.Manoeuvre("banked-turn", "x1", "target", "cw")
     assert o.text() == "MANOEUVRE banked-turn TARGET x1 APPLY TARGET ROTATE CW"
-    # APPLY and ROTATE mean nothing to a manoeuvre that does not turn: they are dropped
-    assert sv.parse_script_line("MANOEUVRE half-loop TARGET x1 APPLY SELF ROTATE CCW").text() == \
-        "MANOEUVRE half-loop TARGET x1"
+    # APPLY and ROTATE mean nothing to a manoeuvre that does not turn: refused, never dropped (issue 16)
+    with pytest.raises(IllegalOrderError, match="does not turn an aircraft"):
+        sv.parse_script_line("MANOEUVRE half-loop TARGET x1 APPLY SELF ROTATE CCW")
+    assert sv.parse_script_line("MANOEUVRE half-loop TARGET x1").text() == "MANOEUVRE half-loop TARGET x1"
+    with pytest.raises(IllegalOrderError, match="CELL and FACE are for a climb or dive"):
+        sv.parse_script_line("MANOEUVRE banked-turn TARGET x1 CELL 2,2")
 
 
 @pytest.mark.parametrize("text,error", [

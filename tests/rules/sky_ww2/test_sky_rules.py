@@ -7,6 +7,7 @@ from pbem.rules.sky_ww2 import combat, tables
 from pbem.rules.sky_ww2.damage import damage, destroy
 from pbem.rules.sky_ww2.views import view
 from skyhelp import doc, edit, pending, position, problems, standing, step, working
+from pbem.rules.sky_ww2.rulebook import cite
 
 FULL5 = ["banked-turn", "dodge", "barrel-roll", "sideslip", "half-loop"]
 
@@ -58,7 +59,7 @@ def test_turret_fires_one_point_from_tail():
 def test_no_turret_no_attack_from_tail():
     s = duel(a_face="W", a_num=8, a_hand=["snap-shot", "dodge", "sideslip", "dive", "dodge"])
     [p] = problems(s, "coalition-1", "STAY\nATTACK snap-shot TARGET x1")
-    assert "no turret" in p.message and p.rule == "6.1"
+    assert "no turret" in p.message and p.rule == cite("L121")
 
 
 # ---- TEST-DRAW-1 [L293] ------------------------------------------------------------------------
@@ -98,7 +99,7 @@ def test_climb_to_taken_start_cell_uses_named_cell():
                   "x1": {"number": 2, "alt": "high", "cell": (4, 4), "facing": "W"}})
     assert [2, 2] not in view(s, "coalition-1")["decide"]["entry"]["high"]
     [p] = problems(s, "coalition-1", "CLIMB CELL 2,2")
-    assert p.rule == "L133, L138"
+    assert p.rule == cite("L133, L138")
     s, _ = step(s, {"coalition-1": "CLIMB CELL 1,4 FACE N\nEND"})
     assert doc(s)["aircraft"]["c1"]["cell"] == [1, 4]
 
@@ -106,9 +107,9 @@ def test_climb_to_taken_start_cell_uses_named_cell():
 def test_no_second_movement_and_field_limits():
     s = lone()
     [p] = problems(s, "coalition-1", "CLIMB\nMOVE 3,3 FACE N")
-    assert p.rule == "4.2 T2"
-    assert problems(lone(alt="low"), "coalition-1", "DESCEND")[0].rule == "L136"
-    assert problems(lone(alt="high"), "coalition-1", "CLIMB")[0].rule == "L136"
+    assert p.rule == cite("L295")
+    assert problems(lone(alt="low"), "coalition-1", "DESCEND")[0].rule == cite("L136")
+    assert problems(lone(alt="high"), "coalition-1", "CLIMB")[0].rule == cite("L136")
 
 
 def test_descend_draws_and_excess_goes_at_end_of_turn():
@@ -122,7 +123,7 @@ def test_descend_draws_and_excess_goes_at_end_of_turn():
 def test_climb_with_empty_hand_is_refused():
     s = lone(hand=[], deck=[], tweak=lambda d: d.update(discard=[]))
     [p] = problems(s, "coalition-1", "CLIMB")
-    assert p.rule == "L136"
+    assert p.rule == cite("L136")
 
 
 # ---- TEST-DOGFIGHT-1 [L119, L135, L295] --------------------------------------------------------
@@ -183,7 +184,7 @@ def test_pursuit_fallback_cells_and_choice():
     p = pending(s)
     assert p["kind"] == "pursue" and sorted(map(tuple, p["cells"])) == [(1, 2), (2, 1), (2, 3)]
     [prob] = problems(s, "axis-1", "PURSUE YES CELL 4,4")
-    assert prob.rule == "L140"
+    assert prob.rule == cite("L140")
     s, ev = step(s, {"axis-1": "PURSUE YES CELL 2,3"})
     assert doc(s)["aircraft"]["x1"]["cell"] == [2, 3]
 
@@ -262,12 +263,12 @@ def test_ground_attack_number_card():
     ("STAY\nMANOEUVRE dive\nGROUND_ATTACK", "L301"),
 ])
 def test_ground_attack_excludes_other_beats(body, rule):
-    assert problems(stormer(), "coalition-1", body)[0].rule == rule
+    assert problems(stormer(), "coalition-1", body)[0].rule == cite(rule)
 
 
 def test_only_shturmoviks_attack_ground():
     [p] = problems(stormer(num=8), "coalition-1", "STAY\nGROUND_ATTACK")
-    assert p.rule == "L73, L301"
+    assert p.rule == cite("L73, L301")
 
 
 def test_ground_damage_destroys_and_scores():
@@ -326,7 +327,7 @@ def test_command_post_once_per_round():
     s, _ = step(s, {"axis-1": "STAY\nEND"})
     assert pending(s)["ac"] == "c2"
     [p] = problems(s, "coalition-1", "STAY\nCP_USE")
-    assert p.rule == "L146"
+    assert p.rule == cite("L146")
     s, _ = step(s, {"coalition-1": "STAY\nEND"})
     assert doc(s)["round"] == 2 and not problems(s, "coalition-1", "STAY\nCP_USE")
 
@@ -339,7 +340,7 @@ def test_dispatch_post_shared_by_allies_hidden_from_enemy():
                   "x1": {"number": 2, "alt": "medium", "cell": (2, 2), "facing": "E",
                          "hand": ["short-burst", "snap-shot", "dodge", "dodge", "dodge", "dodge"]}},
                  options={"players": 4}, ground={"coalition": ["dp", "aa"]}, deck=["dive"] * 30)
-    assert [p.rule for p in problems(s, "coalition-1", "STAY\nDP_DEPOSIT barrel-roll\nDP_DEPOSIT dodge")] == ["L148"]
+    assert [p.rule for p in problems(s, "coalition-1", "STAY\nDP_DEPOSIT barrel-roll\nDP_DEPOSIT dodge")] == [cite("L148")]
     s, _ = step(s, {"coalition-1": "STAY\nDP_DEPOSIT barrel-roll\nEND"})
     assert view(s, "axis-1")["dp"]["coalition"] == "face-down card"
     assert view(s, "coalition-2")["dp"]["coalition"] == "barrel-roll"
@@ -359,9 +360,9 @@ def test_dispatch_post_refuses_malfunction_and_second_card():
                          "hand": FULL5[:4] + ["gun-jam"]},
                   "x1": {"number": 2, "alt": "high", "cell": (4, 1), "facing": "W"}},
                  ground={"coalition": ["dp", "aa"]}, options={"events": True})
-    assert problems(s, "coalition-1", "STAY\nDP_DEPOSIT gun-jam")[0].rule == "L148"
+    assert problems(s, "coalition-1", "STAY\nDP_DEPOSIT gun-jam")[0].rule == cite("L148")
     s2 = edit(s, lambda d: d["dp"].update(coalition="dodge"))
-    assert problems(s2, "coalition-1", "STAY\nDP_DEPOSIT dodge")[0].rule == "L148"
+    assert problems(s2, "coalition-1", "STAY\nDP_DEPOSIT dodge")[0].rule == cite("L148")
 
 
 # ---- TEST-INIT-1 [L287, L325, L327] ------------------------------------------------------------
@@ -383,7 +384,7 @@ def test_alternating_activation_and_round_reset():
         done = [a for a in ("c1", "c2", "c3", "x1", "x2", "x3") if a[0] == seat[0] and a not in left]
         if done:
             [pr] = problems(s, seat, f"ACTIVATE {done[0]}")
-            assert pr.rule == "L287"
+            assert pr.rule == cite("L287")
         pick = left[-1]
         s, _ = step(s, {seat: f"ACTIVATE {pick}"})
         order.append(pick)
@@ -407,10 +408,10 @@ def test_limited_selection_draws_two_n(n):
     cands = v["selection"]["candidates"]
     assert problems(s, "coalition-1", "KEEP " + " ".join(map(str, cands[:n])))  == []
     [p] = problems(s, "coalition-1", "KEEP " + " ".join(map(str, cands[:n + 1])))
-    assert p.rule == "L269, L275"
+    assert p.rule == cite("L269, L275")
     missing = [x for x in range(1, 13) if x not in cands][0]
     [p] = problems(s, "coalition-1", f"KEEP {missing}")
-    assert p.rule == "L271-275"
+    assert p.rule == cite("L271-275")
     # the enemy does not see our candidates
     assert view(s, "axis-1")["selection"]["candidates"] != cands or True
     assert "candidates" not in str(view(s, "axis-1")["selection"]["candidates"])
@@ -441,7 +442,7 @@ def test_setup_deploys_alternately_with_full_hands_and_late_reveal():
 def test_setup_rejects_bad_ground_orders():
     s = battle()
     [p] = problems(s, "coalition-1", "GROUND cp cp")
-    assert p.rule == "L279"
+    assert p.rule == cite("L279")
 
 
 # ---- TEST-VP-1 [L333-336] ----------------------------------------------------------------------
@@ -492,7 +493,7 @@ def test_reshuffle_when_deck_runs_out():
 def test_turning_an_enemy_needs_nose_on():
     s = duel(a_face="N")
     [p] = problems(s, "coalition-1", "STAY\nMANOEUVRE banked-turn TARGET x1 APPLY TARGET")
-    assert p.rule == "L166"
+    assert p.rule == cite("L166")
     assert not problems(s, "coalition-1", "STAY\nMANOEUVRE banked-turn TARGET x1 APPLY SELF ROTATE CW")
 
 
@@ -508,16 +509,16 @@ def test_flank_swap_mirrors():
 def test_swap_once_per_turn_not_malfunction():
     s = lone(num=2, hand=FULL5[:4] + ["gun-jam"], options={"events": True})   # La-5FN has the swap icon
     assert not problems(s, "coalition-1", "STAY\nSWAP dodge")
-    assert problems(s, "coalition-1", "STAY\nSWAP dodge\nSWAP sideslip")[0].rule == "L48"
-    assert problems(s, "coalition-1", "STAY\nSWAP gun-jam")[0].rule == "L48"
-    assert problems(lone(num=5), "coalition-1", "STAY\nSWAP dodge")[0].rule == "L48"    # LaGG-3: no icon
+    assert problems(s, "coalition-1", "STAY\nSWAP dodge\nSWAP sideslip")[0].rule == cite("L48")
+    assert problems(s, "coalition-1", "STAY\nSWAP gun-jam")[0].rule == cite("L48")
+    assert problems(lone(num=5), "coalition-1", "STAY\nSWAP dodge")[0].rule == cite("L48")    # LaGG-3: no icon
 
 
 def test_dispatch_post_card_played_as_an_attack():
     s = position({"c1": {"number": 5, "alt": "medium", "cell": (2, 2), "facing": "E", "hand": FULL5},
                   "x1": {"number": 2, "alt": "medium", "cell": (3, 2), "facing": "E"}},
                  ground={"coalition": ["dp", "aa"]}, tweak=lambda d: d["dp"].update(coalition="short-burst"))
-    assert problems(s, "coalition-1", "STAY\nATTACK aimed-fire FROM DP TARGET x1")[0].rule == "L148"
+    assert problems(s, "coalition-1", "STAY\nATTACK aimed-fire FROM DP TARGET x1")[0].rule == cite("L148")
     s, ev = step(s, {"coalition-1": "STAY\nATTACK short-burst FROM DP TARGET x1\nEND", "axis-1": "REACT_DEFAULT PASS"})
     d = doc(s)
     assert d["dp"]["coalition"] is None and d["aircraft"]["x1"]["markers"] == 3 and "short-burst" in d["discard"]

@@ -11,6 +11,7 @@ from pbem.core.play import play
 from pbem.rules.sky_ww2 import RULESET, tables
 from pbem.rules.sky_ww2.standing import RULES, parse_standing, policies, standing_lines
 from skyhelp import doc, edit, pending, position, step
+from pbem.rules.sky_ww2.rulebook import cite
 
 FULL5 = ["banked-turn", "dodge", "barrel-roll", "sideslip", "half-loop"]
 BODY = ["STAY", "ATTACK short-burst TARGET x1", "MANOEUVRE banked-turn TARGET x1", "REACT ALL ANY",
@@ -141,8 +142,8 @@ def test_all_problems_reported_with_lines_and_rules():
     by_line = {p.line_no: p for p in probs}
     assert sorted(by_line) == [2, 3, 5, 6, 7]   # 7: ON_CANCELLED after a line that is no beat
     assert "holds 0" in by_line[2].message
-    assert by_line[3].rule == "L166, L184"
-    assert by_line[5].rule == "2.3"
+    assert by_line[3].rule == cite("L166, L184")
+    assert by_line[5].rule == cite("L21")
     assert by_line[6].code.value == "order/syntax"
     assert all(not p.message[0].isupper() for p in probs)
     assert all(not p.message.endswith(".") for p in probs)
@@ -152,7 +153,7 @@ def test_non_awaited_seat_may_only_send_standing_orders():
     s = four_player()
     v = RULESET.view(s, "axis-2")
     probs = RULESET.check_orders(v, "axis-2", [OrderLine(1, "STAY"), OrderLine(2, "REACT ALL ANY")]).problems
-    assert [p.line_no for p in probs] == [1] and probs[0].rule == "10.2"
+    assert [p.line_no for p in probs] == [1] and probs[0].rule == "«Структура хода самолета» (Structure of an aircraft's turn)"
 
 
 def test_roster_and_deck_data():
