@@ -17,7 +17,7 @@ from pbem.core.ruleset import Option, Outcome, RulesetInfo, Scenario, Seat, Wind
 from pbem.core.standing import StandingChange
 from pbem.core.work import Work
 
-from . import bot, forms, orders, picture, tables, views
+from . import bot, forms, orders, picture, rulebook, tables, views
 from .asks import PROMPTS, pending_of
 from .exchange import answer
 from .migrate import upgrade
@@ -186,7 +186,8 @@ def others(state: State) -> list[str]:
 def step(name: str, resolve, window: Window = Window.ORDERS) -> Step:
     """A decision step: it awaits the asked seats; the game runs on until the next decision, or ends."""
     return Step(name, resolve, next=OVER, window=window, hours=24.0 if window is Window.INTERRUPT else None,
-                title=title, prompt=prompt, who=ASKED, optional=others, phase_name=phase_name)
+                title=title, prompt=prompt, who=ASKED, optional=others, phase_name=phase_name,
+                rule=rulebook.heading(rulebook.DECISION[name]))
 
 
 def seats(state: State) -> tuple[Seat, ...]:
