@@ -5,7 +5,6 @@ code before the port (commit ea073a1) from seeded bot games with REACT ... ASK, 
 standing orders: each position keeps the old dump, its phase key, every seat's view and the next
 resolutions (bodies sent, events given with the game's dice).
 """
-import gzip
 import json
 from pathlib import Path
 
@@ -14,21 +13,10 @@ import pytest
 from pbem.core.play import check_text, phase_dice
 from pbem.rules.lew_morski import RULESET
 from pbem.rules.lew_morski.migrate import upgrade
+from tests.rules import old_positions
+from tests.rules.old_positions import events_json, plain
 
-OLD = json.loads(gzip.decompress((Path(__file__).parent / "data" / "old_positions.json.gz").read_bytes()))
-POSITIONS = {p["why"]: p for p in OLD if "next" in p}  # games in progress
-FINISHED = [p for p in OLD if "outcome" in p]
-
-
-def plain(x):
-    return json.loads(json.dumps(x, default=lambda v: sorted(v) if isinstance(v, (set, frozenset)) else dict(v)))
-
-
-def events_json(events) -> list[dict]:
-    """Events as the fixtures keep them, without the kit's notes of standing-order changes: the old code
-    said nothing when a standing order came into force (a change of the port, on purpose)."""
-    return [{"text": e.text, "visible_to": sorted(e.visible_to), "kind": e.kind, "data": plain(dict(e.data))}
-            for e in events if e.kind != "standing"]
+OLD, POSITIONS, FINISHED = old_positions.load(Path(__file__).parent)
 
 
 def test_the_fixtures_are_old_dumps_of_every_kind():
