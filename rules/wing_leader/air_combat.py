@@ -1,0 +1,114 @@
+"""One air combat carried out with dice and reported [10.2-10.7]: leads, rating, the two Air Combat Table
+rolls, hit allocation, confirmation, removal, cohesion, ammunition, and the tallies the combat leaves.
+
+Lead squadrons and the rating come from standing orders or defaults (the combat-choice interrupts are not
+built): the defender's lead is the squadron the first attacker to arrive tallies; the attacker's lead is
+that attacker; the rating is the attacker lead's ``TACTIC`` or the one giving it the better column.
+"""
+from __future__ import annotations
+
+from pbem.core.work import EVERYONE, Work
+
+from . import combat
+from .model import Squadron, max_losses
+from .sky import name
+
+
+def resolve(w: Work, fight: combat.Fight) -> None:
+    air = w.data
+    attackers = [air.squadron(s) for s in _by_arrival(fight.attackers, air.moved)]
+    defenders = [air.squadron(s) for s in fight.defenders]
+    alead = attackers[0]
+    dlead = next((d for d in defenders if d.id == alead.tally), defenders[0])
+    kind = _rating_kind(w, alead, dlead, attackers, defenders)
+    a_value, d_value = combat.rating(alead, attackers, kind), combat.rating(dlead, defenders, kind)
+    weather = air.now().sky.weather_at(fight.square)
+    w.say(f"air combat in {name(fight.square)}: {'+'.join(s.id for s in attackers)} attack "
+          f"{'+'.join(s.id for s in defenders)}; leads {alead.id} and {dlead.id}; "
+          f"{'hit-and-run (speed)' if kind == combat.SPEED else 'turning fight (turn)'} {a_value} against {d_value}",
+          kind="combat")
+    head_on = combat.head_on(alead, dlead)
+    a_hits = _act_roll(w, alead, combat.column(a_value, d_value), -weather, "attacker")
+    d_hits = 0
+    if dlead.armed:
+        d_mod = combat.defence(defenders, kind) - weather
+        d_hits = _act_roll(w, dlead, combat.column(d_value, a_value), d_mod, "defender")
+    else:
+        w.say(f"{dlead.id} is unarmed and does not fire (10.5.3)", kind="combat")
+    before = {s.id: s.losses for s in attackers + defenders}
+    _confirm_all(w, alead, [dlead] + [d for d in defenders if d.id != dlead.id], a_hits, head_on)
+    _confirm_all(w, dlead, [alead] + [a for a in attackers if a.id != alead.id], d_hits, False)
+    for sid in before:
+        _after(w, sid, air.squadron(sid).losses - before[sid], weather)
+    _tallies_after(w, [s.id for s in defenders], alead.id)
+
+
+def _by_arrival(ids: tuple[str, ...], moved: list[str]) -> list[str]:
+    return sorted(ids, key=lambda s: moved.index(s) if s in moved else len(moved))
+
+
+def _rating_kind(w: Work, alead: Squadron, dlead: Squadron, attackers: list[Squadron],
+                 defenders: list[Squadron]) -> str:
+    """Head-on attacks are hit-and-run [10.3]; else the attacker's standing TACTIC, or the better column."""
+    if combat.head_on(alead, dlead):
+        return combat.SPEED
+    standing = w.standing_order(alead.side, f"TACTIC {alead.id}")
+    if standing is not None:
+        return combat.SPEED if standing.words[-1] == "SPEED" else combat.TURN
+    def edge(kind: str) -> int:
+        return combat.rating(alead, attackers, kind) - combat.rating(dlead, defenders, kind)
+    return combat.TURN if edge(combat.TURN) > edge(combat.SPEED) else combat.SPEED
+
+
+def _act_roll(w: Work, lead: Squadron, col: int, mod: int, role: str) -> int:
+    """A side's 2d6 on the Air Combat Table [10.5.1], its modifiers on the lead only."""
+    roll = w.roll(6, f"{lead.id} air combat", seen_by=EVERYONE) + w.roll(6, f"{lead.id} air combat", seen_by=EVERYONE)
+    hits = combat.hits(col, roll + mod)
+    w.say(f"{role} {lead.id}: column {col:+d}, rolled {roll}{mod:+d} = {roll + mod}: {hits or 'no'} hit"
+          f"{'s' if hits != 1 else ''} (10.5.1)", kind="combat", column=col, roll=roll, modified=roll + mod, hits=hits)
+    return hits
+
+
+def _confirm_all(w: Work, shooter: Squadron, targets: list[Squadron], hits: int, head_on: bool) -> None:
+    """Hits spread evenly [10.2.2], each confirmed with d6 + the shooter's firepower [10.6], one by one."""
+    air = w.data
+    for tid in combat.allocate(hits, [t.id for t in targets]):
+        target = air.squadron(tid)
+        if not target.on_map:
+            continue
+        natural = w.roll(6, f"{shooter.id} confirms a hit on {tid}", seen_by=EVERYONE)
+        result = combat.confirm(natural, shooter.firepower or 0, target, head_on)
+        hit = combat.take(target, result)
+        if hit.losses >= max_losses(air.state.scenario, hit):
+            hit = hit.move(status="destroyed")
+        air.put(hit)
+        w.say(f"{shooter.id} hit on {tid}: rolled {natural} + firepower {shooter.firepower or 0}: {result}"
+              + (f"; {tid} is destroyed (10.6)" if hit.status == "destroyed" else ""), kind="combat", result=result)
+
+
+def _after(w: Work, sid: str, losses_now: int, weather: int) -> None:
+    """Cohesion for each unbroken participant still in play [10.7], then ammunition [10.7.2]."""
+    air = w.data
+    sq = air.squadron(sid)
+    if sq.on_map and not sq.broken:
+        roll = w.roll(6, f"{sid} cohesion", seen_by=EVERYONE) + w.roll(6, f"{sid} cohesion", seen_by=EVERYONE)
+        mod = combat.cohesion_modifier(sq, losses_now, weather)
+        levels = combat.disruption(sq, roll + mod)
+        sq = combat.broken_effects(combat.disrupt(sq, levels))
+        state = "broken" if sq.broken else f"{levels} disruption level{'s' if levels != 1 else ''}"
+        w.say(f"{sid} cohesion: rolled {roll}{mod:+d} = {roll + mod}: {state} (10.7)", kind="cohesion")
+    air.put(combat.spend_ammo(sq))
+
+
+def _tallies_after(w: Work, defenders: list[str], attacker_lead: str) -> None:
+    """Attacked fighters are Alert [7.1]; a defending fighter whose target is elsewhere, or who tallied
+    nobody, now tallies the attacking lead [7.2.2 item 6, 7.2.4]; an escort that fought becomes a sweep [9.2.2]."""
+    air = w.data
+    for sid in defenders:
+        sq = air.squadron(sid)
+        if not sq.fighter or not sq.on_map or sq.broken:
+            continue
+        target = air.squadron(sq.tally) if sq.tally else None
+        keep = target is not None and target.at == sq.at
+        mission = "sweep" if sq.mission == "escort" else sq.mission
+        air.put(sq.move(alert=True, tally=sq.tally if keep else attacker_lead, vector=None, mission=mission))

@@ -1,0 +1,216 @@
+"""The turn on the kit [6.0]: the Raider's tally, the Defender's tally (having seen the Raider's), then both
+sides' movement plans; movement in the interleaved order, air combat and the Administrative Phase follow
+without a window (cadence ``standard``).  Set-up of later arrivals is not built (no scenario has any).
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from pbem.core.flow import OVER
+from pbem.core.phases import ALL, Step, Steps
+from pbem.core.ruleset import Seat
+from pbem.core.scripts import If, run
+from pbem.core.verbs import Order
+from pbem.core.work import EVERYONE, Work
+
+from . import air_combat, combat, movement, sequence, tally
+from .model import SIDES, Squadron, State
+from .orders import CONDITIONS, MOVEMENT, Drop, Move, Plain, Pursue, Tally, subject
+from .sky import HEADINGS, name
+from .tables import scenario
+from .victory import ended
+
+
+class Air:
+    """The working copy of a resolution: the squadrons being changed, and what this turn has done."""
+
+    def __init__(self, state: State, work: Work[Air]) -> None:
+        self.state = state
+        self.squadrons = {s.id: s for s in state.squadrons}
+        self.moved: list[str] = []
+        self.moved_last = state.moved_last
+        self.over = False
+
+    def squadron(self, sid: str) -> Squadron:
+        return self.squadrons[sid]
+
+    def put(self, sq: Squadron) -> None:
+        self.squadrons[sq.id] = sq
+
+    def now(self) -> State:
+        return replace(self.state, squadrons=tuple(self.squadrons[s.id] for s in self.state.squadrons))
+
+    def freeze(self) -> State:
+        return replace(self.now(), moved_last=self.moved_last)
+
+
+# ------------------------------------------------------------------------------------------ tally
+def raider_tally(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
+    _tallies(w, w.data.state.raider, orders)
+
+
+def defender_tally(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
+    _tallies(w, w.data.state.defender, orders)
+
+
+def _tallies(w: Work[Air], side: str, orders: Mapping[str, Sequence[Order]]) -> None:
+    """One side's drops and tally rolls, in the order written [7.2, 7.2.2]."""
+    for order in orders.get(side, ()):
+        if isinstance(order, Drop):
+            w.data.put(w.data.squadron(order.sq).move(tally=""))
+            w.say(f"{order.sq} drops its tally", kind="tally")
+        elif isinstance(order, Tally):
+            roll_tally(w, w.data.squadron(order.sq), w.data.squadron(order.target))
+
+
+def roll_tally(w: Work[Air], sq: Squadron, target: Squadron) -> bool:
+    """One tally roll [7.2.1]: 1d6 + modifiers > distance; success places the tally and alerts [7.1]."""
+    state = w.data.now()
+    mods = tally.modifiers(state.sky, sq, target)
+    dist = tally.distance(sq.at, target.at)
+    roll = w.roll(6, f"{sq.id} tries to tally {target.id}", seen_by=EVERYONE)
+    ok = tally.succeeds(roll, mods, dist)
+    shown = ", ".join(f"{m.why} {m.value:+d}" for m in mods) or "no modifiers"
+    w.say(f"{sq.id} tally on {target.id}: distance {dist}, rolled {roll} ({shown}): "
+          f"{'tallied' if ok else 'no tally'} (7.2.1)", kind="tally", roll=roll, distance=dist)
+    if ok:
+        w.data.put(sq.move(tally=target.id, alert=True, vector=None))
+    return ok
+
+
+# --------------------------------------------------------------------------------------- movement
+def movement_phase(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
+    """Movement in the interleaved order [6.1], then air combat [10], then the Administrative Phase."""
+    air = w.data
+    order = sequence.movement_order(list(air.squadrons.values()), air.state.raider,
+                                    lambda s: w.roll(6, f"initiative of {s.id}", seen_by=EVERYONE))
+    w.say("movement order: " + " ".join(order), kind="order")
+    for sid in order:
+        _activate(w, air.squadron(sid), orders.get(air.squadron(sid).side, ()))
+    air.moved_last = tuple(air.moved)
+    for fight in combat.fights(list(air.squadrons.values()), air.moved):
+        air_combat.resolve(w, fight)
+    _administrative(w)
+
+
+def _activate(w: Work[Air], sq: Squadron, side_orders: Sequence[Order]) -> None:
+    """A squadron's move at its turn: its owner's orders for it, in order, the first that can be carried out;
+    else what its mission does by itself [9.2]."""
+    entries = [o for o in side_orders if subject(o) == sq.id and isinstance(_inner(o), MOVEMENT)]
+    done = run(w, sq.side, entries, lambda o: _perform(w, sq.id, o), CONDITIONS, about=sq.id)
+    if not any(done):
+        why = _perform(w, sq.id, None)
+        if why:
+            w.data.moved.append(sq.id)
+            w.say(f"{sq.id} cannot move: {why}", kind="move")
+
+
+def _inner(order: Order) -> Order:
+    return order.then if isinstance(order, If) else order
+
+
+def _perform(w: Work[Air], sid: str, order: Order | None) -> str | None:
+    """Carry one movement order out now, or the mission's own move (``None``); the reason it cannot be."""
+    air = w.data
+    sq = air.squadron(sid)
+    if sid in air.moved:
+        return f"{sid} has already moved this turn"
+    tokens, dive, why = _plan(air, sq, order)
+    if why:
+        return why
+    target = air.squadron(sq.tally).at if sq.tally else None
+    try:
+        walk = movement.walk(sq, tokens, movement.allowance(sq, dive), stop_at=target)
+        moved = movement.finish(sq, walk, dive_declared=dive)
+    except Exception as exc:  # an IllegalOrderError: the plan no longer fits the position
+        return str(exc)
+    if order is not None and isinstance(order, Plain) and order.verb == "RTB":
+        moved = moved.move(mission="rtb", vector=None)
+    if moved.vector is not None and moved.at == moved.vector:
+        moved = moved.move(vector=None)   # an Intercept on its vector square circles there [9.2.4]
+    air.put(moved)
+    air.moved.append(sid)
+    trail = " ".join(name(s) for s in walk.path) or "circles"
+    w.say(f"{sid} ({_what(order)}) {name(sq.at)} -> {trail}, heading {HEADINGS[moved.heading]}, "
+          f"{walk.spent:g} of {walk.mp} MP" + (f", off the {walk.exited} edge" if walk.exited else ""), kind="move")
+    return None
+
+
+def _what(order: Order | None) -> str:
+    return order.text().split()[0].lower() if order is not None else "mission"
+
+
+def _plan(air: Air, sq: Squadron, order: Order | None) -> tuple[list[str], bool, str | None]:
+    """The tokens a movement order or a mission comes to at this moment [9.2, 7.2.3]."""
+    if isinstance(order, Move):
+        return list(order.steps), order.dive, None
+    if isinstance(order, Pursue) or (order is None and sq.tally):
+        if not sq.tally:
+            return [], False, f"{sq.id} tallies nobody"
+        target = air.squadron(sq.tally).at
+        dive = bool(getattr(order, "dive", False)) and target[1] < sq.at[1]
+        return ([] if target == sq.at else movement.approach(sq, target, movement.allowance(sq, dive))), dive, None
+    verb = order.verb if isinstance(order, Plain) else _mission_verb(sq)
+    edge = scenario(air.state.scenario)["edges"][sq.side]
+    if verb == "RTB":
+        return movement.toward_edge(sq, edge, movement.allowance(sq)), False, None
+    if verb == "CIRCLE":
+        return [], False, None
+    if verb == "VECTOR" and sq.vector is not None:
+        return movement.approach(sq, sq.vector, movement.allowance(sq)), False, None
+    if verb == "VECTOR":
+        return [], False, None
+    return movement.straight(sq, _straight_squares(sq)), False, None
+
+
+def _mission_verb(sq: Squadron) -> str:
+    if sq.mission == "rtb" or sq.broken and sq.fighter:
+        return "RTB"
+    if sq.mission == "intercept":
+        return "VECTOR"
+    return "SWEEP"
+
+
+def _straight_squares(sq: Squadron) -> int:
+    """Fixed moves: 2 squares, jet bombers and escorts 3, jet sweeps 4 (AMB-36) [9.2.1-9.2.3, 8.2]."""
+    if sq.jet:
+        return 3 if sq.mission in ("bombing", "escort") else 4
+    return 2
+
+
+# --------------------------------------------------------------------------------- administrative
+def _administrative(w: Work[Air]) -> None:
+    """End of turn [6.0]: the game ends [12.0] or the next Tally Phase opens with the tallies checked
+    (range and sight, AMB-13)."""
+    air = w.data
+    if ended(air.now(), w.turn):
+        air.over = True
+        return
+    w.new_turn()
+    state = air.now()
+    for sq in state.squadrons:
+        if sq.tally and sq.on_map:
+            lost = tally.kept(state, sq)
+            if lost:
+                air.put(air.squadron(sq.id).move(tally=""))
+                w.say(f"{sq.id} loses its tally: {lost} (7.2.2)", kind="tally")
+
+
+def _next_after_movement(w: Work[Air]) -> str:
+    return OVER if w.data.over else "raider_tally"
+
+
+def seats(state: Any) -> tuple[Seat, ...]:
+    return tuple(Seat(side, side, side.title()) for side in SIDES)
+
+
+STEPS: Steps[State, Air] = Steps([
+    Step("raider_tally", raider_tally, next="defender_tally", who=lambda s: (s.raider,),
+         title="the Raider's tally rolls", prompt="Tally Phase [6.0, 7.2]: the Raider drops and rolls first"),
+    Step("defender_tally", defender_tally, next="movement", who=lambda s: (s.defender,),
+         title="the Defender's tally rolls", prompt="Tally Phase [6.0, 7.2]: the Defender, having seen the Raider's"),
+    Step("movement", movement_phase, next=_next_after_movement, who=ALL,
+         title="movement plans", prompt="Movement Phase [6.0, 8]: both sides' plans; combat follows [10]"),
+], seats=seats, open=Air, close=Air.freeze, sides=SIDES)

@@ -1,0 +1,283 @@
+"""Typed orders, one frozen value per verb, parsed and checked against the view at ingest.
+
+Tally window [6.0 Tally Phase]: ``TALLY <sq> <enemy>`` and ``DROP <sq>``.  Movement window [6.0 Movement
+Phase]: ``MOVE <sq> [DIVE] <steps>``, and the relative orders resolved at the squadron's turn in the
+interleaved order: ``PURSUE <sq> [DIVE]``, ``RTB <sq>``, ``SWEEP <sq>``, ``CIRCLE <sq>``.  Any of them may
+be conditional (``IF TALLYING A THEN PURSUE A ELSE RTB A``); a later order for the same squadron stands in
+when the earlier cannot be carried out.  Standing order: ``TACTIC <sq> SPEED|TURN|BEST`` [10.5].
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pbem.core.defaults import from_json
+from pbem.core.errors import IllegalOrderError, OrderProblem, OrderSyntaxError
+from pbem.core.flow import Flow
+from pbem.core.orders import OrderLine
+from pbem.core.ruleset import View
+from pbem.core.scripts import ConditionKind, Conditions, If, scripted
+from pbem.core.standing import parse_cancel
+from pbem.core.verbs import Order, Verb, VerbTable, arity, one_of
+
+from . import movement, tally
+from .model import Squadron, State
+
+TALLY_STEPS = ("raider_tally", "defender_tally")
+
+
+@dataclass(frozen=True)
+class Tally:
+    sq: str
+    target: str
+
+    def text(self) -> str:
+        return f"TALLY {self.sq} {self.target}"
+
+
+@dataclass(frozen=True)
+class Drop:
+    sq: str
+
+    def text(self) -> str:
+        return f"DROP {self.sq}"
+
+
+@dataclass(frozen=True)
+class Move:
+    sq: str
+    steps: tuple[str, ...]
+    dive: bool = False
+
+    def text(self) -> str:
+        return " ".join(["MOVE", self.sq] + (["DIVE"] if self.dive else []) + list(self.steps))
+
+
+@dataclass(frozen=True)
+class Pursue:
+    sq: str
+    dive: bool = False
+
+    def text(self) -> str:
+        return f"PURSUE {self.sq}" + (" DIVE" if self.dive else "")
+
+
+@dataclass(frozen=True)
+class Plain:
+    """RTB, SWEEP or CIRCLE: a relative order with no arguments but the squadron."""
+
+    verb: str
+    sq: str
+
+    def text(self) -> str:
+        return f"{self.verb} {self.sq}"
+
+
+@dataclass(frozen=True)
+class Tactic:
+    """Standing order: the rating this squadron's attacks use, SPEED (hit-and-run), TURN or BEST [10.5]."""
+
+    sq: str
+    choice: str
+
+    def text(self) -> str:
+        return f"TACTIC {self.sq} {self.choice}"
+
+    def standing_change(self) -> tuple[str, str | None]:
+        return f"TACTIC {self.sq}", None if self.choice == "BEST" else self.text()
+
+
+MOVEMENT = (Move, Pursue, Plain)
+
+
+def position(view: View) -> State:
+    """The position a view shows (everything is public [5.2]), for checks at ingest."""
+    squadrons = tuple(from_json(Squadron, d) for d in view["squadrons"])
+    return State(view["scenario"], squadrons, Flow(view["step"], view["turn"]))
+
+
+def _own(view: View, seat: str, sid: str, rule: str) -> Squadron:
+    state = position(view)
+    try:
+        sq = state.squadron(sid.upper())
+    except KeyError:
+        mine = ", ".join(s.id for s in state.of_side(seat)) or "none"
+        raise IllegalOrderError(f"no squadron {sid}; yours are {mine}", rule=rule) from None
+    if sq.side != seat:
+        raise IllegalOrderError(f"{sq.id} is not yours", rule=rule)
+    if not sq.on_map:
+        raise IllegalOrderError(f"{sq.id} is no longer on the map", rule=rule)
+    return sq
+
+
+def _window(view: View, tally_window: bool) -> None:
+    if (view["step"] in TALLY_STEPS) != tally_window:
+        raise IllegalOrderError("this order belongs to the " + ("Tally" if tally_window else "Movement")
+                                + " Phase; now is the " + view["step_title"], rule="6.0")
+
+
+def parse_tally(args: Sequence[str], view: View, seat: str) -> Tally:
+    arity(args, 2, "TALLY <squadron> <enemy>", rule="7.2")
+    _window(view, True)
+    sq = _own(view, seat, args[0], "7.2")
+    why = tally.may_tally(sq.move(tally=""))
+    if why:
+        raise IllegalOrderError(why, rule="7.2")
+    state = position(view)
+    legal = view["tally_targets"].get(sq.id, {})
+    try:
+        target = state.squadron(args[1].upper())
+    except KeyError:
+        raise IllegalOrderError(f"no squadron {args[1]}; {sq.id} may tally {_targets(legal)}", rule="7.2") from None
+    problem = tally.target_problem(state, sq, target)
+    if problem:
+        raise IllegalOrderError(f"{problem}; {sq.id} may tally {_targets(legal)}", rule="7.2")
+    return Tally(sq.id, target.id)
+
+
+def _targets(legal: dict[str, int]) -> str:
+    return ", ".join(f"{t} (needs {n}+)" for t, n in legal.items()) or "nobody"
+
+
+def parse_drop(args: Sequence[str], view: View, seat: str) -> Drop:
+    arity(args, 1, "DROP <squadron>", rule="7.2.2")
+    _window(view, True)
+    sq = _own(view, seat, args[0], "7.2.2")
+    if not sq.tally:
+        raise IllegalOrderError(f"{sq.id} tallies nobody", rule="7.2.2")
+    return Drop(sq.id)
+
+
+def free_mover(state: State, sq: Squadron) -> str | None:
+    """Why ``sq`` may not choose its own path, or None [9.2.7]: it tallies an enemy, or it is Alert and
+    shares a square with an enemy while tallying nobody."""
+    if sq.broken:
+        return f"{sq.id} is broken and returns to base (10.7.1)"
+    if sq.tally:
+        return None
+    if sq.fighter and sq.alert and any(e.side != sq.side and e.on_map and e.at == sq.at for e in state.squadrons):
+        return None
+    return f"{sq.id} has no tally: its {sq.mission} mission sets its move (9.2); it may " + allowed_moves(sq)
+
+
+def allowed_moves(sq: Squadron) -> str:
+    """What a squadron's mission lets it be ordered in the Movement Phase [9.2], for messages and forms."""
+    if sq.mission in ("bombing", "escort") or (sq.mission == "sweep" and not sq.alert):
+        return "only fly straight on (no order needed)"
+    if sq.mission == "rtb":
+        return "only return to base (no order needed)"
+    if sq.mission == "intercept":
+        return "follow its vector, CIRCLE or RTB"
+    return "SWEEP (straight on) or RTB"
+
+
+def parse_move(args: Sequence[str], view: View, seat: str) -> Move:
+    if len(args) < 2:
+        raise OrderSyntaxError("expected MOVE <squadron> [DIVE] <square or heading> ...", rule="8.1")
+    _window(view, False)
+    sq = _own(view, seat, args[0], "8.1")
+    state = position(view)
+    why = free_mover(state, sq)
+    if why:
+        raise IllegalOrderError(why, rule="9.2.7")
+    dive = args[1].upper() == "DIVE"
+    steps = tuple(a.upper() for a in args[1 + dive:])
+    if sq.tally and state.squadron(sq.tally).at == sq.at and any(t not in movement.sky.HEADINGS for t in steps):
+        raise IllegalOrderError(f"{sq.id} starts in its target's square and must stay there; it may only turn",
+                                rule="7.2.3")
+    w = movement.walk(sq, steps, movement.allowance(sq, dive))
+    movement.finish(sq, w, dive_declared=dive)
+    return Move(sq.id, steps, dive)
+
+
+def parse_pursue(args: Sequence[str], view: View, seat: str) -> Pursue:
+    if len(args) not in (1, 2) or (len(args) == 2 and args[1].upper() != "DIVE"):
+        raise OrderSyntaxError("expected PURSUE <squadron> [DIVE]", rule="7.2.3")
+    _window(view, False)
+    sq = _own(view, seat, args[0], "7.2.3")
+    if not sq.tally or sq.broken:
+        raise IllegalOrderError(f"{sq.id} tallies nobody; it may {allowed_moves(sq)}", rule="7.2.3")
+    return Pursue(sq.id, len(args) == 2)
+
+
+def parse_plain(verb: str, rule: str) -> Any:
+    def parse(args: Sequence[str], view: View, seat: str) -> Plain:
+        arity(args, 1, f"{verb} <squadron>", rule=rule)
+        _window(view, False)
+        sq = _own(view, seat, args[0], rule)
+        problem = plain_problem(position(view), sq, verb)
+        if problem:
+            raise IllegalOrderError(problem, rule=rule)
+        return Plain(verb, sq.id)
+    return parse
+
+
+def plain_problem(state: State, sq: Squadron, verb: str) -> str | None:
+    """Whether RTB, SWEEP or CIRCLE is open to the squadron's mission [9.2.3, 9.2.4, 9.2.6, 8.3.1]."""
+    if not sq.fighter:
+        return f"{sq.id} is a bomber by mission: it flies straight on (9.2.1)"
+    if verb == "RTB" and (sq.alert or sq.mission != "sweep") and sq.mission != "escort":
+        return None
+    if verb == "SWEEP" and sq.mission == "sweep" and sq.alert:
+        return None
+    if verb == "CIRCLE" and (sq.mission == "intercept" or free_mover(state, sq) is None):
+        return None
+    return f"{sq.id} ({'alert' if sq.alert else 'unalert'} {sq.mission}) may {allowed_moves(sq)}"
+
+
+def parse_tactic(args: Sequence[str], view: View, seat: str) -> Tactic:
+    arity(args, 2, "TACTIC <squadron> SPEED|TURN|BEST", rule="10.5")
+    sq = _own(view, seat, args[0], "10.5")
+    return Tactic(sq.id, one_of(args[1].upper(), ("SPEED", "TURN", "BEST"), "TACTIC", rule="10.5"))
+
+
+def _parse_sq(args: Sequence[str], view: View, seat: str) -> tuple[str, ...]:
+    arity(args, 1, "<squadron>", rule="9.2")
+    return (_own(view, seat, args[0], "9.2").id,)
+
+
+CONDITIONS = Conditions([
+    ConditionKind("TALLYING", _parse_sq, lambda w, r, a: bool(w.data.squadron(a[0]).tally),
+                  "TALLYING <squadron> (it tallies an enemy when its turn comes)"),
+    ConditionKind("ALERT", _parse_sq, lambda w, r, a: w.data.squadron(a[0]).alert, "ALERT <squadron>"),
+], rule="9.2")
+
+VERBS = scripted(VerbTable([
+    Verb("TALLY", parse_tally, "TALLY <squadron> <enemy>", "7.2"),
+    Verb("DROP", parse_drop, "DROP <squadron>", "7.2.2"),
+    Verb("MOVE", parse_move, "MOVE <squadron> [DIVE] <square|heading|SLOW|<|>> ...", "8.1"),
+    Verb("PURSUE", parse_pursue, "PURSUE <squadron> [DIVE]", "7.2.3"),
+    Verb("RTB", parse_plain("RTB", "9.2.6"), "RTB <squadron>", "9.2.6"),
+    Verb("SWEEP", parse_plain("SWEEP", "9.2.3"), "SWEEP <squadron>", "9.2.3"),
+    Verb("CIRCLE", parse_plain("CIRCLE", "8.3.1"), "CIRCLE <squadron>", "8.3.1"),
+    Verb("TACTIC", parse_tactic, "TACTIC <squadron> SPEED|TURN|BEST", "10.5"),
+    Verb("CANCEL", parse_cancel, "CANCEL TACTIC <squadron>", "10.5"),
+], rule="6.0"), CONDITIONS)
+
+
+def subject(order: Order) -> str:
+    """The squadron an order (or a conditional one) is about."""
+    if isinstance(order, If):
+        return subject(order.then)
+    return str(getattr(order, "sq", ""))
+
+
+def whole(parsed: Sequence[tuple[OrderLine, Order]], view: View, seat: str) -> list[OrderProblem]:
+    """One tally roll per squadron per phase, and a tallying squadron drops before it rolls [7.2, 7.2.2]."""
+    problems, rolled, dropped = [], set(), set()
+    state = position(view)
+    for line, order in parsed:
+        if isinstance(order, Drop):
+            dropped.add(order.sq)
+        if not isinstance(order, Tally):
+            continue
+        if order.sq in rolled:
+            problems.append(IllegalOrderError(f"{order.sq} may roll only once per Tally Phase", rule="7.2.1")
+                            .problem(line.line_no, line.text))
+        elif state.squadron(order.sq).tally and order.sq not in dropped:
+            problems.append(IllegalOrderError(f"{order.sq} already tallies {state.squadron(order.sq).tally}; "
+                                              f"write DROP {order.sq} first", rule="7.2.2")
+                            .problem(line.line_no, line.text))
+        rolled.add(order.sq)
+    return problems

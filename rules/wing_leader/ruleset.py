@@ -1,0 +1,60 @@
+"""Wing Leader, the basic game (rules 1-12) on the ruleset kit: the ``RULESET`` object.
+
+Advanced rules 13-15 are switched on per scenario (its ``advanced`` list); none is built yet, and a
+scenario that names one is refused at setup rather than played without it.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pbem.core.defaults import Assembled
+from pbem.core.dice import Dice
+from pbem.core.errors import RulesetDefinitionError
+from pbem.core.ruleset import Checked, Option, RulesetInfo, Scenario, View
+from pbem.core.orders import OrderLine
+
+from . import sky
+from .game import STEPS, seats
+from .model import SIDES, Squadron, State
+from .orders import VERBS, whole
+from .tables import scenario, scenarios
+from .views import bot_orders, order_form, outcome, view
+
+#: The advanced rules a scenario may switch on; none is built yet.
+ADVANCED: tuple[str, ...] = ()
+
+
+def setup(name: str, options: Mapping[str, Any], dice: Dice) -> State:
+    """The scenario's order of battle on the map [5.3]: every squadron facing left or right, Intercepts
+    with their vectors, Intercepts Alert and the others Unalert [7.1]."""
+    s = scenario(name)
+    unknown = [r for r in s.get("advanced", ()) if r not in ADVANCED]
+    if unknown:
+        raise RulesetDefinitionError(f"scenario {name} needs advanced rules not built yet: {unknown}")
+    squadrons = tuple(_squadron(row) for row in s["squadrons"])
+    return State(name, squadrons, STEPS.start("raider_tally"), options=tuple(sorted(options.items())))
+
+
+def _squadron(row: Mapping[str, Any]) -> Squadron:
+    return Squadron(id=row["id"], side=row["side"], model=row["model"], mission=row["mission"],
+                    at=sky.parse(row["at"]), heading=sky.HEADINGS.index(row["heading"]),
+                    alert=row["mission"] == "intercept", vector=sky.parse(row["vector"]) if "vector" in row else None,
+                    flight=bool(row.get("flight", False)), quality=row.get("quality", "trained"),
+                    bombs=row["mission"] == "bombing")
+
+
+def check_orders(v: View, seat: str, lines: list[OrderLine]) -> Checked:
+    return VERBS.check_lines(v, seat, lines, whole=whole)
+
+
+INFO = RulesetInfo(
+    name="wing_leader", title="Wing Leader (basic game, rules 1-12; in progress)", sides=SIDES,
+    scenarios=tuple(Scenario(n, scenarios()[n]["title"], scenarios()[n].get("note", ""))
+                    for n in scenarios() if isinstance(scenarios()[n], dict)),
+    options=(Option("cadence", "standard", "windows a turn: the Raider's tally, the Defender's tally, movement",
+                    ("standard",)),),
+    rulebook="Wing Leader rules v2 (Russian translation), seeds/000_081fe1e0bed44cb6.txt")
+
+RULESET = Assembled(info=INFO, steps=STEPS, setup=setup, view=view, order_form=order_form,
+                    check_orders=check_orders, outcome=outcome, bot_orders=bot_orders, state_type=State, seats=seats)

@@ -1,0 +1,116 @@
+"""What a seat sees (open information: the rules hide nothing [5.2]), its order form, and a scripted bot."""
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.core.defaults import to_json
+from pbem.core.dice import Dice
+from pbem.core.ruleset import Outcome, View
+
+from . import movement, tally
+from .game import STEPS
+from .model import SIDES, Squadron, State
+from .orders import allowed_moves, free_mover, plain_problem, position
+from .sky import HEADINGS, name
+from .tables import card, scenario
+from .victory import points
+
+STEP_TITLES = {"raider_tally": "Raider's Tally Phase", "defender_tally": "Defender's Tally Phase",
+               "movement": "Movement Phase", "over": "end of the game"}
+
+
+def view(state: State, seat: str) -> dict[str, Any]:
+    step = state.flow.step
+    return {
+        "seat": seat, "scenario": state.scenario, "turn": state.turn, "step": step,
+        "step_title": STEP_TITLES.get(step, step), "raider": state.raider, "defender": state.defender,
+        "sky": {"clouds": [[name(sq), kind] for sq, kind in state.sky.clouds], "haze": state.sky.haze,
+                "sun": state.sky.sun, "rain": state.sky.rain},
+        "squadrons": [to_json(s) for s in state.squadrons],
+        "wing_display": [_display(s) for s in state.squadrons],
+        "tally_targets": _tally_targets(state, seat) if _my_tally_window(state, seat) else {},
+        "victory_points": points(state),
+        "standing": state.flow.standing.view_of(seat),
+    }
+
+
+def _my_tally_window(state: State, seat: str) -> bool:
+    step = state.flow.step
+    return (step == "raider_tally" and seat == state.raider) or (step == "defender_tally" and seat == state.defender)
+
+
+def _display(s: Squadron) -> dict[str, Any]:
+    """A Wing Display line [5.2]: public to both sides."""
+    return {"id": s.id, "side": s.side, "aircraft": card(s.model)["name"], "mission": s.mission,
+            "square": name(s.at) if s.on_map else s.status, "heading": HEADINGS[s.heading],
+            "alert": s.alert, "tally": s.tally, "vector": name(s.vector) if s.vector else "",
+            "losses": s.losses, "straggler": s.straggler, "disrupted": s.disruption, "broken": s.broken,
+            "ammo": ("", "low", "depleted")[s.ammo], "quality": s.quality, "marker": s.marker,
+            "speed_turn": list(s.basic()) if s.on_map else []}
+
+
+def _tally_targets(state: State, seat: str) -> dict[str, dict[str, int]]:
+    """For each of the seat's squadrons that may roll: every legal target and the die roll it needs."""
+    found: dict[str, dict[str, int]] = {}
+    for sq in state.of_side(seat):
+        if tally.may_tally(sq.move(tally="")):
+            continue
+        found[sq.id] = {t.id: tally.needed(state.sky, sq, t) for t in state.squadrons
+                        if t.side != seat and tally.target_problem(state, sq, t) is None}
+    return found
+
+
+def order_form(v: View, seat: str) -> str:
+    lines = [f"# {scenario(v['scenario'])['title']}: turn {v['turn']}, {v['step_title']} ({seat})"]
+    state = position(v)
+    for sq in state.of_side(seat):
+        if not sq.on_map:
+            continue
+        lines.append(f"# {sq.id} {card(sq.model)['name']} at {name(sq.at)} heading {HEADINGS[sq.heading]}, "
+                     f"{'alert' if sq.alert else 'unalert'} {sq.mission}" + (f", tallies {sq.tally}" if sq.tally else ""))
+        lines += _form_lines(v, state, sq)
+    lines += v["standing"] and [f"# standing: {k}: {t}" for k, t in v["standing"].items()] or []
+    return "\n".join(lines) + "\n"
+
+
+def _form_lines(v: View, state: State, sq: Squadron) -> list[str]:
+    if v["step"] in ("raider_tally", "defender_tally"):
+        targets = v["tally_targets"].get(sq.id)
+        if sq.tally:
+            return [f"#   keeps its tally; DROP {sq.id} to give it up (7.2.2)"]
+        if not targets:
+            return ["#   no tally possible (7.2)"]
+        best = min(targets, key=lambda t: targets[t])
+        legal = ", ".join(f"{t} needs {n}+" for t, n in targets.items())
+        return [f"#   may tally: {legal}", f"TALLY {sq.id} {best}"]
+    if sq.tally and not sq.broken:
+        return [f"#   free movement with {movement.allowance(sq)} MP (9.2.7); by default it pursues", f"PURSUE {sq.id}"]
+    if free_mover(state, sq) is None:
+        return [f"#   free movement with {movement.allowance(sq)} MP (9.2.7): MOVE {sq.id} <squares>"]
+    verbs = [v for v in ("SWEEP", "CIRCLE", "RTB") if plain_problem(state, sq, v) is None]
+    return [f"#   {allowed_moves(sq)}" + (f"; orders: {', '.join(verbs)}" if verbs else "")]
+
+
+def outcome(state: State) -> Outcome | None:
+    if not state.flow.over:
+        return None
+    vp = points(state)
+    a, b = (vp[s] for s in SIDES)
+    winner = None if a == b else SIDES[0] if a > b else SIDES[1]
+    return Outcome(winner, f"{winner or 'nobody'} wins on victory points {a}-{b} (12.1)", dict(vp))
+
+
+def bot_orders(v: View, seat: str, dice: Dice) -> str:
+    """Tally each target it can with the best odds; in movement, let missions and PURSUE do the rest."""
+    if v["step"] in ("raider_tally", "defender_tally"):
+        lines, tallying = [], {s["id"] for s in v["squadrons"] if s["tally"]}
+        for sid, targets in sorted(v["tally_targets"].items()):
+            if targets and sid not in tallying:
+                lines.append(f"TALLY {sid} {min(sorted(targets), key=lambda t: targets[t])}")
+        return "\n".join(lines) + "\n"
+    state = position(v)
+    return "".join(f"PURSUE {s.id}\n" for s in state.of_side(seat) if s.on_map and s.tally and not s.broken)
+
+
+def steps() -> Any:
+    return STEPS
