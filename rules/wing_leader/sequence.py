@@ -12,24 +12,37 @@ from collections.abc import Callable
 from .model import Squadron
 
 
-def initiative_key(sq: Squadron, tiebreak: Callable[[Squadron], int]) -> tuple[int, int, int]:
-    """Lower altitude first, then lower Basic Speed, then (fighters) the lower d6 [6.1.1]."""
-    return (sq.at[1], sq.basic()[0], tiebreak(sq) if sq.fighter else 0)
-
-
-def base_order(squadrons: list[Squadron], raider: str, tiebreak: Callable[[Squadron], int]) -> list[Squadron]:
-    movers = [s for s in squadrons if s.on_map]
-
+def base_order(squadrons: list[Squadron], raider: str, roll: Callable[[Squadron], int]) -> list[Squadron]:
+    """The squadrons on the map by category, then initiative: lower altitude first, then lower Basic Speed
+    [6.1.1]; fighters still level roll a d6 each, lower first, re-rolling among those tied again."""
     def category(s: Squadron) -> int:
         if s.mission in ("bombing", "escort"):
             return 0 if s.side == raider else 1
         return 2 if not s.alert else 3
-    return sorted(movers, key=lambda s: (category(s), initiative_key(s, tiebreak)))
+
+    def key(s: Squadron) -> tuple[int, int, int]:
+        return (category(s), s.at[1], s.basic()[0])
+    movers = sorted((s for s in squadrons if s.on_map), key=key)
+    ordered: list[Squadron] = []
+    for k in dict.fromkeys(key(s) for s in movers):
+        group = [s for s in movers if key(s) == k]
+        ordered += _roll_off(group, roll) if len(group) > 1 and k[0] >= 2 else group
+    return ordered
 
 
-def movement_order(squadrons: list[Squadron], raider: str, tiebreak: Callable[[Squadron], int]) -> list[str]:
+def _roll_off(group: list[Squadron], roll: Callable[[Squadron], int]) -> list[Squadron]:
+    """Order tied fighters by a d6 each, lower first; those equal roll again among themselves [6.1.1]."""
+    rolls = {s.id: roll(s) for s in group}
+    ordered: list[Squadron] = []
+    for value in sorted(set(rolls.values())):
+        tied = [s for s in group if rolls[s.id] == value]
+        ordered += _roll_off(tied, roll) if len(tied) > 1 else tied
+    return ordered
+
+
+def movement_order(squadrons: list[Squadron], raider: str, roll: Callable[[Squadron], int]) -> list[str]:
     """Every squadron on the map once, in the order it moves [6.1]."""
-    base = base_order(squadrons, raider, tiebreak)
+    base = base_order(squadrons, raider, roll)
     ids = {s.id for s in base}
     target = {s.id: s.tally for s in base if s.fighter and s.tally in ids}
     moved: list[str] = []
