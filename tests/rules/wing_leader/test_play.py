@@ -1,0 +1,127 @@
+"""Wing Leader by mail on the kit: the three windows, orders checked at ingest with their rule, the form,
+standing orders and scripts, and whole bot games to their victory-point result."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from pbem.core.dice import SeededDice
+from pbem.core.play import canonical_json, play
+from pbem.testing.conformance import check_ruleset
+from pbem.testing.known import check_body
+from rules.wing_leader import RULESET
+from rules.wing_leader.model import State
+from rules.wing_leader.sky import parse
+
+SEED = b"wing leader test seed, 32 bytes!"
+
+
+def _start() -> State:
+    return RULESET.setup("sweep", RULESET.info.resolve_options({}), SeededDice(SEED, "setup"))
+
+
+def _at(state: State, **where: str) -> State:
+    """The position with squadrons moved (``A="K10"``)."""
+    return replace(state, squadrons=tuple(s.move(at=parse(where[s.id])) if s.id in where else s
+                                          for s in state.squadrons))
+
+
+def _problems(state: State, seat: str, body: str) -> list[str]:
+    return check_body(RULESET, state, seat, body)[1]
+
+
+def test_the_ruleset_passes_the_kit_conformance_checks():
+    assert check_ruleset(RULESET, "sweep", SEED, max_phases=60) > 6
+
+
+@pytest.mark.parametrize("seed", [SEED, b"another wing leader seed of 32 b"])
+def test_a_bot_game_reaches_its_victory_point_result_and_replays_byte_for_byte(seed):
+    """12.0-12.1: the game ends (all out, escaped or broken, or the last turn) with a VP result; the same
+    seed gives the same game."""
+    first, again = play(RULESET, "sweep", seed, max_phases=200), play(RULESET, "sweep", seed, max_phases=200)
+    end = first[-1].state
+    assert end.flow.over and RULESET.outcome(end) is not None and "victory points" in RULESET.outcome(end).text
+    assert end.turn > 2
+    assert [canonical_json(RULESET.dump(s.state)) for s in first] == [canonical_json(RULESET.dump(s.state)) for s in again]
+
+
+def test_the_turn_opens_with_the_raider_tally_then_the_defender_then_both_plans():
+    """6.0: the Raider rolls first, then the Defender, then the Movement Phase for both."""
+    state = _start()
+    phases = []
+    for _ in range(3):
+        phase = RULESET.phase(state)
+        phases.append((phase.name, sorted(phase.awaiting)))
+        state = RULESET.resolve(state, {s: () for s in phase.awaiting}, SeededDice(SEED, phase.name)).state
+    assert phases == [("raider_tally", ["allies"]), ("defender_tally", ["axis"]), ("movement", ["allies", "axis"])]
+
+
+def test_a_tally_beyond_range_is_refused_with_the_rule_and_the_legal_targets():
+    """7.2: a target more than 9 squares away; the answer lists what may be tallied and the roll needed."""
+    state = _at(_start(), A="K15", K="R13")
+    problems = _problems(state, "allies", "TALLY A L")
+    assert problems and "[7.2]" in problems[0] and "K (needs" in problems[0]
+    assert _problems(state, "allies", "TALLY A K") == []
+
+
+def test_tally_orders_belong_to_the_own_tally_window():
+    """6.0: a tally in the Movement Phase, or a plan in the Tally Phase, is refused."""
+    state = _start()
+    assert "[6.0]" in _problems(state, "allies", "PURSUE A")[0]
+
+
+def test_one_roll_per_squadron_and_a_tallying_squadron_drops_first():
+    """7.2.1, 7.2.2."""
+    state = _at(_start(), A="K15", K="M13", L="N12")
+    assert "[7.2.1]" in " ".join(_problems(state, "allies", "TALLY A K\nTALLY A L"))
+    tallying = replace(state, squadrons=tuple(s.move(tally="K") if s.id == "A" else s for s in state.squadrons))
+    assert "[7.2.2]" in " ".join(_problems(tallying, "allies", "TALLY A L"))
+    assert _problems(tallying, "allies", "DROP A\nTALLY A L") == []
+
+
+def _movement(state: State) -> State:
+    for _ in range(2):
+        phase = RULESET.phase(state)
+        state = RULESET.resolve(state, {s: () for s in phase.awaiting}, SeededDice(SEED, phase.name)).state
+    return state
+
+
+def test_a_mission_bound_squadron_cannot_be_given_a_path():
+    """9.2.3, 9.2.7: an Unalert sweep flies straight on; the refusal says what it may do."""
+    state = _movement(_start())
+    problems = _problems(state, "allies", "MOVE A F15 G16")
+    assert problems and "[9.2.7]" in problems[0] and "fly straight on" in problems[0]
+
+
+def test_a_free_path_is_checked_step_by_step_at_ingest():
+    """9.2.7, 8.3: a tallying fighter's path; a climb it cannot pay for is refused under 8.3."""
+    state = _movement(_start())
+    state = replace(state, squadrons=tuple(s.move(tally="K", alert=True) if s.id == "A" else s
+                                           for s in state.squadrons))
+    assert _problems(state, "allies", "MOVE A D15 E15 F15") == []
+    assert "[8.3]" in _problems(state, "allies", "MOVE A D16 E17 F18")[0]
+    assert _problems(state, "allies", "IF TALLYING A THEN PURSUE A ELSE RTB A") == []
+
+
+def test_the_tally_form_lists_each_target_with_the_roll_it_needs():
+    state = _at(_start(), A="K15", K="M13")
+    form = RULESET.order_form(RULESET.view(state, "allies"), "allies")
+    assert "may tally: K needs" in form and "TALLY A K" in form
+
+
+def test_a_standing_tactic_is_kept_and_listed():
+    """10.5: the attacker's rating as a standing order, listed in the view."""
+    state = _movement(_start())
+    checked, problems = check_body(RULESET, state, "allies", "TACTIC A TURN")
+    assert problems == []
+    after = RULESET.resolve(state, {"allies": checked.orders, "axis": ()}, SeededDice(SEED, "m")).state
+    assert "TACTIC A TURN" in str(RULESET.view(after, "allies")["standing"])
+
+
+def test_both_sides_see_the_same_map_and_wing_displays():
+    """5.2: the Wing Displays are public and nothing on the map is hidden."""
+    state = _start()
+    a, b = RULESET.view(state, "allies"), RULESET.view(state, "axis")
+    for key in ("squadrons", "wing_display", "sky", "victory_points"):
+        assert a[key] == b[key]
