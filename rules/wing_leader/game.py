@@ -15,10 +15,10 @@ from pbem.core.scripts import If, run
 from pbem.core.verbs import Order
 from pbem.core.work import EVERYONE, Work
 
-from . import air_combat, combat, movement, sequence, tally
+from . import air_combat, combat, escape, movement, radio, sequence, tally
 from .model import SIDES, Squadron, State
-from .orders import CONDITIONS, MOVEMENT, Drop, Move, Plain, Pursue, Tally, subject
-from .sky import HEADINGS, name
+from .orders import CONDITIONS, MOVEMENT, Drop, Escape, Move, Plain, Pursue, Tally, Vector, subject
+from .sky import HEADINGS, name, parse
 from .tables import scenario
 from .victory import ended
 
@@ -30,6 +30,7 @@ class Air:
         self.state = state
         self.squadrons = {s.id: s for s in state.squadrons}
         self.moved: list[str] = []
+        self.fought: set[str] = set()
         self.moved_last = state.moved_last
         self.over = False
 
@@ -61,14 +62,21 @@ def _tallies(w: Work[Air], side: str, orders: Mapping[str, Sequence[Order]]) -> 
         if isinstance(order, Drop):
             w.data.put(w.data.squadron(order.sq).move(tally=""))
             w.say(f"{order.sq} drops its tally", kind="tally")
-        elif isinstance(order, Tally):
-            roll_tally(w, w.data.squadron(order.sq), w.data.squadron(order.target))
+        elif isinstance(order, Tally) and roll_tally(w, w.data.squadron(order.sq), w.data.squadron(order.target)):
+            radio_alerts(w)
+
+
+def radio_alerts(w: Work[Air]) -> None:
+    """Unalert fighters on a net with an Alert squadron become Alert at once [9.4 a, AMB-15]."""
+    for sid in radio.alerted_by_radio(w.data.now()):
+        w.data.put(w.data.squadron(sid).move(alert=True))
+        w.say(f"{sid} is alerted by radio (9.4)", kind="tally")
 
 
 def roll_tally(w: Work[Air], sq: Squadron, target: Squadron) -> bool:
     """One tally roll [7.2.1]: 1d6 + modifiers > distance; success places the tally and alerts [7.1]."""
     state = w.data.now()
-    mods = tally.modifiers(state.sky, sq, target)
+    mods = tally.modifiers(state.sky, sq, target) + radio.modifiers(state, sq, target)
     dist = tally.distance(sq.at, target.at)
     roll = w.roll(6, f"{sq.id} tries to tally {target.id}", seen_by=EVERYONE)
     ok = tally.succeeds(roll, mods, dist)
@@ -91,8 +99,9 @@ def movement_phase(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
         _activate(w, air.squadron(sid), orders.get(air.squadron(sid).side, ()))
     air.moved_last = tuple(air.moved)
     for fight in combat.fights(list(air.squadrons.values()), air.moved):
+        air.fought.update(fight.attackers + fight.defenders)
         air_combat.resolve(w, fight)
-    _administrative(w)
+    _administrative(w, orders)
 
 
 def _activate(w: Work[Air], sq: Squadron, side_orders: Sequence[Order]) -> None:
@@ -117,6 +126,11 @@ def _perform(w: Work[Air], sid: str, order: Order | None) -> str | None:
     sq = air.squadron(sid)
     if sid in air.moved:
         return f"{sid} has already moved this turn"
+    if isinstance(order, Plain) and order.verb == "JETTISON":
+        if not sq.bombs:
+            return f"{sid} carries no bomb load"
+        sq = sq.move(bombs=False, mission="rtb")   # a bomber that jettisons returns to base [9.2.1.1]
+        w.say(f"{sid} jettisons its bomb load (9.2.1.1)", kind="move")
     tokens, dive, why = _plan(air, sq, order)
     if why:
         return why
@@ -154,7 +168,7 @@ def _plan(air: Air, sq: Squadron, order: Order | None) -> tuple[list[str], bool,
         return ([] if target == sq.at else movement.approach(sq, target, movement.allowance(sq, dive))), dive, None
     verb = order.verb if isinstance(order, Plain) else _mission_verb(sq)
     edge = scenario(air.state.scenario)["edges"][sq.side]
-    if verb == "RTB":
+    if verb in ("RTB", "JETTISON"):
         return movement.toward_edge(sq, edge, movement.allowance(sq)), False, None
     if verb == "CIRCLE":
         return [], False, None
@@ -181,10 +195,19 @@ def _straight_squares(sq: Squadron) -> int:
 
 
 # --------------------------------------------------------------------------------- administrative
-def _administrative(w: Work[Air]) -> None:
-    """End of turn [6.0]: the game ends [12.0] or the next Tally Phase opens with the tallies checked
-    (range and sight, AMB-13)."""
+def _administrative(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
+    """The Administrative Phase [6.0]: escapes (the Raider's first, 11.0), GCI vectors (9.2.4); then the
+    game ends [12.0] or the next Tally Phase opens with the tallies checked (range and sight, AMB-13) and
+    radio alerts passed (9.4)."""
     air = w.data
+    for side in (air.state.raider, air.state.defender):
+        for order in orders.get(side, ()):
+            if isinstance(order, Escape):
+                _escape(w, air.squadron(order.sq))
+    for side in SIDES:
+        for order in orders.get(side, ()):
+            if isinstance(order, Vector):
+                _vector(w, air.squadron(order.sq), parse(order.square))
     if ended(air.now(), w.turn):
         air.over = True
         return
@@ -196,6 +219,46 @@ def _administrative(w: Work[Air]) -> None:
             if lost:
                 air.put(air.squadron(sq.id).move(tally=""))
                 w.say(f"{sq.id} loses its tally: {lost} (7.2.2)", kind="tally")
+    radio_alerts(w)
+
+
+def _escape(w: Work[Air], sq: Squadron) -> None:
+    """An escape attempt [11.0]: automatic with no Available enemy fighter in sight (our reading when none
+    sees it), else the opponent's best chaser rolls."""
+    air = w.data
+    if escape.may_escape(air.now(), sq):
+        w.say(f"{sq.id} cannot try to escape: {escape.may_escape(air.now(), sq)}", to=sq.side, kind="skipped")
+        return
+    chase = escape.chaser(air.now(), sq)
+    if chase is None:
+        ok = True
+        w.say(f"{sq.id} escapes: no Available enemy fighter can stop it (11.0)", kind="escape")
+    else:
+        natural = w.roll(6, f"{chase.hunter} tries to stop {sq.id} escaping", seen_by=EVERYONE)
+        reading = air.state.option("escape_reading", "rule")
+        ok = escape.escapes(natural, chase, reading)
+        rolled = f"{natural} (the natural roll: the example's reading)" if reading == "example" \
+            else f"{natural}-{chase.weather} = {natural - chase.weather}"
+        w.say(f"{sq.id} tries to escape; {chase.hunter} at range {chase.range} rolls {rolled}: "
+              f"{'escaped' if ok else 'stopped'} (11.0)", kind="escape")
+    if ok:
+        air.put(sq.move(status="escaped", exit_edge=scenario(air.state.scenario)["edges"][sq.side]))
+
+
+def _vector(w: Work[Air], sq: Squadron, square: tuple[int, int]) -> None:
+    """Ground control moves a non-tallying Intercept's vector on a roll of its rating or more, a 6 when the
+    net is jammed [9.2.4, 9.4.2]."""
+    air = w.data
+    if sq.tally or not sq.on_map or sq.broken:
+        w.say(f"VECTOR {sq.id} was skipped: it tallies, is broken or has left", to=sq.side, kind="skipped")
+        return
+    need = radio.vector_needs(air.now(), sq, radio.jammed_nets(air.now(), air.fought))
+    roll = w.roll(6, f"GCI vector for {sq.id}", seen_by=EVERYONE)
+    placed = roll >= need
+    if placed:
+        air.put(sq.move(vector=square))
+    w.say(f"GCI for {sq.id}: rolled {roll}, needs {need}+: "
+          + (f"vector placed on {name(square)}" if placed else "no change") + " (9.2.4)", kind="gci")
 
 
 def _next_after_movement(w: Work[Air]) -> str:

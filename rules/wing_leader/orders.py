@@ -2,7 +2,8 @@
 
 Tally window [6.0 Tally Phase]: ``TALLY <sq> <enemy>`` and ``DROP <sq>``.  Movement window [6.0 Movement
 Phase]: ``MOVE <sq> [DIVE] <steps>``, and the relative orders resolved at the squadron's turn in the
-interleaved order: ``PURSUE <sq> [DIVE]``, ``RTB <sq>``, ``SWEEP <sq>``, ``CIRCLE <sq>``.  Any of them may
+interleaved order: ``PURSUE <sq> [DIVE]``, ``RTB <sq>``, ``SWEEP <sq>``, ``CIRCLE <sq>``, ``JETTISON <sq>``; and for the
+Administrative Phase ``VECTOR <sq> <square>`` (GCI, 9.2.4) and ``ESCAPE <sq>`` (11.0).  Any of them may
 be conditional (``IF TALLYING A THEN PURSUE A ELSE RTB A``); a later order for the same squadron stands in
 when the earlier cannot be carried out.  Standing order: ``TACTIC <sq> SPEED|TURN|BEST`` [10.5].
 """
@@ -21,7 +22,7 @@ from pbem.core.scripts import ConditionKind, Conditions, If, scripted
 from pbem.core.standing import parse_cancel
 from pbem.core.verbs import Order, Verb, VerbTable, arity, one_of
 
-from . import movement, tally
+from . import escape, movement, radio, tally
 from .model import Squadron, State
 
 TALLY_STEPS = ("raider_tally", "defender_tally")
@@ -65,13 +66,34 @@ class Pursue:
 
 @dataclass(frozen=True)
 class Plain:
-    """RTB, SWEEP or CIRCLE: a relative order with no arguments but the squadron."""
+    """RTB, SWEEP, CIRCLE or JETTISON: a relative order with no arguments but the squadron."""
 
     verb: str
     sq: str
 
     def text(self) -> str:
         return f"{self.verb} {self.sq}"
+
+
+@dataclass(frozen=True)
+class Vector:
+    """Ask ground control to place or move an Intercept's vector, rolled in the Administrative Phase."""
+
+    sq: str
+    square: str
+
+    def text(self) -> str:
+        return f"VECTOR {self.sq} {self.square}"
+
+
+@dataclass(frozen=True)
+class Escape:
+    """A broken squadron tries to escape in the Administrative Phase [11.0]."""
+
+    sq: str
+
+    def text(self) -> str:
+        return f"ESCAPE {self.sq}"
 
 
 @dataclass(frozen=True)
@@ -214,7 +236,9 @@ def parse_plain(verb: str, rule: str) -> Any:
 
 
 def plain_problem(state: State, sq: Squadron, verb: str) -> str | None:
-    """Whether RTB, SWEEP or CIRCLE is open to the squadron's mission [9.2.3, 9.2.4, 9.2.6, 8.3.1]."""
+    """Whether RTB, SWEEP, CIRCLE or JETTISON is open to the squadron [9.2.1.1, 9.2.3, 9.2.4, 9.2.6, 8.3.1]."""
+    if verb == "JETTISON":
+        return None if sq.bombs else f"{sq.id} carries no bomb load"
     if not sq.fighter:
         return f"{sq.id} is a bomber by mission: it flies straight on (9.2.1)"
     if verb == "RTB" and (sq.alert or sq.mission != "sweep") and sq.mission != "escort":
@@ -224,6 +248,33 @@ def plain_problem(state: State, sq: Squadron, verb: str) -> str | None:
     if verb == "CIRCLE" and (sq.mission == "intercept" or free_mover(state, sq) is None):
         return None
     return f"{sq.id} ({'alert' if sq.alert else 'unalert'} {sq.mission}) may {allowed_moves(sq)}"
+
+
+def parse_vector(args: Sequence[str], view: View, seat: str) -> Vector:
+    arity(args, 2, "VECTOR <squadron> <square>", rule="9.2.4")
+    _window(view, False)
+    sq = _own(view, seat, args[0], "9.2.4")
+    state = position(view)
+    if sq.mission != "intercept" or sq.tally:
+        raise IllegalOrderError(f"only an Intercept squadron that tallies nobody gets a new vector; {sq.id} is "
+                                f"{'tallying' if sq.tally else 'on ' + sq.mission}", rule="9.2.4")
+    if not radio.under_gci(state, sq):
+        raise IllegalOrderError(f"{sq.id} is not under ground control (no GCI on its radio net)", rule="9.2.4")
+    try:
+        square = movement.sky.parse(args[1])
+    except ValueError as exc:
+        raise OrderSyntaxError(str(exc), rule="9.2.4") from None
+    return Vector(sq.id, movement.sky.name(square))
+
+
+def parse_escape(args: Sequence[str], view: View, seat: str) -> Escape:
+    arity(args, 1, "ESCAPE <squadron>", rule="11.0")
+    _window(view, False)
+    sq = _own(view, seat, args[0], "11.0")
+    why = escape.may_escape(position(view), sq)
+    if why:
+        raise IllegalOrderError(why, rule="11.0")
+    return Escape(sq.id)
 
 
 def parse_tactic(args: Sequence[str], view: View, seat: str) -> Tactic:
@@ -251,6 +302,9 @@ VERBS = scripted(VerbTable([
     Verb("RTB", parse_plain("RTB", "9.2.6"), "RTB <squadron>", "9.2.6"),
     Verb("SWEEP", parse_plain("SWEEP", "9.2.3"), "SWEEP <squadron>", "9.2.3"),
     Verb("CIRCLE", parse_plain("CIRCLE", "8.3.1"), "CIRCLE <squadron>", "8.3.1"),
+    Verb("JETTISON", parse_plain("JETTISON", "9.2.1.1"), "JETTISON <squadron>", "9.2.1.1"),
+    Verb("VECTOR", parse_vector, "VECTOR <squadron> <square>", "9.2.4"),
+    Verb("ESCAPE", parse_escape, "ESCAPE <squadron>", "11.0"),
     Verb("TACTIC", parse_tactic, "TACTIC <squadron> SPEED|TURN|BEST", "10.5"),
     Verb("CANCEL", parse_cancel, "CANCEL TACTIC <squadron>", "10.5"),
 ], rule="6.0"), CONDITIONS)

@@ -6,6 +6,7 @@ scenario that names one is refused at setup rather than played without it.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from pbem.core.defaults import Assembled
@@ -14,7 +15,7 @@ from pbem.core.errors import RulesetDefinitionError
 from pbem.core.ruleset import Checked, Option, RulesetInfo, Scenario, View
 from pbem.core.orders import OrderLine
 
-from . import sky
+from . import radio, sky
 from .game import STEPS, seats
 from .model import SIDES, Squadron, State
 from .orders import VERBS, whole
@@ -33,7 +34,9 @@ def setup(name: str, options: Mapping[str, Any], dice: Dice) -> State:
     if unknown:
         raise RulesetDefinitionError(f"scenario {name} needs advanced rules not built yet: {unknown}")
     squadrons = tuple(_squadron(row) for row in s["squadrons"])
-    return State(name, squadrons, STEPS.start("raider_tally"), options=tuple(sorted(options.items())))
+    state = State(name, squadrons, STEPS.start("raider_tally"), options=tuple(sorted(options.items())))
+    alerted = radio.alerted_by_radio(state)   # the first Tally Phase opens with radio alerts [9.4 a]
+    return replace(state, squadrons=tuple(q.move(alert=True) if q.id in alerted else q for q in squadrons))
 
 
 def _squadron(row: Mapping[str, Any]) -> Squadron:
@@ -53,7 +56,9 @@ INFO = RulesetInfo(
     scenarios=tuple(Scenario(n, scenarios()[n]["title"], scenarios()[n].get("note", ""))
                     for n in scenarios() if isinstance(scenarios()[n], dict)),
     options=(Option("cadence", "standard", "windows a turn: the Raider's tally, the Defender's tally, movement",
-                    ("standard",)),),
+                    ("standard",)),
+             Option("escape_reading", "rule", "11.0: escape when the modified roll is below the range (rule) or the "
+                    "natural roll, as the worked example reads (example)", ("rule", "example"))),
     rulebook="Wing Leader rules v2 (Russian translation), seeds/000_081fe1e0bed44cb6.txt")
 
 RULESET = Assembled(info=INFO, steps=STEPS, setup=setup, view=view, order_form=order_form,

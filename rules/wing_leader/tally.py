@@ -65,9 +65,10 @@ def modifiers(sky: Sky, sq: Squadron, target: Squadron) -> list[Modifier]:
     return found
 
 
-def needed(sky: Sky, sq: Squadron, target: Squadron) -> int:
-    """The lowest die roll that tallies: the smallest d6 with d6 + modifiers > distance (7 = impossible)."""
-    total = sum(m.value for m in modifiers(sky, sq, target))
+def needed(sky: Sky, sq: Squadron, target: Squadron, extra: Sequence[Modifier] = ()) -> int:
+    """The lowest die roll that tallies: the smallest d6 with d6 + modifiers > distance (7 = impossible);
+    ``extra`` are the radio bonuses (radio.py)."""
+    total = sum(m.value for m in [*modifiers(sky, sq, target), *extra])
     return max(1, distance(sq.at, target.at) + 1 - total)
 
 

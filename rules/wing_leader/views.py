@@ -7,7 +7,7 @@ from pbem.core.defaults import to_json
 from pbem.core.dice import Dice
 from pbem.core.ruleset import Outcome, View
 
-from . import movement, tally
+from . import movement, radio, tally
 from .game import STEPS
 from .model import SIDES, Squadron, State
 from .orders import allowed_moves, free_mover, plain_problem, position
@@ -55,7 +55,7 @@ def _tally_targets(state: State, seat: str) -> dict[str, dict[str, int]]:
     for sq in state.of_side(seat):
         if tally.may_tally(sq.move(tally="")):
             continue
-        found[sq.id] = {t.id: tally.needed(state.sky, sq, t) for t in state.squadrons
+        found[sq.id] = {t.id: tally.needed(state.sky, sq, t, radio.modifiers(state, sq, t)) for t in state.squadrons
                         if t.side != seat and tally.target_problem(state, sq, t) is None}
     return found
 
