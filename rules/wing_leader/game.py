@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from pbem.core.errors import IllegalOrderError
 from pbem.core.flow import OVER
 from pbem.core.phases import ALL, Step, Steps
 from pbem.core.ruleset import Seat
@@ -15,8 +16,8 @@ from pbem.core.scripts import If, run
 from pbem.core.verbs import Order
 from pbem.core.work import EVERYONE, Work
 
-from . import air_combat, combat, escape, movement, radio, sequence, tally
-from .model import SIDES, Squadron, State
+from . import air_combat, combat, escape, movement, radio, reaction, sequence, tally
+from .model import CLIMB, DIVE, SIDES, Squadron, State
 from .orders import CONDITIONS, MOVEMENT, Drop, Escape, Move, Plain, Pursue, Tally, Vector, subject
 from .sky import HEADINGS, name, parse
 from .tables import scenario
@@ -137,8 +138,12 @@ def _perform(w: Work[Air], sid: str, order: Order | None) -> str | None:
     target = air.squadron(sq.tally).at if sq.tally else None
     try:
         walk = movement.walk(sq, tokens, movement.allowance(sq, dive), stop_at=target)
+        if target is not None and walk.path and walk.at == target and walk.entered_from is not None \
+                and _reaction(w, sq, air.squadron(sq.tally), walk.entered_from) == reaction.SUCCESS:
+            walk = movement.walk(sq, tokens[:walk.used - 1], movement.allowance(sq, dive))
+            dive = dive and walk.dived
         moved = movement.finish(sq, walk, dive_declared=dive)
-    except Exception as exc:  # an IllegalOrderError: the plan no longer fits the position
+    except IllegalOrderError as exc:  # the plan no longer fits the position
         return str(exc)
     if order is not None and isinstance(order, Plain) and order.verb == "RTB":
         moved = moved.move(mission="rtb", vector=None)
@@ -150,6 +155,48 @@ def _perform(w: Work[Air], sid: str, order: Order | None) -> str | None:
     w.say(f"{sid} ({_what(order)}) {name(sq.at)} -> {trail}, heading {HEADINGS[moved.heading]}, "
           f"{walk.spent:g} of {walk.mp} MP" + (f", off the {walk.exited} edge" if walk.exited else ""), kind="move")
     return None
+
+
+def _reaction(w: Work[Air], mover: Squadron, bomber: Squadron, came_from: tuple[int, int]) -> str:
+    """Escorts react to ``mover`` entering ``bomber``'s square [10.4]: each willing eligible escort rolls
+    2d6; the best result counts for all [10.4.5].  A success stops the mover short and the escorts attack
+    it there; a late reaction lets it in and the escorts join the bomber's defence [10.4.2, 10.4.3]."""
+    air = w.data
+    if not reaction.triggered(mover, bomber, came_from):
+        return reaction.NONE
+    state = air.now()
+    escorts = [e for e in reaction.eligible(state, bomber) if _willing(w, e)]
+    results = []
+    for e in escorts:
+        roll = w.roll(6, f"{e.id} reacts", seen_by=EVERYONE) + w.roll(6, f"{e.id} reacts", seen_by=EVERYONE)
+        mod = reaction.modifier(state, e, bomber)
+        results.append(reaction.result(roll + mod))
+        w.say(f"{e.id} reacts to {mover.id} entering {bomber.id}'s square: rolled {roll}{mod:+d} = {roll + mod}: "
+              f"{results[-1]} (10.4)", kind="reaction")
+    final = reaction.best(results)
+    if final != reaction.NONE:
+        square = came_from if final == reaction.SUCCESS else bomber.at
+        for e in escorts:
+            _rush(air, e, square, mover.id)
+        w.say(f"{'+'.join(e.id for e in escorts)} {'stop' if final == reaction.SUCCESS else 'join the bombers against'}"
+              f" {mover.id} in {name(square)} (10.4.{'2' if final == reaction.SUCCESS else '3'})", kind="reaction")
+    return final
+
+
+def _willing(w: Work[Air], escort: Squadron) -> bool:
+    """An escort reacts unless its owner's standing order says REACT <escort> NO."""
+    kept = w.standing_order(escort.side, f"REACT {escort.id}")
+    return kept is None or kept.words[-1] != "NO"
+
+
+def _rush(air: Air, escort: Squadron, square: tuple[int, int], enemy: str) -> None:
+    """A reacting escort tallies the enemy and flies to ``square`` with unlimited MP, marked Dive or Climb
+    by its altitude change [10.4.2, 8.5]; having tallied, it is a Sweep now [9.2.2 a]."""
+    marker = DIVE if square[1] < escort.at[1] else CLIMB if square[1] > escort.at[1] else escort.marker
+    air.put(escort.move(at=square, tally=enemy, alert=True, mission="sweep", marker=marker, vector=None,
+                        entered_from=escort.at))
+    if escort.id not in air.moved:
+        air.moved.append(escort.id)
 
 
 def _what(order: Order | None) -> str:

@@ -49,6 +49,7 @@ class Walk:
     entered_from: sky.Square | None = None
     exited: str = ""
     path: list[sky.Square] = field(default_factory=list)
+    used: int = 0   # how many tokens were carried out
 
     def pay(self, cost: float, what: str, rule: str = "8.3") -> None:
         if self.spent + cost > self.mp + 1e-9:
@@ -67,6 +68,7 @@ def walk(sq: Squadron, tokens: Sequence[str], mp: int, *, stop_at: sky.Square | 
     for i, token in enumerate(tokens):
         if w.exited or (stop_at is not None and w.path and w.at == stop_at):
             break
+        w.used = i + 1
         if token == "SLOW":
             _slow_start(w, sq, i)
         elif token in sky.HEADINGS:

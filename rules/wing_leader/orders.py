@@ -5,7 +5,8 @@ Phase]: ``MOVE <sq> [DIVE] <steps>``, and the relative orders resolved at the sq
 interleaved order: ``PURSUE <sq> [DIVE]``, ``RTB <sq>``, ``SWEEP <sq>``, ``CIRCLE <sq>``, ``JETTISON <sq>``; and for the
 Administrative Phase ``VECTOR <sq> <square>`` (GCI, 9.2.4) and ``ESCAPE <sq>`` (11.0).  Any of them may
 be conditional (``IF TALLYING A THEN PURSUE A ELSE RTB A``); a later order for the same squadron stands in
-when the earlier cannot be carried out.  Standing order: ``TACTIC <sq> SPEED|TURN|BEST`` [10.5].
+when the earlier cannot be carried out.  Standing orders: ``TACTIC <sq> SPEED|TURN|BEST`` [10.5] and
+``REACT <escort> YES|NO`` [10.4].
 """
 from __future__ import annotations
 
@@ -108,6 +109,20 @@ class Tactic:
 
     def standing_change(self) -> tuple[str, str | None]:
         return f"TACTIC {self.sq}", None if self.choice == "BEST" else self.text()
+
+
+@dataclass(frozen=True)
+class React:
+    """Standing order: whether an escort reacts to enemies entering its bombers' squares [10.4]."""
+
+    sq: str
+    choice: str
+
+    def text(self) -> str:
+        return f"REACT {self.sq} {self.choice}"
+
+    def standing_change(self) -> tuple[str, str | None]:
+        return f"REACT {self.sq}", None if self.choice == "YES" else self.text()
 
 
 MOVEMENT = (Move, Pursue, Plain)
@@ -283,6 +298,14 @@ def parse_tactic(args: Sequence[str], view: View, seat: str) -> Tactic:
     return Tactic(sq.id, one_of(args[1].upper(), ("SPEED", "TURN", "BEST"), "TACTIC", rule="10.5"))
 
 
+def parse_react(args: Sequence[str], view: View, seat: str) -> React:
+    arity(args, 2, "REACT <escort> YES|NO", rule="10.4")
+    sq = _own(view, seat, args[0], "10.4")
+    if sq.mission != "escort":
+        raise IllegalOrderError(f"{sq.id} is not an escort; only escorts react", rule="10.4")
+    return React(sq.id, one_of(args[1].upper(), ("YES", "NO"), "REACT", rule="10.4"))
+
+
 def _parse_sq(args: Sequence[str], view: View, seat: str) -> tuple[str, ...]:
     arity(args, 1, "<squadron>", rule="9.2")
     return (_own(view, seat, args[0], "9.2").id,)
@@ -306,7 +329,8 @@ VERBS = scripted(VerbTable([
     Verb("VECTOR", parse_vector, "VECTOR <squadron> <square>", "9.2.4"),
     Verb("ESCAPE", parse_escape, "ESCAPE <squadron>", "11.0"),
     Verb("TACTIC", parse_tactic, "TACTIC <squadron> SPEED|TURN|BEST", "10.5"),
-    Verb("CANCEL", parse_cancel, "CANCEL TACTIC <squadron>", "10.5"),
+    Verb("REACT", parse_react, "REACT <escort> YES|NO", "10.4"),
+    Verb("CANCEL", parse_cancel, "CANCEL TACTIC|REACT <squadron>", "10.5"),
 ], rule="6.0"), CONDITIONS)
 
 
