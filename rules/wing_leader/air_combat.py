@@ -1,12 +1,13 @@
 """One air combat carried out with dice and reported [10.2-10.7]: leads, rating, the two Air Combat Table
 rolls, hit allocation, confirmation, removal, cohesion, ammunition, and the tallies the combat leaves.
 
-Lead squadrons and the rating come from standing orders or defaults (the combat-choice interrupts are not
-built): the defender's lead is the squadron the first attacker to arrive tallies; the attacker's lead is
-that attacker; the rating is the attacker lead's ``TACTIC`` or the one giving it the better column.
+Lead squadrons are chosen by default (the lead-choice decision is not built): the attacker's lead is the
+attacker first to arrive, the defender's the squadron it tallies.  The rating is the attacker lead's
+standing ``TACTIC`` (SPEED, TURN, BEST = the better column, ASK = an interrupt for its owner).
 """
 from __future__ import annotations
 
+from pbem.core.interrupts import Ask
 from pbem.core.work import EVERYONE, Work
 
 from . import combat
@@ -14,13 +15,38 @@ from .model import Squadron, max_losses
 from .sky import name
 
 
-def resolve(w: Work, fight: combat.Fight) -> None:
+def _sides(w: Work, fight: combat.Fight) -> tuple[list[Squadron], list[Squadron], Squadron, Squadron]:
+    """Both sides and their leads: the attacker first to arrive, and the squadron it tallies [10.2]."""
     air = w.data
-    attackers = [air.squadron(s) for s in _by_arrival(fight.attackers, air.moved)]
+    attackers = [air.squadron(s) for s in _by_arrival(fight.attackers, list(air.moved_last))]
     defenders = [air.squadron(s) for s in fight.defenders]
     alead = attackers[0]
-    dlead = next((d for d in defenders if d.id == alead.tally), defenders[0])
-    kind = _rating_kind(w, alead, dlead, attackers, defenders)
+    return attackers, defenders, alead, next((d for d in defenders if d.id == alead.tally), defenders[0])
+
+
+def ask_rating(w: Work, fight: combat.Fight) -> Ask | None:
+    """The question for the attacking lead's owner when its standing order is ``TACTIC <sq> ASK`` and the
+    fight is not head-on (head-on is always hit-and-run, 10.3) [10.5]."""
+    attackers, defenders, alead, dlead = _sides(w, fight)
+    kept = w.standing_order(alead.side, f"TACTIC {alead.id}")
+    if kept is None or kept.words[-1] != "ASK" or combat.head_on(alead, dlead):
+        return None
+    cols = {k: combat.column(combat.rating(alead, attackers, k), combat.rating(dlead, defenders, k))
+            for k in (combat.SPEED, combat.TURN)}
+    return Ask(alead.side, "rating", f"{alead.id} attacks {dlead.id} in {name(fight.square)}: SPEED gives column "
+               f"{cols[combat.SPEED]:+d}, TURN column {cols[combat.TURN]:+d}", "BEST", ("SPEED", "TURN", "BEST"))
+
+
+def best_rating(w: Work, fight: combat.Fight) -> str:
+    attackers, defenders, alead, dlead = _sides(w, fight)
+    return _better(alead, dlead, attackers, defenders)
+
+
+def resolve(w: Work, fight: combat.Fight, chosen: str | None = None) -> None:
+    """One air combat; ``chosen`` is the rating the attacker answered, else its standing order decides."""
+    air = w.data
+    attackers, defenders, alead, dlead = _sides(w, fight)
+    kind = chosen or _rating_kind(w, alead, dlead, attackers, defenders)
     a_value, d_value = combat.rating(alead, attackers, kind), combat.rating(dlead, defenders, kind)
     weather = air.now().sky.weather_at(fight.square)
     w.say(f"air combat in {name(fight.square)}: {'+'.join(s.id for s in attackers)} attack "
@@ -53,8 +79,13 @@ def _rating_kind(w: Work, alead: Squadron, dlead: Squadron, attackers: list[Squa
     if combat.head_on(alead, dlead):
         return combat.SPEED
     standing = w.standing_order(alead.side, f"TACTIC {alead.id}")
-    if standing is not None:
+    if standing is not None and standing.words[-1] in ("SPEED", "TURN"):
         return combat.SPEED if standing.words[-1] == "SPEED" else combat.TURN
+    return _better(alead, dlead, attackers, defenders)
+
+
+def _better(alead: Squadron, dlead: Squadron, attackers: list[Squadron], defenders: list[Squadron]) -> str:
+    """The rating giving the attacker the better column; hit-and-run on a tie."""
     def edge(kind: str) -> int:
         return combat.rating(alead, attackers, kind) - combat.rating(dlead, defenders, kind)
     return combat.TURN if edge(combat.TURN) > edge(combat.SPEED) else combat.SPEED

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .model import Squadron
 from .sky import front_squares
@@ -22,6 +23,13 @@ class Fight:
     square: tuple[int, int]
     attackers: tuple[str, ...]
     defenders: tuple[str, ...]
+
+    def dump(self) -> dict[str, list[Any]]:
+        return {"square": list(self.square), "attackers": list(self.attackers), "defenders": list(self.defenders)}
+
+    @classmethod
+    def load(cls, d: dict[str, list[Any]]) -> Fight:
+        return cls((d["square"][0], d["square"][1]), tuple(d["attackers"]), tuple(d["defenders"]))
 
 
 def fights(squadrons: Sequence[Squadron], moved: Sequence[str]) -> list[Fight]:

@@ -11,7 +11,7 @@ from typing import Any
 from pbem.core.errors import IllegalOrderError
 from pbem.core.flow import OVER
 from pbem.core.phases import ALL, Step, Steps
-from pbem.core.ruleset import Seat
+from pbem.core.ruleset import Seat, Window
 from pbem.core.scripts import If, run
 from pbem.core.verbs import Order
 from pbem.core.work import EVERYONE, Work
@@ -99,10 +99,45 @@ def movement_phase(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
     for sid in order:
         _activate(w, air.squadron(sid), orders.get(air.squadron(sid).side, ()))
     air.moved_last = tuple(air.moved)
-    for fight in combat.fights(list(air.squadrons.values()), air.moved):
-        air.fought.update(fight.attackers + fight.defenders)
-        air_combat.resolve(w, fight)
-    _administrative(w, orders)
+    admin = [o.text() for side in (air.state.raider, air.state.defender) for o in orders.get(side, ())
+             if isinstance(o, (Escape, Vector))]
+    _combats(w, combat.fights(list(air.squadrons.values()), air.moved), 0, admin)
+
+
+def _combats(w: Work[Air], fights: Sequence[combat.Fight], start: int, admin: list[str],
+             chosen: str | None = None) -> None:
+    """The Combat Phase from fight ``start`` on, then the Administrative Phase.  A fight whose attacking
+    lead's standing order is ``TACTIC <sq> ASK`` stops here and asks its owner (``chosen`` is the answer
+    when resuming)."""
+    air = w.data
+    for i in range(start, len(fights)):
+        kind = chosen if i == start else None
+        ask = None if kind else air_combat.ask_rating(w, fights[i])
+        if ask is not None:
+            w.interrupt("combat_choice", [ask], fights=[f.dump() for f in fights], index=i, admin=admin,
+                        fought=sorted(air.fought))
+            return
+        air.fought.update(fights[i].attackers + fights[i].defenders)
+        air_combat.resolve(w, fights[i], kind)
+    _administrative(w, [_admin_order(t) for t in admin])
+
+
+def _admin_order(text: str) -> Order:
+    """An Administrative Phase order kept as text across an interrupt (checked when it was written)."""
+    words = text.split()
+    return Escape(words[1]) if words[0] == "ESCAPE" else Vector(words[1], words[2])
+
+
+def combat_choice(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
+    """Resume the Combat Phase with the asked rating (the better column on silence) [10.5]."""
+    data = w.resumed.data
+    w.data.fought.update(data["fought"])
+    answer = w.answers["rating"]
+    chosen = None if answer == "BEST" else combat.SPEED if answer == "SPEED" else combat.TURN
+    fights = [combat.Fight.load(f) for f in data["fights"]]
+    if chosen is None:
+        chosen = air_combat.best_rating(w, fights[data["index"]])
+    _combats(w, fights, data["index"], data["admin"], chosen)
 
 
 def _activate(w: Work[Air], sq: Squadron, side_orders: Sequence[Order]) -> None:
@@ -242,19 +277,17 @@ def _straight_squares(sq: Squadron) -> int:
 
 
 # --------------------------------------------------------------------------------- administrative
-def _administrative(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
+def _administrative(w: Work[Air], orders: Sequence[Order]) -> None:
     """The Administrative Phase [6.0]: escapes (the Raider's first, 11.0), GCI vectors (9.2.4); then the
     game ends [12.0] or the next Tally Phase opens with the tallies checked (range and sight, AMB-13) and
-    radio alerts passed (9.4)."""
+    radio alerts passed (9.4).  ``orders`` are the Raider's then the Defender's."""
     air = w.data
-    for side in (air.state.raider, air.state.defender):
-        for order in orders.get(side, ()):
-            if isinstance(order, Escape):
-                _escape(w, air.squadron(order.sq))
-    for side in SIDES:
-        for order in orders.get(side, ()):
-            if isinstance(order, Vector):
-                _vector(w, air.squadron(order.sq), parse(order.square))
+    for order in orders:
+        if isinstance(order, Escape):
+            _escape(w, air.squadron(order.sq))
+    for order in orders:
+        if isinstance(order, Vector):
+            _vector(w, air.squadron(order.sq), parse(order.square))
     if ended(air.now(), w.turn):
         air.over = True
         return
@@ -323,4 +356,6 @@ STEPS: Steps[State, Air] = Steps([
          title="the Defender's tally rolls", prompt="Tally Phase [6.0, 7.2]: the Defender, having seen the Raider's"),
     Step("movement", movement_phase, next=_next_after_movement, who=ALL,
          title="movement plans", prompt="Movement Phase [6.0, 8]: both sides' plans; combat follows [10]"),
+    Step("combat_choice", combat_choice, next=_next_after_movement, window=Window.INTERRUPT,
+         title="choose the combat rating", prompt="Air combat [10.5]: SPEED (hit-and-run) or TURN (turning fight)"),
 ], seats=seats, open=Air, close=Air.freeze, sides=SIDES)

@@ -5,7 +5,7 @@ Phase]: ``MOVE <sq> [DIVE] <steps>``, and the relative orders resolved at the sq
 interleaved order: ``PURSUE <sq> [DIVE]``, ``RTB <sq>``, ``SWEEP <sq>``, ``CIRCLE <sq>``, ``JETTISON <sq>``; and for the
 Administrative Phase ``VECTOR <sq> <square>`` (GCI, 9.2.4) and ``ESCAPE <sq>`` (11.0).  Any of them may
 be conditional (``IF TALLYING A THEN PURSUE A ELSE RTB A``); a later order for the same squadron stands in
-when the earlier cannot be carried out.  Standing orders: ``TACTIC <sq> SPEED|TURN|BEST`` [10.5] and
+when the earlier cannot be carried out.  Standing orders: ``TACTIC <sq> SPEED|TURN|BEST|ASK`` [10.5] and
 ``REACT <escort> YES|NO`` [10.4].
 """
 from __future__ import annotations
@@ -99,7 +99,8 @@ class Escape:
 
 @dataclass(frozen=True)
 class Tactic:
-    """Standing order: the rating this squadron's attacks use, SPEED (hit-and-run), TURN or BEST [10.5]."""
+    """Standing order: the rating this squadron's attacks use: SPEED (hit-and-run), TURN, BEST (the better
+    column, the default) or ASK (an interrupt window when it comes to it) [10.5]."""
 
     sq: str
     choice: str
@@ -293,9 +294,9 @@ def parse_escape(args: Sequence[str], view: View, seat: str) -> Escape:
 
 
 def parse_tactic(args: Sequence[str], view: View, seat: str) -> Tactic:
-    arity(args, 2, "TACTIC <squadron> SPEED|TURN|BEST", rule="10.5")
+    arity(args, 2, "TACTIC <squadron> SPEED|TURN|BEST|ASK", rule="10.5")
     sq = _own(view, seat, args[0], "10.5")
-    return Tactic(sq.id, one_of(args[1].upper(), ("SPEED", "TURN", "BEST"), "TACTIC", rule="10.5"))
+    return Tactic(sq.id, one_of(args[1].upper(), ("SPEED", "TURN", "BEST", "ASK"), "TACTIC", rule="10.5"))
 
 
 def parse_react(args: Sequence[str], view: View, seat: str) -> React:
@@ -328,7 +329,7 @@ VERBS = scripted(VerbTable([
     Verb("JETTISON", parse_plain("JETTISON", "9.2.1.1"), "JETTISON <squadron>", "9.2.1.1"),
     Verb("VECTOR", parse_vector, "VECTOR <squadron> <square>", "9.2.4"),
     Verb("ESCAPE", parse_escape, "ESCAPE <squadron>", "11.0"),
-    Verb("TACTIC", parse_tactic, "TACTIC <squadron> SPEED|TURN|BEST", "10.5"),
+    Verb("TACTIC", parse_tactic, "TACTIC <squadron> SPEED|TURN|BEST|ASK", "10.5"),
     Verb("REACT", parse_react, "REACT <escort> YES|NO", "10.4"),
     Verb("CANCEL", parse_cancel, "CANCEL TACTIC|REACT <squadron>", "10.5"),
 ], rule="6.0"), CONDITIONS)
@@ -359,3 +360,26 @@ def whole(parsed: Sequence[tuple[OrderLine, Order]], view: View, seat: str) -> l
                             .problem(line.line_no, line.text))
         rolled.add(order.sq)
     return problems
+
+
+@dataclass(frozen=True)
+class Rating:
+    """The answer in a combat-choice interrupt: SPEED, TURN or BEST [10.5]."""
+
+    choice: str
+
+    def text(self) -> str:
+        return self.choice
+
+    def answer_to(self, ask: Any) -> str | None:
+        return self.choice if ask.key == "rating" else None
+
+
+def _parse_rating(choice: str) -> Any:
+    def parse(args: Sequence[str], view: View, seat: str) -> Rating:
+        arity(args, 0, choice, rule="10.5")
+        return Rating(choice)
+    return parse
+
+
+ANSWERS = VerbTable([Verb(c, _parse_rating(c), c, "10.5") for c in ("SPEED", "TURN", "BEST")], rule="10.5")

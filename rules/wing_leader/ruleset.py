@@ -18,7 +18,7 @@ from pbem.core.orders import OrderLine
 from . import radio, sky
 from .game import STEPS, seats
 from .model import SIDES, Squadron, State
-from .orders import VERBS, whole
+from .orders import ANSWERS, VERBS, whole
 from .tables import scenario, scenarios
 from .views import bot_orders, order_form, outcome, view
 
@@ -48,6 +48,8 @@ def _squadron(row: Mapping[str, Any]) -> Squadron:
 
 
 def check_orders(v: View, seat: str, lines: list[OrderLine]) -> Checked:
+    if v["asking"]:
+        return ANSWERS.check_lines(v, seat, lines)
     return VERBS.check_lines(v, seat, lines, whole=whole)
 
 

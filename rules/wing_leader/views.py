@@ -31,7 +31,14 @@ def view(state: State, seat: str) -> dict[str, Any]:
         "tally_targets": _tally_targets(state, seat) if _my_tally_window(state, seat) else {},
         "victory_points": points(state),
         "standing": state.flow.standing.view_of(seat),
+        "asking": _question(state, seat),
     }
+
+
+def _question(state: State, seat: str) -> str:
+    """The question an interrupt window puts to this seat, or ""."""
+    pending = state.flow.pending
+    return next((a.question for a in pending.asks if a.seat == seat), "") if pending is not None else ""
 
 
 def _my_tally_window(state: State, seat: str) -> bool:
@@ -61,6 +68,8 @@ def _tally_targets(state: State, seat: str) -> dict[str, dict[str, int]]:
 
 
 def order_form(v: View, seat: str) -> str:
+    if v["asking"]:
+        return f"# {v['asking']}\n# Answer SPEED (hit-and-run), TURN (turning fight) or BEST (10.5).\nBEST\n"
     lines = [f"# {scenario(v['scenario'])['title']}: turn {v['turn']}, {v['step_title']} ({seat})"]
     state = position(v)
     for sq in state.of_side(seat):
@@ -69,7 +78,8 @@ def order_form(v: View, seat: str) -> str:
         lines.append(f"# {sq.id} {card(sq.model)['name']} at {name(sq.at)} heading {HEADINGS[sq.heading]}, "
                      f"{'alert' if sq.alert else 'unalert'} {sq.mission}" + (f", tallies {sq.tally}" if sq.tally else ""))
         lines += _form_lines(v, state, sq)
-    lines += v["standing"] and [f"# standing: {k}: {t}" for k, t in v["standing"].items()] or []
+    kept = [f"#   {o['text']}" for o in v["standing"]]
+    lines += ["# Standing orders in force (CANCEL <key> removes one):", *kept] if kept else ["# Standing orders: none"]
     return "\n".join(lines) + "\n"
 
 
@@ -102,6 +112,8 @@ def outcome(state: State) -> Outcome | None:
 
 def bot_orders(v: View, seat: str, dice: Dice) -> str:
     """Tally each target it can with the best odds; in movement, let missions and PURSUE do the rest."""
+    if v["asking"]:
+        return ("SPEED\n", "TURN\n", "BEST\n")[dice.roll(3, why="bot rating", seen_by=()) - 1]
     if v["step"] in ("raider_tally", "defender_tally"):
         lines, tallying = [], {s["id"] for s in v["squadrons"] if s["tally"]}
         for sid, targets in sorted(v["tally_targets"].items()):
@@ -109,7 +121,13 @@ def bot_orders(v: View, seat: str, dice: Dice) -> str:
                 lines.append(f"TALLY {sid} {min(sorted(targets), key=lambda t: targets[t])}")
         return "\n".join(lines) + "\n"
     state = position(v)
-    return "".join(f"PURSUE {s.id}\n" for s in state.of_side(seat) if s.on_map and s.tally and not s.broken)
+    lines = []
+    for s in state.of_side(seat):
+        if s.on_map and s.tally and not s.broken:
+            lines.append(f"PURSUE {s.id}")
+            if dice.roll(4, why="bot tactic", seen_by=()) == 1:   # sometimes leave the rating to an interrupt
+                lines.append(f"TACTIC {s.id} ASK")
+    return "".join(f"{line}\n" for line in lines)
 
 
 def steps() -> Any:

@@ -31,15 +31,20 @@ def _problems(state: State, seat: str, body: str) -> list[str]:
     return check_body(RULESET, state, seat, body)[1]
 
 
-def test_the_ruleset_passes_the_kit_conformance_checks():
-    assert check_ruleset(RULESET, "sweep", SEED, max_phases=60) > 6
+SCENARIOS = [s.name for s in RULESET.info.scenarios]
 
 
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_the_ruleset_passes_the_kit_conformance_checks(scenario):
+    assert check_ruleset(RULESET, scenario, SEED, max_phases=60) > 6
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
 @pytest.mark.parametrize("seed", [SEED, b"another wing leader seed of 32 b"])
-def test_a_bot_game_reaches_its_victory_point_result_and_replays_byte_for_byte(seed):
+def test_a_bot_game_reaches_its_victory_point_result_and_replays_byte_for_byte(scenario, seed):
     """12.0-12.1: the game ends (all out, escaped or broken, or the last turn) with a VP result; the same
     seed gives the same game."""
-    first, again = play(RULESET, "sweep", seed, max_phases=200), play(RULESET, "sweep", seed, max_phases=200)
+    first, again = play(RULESET, scenario, seed, max_phases=200), play(RULESET, scenario, seed, max_phases=200)
     end = first[-1].state
     assert end.flow.over and RULESET.outcome(end) is not None and "victory points" in RULESET.outcome(end).text
     assert end.turn > 2
@@ -125,3 +130,45 @@ def test_both_sides_see_the_same_map_and_wing_displays():
     a, b = RULESET.view(state, "allies"), RULESET.view(state, "axis")
     for key in ("squadrons", "wing_display", "sky", "victory_points"):
         assert a[key] == b[key]
+
+
+def _combat_example() -> State:
+    from pathlib import Path
+
+    from pbem.testing import known
+    case = known.load_case(Path(__file__).parents[2] / "known" / "wing_leader" / "cases" / "air_combat_example_10_5_1.toml")
+    return known.start_state(RULESET, case)
+
+
+def _resolve_with(state: State, bodies: dict[str, str], seed: str) -> State:
+    phase = RULESET.phase(state)
+    orders = {}
+    for seat in phase.awaiting:
+        checked, problems = check_body(RULESET, state, seat, bodies.get(seat, ""))
+        assert problems == []
+        orders[seat] = checked.orders
+    return RULESET.resolve(state, orders, SeededDice(SEED, seed)).state
+
+
+def test_tactic_ask_opens_an_interrupt_for_the_attacker_and_resumes_with_its_answer():
+    """10.5: the attacker declares the rating; TACTIC ASK stops the Combat Phase for that seat only, the
+    answer TURN makes it a turning fight, and the turn then goes on to the next Tally Phase."""
+    asked = _resolve_with(_combat_example(), {"axis": "TACTIC K ASK\nPURSUE K"}, "move")
+    phase = RULESET.phase(asked)
+    assert phase.name.startswith("combat_choice") and phase.awaiting == {"axis"}
+    view = RULESET.view(asked, "axis")
+    assert "SPEED gives column +4, TURN column +3" in view["asking"]
+    assert "TURN" in RULESET.order_form(view, "axis")
+    assert "[10.5]" in check_body(RULESET, asked, "axis", "PURSUE K")[1][0]
+    phase_before = RULESET.phase(asked)
+    result = RULESET.resolve(asked, {"axis": check_body(RULESET, asked, "axis", "TURN")[0].orders},
+                             SeededDice(SEED, phase_before.name))
+    assert any("turning fight (turn) 3 against 0" in e.text for e in result.events)
+    assert RULESET.phase(result.state).name == "raider_tally" and result.state.turn == 2
+
+
+def test_silence_in_the_combat_choice_takes_the_better_column():
+    """10.5: the default answer BEST picks hit-and-run here (+4 against +3)."""
+    asked = _resolve_with(_combat_example(), {"axis": "TACTIC K ASK\nPURSUE K"}, "move")
+    result = RULESET.resolve(asked, {"axis": ()}, SeededDice(SEED, "silent"))
+    assert any("hit-and-run (speed) 7 against 3" in e.text for e in result.events)
