@@ -9,7 +9,7 @@ from typing import Any
 
 from pbem.core.data import data_cache, load_data
 
-PACKAGE = "rules.wing_leader"
+PACKAGE = __package__  # "pbem.rules.wing_leader" once installed
 BANDS = ("low", "medium", "high")
 
 

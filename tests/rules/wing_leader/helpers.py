@@ -10,8 +10,8 @@ import pytest
 from pbem.core.errors import IllegalOrderError
 
 from pbem.core.flow import Flow
-from rules.wing_leader.model import Squadron, State
-from rules.wing_leader.sky import HEADINGS, parse
+from pbem.rules.wing_leader.model import Squadron, State
+from pbem.rules.wing_leader.sky import HEADINGS, parse
 
 
 def sq(sid: str, side: str, model: str, mission: str, at: str, heading: str = "E", **kw: Any) -> Squadron:

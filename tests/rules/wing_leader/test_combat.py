@@ -1,9 +1,9 @@
 """Air combat [10]: the worked example of 10.5.1, columns, defence, hits, confirmation, cohesion, ammunition."""
 from __future__ import annotations
 
-from rules.wing_leader import combat
-from rules.wing_leader.model import DIVE
-from rules.wing_leader.tables import halve, round_half_up
+from pbem.rules.wing_leader import combat
+from pbem.rules.wing_leader.model import DIVE
+from pbem.rules.wing_leader.tables import halve, round_half_up
 
 from .helpers import sq
 

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from pbem.core.data import packaged_file, provenance_counts
-from rules.wing_leader import tables
-from rules.wing_leader.sky import sky_of
+from pbem.rules.wing_leader import tables
+from pbem.rules.wing_leader.sky import sky_of
 
 FILES = ("data/aircraft.toml", "data/tables.toml", "data/scenarios.toml")
 

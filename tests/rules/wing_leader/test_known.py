@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from pbem.testing import known
-from rules.wing_leader import RULESET
+from pbem.rules.wing_leader import RULESET
 
 CASES = sorted((Path(__file__).parents[2] / "known" / "wing_leader" / "cases").glob("*.toml"))
 

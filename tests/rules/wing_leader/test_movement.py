@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from rules.wing_leader import movement
-from rules.wing_leader.model import CLIMB, DIVE, SLOW_CLIMB
-from rules.wing_leader.sky import name
+from pbem.rules.wing_leader import movement
+from pbem.rules.wing_leader.model import CLIMB, DIVE, SLOW_CLIMB
+from pbem.rules.wing_leader.sky import name
 
 from .helpers import refused, sq
 

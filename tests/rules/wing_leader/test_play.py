@@ -10,9 +10,9 @@ from pbem.core.dice import SeededDice
 from pbem.core.play import canonical_json, play
 from pbem.testing.conformance import check_ruleset
 from pbem.testing.known import check_body
-from rules.wing_leader import RULESET
-from rules.wing_leader.model import State
-from rules.wing_leader.sky import parse
+from pbem.rules.wing_leader import RULESET
+from pbem.rules.wing_leader.model import State
+from pbem.rules.wing_leader.sky import parse
 
 SEED = b"wing leader test seed, 32 bytes!"
 

@@ -1,7 +1,7 @@
 """Radio nets, ground control and escape [9.4, 9.2.4, 11.0]."""
 from __future__ import annotations
 
-from rules.wing_leader import escape, radio
+from pbem.rules.wing_leader import escape, radio
 
 from .helpers import sq, state
 

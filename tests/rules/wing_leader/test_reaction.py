@@ -1,7 +1,7 @@
 """Escort reaction [10.4]: the trigger, eligibility, the (placeholder) table and the best result."""
 from __future__ import annotations
 
-from rules.wing_leader import reaction
+from pbem.rules.wing_leader import reaction
 
 from .helpers import sq, state
 

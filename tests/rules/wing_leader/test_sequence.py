@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from itertools import count
 
-from rules.wing_leader.sequence import movement_order
+from pbem.rules.wing_leader.sequence import movement_order
 
 from .helpers import sq
 

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from rules.wing_leader.sky import Sky, distance, name, parse, sky_of
-from rules.wing_leader.tables import scenario
+from pbem.rules.wing_leader.sky import Sky, distance, name, parse, sky_of
+from pbem.rules.wing_leader.tables import scenario
 
 
 def test_squares_are_named_by_column_letter_and_altitude():

@@ -1,8 +1,8 @@
 """Tally [7.2]: eligibility, targets, the roll and its modifiers, keeping a tally."""
 from __future__ import annotations
 
-from rules.wing_leader import tally
-from rules.wing_leader.sky import Sky
+from pbem.rules.wing_leader import tally
+from pbem.rules.wing_leader.sky import Sky
 
 from .helpers import sq, state
 

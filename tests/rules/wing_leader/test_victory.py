@@ -1,7 +1,7 @@
 """End of the game and victory points [12]."""
 from __future__ import annotations
 
-from rules.wing_leader.victory import exit_points, points
+from pbem.rules.wing_leader.victory import exit_points, points
 
 from .helpers import sq, state
 
