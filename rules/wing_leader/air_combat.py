@@ -10,15 +10,18 @@ from __future__ import annotations
 from pbem.core.interrupts import Ask
 from pbem.core.work import EVERYONE, Work
 
-from . import combat
+from . import combat, dogfight
 from .model import Squadron, max_losses
 from .sky import name
+from .tables import scenario
 
 
 def _sides(w: Work, fight: combat.Fight) -> tuple[list[Squadron], list[Squadron], Squadron, Squadron]:
-    """Both sides and their leads: the attacker first to arrive, and the squadron it tallies [10.2]."""
+    """Both sides and their leads: the unbroken attacker first to arrive (a broken squadron cannot attack,
+    10.7.1, though it may be in the fight as someone's target), and the squadron it tallies [10.2]."""
     air = w.data
-    attackers = [air.squadron(s) for s in _by_arrival(fight.attackers, list(air.moved_last))]
+    attackers = sorted((air.squadron(s) for s in _by_arrival(fight.attackers, list(air.moved_last))),
+                       key=lambda s: s.broken)
     defenders = [air.squadron(s) for s in fight.defenders]
     alead = attackers[0]
     return attackers, defenders, alead, next((d for d in defenders if d.id == alead.tally), defenders[0])
@@ -29,7 +32,7 @@ def ask_rating(w: Work, fight: combat.Fight) -> Ask | None:
     fight is not head-on (head-on is always hit-and-run, 10.3) [10.5]."""
     attackers, defenders, alead, dlead = _sides(w, fight)
     kept = w.standing_order(alead.side, f"TACTIC {alead.id}")
-    if kept is None or kept.words[-1] != "ASK" or combat.head_on(alead, dlead):
+    if kept is None or kept.words[-1] != "ASK" or alead.dogfight or combat.head_on(alead, dlead):
         return None
     cols = {k: combat.column(combat.rating(alead, attackers, k), combat.rating(dlead, defenders, k))
             for k in (combat.SPEED, combat.TURN)}
@@ -53,7 +56,7 @@ def resolve(w: Work, fight: combat.Fight, chosen: str | None = None) -> None:
           f"{'+'.join(s.id for s in defenders)}; leads {alead.id} and {dlead.id}; "
           f"{'hit-and-run (speed)' if kind == combat.SPEED else 'turning fight (turn)'} {a_value} against {d_value}",
           kind="combat")
-    head_on = combat.head_on(alead, dlead)
+    head_on = combat.head_on(alead, dlead) and not alead.dogfight
     a_hits = _act_roll(w, alead, combat.column(a_value, d_value), -weather, "attacker")
     d_hits = 0
     if dlead.armed:
@@ -67,6 +70,56 @@ def resolve(w: Work, fight: combat.Fight, chosen: str | None = None) -> None:
     for sid in before:
         _after(w, sid, air.squadron(sid).losses - before[sid], weather)
     _tallies_after(w, [s.id for s in defenders], alead.id)
+    if alead.dogfight:
+        _release(w, fight.square)
+    else:
+        _offer_dogfight(w, fight)
+
+
+def _offer_dogfight(w: Work, fight: combat.Fight) -> None:
+    """After the cohesion checks, unbroken fighters of both sides left in the square may dogfight [10.8]:
+    both SEEK, it starts; one SEEKs, 1d6 + Basic Speed each for its fastest squadron, the seeker wins ties."""
+    air = w.data
+    here = [s for s in dogfight.candidates(list(air.squadrons.values()), fight.square)
+            if s.id in fight.attackers + fight.defenders]
+    sides = sorted({s.side for s in here})
+    if len(sides) < 2:
+        return
+    seeks = {side: _seeks(w, side) for side in sides}
+    if not any(seeks.values()):
+        return
+    if not all(seeks.values()):
+        seeker = next(side for side in sides if seeks[side])
+        decliner = next(side for side in sides if not seeks[side])
+        a = dogfight.fastest([s for s in here if s.side == seeker])
+        d = dogfight.fastest([s for s in here if s.side == decliner])
+        ra = w.roll(6, f"{a.id} seeks a dogfight", seen_by=EVERYONE)
+        rd = w.roll(6, f"{d.id} declines the dogfight", seen_by=EVERYONE)
+        won = dogfight.contest(ra, a, rd, d)
+        w.say(f"{seeker} seeks a dogfight in {name(fight.square)}: {a.id} rolled {ra}, {d.id} rolled {rd}: "
+              + ("it starts" if won else "declined") + " (10.8)", kind="dogfight")
+        if not won:
+            return
+    for s in dogfight.lock(here, scenario(air.state.scenario)["edges"]):
+        air.put(s)
+    w.say(f"dogfight in {name(fight.square)}: {' '.join(sorted(s.id for s in here))} (10.8.1)", kind="dogfight")
+
+
+def _release(w: Work, square: tuple[int, int]) -> None:
+    """A dogfight ends once a side has no unbroken squadron left in it [10.8.1]."""
+    air = w.data
+    stack = [s for s in air.squadrons.values() if s.dogfight and s.at == square and s.on_map and not s.broken]
+    if len({s.side for s in stack}) < 2:
+        for s in stack:
+            air.put(s.move(dogfight=False))
+        if stack:
+            w.say(f"the dogfight in {name(square)} is over (10.8.1)", kind="dogfight")
+
+
+def _seeks(w: Work, side: str) -> bool:
+    """A side seeks a dogfight only by its standing order DOGFIGHT SEEK."""
+    kept = w.standing_order(side, "DOGFIGHT")
+    return kept is not None and kept.words[-1] == "SEEK"
 
 
 def _by_arrival(ids: tuple[str, ...], moved: list[str]) -> list[str]:
@@ -75,7 +128,10 @@ def _by_arrival(ids: tuple[str, ...], moved: list[str]) -> list[str]:
 
 def _rating_kind(w: Work, alead: Squadron, dlead: Squadron, attackers: list[Squadron],
                  defenders: list[Squadron]) -> str:
-    """Head-on attacks are hit-and-run [10.3]; else the attacker's standing TACTIC, or the better column."""
+    """A dogfight is a turning fight [10.8.1]; head-on attacks are hit-and-run [10.3]; else the attacker's
+    standing TACTIC, or the better column."""
+    if alead.dogfight:
+        return combat.TURN
     if combat.head_on(alead, dlead):
         return combat.SPEED
     standing = w.standing_order(alead.side, f"TACTIC {alead.id}")

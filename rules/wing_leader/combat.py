@@ -5,7 +5,7 @@ results back.  The Air Combat and Cohesion tables are placeholders (GAP-10): see
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,11 +32,13 @@ class Fight:
         return cls((d["square"][0], d["square"][1]), tuple(d["attackers"]), tuple(d["defenders"]))
 
 
-def fights(squadrons: Sequence[Squadron], moved: Sequence[str]) -> list[Fight]:
+def fights(squadrons: Sequence[Squadron], moved: Sequence[str],
+           tie: Callable[[], str] = lambda: "") -> list[Fight]:
     """The air combats of a Combat Phase [10.0, 10.1, 10.2]: each group of squadrons in one square linked by
     tallies (a pursuer in its target's square) is one combat.  The side with bombers defends [10.1.1];
     between fighters the pursuer attacks; when both sides pursue, the side of the squadron that moved last
-    in the Movement Phase attacks [10.1.2]."""
+    in the Movement Phase attacks [10.1.2]; in a dogfight the side with the best Basic Turn, ``tie()``
+    deciding equal ones [10.8.1]."""
     by_id = {s.id: s for s in squadrons if s.on_map}
     links = [(s.id, s.tally) for s in by_id.values()
              if s.tally in by_id and by_id[s.tally].at == s.at and not s.broken and s.fighter]
@@ -48,11 +50,20 @@ def fights(squadrons: Sequence[Squadron], moved: Sequence[str]) -> list[Fight]:
     found = []
     for g in sorted(groups, key=sorted):
         members = sorted(g)
-        attacker_side = _attacking_side([by_id[m] for m in members], [a for a, _ in links if a in g], moved)
+        fighting = [by_id[m] for m in members]
+        attacker_side = (_dogfight_attacker(fighting, tie) if any(s.dogfight for s in fighting)
+                         else _attacking_side(fighting, [a for a, _ in links if a in g], moved))
         found.append(Fight(by_id[members[0]].at,
                            tuple(m for m in members if by_id[m].side == attacker_side),
                            tuple(m for m in members if by_id[m].side != attacker_side)))
     return found
+
+
+def _dogfight_attacker(members: list[Squadron], tie: Callable[[], str]) -> str:
+    best = {side: max(s.basic()[1] for s in members if s.side == side) for side in {s.side for s in members}}
+    top = max(best.values())
+    leaders = sorted(side for side, turn in best.items() if turn == top)
+    return leaders[0] if len(leaders) == 1 else tie()
 
 
 def _attacking_side(members: list[Squadron], pursuers: list[str], moved: Sequence[str]) -> str:
@@ -74,9 +85,10 @@ def head_on(attacker: Squadron, target: Squadron) -> bool:
 
 
 def rating(lead: Squadron, side: Sequence[Squadron], kind: str) -> int:
-    """A side's combat value [10.2, 10.5]: the lead's Basic Speed or Turn, +1 for every other armed fighter."""
+    """A side's combat value [10.2, 10.5]: the lead's Basic Speed or Turn, +1 for every other armed fighter
+    (a broken one cannot attack, so it adds nothing: our reading of 10.7.1)."""
     speed, turn = lead.basic()
-    extra = sum(1 for s in side if s.id != lead.id and s.fighter and s.armed)
+    extra = sum(1 for s in side if s.id != lead.id and s.fighter and s.armed and not s.broken)
     return (speed if kind == SPEED else turn) + extra * tables()["air_combat_modifiers"]["extra_fighter"]
 
 
@@ -154,8 +166,9 @@ def disrupt(sq: Squadron, levels: int) -> Squadron:
 
 
 def broken_effects(sq: Squadron) -> Squadron:
-    """A broken fighter drops its tally and mission and returns to base [10.7.1]; a bomber flies on."""
-    return sq.move(tally="", mission="rtb", vector=None) if sq.broken and sq.fighter else sq
+    """A broken fighter drops its tally and mission, leaves any dogfight and returns to base [10.7.1]; a
+    bomber flies on."""
+    return sq.move(tally="", mission="rtb", vector=None, dogfight=False) if sq.broken and sq.fighter else sq
 
 
 def spend_ammo(sq: Squadron) -> Squadron:

@@ -16,9 +16,9 @@ from pbem.core.scripts import If, run
 from pbem.core.verbs import Order
 from pbem.core.work import EVERYONE, Work
 
-from . import air_combat, combat, escape, movement, radio, reaction, sequence, tally
-from .model import CLIMB, DIVE, SIDES, Squadron, State
-from .orders import CONDITIONS, MOVEMENT, Drop, Escape, Move, Plain, Pursue, Tally, Vector, subject
+from . import air_combat, combat, dogfight, escape, movement, radio, reaction, sequence, tally
+from .model import CLIMB, DIVE, NONE, SIDES, Squadron, State
+from .orders import CONDITIONS, MOVEMENT, Drop, Escape, Move, Plain, Pursue, Stack, Tally, Vector, subject
 from .sky import HEADINGS, name, parse
 from .tables import scenario
 from .victory import ended
@@ -67,6 +67,11 @@ def _tallies(w: Work[Air], side: str, orders: Mapping[str, Sequence[Order]]) -> 
             radio_alerts(w)
 
 
+def jammed_now(state: State) -> set[str]:
+    """In the Tally Phase a net is jammed by its squadrons in dogfights (AMB-14, the literal reading)."""
+    return radio.jammed_nets(state, {s.id for s in state.squadrons if s.dogfight and s.on_map})
+
+
 def radio_alerts(w: Work[Air]) -> None:
     """Unalert fighters on a net with an Alert squadron become Alert at once [9.4 a, AMB-15]."""
     for sid in radio.alerted_by_radio(w.data.now()):
@@ -77,7 +82,7 @@ def radio_alerts(w: Work[Air]) -> None:
 def roll_tally(w: Work[Air], sq: Squadron, target: Squadron) -> bool:
     """One tally roll [7.2.1]: 1d6 + modifiers > distance; success places the tally and alerts [7.1]."""
     state = w.data.now()
-    mods = tally.modifiers(state.sky, sq, target) + radio.modifiers(state, sq, target)
+    mods = tally.modifiers(state.sky, sq, target) + radio.modifiers(state, sq, target, jammed_now(state))
     dist = tally.distance(sq.at, target.at)
     roll = w.roll(6, f"{sq.id} tries to tally {target.id}", seen_by=EVERYONE)
     ok = tally.succeeds(roll, mods, dist)
@@ -97,11 +102,43 @@ def movement_phase(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
                                     lambda s: w.roll(6, f"initiative of {s.id}", seen_by=EVERYONE))
     w.say("movement order: " + " ".join(order), kind="order")
     for sid in order:
-        _activate(w, air.squadron(sid), orders.get(air.squadron(sid).side, ()))
+        if sid in air.moved:       # moved with its dogfight stack, or while reacting
+            continue
+        if air.squadron(sid).dogfight:
+            _move_stack(w, air.squadron(sid), orders)
+        else:
+            _activate(w, air.squadron(sid), orders.get(air.squadron(sid).side, ()))
     air.moved_last = tuple(air.moved)
     admin = [o.text() for side in (air.state.raider, air.state.defender) for o in orders.get(side, ())
              if isinstance(o, (Escape, Vector))]
-    _combats(w, combat.fights(list(air.squadrons.values()), air.moved), 0, admin)
+    _combats(w, combat.fights(list(air.squadrons.values()), air.moved, lambda: _roll_off(w)), 0, admin)
+
+
+def _roll_off(w: Work[Air]) -> str:
+    """Equal Basic Turn in a dogfight: each side rolls a d6, the higher attacks, again on a tie [10.8.1]."""
+    while True:
+        a, b = (w.roll(6, f"{side} rolls for the dogfight's attacker", seen_by=EVERYONE) for side in SIDES)
+        if a != b:
+            return SIDES[0] if a > b else SIDES[1]
+
+
+def _move_stack(w: Work[Air], sq: Squadron, orders: Mapping[str, Sequence[Order]]) -> None:
+    """A dogfight moves as one [6.1.3, 10.8.2]: a d6 gives the move to the Raider (1-3) or the Defender
+    (4-6), who keeps it in place unless its STACK order names a square level or lower; lower means Dive."""
+    air = w.data
+    stack = [s for s in air.squadrons.values() if s.dogfight and s.at == sq.at and s.on_map]
+    ids = {s.id for s in stack}
+    side = dogfight.mover(w.roll(6, f"who moves the dogfight in {name(sq.at)}", seen_by=EVERYONE),
+                          air.state.raider, air.state.defender)
+    wanted = next((parse(o.square) for o in orders.get(side, ()) if isinstance(o, Stack) and o.sq in ids
+                   and o.square != "STAY"), sq.at)
+    to = wanted if wanted in dogfight.stack_moves(sq.at) else sq.at
+    for s in stack:
+        marker = DIVE if to[1] < s.at[1] else NONE   # staying counts as moving: old markers go [8.3.1, 8.5]
+        air.put(s.move(at=to, marker=marker))
+        air.moved.append(s.id)
+    w.say(f"the dogfight in {name(sq.at)} ({' '.join(sorted(ids))}) is moved by {side}: "
+          + (f"to {name(to)}" if to != sq.at else "stays") + " (10.8.2)", kind="move")
 
 
 def _combats(w: Work[Air], fights: Sequence[combat.Fight], start: int, admin: list[str],
@@ -184,6 +221,9 @@ def _perform(w: Work[Air], sid: str, order: Order | None) -> str | None:
         moved = moved.move(mission="rtb", vector=None)
     if moved.vector is not None and moved.at == moved.vector:
         moved = moved.move(vector=None)   # an Intercept on its vector square circles there [9.2.4]
+    if moved.tally and air.squadron(moved.tally).dogfight and air.squadron(moved.tally).at == moved.at:
+        moved = moved.move(dogfight=True)   # pursuing into a dogfight joins it [10.8.1]
+        w.say(f"{sid} joins the dogfight in {name(moved.at)} (10.8.1)", kind="move")
     air.put(moved)
     air.moved.append(sid)
     trail = " ".join(name(s) for s in walk.path) or "circles"

@@ -5,8 +5,9 @@ Phase]: ``MOVE <sq> [DIVE] <steps>``, and the relative orders resolved at the sq
 interleaved order: ``PURSUE <sq> [DIVE]``, ``RTB <sq>``, ``SWEEP <sq>``, ``CIRCLE <sq>``, ``JETTISON <sq>``; and for the
 Administrative Phase ``VECTOR <sq> <square>`` (GCI, 9.2.4) and ``ESCAPE <sq>`` (11.0).  Any of them may
 be conditional (``IF TALLYING A THEN PURSUE A ELSE RTB A``); a later order for the same squadron stands in
-when the earlier cannot be carried out.  Standing orders: ``TACTIC <sq> SPEED|TURN|BEST|ASK`` [10.5] and
-``REACT <escort> YES|NO`` [10.4].
+when the earlier cannot be carried out.  Standing orders: ``TACTIC <sq> SPEED|TURN|BEST|ASK`` [10.5],
+``REACT <escort> YES|NO`` [10.4] and ``DOGFIGHT SEEK|DECLINE`` [10.8]; a dogfight stack's move if the die gives
+it to this side: ``STACK <sq> STAY|<square>`` [10.8.2].
 """
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from pbem.core.scripts import ConditionKind, Conditions, If, scripted
 from pbem.core.standing import parse_cancel
 from pbem.core.verbs import Order, Verb, VerbTable, arity, one_of
 
-from . import escape, movement, radio, tally
+from . import dogfight, escape, movement, radio, tally
 from .model import Squadron, State
 
 TALLY_STEPS = ("raider_tally", "defender_tally")
@@ -126,6 +127,30 @@ class React:
         return f"REACT {self.sq}", None if self.choice == "YES" else self.text()
 
 
+@dataclass(frozen=True)
+class Seek:
+    """Standing order: whether this side wants a dogfight after an air combat, SEEK or DECLINE [10.8]."""
+
+    choice: str
+
+    def text(self) -> str:
+        return f"DOGFIGHT {self.choice}"
+
+    def standing_change(self) -> tuple[str, str | None]:
+        return "DOGFIGHT", None if self.choice == "DECLINE" else self.text()
+
+
+@dataclass(frozen=True)
+class Stack:
+    """Where this side moves a dogfight stack if the die gives it the move: STAY or a square [10.8.2]."""
+
+    sq: str
+    square: str
+
+    def text(self) -> str:
+        return f"STACK {self.sq} {self.square}"
+
+
 MOVEMENT = (Move, Pursue, Plain)
 
 
@@ -182,6 +207,8 @@ def parse_drop(args: Sequence[str], view: View, seat: str) -> Drop:
     arity(args, 1, "DROP <squadron>", rule="7.2.2")
     _window(view, True)
     sq = _own(view, seat, args[0], "7.2.2")
+    if sq.dogfight:
+        raise IllegalOrderError(f"{sq.id} is in a dogfight and cannot drop its tally", rule="10.8.1")
     if not sq.tally:
         raise IllegalOrderError(f"{sq.id} tallies nobody", rule="7.2.2")
     return Drop(sq.id)
@@ -192,6 +219,8 @@ def free_mover(state: State, sq: Squadron) -> str | None:
     shares a square with an enemy while tallying nobody."""
     if sq.broken:
         return f"{sq.id} is broken and returns to base (10.7.1)"
+    if sq.dogfight:
+        return f"{sq.id} is in a dogfight: the stack moves together (10.8.2); use STACK"
     if sq.tally:
         return None
     if sq.fighter and sq.alert and any(e.side != sq.side and e.on_map and e.at == sq.at for e in state.squadrons):
@@ -234,6 +263,8 @@ def parse_pursue(args: Sequence[str], view: View, seat: str) -> Pursue:
         raise OrderSyntaxError("expected PURSUE <squadron> [DIVE]", rule="7.2.3")
     _window(view, False)
     sq = _own(view, seat, args[0], "7.2.3")
+    if sq.dogfight:
+        raise IllegalOrderError(f"{sq.id} is in a dogfight: the stack moves together; use STACK", rule="10.8.2")
     if not sq.tally or sq.broken:
         raise IllegalOrderError(f"{sq.id} tallies nobody; it may {allowed_moves(sq)}", rule="7.2.3")
     return Pursue(sq.id, len(args) == 2)
@@ -299,6 +330,30 @@ def parse_tactic(args: Sequence[str], view: View, seat: str) -> Tactic:
     return Tactic(sq.id, one_of(args[1].upper(), ("SPEED", "TURN", "BEST", "ASK"), "TACTIC", rule="10.5"))
 
 
+def parse_seek(args: Sequence[str], view: View, seat: str) -> Seek:
+    arity(args, 1, "DOGFIGHT SEEK|DECLINE", rule="10.8")
+    return Seek(one_of(args[0].upper(), ("SEEK", "DECLINE"), "DOGFIGHT", rule="10.8"))
+
+
+def parse_stack(args: Sequence[str], view: View, seat: str) -> Stack:
+    arity(args, 2, "STACK <squadron> STAY|<square>", rule="10.8.2")
+    _window(view, False)
+    sq = _own(view, seat, args[0], "10.8.2")
+    if not sq.dogfight:
+        raise IllegalOrderError(f"{sq.id} is not in a dogfight", rule="10.8.2")
+    if args[1].upper() == "STAY":
+        return Stack(sq.id, "STAY")
+    legal = dogfight.stack_moves(sq.at)
+    try:
+        to = movement.sky.parse(args[1])
+    except ValueError:
+        to = (-1, -1)
+    if to not in legal:
+        raise IllegalOrderError(f"a dogfight stays or moves one square level or lower: "
+                                f"{', '.join(movement.sky.name(c) for c in legal)}", rule="10.8.2")
+    return Stack(sq.id, movement.sky.name(to))
+
+
 def parse_react(args: Sequence[str], view: View, seat: str) -> React:
     arity(args, 2, "REACT <escort> YES|NO", rule="10.4")
     sq = _own(view, seat, args[0], "10.4")
@@ -331,6 +386,8 @@ VERBS = scripted(VerbTable([
     Verb("ESCAPE", parse_escape, "ESCAPE <squadron>", "11.0"),
     Verb("TACTIC", parse_tactic, "TACTIC <squadron> SPEED|TURN|BEST|ASK", "10.5"),
     Verb("REACT", parse_react, "REACT <escort> YES|NO", "10.4"),
+    Verb("DOGFIGHT", parse_seek, "DOGFIGHT SEEK|DECLINE", "10.8"),
+    Verb("STACK", parse_stack, "STACK <squadron> STAY|<square>", "10.8.2"),
     Verb("CANCEL", parse_cancel, "CANCEL TACTIC|REACT <squadron>", "10.5"),
 ], rule="6.0"), CONDITIONS)
 

@@ -1,9 +1,9 @@
 """The order of movement [6.1]: categories, initiative, and tally chains that interleave both sides.
 
-Base order: escorts and bombers (the Raider's first, 6.1.4), then Unalert fighters, then Alert fighters,
+Base order: dogfights (6.1.3; each stack moves as one), escorts and bombers (the Raider's first, 6.1.4), then Unalert fighters, then Alert fighters,
 each in initiative order [6.1.1].  A squadron that tallies another moves right after its target; all the
 target's followers move before anyone else (breadth-first, AMB-35); a closed loop starts at its member
-first in initiative [6.1.2].  Dogfights (6.1.3) are not built yet.
+first in initiative [6.1.2].
 """
 from __future__ import annotations
 
@@ -16,6 +16,8 @@ def base_order(squadrons: list[Squadron], raider: str, roll: Callable[[Squadron]
     """The squadrons on the map by category, then initiative: lower altitude first, then lower Basic Speed
     [6.1.1]; fighters still level roll a d6 each, lower first, re-rolling among those tied again."""
     def category(s: Squadron) -> int:
+        if s.dogfight:
+            return -1
         if s.mission in ("bombing", "escort"):
             return 0 if s.side == raider else 1
         return 2 if not s.alert else 3
@@ -56,8 +58,17 @@ def movement_order(squadrons: list[Squadron], raider: str, roll: Callable[[Squad
             moved.append(sid)
             queue += [s.id for s in base if target.get(s.id) == sid and s.id not in moved]
 
-    while len(moved) < len(base):
-        waiting = [s.id for s in base if s.id not in moved]
-        free = [sid for sid in waiting if target.get(sid) is None or target[sid] in moved]
-        activate(free[0] if free else waiting[0])
-    return moved
+    def in_loop(sid: str) -> bool:
+        seen, cur = set(), target.get(sid)
+        while cur is not None and cur not in seen:
+            if cur == sid:
+                return True
+            seen.add(cur)
+            cur = target.get(cur)
+        return False
+
+    for s in base:
+        t = target.get(s.id)
+        if s.id not in moved and (t is None or t in moved or in_loop(s.id)):
+            activate(s.id)
+    return moved + [s.id for s in base if s.id not in moved]   # none left: every chain ends at a mover

@@ -27,6 +27,8 @@ def may_tally(sq: Squadron) -> str | None:
         return f"{sq.id} is a bomber by mission and may not tally (3.2.1, 7.2)"
     if sq.broken:
         return f"{sq.id} is broken and may not tally (10.7.1)"
+    if sq.dogfight:
+        return f"{sq.id} is in a dogfight (7.2, 10.8.1)"
     if sq.tally:
         return f"{sq.id} already tallies {sq.tally}; DROP it first (7.2.2)"
     return None

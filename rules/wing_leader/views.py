@@ -8,7 +8,7 @@ from pbem.core.dice import Dice
 from pbem.core.ruleset import Outcome, View
 
 from . import movement, radio, tally
-from .game import STEPS
+from .game import STEPS, jammed_now
 from .model import SIDES, Squadron, State
 from .orders import allowed_moves, free_mover, plain_problem, position
 from .sky import HEADINGS, name
@@ -53,7 +53,7 @@ def _display(s: Squadron) -> dict[str, Any]:
             "alert": s.alert, "tally": s.tally, "vector": name(s.vector) if s.vector else "",
             "losses": s.losses, "straggler": s.straggler, "disrupted": s.disruption, "broken": s.broken,
             "ammo": ("", "low", "depleted")[s.ammo], "quality": s.quality, "marker": s.marker,
-            "speed_turn": list(s.basic()) if s.on_map else []}
+            "speed_turn": list(s.basic()) if s.on_map else [], "dogfight": s.dogfight}
 
 
 def _tally_targets(state: State, seat: str) -> dict[str, dict[str, int]]:
@@ -62,7 +62,8 @@ def _tally_targets(state: State, seat: str) -> dict[str, dict[str, int]]:
     for sq in state.of_side(seat):
         if tally.may_tally(sq.move(tally="")):
             continue
-        found[sq.id] = {t.id: tally.needed(state.sky, sq, t, radio.modifiers(state, sq, t)) for t in state.squadrons
+        found[sq.id] = {t.id: tally.needed(state.sky, sq, t, radio.modifiers(state, sq, t, jammed_now(state)))
+                        for t in state.squadrons
                         if t.side != seat and tally.target_problem(state, sq, t) is None}
     return found
 
@@ -121,9 +122,11 @@ def bot_orders(v: View, seat: str, dice: Dice) -> str:
                 lines.append(f"TALLY {sid} {min(sorted(targets), key=lambda t: targets[t])}")
         return "\n".join(lines) + "\n"
     state = position(v)
-    lines = []
+    lines = [] if v["standing"] or dice.roll(2, why="bot dogfight", seen_by=()) == 1 else ["DOGFIGHT SEEK"]
     for s in state.of_side(seat):
-        if s.on_map and s.tally and not s.broken:
+        if s.on_map and s.dogfight:
+            lines.append(f"STACK {s.id} STAY")
+        elif s.on_map and s.tally and not s.broken:
             lines.append(f"PURSUE {s.id}")
             if dice.roll(4, why="bot tactic", seen_by=()) == 1:   # sometimes leave the rating to an interrupt
                 lines.append(f"TACTIC {s.id} ASK")
