@@ -10,7 +10,7 @@ from __future__ import annotations
 from pbem.core.interrupts import Ask
 from pbem.core.work import EVERYONE, Work
 
-from . import combat, dogfight
+from . import combat, dogfight, radio
 from .model import Squadron, max_losses
 from .sky import name
 from .tables import scenario
@@ -164,12 +164,12 @@ def _confirm_all(w: Work, shooter: Squadron, targets: list[Squadron], hits: int,
         if not target.on_map:
             continue
         natural = w.roll(6, f"{shooter.id} confirms a hit on {tid}", seen_by=EVERYONE)
-        result = combat.confirm(natural, shooter.firepower or 0, target, head_on)
+        result = combat.confirm(natural, combat.firepower(shooter), target, head_on)
         hit = combat.take(target, result)
         if hit.losses >= max_losses(air.state.scenario, hit):
             hit = hit.move(status="destroyed")
         air.put(hit)
-        w.say(f"{shooter.id} hit on {tid}: rolled {natural} + firepower {shooter.firepower or 0}: {result}"
+        w.say(f"{shooter.id} hit on {tid}: rolled {natural} + firepower {combat.firepower(shooter)}: {result}"
               + (f"; {tid} is destroyed (10.6)" if hit.status == "destroyed" else ""), kind="combat", result=result)
 
 
@@ -184,6 +184,9 @@ def _after(w: Work, sid: str, losses_now: int, weather: int) -> None:
         sq = combat.broken_effects(combat.disrupt(sq, levels))
         state = "broken" if sq.broken else f"{levels} disruption level{'s' if levels != 1 else ''}"
         w.say(f"{sid} cohesion: rolled {roll}{mod:+d} = {roll + mod}: {state} (10.7)", kind="cohesion")
+        if combat.crew_loss(sq, losses_now, roll):
+            sq = sq.move(experte=False)
+            w.say(f"{sid} loses its Experte (10.7.3)", kind="cohesion")
     air.put(combat.spend_ammo(sq))
 
 
@@ -191,6 +194,9 @@ def _tallies_after(w: Work, defenders: list[str], attacker_lead: str) -> None:
     """Attacked fighters are Alert [7.1]; a defending fighter whose target is elsewhere, or who tallied
     nobody, now tallies the attacking lead [7.2.2 item 6, 7.2.4]; an escort that fought becomes a sweep [9.2.2]."""
     air = w.data
+    for sid in radio.alerted_by_bombers(air.now(), defenders):
+        air.put(air.squadron(sid).move(alert=True))
+        w.say(f"{sid} is alerted by its bombers' radio (9.4.1)", kind="combat")
     for sid in defenders:
         sq = air.squadron(sid)
         if not sq.fighter or not sq.on_map or sq.broken:

@@ -114,6 +114,17 @@ def allocate(count: int, targets: Sequence[str]) -> list[str]:
     return [targets[i % len(targets)] for i in range(count)] if targets else []
 
 
+def firepower(shooter: Squadron) -> int:
+    """The firepower a hitting squadron confirms with: its card's, +1 with an Experte [10.6]."""
+    return (shooter.firepower or 0) + (1 if shooter.experte else 0)
+
+
+def crew_loss(sq: Squadron, losses_now: int, cohesion_natural: int) -> bool:
+    """The Experte is lost when the squadron took a loss in the combat and rolled a natural 2 for cohesion
+    [10.7.3]."""
+    return sq.experte and losses_now >= 1 and cohesion_natural == 2
+
+
 def confirm(natural: int, firepower: int, target: Squadron, head_on_attack: bool) -> str:
     """One hit's confirmation roll [10.6]: d6 + firepower (+1 against an "h" bomber head-on) against the
     target's Protection: "loss" above it, "straggler" equal, "none" below; a natural 6 always a loss, a

@@ -18,7 +18,7 @@ from pbem.core.work import EVERYONE, Work
 
 from . import air_combat, combat, dogfight, escape, movement, radio, reaction, sequence, tally
 from .model import CLIMB, DIVE, NONE, SIDES, Squadron, State
-from .orders import CONDITIONS, MOVEMENT, Drop, Escape, Move, Plain, Pursue, Stack, Tally, Vector, subject
+from .orders import CONDITIONS, MOVEMENT, Break, Drop, Escape, Move, Plain, Pursue, Stack, Tally, Vector, subject
 from .sky import HEADINGS, name, parse
 from .tables import scenario
 from .victory import ended
@@ -110,7 +110,7 @@ def movement_phase(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
             _activate(w, air.squadron(sid), orders.get(air.squadron(sid).side, ()))
     air.moved_last = tuple(air.moved)
     admin = [o.text() for side in (air.state.raider, air.state.defender) for o in orders.get(side, ())
-             if isinstance(o, (Escape, Vector))]
+             if isinstance(o, (Break, Escape, Vector))]
     _combats(w, combat.fights(list(air.squadrons.values()), air.moved, lambda: _roll_off(w)), 0, admin)
 
 
@@ -162,6 +162,8 @@ def _combats(w: Work[Air], fights: Sequence[combat.Fight], start: int, admin: li
 def _admin_order(text: str) -> Order:
     """An Administrative Phase order kept as text across an interrupt (checked when it was written)."""
     words = text.split()
+    if words[0] == "BREAK":
+        return Break(words[1])
     return Escape(words[1]) if words[0] == "ESCAPE" else Vector(words[1], words[2])
 
 
@@ -322,6 +324,11 @@ def _administrative(w: Work[Air], orders: Sequence[Order]) -> None:
     game ends [12.0] or the next Tally Phase opens with the tallies checked (range and sight, AMB-13) and
     radio alerts passed (9.4).  ``orders`` are the Raider's then the Defender's."""
     air = w.data
+    for order in orders:
+        sq = air.squadron(order.sq)
+        if isinstance(order, Break) and sq.on_map and not sq.broken:
+            air.put(combat.broken_effects(sq.move(broken=True)))
+            w.say(f"{sq.id} is broken by its owner (10.7.1)", kind="cohesion")
     for order in orders:
         if isinstance(order, Escape):
             _escape(w, air.squadron(order.sq))

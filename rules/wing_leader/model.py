@@ -47,6 +47,7 @@ class Squadron:
     exit_edge: str = ""        # "W" or "E" once it has left the map [8.4.1]
     entered_from: Square | None = None  # the square it last entered its present one from (head-on, 10.3)
     dogfight: bool = False     # locked in the dogfight of its square [10.8]
+    experte: bool = False      # an Experte (ace) in the squadron [5.2.1]
 
     @property
     def on_map(self) -> bool:

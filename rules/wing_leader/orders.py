@@ -3,7 +3,8 @@
 Tally window [6.0 Tally Phase]: ``TALLY <sq> <enemy>`` and ``DROP <sq>``.  Movement window [6.0 Movement
 Phase]: ``MOVE <sq> [DIVE] <steps>``, and the relative orders resolved at the squadron's turn in the
 interleaved order: ``PURSUE <sq> [DIVE]``, ``RTB <sq>``, ``SWEEP <sq>``, ``CIRCLE <sq>``, ``JETTISON <sq>``; and for the
-Administrative Phase ``VECTOR <sq> <square>`` (GCI, 9.2.4) and ``ESCAPE <sq>`` (11.0).  Any of them may
+Administrative Phase ``VECTOR <sq> <square>`` (GCI, 9.2.4), ``ESCAPE <sq>`` (11.0) and ``BREAK <sq>``
+(a voluntary break after combat, 10.7.1).  Any of them may
 be conditional (``IF TALLYING A THEN PURSUE A ELSE RTB A``); a later order for the same squadron stands in
 when the earlier cannot be carried out.  Standing orders: ``TACTIC <sq> SPEED|TURN|BEST|ASK`` [10.5],
 ``REACT <escort> YES|NO`` [10.4] and ``DOGFIGHT SEEK|DECLINE`` [10.8]; a dogfight stack's move if the die gives
@@ -96,6 +97,16 @@ class Escape:
 
     def text(self) -> str:
         return f"ESCAPE {self.sq}"
+
+
+@dataclass(frozen=True)
+class Break:
+    """A player breaks his own squadron after combat [10.7.1]."""
+
+    sq: str
+
+    def text(self) -> str:
+        return f"BREAK {self.sq}"
 
 
 @dataclass(frozen=True)
@@ -324,6 +335,15 @@ def parse_escape(args: Sequence[str], view: View, seat: str) -> Escape:
     return Escape(sq.id)
 
 
+def parse_break(args: Sequence[str], view: View, seat: str) -> Break:
+    arity(args, 1, "BREAK <squadron>", rule="10.7.1")
+    _window(view, False)
+    sq = _own(view, seat, args[0], "10.7.1")
+    if sq.broken:
+        raise IllegalOrderError(f"{sq.id} is already broken", rule="10.7.1")
+    return Break(sq.id)
+
+
 def parse_tactic(args: Sequence[str], view: View, seat: str) -> Tactic:
     arity(args, 2, "TACTIC <squadron> SPEED|TURN|BEST|ASK", rule="10.5")
     sq = _own(view, seat, args[0], "10.5")
@@ -384,6 +404,7 @@ VERBS = scripted(VerbTable([
     Verb("JETTISON", parse_plain("JETTISON", "9.2.1.1"), "JETTISON <squadron>", "9.2.1.1"),
     Verb("VECTOR", parse_vector, "VECTOR <squadron> <square>", "9.2.4"),
     Verb("ESCAPE", parse_escape, "ESCAPE <squadron>", "11.0"),
+    Verb("BREAK", parse_break, "BREAK <squadron>", "10.7.1"),
     Verb("TACTIC", parse_tactic, "TACTIC <squadron> SPEED|TURN|BEST|ASK", "10.5"),
     Verb("REACT", parse_react, "REACT <escort> YES|NO", "10.4"),
     Verb("DOGFIGHT", parse_seek, "DOGFIGHT SEEK|DECLINE", "10.8"),

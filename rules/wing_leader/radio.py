@@ -39,6 +39,14 @@ def alerted_by_radio(state: State) -> list[str]:
             and net_of(state, s) in alert_nets]
 
 
+def alerted_by_bombers(state: State, attacked: Collection[str]) -> list[str]:
+    """Unalert fighters sharing a net with an attacked bomber become Alert at once [9.4.1, AMB-16]."""
+    nets = {net_of(state, s) for s in state.squadrons if s.id in attacked and not s.fighter}
+    nets.discard(None)
+    return [s.id for s in state.squadrons if s.on_map and s.fighter and not s.alert and not s.broken
+            and net_of(state, s) in nets]
+
+
 def jammed_nets(state: State, busy: Collection[str]) -> set[str]:
     """Nets with a squadron that fought this turn (``busy``) are jammed [9.4.2]."""
     return {n for s in state.squadrons if s.id in busy for n in (net_of(state, s),) if n is not None}

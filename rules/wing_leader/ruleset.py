@@ -20,6 +20,7 @@ from .game import STEPS, seats
 from .model import SIDES, Squadron, State
 from .orders import ANSWERS, VERBS, whole
 from .tables import scenario, scenarios
+from .missions import escort_setup_problem
 from .views import bot_orders, order_form, outcome, view
 
 #: The advanced rules a scenario may switch on; none is built yet.
@@ -34,6 +35,10 @@ def setup(name: str, options: Mapping[str, Any], dice: Dice) -> State:
     if unknown:
         raise RulesetDefinitionError(f"scenario {name} needs advanced rules not built yet: {unknown}")
     squadrons = tuple(_squadron(row) for row in s["squadrons"])
+    bad = [p for e in squadrons if e.mission == "escort"
+           for p in [escort_setup_problem(e, [b for b in squadrons if b.side == e.side and b.mission == "bombing"])] if p]
+    if bad:
+        raise RulesetDefinitionError(f"scenario {name}: " + "; ".join(bad))
     state = State(name, squadrons, STEPS.start("raider_tally"), options=tuple(sorted(options.items())))
     alerted = radio.alerted_by_radio(state)   # the first Tally Phase opens with radio alerts [9.4 a]
     return replace(state, squadrons=tuple(q.move(alert=True) if q.id in alerted else q for q in squadrons))
@@ -44,7 +49,7 @@ def _squadron(row: Mapping[str, Any]) -> Squadron:
                     at=sky.parse(row["at"]), heading=sky.HEADINGS.index(row["heading"]),
                     alert=row["mission"] == "intercept", vector=sky.parse(row["vector"]) if "vector" in row else None,
                     flight=bool(row.get("flight", False)), quality=row.get("quality", "trained"),
-                    bombs=row["mission"] == "bombing")
+                    bombs=row["mission"] == "bombing", experte=bool(row.get("experte", False)))
 
 
 def check_orders(v: View, seat: str, lines: list[OrderLine]) -> Checked:
