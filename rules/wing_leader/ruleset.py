@@ -19,6 +19,7 @@ from . import radio, sky
 from .game import STEPS, seats
 from .model import SIDES, Squadron, State
 from .orders import ANSWERS, VERBS, whole
+from .picture import picture
 from .tables import scenario, scenarios
 from .missions import escort_setup_problem
 from .views import bot_orders, order_form, outcome, view
@@ -69,4 +70,5 @@ INFO = RulesetInfo(
     rulebook="Wing Leader rules v2 (Russian translation), seeds/000_081fe1e0bed44cb6.txt")
 
 RULESET = Assembled(info=INFO, steps=STEPS, setup=setup, view=view, order_form=order_form,
-                    check_orders=check_orders, outcome=outcome, bot_orders=bot_orders, state_type=State, seats=seats)
+                    check_orders=check_orders, outcome=outcome, bot_orders=bot_orders, state_type=State, seats=seats,
+                    picture=picture)

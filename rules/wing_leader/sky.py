@@ -15,6 +15,8 @@ from .tables import tables
 Square = tuple[int, int]
 COLUMNS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 HEADINGS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
+#: One step of each heading as (columns, altitudes): N climbs, E flies level to the right.
+VECTORS_UP = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
 CLOUDS = ("wispy", "broken", "dense")
 
 

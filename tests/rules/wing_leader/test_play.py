@@ -172,3 +172,15 @@ def test_silence_in_the_combat_choice_takes_the_better_column():
     asked = _resolve_with(_combat_example(), {"axis": "TACTIC K ASK\nPURSUE K"}, "move")
     result = RULESET.resolve(asked, {"axis": ()}, SeededDice(SEED, "silent"))
     assert any("hit-and-run (speed) 7 against 3" in e.text for e in result.events)
+
+
+def test_the_side_view_picture_shows_every_squadron_and_is_the_same_for_both_sides():
+    """2.2: 26 columns by 20 altitudes, each labelled; squadrons with their IDs; open information."""
+    from pbem import pictures
+    from pbem.core.picture import Text
+    state = _start()
+    pic = RULESET.picture(RULESET.view(state, "allies"))
+    labels = {s.text for s in pic.shapes + pic.base if isinstance(s, Text)}
+    assert {"A", "B", "K", "L", "T1", "Z", "19"} <= labels
+    assert pic == RULESET.picture(RULESET.view(state, "axis"))
+    assert pictures.render_png(pic)[:4] == b"\x89PNG"
