@@ -18,8 +18,8 @@ from pbem.core.work import EVERYONE, Work
 
 from . import air_combat, combat, dogfight, escape, movement, radio, reaction, sequence, tally
 from .model import CLIMB, DIVE, NONE, SIDES, Squadron, State
-from .orders import CONDITIONS, MOVEMENT, Break, Drop, Escape, Move, Plain, Pursue, Stack, Tally, Vector, subject
-from .sky import HEADINGS, name, parse
+from .orders import CONDITIONS, MOVEMENT, Break, Drop, Escape, Join, Move, Plain, Pursue, Stack, Tally, Vector, subject
+from .sky import HEADINGS, front_squares, name, parse
 from .tables import scenario
 from .victory import ended
 
@@ -210,8 +210,9 @@ def _perform(w: Work[Air], sid: str, order: Order | None) -> str | None:
     if why:
         return why
     target = air.squadron(sq.tally).at if sq.tally else None
+    front = front_squares(target, air.squadron(sq.tally).heading) if target is not None else ()
     try:
-        walk = movement.walk(sq, tokens, movement.allowance(sq, dive), stop_at=target)
+        walk = movement.walk(sq, tokens, movement.allowance(sq, dive), stop_at=target, head_on_from=front)
         if target is not None and walk.path and walk.at == target and walk.entered_from is not None \
                 and _reaction(w, sq, air.squadron(sq.tally), walk.entered_from) == reaction.SUCCESS:
             walk = movement.walk(sq, tokens[:walk.used - 1], movement.allowance(sq, dive))
@@ -296,6 +297,11 @@ def _plan(air: Air, sq: Squadron, order: Order | None) -> tuple[list[str], bool,
         return movement.toward_edge(sq, edge, movement.allowance(sq)), False, None
     if verb == "CIRCLE":
         return [], False, None
+    if isinstance(order, Join):
+        friend = air.squadron(order.friend)
+        if not friend.on_map or not friend.tally:
+            return [], False, f"{order.friend} no longer tallies anyone"
+        return movement.approach(sq, friend.at, movement.allowance(sq)), False, None
     if verb == "VECTOR" and sq.vector is not None:
         return movement.approach(sq, sq.vector, movement.allowance(sq)), False, None
     if verb == "VECTOR":
@@ -306,7 +312,7 @@ def _plan(air: Air, sq: Squadron, order: Order | None) -> tuple[list[str], bool,
 def _mission_verb(sq: Squadron) -> str:
     if sq.mission == "rtb" or sq.broken and sq.fighter:
         return "RTB"
-    if sq.mission == "intercept":
+    if sq.mission in ("intercept", "cap"):
         return "VECTOR"
     return "SWEEP"
 
@@ -382,8 +388,8 @@ def _vector(w: Work[Air], sq: Squadron, square: tuple[int, int]) -> None:
     need = radio.vector_needs(air.now(), sq, radio.jammed_nets(air.now(), air.fought))
     roll = w.roll(6, f"GCI vector for {sq.id}", seen_by=EVERYONE)
     placed = roll >= need
-    if placed:
-        air.put(sq.move(vector=square))
+    if placed:   # a CAP squadron given a vector flies as an Intercept [9.2.4.1]
+        air.put(sq.move(vector=square, mission="intercept"))
     w.say(f"GCI for {sq.id}: rolled {roll}, needs {need}+: "
           + (f"vector placed on {name(square)}" if placed else "no change") + " (9.2.4)", kind="gci")
 

@@ -13,7 +13,7 @@ from .sky import Sky, Square, sky_of
 from .tables import band_value, card, scenario
 
 SIDES = ("allies", "axis")
-FIGHTER_MISSIONS = ("sweep", "escort", "intercept", "rtb")
+FIGHTER_MISSIONS = ("sweep", "escort", "intercept", "cap", "rtb")
 BOMBER_MISSIONS = ("bombing",)
 #: Where a squadron is: on the map, or out of play for a reason that victory points read [12.1].
 ON, EXITED, ESCAPED, DESTROYED = "on", "exited", "escaped", "destroyed"

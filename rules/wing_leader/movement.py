@@ -58,16 +58,25 @@ class Walk:
         self.spent += cost
 
 
-def walk(sq: Squadron, tokens: Sequence[str], mp: int, *, stop_at: sky.Square | None = None) -> Walk:
+def walk(sq: Squadron, tokens: Sequence[str], mp: int, *, stop_at: sky.Square | None = None,
+         head_on_from: Sequence[sky.Square] = ()) -> Walk:
     """Carry out ``tokens`` for ``sq`` with ``mp`` movement points.  Entering ``stop_at`` (its tallied
-    target's square) ends the move there [7.2.3]; the rest of the plan is dropped.
+    target's square) ends the move there and the rest of the plan is dropped [7.2.3], unless it entered
+    from one of ``head_on_from`` (the target's three front squares): then it may fly on, its next step
+    leaving the square (the head-on exception).
 
     :raises IllegalOrderError: a step the rules forbid, with the rule and what is left.
     """
     w = Walk(sq.at, sq.heading, mp)
     for i, token in enumerate(tokens):
-        if w.exited or (stop_at is not None and w.path and w.at == stop_at):
+        if w.exited:
             break
+        if stop_at is not None and w.path and w.at == stop_at:
+            if w.entered_from not in head_on_from:
+                break
+            if token in sky.HEADINGS or token == "SLOW":
+                raise IllegalOrderError("passing head-on through its target's square, the squadron must use its "
+                                        "next MP to leave it", rule="7.2.3")
         w.used = i + 1
         if token == "SLOW":
             _slow_start(w, sq, i)

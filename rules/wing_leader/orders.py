@@ -2,7 +2,8 @@
 
 Tally window [6.0 Tally Phase]: ``TALLY <sq> <enemy>`` and ``DROP <sq>``.  Movement window [6.0 Movement
 Phase]: ``MOVE <sq> [DIVE] <steps>``, and the relative orders resolved at the squadron's turn in the
-interleaved order: ``PURSUE <sq> [DIVE]``, ``RTB <sq>``, ``SWEEP <sq>``, ``CIRCLE <sq>``, ``JETTISON <sq>``; and for the
+interleaved order: ``PURSUE <sq> [DIVE]``, ``RTB <sq>``, ``SWEEP <sq>``, ``CIRCLE <sq>``, ``JETTISON <sq>``, ``JOIN <sq>
+<friend>``; and for the
 Administrative Phase ``VECTOR <sq> <square>`` (GCI, 9.2.4), ``ESCAPE <sq>`` (11.0) and ``BREAK <sq>``
 (a voluntary break after combat, 10.7.1).  Any of them may
 be conditional (``IF TALLYING A THEN PURSUE A ELSE RTB A``); a later order for the same squadron stands in
@@ -162,7 +163,19 @@ class Stack:
         return f"STACK {self.sq} {self.square}"
 
 
-MOVEMENT = (Move, Pursue, Plain)
+@dataclass(frozen=True)
+class Join:
+    """Alert Sweep option b: fly the shortest path toward a friendly squadron on the same net that
+    tallies an enemy [9.2.3]."""
+
+    sq: str
+    friend: str
+
+    def text(self) -> str:
+        return f"JOIN {self.sq} {self.friend}"
+
+
+MOVEMENT = (Move, Pursue, Plain, Join)
 
 
 def position(view: View) -> State:
@@ -247,7 +260,9 @@ def allowed_moves(sq: Squadron) -> str:
         return "only return to base (no order needed)"
     if sq.mission == "intercept":
         return "follow its vector, CIRCLE or RTB"
-    return "SWEEP (straight on) or RTB"
+    if sq.mission == "cap":
+        return "CIRCLE until it tallies or ground control gives it a vector (9.2.4.1), or RTB"
+    return "SWEEP (straight on), JOIN a tallying squadron of its net, or RTB"
 
 
 def parse_move(args: Sequence[str], view: View, seat: str) -> Move:
@@ -264,7 +279,9 @@ def parse_move(args: Sequence[str], view: View, seat: str) -> Move:
     if sq.tally and state.squadron(sq.tally).at == sq.at and any(t not in movement.sky.HEADINGS for t in steps):
         raise IllegalOrderError(f"{sq.id} starts in its target's square and must stay there; it may only turn",
                                 rule="7.2.3")
-    w = movement.walk(sq, steps, movement.allowance(sq, dive))
+    target = state.squadron(sq.tally).at if sq.tally else None
+    front = movement.sky.front_squares(target, state.squadron(sq.tally).heading) if target is not None else ()
+    w = movement.walk(sq, steps, movement.allowance(sq, dive), stop_at=target, head_on_from=front)
     movement.finish(sq, w, dive_declared=dive)
     return Move(sq.id, steps, dive)
 
@@ -303,9 +320,23 @@ def plain_problem(state: State, sq: Squadron, verb: str) -> str | None:
         return None
     if verb == "SWEEP" and sq.mission == "sweep" and sq.alert:
         return None
-    if verb == "CIRCLE" and (sq.mission == "intercept" or free_mover(state, sq) is None):
+    if verb == "CIRCLE" and (sq.mission in ("intercept", "cap") or free_mover(state, sq) is None):
         return None
     return f"{sq.id} ({'alert' if sq.alert else 'unalert'} {sq.mission}) may {allowed_moves(sq)}"
+
+
+def parse_join(args: Sequence[str], view: View, seat: str) -> Join:
+    arity(args, 2, "JOIN <squadron> <friendly squadron>", rule="9.2.3")
+    _window(view, False)
+    sq = _own(view, seat, args[0], "9.2.3")
+    state = position(view)
+    if sq.mission != "sweep" or not sq.alert or sq.tally:
+        raise IllegalOrderError(f"only an Alert Sweep that tallies nobody may join; {sq.id} may {allowed_moves(sq)}",
+                                rule="9.2.3")
+    friend = _own(view, seat, args[1], "9.2.3")
+    if not friend.tally or radio.net_of(state, friend) is None or radio.net_of(state, friend) != radio.net_of(state, sq):
+        raise IllegalOrderError(f"{friend.id} must tally an enemy and share {sq.id}'s radio net", rule="9.2.3")
+    return Join(sq.id, friend.id)
 
 
 def parse_vector(args: Sequence[str], view: View, seat: str) -> Vector:
@@ -313,7 +344,7 @@ def parse_vector(args: Sequence[str], view: View, seat: str) -> Vector:
     _window(view, False)
     sq = _own(view, seat, args[0], "9.2.4")
     state = position(view)
-    if sq.mission != "intercept" or sq.tally:
+    if sq.mission not in ("intercept", "cap") or sq.tally:
         raise IllegalOrderError(f"only an Intercept squadron that tallies nobody gets a new vector; {sq.id} is "
                                 f"{'tallying' if sq.tally else 'on ' + sq.mission}", rule="9.2.4")
     if not radio.under_gci(state, sq):
@@ -401,6 +432,7 @@ VERBS = scripted(VerbTable([
     Verb("RTB", parse_plain("RTB", "9.2.6"), "RTB <squadron>", "9.2.6"),
     Verb("SWEEP", parse_plain("SWEEP", "9.2.3"), "SWEEP <squadron>", "9.2.3"),
     Verb("CIRCLE", parse_plain("CIRCLE", "8.3.1"), "CIRCLE <squadron>", "8.3.1"),
+    Verb("JOIN", parse_join, "JOIN <squadron> <friendly squadron>", "9.2.3"),
     Verb("JETTISON", parse_plain("JETTISON", "9.2.1.1"), "JETTISON <squadron>", "9.2.1.1"),
     Verb("VECTOR", parse_vector, "VECTOR <squadron> <square>", "9.2.4"),
     Verb("ESCAPE", parse_escape, "ESCAPE <squadron>", "11.0"),

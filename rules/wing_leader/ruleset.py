@@ -48,7 +48,7 @@ def setup(name: str, options: Mapping[str, Any], dice: Dice) -> State:
 def _squadron(row: Mapping[str, Any]) -> Squadron:
     return Squadron(id=row["id"], side=row["side"], model=row["model"], mission=row["mission"],
                     at=sky.parse(row["at"]), heading=sky.HEADINGS.index(row["heading"]),
-                    alert=row["mission"] == "intercept", vector=sky.parse(row["vector"]) if "vector" in row else None,
+                    alert=row["mission"] in ("intercept", "cap"), vector=sky.parse(row["vector"]) if "vector" in row else None,
                     flight=bool(row.get("flight", False)), quality=row.get("quality", "trained"),
                     bombs=row["mission"] == "bombing", experte=bool(row.get("experte", False)))
 

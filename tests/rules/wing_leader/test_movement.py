@@ -112,3 +112,19 @@ def test_mission_moves_straight_shortest_path_and_return_to_base():
     k = sq("K", "axis", "fw190a4", "intercept", "W8", heading="W", alert=True)
     assert movement.approach(k, (14, 13), 3) == ["V9", "U10"]
     assert movement.toward_edge(a.move(alert=True), "W", 3) == ["D10", "C10"]
+
+
+def test_head_on_a_squadron_may_fly_through_its_target_square_if_it_leaves_at_once():
+    """7.2.3 exception: entering from one of the target's three front squares it need not stop, but its
+    next MP must take it out; from elsewhere it stops there."""
+    target_at, target_front = (6, 10), [(7, 9), (7, 10), (7, 11)]   # target in G10 heading E
+    a = sq("A", "allies", "spitfire9", "sweep", "I10", heading="W", alert=True, tally="K")
+    w = movement.walk(a, ["H10", "G10", "F10"], 3, stop_at=target_at, head_on_from=target_front)
+    assert _path(w) == ["H10", "G10", "F10"]
+    with refused("7.2.3"):
+        movement.walk(a, ["H10", "G10", "E"], 3, stop_at=target_at, head_on_from=target_front)
+    behind = sq("A", "allies", "spitfire9", "sweep", "D10", heading="E", alert=True, tally="K")
+    assert _path(movement.walk(behind, ["E10", "F10", "G10"], 3, stop_at=target_at,
+                               head_on_from=target_front)) == ["E10", "F10", "G10"]
+    assert _path(movement.walk(behind, ["E10", "F10", "G10", "H10"], 4, stop_at=target_at,
+                               head_on_from=target_front)) == ["E10", "F10", "G10"]

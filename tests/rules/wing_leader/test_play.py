@@ -184,3 +184,22 @@ def test_the_side_view_picture_shows_every_squadron_and_is_the_same_for_both_sid
     assert {"A", "B", "K", "L", "T1", "Z", "19"} <= labels
     assert pic == RULESET.picture(RULESET.view(state, "axis"))
     assert pictures.render_png(pic)[:4] == b"\x89PNG"
+
+
+def test_cap_circles_and_alert_sweeps_may_join_a_tallying_net_mate():
+    """9.2.4.1: a CAP squadron circles (no vector); 9.2.3 b: JOIN needs a tallying friend on the net."""
+    state = _movement(_start())
+    squadrons = {s.id: s for s in state.squadrons}
+    squadrons["K"] = squadrons["K"].move(mission="cap", vector=None)
+    squadrons["A"] = squadrons["A"].move(alert=True)
+    squadrons["B"] = squadrons["B"].move(alert=True, tally="L")
+    state = replace(state, squadrons=tuple(squadrons[s.id] for s in state.squadrons))
+    assert _problems(state, "axis", "CIRCLE K") == [] and _problems(state, "allies", "JOIN A B") == []
+    assert "[9.2.3]" in _problems(state, "allies", "JOIN B A")[0]
+    checked = {seat: check_body(RULESET, state, seat, body)[0].orders
+               for seat, body in (("allies", "JOIN A B"), ("axis", "CIRCLE K"))}
+    after = RULESET.resolve(state, checked, SeededDice(SEED, "join")).state
+    assert after.squadron("K").at == state.squadron("K").at
+    from pbem.rules.wing_leader.sky import distance
+    b_now = after.squadron("B").at   # B moved first (it follows its target); A flies toward where it is
+    assert distance(after.squadron("A").at, b_now) < distance(state.squadron("A").at, b_now)
