@@ -17,14 +17,33 @@ from .tables import scenario
 
 
 def _sides(w: Work, fight: combat.Fight) -> tuple[list[Squadron], list[Squadron], Squadron, Squadron]:
-    """Both sides and their leads: the unbroken attacker first to arrive (a broken squadron cannot attack,
-    10.7.1, though it may be in the fight as someone's target), and the squadron it tallies [10.2]."""
+    """Both sides and their leads [10.2]: the defender chooses first, then the attacker, each by its
+    standing ``LEADS`` list; by default the unbroken attacker first to arrive (a broken squadron cannot
+    attack, 10.7.1, though it may be someone's target) and the squadron it tallies."""
     air = w.data
     attackers = sorted((air.squadron(s) for s in _by_arrival(fight.attackers, list(air.moved_last))),
                        key=lambda s: s.broken)
     defenders = [air.squadron(s) for s in fight.defenders]
-    alead = attackers[0]
-    return attackers, defenders, alead, next((d for d in defenders if d.id == alead.tally), defenders[0])
+    default = next((d for d in defenders if d.id == attackers[0].tally), defenders[0])
+    dlead = _preferred(w, defenders, default)
+    alead = _preferred(w, [a for a in attackers if not a.broken] or attackers, attackers[0])
+    return attackers, defenders, alead, dlead
+
+
+def _preferred(w: Work, side: list[Squadron], default: Squadron) -> Squadron:
+    """The first squadron of the side's standing ``LEADS`` list that is in this fight, else ``default``."""
+    kept = w.standing_order(side[0].side, "LEADS")
+    wanted = kept.words[1:] if kept is not None else ()
+    return next((s for sid in wanted for s in side if s.id == sid), default)
+
+
+def _targets(w: Work, shooter_side: str, lead: Squadron, others: list[Squadron]) -> list[Squadron]:
+    """The order hits go round the enemy squadrons [10.2.2]: the shooting side's standing ``HITS`` list
+    first, then the enemy lead, then the rest."""
+    kept = w.standing_order(shooter_side, "HITS")
+    wanted = list(kept.words[1:]) if kept is not None else []
+    everyone = [lead] + [o for o in others if o.id != lead.id]
+    return sorted(everyone, key=lambda s: wanted.index(s.id) if s.id in wanted else len(wanted))
 
 
 def ask_rating(w: Work, fight: combat.Fight) -> Ask | None:
@@ -65,8 +84,8 @@ def resolve(w: Work, fight: combat.Fight, chosen: str | None = None) -> None:
     else:
         w.say(f"{dlead.id} is unarmed and does not fire (10.5.3)", kind="combat")
     before = {s.id: s.losses for s in attackers + defenders}
-    _confirm_all(w, alead, [dlead] + [d for d in defenders if d.id != dlead.id], a_hits, head_on)
-    _confirm_all(w, dlead, [alead] + [a for a in attackers if a.id != alead.id], d_hits, False)
+    _confirm_all(w, alead, _targets(w, alead.side, dlead, defenders), a_hits, head_on)
+    _confirm_all(w, dlead, _targets(w, dlead.side, alead, attackers), d_hits, False)
     for sid in before:
         _after(w, sid, air.squadron(sid).losses - before[sid], weather)
     _tallies_after(w, [s.id for s in defenders], alead.id)

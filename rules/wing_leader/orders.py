@@ -8,7 +8,8 @@ Administrative Phase ``VECTOR <sq> <square>`` (GCI, 9.2.4), ``ESCAPE <sq>`` (11.
 (a voluntary break after combat, 10.7.1).  Any of them may
 be conditional (``IF TALLYING A THEN PURSUE A ELSE RTB A``); a later order for the same squadron stands in
 when the earlier cannot be carried out.  Standing orders: ``TACTIC <sq> SPEED|TURN|BEST|ASK`` [10.5],
-``REACT <escort> YES|NO`` [10.4] and ``DOGFIGHT SEEK|DECLINE`` [10.8]; a dogfight stack's move if the die gives
+``REACT <escort> YES|NO`` [10.4], ``DOGFIGHT SEEK|DECLINE`` [10.8], ``LEADS <sq>...`` [10.2] and
+``HITS <enemy>...`` [10.2.2]; a dogfight stack's move if the die gives
 it to this side: ``STACK <sq> STAY|<square>`` [10.8.2].
 """
 from __future__ import annotations
@@ -137,6 +138,21 @@ class React:
 
     def standing_change(self) -> tuple[str, str | None]:
         return f"REACT {self.sq}", None if self.choice == "YES" else self.text()
+
+
+@dataclass(frozen=True)
+class Priority:
+    """Standing order of a side: ``LEADS`` (which squadrons lead its combats, in order, 10.2) or ``HITS``
+    (which enemy squadrons take its hits first, 10.2.2)."""
+
+    verb: str
+    squadrons: tuple[str, ...]
+
+    def text(self) -> str:
+        return " ".join((self.verb,) + self.squadrons)
+
+    def standing_change(self) -> tuple[str, str | None]:
+        return self.verb, self.text() if self.squadrons else None
 
 
 @dataclass(frozen=True)
@@ -381,6 +397,19 @@ def parse_tactic(args: Sequence[str], view: View, seat: str) -> Tactic:
     return Tactic(sq.id, one_of(args[1].upper(), ("SPEED", "TURN", "BEST", "ASK"), "TACTIC", rule="10.5"))
 
 
+def parse_priority(verb: str, rule: str) -> Any:
+    def parse(args: Sequence[str], view: View, seat: str) -> Priority:
+        state = position(view)
+        ids = [a.upper() for a in args]
+        own = verb == "LEADS"
+        unknown = [i for i in ids if i not in {s.id for s in state.squadrons if (s.side == seat) == own}]
+        if unknown:
+            whose = "yours" if own else "the enemy's"
+            raise IllegalOrderError(f"{', '.join(unknown)}: not {whose}", rule=rule)
+        return Priority(verb, tuple(ids))
+    return parse
+
+
 def parse_seek(args: Sequence[str], view: View, seat: str) -> Seek:
     arity(args, 1, "DOGFIGHT SEEK|DECLINE", rule="10.8")
     return Seek(one_of(args[0].upper(), ("SEEK", "DECLINE"), "DOGFIGHT", rule="10.8"))
@@ -440,6 +469,8 @@ VERBS = scripted(VerbTable([
     Verb("TACTIC", parse_tactic, "TACTIC <squadron> SPEED|TURN|BEST|ASK", "10.5"),
     Verb("REACT", parse_react, "REACT <escort> YES|NO", "10.4"),
     Verb("DOGFIGHT", parse_seek, "DOGFIGHT SEEK|DECLINE", "10.8"),
+    Verb("LEADS", parse_priority("LEADS", "10.2"), "LEADS <squadron> ... (none: the default)", "10.2"),
+    Verb("HITS", parse_priority("HITS", "10.2.2"), "HITS <enemy> ... (none: the default)", "10.2.2"),
     Verb("STACK", parse_stack, "STACK <squadron> STAY|<square>", "10.8.2"),
     Verb("CANCEL", parse_cancel, "CANCEL TACTIC|REACT <squadron>", "10.5"),
 ], rule="6.0"), CONDITIONS)

@@ -203,3 +203,18 @@ def test_cap_circles_and_alert_sweeps_may_join_a_tallying_net_mate():
     from pbem.rules.wing_leader.sky import distance
     b_now = after.squadron("B").at   # B moved first (it follows its target); A flies toward where it is
     assert distance(after.squadron("A").at, b_now) < distance(state.squadron("A").at, b_now)
+
+
+def test_standing_leads_and_hit_priorities_are_used_in_combat():
+    """10.2: the attacker's LEADS list picks L over K (first to arrive); 10.2.2: the bombers' HITS list
+    sends their hit to L first."""
+    from pbem.core.dice import FixedDice
+    state = _combat_example()
+    two = tuple(s.move(status="on", model="bf109g6", at=(12, 15), heading=2, tally="A", alert=True,
+                       mission="intercept", vector=None, side="axis") if s.id == "L" else s for s in state.squadrons)
+    state = replace(state, squadrons=two)
+    orders = {seat: check_body(RULESET, state, seat, body)[0].orders
+              for seat, body in (("axis", "LEADS L\nPURSUE K\nPURSUE L"), ("allies", "HITS L"))}
+    events = [e.text for e in RULESET.resolve(state, orders, FixedDice([1, 2] + [5] * 30)).events]
+    assert any("leads L and A" in e for e in events), events
+    assert any(e.startswith("A hit on L") for e in events), events
