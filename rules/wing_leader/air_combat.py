@@ -206,7 +206,7 @@ def _after(w: Work, sid: str, losses_now: int, weather: int) -> None:
         if combat.crew_loss(sq, losses_now, roll):
             sq = sq.move(experte=False)
             w.say(f"{sid} loses its Experte (10.7.3)", kind="cohesion")
-    air.put(combat.spend_ammo(sq))
+    air.put(combat.spend_ammo(sq).unescort())   # an escort that fought is a Sweep now [9.2.2 a]
 
 
 def _tallies_after(w: Work, defenders: list[str], attacker_lead: str) -> None:
@@ -222,5 +222,4 @@ def _tallies_after(w: Work, defenders: list[str], attacker_lead: str) -> None:
             continue
         target = air.squadron(sq.tally) if sq.tally else None
         keep = target is not None and target.at == sq.at
-        mission = "sweep" if sq.mission == "escort" else sq.mission
-        air.put(sq.move(alert=True, tally=sq.tally if keep else attacker_lead, vector=None, mission=mission))
+        air.put(sq.move(alert=True, tally=sq.tally if keep else attacker_lead, vector=None).unescort())

@@ -16,9 +16,10 @@ from pbem.core.scripts import If, run
 from pbem.core.verbs import Order
 from pbem.core.work import EVERYONE, Work
 
-from . import air_combat, combat, dogfight, escape, movement, radio, reaction, sequence, tally
+from . import air_combat, combat, dogfight, escape, missions, movement, radio, reaction, sequence, tally
 from .model import CLIMB, DIVE, NONE, SIDES, Squadron, State
-from .orders import CONDITIONS, MOVEMENT, Break, Drop, Escape, Join, Move, Plain, Pursue, Stack, Tally, Vector, subject
+from .orders import (CONDITIONS, MOVEMENT, Break, Drop, Escape, Join, Move, Plain, Pursue, Rejoin, Return, Stack,
+                     Tally, Vector, subject)
 from .sky import HEADINGS, front_squares, name, parse
 from .tables import scenario
 from .victory import ended
@@ -90,7 +91,7 @@ def roll_tally(w: Work[Air], sq: Squadron, target: Squadron) -> bool:
     w.say(f"{sq.id} tally on {target.id}: distance {dist}, rolled {roll} ({shown}): "
           f"{'tallied' if ok else 'no tally'} (7.2.1)", kind="tally", roll=roll, distance=dist)
     if ok:
-        w.data.put(sq.move(tally=target.id, alert=True, vector=None))
+        w.data.put(sq.move(tally=target.id, alert=True, vector=None).unescort())
     return ok
 
 
@@ -110,7 +111,7 @@ def movement_phase(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
             _activate(w, air.squadron(sid), orders.get(air.squadron(sid).side, ()))
     air.moved_last = tuple(air.moved)
     admin = [o.text() for side in (air.state.raider, air.state.defender) for o in orders.get(side, ())
-             if isinstance(o, (Break, Escape, Vector))]
+             if isinstance(o, (Break, Escape, Vector, Rejoin))]
     _combats(w, combat.fights(list(air.squadrons.values()), air.moved, lambda: _roll_off(w)), 0, admin)
 
 
@@ -164,6 +165,8 @@ def _admin_order(text: str) -> Order:
     words = text.split()
     if words[0] == "BREAK":
         return Break(words[1])
+    if words[0] == "ESCORT":
+        return Rejoin(words[1])
     return Escape(words[1]) if words[0] == "ESCAPE" else Vector(words[1], words[2])
 
 
@@ -271,8 +274,8 @@ def _rush(air: Air, escort: Squadron, square: tuple[int, int], enemy: str) -> No
     """A reacting escort tallies the enemy and flies to ``square`` with unlimited MP, marked Dive or Climb
     by its altitude change [10.4.2, 8.5]; having tallied, it is a Sweep now [9.2.2 a]."""
     marker = DIVE if square[1] < escort.at[1] else CLIMB if square[1] > escort.at[1] else escort.marker
-    air.put(escort.move(at=square, tally=enemy, alert=True, mission="sweep", marker=marker, vector=None,
-                        entered_from=escort.at))
+    air.put(escort.move(at=square, tally=enemy, alert=True, marker=marker, vector=None,
+                        entered_from=escort.at).unescort())
     if escort.id not in air.moved:
         air.moved.append(escort.id)
 
@@ -297,6 +300,8 @@ def _plan(air: Air, sq: Squadron, order: Order | None) -> tuple[list[str], bool,
         return movement.toward_edge(sq, edge, movement.allowance(sq)), False, None
     if verb == "CIRCLE":
         return [], False, None
+    if isinstance(order, Return):
+        return movement.approach(sq, parse(order.square), movement.allowance(sq)), False, None
     if isinstance(order, Join):
         friend = air.squadron(order.friend)
         if not friend.on_map or not friend.tally:
@@ -341,6 +346,8 @@ def _administrative(w: Work[Air], orders: Sequence[Order]) -> None:
     for order in orders:
         if isinstance(order, Vector):
             _vector(w, air.squadron(order.sq), parse(order.square))
+        if isinstance(order, Rejoin):
+            _rejoin(w, air.squadron(order.sq))
     if ended(air.now(), w.turn):
         air.over = True
         return
@@ -376,6 +383,22 @@ def _escape(w: Work[Air], sq: Squadron) -> None:
               f"{'escaped' if ok else 'stopped'} (11.0)", kind="escape")
     if ok:
         air.put(sq.move(status="escaped", exit_edge=scenario(air.state.scenario)["edges"][sq.side]))
+        if not sq.fighter and not any(b.on_map and not b.fighter for b in air.now().of_side(sq.side)):
+            for e in air.now().of_side(sq.side):   # no bombers left to escort: the escorts go home [9.2.2]
+                if e.on_map and e.mission == "escort":
+                    air.put(e.move(mission="rtb"))
+                    w.say(f"{e.id} has no bombers left to escort and returns to base (9.2.2)", kind="escape")
+
+
+def _rejoin(w: Work[Air], sq: Squadron) -> None:
+    """A former escort meeting the escort requirements is marked Escort again [9.2.2, AMB-20]."""
+    state = w.data.now()
+    why = missions.rejoin_problem(state, sq)
+    if why:
+        w.say(f"ESCORT {sq.id} was skipped: {why}", to=sq.side, kind="skipped")
+        return
+    w.data.put(sq.move(mission="escort", former_escort=False))
+    w.say(f"{sq.id} escorts the bombers again (9.2.2)", kind="escort")
 
 
 def _vector(w: Work[Air], sq: Squadron, square: tuple[int, int]) -> None:

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .model import Squadron
+from .escape import available
+from .model import Squadron, State
 from .sky import HEADINGS, distance
 
 
@@ -21,4 +22,21 @@ def escort_setup_problem(escort: Squadron, bombers: Sequence[Squadron]) -> str |
     lead = max(b.at[0] * forward for b in bombers)
     if escort.at[0] * forward > lead:
         return f"escort {escort.id} is ahead of the lead bomber"
+    return None
+
+
+def rejoin_problem(state: State, sq: Squadron) -> str | None:
+    """Why a squadron may not be marked Escort again, or None [9.2.2]: a former escort now on Sweep,
+    Available and tallying nobody, within 3 squares of a bomber of its side with the same heading and no
+    more than one altitude below the lowest (AMB-20: former escorts only)."""
+    if not (sq.former_escort and sq.mission == "sweep"):
+        return f"{sq.id} is not a former escort on Sweep"
+    if sq.tally or not available(state, sq):
+        return f"{sq.id} tallies an enemy or is not Available"
+    bombers = [b for b in state.of_side(sq.side) if b.on_map and b.mission == "bombing"]
+    near = [b for b in bombers if distance(sq.at, b.at) <= 3 and b.heading == sq.heading]
+    if not near:
+        return f"{sq.id} is not within 3 squares of a bomber with its heading"
+    if sq.at[1] < min(b.at[1] for b in bombers) - 1:
+        return f"{sq.id} is more than one altitude below the bombers"
     return None

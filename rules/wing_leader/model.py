@@ -48,6 +48,7 @@ class Squadron:
     entered_from: Square | None = None  # the square it last entered its present one from (head-on, 10.3)
     dogfight: bool = False     # locked in the dogfight of its square [10.8]
     experte: bool = False      # an Experte (ace) in the squadron [5.2.1]
+    former_escort: bool = False  # an escort turned Sweep, which may return to escort [9.2.2]
 
     @property
     def on_map(self) -> bool:
@@ -88,6 +89,10 @@ class Squadron:
 
     def move(self, **changes: Any) -> Squadron:
         return replace(self, **changes)
+
+    def unescort(self) -> Squadron:
+        """An escort that tallies or fights becomes a Sweep [9.2.2 a]."""
+        return self.move(mission="sweep", former_escort=True) if self.mission == "escort" else self
 
 
 @dataclass(frozen=True)

@@ -3,9 +3,9 @@
 Tally window [6.0 Tally Phase]: ``TALLY <sq> <enemy>`` and ``DROP <sq>``.  Movement window [6.0 Movement
 Phase]: ``MOVE <sq> [DIVE] <steps>``, and the relative orders resolved at the squadron's turn in the
 interleaved order: ``PURSUE <sq> [DIVE]``, ``RTB <sq>``, ``SWEEP <sq>``, ``CIRCLE <sq>``, ``JETTISON <sq>``, ``JOIN <sq>
-<friend>``; and for the
-Administrative Phase ``VECTOR <sq> <square>`` (GCI, 9.2.4), ``ESCAPE <sq>`` (11.0) and ``BREAK <sq>``
-(a voluntary break after combat, 10.7.1).  Any of them may
+<friend>``, ``RETURN <sq> <square>``; and for the
+Administrative Phase ``VECTOR <sq> <square>`` (GCI, 9.2.4), ``ESCAPE <sq>`` (11.0), ``BREAK <sq>``
+(a voluntary break after combat, 10.7.1) and ``ESCORT <sq>`` (a former escort escorts again, 9.2.2).  Any of them may
 be conditional (``IF TALLYING A THEN PURSUE A ELSE RTB A``); a later order for the same squadron stands in
 when the earlier cannot be carried out.  Standing orders: ``TACTIC <sq> SPEED|TURN|BEST|ASK`` [10.5],
 ``REACT <escort> YES|NO`` [10.4], ``DOGFIGHT SEEK|DECLINE`` [10.8], ``LEADS <sq>...`` [10.2] and
@@ -102,6 +102,16 @@ class Escape:
 
 
 @dataclass(frozen=True)
+class Rejoin:
+    """Mark a former escort Escort again in the Administrative Phase [9.2.2]."""
+
+    sq: str
+
+    def text(self) -> str:
+        return f"ESCORT {self.sq}"
+
+
+@dataclass(frozen=True)
 class Break:
     """A player breaks his own squadron after combat [10.7.1]."""
 
@@ -191,7 +201,18 @@ class Join:
         return f"JOIN {self.sq} {self.friend}"
 
 
-MOVEMENT = (Move, Pursue, Plain, Join)
+@dataclass(frozen=True)
+class Return:
+    """A former escort flies the shortest path toward a square where it would escort again [9.2.2, 9.2.3 e]."""
+
+    sq: str
+    square: str
+
+    def text(self) -> str:
+        return f"RETURN {self.sq} {self.square}"
+
+
+MOVEMENT = (Move, Pursue, Plain, Join, Return)
 
 
 def position(view: View) -> State:
@@ -355,6 +376,19 @@ def parse_join(args: Sequence[str], view: View, seat: str) -> Join:
     return Join(sq.id, friend.id)
 
 
+def parse_return(args: Sequence[str], view: View, seat: str) -> Return:
+    arity(args, 2, "RETURN <squadron> <square>", rule="9.2.2")
+    _window(view, False)
+    sq = _own(view, seat, args[0], "9.2.2")
+    if not (sq.former_escort and sq.mission == "sweep") or sq.tally:
+        raise IllegalOrderError(f"only a former escort on Sweep that tallies nobody returns to escort; {sq.id} may "
+                                f"{allowed_moves(sq)}", rule="9.2.2")
+    try:
+        return Return(sq.id, movement.sky.name(movement.sky.parse(args[1])))
+    except ValueError as exc:
+        raise OrderSyntaxError(str(exc), rule="9.2.2") from None
+
+
 def parse_vector(args: Sequence[str], view: View, seat: str) -> Vector:
     arity(args, 2, "VECTOR <squadron> <square>", rule="9.2.4")
     _window(view, False)
@@ -380,6 +414,15 @@ def parse_escape(args: Sequence[str], view: View, seat: str) -> Escape:
     if why:
         raise IllegalOrderError(why, rule="11.0")
     return Escape(sq.id)
+
+
+def parse_rejoin(args: Sequence[str], view: View, seat: str) -> Rejoin:
+    arity(args, 1, "ESCORT <squadron>", rule="9.2.2")
+    _window(view, False)
+    sq = _own(view, seat, args[0], "9.2.2")
+    if not (sq.former_escort and sq.mission == "sweep"):
+        raise IllegalOrderError(f"{sq.id} is not a former escort on Sweep", rule="9.2.2")
+    return Rejoin(sq.id)
 
 
 def parse_break(args: Sequence[str], view: View, seat: str) -> Break:
@@ -462,10 +505,12 @@ VERBS = scripted(VerbTable([
     Verb("SWEEP", parse_plain("SWEEP", "9.2.3"), "SWEEP <squadron>", "9.2.3"),
     Verb("CIRCLE", parse_plain("CIRCLE", "8.3.1"), "CIRCLE <squadron>", "8.3.1"),
     Verb("JOIN", parse_join, "JOIN <squadron> <friendly squadron>", "9.2.3"),
+    Verb("RETURN", parse_return, "RETURN <squadron> <square>", "9.2.2"),
     Verb("JETTISON", parse_plain("JETTISON", "9.2.1.1"), "JETTISON <squadron>", "9.2.1.1"),
     Verb("VECTOR", parse_vector, "VECTOR <squadron> <square>", "9.2.4"),
     Verb("ESCAPE", parse_escape, "ESCAPE <squadron>", "11.0"),
     Verb("BREAK", parse_break, "BREAK <squadron>", "10.7.1"),
+    Verb("ESCORT", parse_rejoin, "ESCORT <squadron>", "9.2.2"),
     Verb("TACTIC", parse_tactic, "TACTIC <squadron> SPEED|TURN|BEST|ASK", "10.5"),
     Verb("REACT", parse_react, "REACT <escort> YES|NO", "10.4"),
     Verb("DOGFIGHT", parse_seek, "DOGFIGHT SEEK|DECLINE", "10.8"),

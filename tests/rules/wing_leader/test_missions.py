@@ -58,3 +58,29 @@ def test_a_player_may_break_his_own_squadron_after_combat():
     after = RULESET.resolve(start, {"allies": checked.orders, "axis": ()}, SeededDice(b"y" * 16, "m")).state
     a = after.squadron("A")
     assert a.broken and a.mission == "rtb" and not a.tally
+
+
+def test_an_escort_that_tallies_or_fights_becomes_a_sweep_and_may_escort_again():
+    """9.2.2 a, 9.2.2 (Sweep to Escort in the Administrative Phase, AMB-20: former escorts only)."""
+    from pbem.rules.wing_leader.missions import rejoin_problem
+    escort = sq("A", "allies", "p47d", "escort", "H14")
+    swept = escort.unescort()
+    assert (swept.mission, swept.former_escort) == ("sweep", True)
+    assert sq("B", "allies", "p47d", "sweep", "H14").unescort().former_escort is False
+    assert rejoin_problem(state(T, swept), swept) is None
+    assert "within 3" in rejoin_problem(state(T, swept.move(at=(3, 14))), swept.move(at=(3, 14)))
+    assert "tallies" in rejoin_problem(state(T, swept.move(tally="K")), swept.move(tally="K"))
+    assert "former escort" in rejoin_problem(state(T), sq("B", "allies", "p47d", "sweep", "H14"))
+
+
+def test_return_and_escort_orders_are_checked_at_ingest():
+    """9.2.2: RETURN and ESCORT are for former escorts only."""
+    start = RULESET.setup("raid", RULESET.info.resolve_options({}), SeededDice(b"return to escort seed 16+", "setup"))
+    for _ in range(2):
+        phase = RULESET.phase(start)
+        start = RULESET.resolve(start, {s: () for s in phase.awaiting}, SeededDice(b"z" * 16, phase.name)).state
+    assert "[9.2.2]" in check_body(RULESET, start, "allies", "RETURN A E14")[1][0]
+    assert "[9.2.2]" in check_body(RULESET, start, "allies", "ESCORT A")[1][0]
+    from dataclasses import replace
+    former = replace(start, squadrons=tuple(s.unescort() if s.id == "A" else s for s in start.squadrons))
+    assert check_body(RULESET, former, "allies", "RETURN A E14\nESCORT A")[1] == []
