@@ -17,7 +17,7 @@ from pbem.core.verbs import Order
 from pbem.core.work import EVERYONE, Work
 
 from . import air_combat, combat, dogfight, escape, missions, movement, radio, reaction, sequence, tally
-from .model import CLIMB, DIVE, NONE, SIDES, Squadron, State
+from .model import CLIMB, DIVE, ENTERING, NONE, SIDES, WAITING, Squadron, State
 from .orders import (CONDITIONS, MOVEMENT, Break, Drop, Escape, Join, Move, Plain, Pursue, Rejoin, Return, Stack,
                      Tally, Vector, subject)
 from .sky import HEADINGS, front_squares, name, parse
@@ -212,13 +212,20 @@ def _perform(w: Work[Air], sid: str, order: Order | None) -> str | None:
     tokens, dive, why = _plan(air, sq, order)
     if why:
         return why
+    mp = movement.allowance(sq, dive) - _trail_penalty(air, sq)
+    if sq.status == ENTERING and mp < 1:
+        air.moved.append(sid)
+        w.say(f"{sid} cannot enter behind the squadrons ahead of it in trail; it enters first next turn (8.4.1)",
+              kind="move")
+        return None
+    tokens = _fitting(sq, tokens, mp)
     target = air.squadron(sq.tally).at if sq.tally else None
     front = front_squares(target, air.squadron(sq.tally).heading) if target is not None else ()
     try:
-        walk = movement.walk(sq, tokens, movement.allowance(sq, dive), stop_at=target, head_on_from=front)
+        walk = movement.walk(sq, tokens, mp, stop_at=target, head_on_from=front)
         if target is not None and walk.path and walk.at == target and walk.entered_from is not None \
                 and _reaction(w, sq, air.squadron(sq.tally), walk.entered_from) == reaction.SUCCESS:
-            walk = movement.walk(sq, tokens[:walk.used - 1], movement.allowance(sq, dive))
+            walk = movement.walk(sq, tokens[:walk.used - 1], mp)
             dive = dive and walk.dived
         moved = movement.finish(sq, walk, dive_declared=dive)
     except IllegalOrderError as exc:  # the plan no longer fits the position
@@ -236,6 +243,28 @@ def _perform(w: Work[Air], sid: str, order: Order | None) -> str | None:
     w.say(f"{sid} ({_what(order)}) {name(sq.at)} -> {trail}, heading {HEADINGS[moved.heading]}, "
           f"{walk.spent:g} of {walk.mp} MP" + (f", off the {walk.exited} edge" if walk.exited else ""), kind="move")
     return None
+
+
+def _trail_penalty(air: Air, sq: Squadron) -> int:
+    """In trail, the second squadron to fly in this turn has 1 MP less, the third 2 less, and so on
+    [8.4.1, GAP-21]; among the group, the movement order [6.1] says who goes first."""
+    if sq.status != ENTERING or not sq.trail:
+        return 0
+    return sum(1 for sid in air.moved
+               if air.squadron(sid).trail == sq.trail and air.state.squadron(sid).status == ENTERING)
+
+
+def _fitting(sq: Squadron, tokens: list[str], mp: int) -> list[str]:
+    """A mission's fixed move cut to what an arrival in trail can pay for [8.4.1]."""
+    if sq.status != ENTERING:
+        return tokens
+    for n in range(len(tokens), 0, -1):
+        try:
+            movement.walk(sq, tokens[:n], mp)
+            return tokens[:n]
+        except IllegalOrderError:
+            continue
+    return []
 
 
 def _reaction(w: Work[Air], mover: Squadron, bomber: Squadron, came_from: tuple[int, int]) -> str:
@@ -352,6 +381,7 @@ def _administrative(w: Work[Air], orders: Sequence[Order]) -> None:
         air.over = True
         return
     w.new_turn()
+    _arrivals(w)
     state = air.now()
     for sq in state.squadrons:
         if sq.tally and sq.on_map:
@@ -360,6 +390,24 @@ def _administrative(w: Work[Air], orders: Sequence[Order]) -> None:
                 air.put(air.squadron(sq.id).move(tally=""))
                 w.say(f"{sq.id} loses its tally: {lost} (7.2.2)", kind="tally")
     radio_alerts(w)
+
+
+def _arrivals(w: Work[Air]) -> None:
+    """The Setup Phase [6.0, 5.3.1]: this turn's arrivals are placed on their squares, or beyond their edge
+    at the altitude their owner's standing ``ARRIVE`` order names (else the first allowed), to fly in."""
+    air = w.data
+    for sq in air.now().squadrons:
+        if sq.status != WAITING or sq.arrives != w.turn:
+            continue
+        if not sq.edge:
+            air.put(sq.move(status="on"))
+            w.say(f"{sq.id} arrives in {name(sq.at)} (5.3.1)", kind="setup")
+            continue
+        kept = w.standing_order(sq.side, f"ARRIVE {sq.id}")
+        alt = int(kept.words[-1]) if kept is not None else sq.altitudes[0]
+        air.put(sq.move(status=ENTERING, at=(movement.EDGE_COLUMNS[sq.edge], alt),
+                        heading=HEADINGS.index("E" if sq.edge == "W" else "W")))
+        w.say(f"{sq.id} arrives at the {sq.edge} edge at altitude {alt} and flies in this turn (5.3.1)", kind="setup")
 
 
 def _escape(w: Work[Air], sq: Squadron) -> None:

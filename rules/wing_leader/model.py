@@ -17,6 +17,8 @@ FIGHTER_MISSIONS = ("sweep", "escort", "intercept", "cap", "rtb")
 BOMBER_MISSIONS = ("bombing",)
 #: Where a squadron is: on the map, or out of play for a reason that victory points read [12.1].
 ON, EXITED, ESCAPED, DESTROYED = "on", "exited", "escaped", "destroyed"
+#: Later arrivals [5.3.1]: not yet in play, then beyond an edge waiting to fly in [8.4.1].
+WAITING, ENTERING = "waiting", "entering"
 #: The altitude marker of 8.5 and 8.5.1.
 NONE, DIVE, CLIMB, SLOW_CLIMB = "", "dive", "climb", "slow_climb"
 
@@ -49,6 +51,10 @@ class Squadron:
     dogfight: bool = False     # locked in the dogfight of its square [10.8]
     experte: bool = False      # an Experte (ace) in the squadron [5.2.1]
     former_escort: bool = False  # an escort turned Sweep, which may return to escort [9.2.2]
+    arrives: int = 0           # the turn a later arrival is set up [5.3.1]
+    edge: str = ""             # the edge it enters by ("W"/"E"), or "" when placed on a square
+    altitudes: tuple[int, ...] = ()  # the altitudes it may enter at
+    trail: str = ""            # its group entering in trail [8.4.1]
 
     @property
     def on_map(self) -> bool:

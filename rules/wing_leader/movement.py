@@ -162,11 +162,12 @@ def _slow_finish(w: Walk, sq: Squadron) -> float:
 
 
 def finish(sq: Squadron, w: Walk, *, dive_declared: bool = False) -> Squadron:
-    """The squadron after its move: new square and heading, its altitude marker replaced [8.5]."""
+    """The squadron after its move: new square and heading, its altitude marker replaced [8.5]; an
+    arrival that entered the edge square is on the map [8.4.1]."""
     if dive_declared and not w.dived:
         raise IllegalOrderError("a squadron that declares a dive must dive at least one altitude", rule="8.2")
     marker = SLOW_CLIMB if w.slow else DIVE if w.dived else CLIMB if w.climbs else NONE
-    status = "exited" if w.exited else sq.status
+    status = "exited" if w.exited else "on" if w.path and sq.status == "entering" else sq.status
     return sq.move(at=w.at, heading=w.heading, marker=marker, status=status, exit_edge=w.exited,
                    entered_from=w.entered_from if w.path else sq.entered_from)
 

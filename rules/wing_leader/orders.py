@@ -166,6 +166,20 @@ class Priority:
 
 
 @dataclass(frozen=True)
+class Arrive:
+    """Standing order: the altitude a later arrival enters at, one its scenario allows [5.3.1]."""
+
+    sq: str
+    altitude: int
+
+    def text(self) -> str:
+        return f"ARRIVE {self.sq} {self.altitude}"
+
+    def standing_change(self) -> tuple[str, str | None]:
+        return f"ARRIVE {self.sq}", self.text()
+
+
+@dataclass(frozen=True)
 class Seek:
     """Standing order: whether this side wants a dogfight after an air combat, SEEK or DECLINE [10.8]."""
 
@@ -453,6 +467,20 @@ def parse_priority(verb: str, rule: str) -> Any:
     return parse
 
 
+def parse_arrive(args: Sequence[str], view: View, seat: str) -> Arrive:
+    arity(args, 2, "ARRIVE <squadron> <altitude>", rule="5.3.1")
+    state = position(view)
+    try:
+        sq = state.squadron(args[0].upper())
+    except KeyError:
+        raise IllegalOrderError(f"no squadron {args[0]}", rule="5.3.1") from None
+    if sq.side != seat or sq.status != "waiting" or not sq.edge:
+        raise IllegalOrderError(f"{sq.id} is not one of your squadrons still to arrive by an edge", rule="5.3.1")
+    if not args[1].isdigit() or int(args[1]) not in sq.altitudes:
+        raise IllegalOrderError(f"{sq.id} may arrive at altitude {', '.join(map(str, sq.altitudes))}", rule="5.3.1")
+    return Arrive(sq.id, int(args[1]))
+
+
 def parse_seek(args: Sequence[str], view: View, seat: str) -> Seek:
     arity(args, 1, "DOGFIGHT SEEK|DECLINE", rule="10.8")
     return Seek(one_of(args[0].upper(), ("SEEK", "DECLINE"), "DOGFIGHT", rule="10.8"))
@@ -514,6 +542,7 @@ VERBS = scripted(VerbTable([
     Verb("TACTIC", parse_tactic, "TACTIC <squadron> SPEED|TURN|BEST|ASK", "10.5"),
     Verb("REACT", parse_react, "REACT <escort> YES|NO", "10.4"),
     Verb("DOGFIGHT", parse_seek, "DOGFIGHT SEEK|DECLINE", "10.8"),
+    Verb("ARRIVE", parse_arrive, "ARRIVE <squadron> <altitude>", "5.3.1"),
     Verb("LEADS", parse_priority("LEADS", "10.2"), "LEADS <squadron> ... (none: the default)", "10.2"),
     Verb("HITS", parse_priority("HITS", "10.2.2"), "HITS <enemy> ... (none: the default)", "10.2.2"),
     Verb("STACK", parse_stack, "STACK <squadron> STAY|<square>", "10.8.2"),

@@ -17,7 +17,7 @@ from pbem.core.orders import OrderLine
 
 from . import radio, sky
 from .game import STEPS, seats
-from .model import SIDES, Squadron, State
+from .model import SIDES, WAITING, Squadron, State
 from .orders import ANSWERS, VERBS, whole
 from .picture import picture
 from .tables import scenario, scenarios
@@ -46,11 +46,16 @@ def setup(name: str, options: Mapping[str, Any], dice: Dice) -> State:
 
 
 def _squadron(row: Mapping[str, Any]) -> Squadron:
-    return Squadron(id=row["id"], side=row["side"], model=row["model"], mission=row["mission"],
-                    at=sky.parse(row["at"]), heading=sky.HEADINGS.index(row["heading"]),
-                    alert=row["mission"] in ("intercept", "cap"), vector=sky.parse(row["vector"]) if "vector" in row else None,
-                    flight=bool(row.get("flight", False)), quality=row.get("quality", "trained"),
-                    bombs=row["mission"] == "bombing", experte=bool(row.get("experte", False)))
+    sq = Squadron(id=row["id"], side=row["side"], model=row["model"], mission=row["mission"],
+                  at=sky.parse(row["at"]) if "at" in row else (0, 0), heading=sky.HEADINGS.index(row["heading"]),
+                  alert=row["mission"] in ("intercept", "cap"), vector=sky.parse(row["vector"]) if "vector" in row else None,
+                  flight=bool(row.get("flight", False)), quality=row.get("quality", "trained"),
+                  bombs=row["mission"] == "bombing", experte=bool(row.get("experte", False)))
+    arrive = row.get("arrive")
+    if not arrive:
+        return sq
+    return sq.move(status=WAITING, arrives=int(arrive["turn"]), edge=arrive.get("edge", ""),
+                   altitudes=tuple(arrive.get("altitudes", ())), trail=arrive.get("trail", ""))
 
 
 def check_orders(v: View, seat: str, lines: list[OrderLine]) -> Checked:

@@ -14,7 +14,8 @@ from .model import Squadron
 
 def base_order(squadrons: list[Squadron], raider: str, roll: Callable[[Squadron], int]) -> list[Squadron]:
     """The squadrons on the map by category, then initiative: lower altitude first, then lower Basic Speed
-    [6.1.1]; fighters still level roll a d6 each, lower first, re-rolling among those tied again."""
+    [6.1.1]; fighters still level roll a d6 each, lower first, re-rolling among those tied again.  An
+    arrival beyond the edge counts as in its edge square's altitude [5.3.1]."""
     def category(s: Squadron) -> int:
         if s.dogfight:
             return -1
@@ -24,7 +25,7 @@ def base_order(squadrons: list[Squadron], raider: str, roll: Callable[[Squadron]
 
     def key(s: Squadron) -> tuple[int, int, int]:
         return (category(s), s.at[1], s.basic()[0])
-    movers = sorted((s for s in squadrons if s.on_map), key=key)
+    movers = sorted((s for s in squadrons if s.on_map or s.status == "entering"), key=key)
     ordered: list[Squadron] = []
     for k in dict.fromkeys(key(s) for s in movers):
         group = [s for s in movers if key(s) == k]

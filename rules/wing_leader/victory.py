@@ -12,7 +12,7 @@ from .tables import card, scenario, tables
 
 
 def ended(state: State, turn: int) -> bool:
-    done = all(not s.on_map or s.broken for s in state.squadrons)
+    done = all((not s.on_map or s.broken) and s.status not in ("waiting", "entering") for s in state.squadrons)
     return done or turn >= int(scenario(state.scenario)["last_turn"])
 
 

@@ -84,3 +84,17 @@ def test_return_and_escort_orders_are_checked_at_ingest():
     from dataclasses import replace
     former = replace(start, squadrons=tuple(s.unescort() if s.id == "A" else s for s in start.squadrons))
     assert check_body(RULESET, former, "allies", "RETURN A E14\nESCORT A")[1] == []
+
+
+def test_a_fourth_squadron_in_trail_is_held_back_to_enter_next_turn():
+    """8.4.1 (GAP-21 extrapolated: the fourth has 3 MP less) and AMB-34 (it enters first next turn)."""
+    from dataclasses import replace
+    start = RULESET.setup("raid", RULESET.info.resolve_options({}), SeededDice(b"trail of four seed 16+ b", "setup"))
+    four = [s.move(status="entering", at=(26, 14), trail="late", edge="E", altitudes=(14,), arrives=4)
+            if s.id in "MNOP" else s.move(status="exited") for s in start.squadrons]
+    state = replace(start, squadrons=tuple(four), flow=replace(start.flow, step="movement", turn=4))
+    result = RULESET.resolve(state, {"allies": (), "axis": ()}, SeededDice(b"trail roll seed, 16 bytes", "t"))
+    held = [s for s in result.state.squadrons if s.id in "MNOP" and s.status == "entering"]
+    assert len(held) == 1 and any("enters first next turn" in e.text for e in result.events)
+    assert "[5.3.1]" in check_body(RULESET, start, "axis", "ARRIVE M 14")[1][0]
+    assert check_body(RULESET, start, "axis", "ARRIVE M 12")[1] == []
