@@ -59,13 +59,43 @@ def defender_tally(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
 
 
 def _tallies(w: Work[Air], side: str, orders: Mapping[str, Sequence[Order]]) -> None:
-    """One side's drops and tally rolls, in the order written [7.2, 7.2.2]."""
-    for order in orders.get(side, ()):
-        if isinstance(order, Drop):
-            w.data.put(w.data.squadron(order.sq).move(tally=""))
-            w.say(f"{order.sq} drops its tally", kind="tally")
-        elif isinstance(order, Tally) and roll_tally(w, w.data.squadron(order.sq), w.data.squadron(order.target)):
-            radio_alerts(w)
+    """One side's drops and tally rolls, in the order written [7.2, 7.2.2]; conditional ones are decided
+    when reached (``IF TALLIED A THEN TALLY A K``), so a side writing blind can answer the other's rolls."""
+    entries = [o for o in orders.get(side, ()) if isinstance(_inner(o), (Drop, Tally))]
+    run(w, side, entries, lambda o: _tally_order(w, o), CONDITIONS)
+
+
+def _tally_order(w: Work[Air], order: Order) -> str | None:
+    """Carry out a DROP or a TALLY now, or say why it cannot be (the position may have changed since it
+    was written, in the faster cadences)."""
+    air = w.data
+    if isinstance(order, Drop):
+        sq = air.squadron(order.sq)
+        if not sq.tally or sq.dogfight:
+            return f"{sq.id} has no tally it may drop"
+        air.put(sq.move(tally=""))
+        w.say(f"{sq.id} drops its tally", kind="tally")
+        return None
+    assert isinstance(order, Tally)
+    sq, target = air.squadron(order.sq), air.squadron(order.target)
+    why = tally.may_tally(sq) or tally.target_problem(air.now(), sq, target)
+    if why:
+        return why
+    if roll_tally(w, sq, target):
+        radio_alerts(w)
+    return None
+
+
+def both_tallies(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
+    """Cadence ``fast``: both tally lists in one window, the Raider's rolled first [6.0]."""
+    _tallies(w, w.data.state.raider, orders)
+    _tallies(w, w.data.state.defender, orders)
+
+
+def whole_turn(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
+    """Cadence ``single``: tallies (the Raider's first) and movement plans in one window."""
+    both_tallies(w, orders)
+    movement_phase(w, orders)
 
 
 def jammed_now(state: State) -> set[str]:
@@ -384,7 +414,7 @@ def _administrative(w: Work[Air], orders: Sequence[Order]) -> None:
     _arrivals(w)
     state = air.now()
     for sq in state.squadrons:
-        if sq.tally and sq.on_map:
+        if sq.tally and sq.on_map and not sq.dogfight:
             lost = tally.kept(state, sq)
             if lost:
                 air.put(air.squadron(sq.id).move(tally=""))
@@ -465,8 +495,12 @@ def _vector(w: Work[Air], sq: Squadron, square: tuple[int, int]) -> None:
           + (f"vector placed on {name(square)}" if placed else "no change") + " (9.2.4)", kind="gci")
 
 
+#: The first window of a turn under each cadence.
+FIRST_STEP = {"standard": "raider_tally", "fast": "tallies", "single": "turn"}
+
+
 def _next_after_movement(w: Work[Air]) -> str:
-    return OVER if w.data.over else "raider_tally"
+    return OVER if w.data.over else FIRST_STEP[w.data.state.option("cadence", "standard")]
 
 
 def seats(state: Any) -> tuple[Seat, ...]:
@@ -480,6 +514,10 @@ STEPS: Steps[State, Air] = Steps([
          title="the Defender's tally rolls", prompt="Tally Phase [6.0, 7.2]: the Defender, having seen the Raider's"),
     Step("movement", movement_phase, next=_next_after_movement, who=ALL,
          title="movement plans", prompt="Movement Phase [6.0, 8]: both sides' plans; combat follows [10]"),
+    Step("tallies", both_tallies, next="movement", who=ALL,
+         title="both sides' tally rolls", prompt="Tally Phase [6.0, 7.2]: both lists; the Raider's are rolled first"),
+    Step("turn", whole_turn, next=_next_after_movement, who=ALL,
+         title="tallies and movement plans", prompt="Tally and Movement Phases [6.0] in one message"),
     Step("combat_choice", combat_choice, next=_next_after_movement, window=Window.INTERRUPT,
          title="choose the combat rating", prompt="Air combat [10.5]: SPEED (hit-and-run) or TURN (turning fight)"),
 ], seats=seats, open=Air, close=Air.freeze, sides=SIDES)

@@ -30,7 +30,7 @@ from pbem.core.verbs import Order, Verb, VerbTable, arity, one_of
 from . import dogfight, escape, movement, radio, tally
 from .model import Squadron, State
 
-TALLY_STEPS = ("raider_tally", "defender_tally")
+TALLY_STEPS = ("raider_tally", "defender_tally", "tallies")
 
 
 @dataclass(frozen=True)
@@ -250,6 +250,8 @@ def _own(view: View, seat: str, sid: str, rule: str) -> Squadron:
 
 
 def _window(view: View, tally_window: bool) -> None:
+    if view["step"] == "turn":   # cadence single: one window for both phases
+        return
     if (view["step"] in TALLY_STEPS) != tally_window:
         raise IllegalOrderError("this order belongs to the " + ("Tally" if tally_window else "Movement")
                                 + " Phase; now is the " + view["step_title"], rule="6.0")
@@ -342,6 +344,8 @@ def parse_pursue(args: Sequence[str], view: View, seat: str) -> Pursue:
         raise OrderSyntaxError("expected PURSUE <squadron> [DIVE]", rule="7.2.3")
     _window(view, False)
     sq = _own(view, seat, args[0], "7.2.3")
+    if view["step"] == "turn":   # written before this turn's tallies: checked when its turn comes
+        return Pursue(sq.id, len(args) == 2)
     if sq.dogfight:
         raise IllegalOrderError(f"{sq.id} is in a dogfight: the stack moves together; use STACK", rule="10.8.2")
     if not sq.tally or sq.broken:
@@ -518,10 +522,21 @@ def _parse_sq(args: Sequence[str], view: View, seat: str) -> tuple[str, ...]:
     return (_own(view, seat, args[0], "9.2").id,)
 
 
+def _parse_tallied(args: Sequence[str], view: View, seat: str) -> tuple[str, ...]:
+    arity(args, 1, "TALLIED <squadron>", rule="7.2")
+    try:
+        return (position(view).squadron(args[0].upper()).id,)
+    except KeyError:
+        raise IllegalOrderError(f"no squadron {args[0]}", rule="7.2") from None
+
+
 CONDITIONS = Conditions([
     ConditionKind("TALLYING", _parse_sq, lambda w, r, a: bool(w.data.squadron(a[0]).tally),
                   "TALLYING <squadron> (it tallies an enemy when its turn comes)"),
     ConditionKind("ALERT", _parse_sq, lambda w, r, a: w.data.squadron(a[0]).alert, "ALERT <squadron>"),
+    ConditionKind("TALLIED", _parse_tallied,
+                  lambda w, r, a: any(s.tally == a[0] for s in w.data.squadrons.values()),
+                  "TALLIED <squadron> (some enemy squadron tallies it, or some friendly one tallies this enemy)"),
 ], rule="9.2")
 
 VERBS = scripted(VerbTable([

@@ -16,7 +16,7 @@ from pbem.core.ruleset import Checked, Option, RulesetInfo, Scenario, View
 from pbem.core.orders import OrderLine
 
 from . import radio, sky
-from .game import STEPS, seats
+from .game import FIRST_STEP, STEPS, seats
 from .model import SIDES, WAITING, Squadron, State
 from .orders import ANSWERS, VERBS, whole
 from .picture import picture
@@ -40,7 +40,8 @@ def setup(name: str, options: Mapping[str, Any], dice: Dice) -> State:
            for p in [escort_setup_problem(e, [b for b in squadrons if b.side == e.side and b.mission == "bombing"])] if p]
     if bad:
         raise RulesetDefinitionError(f"scenario {name}: " + "; ".join(bad))
-    state = State(name, squadrons, STEPS.start("raider_tally"), options=tuple(sorted(options.items())))
+    first = FIRST_STEP[options.get("cadence", "standard")]
+    state = State(name, squadrons, STEPS.start(first), options=tuple(sorted(options.items())))
     alerted = radio.alerted_by_radio(state)   # the first Tally Phase opens with radio alerts [9.4 a]
     return replace(state, squadrons=tuple(q.move(alert=True) if q.id in alerted else q for q in squadrons))
 
@@ -68,8 +69,9 @@ INFO = RulesetInfo(
     name="wing_leader", title="Wing Leader (basic game, rules 1-12; in progress)", sides=SIDES,
     scenarios=tuple(Scenario(n, scenarios()[n]["title"], scenarios()[n].get("note", ""))
                     for n in scenarios() if isinstance(scenarios()[n], dict)),
-    options=(Option("cadence", "standard", "windows a turn: the Raider's tally, the Defender's tally, movement",
-                    ("standard",)),
+    options=(Option("cadence", "standard", "windows a turn: standard = the Raider's tally, the Defender's tally, "
+                    "then movement; fast = both tallies, then movement; single = everything in one message",
+                    ("standard", "fast", "single")),
              Option("escape_reading", "rule", "11.0: escape when the modified roll is below the range (rule) or the "
                     "natural roll, as the worked example reads (example)", ("rule", "example"))),
     rulebook="Wing Leader rules v2 (Russian translation), seeds/000_081fe1e0bed44cb6.txt")

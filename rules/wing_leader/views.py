@@ -16,6 +16,7 @@ from .tables import card, scenario
 from .victory import points
 
 STEP_TITLES = {"raider_tally": "Raider's Tally Phase", "defender_tally": "Defender's Tally Phase",
+               "tallies": "Tally Phase (both sides)", "turn": "Tally and Movement Phases",
                "movement": "Movement Phase", "over": "end of the game"}
 
 
@@ -43,7 +44,8 @@ def _question(state: State, seat: str) -> str:
 
 def _my_tally_window(state: State, seat: str) -> bool:
     step = state.flow.step
-    return (step == "raider_tally" and seat == state.raider) or (step == "defender_tally" and seat == state.defender)
+    return (step == "raider_tally" and seat == state.raider) or (step == "defender_tally" and seat == state.defender) \
+        or step in ("tallies", "turn")
 
 
 def _display(s: Squadron) -> dict[str, Any]:
@@ -85,7 +87,7 @@ def order_form(v: View, seat: str) -> str:
 
 
 def _form_lines(v: View, state: State, sq: Squadron) -> list[str]:
-    if v["step"] in ("raider_tally", "defender_tally"):
+    if v["step"] in ("raider_tally", "defender_tally", "tallies", "turn"):
         targets = v["tally_targets"].get(sq.id)
         if sq.tally:
             return [f"#   keeps its tally; DROP {sq.id} to give it up (7.2.2)"]
@@ -112,15 +114,24 @@ def outcome(state: State) -> Outcome | None:
 
 
 def bot_orders(v: View, seat: str, dice: Dice) -> str:
-    """Tally each target it can with the best odds; in movement, let missions and PURSUE do the rest."""
+    """Tally each target it can with the best odds; in movement, let missions and PURSUE do the rest,
+    sometimes seeking dogfights and leaving the rating to an interrupt (so bot games exercise them)."""
     if v["asking"]:
         return ("SPEED\n", "TURN\n", "BEST\n")[dice.roll(3, why="bot rating", seen_by=()) - 1]
-    if v["step"] in ("raider_tally", "defender_tally"):
-        lines, tallying = [], {s["id"] for s in v["squadrons"] if s["tally"]}
+    lines: list[str] = []
+    rolling: list[str] = []
+    if v["step"] in ("raider_tally", "defender_tally", "tallies", "turn"):
+        tallying = {s["id"] for s in v["squadrons"] if s["tally"]}
         for sid, targets in sorted(v["tally_targets"].items()):
             if targets and sid not in tallying:
                 lines.append(f"TALLY {sid} {min(sorted(targets), key=lambda t: targets[t])}")
-        return "\n".join(lines) + "\n"
+                rolling.append(sid)
+    if v["step"] in ("movement", "turn"):
+        lines += _bot_moves(v, seat, dice, rolling)
+    return "".join(f"{line}\n" for line in lines)
+
+
+def _bot_moves(v: View, seat: str, dice: Dice, rolling: list[str]) -> list[str]:
     state = position(v)
     lines = [] if v["standing"] or dice.roll(2, why="bot dogfight", seen_by=()) == 1 else ["DOGFIGHT SEEK"]
     for s in state.of_side(seat):
@@ -130,7 +141,9 @@ def bot_orders(v: View, seat: str, dice: Dice) -> str:
             lines.append(f"PURSUE {s.id}")
             if dice.roll(4, why="bot tactic", seen_by=()) == 1:   # sometimes leave the rating to an interrupt
                 lines.append(f"TACTIC {s.id} ASK")
-    return "".join(f"{line}\n" for line in lines)
+        elif s.id in rolling:
+            lines.append(f"IF TALLYING {s.id} THEN PURSUE {s.id}")
+    return lines
 
 
 def steps() -> Any:

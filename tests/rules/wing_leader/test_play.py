@@ -34,9 +34,36 @@ def _problems(state: State, seat: str, body: str) -> list[str]:
 SCENARIOS = [s.name for s in RULESET.info.scenarios]
 
 
+@pytest.mark.parametrize("cadence", ["standard", "fast", "single"])
 @pytest.mark.parametrize("scenario", SCENARIOS)
-def test_the_ruleset_passes_the_kit_conformance_checks(scenario):
-    assert check_ruleset(RULESET, scenario, SEED, max_phases=60) > 6
+def test_the_ruleset_passes_the_kit_conformance_checks(scenario, cadence):
+    assert check_ruleset(RULESET, scenario, SEED, options={"cadence": cadence}, max_phases=60) > 6
+
+
+@pytest.mark.parametrize("cadence, first", [("fast", [("tallies", ["allies", "axis"]), ("movement", ["allies", "axis"])]),
+                                            ("single", [("turn", ["allies", "axis"]), ("turn", ["allies", "axis"])])])
+def test_faster_cadences_take_two_windows_or_one(cadence, first):
+    """6.0 by mail: fast = both tally lists then movement; single = one message a turn."""
+    state = RULESET.setup("sweep", RULESET.info.resolve_options({"cadence": cadence}), SeededDice(SEED, "setup"))
+    phases = []
+    for _ in range(2):
+        phase = RULESET.phase(state)
+        phases.append((phase.name, sorted(phase.awaiting)))
+        state = RULESET.resolve(state, {s: () for s in phase.awaiting}, SeededDice(SEED, phase.key)).state
+    assert phases == first
+
+
+def test_in_one_message_a_pursuit_may_wait_on_this_turn_tally():
+    """Cadence single: the tally and a conditional pursuit are written together and decided in order."""
+    state = _at(RULESET.setup("sweep", RULESET.info.resolve_options({"cadence": "single"}), SeededDice(SEED, "s")),
+                A="K15", K="M13")
+    body = "TALLY A K\nIF TALLYING A THEN PURSUE A"
+    assert _problems(state, "allies", body) == []
+    from pbem.core.dice import FixedDice
+    checked = check_body(RULESET, state, "allies", body)[0].orders
+    events = [e.text for e in RULESET.resolve(state, {"allies": checked, "axis": ()}, FixedDice([6] + [3] * 40)).events]
+    assert any(e.startswith("A tally on K") and "tallied" in e for e in events)
+    assert any(e.startswith("A (pursue)") for e in events), events
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS)
