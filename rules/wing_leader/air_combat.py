@@ -91,20 +91,35 @@ def resolve(w: Work, fight: combat.Fight, chosen: str | None = None) -> None:
     _tallies_after(w, [s.id for s in defenders], alead.id)
     if alead.dogfight:
         _release(w, fight.square)
-    else:
-        _offer_dogfight(w, fight)
 
 
-def _offer_dogfight(w: Work, fight: combat.Fight) -> None:
-    """After the cohesion checks, unbroken fighters of both sides left in the square may dogfight [10.8]:
-    both SEEK, it starts; one SEEKs, 1d6 + Basic Speed each for its fastest squadron, the seeker wins ties."""
+def _dogfighters(w: Work, fight: combat.Fight) -> list[Squadron]:
+    """Unbroken fighters of the fight still in its square, when both sides have some (else none) [10.8]."""
     air = w.data
+    if any(air.squadron(s).dogfight for s in fight.attackers):
+        return []   # already a dogfight: it goes on
     here = [s for s in dogfight.candidates(list(air.squadrons.values()), fight.square)
             if s.id in fight.attackers + fight.defenders]
+    return here if len({s.side for s in here}) == 2 else []
+
+
+def dogfight_asks(w: Work, fight: combat.Fight) -> list[Ask]:
+    """The sides whose standing order is ``DOGFIGHT ASK`` are asked, both at once, after the combat [10.8]."""
+    sides = sorted({s.side for s in _dogfighters(w, fight)})
+    return [Ask(side, f"dogfight-{side}", f"after the combat in {name(fight.square)}: SEEK or DECLINE a dogfight",
+                "DECLINE", ("SEEK", "DECLINE")) for side in sides if _standing_dogfight(w, side) == "ASK"]
+
+
+def offer_dogfight(w: Work, fight: combat.Fight, answers: dict[str, str]) -> None:
+    """After the cohesion checks, unbroken fighters of both sides left in the square may dogfight [10.8]:
+    both SEEK, it starts; one SEEKs, 1d6 + Basic Speed each for its fastest squadron, the seeker wins ties.
+    A side's wish is its answer (``answers`` by side), else its standing order (DECLINE when none)."""
+    air = w.data
+    here = _dogfighters(w, fight)
     sides = sorted({s.side for s in here})
-    if len(sides) < 2:
+    if not here:
         return
-    seeks = {side: _seeks(w, side) for side in sides}
+    seeks = {side: answers.get(side, _standing_dogfight(w, side)) == "SEEK" for side in sides}
     if not any(seeks.values()):
         return
     if not all(seeks.values()):
@@ -135,10 +150,10 @@ def _release(w: Work, square: tuple[int, int]) -> None:
             w.say(f"the dogfight in {name(square)} is over (10.8.1)", kind="dogfight")
 
 
-def _seeks(w: Work, side: str) -> bool:
-    """A side seeks a dogfight only by its standing order DOGFIGHT SEEK."""
+def _standing_dogfight(w: Work, side: str) -> str:
+    """A side's standing DOGFIGHT order: SEEK, ASK, or DECLINE (also when none is given)."""
     kept = w.standing_order(side, "DOGFIGHT")
-    return kept is not None and kept.words[-1] == "SEEK"
+    return kept.words[-1] if kept is not None else "DECLINE"
 
 
 def _by_arrival(ids: tuple[str, ...], moved: list[str]) -> list[str]:

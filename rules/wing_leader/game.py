@@ -175,8 +175,8 @@ def _move_stack(w: Work[Air], sq: Squadron, orders: Mapping[str, Sequence[Order]
 def _combats(w: Work[Air], fights: Sequence[combat.Fight], start: int, admin: list[str],
              chosen: str | None = None) -> None:
     """The Combat Phase from fight ``start`` on, then the Administrative Phase.  A fight whose attacking
-    lead's standing order is ``TACTIC <sq> ASK`` stops here and asks its owner (``chosen`` is the answer
-    when resuming)."""
+    lead's standing order is ``TACTIC <sq> ASK`` stops before it and asks its owner (``chosen`` is the
+    answer when resuming); a side whose standing order is ``DOGFIGHT ASK`` is asked after it."""
     air = w.data
     for i in range(start, len(fights)):
         kind = chosen if i == start else None
@@ -187,6 +187,12 @@ def _combats(w: Work[Air], fights: Sequence[combat.Fight], start: int, admin: li
             return
         air.fought.update(fights[i].attackers + fights[i].defenders)
         air_combat.resolve(w, fights[i], kind)
+        asks = air_combat.dogfight_asks(w, fights[i])
+        if asks:
+            w.interrupt("dogfight_choice", asks, fights=[f.dump() for f in fights], index=i + 1, offer=i,
+                        admin=admin, fought=sorted(air.fought))
+            return
+        air_combat.offer_dogfight(w, fights[i], {})
     _administrative(w, [_admin_order(t) for t in admin])
 
 
@@ -198,6 +204,16 @@ def _admin_order(text: str) -> Order:
     if words[0] == "ESCORT":
         return Rejoin(words[1])
     return Escape(words[1]) if words[0] == "ESCAPE" else Vector(words[1], words[2])
+
+
+def dogfight_choice(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
+    """Resume after a combat whose sides were asked whether to dogfight (DECLINE on silence) [10.8]."""
+    data = w.resumed.data
+    w.data.fought.update(data["fought"])
+    fights = [combat.Fight.load(f) for f in data["fights"]]
+    answers = {key.removeprefix("dogfight-"): answer for key, answer in w.answers.items()}
+    air_combat.offer_dogfight(w, fights[data["offer"]], answers)
+    _combats(w, fights, data["index"], data["admin"])
 
 
 def combat_choice(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
@@ -518,6 +534,8 @@ STEPS: Steps[State, Air] = Steps([
          title="both sides' tally rolls", prompt="Tally Phase [6.0, 7.2]: both lists; the Raider's are rolled first"),
     Step("turn", whole_turn, next=_next_after_movement, who=ALL,
          title="tallies and movement plans", prompt="Tally and Movement Phases [6.0] in one message"),
+    Step("dogfight_choice", dogfight_choice, next=_next_after_movement, window=Window.INTERRUPT,
+         title="seek or decline a dogfight", prompt="Dogfight [10.8]: SEEK or DECLINE"),
     Step("combat_choice", combat_choice, next=_next_after_movement, window=Window.INTERRUPT,
          title="choose the combat rating", prompt="Air combat [10.5]: SPEED (hit-and-run) or TURN (turning fight)"),
 ], seats=seats, open=Air, close=Air.freeze, sides=SIDES)

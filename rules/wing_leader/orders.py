@@ -486,8 +486,8 @@ def parse_arrive(args: Sequence[str], view: View, seat: str) -> Arrive:
 
 
 def parse_seek(args: Sequence[str], view: View, seat: str) -> Seek:
-    arity(args, 1, "DOGFIGHT SEEK|DECLINE", rule="10.8")
-    return Seek(one_of(args[0].upper(), ("SEEK", "DECLINE"), "DOGFIGHT", rule="10.8"))
+    arity(args, 1, "DOGFIGHT SEEK|DECLINE|ASK", rule="10.8")
+    return Seek(one_of(args[0].upper(), ("SEEK", "DECLINE", "ASK"), "DOGFIGHT", rule="10.8"))
 
 
 def parse_stack(args: Sequence[str], view: View, seat: str) -> Stack:
@@ -556,7 +556,7 @@ VERBS = scripted(VerbTable([
     Verb("ESCORT", parse_rejoin, "ESCORT <squadron>", "9.2.2"),
     Verb("TACTIC", parse_tactic, "TACTIC <squadron> SPEED|TURN|BEST|ASK", "10.5"),
     Verb("REACT", parse_react, "REACT <escort> YES|NO", "10.4"),
-    Verb("DOGFIGHT", parse_seek, "DOGFIGHT SEEK|DECLINE", "10.8"),
+    Verb("DOGFIGHT", parse_seek, "DOGFIGHT SEEK|DECLINE|ASK", "10.8"),
     Verb("ARRIVE", parse_arrive, "ARRIVE <squadron> <altitude>", "5.3.1"),
     Verb("LEADS", parse_priority("LEADS", "10.2"), "LEADS <squadron> ... (none: the default)", "10.2"),
     Verb("HITS", parse_priority("HITS", "10.2.2"), "HITS <enemy> ... (none: the default)", "10.2.2"),
@@ -593,8 +593,9 @@ def whole(parsed: Sequence[tuple[OrderLine, Order]], view: View, seat: str) -> l
 
 
 @dataclass(frozen=True)
-class Rating:
-    """The answer in a combat-choice interrupt: SPEED, TURN or BEST [10.5]."""
+class Answer:
+    """The answer in an interrupt window: SPEED, TURN or BEST to a rating question [10.5], SEEK or DECLINE
+    to a dogfight question [10.8]."""
 
     choice: str
 
@@ -602,14 +603,18 @@ class Rating:
         return self.choice
 
     def answer_to(self, ask: Any) -> str | None:
-        return self.choice if ask.key == "rating" else None
+        return self.choice if self.choice in ask.choices else None
 
 
-def _parse_rating(choice: str) -> Any:
-    def parse(args: Sequence[str], view: View, seat: str) -> Rating:
+def _parse_answer(choice: str) -> Any:
+    def parse(args: Sequence[str], view: View, seat: str) -> Answer:
         arity(args, 0, choice, rule="10.5")
-        return Rating(choice)
+        if choice not in view["asking_choices"]:
+            raise IllegalOrderError(f"the question is: {view['asking']}; answer "
+                                    f"{' or '.join(view['asking_choices'])}", rule="10.5, 10.8")
+        return Answer(choice)
     return parse
 
 
-ANSWERS = VerbTable([Verb(c, _parse_rating(c), c, "10.5") for c in ("SPEED", "TURN", "BEST")], rule="10.5")
+ANSWERS = VerbTable([Verb(c, _parse_answer(c), c, "10.5, 10.8") for c in ("SPEED", "TURN", "BEST", "SEEK", "DECLINE")],
+                    rule="10.5, 10.8")

@@ -33,6 +33,8 @@ def view(state: State, seat: str) -> dict[str, Any]:
         "victory_points": points(state),
         "standing": state.flow.standing.view_of(seat),
         "asking": _question(state, seat),
+        "asking_choices": list(next((a.choices for a in state.flow.pending.asks if a.seat == seat), ()))
+        if state.flow.pending is not None else [],
     }
 
 
@@ -72,7 +74,8 @@ def _tally_targets(state: State, seat: str) -> dict[str, dict[str, int]]:
 
 def order_form(v: View, seat: str) -> str:
     if v["asking"]:
-        return f"# {v['asking']}\n# Answer SPEED (hit-and-run), TURN (turning fight) or BEST (10.5).\nBEST\n"
+        choices = v["asking_choices"]
+        return f"# {v['asking']}\n# Answer {' or '.join(choices)} (10.5, 10.8).\n{choices[-1]}\n"
     lines = [f"# {scenario(v['scenario'])['title']}: turn {v['turn']}, {v['step_title']} ({seat})"]
     state = position(v)
     for sq in state.of_side(seat):
@@ -117,7 +120,8 @@ def bot_orders(v: View, seat: str, dice: Dice) -> str:
     """Tally each target it can with the best odds; in movement, let missions and PURSUE do the rest,
     sometimes seeking dogfights and leaving the rating to an interrupt (so bot games exercise them)."""
     if v["asking"]:
-        return ("SPEED\n", "TURN\n", "BEST\n")[dice.roll(3, why="bot rating", seen_by=()) - 1]
+        choices = v["asking_choices"]
+        return choices[dice.roll(len(choices), why="bot answer", seen_by=()) - 1] + "\n"
     lines: list[str] = []
     rolling: list[str] = []
     if v["step"] in ("raider_tally", "defender_tally", "tallies", "turn"):
@@ -133,7 +137,9 @@ def bot_orders(v: View, seat: str, dice: Dice) -> str:
 
 def _bot_moves(v: View, seat: str, dice: Dice, rolling: list[str]) -> list[str]:
     state = position(v)
-    lines = [] if v["standing"] or dice.roll(2, why="bot dogfight", seen_by=()) == 1 else ["DOGFIGHT SEEK"]
+    lines = [] if v["standing"] else [("DOGFIGHT SEEK", "DOGFIGHT ASK", "")[dice.roll(3, why="bot dogfight",
+                                                                                     seen_by=()) - 1]]
+    lines = [line for line in lines if line]
     for s in state.of_side(seat):
         if s.on_map and s.dogfight:
             lines.append(f"STACK {s.id} STAY")

@@ -186,7 +186,8 @@ def test_tactic_ask_opens_an_interrupt_for_the_attacker_and_resumes_with_its_ans
     view = RULESET.view(asked, "axis")
     assert "SPEED gives column +4, TURN column +3" in view["asking"]
     assert "TURN" in RULESET.order_form(view, "axis")
-    assert "[10.5]" in check_body(RULESET, asked, "axis", "PURSUE K")[1][0]
+    assert "[10.5, 10.8]" in check_body(RULESET, asked, "axis", "PURSUE K")[1][0]
+    assert "answer SPEED or TURN or BEST" in check_body(RULESET, asked, "axis", "SEEK")[1][0]
     phase_before = RULESET.phase(asked)
     result = RULESET.resolve(asked, {"axis": check_body(RULESET, asked, "axis", "TURN")[0].orders},
                              SeededDice(SEED, phase_before.name))
@@ -245,3 +246,24 @@ def test_standing_leads_and_hit_priorities_are_used_in_combat():
     events = [e.text for e in RULESET.resolve(state, orders, FixedDice([1, 2] + [5] * 30)).events]
     assert any("leads L and A" in e for e in events), events
     assert any(e.startswith("A hit on L") for e in events), events
+
+
+def test_dogfight_ask_opens_one_window_for_both_sides_and_both_seeking_starts_it():
+    """10.8: both sides asked at once after the combat; both SEEK: the dogfight starts without a roll; the
+    Combat Phase then goes on to the next turn."""
+    from pathlib import Path
+
+    from pbem.core.dice import FixedDice
+    from pbem.testing import known
+    case = known.load_case(Path(__file__).parents[2] / "known" / "wing_leader" / "cases" / "dogfight_contested_start.toml")
+    state = known.start_state(RULESET, case)
+    orders = {seat: check_body(RULESET, state, seat, body)[0].orders
+              for seat, body in (("allies", "DOGFIGHT ASK"), ("axis", "DOGFIGHT ASK\nPURSUE K"))}
+    asked = RULESET.resolve(state, orders, FixedDice([1, 2, 2, 2, 6, 6, 6, 6])).state
+    phase = RULESET.phase(asked)
+    assert phase.name.startswith("dogfight_choice") and phase.awaiting == {"allies", "axis"}
+    assert RULESET.view(asked, "allies")["asking_choices"] == ["SEEK", "DECLINE"]
+    answers = {seat: check_body(RULESET, asked, seat, "SEEK")[0].orders for seat in ("allies", "axis")}
+    result = RULESET.resolve(asked, answers, FixedDice([]))
+    assert any(e.text == "dogfight in J10: A K (10.8.1)" for e in result.events)
+    assert result.state.squadron("A").dogfight and RULESET.phase(result.state).name == "raider_tally"
