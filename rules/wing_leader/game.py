@@ -18,7 +18,7 @@ from pbem.core.work import EVERYONE, Work
 
 from . import air_combat, combat, dogfight, escape, missions, movement, radio, reaction, sequence, tally
 from .model import CLIMB, DIVE, ENTERING, NONE, SIDES, WAITING, Squadron, State
-from .orders import (CONDITIONS, MOVEMENT, Break, Drop, Escape, Join, Move, Plain, Pursue, Rejoin, Return, Stack,
+from .orders import (CONDITIONS, MOVEMENT, Break, Drop, End, Escape, Join, Move, Plain, Pursue, Rejoin, Return, Stack,
                      Tally, Vector, subject)
 from .sky import HEADINGS, front_squares, name, parse
 from .tables import scenario
@@ -142,6 +142,7 @@ def movement_phase(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
     air.moved_last = tuple(air.moved)
     admin = [o.text() for side in (air.state.raider, air.state.defender) for o in orders.get(side, ())
              if isinstance(o, (Break, Escape, Vector, Rejoin))]
+    admin += [f"END {side}" for side in SIDES if any(isinstance(o, End) for o in orders.get(side, ()))]
     _combats(w, combat.fights(list(air.squadrons.values()), air.moved, lambda: _roll_off(w)), 0, admin)
 
 
@@ -203,6 +204,8 @@ def _admin_order(text: str) -> Order:
         return Break(words[1])
     if words[0] == "ESCORT":
         return Rejoin(words[1])
+    if words[0] == "END":
+        return End(words[1])
     return Escape(words[1]) if words[0] == "ESCAPE" else Vector(words[1], words[2])
 
 
@@ -256,6 +259,7 @@ def _perform(w: Work[Air], sid: str, order: Order | None) -> str | None:
         sq = sq.move(bombs=False, mission="rtb")   # a bomber that jettisons returns to base [9.2.1.1]
         w.say(f"{sid} jettisons its bomb load (9.2.1.1)", kind="move")
     tokens, dive, why = _plan(air, sq, order)
+    why = why or _must_stay(air, sq, tokens)
     if why:
         return why
     mp = movement.allowance(sq, dive) - _trail_penalty(air, sq)
@@ -289,6 +293,21 @@ def _perform(w: Work[Air], sid: str, order: Order | None) -> str | None:
     w.say(f"{sid} ({_what(order)}) {name(sq.at)} -> {trail}, heading {HEADINGS[moved.heading]}, "
           f"{walk.spent:g} of {walk.mp} MP" + (f", off the {walk.exited} edge" if walk.exited else ""), kind="move")
     return None
+
+
+def _must_stay(air: Air, sq: Squadron, tokens: Sequence[str]) -> str | None:
+    """A squadron starting its move in its target's square stays there, turning at most [7.2.3, AMB-29],
+    unless the target entered the square this phase from one of its front squares and its first step leaves
+    (the second head-on exception)."""
+    if not sq.tally or all(t in HEADINGS for t in tokens):
+        return None
+    target = air.squadron(sq.tally)
+    if target.at != sq.at:
+        return None
+    entered_now = target.id in air.moved and air.state.squadron(target.id).at != target.at
+    if entered_now and target.entered_from in front_squares(sq.at, sq.heading) and tokens[0] not in HEADINGS:
+        return None
+    return f"{sq.id} starts its move in its target's square and must stay there (7.2.3)"
 
 
 def _trail_penalty(air: Air, sq: Squadron) -> int:
@@ -406,10 +425,15 @@ def _straight_squares(sq: Squadron) -> int:
 
 # --------------------------------------------------------------------------------- administrative
 def _administrative(w: Work[Air], orders: Sequence[Order]) -> None:
-    """The Administrative Phase [6.0]: escapes (the Raider's first, 11.0), GCI vectors (9.2.4); then the
-    game ends [12.0] or the next Tally Phase opens with the tallies checked (range and sight, AMB-13) and
-    radio alerts passed (9.4).  ``orders`` are the Raider's then the Defender's."""
+    """The Administrative Phase [6.0]: voluntary breaks, escapes (the Raider's first, 11.0), GCI vectors
+    (9.2.4), escorts re-marked (9.2.2); the game ends when both sides sent END this turn or by 12.0; else the
+    next turn's Setup Phase places arrivals and its Tally Phase opens with the tallies checked (range and
+    sight, AMB-13) and radio alerts passed (9.4).  ``orders`` are the Raider's then the Defender's."""
     air = w.data
+    agreed = {o.side for o in orders if isinstance(o, End)} == set(SIDES)
+    if agreed:
+        w.say("both sides agree to end the game (12.0)", kind="end")
+    orders = [o for o in orders if not isinstance(o, End)]
     for order in orders:
         sq = air.squadron(order.sq)
         if isinstance(order, Break) and sq.on_map and not sq.broken:
@@ -423,7 +447,7 @@ def _administrative(w: Work[Air], orders: Sequence[Order]) -> None:
             _vector(w, air.squadron(order.sq), parse(order.square))
         if isinstance(order, Rejoin):
             _rejoin(w, air.squadron(order.sq))
-    if ended(air.now(), w.turn):
+    if agreed or ended(air.now(), w.turn):
         air.over = True
         return
     w.new_turn()

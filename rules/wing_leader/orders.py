@@ -102,6 +102,16 @@ class Escape:
 
 
 @dataclass(frozen=True)
+class End:
+    """This side agrees to end the game after this turn; it ends when both sides send it [12.0]."""
+
+    side: str
+
+    def text(self) -> str:
+        return "END"
+
+
+@dataclass(frozen=True)
 class Rejoin:
     """Mark a former escort Escort again in the Administrative Phase [9.2.2]."""
 
@@ -434,6 +444,12 @@ def parse_escape(args: Sequence[str], view: View, seat: str) -> Escape:
     return Escape(sq.id)
 
 
+def parse_end(args: Sequence[str], view: View, seat: str) -> End:
+    arity(args, 0, "END", rule="12.0")
+    _window(view, False)
+    return End(seat)
+
+
 def parse_rejoin(args: Sequence[str], view: View, seat: str) -> Rejoin:
     arity(args, 1, "ESCORT <squadron>", rule="9.2.2")
     _window(view, False)
@@ -554,6 +570,7 @@ VERBS = scripted(VerbTable([
     Verb("ESCAPE", parse_escape, "ESCAPE <squadron>", "11.0"),
     Verb("BREAK", parse_break, "BREAK <squadron>", "10.7.1"),
     Verb("ESCORT", parse_rejoin, "ESCORT <squadron>", "9.2.2"),
+    Verb("END", parse_end, "END (both sides: the game ends after this turn)", "12.0"),
     Verb("TACTIC", parse_tactic, "TACTIC <squadron> SPEED|TURN|BEST|ASK", "10.5"),
     Verb("REACT", parse_react, "REACT <escort> YES|NO", "10.4"),
     Verb("DOGFIGHT", parse_seek, "DOGFIGHT SEEK|DECLINE|ASK", "10.8"),

@@ -267,3 +267,45 @@ def test_dogfight_ask_opens_one_window_for_both_sides_and_both_seeking_starts_it
     result = RULESET.resolve(asked, answers, FixedDice([]))
     assert any(e.text == "dogfight in J10: A K (10.8.1)" for e in result.events)
     assert result.state.squadron("A").dogfight and RULESET.phase(result.state).name == "raider_tally"
+
+
+def _duel_at_j10(k_from: str) -> State:
+    """A (tallying K) heading E in J10; K flies to its vector J10 from ``k_from``; B and L out of the way."""
+    state = _movement(_start())
+    k_at = parse(k_from)
+    squadrons = []
+    for s in state.squadrons:
+        if s.id == "A":
+            s = s.move(at=parse("J10"), heading=2, alert=True, tally="K")
+        elif s.id == "K":
+            s = s.move(at=k_at, heading=6 if k_at[0] > 9 else 2, vector=parse("J10"))
+        elif s.id in ("B", "L"):
+            s = s.move(status="exited")
+        squadrons.append(s)
+    return replace(state, squadrons=tuple(squadrons))
+
+
+def _resolve_allies(state: State, body: str) -> list[str]:
+    checked = check_body(RULESET, state, "allies", body)[0].orders
+    return [e.text for e in RULESET.resolve(state, {"allies": checked, "axis": ()}, SeededDice(SEED, "h")).events]
+
+
+def test_a_squadron_its_target_flew_into_head_on_may_leave_at_once_else_it_stays():
+    """7.2.3, second head-on exception: K enters A's square from A's front: A may fly out; K entering from
+    behind: A must stay (its MOVE is skipped with the rule, and it circles)."""
+    head_on = _resolve_allies(_duel_at_j10("L10"), "MOVE A K10 L10")
+    assert any(e.startswith("A (move) J10 -> K10 L10") for e in head_on), head_on
+    behind = _resolve_allies(_duel_at_j10("G10"), "MOVE A K10 L10")
+    assert any("must stay there (7.2.3)" in e for e in behind), behind
+    assert any(e.startswith("A (mission) J10 -> circles") for e in behind), behind
+
+
+def test_the_game_ends_when_both_sides_send_end():
+    """12.0: by mutual agreement; one side alone does not end it."""
+    state = _movement(_start())
+    one = {"allies": check_body(RULESET, state, "allies", "END")[0].orders, "axis": ()}
+    assert not RULESET.resolve(state, one, SeededDice(SEED, "e1")).state.flow.over
+    both = {seat: check_body(RULESET, state, seat, "END")[0].orders for seat in ("allies", "axis")}
+    result = RULESET.resolve(state, both, SeededDice(SEED, "e2"))
+    assert result.state.flow.over and any("agree to end" in e.text for e in result.events)
+    assert RULESET.outcome(result.state) is not None
