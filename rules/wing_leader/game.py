@@ -435,10 +435,8 @@ def _administrative(w: Work[Air], orders: Sequence[Order]) -> None:
         w.say("both sides agree to end the game (12.0)", kind="end")
     orders = [o for o in orders if not isinstance(o, End)]
     for order in orders:
-        sq = air.squadron(order.sq)
-        if isinstance(order, Break) and sq.on_map and not sq.broken:
-            air.put(combat.broken_effects(sq.move(broken=True)))
-            w.say(f"{sq.id} is broken by its owner (10.7.1)", kind="cohesion")
+        if isinstance(order, Break):
+            _break(w, air.squadron(order.sq))
     for order in orders:
         if isinstance(order, Escape):
             _escape(w, air.squadron(order.sq))
@@ -478,6 +476,13 @@ def _arrivals(w: Work[Air]) -> None:
         air.put(sq.move(status=ENTERING, at=(movement.EDGE_COLUMNS[sq.edge], alt),
                         heading=HEADINGS.index("E" if sq.edge == "W" else "W")))
         w.say(f"{sq.id} arrives at the {sq.edge} edge at altitude {alt} and flies in this turn (5.3.1)", kind="setup")
+
+
+def _break(w: Work[Air], sq: Squadron) -> None:
+    """A player breaks his own squadron after combat [10.7.1]."""
+    if sq.on_map and not sq.broken:
+        w.data.put(combat.broken_effects(sq.move(broken=True)))
+        w.say(f"{sq.id} is broken by its owner (10.7.1)", kind="cohesion")
 
 
 def _escape(w: Work[Air], sq: Squadron) -> None:

@@ -5,7 +5,7 @@ scenario that names one is refused at setup rather than played without it.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -59,7 +59,7 @@ def _squadron(row: Mapping[str, Any]) -> Squadron:
                    altitudes=tuple(arrive.get("altitudes", ())), trail=arrive.get("trail", ""))
 
 
-def check_orders(v: View, seat: str, lines: list[OrderLine]) -> Checked:
+def check_orders(v: View, seat: str, lines: Sequence[OrderLine]) -> Checked:
     if v["asking"]:
         return ANSWERS.check_lines(v, seat, lines)
     return VERBS.check_lines(v, seat, lines, whole=whole)
