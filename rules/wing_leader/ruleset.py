@@ -18,7 +18,7 @@ from pbem.core.orders import OrderLine
 from . import radio, sky
 from .game import FIRST_STEP, STEPS, seats
 from .model import SIDES, WAITING, Squadron, State
-from .orders import ANSWERS, VERBS, whole
+from .parsing import ANSWERS, VERBS, whole
 from .picture import picture
 from .tables import scenario, scenarios
 from .missions import escort_setup_problem

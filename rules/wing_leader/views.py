@@ -8,9 +8,10 @@ from pbem.core.dice import Dice
 from pbem.core.ruleset import Outcome, View
 
 from . import movement, radio, tally
-from .game import STEPS, jammed_now
+from .game import STEPS
+from .tally_phase import jammed_now
 from .model import SIDES, Squadron, State
-from .orders import allowed_moves, free_mover, plain_problem, position
+from .parsing import allowed_moves, free_mover, plain_problem, position
 from .sky import HEADINGS, name
 from .tables import card, scenario
 from .victory import points

@@ -1,0 +1,89 @@
+"""The Tally Phase [6.0, 7.2]: drops and tally rolls in the order written, radio alerts at once [9.4]."""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from pbem.core.scripts import If, run
+from pbem.core.verbs import Order
+from pbem.core.work import EVERYONE, Work
+
+from . import radio, tally
+from .air import Air
+from .model import Squadron, State
+from .orders import Drop, Tally
+from .parsing import CONDITIONS
+
+
+def raider_tally(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
+    _tallies(w, w.data.state.raider, orders)
+
+
+def defender_tally(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
+    _tallies(w, w.data.state.defender, orders)
+
+
+def _tallies(w: Work[Air], side: str, orders: Mapping[str, Sequence[Order]]) -> None:
+    """One side's drops and tally rolls, in the order written [7.2, 7.2.2]; conditional ones are decided
+    when reached (``IF TALLIED A THEN TALLY A K``), so a side writing blind can answer the other's rolls."""
+    entries = [o for o in orders.get(side, ()) if isinstance(inner(o), (Drop, Tally))]
+    run(w, side, entries, lambda o: _tally_order(w, o), CONDITIONS)
+
+
+def _tally_order(w: Work[Air], order: Order) -> str | None:
+    """Carry out a DROP or a TALLY now, or say why it cannot be (the position may have changed since it
+    was written, in the faster cadences)."""
+    air = w.data
+    if isinstance(order, Drop):
+        sq = air.squadron(order.sq)
+        if not sq.tally or sq.dogfight:
+            return f"{sq.id} has no tally it may drop"
+        air.put(sq.move(tally=""))
+        w.say(f"{sq.id} drops its tally", kind="tally")
+        return None
+    assert isinstance(order, Tally)
+    sq, target = air.squadron(order.sq), air.squadron(order.target)
+    why = tally.may_tally(sq) or tally.target_problem(air.now(), sq, target)
+    if why:
+        return why
+    if roll_tally(w, sq, target):
+        radio_alerts(w)
+    return None
+
+
+def both_tallies(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
+    """Cadence ``fast``: both tally lists in one window, the Raider's rolled first [6.0]."""
+    _tallies(w, w.data.state.raider, orders)
+    _tallies(w, w.data.state.defender, orders)
+
+
+def jammed_now(state: State) -> set[str]:
+    """In the Tally Phase a net is jammed by its squadrons in dogfights (AMB-14, the literal reading)."""
+    return radio.jammed_nets(state, {s.id for s in state.squadrons if s.dogfight and s.on_map})
+
+
+def radio_alerts(w: Work[Air]) -> None:
+    """Unalert fighters on a net with an Alert squadron become Alert at once [9.4 a, AMB-15]."""
+    for sid in radio.alerted_by_radio(w.data.now()):
+        w.data.put(w.data.squadron(sid).move(alert=True))
+        w.say(f"{sid} is alerted by radio (9.4)", kind="tally")
+
+
+def roll_tally(w: Work[Air], sq: Squadron, target: Squadron) -> bool:
+    """One tally roll [7.2.1]: 1d6 + modifiers > distance; success places the tally and alerts [7.1]."""
+    state = w.data.now()
+    mods = tally.modifiers(state.sky, sq, target) + radio.modifiers(state, sq, target, jammed_now(state))
+    dist = tally.distance(sq.at, target.at)
+    roll = w.roll(6, f"{sq.id} tries to tally {target.id}", seen_by=EVERYONE)
+    ok = tally.succeeds(roll, mods, dist)
+    shown = ", ".join(f"{m.why} {m.value:+d}" for m in mods) or "no modifiers"
+    w.say(f"{sq.id} tally on {target.id}: distance {dist}, rolled {roll} ({shown}): "
+          f"{'tallied' if ok else 'no tally'} (7.2.1)", kind="tally", roll=roll, distance=dist)
+    if ok:
+        w.data.put(sq.move(tally=target.id, alert=True, vector=None).unescort())
+    return ok
+
+
+
+def inner(order: Order) -> Order:
+    """The order a conditional entry would carry out."""
+    return order.then if isinstance(order, If) else order
