@@ -13,7 +13,7 @@ from .model import ENTERING, SIDES, WAITING, Squadron
 from .orders import Break, End, Escape, Rejoin, Vector
 from .sky import HEADINGS, name, parse
 from .tables import scenario
-from .tally_phase import radio_alerts
+from .tally_phase import leave_wings, radio_alerts
 from .victory import ended
 
 
@@ -50,6 +50,7 @@ def administrative(w: Work[Air], orders: Sequence[Order]) -> None:
             _vector(w, air.squadron(order.sq), parse(order.square))
         if isinstance(order, Rejoin):
             _rejoin(w, air.squadron(order.sq))
+    leave_wings(w)
     if agreed or ended(air.now(), w.turn):
         air.over = True
         return

@@ -20,7 +20,7 @@ from . import air_combat, combat, sequence
 from .admin import admin_order, administrative
 from .air import Air
 from .model import SIDES, State
-from .moves import activate, move_stack
+from .moves import activate, keeping_formation, move_stack
 from .orders import Break, End, Escape, Rejoin, Vector
 from .tally_phase import both_tallies, defender_tally, raider_tally
 
@@ -35,7 +35,8 @@ def movement_phase(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
     """Movement in the interleaved order [6.1], then air combat [10], then the Administrative Phase."""
     air = w.data
     order = sequence.movement_order(list(air.squadrons.values()), air.state.raider,
-                                    lambda s: w.roll(6, f"initiative of {s.id}", seen_by=EVERYONE))
+                                    lambda s: w.roll(6, f"initiative of {s.id}", seen_by=EVERYONE),
+                                    keeping_formation(air.now()))
     w.say("movement order: " + " ".join(order), kind="order")
     for sid in order:
         if sid in air.moved:       # moved with its dogfight stack, or while reacting

@@ -55,6 +55,7 @@ class Squadron:
     edge: str = ""             # the edge it enters by ("W"/"E"), or "" when placed on a square
     altitudes: tuple[int, ...] = ()  # the altitudes it may enter at
     trail: str = ""            # its group entering in trail [8.4.1]
+    left_wing: bool = False    # it has left its wing formation, for good [9.5.2]
 
     @property
     def on_map(self) -> bool:

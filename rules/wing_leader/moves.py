@@ -10,9 +10,9 @@ from pbem.core.scripts import run
 from pbem.core.verbs import Order
 from pbem.core.work import EVERYONE, Work
 
-from . import dogfight, movement, reaction
+from . import dogfight, movement, reaction, wings
 from .air import Air
-from .model import CLIMB, DIVE, ENTERING, NONE, Squadron
+from .model import CLIMB, DIVE, ENTERING, NONE, Squadron, State
 from .orders import MOVEMENT, Join, Move, Plain, Pursue, Return, Stack, subject
 from .parsing import CONDITIONS
 from .sky import HEADINGS, front_squares, name, parse
@@ -188,9 +188,26 @@ def _plan(air: Air, sq: Squadron, order: Order | None) -> tuple[list[str], bool,
         return movement.approach(sq, friend.at, movement.allowance(sq)), False, None
     if verb == "VECTOR" and sq.vector is not None:
         return movement.approach(sq, sq.vector, movement.allowance(sq)), False, None
+    followed = keeping_formation(air.state).get(sq.id)
+    if verb == "VECTOR" and followed is not None:
+        leader, start = air.squadron(followed), air.state.squadron(sq.id)
+        was = air.state.squadron(leader.id).at
+        goal = (leader.at[0] + start.at[0] - was[0], leader.at[1] + start.at[1] - was[1])
+        return movement.approach(sq, goal, movement.allowance(sq)), False, None
     if verb == "VECTOR":
         return [], False, None
     return movement.straight(sq, _straight_squares(sq)), False, None
+
+
+def keeping_formation(state: State) -> dict[str, str]:
+    """Intercept wing squadrons with neither vector nor tally keep formation on their leader [9.5.3]:
+    squadron -> its leader."""
+    found = {}
+    for sq in state.squadrons:
+        leader = wings.leader_of(state, sq) if sq.mission == "intercept" and not sq.tally else None
+        if leader is not None and leader.id != sq.id and sq.vector is None:
+            found[sq.id] = leader.id
+    return found
 
 
 def _mission_verb(sq: Squadron) -> str:

@@ -31,6 +31,17 @@ class Tally:
 
 
 @dataclass(frozen=True)
+class Command:
+    """A Wing Leader's order: the recipient tallies the target without a roll [9.5.4, 7.2.4]."""
+
+    sq: str
+    target: str
+
+    def text(self) -> str:
+        return f"ORDER {self.sq} {self.target}"
+
+
+@dataclass(frozen=True)
 class Drop:
     sq: str
 

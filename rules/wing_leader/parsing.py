@@ -15,9 +15,9 @@ from pbem.core.scripts import ConditionKind, Conditions, scripted
 from pbem.core.standing import parse_cancel
 from pbem.core.verbs import Order, Verb, VerbTable, arity, one_of
 
-from . import dogfight, escape, movement, radio, tally
+from . import dogfight, escape, movement, radio, tally, wings
 from .model import Squadron, State
-from .orders import (Answer, Arrive, Break, Drop, End, Escape, Join, Move, Plain, Priority, Pursue, React, Rejoin,
+from .orders import (Answer, Arrive, Break, Command, Drop, End, Escape, Join, Move, Plain, Priority, Pursue, React, Rejoin,
                      Return, Seek, Stack, Tactic, Tally, Vector)
 
 
@@ -73,6 +73,22 @@ def parse_tally(args: Sequence[str], view: View, seat: str) -> Tally:
 
 def _targets(legal: dict[str, int]) -> str:
     return ", ".join(f"{t} (needs {n}+)" for t, n in legal.items()) or "nobody"
+
+
+def parse_command(args: Sequence[str], view: View, seat: str) -> Command:
+    arity(args, 2, "ORDER <squadron> <enemy>", rule="9.5.4")
+    _window(view, True)
+    sq = _own(view, seat, args[0], "9.5.4")
+    state = position(view)
+    leader = wings.leader_of(state, sq)
+    try:
+        target = state.squadron(args[1].upper())
+    except KeyError:
+        raise IllegalOrderError(f"no squadron {args[1]}", rule="9.5.4") from None
+    why = "it is in no wing formation" if leader is None else wings.order_problem(state, leader, sq, target)
+    if why:
+        raise IllegalOrderError(f"{sq.id} cannot be ordered onto {target.id}: {why}", rule="9.5.4")
+    return Command(sq.id, target.id)
 
 
 def parse_drop(args: Sequence[str], view: View, seat: str) -> Drop:
@@ -344,6 +360,7 @@ CONDITIONS = Conditions([
 VERBS = scripted(VerbTable([
     Verb("TALLY", parse_tally, "TALLY <squadron> <enemy>", "7.2"),
     Verb("DROP", parse_drop, "DROP <squadron>", "7.2.2"),
+    Verb("ORDER", parse_command, "ORDER <squadron> <enemy> (Wing Leader)", "9.5.4"),
     Verb("MOVE", parse_move, "MOVE <squadron> [DIVE] <square|heading|SLOW|<|>> ...", "8.1"),
     Verb("PURSUE", parse_pursue, "PURSUE <squadron> [DIVE]", "7.2.3"),
     Verb("RTB", parse_plain("RTB", "9.2.6"), "RTB <squadron>", "9.2.6"),
@@ -368,10 +385,29 @@ VERBS = scripted(VerbTable([
 ], rule="6.0"), CONDITIONS)
 
 
+def _order_limits(parsed: Sequence[tuple[OrderLine, Order]], state: State) -> list[OrderProblem]:
+    given: dict[str, int] = {}
+    problems = []
+    for line, order in parsed:
+        if not isinstance(order, Command):
+            continue
+        leader = wings.leader_of(state, state.squadron(order.sq))
+        if leader is None:
+            continue
+        given[leader.id] = given.get(leader.id, 0) + 1
+        limit = wings.orders_allowed(state, leader)
+        if limit is not None and given[leader.id] > limit:
+            problems.append(IllegalOrderError(f"{leader.id}'s wing has no radio or its net is jammed: one order only",
+                                              rule="9.5.4.1").problem(line.line_no, line.text))
+    return problems
+
+
 def whole(parsed: Sequence[tuple[OrderLine, Order]], view: View, seat: str) -> list[OrderProblem]:
-    """One tally roll per squadron per phase, and a tallying squadron drops before it rolls [7.2, 7.2.2]."""
+    """One tally roll per squadron per phase, and a tallying squadron drops before it rolls [7.2, 7.2.2];
+    one Wing Leader order only without radio or under jamming [9.5.4.1]."""
     problems, rolled, dropped = [], set(), set()
     state = position(view)
+    problems += _order_limits(parsed, state)
     for line, order in parsed:
         if isinstance(order, Drop):
             dropped.add(order.sq)

@@ -43,11 +43,14 @@ def _roll_off(group: list[Squadron], roll: Callable[[Squadron], int]) -> list[Sq
     return ordered
 
 
-def movement_order(squadrons: list[Squadron], raider: str, roll: Callable[[Squadron], int]) -> list[str]:
-    """Every squadron on the map once, in the order it moves [6.1]."""
+def movement_order(squadrons: list[Squadron], raider: str, roll: Callable[[Squadron], int],
+                   follows: dict[str, str] | None = None) -> list[str]:
+    """Every squadron on the map once, in the order it moves [6.1]; ``follows`` are wing squadrons keeping
+    formation on their leader (9.5.3), which move right after it as a tallying squadron does."""
     base = base_order(squadrons, raider, roll)
     ids = {s.id for s in base}
     target = {s.id: s.tally for s in base if s.fighter and s.tally in ids}
+    target.update({k: v for k, v in (follows or {}).items() if k in ids and v in ids and k not in target})
     moved: list[str] = []
 
     def activate(first: str) -> None:

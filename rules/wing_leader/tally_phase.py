@@ -7,10 +7,11 @@ from pbem.core.scripts import If, run
 from pbem.core.verbs import Order
 from pbem.core.work import EVERYONE, Work
 
-from . import radio, tally
+from . import radio, tally, wings
 from .air import Air
 from .model import Squadron, State
-from .orders import Drop, Tally
+from .orders import Command, Drop, Tally
+from .sky import name
 from .parsing import CONDITIONS
 
 
@@ -25,14 +26,17 @@ def defender_tally(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
 def _tallies(w: Work[Air], side: str, orders: Mapping[str, Sequence[Order]]) -> None:
     """One side's drops and tally rolls, in the order written [7.2, 7.2.2]; conditional ones are decided
     when reached (``IF TALLIED A THEN TALLY A K``), so a side writing blind can answer the other's rolls."""
-    entries = [o for o in orders.get(side, ()) if isinstance(inner(o), (Drop, Tally))]
+    entries = [o for o in orders.get(side, ()) if isinstance(inner(o), (Drop, Tally, Command))]
     run(w, side, entries, lambda o: _tally_order(w, o), CONDITIONS)
+    leave_wings(w)
 
 
 def _tally_order(w: Work[Air], order: Order) -> str | None:
     """Carry out a DROP or a TALLY now, or say why it cannot be (the position may have changed since it
     was written, in the faster cadences)."""
     air = w.data
+    if isinstance(order, Command):
+        return _command(w, order)
     if isinstance(order, Drop):
         sq = air.squadron(order.sq)
         if not sq.tally or sq.dogfight:
@@ -48,6 +52,42 @@ def _tally_order(w: Work[Air], order: Order) -> str | None:
     if roll_tally(w, sq, target):
         radio_alerts(w)
     return None
+
+
+def _command(w: Work[Air], order: Command) -> str | None:
+    """A Wing Leader's order places the recipient's tally without a roll [9.5.4, 7.2.4]."""
+    air = w.data
+    state = air.now()
+    sq, target = air.squadron(order.sq), air.squadron(order.target)
+    leader = wings.leader_of(state, sq)
+    if leader is None:
+        return f"{sq.id} is in no wing formation"
+    why = wings.order_problem(state, leader, sq, target)
+    if why:
+        return why
+    air.put(sq.move(tally=target.id, alert=True, vector=None).unescort())
+    w.say(f"{leader.id} orders {sq.id} onto {target.id}: tallied (9.5.4)", kind="tally")
+    radio_alerts(w)
+    return None
+
+
+def leave_wings(w: Work[Air]) -> None:
+    """At the end of a phase: when an Intercept wing's leader has tallied, the squadrons it gave no order
+    take their own vectors on its vector square [9.5.3]; then every squadron out of its wing formation leaves
+    it for good [9.5.2]."""
+    air = w.data
+    for wing in wings.wings(air.now()):
+        before, now = air.state.squadron(wing["leader"]), air.squadron(wing["leader"])
+        if now.tally and not before.tally and before.mission == "intercept":
+            for m in wing["members"]:
+                sq = air.squadron(m)
+                if m != now.id and not sq.tally and not sq.left_wing:
+                    air.put(sq.move(left_wing=True, vector=before.vector))
+                    where = f"flies to {name(before.vector)}, its leader's vector" if before.vector else "circles"
+                    w.say(f"{m} leaves the wing and {where} (9.5.3)", kind="wing")
+    for sid in wings.leaving(air.now()):
+        air.put(air.squadron(sid).move(left_wing=True))
+        w.say(f"{sid} leaves its wing formation (9.5.2)", kind="wing")
 
 
 def both_tallies(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
