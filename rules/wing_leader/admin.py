@@ -38,7 +38,7 @@ def administrative(w: Work[Air], orders: Sequence[Order]) -> None:
     agreed = {o.side for o in orders if isinstance(o, End)} == set(SIDES)
     if agreed:
         w.say("both sides agree to end the game (12.0)", kind="end")
-    orders = [o for o in orders if not isinstance(o, End)]
+    orders = [o for o in orders if not isinstance(o, End) and _present(w, o)]
     for order in orders:
         if isinstance(order, Break):
             _break(w, air.squadron(order.sq))
@@ -64,6 +64,15 @@ def administrative(w: Work[Air], orders: Sequence[Order]) -> None:
                 air.put(air.squadron(sq.id).move(tally=""))
                 w.say(f"{sq.id} loses its tally: {lost} (7.2.2)", kind="tally")
     radio_alerts(w)
+
+
+def _present(w: Work[Air], order: Order) -> bool:
+    """An order for a squadron that has split since it was written is skipped and its author told [9.3]."""
+    sid = getattr(order, "sq", "")
+    if sid in w.data.squadrons:
+        return True
+    w.say(f"{order.text()} was skipped: {sid} has split into flights (9.3)", kind="skipped")
+    return False
 
 
 def _arrivals(w: Work[Air]) -> None:

@@ -130,10 +130,14 @@ class State:
         return dict(self.options).get(key, default)
 
     def squadron(self, sid: str) -> Squadron:
-        for s in self.squadrons:
-            if s.id == sid:
-                return s
-        raise KeyError(sid)
+        found = self.find(sid)
+        if found is None:
+            raise KeyError(sid)
+        return found
+
+    def find(self, sid: str) -> Squadron | None:
+        """The squadron, or None (a squadron split into flights is gone, 9.3)."""
+        return next((s for s in self.squadrons if s.id == sid), None)
 
     def of_side(self, side: str) -> tuple[Squadron, ...]:
         return tuple(s for s in self.squadrons if s.side == side)

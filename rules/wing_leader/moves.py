@@ -89,7 +89,8 @@ def _must_stay(air: Air, sq: Squadron, tokens: Sequence[str]) -> str | None:
     target = air.squadron(sq.tally)
     if target.at != sq.at:
         return None
-    entered_now = target.id in air.moved and air.state.squadron(target.id).at != target.at
+    was = air.state.find(target.id)
+    entered_now = target.id in air.moved and was is not None and was.at != target.at
     if entered_now and target.entered_from in front_squares(sq.at, sq.heading) and tokens[0] not in HEADINGS:
         return None
     return f"{sq.id} starts its move in its target's square and must stay there (7.2.3)"
@@ -101,7 +102,7 @@ def _trail_penalty(air: Air, sq: Squadron) -> int:
     if sq.status != ENTERING or not sq.trail:
         return 0
     return sum(1 for sid in air.moved
-               if air.squadron(sid).trail == sq.trail and air.state.squadron(sid).status == ENTERING)
+               if air.squadron(sid).trail == sq.trail and getattr(air.state.find(sid), "status", "") == ENTERING)
 
 
 def _fitting(sq: Squadron, tokens: list[str], mp: int) -> list[str]:
@@ -182,8 +183,8 @@ def _plan(air: Air, sq: Squadron, order: Order | None) -> tuple[list[str], bool,
     if isinstance(order, Return):
         return movement.approach(sq, parse(order.square), movement.allowance(sq)), False, None
     if isinstance(order, Join):
-        friend = air.squadron(order.friend)
-        if not friend.on_map or not friend.tally:
+        friend = air.squadrons.get(order.friend)
+        if friend is None or not friend.on_map or not friend.tally:
             return [], False, f"{order.friend} no longer tallies anyone"
         return movement.approach(sq, friend.at, movement.allowance(sq)), False, None
     if verb == "VECTOR" and sq.vector is not None:
@@ -191,7 +192,7 @@ def _plan(air: Air, sq: Squadron, order: Order | None) -> tuple[list[str], bool,
     followed = keeping_formation(air.state).get(sq.id)
     if verb == "VECTOR" and followed is not None:
         leader, start = air.squadron(followed), air.state.squadron(sq.id)
-        was = air.state.squadron(leader.id).at
+        was = air.state.squadron(followed).at
         goal = (leader.at[0] + start.at[0] - was[0], leader.at[1] + start.at[1] - was[1])
         return movement.approach(sq, goal, movement.allowance(sq)), False, None
     if verb == "VECTOR":

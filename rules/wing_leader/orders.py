@@ -42,6 +42,16 @@ class Command:
 
 
 @dataclass(frozen=True)
+class Split:
+    """Split a squadron into two flights in the Tally Phase [9.3]."""
+
+    sq: str
+
+    def text(self) -> str:
+        return f"SPLIT {self.sq}"
+
+
+@dataclass(frozen=True)
 class Drop:
     sq: str
 

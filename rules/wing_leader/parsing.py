@@ -18,7 +18,7 @@ from pbem.core.verbs import Order, Verb, VerbTable, arity, one_of
 from . import dogfight, escape, movement, radio, tally, wings
 from .model import Squadron, State
 from .orders import (Answer, Arrive, Break, Command, Drop, End, Escape, Join, Move, Plain, Priority, Pursue, React, Rejoin,
-                     Return, Seek, Stack, Tactic, Tally, Vector)
+                     Return, Seek, Split, Stack, Tactic, Tally, Vector)
 
 
 TALLY_STEPS = ("raider_tally", "defender_tally", "tallies")
@@ -89,6 +89,15 @@ def parse_command(args: Sequence[str], view: View, seat: str) -> Command:
     if why:
         raise IllegalOrderError(f"{sq.id} cannot be ordered onto {target.id}: {why}", rule="9.5.4")
     return Command(sq.id, target.id)
+
+
+def parse_split(args: Sequence[str], view: View, seat: str) -> Split:
+    arity(args, 1, "SPLIT <squadron> (after its TALLY or ORDER)", rule="9.3")
+    _window(view, True)
+    sq = _own(view, seat, args[0], "9.3")
+    if sq.flight or sq.disruption or sq.broken:
+        raise IllegalOrderError(f"{sq.id} may not split: only undisrupted, unbroken squadrons do", rule="9.3")
+    return Split(sq.id)
 
 
 def parse_drop(args: Sequence[str], view: View, seat: str) -> Drop:
@@ -360,6 +369,7 @@ CONDITIONS = Conditions([
 VERBS = scripted(VerbTable([
     Verb("TALLY", parse_tally, "TALLY <squadron> <enemy>", "7.2"),
     Verb("DROP", parse_drop, "DROP <squadron>", "7.2.2"),
+    Verb("SPLIT", parse_split, "SPLIT <squadron>", "9.3"),
     Verb("ORDER", parse_command, "ORDER <squadron> <enemy> (Wing Leader)", "9.5.4"),
     Verb("MOVE", parse_move, "MOVE <squadron> [DIVE] <square|heading|SLOW|<|>> ...", "8.1"),
     Verb("PURSUE", parse_pursue, "PURSUE <squadron> [DIVE]", "7.2.3"),

@@ -7,10 +7,11 @@ from pbem.core.scripts import If, run
 from pbem.core.verbs import Order
 from pbem.core.work import EVERYONE, Work
 
-from . import radio, tally, wings
+from . import radio, split, tally, wings
 from .air import Air
 from .model import Squadron, State
-from .orders import Command, Drop, Tally
+from .orders import Command, Drop, Split, Tally
+from .tables import scenario
 from .sky import name
 from .parsing import CONDITIONS
 
@@ -26,7 +27,7 @@ def defender_tally(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
 def _tallies(w: Work[Air], side: str, orders: Mapping[str, Sequence[Order]]) -> None:
     """One side's drops and tally rolls, in the order written [7.2, 7.2.2]; conditional ones are decided
     when reached (``IF TALLIED A THEN TALLY A K``), so a side writing blind can answer the other's rolls."""
-    entries = [o for o in orders.get(side, ()) if isinstance(inner(o), (Drop, Tally, Command))]
+    entries = [o for o in orders.get(side, ()) if isinstance(inner(o), (Drop, Tally, Command, Split))]
     run(w, side, entries, lambda o: _tally_order(w, o), CONDITIONS)
     leave_wings(w)
 
@@ -35,8 +36,13 @@ def _tally_order(w: Work[Air], order: Order) -> str | None:
     """Carry out a DROP or a TALLY now, or say why it cannot be (the position may have changed since it
     was written, in the faster cadences)."""
     air = w.data
+    gone = [sid for sid in (getattr(order, "sq", ""), getattr(order, "target", "")) if sid and sid not in air.squadrons]
+    if gone:
+        return f"{gone[0]} has split into flights (9.3)"
     if isinstance(order, Command):
         return _command(w, order)
+    if isinstance(order, Split):
+        return _split(w, air.squadron(order.sq))
     if isinstance(order, Drop):
         sq = air.squadron(order.sq)
         if not sq.tally or sq.dogfight:
@@ -47,6 +53,8 @@ def _tally_order(w: Work[Air], order: Order) -> str | None:
     assert isinstance(order, Tally)
     sq, target = air.squadron(order.sq), air.squadron(order.target)
     why = tally.may_tally(sq) or tally.target_problem(air.now(), sq, target)
+    if sq.id in air.no_roll:
+        why = f"{sq.id} was split off this phase and may not roll (9.3.1)"
     if why:
         return why
     if roll_tally(w, sq, target):
@@ -66,8 +74,29 @@ def _command(w: Work[Air], order: Command) -> str | None:
     if why:
         return why
     air.put(sq.move(tally=target.id, alert=True, vector=None).unescort())
+    air.ordered.add(sq.id)
     w.say(f"{leader.id} orders {sq.id} onto {target.id}: tallied (9.5.4)", kind="tally")
     radio_alerts(w)
+    return None
+
+
+def _split(w: Work[Air], sq: Squadron) -> str | None:
+    """Split into two flights [9.3]: the first keeps the squadron's tally and any enemy tally on it."""
+    air = w.data
+    before = air.state.find(sq.id)
+    tallied_now = bool(sq.tally) and before is not None and not before.tally
+    flexible = sq.side in scenario(air.state.scenario).get("flexibility", ())
+    limit = int(scenario(air.state.scenario)["max_losses"]["flight"])
+    why = split.may_split(sq, tallied_now, sq.id in air.ordered, flexible, limit)
+    if why:
+        return why
+    first, second = split.split(sq)
+    air.replace_by(sq.id, first, second)
+    air.no_roll.add(second.id)
+    for enemy in list(air.squadrons.values()):
+        if enemy.tally == sq.id:
+            air.put(enemy.move(tally=first.id))
+    w.say(f"{sq.id} splits into the flights {first.id} and {second.id} (9.3)", kind="tally")
     return None
 
 
@@ -77,11 +106,11 @@ def leave_wings(w: Work[Air]) -> None:
     it for good [9.5.2]."""
     air = w.data
     for wing in wings.wings(air.now()):
-        before, now = air.state.squadron(wing["leader"]), air.squadron(wing["leader"])
-        if now.tally and not before.tally and before.mission == "intercept":
+        before, now = air.state.find(wing["leader"]), air.now().find(wing["leader"])
+        if before is not None and now is not None and now.tally and not before.tally and before.mission == "intercept":
             for m in wing["members"]:
-                sq = air.squadron(m)
-                if m != now.id and not sq.tally and not sq.left_wing:
+                sq = air.squadrons.get(m)
+                if sq is not None and m != now.id and not sq.tally and not sq.left_wing:
                     air.put(sq.move(left_wing=True, vector=before.vector))
                     where = f"flies to {name(before.vector)}, its leader's vector" if before.vector else "circles"
                     w.say(f"{m} leaves the wing and {where} (9.5.3)", kind="wing")

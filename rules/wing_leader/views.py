@@ -32,6 +32,7 @@ def view(state: State, seat: str) -> dict[str, Any]:
         "wing_display": [_display(s) for s in state.squadrons],
         "tally_targets": _tally_targets(state, seat) if _my_tally_window(state, seat) else {},
         "victory_points": points(state),
+        "flexible": seat in scenario(state.scenario).get("flexibility", ()),
         "standing": state.flow.standing.view_of(seat),
         "asking": _question(state, seat),
         "asking_choices": list(next((a.choices for a in state.flow.pending.asks if a.seat == seat), ()))
@@ -131,6 +132,10 @@ def bot_orders(v: View, seat: str, dice: Dice) -> str:
             if targets and sid not in tallying:
                 lines.append(f"TALLY {sid} {min(sorted(targets), key=lambda t: targets[t])}")
                 rolling.append(sid)
+                me = next(s for s in v["squadrons"] if s["id"] == sid)
+                if v["flexible"] and not (me["flight"] or me["disruption"]) and \
+                        dice.roll(3, why="bot split", seen_by=()) == 1:
+                    lines.append(f"IF TALLYING {sid} THEN SPLIT {sid}")
     if v["step"] in ("movement", "turn"):
         lines += _bot_moves(v, seat, dice, rolling)
     return "".join(f"{line}\n" for line in lines)

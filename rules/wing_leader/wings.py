@@ -45,8 +45,8 @@ def leader_of(state: State, sq: Squadron) -> Squadron | None:
 
 def wing_formation(state: State, wing: dict) -> set[str]:
     """The wing's squadrons in formation with the leader's squadron and Available, not yet gone [9.5.2]."""
-    leader = state.squadron(wing["leader"])
-    if not leader.on_map or leader.left_wing:
+    leader = state.find(wing["leader"])
+    if leader is None or not leader.on_map or leader.left_wing:
         return set()
     chain = formation_of(state, leader)
     return {m for m in wing["members"] if m in chain and not state.squadron(m).left_wing
@@ -58,7 +58,7 @@ def leaving(state: State) -> list[str]:
     gone = []
     for wing in wings(state):
         kept = wing_formation(state, wing)
-        gone += [m for m in wing["members"] if m not in kept and not state.squadron(m).left_wing]
+        gone += [m for m in wing["members"] if m not in kept and (s := state.find(m)) is not None and not s.left_wing]
     return gone
 
 
