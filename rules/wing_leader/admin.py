@@ -9,7 +9,7 @@ from pbem.core.work import EVERYONE, Work
 
 from . import combat, escape, missions, movement, radio, tally
 from .air import Air
-from .model import ENTERING, SIDES, WAITING, Squadron
+from .model import ENTERING, SIDES, WAITING, Squadron, enemy_of
 from .orders import Break, End, Escape, Rejoin, Vector
 from .sky import HEADINGS, name, parse
 from .tables import scenario
@@ -101,31 +101,51 @@ def _break(w: Work[Air], sq: Squadron) -> None:
 
 
 def _escape(w: Work[Air], sq: Squadron) -> None:
-    """An escape attempt [11.0]: automatic with no Available enemy fighter in sight (our reading when none
-    sees it), else the opponent's best chaser rolls."""
-    air = w.data
-    if escape.may_escape(air.now(), sq):
-        w.say(f"{sq.id} cannot try to escape: {escape.may_escape(air.now(), sq)}", to=sq.side, kind="skipped")
+    """An escape [11.0]: an unbroken squadron leaves with the opponent's consent; a broken one tries alone."""
+    why = escape.may_escape(w.data.now(), sq, _consents(w, enemy_of(sq.side)))
+    if why:
+        w.say(f"ESCAPE {sq.id} was skipped: {why} (11.0)", to=sq.side, kind="skipped")
         return
+    if not sq.broken:
+        w.say(f"{sq.id} leaves the battle with the opponent's consent (11.0)", kind="escape")
+    elif not _escape_roll(w, sq):
+        return
+    _escaped(w, sq)
+
+
+def _escape_roll(w: Work[Air], sq: Squadron) -> bool:
+    """Automatic with no Available enemy fighter in sight (our reading when none sees it), else the
+    opponent's best chaser rolls [11.0]."""
+    air = w.data
     chase = escape.chaser(air.now(), sq)
     if chase is None:
-        ok = True
         w.say(f"{sq.id} escapes: no Available enemy fighter can stop it (11.0)", kind="escape")
-    else:
-        natural = w.roll(6, f"{chase.hunter} tries to stop {sq.id} escaping", seen_by=EVERYONE)
-        reading = air.state.option("escape_reading", "rule")
-        ok = escape.escapes(natural, chase, reading)
-        rolled = f"{natural} (the natural roll: the example's reading)" if reading == "example" \
-            else f"{natural}-{chase.weather} = {natural - chase.weather}"
-        w.say(f"{sq.id} tries to escape; {chase.hunter} at range {chase.range} rolls {rolled}: "
-              f"{'escaped' if ok else 'stopped'} (11.0)", kind="escape")
-    if ok:
-        air.put(sq.move(status="escaped", exit_edge=scenario(air.state.scenario)["edges"][sq.side]))
-        if not sq.fighter and not any(b.on_map and not b.fighter for b in air.now().of_side(sq.side)):
-            for e in air.now().of_side(sq.side):   # no bombers left to escort: the escorts go home [9.2.2]
-                if e.on_map and e.mission == "escort":
-                    air.put(e.move(mission="rtb"))
-                    w.say(f"{e.id} has no bombers left to escort and returns to base (9.2.2)", kind="escape")
+        return True
+    natural = w.roll(6, f"{chase.hunter} tries to stop {sq.id} escaping", seen_by=EVERYONE)
+    reading = air.state.option("escape_reading", "rule")
+    ok = escape.escapes(natural, chase, reading)
+    rolled = f"{natural} (the natural roll: the example's reading)" if reading == "example" \
+        else f"{natural}-{chase.weather} = {natural - chase.weather}"
+    w.say(f"{sq.id} tries to escape; {chase.hunter} at range {chase.range} rolls {rolled}: "
+          f"{'escaped' if ok else 'stopped'} (11.0)", kind="escape")
+    return ok
+
+
+def _escaped(w: Work[Air], sq: Squadron) -> None:
+    """Out of play as if through its own edge [11.0, 12.1]; escorts with no bomber left go home [9.2.2]."""
+    air = w.data
+    air.put(sq.move(status="escaped", exit_edge=scenario(air.state.scenario)["edges"][sq.side]))
+    if not sq.fighter and not any(b.on_map and not b.fighter for b in air.now().of_side(sq.side)):
+        for e in air.now().of_side(sq.side):
+            if e.on_map and e.mission == "escort":
+                air.put(e.move(mission="rtb"))
+                w.say(f"{e.id} has no bombers left to escort and returns to base (9.2.2)", kind="escape")
+
+
+def _consents(w: Work[Air], side: str) -> bool:
+    """A side lets enemy squadrons leave the battle by its standing order CONSENT YES [11.0]."""
+    kept = w.standing_order(side, "CONSENT")
+    return kept is not None and kept.words[-1] == "YES"
 
 
 def _rejoin(w: Work[Air], sq: Squadron) -> None:

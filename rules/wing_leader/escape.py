@@ -42,12 +42,14 @@ def chaser(state: State, escaping: Squadron) -> Chase | None:
     return min(found)[3] if found else None
 
 
-def may_escape(state: State, sq: Squadron) -> str | None:
-    """Why ``sq`` may not try to escape, or None [11.0]: only a broken squadron on the map tries alone."""
+def may_escape(state: State, sq: Squadron, consent: bool = False) -> str | None:
+    """Why ``sq`` may not try to escape, or None [11.0]: a broken squadron on the map tries alone; any
+    other squadron only with the opponent's consent (``consent``: his standing order CONSENT YES)."""
     if not sq.on_map:
         return f"{sq.id} is not on the map"
-    if not sq.broken:
-        return f"{sq.id} is not broken: only broken squadrons escape without the opponent's consent"
+    if not sq.broken and not consent:
+        return (f"{sq.id} is not broken: only broken squadrons escape without the opponent's consent "
+                f"(his standing order CONSENT YES)")
     return None
 
 

@@ -199,6 +199,19 @@ class Arrive:
 
 
 @dataclass(frozen=True)
+class Consent:
+    """Standing order: whether this side lets enemy squadrons leave the battle when asked [11.0]."""
+
+    choice: str
+
+    def text(self) -> str:
+        return f"CONSENT {self.choice}"
+
+    def standing_change(self) -> tuple[str, str | None]:
+        return "CONSENT", None if self.choice == "NO" else self.text()
+
+
+@dataclass(frozen=True)
 class Seek:
     """Standing order: whether this side wants a dogfight after an air combat, SEEK or DECLINE [10.8]."""
 

@@ -15,9 +15,9 @@ from pbem.core.scripts import ConditionKind, Conditions, scripted
 from pbem.core.standing import parse_cancel
 from pbem.core.verbs import Order, Verb, VerbTable, arity, one_of
 
-from . import dogfight, escape, movement, radio, tally, wings
+from . import dogfight, movement, radio, tally, wings
 from .model import Squadron, State
-from .orders import (Answer, Arrive, Break, Command, Drop, End, Escape, Join, Move, Plain, Priority, Pursue, React, Rejoin,
+from .orders import (Answer, Arrive, Break, Command, Consent, Drop, End, Escape, Join, Move, Plain, Priority, Pursue, React, Rejoin,
                      Return, Seek, Split, Stack, Tactic, Tally, Vector)
 
 
@@ -248,10 +248,9 @@ def parse_escape(args: Sequence[str], view: View, seat: str) -> Escape:
     arity(args, 1, "ESCAPE <squadron>", rule="11.0")
     _window(view, False)
     sq = _own(view, seat, args[0], "11.0")
-    why = escape.may_escape(position(view), sq)
-    if why:
-        raise IllegalOrderError(why, rule="11.0")
-    return Escape(sq.id)
+    if not sq.on_map:
+        raise IllegalOrderError(f"{sq.id} is not on the map", rule="11.0")
+    return Escape(sq.id)   # an unbroken one needs the opponent's consent, checked when the phase comes
 
 
 def parse_end(args: Sequence[str], view: View, seat: str) -> End:
@@ -309,6 +308,11 @@ def parse_arrive(args: Sequence[str], view: View, seat: str) -> Arrive:
     if not args[1].isdigit() or int(args[1]) not in sq.altitudes:
         raise IllegalOrderError(f"{sq.id} may arrive at altitude {', '.join(map(str, sq.altitudes))}", rule="5.3.1")
     return Arrive(sq.id, int(args[1]))
+
+
+def parse_consent(args: Sequence[str], view: View, seat: str) -> Consent:
+    arity(args, 1, "CONSENT YES|NO", rule="11.0")
+    return Consent(one_of(args[0].upper(), ("YES", "NO"), "CONSENT", rule="11.0"))
 
 
 def parse_seek(args: Sequence[str], view: View, seat: str) -> Seek:
@@ -387,6 +391,7 @@ VERBS = scripted(VerbTable([
     Verb("TACTIC", parse_tactic, "TACTIC <squadron> SPEED|TURN|BEST|ASK", "10.5"),
     Verb("REACT", parse_react, "REACT <escort> YES|NO", "10.4"),
     Verb("DOGFIGHT", parse_seek, "DOGFIGHT SEEK|DECLINE|ASK", "10.8"),
+    Verb("CONSENT", parse_consent, "CONSENT YES|NO", "11.0"),
     Verb("ARRIVE", parse_arrive, "ARRIVE <squadron> <altitude>", "5.3.1"),
     Verb("LEADS", parse_priority("LEADS", "10.2"), "LEADS <squadron> ... (none: the default)", "10.2"),
     Verb("HITS", parse_priority("HITS", "10.2.2"), "HITS <enemy> ... (none: the default)", "10.2.2"),

@@ -309,3 +309,15 @@ def test_the_game_ends_when_both_sides_send_end():
     result = RULESET.resolve(state, both, SeededDice(SEED, "e2"))
     assert result.state.flow.over and any("agree to end" in e.text for e in result.events)
     assert RULESET.outcome(result.state) is not None
+
+
+def test_an_unbroken_squadron_leaves_only_with_the_opponent_consent():
+    """11.0: by mutual agreement; without the opponent's CONSENT YES the ESCAPE is skipped with the rule."""
+    state = _movement(_start())
+    mine = check_body(RULESET, state, "allies", "ESCAPE A")[0].orders
+    refused = RULESET.resolve(state, {"allies": mine, "axis": ()}, SeededDice(SEED, "c1"))
+    assert refused.state.squadron("A").status == "on"
+    assert any("ESCAPE A was skipped" in e.text and "CONSENT YES" in e.text for e in refused.events)
+    theirs = check_body(RULESET, state, "axis", "CONSENT YES")[0].orders
+    agreed = RULESET.resolve(state, {"allies": mine, "axis": theirs}, SeededDice(SEED, "c2"))
+    assert agreed.state.squadron("A").status == "escaped"

@@ -48,3 +48,4 @@ def test_the_chaser_is_the_available_fighter_with_the_best_odds():
     assert escape.chaser(state(hellcat, clear, cloudy), hellcat) == escape.Chase("K", 3, 1)
     assert escape.chaser(state(hellcat, clear.move(broken=True)), hellcat) is None
     assert escape.may_escape(state(hellcat), hellcat.move(broken=False)) is not None
+    assert escape.may_escape(state(hellcat), hellcat.move(broken=False), consent=True) is None
