@@ -50,6 +50,7 @@ class Walk:
     exited: str = ""
     path: list[sky.Square] = field(default_factory=list)
     used: int = 0   # how many tokens were carried out
+    balbo: bool = False
 
     def pay(self, cost: float, what: str, rule: str = "8.3") -> None:
         if self.spent + cost > self.mp + 1e-9:
@@ -59,15 +60,17 @@ class Walk:
 
 
 def walk(sq: Squadron, tokens: Sequence[str], mp: int, *, stop_at: sky.Square | None = None,
-         head_on_from: Sequence[sky.Square] = ()) -> Walk:
+         head_on_from: Sequence[sky.Square] = (), balbo: bool = False) -> Walk:
     """Carry out ``tokens`` for ``sq`` with ``mp`` movement points.  Entering ``stop_at`` (its tallied
     target's square) ends the move there and the rest of the plan is dropped [7.2.3], unless it entered
     from one of ``head_on_from`` (the target's three front squares): then it may fly on, its next step
     leaving the square (the head-on exception).
 
+    In a Balbo every turn of more than 45 degrees costs 1 MP (an about-turn too, once: AMB-23) [9.5.6].
+
     :raises IllegalOrderError: a step the rules forbid, with the rule and what is left.
     """
-    w = Walk(sq.at, sq.heading, mp)
+    w = Walk(sq.at, sq.heading, mp, balbo=balbo)
     for i, token in enumerate(tokens):
         if w.exited:
             break
@@ -110,8 +113,9 @@ def _enter(w: Walk, sq: Squadron, token: str) -> None:
         raise IllegalOrderError("in the first turn of a slow climb the squadron moves at most one level square",
                                 rule="8.5.1")
     if not w.slow:
-        if abs(turn_between(w.heading, heading)) == 4:
-            w.pay(tables()["movement_costs"]["about_turn"], "an about-turn", "8.1.1")
+        if abs(turn_between(w.heading, heading)) == 4 or (w.balbo and abs(turn_between(w.heading, heading)) >= 2):
+            w.pay(tables()["movement_costs"]["about_turn"], "a turn" if w.balbo else "an about-turn",
+                  "9.5.6" if w.balbo else "8.1.1")
         w.pay(_cost(w, sq, to), f"entering {token}")
     w.entered_from, w.at, w.heading = w.at, to, heading
     w.path.append(to)

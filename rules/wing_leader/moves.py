@@ -57,7 +57,11 @@ def _perform(w: Work[Air], sid: str, order: Order | None) -> str | None:
     target = air.squadron(sq.tally).at if sq.tally else None
     front = front_squares(target, air.squadron(sq.tally).heading) if target is not None else ()
     try:
-        walk = movement.walk(sq, tokens, mp, stop_at=target, head_on_from=front)
+        balbo = wings.in_balbo(air.now(), sq)
+        if balbo and dive:   # taking the dive bonus breaks the Balbo: the squadron leaves its wing [9.5.6]
+            balbo, sq = False, sq.move(left_wing=True)
+            w.say(f"{sid} leaves its Balbo to dive (9.5.6)", kind="wing")
+        walk = movement.walk(sq, tokens, mp, stop_at=target, head_on_from=front, balbo=balbo)
         if target is not None and walk.path and walk.at == target and walk.entered_from is not None \
                 and _reaction(w, sq, air.squadron(sq.tally), walk.entered_from) == reaction.SUCCESS:
             walk = movement.walk(sq, tokens[:walk.used - 1], mp)
@@ -67,6 +71,9 @@ def _perform(w: Work[Air], sid: str, order: Order | None) -> str | None:
         return str(exc)
     if order is not None and isinstance(order, Plain) and order.verb == "RTB":
         moved = moved.move(mission="rtb", vector=None)
+    if balbo and abs(moved.at[1] - sq.at[1]) > 1:
+        moved = moved.move(left_wing=True)   # more than one altitude in a Balbo: it leaves the wing [9.5.6]
+        w.say(f"{sid} leaves its Balbo (9.5.6)", kind="wing")
     if moved.vector is not None and moved.at == moved.vector:
         moved = moved.move(vector=None)   # an Intercept on its vector square circles there [9.2.4]
     if moved.tally and air.squadron(moved.tally).dogfight and air.squadron(moved.tally).at == moved.at:

@@ -53,6 +53,16 @@ def wing_formation(state: State, wing: dict) -> set[str]:
             and available(state, state.squadron(m))}
 
 
+def in_balbo(state: State, sq: Squadron) -> bool:
+    """A squadron of a wing formation larger than two squadrons (a flight counts half) flies in a Balbo
+    [9.5.6]."""
+    for wing in wings(state):
+        formation = wing_formation(state, wing)
+        if sq.id in formation:
+            return sum(0.5 if state.squadron(m).flight else 1 for m in formation) > 2
+    return False
+
+
 def leaving(state: State) -> list[str]:
     """Wing squadrons that fail the wing formation at the end of a phase and leave it for good [9.5.2]."""
     gone = []
