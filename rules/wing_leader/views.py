@@ -7,13 +7,12 @@ from pbem.core.defaults import to_json
 from pbem.core.dice import Dice
 from pbem.core.ruleset import Outcome, View
 
-from . import movement, radio, tally
-from .game import STEPS
-from .tally_phase import jammed_now
+from . import escape, movement, radio, tally
 from .model import SIDES, Squadron, State
 from .parsing import allowed_moves, free_mover, plain_problem, position
-from .sky import HEADINGS, name
+from .sky import HEADINGS, distance, name
 from .tables import card, scenario
+from .tally_phase import jammed_now
 from .victory import points
 
 STEP_TITLES = {"raider_tally": "Raider's Tally Phase", "defender_tally": "Defender's Tally Phase",
@@ -80,6 +79,10 @@ def order_form(v: View, seat: str) -> str:
         return f"# {v['asking']}\n# Answer {' or '.join(choices)} (10.5, 10.8).\n{choices[-1]}\n"
     lines = [f"# {scenario(v['scenario'])['title']}: turn {v['turn']}, {v['step_title']} ({seat})"]
     state = position(v)
+    tally_step = v["step"] in ("raider_tally", "defender_tally", "tallies", "turn")
+    if tally_step and not _my_tally_window(state, seat):
+        lines.append("# The other side rolls its tallies now; yours come in the next window (6.0). Standing "
+                     "orders (TACTIC, REACT, DOGFIGHT, LEADS, HITS, CONSENT, ARRIVE) may be sent.")
     for sq in state.of_side(seat):
         if not sq.on_map:
             continue
@@ -93,11 +96,14 @@ def order_form(v: View, seat: str) -> str:
 
 def _form_lines(v: View, state: State, sq: Squadron) -> list[str]:
     if v["step"] in ("raider_tally", "defender_tally", "tallies", "turn"):
+        if not _my_tally_window(state, sq.side):
+            return []
         targets = v["tally_targets"].get(sq.id)
         if sq.tally:
             return [f"#   keeps its tally; DROP {sq.id} to give it up (7.2.2)"]
         if not targets:
-            return ["#   no tally possible (7.2)"]
+            why = tally.may_tally(sq) or "no enemy within 9 squares in sight"
+            return [f"#   no tally possible: {why} (7.2)"]
         best = min(targets, key=lambda t: targets[t])
         legal = ", ".join(f"{t} needs {n}+" for t, n in targets.items())
         return [f"#   may tally: {legal}", f"TALLY {sq.id} {best}"]
@@ -106,7 +112,13 @@ def _form_lines(v: View, state: State, sq: Squadron) -> list[str]:
     if free_mover(state, sq) is None:
         return [f"#   free movement with {movement.allowance(sq)} MP (9.2.7): MOVE {sq.id} <squares>"]
     verbs = [v for v in ("SWEEP", "CIRCLE", "RTB") if plain_problem(state, sq, v) is None]
-    return [f"#   {allowed_moves(sq)}" + (f"; orders: {', '.join(verbs)}" if verbs else "")]
+    lines = [f"#   {allowed_moves(sq)}" + (f"; orders: {', '.join(verbs)}" if verbs else "")]
+    if sq.mission == "escort":
+        bombers = [b.id for b in state.of_side(sq.side) if b.on_map and not b.fighter
+                   and escape.available(state, sq) and distance(sq.at, b.at) <= 3 and sq.at[1] >= b.at[1] - 1]
+        lines.append(f"#   may react for {', '.join(bombers)} (10.4; REACT {sq.id} NO holds it back)" if bombers
+                     else "#   too far from its bombers to react (10.4)")
+    return lines
 
 
 def outcome(state: State) -> Outcome | None:
@@ -157,6 +169,3 @@ def _bot_moves(v: View, seat: str, dice: Dice, rolling: list[str]) -> list[str]:
             lines.append(f"IF TALLYING {s.id} THEN PURSUE {s.id}")
     return lines
 
-
-def steps() -> Any:
-    return STEPS

@@ -321,3 +321,13 @@ def test_an_unbroken_squadron_leaves_only_with_the_opponent_consent():
     theirs = check_body(RULESET, state, "axis", "CONSENT YES")[0].orders
     agreed = RULESET.resolve(state, {"allies": mine, "axis": theirs}, SeededDice(SEED, "c2"))
     assert agreed.state.squadron("A").status == "escaped"
+
+
+def test_the_movement_form_says_what_each_mission_allows_and_who_may_react():
+    """9.2, 10.4: mission-bound squadrons fly by themselves; escorts near their bombers may react."""
+    state = RULESET.setup("raid", RULESET.info.resolve_options({}), SeededDice(SEED, "setup"))
+    state = _movement(state)
+    form = RULESET.order_form(RULESET.view(state, "allies"), "allies")
+    assert "only fly straight on" in form and "may react for T, U (10.4; REACT A NO holds it back)" in form
+    waiting = RULESET.order_form(RULESET.view(_start(), "axis"), "axis")
+    assert "The other side rolls its tallies now" in waiting
