@@ -20,8 +20,8 @@ from . import air_combat, combat, sequence
 from .admin import admin_order, administrative
 from .air import Air
 from .model import SIDES, State
-from .moves import activate, keeping_formation, move_stack
-from .orders import Break, End, Escape, Rejoin, Vector
+from .moves import AskReaction, activate, keeping_formation, move_stack
+from .orders import Break, End, Escape, Rejoin, Vector, dump_order, load_order
 from .tally_phase import both_tallies, defender_tally, raider_tally
 
 
@@ -38,13 +38,26 @@ def movement_phase(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
                                     lambda s: w.roll(6, f"initiative of {s.id}", seen_by=EVERYONE),
                                     keeping_formation(air.now()))
     w.say("movement order: " + " ".join(order), kind="order")
+    _moves(w, order, orders)
+
+
+def _moves(w: Work[Air], order: Sequence[str], orders: Mapping[str, Sequence[Order]]) -> None:
+    """The squadrons' moves in ``order`` (those not moved yet), then the Combat Phase.  A move that reaches
+    an escort whose owner asked to be asked stops here and resumes in ``reaction_choice`` [10.4]."""
+    air = w.data
     for sid in order:
-        if sid in air.moved:       # moved with its dogfight stack, or while reacting
+        if sid in air.moved or sid not in air.squadrons:   # moved with its stack or while reacting; or split
             continue
-        if air.squadron(sid).dogfight:
-            move_stack(w, air.squadron(sid), orders)
-        else:
-            activate(w, air.squadron(sid), orders.get(air.squadron(sid).side, ()))
+        try:
+            if air.squadron(sid).dogfight:
+                move_stack(w, air.squadron(sid), orders)
+            else:
+                activate(w, air.squadron(sid), orders.get(air.squadron(sid).side, ()))
+        except AskReaction as ask:
+            w.interrupt("reaction_choice", ask.asks, order=list(order), moved=list(air.moved),
+                        reacting=dict(air.reacting),
+                        orders={side: [dump_order(o) for o in orders.get(side, ())] for side in SIDES})
+            return
     air.moved_last = tuple(air.moved)
     admin = [o.text() for side in (air.state.raider, air.state.defender) for o in orders.get(side, ())
              if isinstance(o, (Break, Escape, Vector, Rejoin))]
@@ -82,6 +95,15 @@ def _combats(w: Work[Air], fights: Sequence[combat.Fight], start: int, admin: li
             return
         air_combat.offer_dogfight(w, fights[i], {})
     administrative(w, [admin_order(t) for t in admin])
+
+
+def reaction_choice(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
+    """Resume the Movement Phase where a move stopped for a reaction question (YES on silence) [10.4]."""
+    data = w.resumed.data
+    air = w.data
+    air.moved = list(data["moved"])
+    air.reacting = {**data["reacting"], **{k.removeprefix("react-"): v for k, v in w.answers.items()}}
+    _moves(w, data["order"], {side: tuple(load_order(o) for o in kept) for side, kept in data["orders"].items()})
 
 
 def dogfight_choice(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
@@ -129,6 +151,8 @@ STEPS: Steps[State, Air] = Steps([
          title="both sides' tally rolls", prompt="Tally Phase [6.0, 7.2]: both lists; the Raider's are rolled first"),
     Step("turn", whole_turn, next=_next_after_movement, who=ALL,
          title="tallies and movement plans", prompt="Tally and Movement Phases [6.0] in one message"),
+    Step("reaction_choice", reaction_choice, next=_next_after_movement, window=Window.INTERRUPT,
+         title="react or not", prompt="Escort reaction [10.4]: YES or NO"),
     Step("dogfight_choice", dogfight_choice, next=_next_after_movement, window=Window.INTERRUPT,
          title="seek or decline a dogfight", prompt="Dogfight [10.8]: SEEK or DECLINE"),
     Step("combat_choice", combat_choice, next=_next_after_movement, window=Window.INTERRUPT,

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from pbem.core.errors import IllegalOrderError
+from pbem.core.interrupts import Ask
 from pbem.core.scripts import run
 from pbem.core.verbs import Order
 from pbem.core.work import EVERYONE, Work
@@ -133,7 +134,7 @@ def _reaction(w: Work[Air], mover: Squadron, bomber: Squadron, came_from: tuple[
     if not reaction.triggered(mover, bomber, came_from):
         return reaction.NONE
     state = air.now()
-    escorts = [e for e in reaction.eligible(state, bomber) if _willing(w, e)]
+    escorts = _willing(w, reaction.eligible(state, bomber), mover, bomber)
     results = []
     for e in escorts:
         roll = w.roll(6, f"{e.id} reacts", seen_by=EVERYONE) + w.roll(6, f"{e.id} reacts", seen_by=EVERYONE)
@@ -151,10 +152,25 @@ def _reaction(w: Work[Air], mover: Squadron, bomber: Squadron, came_from: tuple[
     return final
 
 
-def _willing(w: Work[Air], escort: Squadron) -> bool:
-    """An escort reacts unless its owner's standing order says REACT <escort> NO."""
-    kept = w.standing_order(escort.side, f"REACT {escort.id}")
-    return kept is None or kept.words[-1] != "NO"
+class AskReaction(Exception):
+    """A move stops before an escort reaction nobody's standing order settles: ask the owners [10.4]."""
+
+    def __init__(self, asks: list[Ask]) -> None:
+        super().__init__("reaction question")
+        self.asks = asks
+
+
+def _willing(w: Work[Air], escorts: list[Squadron], mover: Squadron, bomber: Squadron) -> list[Squadron]:
+    """The escorts that react: YES (or no standing order) reacts, NO does not; ASK suspends the move and
+    asks the owner, once per phase for each escort (its answer is kept for the rest of the phase)."""
+    def choice(e: Squadron) -> str:
+        kept = w.standing_order(e.side, f"REACT {e.id}")
+        return w.data.reacting.get(e.id) or (kept.words[-1] if kept is not None else "YES")
+    asks = [Ask(e.side, f"react-{e.id}", f"{mover.id} is about to enter {bomber.id}'s square: does {e.id} react?",
+                "YES", ("YES", "NO")) for e in escorts if choice(e) == "ASK"]
+    if asks:
+        raise AskReaction(asks)
+    return [e for e in escorts if choice(e) == "YES"]
 
 
 def _rush(air: Air, escort: Squadron, square: tuple[int, int], enemy: str) -> None:

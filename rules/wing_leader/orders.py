@@ -14,10 +14,10 @@ it to this side: ``STACK <sq> STAY|<square>`` [10.8.2].
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
-from pbem.core.scripts import If
+from pbem.core.scripts import Condition, If
 from pbem.core.verbs import Order
 
 
@@ -281,3 +281,26 @@ class Answer:
     def answer_to(self, ask: Any) -> str | None:
         return self.choice if self.choice in ask.choices else None
 
+
+
+def dump_order(order: Any) -> Any:
+    """An order as JSON, kept across an interrupt (it was checked when written; it is not checked again)."""
+    if isinstance(order, tuple):
+        return list(order)
+    if not hasattr(order, "__dataclass_fields__"):
+        return order
+    return {"type": type(order).__name__, **{f.name: dump_order(getattr(order, f.name)) for f in fields(order)}}
+
+
+def load_order(data: Any) -> Any:
+    if isinstance(data, list):
+        return tuple(data)
+    if not isinstance(data, dict):
+        return data
+    kind = _KINDS[data["type"]]
+    return kind(**{k: load_order(v) for k, v in data.items() if k != "type"})
+
+
+_KINDS: dict[str, Any] = {k.__name__: k for k in (
+    Tally, Command, Split, Drop, Move, Pursue, Plain, Vector, Escape, End, Rejoin, Break, Tactic, React, Priority,
+    Arrive, Consent, Seek, Stack, Join, Return, Answer, If, Condition)}

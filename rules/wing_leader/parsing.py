@@ -340,11 +340,11 @@ def parse_stack(args: Sequence[str], view: View, seat: str) -> Stack:
 
 
 def parse_react(args: Sequence[str], view: View, seat: str) -> React:
-    arity(args, 2, "REACT <escort> YES|NO", rule="10.4")
+    arity(args, 2, "REACT <escort> YES|NO|ASK", rule="10.4")
     sq = _own(view, seat, args[0], "10.4")
     if sq.mission != "escort":
         raise IllegalOrderError(f"{sq.id} is not an escort; only escorts react", rule="10.4")
-    return React(sq.id, one_of(args[1].upper(), ("YES", "NO"), "REACT", rule="10.4"))
+    return React(sq.id, one_of(args[1].upper(), ("YES", "NO", "ASK"), "REACT", rule="10.4"))
 
 
 def _parse_sq(args: Sequence[str], view: View, seat: str) -> tuple[str, ...]:
@@ -389,7 +389,7 @@ VERBS = scripted(VerbTable([
     Verb("ESCORT", parse_rejoin, "ESCORT <squadron>", "9.2.2"),
     Verb("END", parse_end, "END (both sides: the game ends after this turn)", "12.0"),
     Verb("TACTIC", parse_tactic, "TACTIC <squadron> SPEED|TURN|BEST|ASK", "10.5"),
-    Verb("REACT", parse_react, "REACT <escort> YES|NO", "10.4"),
+    Verb("REACT", parse_react, "REACT <escort> YES|NO|ASK", "10.4"),
     Verb("DOGFIGHT", parse_seek, "DOGFIGHT SEEK|DECLINE|ASK", "10.8"),
     Verb("CONSENT", parse_consent, "CONSENT YES|NO", "11.0"),
     Verb("ARRIVE", parse_arrive, "ARRIVE <squadron> <altitude>", "5.3.1"),
@@ -449,6 +449,7 @@ def _parse_answer(choice: str) -> Any:
     return parse
 
 
-ANSWERS = VerbTable([Verb(c, _parse_answer(c), c, "10.5, 10.8") for c in ("SPEED", "TURN", "BEST", "SEEK", "DECLINE")],
+ANSWERS = VerbTable([Verb(c, _parse_answer(c), c, "10.5, 10.8") for c in ("SPEED", "TURN", "BEST", "SEEK", "DECLINE",
+                                                                              "YES", "NO")],
                     rule="10.5, 10.8")
 

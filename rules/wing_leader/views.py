@@ -159,6 +159,8 @@ def _bot_moves(v: View, seat: str, dice: Dice, rolling: list[str]) -> list[str]:
                                                                                      seen_by=()) - 1]]
     lines = [line for line in lines if line]
     for s in state.of_side(seat):
+        if s.on_map and s.mission == "escort" and not v["standing"] and dice.roll(2, why="bot react", seen_by=()) == 1:
+            lines.append(f"REACT {s.id} ASK")   # sometimes leave the reaction to an interrupt
         if s.on_map and s.dogfight:
             lines.append(f"STACK {s.id} STAY")
         elif s.on_map and s.tally and not s.broken:

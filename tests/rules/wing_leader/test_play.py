@@ -331,3 +331,29 @@ def test_the_movement_form_says_what_each_mission_allows_and_who_may_react():
     assert "only fly straight on" in form and "may react for T, U (10.4; REACT A NO holds it back)" in form
     waiting = RULESET.order_form(RULESET.view(_start(), "axis"), "axis")
     assert "The other side rolls its tallies now" in waiting
+
+
+def test_react_ask_stops_the_move_asks_the_escort_owner_and_resumes():
+    """10.4: the moving player's move stops before the bomber's square; the escort's owner answers in a
+    short window; YES rolls the reaction (here a success: K is stopped short and A attacks it), NO lets it in."""
+    from pathlib import Path
+
+    from pbem.core.dice import FixedDice
+    from pbem.testing import known
+    case = known.load_case(Path(__file__).parents[2] / "known" / "wing_leader" / "cases"
+                           / "reaction_success_stops_the_attacker.toml")
+    state = known.start_state(RULESET, case)
+    orders = {"allies": check_body(RULESET, state, "allies", "REACT A ASK")[0].orders, "axis": ()}
+    asked = RULESET.resolve(state, orders, FixedDice([]))
+    phase = RULESET.phase(asked.state)
+    assert phase.name.startswith("reaction_choice") and phase.awaiting == {"allies"}
+    assert asked.state.squadron("K").at == (11, 16)   # K has not moved yet
+    assert "does A react" in RULESET.view(asked.state, "allies")["asking"]
+    yes = {"allies": check_body(RULESET, asked.state, "allies", "YES")[0].orders}
+    result = RULESET.resolve(asked.state, yes, FixedDice(list(case.dice)))
+    texts = [e.text for e in result.events]
+    assert "A stop K in L15 (10.4.2)" in texts and any(t.startswith("air combat in L15: A attack K") for t in texts)
+    assert RULESET.phase(result.state).name == "raider_tally" and result.state.turn == 2
+    no = {"allies": check_body(RULESET, asked.state, "allies", "NO")[0].orders}
+    entered = RULESET.resolve(asked.state, no, FixedDice([3, 4, 4, 5, 6, 1, 3, 4, 4, 5, 5]))
+    assert entered.state.squadron("K").at == (12, 14) and not any("reacts" in e.text for e in entered.events)
