@@ -13,7 +13,9 @@ the change is one the rules say ``seat`` cannot know:
   aircraft out of sight and AA guns not revealed;
 * aa_miniatures: the other side's standing orders (the game is otherwise open information);
 * sky_ww2: deck order, the cards in other seats' hands (hand size and malfunction count kept:
-  those are public [L196]), the enemy's unrevealed ground objects and selection candidates.
+  those are public [L196]), the enemy's unrevealed ground objects and selection candidates;
+* wing_leader: the other side's standing orders (TACTIC, REACT, DOGFIGHT, CONSENT); the map, the
+  Wing Displays and every roll are open [5.2].
 
 The helpers use the rules' geometry to choose a change that stays out of sight; they never
 call ``view`` (the function under test).  Helpers live here, not in rules/.
@@ -277,12 +279,33 @@ def perturb_aa_miniatures(ruleset, state, seat, rnd):
     return [t for t in [_twin(ruleset, e, d, "the other side's standing orders")] if t]
 
 
+# --------------------------------------------------------------------------------- wing_leader
+def perturb_wing_leader(ruleset, state, seat, rnd):
+    d = ruleset.dump(state)
+    foe = next(s.name for s in ruleset.seats(state) if s.name != seat)
+    theirs = [q["id"] for q in d["squadrons"] if q["side"] == foe]
+    rows = d["flow"]["standing"]
+    out = []
+    for key, texts in (("DOGFIGHT", ["DOGFIGHT SEEK", "DOGFIGHT ASK"]), ("CONSENT", ["CONSENT YES"]),
+                       (f"TACTIC {rnd.choice(theirs)}", ["SPEED", "TURN", "ASK"]),
+                       (f"REACT {rnd.choice(theirs)}", ["NO", "ASK"])):
+        e = copy.deepcopy(d)
+        now = next((r[2] for r in rows if r[0] == foe and r[1] == key), "")
+        full = [t if t.startswith(key.split()[0]) else f"{key} {t}" for t in texts]
+        choice = rnd.choice([t for t in ["", *full] if t != now])
+        e["flow"]["standing"] = [r for r in rows if not (r[0] == foe and r[1] == key)] + \
+            ([[foe, key, choice]] if choice else [])
+        out.append(_twin(ruleset, e, d, f"the other side's standing {key}"))
+    return [t for t in out if t]
+
+
 PERTURBERS: dict[str, Perturber] = {
     "aa_miniatures": perturb_aa_miniatures,
     "bismarck": perturb_bismarck,
     "duel": perturb_duel,
     "lew_morski": perturb_lew_morski,
     "sky_ww2": perturb_sky_ww2,
+    "wing_leader": perturb_wing_leader,
 }
 
 
@@ -313,4 +336,5 @@ OPTION_SETS: dict[str, list[dict[str, Any]]] = {
     "bismarck": [{}, {"tirpitz": True}],
     "lew_morski": [{"visibility": "fog"}, {"visibility": "fog", "players_per_side": 2}, {}],
     "sky_ww2": [{}, {"players": 4, "events": True}, {"selection": "free"}],
+    "wing_leader": [{}, {"cadence": "single"}],
 }

@@ -1,0 +1,240 @@
+"""One air combat carried out with dice and reported [10.2-10.7]: leads, rating, the two Air Combat Table
+rolls, hit allocation, confirmation, removal, cohesion, ammunition, and the tallies the combat leaves.
+
+Lead squadrons are chosen by default (the lead-choice decision is not built): the attacker's lead is the
+attacker first to arrive, the defender's the squadron it tallies.  The rating is the attacker lead's
+standing ``TACTIC`` (SPEED, TURN, BEST = the better column, ASK = an interrupt for its owner).
+"""
+from __future__ import annotations
+
+from pbem.core.interrupts import Ask
+from pbem.core.work import EVERYONE, Work
+
+from . import combat, dogfight, radio
+from .model import Squadron, max_losses
+from .sky import name
+from .tables import scenario
+
+
+def _sides(w: Work, fight: combat.Fight) -> tuple[list[Squadron], list[Squadron], Squadron, Squadron]:
+    """Both sides and their leads [10.2]: the defender chooses first, then the attacker, each by its
+    standing ``LEADS`` list; by default the unbroken attacker first to arrive (a broken squadron cannot
+    attack, 10.7.1, though it may be someone's target) and the squadron it tallies."""
+    air = w.data
+    attackers = sorted((air.squadron(s) for s in _by_arrival(fight.attackers, list(air.moved_last))),
+                       key=lambda s: s.broken)
+    defenders = [air.squadron(s) for s in fight.defenders]
+    default = next((d for d in defenders if d.id == attackers[0].tally), defenders[0])
+    dlead = _preferred(w, defenders, default)
+    alead = _preferred(w, [a for a in attackers if not a.broken] or attackers, attackers[0])
+    return attackers, defenders, alead, dlead
+
+
+def _preferred(w: Work, side: list[Squadron], default: Squadron) -> Squadron:
+    """The first squadron of the side's standing ``LEADS`` list that is in this fight, else ``default``."""
+    kept = w.standing_order(side[0].side, "LEADS")
+    wanted = kept.words[1:] if kept is not None else ()
+    return next((s for sid in wanted for s in side if s.id == sid), default)
+
+
+def _targets(w: Work, shooter_side: str, lead: Squadron, others: list[Squadron]) -> list[Squadron]:
+    """The order hits go round the enemy squadrons [10.2.2]: the shooting side's standing ``HITS`` list
+    first, then the enemy lead, then the rest."""
+    kept = w.standing_order(shooter_side, "HITS")
+    wanted = list(kept.words[1:]) if kept is not None else []
+    everyone = [lead] + [o for o in others if o.id != lead.id]
+    return sorted(everyone, key=lambda s: wanted.index(s.id) if s.id in wanted else len(wanted))
+
+
+def ask_rating(w: Work, fight: combat.Fight) -> Ask | None:
+    """The question for the attacking lead's owner when its standing order is ``TACTIC <sq> ASK`` and the
+    fight is not head-on (head-on is always hit-and-run, 10.3) [10.5]."""
+    attackers, defenders, alead, dlead = _sides(w, fight)
+    kept = w.standing_order(alead.side, f"TACTIC {alead.id}")
+    if kept is None or kept.words[-1] != "ASK" or alead.dogfight or combat.head_on(alead, dlead):
+        return None
+    cols = {k: combat.column(combat.rating(alead, attackers, k), combat.rating(dlead, defenders, k))
+            for k in (combat.SPEED, combat.TURN)}
+    return Ask(alead.side, "rating", f"{alead.id} attacks {dlead.id} in {name(fight.square)}: SPEED gives column "
+               f"{cols[combat.SPEED]:+d}, TURN column {cols[combat.TURN]:+d}", "BEST", ("SPEED", "TURN", "BEST"))
+
+
+def best_rating(w: Work, fight: combat.Fight) -> str:
+    attackers, defenders, alead, dlead = _sides(w, fight)
+    return _better(alead, dlead, attackers, defenders)
+
+
+def resolve(w: Work, fight: combat.Fight, chosen: str | None = None) -> None:
+    """One air combat; ``chosen`` is the rating the attacker answered, else its standing order decides."""
+    air = w.data
+    attackers, defenders, alead, dlead = _sides(w, fight)
+    kind = chosen or _rating_kind(w, alead, dlead, attackers, defenders)
+    a_value, d_value = combat.rating(alead, attackers, kind), combat.rating(dlead, defenders, kind)
+    weather = air.now().sky.weather_at(fight.square)
+    w.say(f"air combat in {name(fight.square)}: {'+'.join(s.id for s in attackers)} attack "
+          f"{'+'.join(s.id for s in defenders)}; leads {alead.id} and {dlead.id}; "
+          f"{'hit-and-run (speed)' if kind == combat.SPEED else 'turning fight (turn)'} {a_value} against {d_value}",
+          kind="combat")
+    head_on = combat.head_on(alead, dlead) and not alead.dogfight
+    a_hits = _act_roll(w, alead, combat.column(a_value, d_value), -weather, "attacker")
+    d_hits = 0
+    if dlead.armed:
+        d_mod = combat.defence(defenders, kind) - weather
+        d_hits = _act_roll(w, dlead, combat.column(d_value, a_value), d_mod, "defender")
+    else:
+        w.say(f"{dlead.id} is unarmed and does not fire (10.5.3)", kind="combat")
+    before = {s.id: s.losses for s in attackers + defenders}
+    _confirm_all(w, alead, _targets(w, alead.side, dlead, defenders), a_hits, head_on)
+    _confirm_all(w, dlead, _targets(w, dlead.side, alead, attackers), d_hits, False)
+    for sid in before:
+        _after(w, sid, air.squadron(sid).losses - before[sid], weather)
+    _tallies_after(w, [s.id for s in defenders], alead.id)
+    if alead.dogfight:
+        _release(w, fight.square)
+
+
+def _dogfighters(w: Work, fight: combat.Fight) -> list[Squadron]:
+    """Unbroken fighters of the fight still in its square, when both sides have some (else none) [10.8]."""
+    air = w.data
+    if any(air.squadron(s).dogfight for s in fight.attackers):
+        return []   # already a dogfight: it goes on
+    here = [s for s in dogfight.candidates(list(air.squadrons.values()), fight.square)
+            if s.id in fight.attackers + fight.defenders]
+    return here if len({s.side for s in here}) == 2 else []
+
+
+def dogfight_asks(w: Work, fight: combat.Fight) -> list[Ask]:
+    """The sides whose standing order is ``DOGFIGHT ASK`` are asked, both at once, after the combat [10.8]."""
+    sides = sorted({s.side for s in _dogfighters(w, fight)})
+    return [Ask(side, f"dogfight-{side}", f"after the combat in {name(fight.square)}: SEEK or DECLINE a dogfight",
+                "DECLINE", ("SEEK", "DECLINE")) for side in sides if _standing_dogfight(w, side) == "ASK"]
+
+
+def offer_dogfight(w: Work, fight: combat.Fight, answers: dict[str, str]) -> None:
+    """After the cohesion checks, unbroken fighters of both sides left in the square may dogfight [10.8]:
+    both SEEK, it starts; one SEEKs, 1d6 + Basic Speed each for its fastest squadron, the seeker wins ties.
+    A side's wish is its answer (``answers`` by side), else its standing order (DECLINE when none)."""
+    air = w.data
+    here = _dogfighters(w, fight)
+    sides = sorted({s.side for s in here})
+    if not here:
+        return
+    seeks = {side: answers.get(side, _standing_dogfight(w, side)) == "SEEK" for side in sides}
+    if not any(seeks.values()):
+        return
+    if not all(seeks.values()):
+        seeker = next(side for side in sides if seeks[side])
+        decliner = next(side for side in sides if not seeks[side])
+        a = dogfight.fastest([s for s in here if s.side == seeker])
+        d = dogfight.fastest([s for s in here if s.side == decliner])
+        ra = w.roll(6, f"{a.id} seeks a dogfight", seen_by=EVERYONE)
+        rd = w.roll(6, f"{d.id} declines the dogfight", seen_by=EVERYONE)
+        won = dogfight.contest(ra, a, rd, d)
+        w.say(f"{seeker} seeks a dogfight in {name(fight.square)}: {a.id} rolled {ra}, {d.id} rolled {rd}: "
+              + ("it starts" if won else "declined") + " (10.8)", kind="dogfight")
+        if not won:
+            return
+    for s in dogfight.lock(here, scenario(air.state.scenario)["edges"]):
+        air.put(s)
+    w.say(f"dogfight in {name(fight.square)}: {' '.join(sorted(s.id for s in here))} (10.8.1)", kind="dogfight")
+
+
+def _release(w: Work, square: tuple[int, int]) -> None:
+    """A dogfight ends once a side has no unbroken squadron left in it [10.8.1]."""
+    air = w.data
+    stack = [s for s in air.squadrons.values() if s.dogfight and s.at == square and s.on_map and not s.broken]
+    if len({s.side for s in stack}) < 2:
+        for s in stack:
+            air.put(s.move(dogfight=False))
+        if stack:
+            w.say(f"the dogfight in {name(square)} is over (10.8.1)", kind="dogfight")
+
+
+def _standing_dogfight(w: Work, side: str) -> str:
+    """A side's standing DOGFIGHT order: SEEK, ASK, or DECLINE (also when none is given)."""
+    kept = w.standing_order(side, "DOGFIGHT")
+    return kept.words[-1] if kept is not None else "DECLINE"
+
+
+def _by_arrival(ids: tuple[str, ...], moved: list[str]) -> list[str]:
+    return sorted(ids, key=lambda s: moved.index(s) if s in moved else len(moved))
+
+
+def _rating_kind(w: Work, alead: Squadron, dlead: Squadron, attackers: list[Squadron],
+                 defenders: list[Squadron]) -> str:
+    """A dogfight is a turning fight [10.8.1]; head-on attacks are hit-and-run [10.3]; else the attacker's
+    standing TACTIC, or the better column."""
+    if alead.dogfight:
+        return combat.TURN
+    if combat.head_on(alead, dlead):
+        return combat.SPEED
+    standing = w.standing_order(alead.side, f"TACTIC {alead.id}")
+    if standing is not None and standing.words[-1] in ("SPEED", "TURN"):
+        return combat.SPEED if standing.words[-1] == "SPEED" else combat.TURN
+    return _better(alead, dlead, attackers, defenders)
+
+
+def _better(alead: Squadron, dlead: Squadron, attackers: list[Squadron], defenders: list[Squadron]) -> str:
+    """The rating giving the attacker the better column; hit-and-run on a tie."""
+    def edge(kind: str) -> int:
+        return combat.rating(alead, attackers, kind) - combat.rating(dlead, defenders, kind)
+    return combat.TURN if edge(combat.TURN) > edge(combat.SPEED) else combat.SPEED
+
+
+def _act_roll(w: Work, lead: Squadron, col: int, mod: int, role: str) -> int:
+    """A side's 2d6 on the Air Combat Table [10.5.1], its modifiers on the lead only."""
+    roll = w.roll(6, f"{lead.id} air combat", seen_by=EVERYONE) + w.roll(6, f"{lead.id} air combat", seen_by=EVERYONE)
+    hits = combat.hits(col, roll + mod)
+    w.say(f"{role} {lead.id}: column {col:+d}, rolled {roll}{mod:+d} = {roll + mod}: {hits or 'no'} hit"
+          f"{'s' if hits != 1 else ''} (10.5.1)", kind="combat", column=col, roll=roll, modified=roll + mod, hits=hits)
+    return hits
+
+
+def _confirm_all(w: Work, shooter: Squadron, targets: list[Squadron], hits: int, head_on: bool) -> None:
+    """Hits spread evenly [10.2.2], each confirmed with d6 + the shooter's firepower [10.6], one by one."""
+    air = w.data
+    for tid in combat.allocate(hits, [t.id for t in targets]):
+        target = air.squadron(tid)
+        if not target.on_map:
+            continue
+        natural = w.roll(6, f"{shooter.id} confirms a hit on {tid}", seen_by=EVERYONE)
+        result = combat.confirm(natural, combat.firepower(shooter), target, head_on)
+        hit = combat.take(target, result)
+        if hit.losses >= max_losses(air.state.scenario, hit):
+            hit = hit.move(status="destroyed")
+        air.put(hit)
+        w.say(f"{shooter.id} hit on {tid}: rolled {natural} + firepower {combat.firepower(shooter)}: {result}"
+              + (f"; {tid} is destroyed (10.6)" if hit.status == "destroyed" else ""), kind="combat", result=result)
+
+
+def _after(w: Work, sid: str, losses_now: int, weather: int) -> None:
+    """Cohesion for each unbroken participant still in play [10.7], then ammunition [10.7.2]."""
+    air = w.data
+    sq = air.squadron(sid)
+    if sq.on_map and not sq.broken:
+        roll = w.roll(6, f"{sid} cohesion", seen_by=EVERYONE) + w.roll(6, f"{sid} cohesion", seen_by=EVERYONE)
+        mod = combat.cohesion_modifier(sq, losses_now, weather)
+        levels = combat.disruption(sq, roll + mod)
+        sq = combat.broken_effects(combat.disrupt(sq, levels))
+        state = "broken" if sq.broken else f"{levels} disruption level{'s' if levels != 1 else ''}"
+        w.say(f"{sid} cohesion: rolled {roll}{mod:+d} = {roll + mod}: {state} (10.7)", kind="cohesion")
+        if combat.crew_loss(sq, losses_now, roll):
+            sq = sq.move(experte=False)
+            w.say(f"{sid} loses its Experte (10.7.3)", kind="cohesion")
+    air.put(combat.spend_ammo(sq).unescort())   # an escort that fought is a Sweep now [9.2.2 a]
+
+
+def _tallies_after(w: Work, defenders: list[str], attacker_lead: str) -> None:
+    """Attacked fighters are Alert [7.1]; a defending fighter whose target is elsewhere, or who tallied
+    nobody, now tallies the attacking lead [7.2.2 item 6, 7.2.4]; an escort that fought becomes a sweep [9.2.2]."""
+    air = w.data
+    for sid in radio.alerted_by_bombers(air.now(), defenders):
+        air.put(air.squadron(sid).move(alert=True))
+        w.say(f"{sid} is alerted by its bombers' radio (9.4.1)", kind="combat")
+    for sid in defenders:
+        sq = air.squadron(sid)
+        if not sq.fighter or not sq.on_map or sq.broken:
+            continue
+        target = air.squadron(sq.tally) if sq.tally else None
+        keep = target is not None and target.at == sq.at
+        air.put(sq.move(alert=True, tally=sq.tally if keep else attacker_lead, vector=None).unescort())

@@ -1,0 +1,161 @@
+"""The turn on the kit [6.0]: the phase table (``STEPS``) and the steps that tie the phases together.
+
+Cadence ``standard``: the Raider's tally, the Defender's tally (having seen the Raider's), then both sides'
+movement plans; movement in the interleaved order, air combat and the Administrative Phase follow without
+a window, except the interrupts a side asked for (``TACTIC <sq> ASK``, ``DOGFIGHT ASK``).  Cadence
+``fast`` takes both tallies in one window, ``single`` the whole turn.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pbem.core.flow import OVER
+from pbem.core.phases import ALL, Step, Steps
+from pbem.core.ruleset import Seat, Window
+from pbem.core.verbs import Order
+from pbem.core.work import EVERYONE, Work
+
+from . import air_combat, combat, sequence
+from .admin import admin_order, administrative
+from .air import Air
+from .model import SIDES, State
+from .moves import AskReaction, activate, keeping_formation, move_stack
+from .orders import Break, End, Escape, Rejoin, Vector, dump_order, load_order
+from .tally_phase import both_tallies, defender_tally, raider_tally
+
+
+def whole_turn(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
+    """Cadence ``single``: tallies (the Raider's first) and movement plans in one window."""
+    both_tallies(w, orders)
+    movement_phase(w, orders)
+
+
+def movement_phase(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
+    """Movement in the interleaved order [6.1], then air combat [10], then the Administrative Phase."""
+    air = w.data
+    order = sequence.movement_order(list(air.squadrons.values()), air.state.raider,
+                                    lambda s: w.roll(6, f"initiative of {s.id}", seen_by=EVERYONE),
+                                    keeping_formation(air.now()))
+    w.say("movement order: " + " ".join(order), kind="order")
+    _moves(w, order, orders)
+
+
+def _moves(w: Work[Air], order: Sequence[str], orders: Mapping[str, Sequence[Order]]) -> None:
+    """The squadrons' moves in ``order`` (those not moved yet), then the Combat Phase.  A move that reaches
+    an escort whose owner asked to be asked stops here and resumes in ``reaction_choice`` [10.4]."""
+    air = w.data
+    for sid in order:
+        if sid in air.moved or sid not in air.squadrons:   # moved with its stack or while reacting; or split
+            continue
+        try:
+            if air.squadron(sid).dogfight:
+                move_stack(w, air.squadron(sid), orders)
+            else:
+                activate(w, air.squadron(sid), orders.get(air.squadron(sid).side, ()))
+        except AskReaction as ask:
+            w.interrupt("reaction_choice", ask.asks, order=list(order), moved=list(air.moved),
+                        reacting=dict(air.reacting),
+                        orders={side: [dump_order(o) for o in orders.get(side, ())] for side in SIDES})
+            return
+    air.moved_last = tuple(air.moved)
+    admin = [o.text() for side in (air.state.raider, air.state.defender) for o in orders.get(side, ())
+             if isinstance(o, (Break, Escape, Vector, Rejoin))]
+    admin += [f"END {side}" for side in SIDES if any(isinstance(o, End) for o in orders.get(side, ()))]
+    _combats(w, combat.fights(list(air.squadrons.values()), air.moved, lambda: _roll_off(w)), 0, admin)
+
+
+def _roll_off(w: Work[Air]) -> str:
+    """Equal Basic Turn in a dogfight: each side rolls a d6, the higher attacks, again on a tie [10.8.1]."""
+    while True:
+        a, b = (w.roll(6, f"{side} rolls for the dogfight's attacker", seen_by=EVERYONE) for side in SIDES)
+        if a != b:
+            return SIDES[0] if a > b else SIDES[1]
+
+
+def _combats(w: Work[Air], fights: Sequence[combat.Fight], start: int, admin: list[str],
+             chosen: str | None = None) -> None:
+    """The Combat Phase from fight ``start`` on, then the Administrative Phase.  A fight whose attacking
+    lead's standing order is ``TACTIC <sq> ASK`` stops before it and asks its owner (``chosen`` is the
+    answer when resuming); a side whose standing order is ``DOGFIGHT ASK`` is asked after it."""
+    air = w.data
+    for i in range(start, len(fights)):
+        kind = chosen if i == start else None
+        ask = None if kind else air_combat.ask_rating(w, fights[i])
+        if ask is not None:
+            w.interrupt("combat_choice", [ask], fights=[f.dump() for f in fights], index=i, admin=admin,
+                        fought=sorted(air.fought))
+            return
+        air.fought.update(fights[i].attackers + fights[i].defenders)
+        air_combat.resolve(w, fights[i], kind)
+        asks = air_combat.dogfight_asks(w, fights[i])
+        if asks:
+            w.interrupt("dogfight_choice", asks, fights=[f.dump() for f in fights], index=i + 1, offer=i,
+                        admin=admin, fought=sorted(air.fought))
+            return
+        air_combat.offer_dogfight(w, fights[i], {})
+    administrative(w, [admin_order(t) for t in admin])
+
+
+def reaction_choice(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
+    """Resume the Movement Phase where a move stopped for a reaction question (YES on silence) [10.4]."""
+    data = w.resumed.data
+    air = w.data
+    air.moved = list(data["moved"])
+    air.reacting = {**data["reacting"], **{k.removeprefix("react-"): v for k, v in w.answers.items()}}
+    _moves(w, data["order"], {side: tuple(load_order(o) for o in kept) for side, kept in data["orders"].items()})
+
+
+def dogfight_choice(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
+    """Resume after a combat whose sides were asked whether to dogfight (DECLINE on silence) [10.8]."""
+    data = w.resumed.data
+    w.data.fought.update(data["fought"])
+    fights = [combat.Fight.load(f) for f in data["fights"]]
+    answers = {key.removeprefix("dogfight-"): answer for key, answer in w.answers.items()}
+    air_combat.offer_dogfight(w, fights[data["offer"]], answers)
+    _combats(w, fights, data["index"], data["admin"])
+
+
+def combat_choice(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
+    """Resume the Combat Phase with the asked rating (the better column on silence) [10.5]."""
+    data = w.resumed.data
+    w.data.fought.update(data["fought"])
+    answer = w.answers["rating"]
+    chosen = None if answer == "BEST" else combat.SPEED if answer == "SPEED" else combat.TURN
+    fights = [combat.Fight.load(f) for f in data["fights"]]
+    if chosen is None:
+        chosen = air_combat.best_rating(w, fights[data["index"]])
+    _combats(w, fights, data["index"], data["admin"], chosen)
+
+
+#: The first window of a turn under each cadence.
+FIRST_STEP = {"standard": "raider_tally", "fast": "tallies", "single": "turn"}
+
+
+def _next_after_movement(w: Work[Air]) -> str:
+    return OVER if w.data.over else FIRST_STEP[w.data.state.option("cadence", "standard")]
+
+
+def seats(state: Any) -> tuple[Seat, ...]:
+    return tuple(Seat(side, side, side.title()) for side in SIDES)
+
+
+STEPS: Steps[State, Air] = Steps([
+    Step("raider_tally", raider_tally, next="defender_tally", who=lambda s: (s.raider,),
+         title="the Raider's tally rolls", prompt="Tally Phase [6.0, 7.2]: the Raider drops and rolls first"),
+    Step("defender_tally", defender_tally, next="movement", who=lambda s: (s.defender,),
+         title="the Defender's tally rolls", prompt="Tally Phase [6.0, 7.2]: the Defender, having seen the Raider's"),
+    Step("movement", movement_phase, next=_next_after_movement, who=ALL,
+         title="movement plans", prompt="Movement Phase [6.0, 8]: both sides' plans; combat follows [10]"),
+    Step("tallies", both_tallies, next="movement", who=ALL,
+         title="both sides' tally rolls", prompt="Tally Phase [6.0, 7.2]: both lists; the Raider's are rolled first"),
+    Step("turn", whole_turn, next=_next_after_movement, who=ALL,
+         title="tallies and movement plans", prompt="Tally and Movement Phases [6.0] in one message"),
+    Step("reaction_choice", reaction_choice, next=_next_after_movement, window=Window.INTERRUPT,
+         title="react or not", prompt="Escort reaction [10.4]: YES or NO"),
+    Step("dogfight_choice", dogfight_choice, next=_next_after_movement, window=Window.INTERRUPT,
+         title="seek or decline a dogfight", prompt="Dogfight [10.8]: SEEK or DECLINE"),
+    Step("combat_choice", combat_choice, next=_next_after_movement, window=Window.INTERRUPT,
+         title="choose the combat rating", prompt="Air combat [10.5]: SPEED (hit-and-run) or TURN (turning fight)"),
+], seats=seats, open=Air, close=Air.freeze, sides=SIDES)
+

@@ -1,0 +1,153 @@
+"""The game's state as frozen values: squadrons with their Wing Display markers, and the whole position.
+
+Everything here is public [5.2]: the map, every marker and both Wing Displays.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from pbem.core.flow import Flow
+
+from .sky import Sky, Square, sky_of
+from .tables import band_value, card, scenario
+
+SIDES = ("allies", "axis")
+FIGHTER_MISSIONS = ("sweep", "escort", "intercept", "cap", "rtb")
+BOMBER_MISSIONS = ("bombing",)
+#: Where a squadron is: on the map, or out of play for a reason that victory points read [12.1].
+ON, EXITED, ESCAPED, DESTROYED = "on", "exited", "escaped", "destroyed"
+#: Later arrivals [5.3.1]: not yet in play, then beyond an edge waiting to fly in [8.4.1].
+WAITING, ENTERING = "waiting", "entering"
+#: The altitude marker of 8.5 and 8.5.1.
+NONE, DIVE, CLIMB, SLOW_CLIMB = "", "dive", "climb", "slow_climb"
+
+
+@dataclass(frozen=True)
+class Squadron:
+    """One counter and its Wing Display box [2.1, 5.2]."""
+
+    id: str
+    side: str
+    model: str
+    mission: str
+    at: Square
+    heading: int
+    alert: bool = False
+    tally: str = ""            # the enemy it tallies [7.2], or ""
+    vector: Square | None = None  # an Intercept's vector square [9.2.4]
+    flight: bool = False       # a flight rather than a squadron [3.1]
+    quality: str = "trained"   # green, trained or veteran [5.2.1]
+    bombs: bool = False        # carries its bomb load [9.2.1]
+    marker: str = NONE         # dive, climb or slow climb [8.5]
+    losses: int = 0
+    straggler: bool = False
+    disruption: int = 0
+    broken: bool = False
+    ammo: int = 0              # 0 none, 1 Low Ammo, 2 Depleted [10.7.2]
+    status: str = ON
+    exit_edge: str = ""        # "W" or "E" once it has left the map [8.4.1]
+    entered_from: Square | None = None  # the square it last entered its present one from (head-on, 10.3)
+    dogfight: bool = False     # locked in the dogfight of its square [10.8]
+    experte: bool = False      # an Experte (ace) in the squadron [5.2.1]
+    former_escort: bool = False  # an escort turned Sweep, which may return to escort [9.2.2]
+    arrives: int = 0           # the turn a later arrival is set up [5.3.1]
+    edge: str = ""             # the edge it enters by ("W"/"E"), or "" when placed on a square
+    altitudes: tuple[int, ...] = ()  # the altitudes it may enter at
+    trail: str = ""            # its group entering in trail [8.4.1]
+    left_wing: bool = False    # it has left its wing formation, for good [9.5.2]
+
+    @property
+    def on_map(self) -> bool:
+        return self.status == ON
+
+    @property
+    def fighter(self) -> bool:
+        """A fighter by mission, not by class [3.2.1]."""
+        return self.mission in FIGHTER_MISSIONS
+
+    @property
+    def jet(self) -> bool:
+        return "jet" in card(self.model)["abilities"]
+
+    @property
+    def armed(self) -> bool:
+        return self.firepower is not None
+
+    @property
+    def firepower(self) -> int | None:
+        """Firepower as a fighter, or as a bomber; None when unarmed ("U") [3.3, 10.5.3]."""
+        value = card(self.model)["firepower"][0 if self.fighter else 1]
+        return None if value == "U" else int(value)
+
+    def basic(self) -> tuple[int, int]:
+        """Basic Speed and Turn [3.3.2]: the card's band values, -1 both with a load (Low Drag keeps
+        the speed), +1 speed diving, -1 speed climbing or slow-climbing, never below 0."""
+        speed = band_value(self.model, self.at[1], "speed")
+        turn = band_value(self.model, self.at[1], "turn")
+        if self.bombs:
+            turn -= 1
+            speed -= 0 if "low_drag" in card(self.model)["abilities"] else 1
+        if self.marker == DIVE:
+            speed += 1
+        elif self.marker in (CLIMB, SLOW_CLIMB):
+            speed -= 1
+        return max(0, speed), max(0, turn)
+
+    def move(self, **changes: Any) -> Squadron:
+        return replace(self, **changes)
+
+    def unescort(self) -> Squadron:
+        """An escort that tallies or fights becomes a Sweep [9.2.2 a]."""
+        return self.move(mission="sweep", former_escort=True) if self.mission == "escort" else self
+
+
+@dataclass(frozen=True)
+class State:
+    scenario: str
+    squadrons: tuple[Squadron, ...]
+    flow: Flow
+    moved_last: tuple[str, ...] = ()   # the last Movement Phase's order of moves (mutual attack, 10.1.2)
+    options: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def turn(self) -> int:
+        return self.flow.turn
+
+    @property
+    def sky(self) -> Sky:
+        return sky_of(scenario(self.scenario))
+
+    @property
+    def raider(self) -> str:
+        return str(scenario(self.scenario)["raider"])
+
+    @property
+    def defender(self) -> str:
+        return str(scenario(self.scenario)["defender"])
+
+    def option(self, key: str, default: Any = None) -> Any:
+        return dict(self.options).get(key, default)
+
+    def squadron(self, sid: str) -> Squadron:
+        found = self.find(sid)
+        if found is None:
+            raise KeyError(sid)
+        return found
+
+    def find(self, sid: str) -> Squadron | None:
+        """The squadron, or None (a squadron split into flights is gone, 9.3)."""
+        return next((s for s in self.squadrons if s.id == sid), None)
+
+    def of_side(self, side: str) -> tuple[Squadron, ...]:
+        return tuple(s for s in self.squadrons if s.side == side)
+
+
+def max_losses(scenario_name: str, sq: Squadron) -> int:
+    """The scenario's Max Losses for a squadron or a flight [5.1, 10.6]."""
+    limits = scenario(scenario_name)["max_losses"]
+    return int(limits["flight" if sq.flight else "squadron"])
+
+
+def enemy_of(side: str) -> str:
+    return SIDES[1 - SIDES.index(side)]

@@ -1,0 +1,269 @@
+"""The Movement Phase [8, 9.2]: each squadron's move at its turn in the interleaved order, from its orders
+or its mission; escort reaction inside an enemy's move [10.4]; dogfight stacks [10.8.2]; arrivals flying in
+from beyond their edge [8.4.1]."""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from pbem.core.errors import IllegalOrderError
+from pbem.core.interrupts import Ask
+from pbem.core.scripts import run
+from pbem.core.verbs import Order
+from pbem.core.work import EVERYONE, Work
+
+from . import dogfight, movement, reaction, wings
+from .air import Air
+from .model import CLIMB, DIVE, ENTERING, NONE, Squadron, State
+from .orders import MOVEMENT, Join, Move, Plain, Pursue, Return, Stack, subject
+from .parsing import CONDITIONS
+from .sky import HEADINGS, front_squares, name, parse
+from .tables import scenario
+from .tally_phase import inner
+
+
+def activate(w: Work[Air], sq: Squadron, side_orders: Sequence[Order]) -> None:
+    """A squadron's move at its turn: its owner's orders for it, in order, the first that can be carried out;
+    else what its mission does by itself [9.2]."""
+    entries = [o for o in side_orders if subject(o) == sq.id and isinstance(inner(o), MOVEMENT)]
+    done = run(w, sq.side, entries, lambda o: _perform(w, sq.id, o), CONDITIONS, about=sq.id)
+    if not any(done):
+        why = _perform(w, sq.id, None)
+        if why:
+            w.data.moved.append(sq.id)
+            w.say(f"{sq.id} cannot move: {why}", kind="move")
+
+
+def _perform(w: Work[Air], sid: str, order: Order | None) -> str | None:
+    """Carry one movement order out now, or the mission's own move (``None``); the reason it cannot be."""
+    air = w.data
+    sq = air.squadron(sid)
+    if sid in air.moved:
+        return f"{sid} has already moved this turn"
+    if isinstance(order, Plain) and order.verb == "JETTISON":
+        if not sq.bombs:
+            return f"{sid} carries no bomb load"
+        sq = sq.move(bombs=False, mission="rtb")   # a bomber that jettisons returns to base [9.2.1.1]
+        w.say(f"{sid} jettisons its bomb load (9.2.1.1)", kind="move")
+    tokens, dive, why = _plan(air, sq, order)
+    why = why or _must_stay(air, sq, tokens)
+    if why:
+        return why
+    mp = movement.allowance(sq, dive) - _trail_penalty(air, sq)
+    if sq.status == ENTERING and mp < 1:
+        air.moved.append(sid)
+        w.say(f"{sid} cannot enter behind the squadrons ahead of it in trail; it enters first next turn (8.4.1)",
+              kind="move")
+        return None
+    tokens = _fitting(sq, tokens, mp)
+    target = air.squadron(sq.tally).at if sq.tally else None
+    front = front_squares(target, air.squadron(sq.tally).heading) if target is not None else ()
+    try:
+        balbo = wings.in_balbo(air.now(), sq)
+        if balbo and dive:   # taking the dive bonus breaks the Balbo: the squadron leaves its wing [9.5.6]
+            balbo, sq = False, sq.move(left_wing=True)
+            w.say(f"{sid} leaves its Balbo to dive (9.5.6)", kind="wing")
+        walk = movement.walk(sq, tokens, mp, stop_at=target, head_on_from=front, balbo=balbo)
+        if target is not None and walk.path and walk.at == target and walk.entered_from is not None \
+                and _reaction(w, sq, air.squadron(sq.tally), walk.entered_from) == reaction.SUCCESS:
+            walk = movement.walk(sq, tokens[:walk.used - 1], mp)
+            dive = dive and walk.dived
+        moved = movement.finish(sq, walk, dive_declared=dive)
+    except IllegalOrderError as exc:  # the plan no longer fits the position
+        return str(exc)
+    if order is not None and isinstance(order, Plain) and order.verb == "RTB":
+        moved = moved.move(mission="rtb", vector=None)
+    if balbo and abs(moved.at[1] - sq.at[1]) > 1:
+        moved = moved.move(left_wing=True)   # more than one altitude in a Balbo: it leaves the wing [9.5.6]
+        w.say(f"{sid} leaves its Balbo (9.5.6)", kind="wing")
+    if moved.vector is not None and moved.at == moved.vector:
+        moved = moved.move(vector=None)   # an Intercept on its vector square circles there [9.2.4]
+    if moved.tally and air.squadron(moved.tally).dogfight and air.squadron(moved.tally).at == moved.at:
+        moved = moved.move(dogfight=True)   # pursuing into a dogfight joins it [10.8.1]
+        w.say(f"{sid} joins the dogfight in {name(moved.at)} (10.8.1)", kind="move")
+    air.put(moved)
+    air.moved.append(sid)
+    trail = " ".join(name(s) for s in walk.path) or "circles"
+    w.say(f"{sid} ({_what(order)}) {name(sq.at)} -> {trail}, heading {HEADINGS[moved.heading]}, "
+          f"{walk.spent:g} of {walk.mp} MP" + (f", off the {walk.exited} edge" if walk.exited else ""), kind="move")
+    return None
+
+
+def _must_stay(air: Air, sq: Squadron, tokens: Sequence[str]) -> str | None:
+    """A squadron starting its move in its target's square stays there, turning at most [7.2.3, AMB-29],
+    unless the target entered the square this phase from one of its front squares and its first step leaves
+    (the second head-on exception)."""
+    if not sq.tally or all(t in HEADINGS for t in tokens):
+        return None
+    target = air.squadron(sq.tally)
+    if target.at != sq.at:
+        return None
+    was = air.state.find(target.id)
+    entered_now = target.id in air.moved and was is not None and was.at != target.at
+    if entered_now and target.entered_from in front_squares(sq.at, sq.heading) and tokens[0] not in HEADINGS:
+        return None
+    return f"{sq.id} starts its move in its target's square and must stay there (7.2.3)"
+
+
+def _trail_penalty(air: Air, sq: Squadron) -> int:
+    """In trail, the second squadron to fly in this turn has 1 MP less, the third 2 less, and so on
+    [8.4.1, GAP-21]; among the group, the movement order [6.1] says who goes first."""
+    if sq.status != ENTERING or not sq.trail:
+        return 0
+    return sum(1 for sid in air.moved
+               if air.squadron(sid).trail == sq.trail and getattr(air.state.find(sid), "status", "") == ENTERING)
+
+
+def _fitting(sq: Squadron, tokens: list[str], mp: int) -> list[str]:
+    """A mission's fixed move cut to what an arrival in trail can pay for [8.4.1]."""
+    if sq.status != ENTERING:
+        return tokens
+    for n in range(len(tokens), 0, -1):
+        try:
+            movement.walk(sq, tokens[:n], mp)
+            return tokens[:n]
+        except IllegalOrderError:
+            continue
+    return []
+
+
+def _reaction(w: Work[Air], mover: Squadron, bomber: Squadron, came_from: tuple[int, int]) -> str:
+    """Escorts react to ``mover`` entering ``bomber``'s square [10.4]: each willing eligible escort rolls
+    2d6; the best result counts for all [10.4.5].  A success stops the mover short and the escorts attack
+    it there; a late reaction lets it in and the escorts join the bomber's defence [10.4.2, 10.4.3]."""
+    air = w.data
+    if not reaction.triggered(mover, bomber, came_from):
+        return reaction.NONE
+    state = air.now()
+    escorts = _willing(w, reaction.eligible(state, bomber), mover, bomber)
+    results = []
+    for e in escorts:
+        roll = w.roll(6, f"{e.id} reacts", seen_by=EVERYONE) + w.roll(6, f"{e.id} reacts", seen_by=EVERYONE)
+        mod = reaction.modifier(state, e, bomber)
+        results.append(reaction.result(roll + mod))
+        w.say(f"{e.id} reacts to {mover.id} entering {bomber.id}'s square: rolled {roll}{mod:+d} = {roll + mod}: "
+              f"{results[-1]} (10.4)", kind="reaction")
+    final = reaction.best(results)
+    if final != reaction.NONE:
+        square = came_from if final == reaction.SUCCESS else bomber.at
+        for e in escorts:
+            _rush(air, e, square, mover.id)
+        w.say(f"{'+'.join(e.id for e in escorts)} {'stop' if final == reaction.SUCCESS else 'join the bombers against'}"
+              f" {mover.id} in {name(square)} (10.4.{'2' if final == reaction.SUCCESS else '3'})", kind="reaction")
+    return final
+
+
+class AskReaction(Exception):
+    """A move stops before an escort reaction nobody's standing order settles: ask the owners [10.4]."""
+
+    def __init__(self, asks: list[Ask]) -> None:
+        super().__init__("reaction question")
+        self.asks = asks
+
+
+def _willing(w: Work[Air], escorts: list[Squadron], mover: Squadron, bomber: Squadron) -> list[Squadron]:
+    """The escorts that react: YES (or no standing order) reacts, NO does not; ASK suspends the move and
+    asks the owner, once per phase for each escort (its answer is kept for the rest of the phase)."""
+    def choice(e: Squadron) -> str:
+        kept = w.standing_order(e.side, f"REACT {e.id}")
+        return w.data.reacting.get(e.id) or (kept.words[-1] if kept is not None else "YES")
+    asks = [Ask(e.side, f"react-{e.id}", f"{mover.id} is about to enter {bomber.id}'s square: does {e.id} react?",
+                "YES", ("YES", "NO")) for e in escorts if choice(e) == "ASK"]
+    if asks:
+        raise AskReaction(asks)
+    return [e for e in escorts if choice(e) == "YES"]
+
+
+def _rush(air: Air, escort: Squadron, square: tuple[int, int], enemy: str) -> None:
+    """A reacting escort tallies the enemy and flies to ``square`` with unlimited MP, marked Dive or Climb
+    by its altitude change [10.4.2, 8.5]; having tallied, it is a Sweep now [9.2.2 a]."""
+    marker = DIVE if square[1] < escort.at[1] else CLIMB if square[1] > escort.at[1] else escort.marker
+    air.put(escort.move(at=square, tally=enemy, alert=True, marker=marker, vector=None,
+                        entered_from=escort.at).unescort())
+    if escort.id not in air.moved:
+        air.moved.append(escort.id)
+
+
+def _what(order: Order | None) -> str:
+    return order.text().split()[0].lower() if order is not None else "mission"
+
+
+def _plan(air: Air, sq: Squadron, order: Order | None) -> tuple[list[str], bool, str | None]:
+    """The tokens a movement order or a mission comes to at this moment [9.2, 7.2.3]."""
+    if isinstance(order, Move):
+        return list(order.steps), order.dive, None
+    if isinstance(order, Pursue) or (order is None and sq.tally):
+        if not sq.tally:
+            return [], False, f"{sq.id} tallies nobody"
+        target = air.squadron(sq.tally).at
+        dive = bool(getattr(order, "dive", False)) and target[1] < sq.at[1]
+        return ([] if target == sq.at else movement.approach(sq, target, movement.allowance(sq, dive))), dive, None
+    verb = order.verb if isinstance(order, Plain) else _mission_verb(sq)
+    edge = scenario(air.state.scenario)["edges"][sq.side]
+    if verb in ("RTB", "JETTISON"):
+        return movement.toward_edge(sq, edge, movement.allowance(sq)), False, None
+    if verb == "CIRCLE":
+        return [], False, None
+    if isinstance(order, Return):
+        return movement.approach(sq, parse(order.square), movement.allowance(sq)), False, None
+    if isinstance(order, Join):
+        friend = air.squadrons.get(order.friend)
+        if friend is None or not friend.on_map or not friend.tally:
+            return [], False, f"{order.friend} no longer tallies anyone"
+        return movement.approach(sq, friend.at, movement.allowance(sq)), False, None
+    if verb == "VECTOR" and sq.vector is not None:
+        return movement.approach(sq, sq.vector, movement.allowance(sq)), False, None
+    followed = keeping_formation(air.state).get(sq.id)
+    if verb == "VECTOR" and followed is not None:
+        leader, start = air.squadron(followed), air.state.squadron(sq.id)
+        was = air.state.squadron(followed).at
+        goal = (leader.at[0] + start.at[0] - was[0], leader.at[1] + start.at[1] - was[1])
+        return movement.approach(sq, goal, movement.allowance(sq)), False, None
+    if verb == "VECTOR":
+        return [], False, None
+    return movement.straight(sq, _straight_squares(sq)), False, None
+
+
+def keeping_formation(state: State) -> dict[str, str]:
+    """Intercept wing squadrons with neither vector nor tally keep formation on their leader [9.5.3]:
+    squadron -> its leader."""
+    found = {}
+    for sq in state.squadrons:
+        leader = wings.leader_of(state, sq) if sq.mission == "intercept" and not sq.tally else None
+        if leader is not None and leader.id != sq.id and sq.vector is None:
+            found[sq.id] = leader.id
+    return found
+
+
+def _mission_verb(sq: Squadron) -> str:
+    if sq.mission == "rtb" or sq.broken and sq.fighter:
+        return "RTB"
+    if sq.mission in ("intercept", "cap"):
+        return "VECTOR"
+    return "SWEEP"
+
+
+def _straight_squares(sq: Squadron) -> int:
+    """Fixed moves: 2 squares, jet bombers and escorts 3, jet sweeps 4 (AMB-36) [9.2.1-9.2.3, 8.2]."""
+    if sq.jet:
+        return 3 if sq.mission in ("bombing", "escort") else 4
+    return 2
+
+
+def move_stack(w: Work[Air], sq: Squadron, orders: Mapping[str, Sequence[Order]]) -> None:
+    """A dogfight moves as one [6.1.3, 10.8.2]: a d6 gives the move to the Raider (1-3) or the Defender
+    (4-6), who keeps it in place unless its STACK order names a square level or lower; lower means Dive."""
+    air = w.data
+    stack = [s for s in air.squadrons.values() if s.dogfight and s.at == sq.at and s.on_map]
+    ids = {s.id for s in stack}
+    side = dogfight.mover(w.roll(6, f"who moves the dogfight in {name(sq.at)}", seen_by=EVERYONE),
+                          air.state.raider, air.state.defender)
+    wanted = next((parse(o.square) for o in orders.get(side, ()) if isinstance(o, Stack) and o.sq in ids
+                   and o.square != "STAY"), sq.at)
+    to = wanted if wanted in dogfight.stack_moves(sq.at) else sq.at
+    for s in stack:
+        marker = DIVE if to[1] < s.at[1] else NONE   # staying counts as moving: old markers go [8.3.1, 8.5]
+        air.put(s.move(at=to, marker=marker))
+        air.moved.append(s.id)
+    w.say(f"the dogfight in {name(sq.at)} ({' '.join(sorted(ids))}) is moved by {side}: "
+          + (f"to {name(to)}" if to != sq.at else "stays") + " (10.8.2)", kind="move")
+

@@ -1,0 +1,306 @@
+"""Typed orders, one frozen value per verb, parsed and checked against the view at ingest.
+
+Tally window [6.0 Tally Phase]: ``TALLY <sq> <enemy>`` and ``DROP <sq>``.  Movement window [6.0 Movement
+Phase]: ``MOVE <sq> [DIVE] <steps>``, and the relative orders resolved at the squadron's turn in the
+interleaved order: ``PURSUE <sq> [DIVE]``, ``RTB <sq>``, ``SWEEP <sq>``, ``CIRCLE <sq>``, ``JETTISON <sq>``, ``JOIN <sq>
+<friend>``, ``RETURN <sq> <square>``; and for the
+Administrative Phase ``VECTOR <sq> <square>`` (GCI, 9.2.4), ``ESCAPE <sq>`` (11.0), ``BREAK <sq>``
+(a voluntary break after combat, 10.7.1) and ``ESCORT <sq>`` (a former escort escorts again, 9.2.2).  Any of them may
+be conditional (``IF TALLYING A THEN PURSUE A ELSE RTB A``); a later order for the same squadron stands in
+when the earlier cannot be carried out.  Standing orders: ``TACTIC <sq> SPEED|TURN|BEST|ASK`` [10.5],
+``REACT <escort> YES|NO`` [10.4], ``DOGFIGHT SEEK|DECLINE`` [10.8], ``LEADS <sq>...`` [10.2] and
+``HITS <enemy>...`` [10.2.2]; a dogfight stack's move if the die gives
+it to this side: ``STACK <sq> STAY|<square>`` [10.8.2].
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+from pbem.core.scripts import Condition, If
+from pbem.core.verbs import Order
+
+
+@dataclass(frozen=True)
+class Tally:
+    sq: str
+    target: str
+
+    def text(self) -> str:
+        return f"TALLY {self.sq} {self.target}"
+
+
+@dataclass(frozen=True)
+class Command:
+    """A Wing Leader's order: the recipient tallies the target without a roll [9.5.4, 7.2.4]."""
+
+    sq: str
+    target: str
+
+    def text(self) -> str:
+        return f"ORDER {self.sq} {self.target}"
+
+
+@dataclass(frozen=True)
+class Split:
+    """Split a squadron into two flights in the Tally Phase [9.3]."""
+
+    sq: str
+
+    def text(self) -> str:
+        return f"SPLIT {self.sq}"
+
+
+@dataclass(frozen=True)
+class Drop:
+    sq: str
+
+    def text(self) -> str:
+        return f"DROP {self.sq}"
+
+
+@dataclass(frozen=True)
+class Move:
+    sq: str
+    steps: tuple[str, ...]
+    dive: bool = False
+
+    def text(self) -> str:
+        return " ".join(["MOVE", self.sq] + (["DIVE"] if self.dive else []) + list(self.steps))
+
+
+@dataclass(frozen=True)
+class Pursue:
+    sq: str
+    dive: bool = False
+
+    def text(self) -> str:
+        return f"PURSUE {self.sq}" + (" DIVE" if self.dive else "")
+
+
+@dataclass(frozen=True)
+class Plain:
+    """RTB, SWEEP, CIRCLE or JETTISON: a relative order with no arguments but the squadron."""
+
+    verb: str
+    sq: str
+
+    def text(self) -> str:
+        return f"{self.verb} {self.sq}"
+
+
+@dataclass(frozen=True)
+class Vector:
+    """Ask ground control to place or move an Intercept's vector, rolled in the Administrative Phase."""
+
+    sq: str
+    square: str
+
+    def text(self) -> str:
+        return f"VECTOR {self.sq} {self.square}"
+
+
+@dataclass(frozen=True)
+class Escape:
+    """A broken squadron tries to escape in the Administrative Phase [11.0]."""
+
+    sq: str
+
+    def text(self) -> str:
+        return f"ESCAPE {self.sq}"
+
+
+@dataclass(frozen=True)
+class End:
+    """This side agrees to end the game after this turn; it ends when both sides send it [12.0]."""
+
+    side: str
+
+    def text(self) -> str:
+        return "END"
+
+
+@dataclass(frozen=True)
+class Rejoin:
+    """Mark a former escort Escort again in the Administrative Phase [9.2.2]."""
+
+    sq: str
+
+    def text(self) -> str:
+        return f"ESCORT {self.sq}"
+
+
+@dataclass(frozen=True)
+class Break:
+    """A player breaks his own squadron after combat [10.7.1]."""
+
+    sq: str
+
+    def text(self) -> str:
+        return f"BREAK {self.sq}"
+
+
+@dataclass(frozen=True)
+class Tactic:
+    """Standing order: the rating this squadron's attacks use: SPEED (hit-and-run), TURN, BEST (the better
+    column, the default) or ASK (an interrupt window when it comes to it) [10.5]."""
+
+    sq: str
+    choice: str
+
+    def text(self) -> str:
+        return f"TACTIC {self.sq} {self.choice}"
+
+    def standing_change(self) -> tuple[str, str | None]:
+        return f"TACTIC {self.sq}", None if self.choice == "BEST" else self.text()
+
+
+@dataclass(frozen=True)
+class React:
+    """Standing order: whether an escort reacts to enemies entering its bombers' squares [10.4]."""
+
+    sq: str
+    choice: str
+
+    def text(self) -> str:
+        return f"REACT {self.sq} {self.choice}"
+
+    def standing_change(self) -> tuple[str, str | None]:
+        return f"REACT {self.sq}", None if self.choice == "YES" else self.text()
+
+
+@dataclass(frozen=True)
+class Priority:
+    """Standing order of a side: ``LEADS`` (which squadrons lead its combats, in order, 10.2) or ``HITS``
+    (which enemy squadrons take its hits first, 10.2.2)."""
+
+    verb: str
+    squadrons: tuple[str, ...]
+
+    def text(self) -> str:
+        return " ".join((self.verb,) + self.squadrons)
+
+    def standing_change(self) -> tuple[str, str | None]:
+        return self.verb, self.text() if self.squadrons else None
+
+
+@dataclass(frozen=True)
+class Arrive:
+    """Standing order: the altitude a later arrival enters at, one its scenario allows [5.3.1]."""
+
+    sq: str
+    altitude: int
+
+    def text(self) -> str:
+        return f"ARRIVE {self.sq} {self.altitude}"
+
+    def standing_change(self) -> tuple[str, str | None]:
+        return f"ARRIVE {self.sq}", self.text()
+
+
+@dataclass(frozen=True)
+class Consent:
+    """Standing order: whether this side lets enemy squadrons leave the battle when asked [11.0]."""
+
+    choice: str
+
+    def text(self) -> str:
+        return f"CONSENT {self.choice}"
+
+    def standing_change(self) -> tuple[str, str | None]:
+        return "CONSENT", None if self.choice == "NO" else self.text()
+
+
+@dataclass(frozen=True)
+class Seek:
+    """Standing order: whether this side wants a dogfight after an air combat, SEEK or DECLINE [10.8]."""
+
+    choice: str
+
+    def text(self) -> str:
+        return f"DOGFIGHT {self.choice}"
+
+    def standing_change(self) -> tuple[str, str | None]:
+        return "DOGFIGHT", None if self.choice == "DECLINE" else self.text()
+
+
+@dataclass(frozen=True)
+class Stack:
+    """Where this side moves a dogfight stack if the die gives it the move: STAY or a square [10.8.2]."""
+
+    sq: str
+    square: str
+
+    def text(self) -> str:
+        return f"STACK {self.sq} {self.square}"
+
+
+@dataclass(frozen=True)
+class Join:
+    """Alert Sweep option b: fly the shortest path toward a friendly squadron on the same net that
+    tallies an enemy [9.2.3]."""
+
+    sq: str
+    friend: str
+
+    def text(self) -> str:
+        return f"JOIN {self.sq} {self.friend}"
+
+
+@dataclass(frozen=True)
+class Return:
+    """A former escort flies the shortest path toward a square where it would escort again [9.2.2, 9.2.3 e]."""
+
+    sq: str
+    square: str
+
+    def text(self) -> str:
+        return f"RETURN {self.sq} {self.square}"
+
+
+MOVEMENT = (Move, Pursue, Plain, Join, Return)
+
+
+def subject(order: Order) -> str:
+    """The squadron an order (or a conditional one) is about."""
+    if isinstance(order, If):
+        return subject(order.then)
+    return str(getattr(order, "sq", ""))
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The answer in an interrupt window: SPEED, TURN or BEST to a rating question [10.5], SEEK or DECLINE
+    to a dogfight question [10.8]."""
+
+    choice: str
+
+    def text(self) -> str:
+        return self.choice
+
+    def answer_to(self, ask: Any) -> str | None:
+        return self.choice if self.choice in ask.choices else None
+
+
+
+def dump_order(order: Any) -> Any:
+    """An order as JSON, kept across an interrupt (it was checked when written; it is not checked again)."""
+    if isinstance(order, tuple):
+        return list(order)
+    if not hasattr(order, "__dataclass_fields__"):
+        return order
+    return {"type": type(order).__name__, **{f.name: dump_order(getattr(order, f.name)) for f in fields(order)}}
+
+
+def load_order(data: Any) -> Any:
+    if isinstance(data, list):
+        return tuple(data)
+    if not isinstance(data, dict):
+        return data
+    kind = _KINDS[data["type"]]
+    return kind(**{k: load_order(v) for k, v in data.items() if k != "type"})
+
+
+_KINDS: dict[str, Any] = {k.__name__: k for k in (
+    Tally, Command, Split, Drop, Move, Pursue, Plain, Vector, Escape, End, Rejoin, Break, Tactic, React, Priority,
+    Arrive, Consent, Seek, Stack, Join, Return, Answer, If, Condition)}

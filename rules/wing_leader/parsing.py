@@ -1,0 +1,455 @@
+"""Order parsing: each verb's parser checks its order against the view at ingest and names the rule and what
+would be legal; the conditions of scripts; the verb tables (``VERBS`` for orders, ``ANSWERS`` in interrupt
+windows) and the whole-file checks."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pbem.core.defaults import from_json
+from pbem.core.errors import IllegalOrderError, OrderProblem, OrderSyntaxError
+from pbem.core.flow import Flow
+from pbem.core.orders import OrderLine
+from pbem.core.ruleset import View
+from pbem.core.scripts import ConditionKind, Conditions, scripted
+from pbem.core.standing import parse_cancel
+from pbem.core.verbs import Order, Verb, VerbTable, arity, one_of
+
+from . import dogfight, movement, radio, tally, wings
+from .model import Squadron, State
+from .orders import (Answer, Arrive, Break, Command, Consent, Drop, End, Escape, Join, Move, Plain, Priority, Pursue, React, Rejoin,
+                     Return, Seek, Split, Stack, Tactic, Tally, Vector)
+
+
+TALLY_STEPS = ("raider_tally", "defender_tally", "tallies")
+
+
+def position(view: View) -> State:
+    """The position a view shows (everything is public [5.2]), for checks at ingest."""
+    squadrons = tuple(from_json(Squadron, d) for d in view["squadrons"])
+    return State(view["scenario"], squadrons, Flow(view["step"], view["turn"]))
+
+
+def _own(view: View, seat: str, sid: str, rule: str) -> Squadron:
+    state = position(view)
+    try:
+        sq = state.squadron(sid.upper())
+    except KeyError:
+        mine = ", ".join(s.id for s in state.of_side(seat)) or "none"
+        raise IllegalOrderError(f"no squadron {sid}; yours are {mine}", rule=rule) from None
+    if sq.side != seat:
+        raise IllegalOrderError(f"{sq.id} is not yours", rule=rule)
+    if not sq.on_map:
+        raise IllegalOrderError(f"{sq.id} is no longer on the map", rule=rule)
+    return sq
+
+
+def _window(view: View, tally_window: bool) -> None:
+    if view["step"] == "turn":   # cadence single: one window for both phases
+        return
+    if (view["step"] in TALLY_STEPS) != tally_window:
+        raise IllegalOrderError("this order belongs to the " + ("Tally" if tally_window else "Movement")
+                                + " Phase; now is the " + view["step_title"], rule="6.0")
+
+
+def parse_tally(args: Sequence[str], view: View, seat: str) -> Tally:
+    arity(args, 2, "TALLY <squadron> <enemy>", rule="7.2")
+    _window(view, True)
+    sq = _own(view, seat, args[0], "7.2")
+    why = tally.may_tally(sq.move(tally=""))
+    if why:
+        raise IllegalOrderError(why, rule="7.2")
+    state = position(view)
+    legal = view["tally_targets"].get(sq.id, {})
+    try:
+        target = state.squadron(args[1].upper())
+    except KeyError:
+        raise IllegalOrderError(f"no squadron {args[1]}; {sq.id} may tally {_targets(legal)}", rule="7.2") from None
+    problem = tally.target_problem(state, sq, target)
+    if problem:
+        raise IllegalOrderError(f"{problem}; {sq.id} may tally {_targets(legal)}", rule="7.2")
+    return Tally(sq.id, target.id)
+
+
+def _targets(legal: dict[str, int]) -> str:
+    return ", ".join(f"{t} (needs {n}+)" for t, n in legal.items()) or "nobody"
+
+
+def parse_command(args: Sequence[str], view: View, seat: str) -> Command:
+    arity(args, 2, "ORDER <squadron> <enemy>", rule="9.5.4")
+    _window(view, True)
+    sq = _own(view, seat, args[0], "9.5.4")
+    state = position(view)
+    leader = wings.leader_of(state, sq)
+    try:
+        target = state.squadron(args[1].upper())
+    except KeyError:
+        raise IllegalOrderError(f"no squadron {args[1]}", rule="9.5.4") from None
+    why = "it is in no wing formation" if leader is None else wings.order_problem(state, leader, sq, target)
+    if why:
+        raise IllegalOrderError(f"{sq.id} cannot be ordered onto {target.id}: {why}", rule="9.5.4")
+    return Command(sq.id, target.id)
+
+
+def parse_split(args: Sequence[str], view: View, seat: str) -> Split:
+    arity(args, 1, "SPLIT <squadron> (after its TALLY or ORDER)", rule="9.3")
+    _window(view, True)
+    sq = _own(view, seat, args[0], "9.3")
+    if sq.flight or sq.disruption or sq.broken:
+        raise IllegalOrderError(f"{sq.id} may not split: only undisrupted, unbroken squadrons do", rule="9.3")
+    return Split(sq.id)
+
+
+def parse_drop(args: Sequence[str], view: View, seat: str) -> Drop:
+    arity(args, 1, "DROP <squadron>", rule="7.2.2")
+    _window(view, True)
+    sq = _own(view, seat, args[0], "7.2.2")
+    if sq.dogfight:
+        raise IllegalOrderError(f"{sq.id} is in a dogfight and cannot drop its tally", rule="10.8.1")
+    if not sq.tally:
+        raise IllegalOrderError(f"{sq.id} tallies nobody", rule="7.2.2")
+    return Drop(sq.id)
+
+
+def free_mover(state: State, sq: Squadron) -> str | None:
+    """Why ``sq`` may not choose its own path, or None [9.2.7]: it tallies an enemy, or it is Alert and
+    shares a square with an enemy while tallying nobody."""
+    if sq.broken:
+        return f"{sq.id} is broken and returns to base (10.7.1)"
+    if sq.dogfight:
+        return f"{sq.id} is in a dogfight: the stack moves together (10.8.2); use STACK"
+    if sq.tally:
+        return None
+    if sq.fighter and sq.alert and any(e.side != sq.side and e.on_map and e.at == sq.at for e in state.squadrons):
+        return None
+    return f"{sq.id} has no tally: its {sq.mission} mission sets its move (9.2); it may " + allowed_moves(sq)
+
+
+def allowed_moves(sq: Squadron) -> str:
+    """What a squadron's mission lets it be ordered in the Movement Phase [9.2], for messages and forms."""
+    if sq.mission in ("bombing", "escort") or (sq.mission == "sweep" and not sq.alert):
+        return "only fly straight on (no order needed)"
+    if sq.mission == "rtb":
+        return "only return to base (no order needed)"
+    if sq.mission == "intercept":
+        return "follow its vector, CIRCLE or RTB"
+    if sq.mission == "cap":
+        return "CIRCLE until it tallies or ground control gives it a vector (9.2.4.1), or RTB"
+    return "SWEEP (straight on), JOIN a tallying squadron of its net, or RTB"
+
+
+def parse_move(args: Sequence[str], view: View, seat: str) -> Move:
+    if len(args) < 2:
+        raise OrderSyntaxError("expected MOVE <squadron> [DIVE] <square or heading> ...", rule="8.1")
+    _window(view, False)
+    sq = _own(view, seat, args[0], "8.1")
+    state = position(view)
+    why = free_mover(state, sq)
+    if why:
+        raise IllegalOrderError(why, rule="9.2.7")
+    dive = args[1].upper() == "DIVE"
+    steps = tuple(a.upper() for a in args[1 + dive:])
+    if sq.tally and state.squadron(sq.tally).at == sq.at and any(t not in movement.sky.HEADINGS for t in steps):
+        raise IllegalOrderError(f"{sq.id} starts in its target's square and must stay there; it may only turn",
+                                rule="7.2.3")
+    target = state.squadron(sq.tally).at if sq.tally else None
+    front = movement.sky.front_squares(target, state.squadron(sq.tally).heading) if target is not None else ()
+    w = movement.walk(sq, steps, movement.allowance(sq, dive), stop_at=target, head_on_from=front)
+    movement.finish(sq, w, dive_declared=dive)
+    return Move(sq.id, steps, dive)
+
+
+def parse_pursue(args: Sequence[str], view: View, seat: str) -> Pursue:
+    if len(args) not in (1, 2) or (len(args) == 2 and args[1].upper() != "DIVE"):
+        raise OrderSyntaxError("expected PURSUE <squadron> [DIVE]", rule="7.2.3")
+    _window(view, False)
+    sq = _own(view, seat, args[0], "7.2.3")
+    if view["step"] == "turn":   # written before this turn's tallies: checked when its turn comes
+        return Pursue(sq.id, len(args) == 2)
+    if sq.dogfight:
+        raise IllegalOrderError(f"{sq.id} is in a dogfight: the stack moves together; use STACK", rule="10.8.2")
+    if not sq.tally or sq.broken:
+        raise IllegalOrderError(f"{sq.id} tallies nobody; it may {allowed_moves(sq)}", rule="7.2.3")
+    return Pursue(sq.id, len(args) == 2)
+
+
+def parse_plain(verb: str, rule: str) -> Any:
+    def parse(args: Sequence[str], view: View, seat: str) -> Plain:
+        arity(args, 1, f"{verb} <squadron>", rule=rule)
+        _window(view, False)
+        sq = _own(view, seat, args[0], rule)
+        problem = plain_problem(position(view), sq, verb)
+        if problem:
+            raise IllegalOrderError(problem, rule=rule)
+        return Plain(verb, sq.id)
+    return parse
+
+
+def plain_problem(state: State, sq: Squadron, verb: str) -> str | None:
+    """Whether RTB, SWEEP, CIRCLE or JETTISON is open to the squadron [9.2.1.1, 9.2.3, 9.2.4, 9.2.6, 8.3.1]."""
+    if verb == "JETTISON":
+        return None if sq.bombs else f"{sq.id} carries no bomb load"
+    if not sq.fighter:
+        return f"{sq.id} is a bomber by mission: it flies straight on (9.2.1)"
+    if verb == "RTB" and (sq.alert or sq.mission != "sweep") and sq.mission != "escort":
+        return None
+    if verb == "SWEEP" and sq.mission == "sweep" and sq.alert:
+        return None
+    if verb == "CIRCLE" and (sq.mission in ("intercept", "cap") or free_mover(state, sq) is None):
+        return None
+    return f"{sq.id} ({'alert' if sq.alert else 'unalert'} {sq.mission}) may {allowed_moves(sq)}"
+
+
+def parse_join(args: Sequence[str], view: View, seat: str) -> Join:
+    arity(args, 2, "JOIN <squadron> <friendly squadron>", rule="9.2.3")
+    _window(view, False)
+    sq = _own(view, seat, args[0], "9.2.3")
+    state = position(view)
+    if sq.mission != "sweep" or not sq.alert or sq.tally:
+        raise IllegalOrderError(f"only an Alert Sweep that tallies nobody may join; {sq.id} may {allowed_moves(sq)}",
+                                rule="9.2.3")
+    friend = _own(view, seat, args[1], "9.2.3")
+    if not friend.tally or radio.net_of(state, friend) is None or radio.net_of(state, friend) != radio.net_of(state, sq):
+        raise IllegalOrderError(f"{friend.id} must tally an enemy and share {sq.id}'s radio net", rule="9.2.3")
+    return Join(sq.id, friend.id)
+
+
+def parse_return(args: Sequence[str], view: View, seat: str) -> Return:
+    arity(args, 2, "RETURN <squadron> <square>", rule="9.2.2")
+    _window(view, False)
+    sq = _own(view, seat, args[0], "9.2.2")
+    if not (sq.former_escort and sq.mission == "sweep") or sq.tally:
+        raise IllegalOrderError(f"only a former escort on Sweep that tallies nobody returns to escort; {sq.id} may "
+                                f"{allowed_moves(sq)}", rule="9.2.2")
+    try:
+        return Return(sq.id, movement.sky.name(movement.sky.parse(args[1])))
+    except ValueError as exc:
+        raise OrderSyntaxError(str(exc), rule="9.2.2") from None
+
+
+def parse_vector(args: Sequence[str], view: View, seat: str) -> Vector:
+    arity(args, 2, "VECTOR <squadron> <square>", rule="9.2.4")
+    _window(view, False)
+    sq = _own(view, seat, args[0], "9.2.4")
+    state = position(view)
+    if sq.mission not in ("intercept", "cap") or sq.tally:
+        raise IllegalOrderError(f"only an Intercept squadron that tallies nobody gets a new vector; {sq.id} is "
+                                f"{'tallying' if sq.tally else 'on ' + sq.mission}", rule="9.2.4")
+    if not radio.under_gci(state, sq):
+        raise IllegalOrderError(f"{sq.id} is not under ground control (no GCI on its radio net)", rule="9.2.4")
+    try:
+        square = movement.sky.parse(args[1])
+    except ValueError as exc:
+        raise OrderSyntaxError(str(exc), rule="9.2.4") from None
+    return Vector(sq.id, movement.sky.name(square))
+
+
+def parse_escape(args: Sequence[str], view: View, seat: str) -> Escape:
+    arity(args, 1, "ESCAPE <squadron>", rule="11.0")
+    _window(view, False)
+    sq = _own(view, seat, args[0], "11.0")
+    if not sq.on_map:
+        raise IllegalOrderError(f"{sq.id} is not on the map", rule="11.0")
+    return Escape(sq.id)   # an unbroken one needs the opponent's consent, checked when the phase comes
+
+
+def parse_end(args: Sequence[str], view: View, seat: str) -> End:
+    arity(args, 0, "END", rule="12.0")
+    _window(view, False)
+    return End(seat)
+
+
+def parse_rejoin(args: Sequence[str], view: View, seat: str) -> Rejoin:
+    arity(args, 1, "ESCORT <squadron>", rule="9.2.2")
+    _window(view, False)
+    sq = _own(view, seat, args[0], "9.2.2")
+    if not (sq.former_escort and sq.mission == "sweep"):
+        raise IllegalOrderError(f"{sq.id} is not a former escort on Sweep", rule="9.2.2")
+    return Rejoin(sq.id)
+
+
+def parse_break(args: Sequence[str], view: View, seat: str) -> Break:
+    arity(args, 1, "BREAK <squadron>", rule="10.7.1")
+    _window(view, False)
+    sq = _own(view, seat, args[0], "10.7.1")
+    if sq.broken:
+        raise IllegalOrderError(f"{sq.id} is already broken", rule="10.7.1")
+    return Break(sq.id)
+
+
+def parse_tactic(args: Sequence[str], view: View, seat: str) -> Tactic:
+    arity(args, 2, "TACTIC <squadron> SPEED|TURN|BEST|ASK", rule="10.5")
+    sq = _own(view, seat, args[0], "10.5")
+    return Tactic(sq.id, one_of(args[1].upper(), ("SPEED", "TURN", "BEST", "ASK"), "TACTIC", rule="10.5"))
+
+
+def parse_priority(verb: str, rule: str) -> Any:
+    def parse(args: Sequence[str], view: View, seat: str) -> Priority:
+        state = position(view)
+        ids = [a.upper() for a in args]
+        own = verb == "LEADS"
+        unknown = [i for i in ids if i not in {s.id for s in state.squadrons if (s.side == seat) == own}]
+        if unknown:
+            whose = "yours" if own else "the enemy's"
+            raise IllegalOrderError(f"{', '.join(unknown)}: not {whose}", rule=rule)
+        return Priority(verb, tuple(ids))
+    return parse
+
+
+def parse_arrive(args: Sequence[str], view: View, seat: str) -> Arrive:
+    arity(args, 2, "ARRIVE <squadron> <altitude>", rule="5.3.1")
+    state = position(view)
+    try:
+        sq = state.squadron(args[0].upper())
+    except KeyError:
+        raise IllegalOrderError(f"no squadron {args[0]}", rule="5.3.1") from None
+    if sq.side != seat or sq.status != "waiting" or not sq.edge:
+        raise IllegalOrderError(f"{sq.id} is not one of your squadrons still to arrive by an edge", rule="5.3.1")
+    if not args[1].isdigit() or int(args[1]) not in sq.altitudes:
+        raise IllegalOrderError(f"{sq.id} may arrive at altitude {', '.join(map(str, sq.altitudes))}", rule="5.3.1")
+    return Arrive(sq.id, int(args[1]))
+
+
+def parse_consent(args: Sequence[str], view: View, seat: str) -> Consent:
+    arity(args, 1, "CONSENT YES|NO", rule="11.0")
+    return Consent(one_of(args[0].upper(), ("YES", "NO"), "CONSENT", rule="11.0"))
+
+
+def parse_seek(args: Sequence[str], view: View, seat: str) -> Seek:
+    arity(args, 1, "DOGFIGHT SEEK|DECLINE|ASK", rule="10.8")
+    return Seek(one_of(args[0].upper(), ("SEEK", "DECLINE", "ASK"), "DOGFIGHT", rule="10.8"))
+
+
+def parse_stack(args: Sequence[str], view: View, seat: str) -> Stack:
+    arity(args, 2, "STACK <squadron> STAY|<square>", rule="10.8.2")
+    _window(view, False)
+    sq = _own(view, seat, args[0], "10.8.2")
+    if not sq.dogfight:
+        raise IllegalOrderError(f"{sq.id} is not in a dogfight", rule="10.8.2")
+    if args[1].upper() == "STAY":
+        return Stack(sq.id, "STAY")
+    legal = dogfight.stack_moves(sq.at)
+    try:
+        to = movement.sky.parse(args[1])
+    except ValueError:
+        to = (-1, -1)
+    if to not in legal:
+        raise IllegalOrderError(f"a dogfight stays or moves one square level or lower: "
+                                f"{', '.join(movement.sky.name(c) for c in legal)}", rule="10.8.2")
+    return Stack(sq.id, movement.sky.name(to))
+
+
+def parse_react(args: Sequence[str], view: View, seat: str) -> React:
+    arity(args, 2, "REACT <escort> YES|NO|ASK", rule="10.4")
+    sq = _own(view, seat, args[0], "10.4")
+    if sq.mission != "escort":
+        raise IllegalOrderError(f"{sq.id} is not an escort; only escorts react", rule="10.4")
+    return React(sq.id, one_of(args[1].upper(), ("YES", "NO", "ASK"), "REACT", rule="10.4"))
+
+
+def _parse_sq(args: Sequence[str], view: View, seat: str) -> tuple[str, ...]:
+    arity(args, 1, "<squadron>", rule="9.2")
+    return (_own(view, seat, args[0], "9.2").id,)
+
+
+def _parse_tallied(args: Sequence[str], view: View, seat: str) -> tuple[str, ...]:
+    arity(args, 1, "TALLIED <squadron>", rule="7.2")
+    try:
+        return (position(view).squadron(args[0].upper()).id,)
+    except KeyError:
+        raise IllegalOrderError(f"no squadron {args[0]}", rule="7.2") from None
+
+
+CONDITIONS = Conditions([
+    ConditionKind("TALLYING", _parse_sq, lambda w, r, a: bool(w.data.squadron(a[0]).tally),
+                  "TALLYING <squadron> (it tallies an enemy when its turn comes)"),
+    ConditionKind("ALERT", _parse_sq, lambda w, r, a: w.data.squadron(a[0]).alert, "ALERT <squadron>"),
+    ConditionKind("TALLIED", _parse_tallied,
+                  lambda w, r, a: any(s.tally == a[0] for s in w.data.squadrons.values()),
+                  "TALLIED <squadron> (some enemy squadron tallies it, or some friendly one tallies this enemy)"),
+], rule="9.2")
+
+
+VERBS = scripted(VerbTable([
+    Verb("TALLY", parse_tally, "TALLY <squadron> <enemy>", "7.2"),
+    Verb("DROP", parse_drop, "DROP <squadron>", "7.2.2"),
+    Verb("SPLIT", parse_split, "SPLIT <squadron>", "9.3"),
+    Verb("ORDER", parse_command, "ORDER <squadron> <enemy> (Wing Leader)", "9.5.4"),
+    Verb("MOVE", parse_move, "MOVE <squadron> [DIVE] <square|heading|SLOW|<|>> ...", "8.1"),
+    Verb("PURSUE", parse_pursue, "PURSUE <squadron> [DIVE]", "7.2.3"),
+    Verb("RTB", parse_plain("RTB", "9.2.6"), "RTB <squadron>", "9.2.6"),
+    Verb("SWEEP", parse_plain("SWEEP", "9.2.3"), "SWEEP <squadron>", "9.2.3"),
+    Verb("CIRCLE", parse_plain("CIRCLE", "8.3.1"), "CIRCLE <squadron>", "8.3.1"),
+    Verb("JOIN", parse_join, "JOIN <squadron> <friendly squadron>", "9.2.3"),
+    Verb("RETURN", parse_return, "RETURN <squadron> <square>", "9.2.2"),
+    Verb("JETTISON", parse_plain("JETTISON", "9.2.1.1"), "JETTISON <squadron>", "9.2.1.1"),
+    Verb("VECTOR", parse_vector, "VECTOR <squadron> <square>", "9.2.4"),
+    Verb("ESCAPE", parse_escape, "ESCAPE <squadron>", "11.0"),
+    Verb("BREAK", parse_break, "BREAK <squadron>", "10.7.1"),
+    Verb("ESCORT", parse_rejoin, "ESCORT <squadron>", "9.2.2"),
+    Verb("END", parse_end, "END (both sides: the game ends after this turn)", "12.0"),
+    Verb("TACTIC", parse_tactic, "TACTIC <squadron> SPEED|TURN|BEST|ASK", "10.5"),
+    Verb("REACT", parse_react, "REACT <escort> YES|NO|ASK", "10.4"),
+    Verb("DOGFIGHT", parse_seek, "DOGFIGHT SEEK|DECLINE|ASK", "10.8"),
+    Verb("CONSENT", parse_consent, "CONSENT YES|NO", "11.0"),
+    Verb("ARRIVE", parse_arrive, "ARRIVE <squadron> <altitude>", "5.3.1"),
+    Verb("LEADS", parse_priority("LEADS", "10.2"), "LEADS <squadron> ... (none: the default)", "10.2"),
+    Verb("HITS", parse_priority("HITS", "10.2.2"), "HITS <enemy> ... (none: the default)", "10.2.2"),
+    Verb("STACK", parse_stack, "STACK <squadron> STAY|<square>", "10.8.2"),
+    Verb("CANCEL", parse_cancel, "CANCEL TACTIC|REACT <squadron>", "10.5"),
+], rule="6.0"), CONDITIONS)
+
+
+def _order_limits(parsed: Sequence[tuple[OrderLine, Order]], state: State) -> list[OrderProblem]:
+    given: dict[str, int] = {}
+    problems = []
+    for line, order in parsed:
+        if not isinstance(order, Command):
+            continue
+        leader = wings.leader_of(state, state.squadron(order.sq))
+        if leader is None:
+            continue
+        given[leader.id] = given.get(leader.id, 0) + 1
+        limit = wings.orders_allowed(state, leader)
+        if limit is not None and given[leader.id] > limit:
+            problems.append(IllegalOrderError(f"{leader.id}'s wing has no radio or its net is jammed: one order only",
+                                              rule="9.5.4.1").problem(line.line_no, line.text))
+    return problems
+
+
+def whole(parsed: Sequence[tuple[OrderLine, Order]], view: View, seat: str) -> list[OrderProblem]:
+    """One tally roll per squadron per phase, and a tallying squadron drops before it rolls [7.2, 7.2.2];
+    one Wing Leader order only without radio or under jamming [9.5.4.1]."""
+    problems, rolled, dropped = [], set(), set()
+    state = position(view)
+    problems += _order_limits(parsed, state)
+    for line, order in parsed:
+        if isinstance(order, Drop):
+            dropped.add(order.sq)
+        if not isinstance(order, Tally):
+            continue
+        if order.sq in rolled:
+            problems.append(IllegalOrderError(f"{order.sq} may roll only once per Tally Phase", rule="7.2.1")
+                            .problem(line.line_no, line.text))
+        elif state.squadron(order.sq).tally and order.sq not in dropped:
+            problems.append(IllegalOrderError(f"{order.sq} already tallies {state.squadron(order.sq).tally}; "
+                                              f"write DROP {order.sq} first", rule="7.2.2")
+                            .problem(line.line_no, line.text))
+        rolled.add(order.sq)
+    return problems
+
+
+def _parse_answer(choice: str) -> Any:
+    def parse(args: Sequence[str], view: View, seat: str) -> Answer:
+        arity(args, 0, choice, rule="10.5")
+        if choice not in view["asking_choices"]:
+            raise IllegalOrderError(f"the question is: {view['asking']}; answer "
+                                    f"{' or '.join(view['asking_choices'])}", rule="10.5, 10.8")
+        return Answer(choice)
+    return parse
+
+
+ANSWERS = VerbTable([Verb(c, _parse_answer(c), c, "10.5, 10.8") for c in ("SPEED", "TURN", "BEST", "SEEK", "DECLINE",
+                                                                              "YES", "NO")],
+                    rule="10.5, 10.8")
+

@@ -1,0 +1,81 @@
+"""Wing Leader, the basic game (rules 1-12) on the ruleset kit: the ``RULESET`` object.
+
+Advanced rules 13-15 are switched on per scenario (its ``advanced`` list); none is built yet, and a
+scenario that names one is refused at setup rather than played without it.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from pbem.core.defaults import Assembled
+from pbem.core.dice import Dice
+from pbem.core.errors import RulesetDefinitionError
+from pbem.core.ruleset import Checked, Option, RulesetInfo, Scenario, View
+from pbem.core.orders import OrderLine
+
+from . import radio, sky
+from .game import FIRST_STEP, STEPS, seats
+from .model import SIDES, WAITING, Squadron, State
+from .parsing import ANSWERS, VERBS, whole
+from .picture import picture
+from .tables import scenario, scenarios
+from .missions import escort_setup_problem
+from .views import bot_orders, order_form, outcome, view
+
+#: The advanced rules a scenario may switch on; none is built yet.
+ADVANCED: tuple[str, ...] = ()
+
+
+def setup(name: str, options: Mapping[str, Any], dice: Dice) -> State:
+    """The scenario's order of battle on the map [5.3]: every squadron facing left or right, Intercepts
+    with their vectors, Intercepts Alert and the others Unalert [7.1]."""
+    s = scenario(name)
+    unknown = [r for r in s.get("advanced", ()) if r not in ADVANCED]
+    if unknown:
+        raise RulesetDefinitionError(f"scenario {name} needs advanced rules not built yet: {unknown}")
+    squadrons = tuple(_squadron(row) for row in s["squadrons"])
+    bad = [p for e in squadrons if e.mission == "escort"
+           for p in [escort_setup_problem(e, [b for b in squadrons if b.side == e.side and b.mission == "bombing"])] if p]
+    if bad:
+        raise RulesetDefinitionError(f"scenario {name}: " + "; ".join(bad))
+    first = FIRST_STEP[options.get("cadence", "standard")]
+    state = State(name, squadrons, STEPS.start(first), options=tuple(sorted(options.items())))
+    alerted = radio.alerted_by_radio(state)   # the first Tally Phase opens with radio alerts [9.4 a]
+    return replace(state, squadrons=tuple(q.move(alert=True) if q.id in alerted else q for q in squadrons))
+
+
+def _squadron(row: Mapping[str, Any]) -> Squadron:
+    sq = Squadron(id=row["id"], side=row["side"], model=row["model"], mission=row["mission"],
+                  at=sky.parse(row["at"]) if "at" in row else (0, 0), heading=sky.HEADINGS.index(row["heading"]),
+                  alert=row["mission"] in ("intercept", "cap"), vector=sky.parse(row["vector"]) if "vector" in row else None,
+                  flight=bool(row.get("flight", False)), quality=row.get("quality", "trained"),
+                  bombs=row["mission"] == "bombing", experte=bool(row.get("experte", False)))
+    arrive = row.get("arrive")
+    if not arrive:
+        return sq
+    return sq.move(status=WAITING, arrives=int(arrive["turn"]), edge=arrive.get("edge", ""),
+                   altitudes=tuple(arrive.get("altitudes", ())), trail=arrive.get("trail", ""))
+
+
+def check_orders(v: View, seat: str, lines: Sequence[OrderLine]) -> Checked:
+    if v["asking"]:
+        return ANSWERS.check_lines(v, seat, lines)
+    return VERBS.check_lines(v, seat, lines, whole=whole)
+
+
+INFO = RulesetInfo(
+    name="wing_leader", title="Wing Leader (basic game, rules 1-12; in progress)", sides=SIDES,
+    scenarios=tuple(Scenario(n, scenarios()[n]["title"], scenarios()[n].get("note", ""))
+                    for n in scenarios() if isinstance(scenarios()[n], dict)),
+    options=(Option("cadence", "standard", "windows a turn: standard = the Raider's tally, the Defender's tally, "
+                    "then movement; fast = both tallies, then movement; single = everything in one message",
+                    ("standard", "fast", "single")),
+             Option("escape_reading", "rule", "11.0: escape when the modified roll is below the range (rule) or the "
+                    "natural roll, as the worked example reads (example)", ("rule", "example"))),
+    rulebook="Wing Leader rules v2 (Russian translation), seeds/000_081fe1e0bed44cb6.txt")
+
+RULESET = Assembled(info=INFO, steps=STEPS, setup=setup, view=view, order_form=order_form,
+                    check_orders=check_orders, outcome=outcome, bot_orders=bot_orders, state_type=State, seats=seats,
+                    picture=picture)

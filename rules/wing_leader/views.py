@@ -1,0 +1,173 @@
+"""What a seat sees (open information: the rules hide nothing [5.2]), its order form, and a scripted bot."""
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.core.defaults import to_json
+from pbem.core.dice import Dice
+from pbem.core.ruleset import Outcome, View
+
+from . import escape, movement, radio, tally
+from .model import SIDES, Squadron, State
+from .parsing import allowed_moves, free_mover, plain_problem, position
+from .sky import HEADINGS, distance, name
+from .tables import card, scenario
+from .tally_phase import jammed_now
+from .victory import points
+
+STEP_TITLES = {"raider_tally": "Raider's Tally Phase", "defender_tally": "Defender's Tally Phase",
+               "tallies": "Tally Phase (both sides)", "turn": "Tally and Movement Phases",
+               "movement": "Movement Phase", "over": "end of the game"}
+
+
+def view(state: State, seat: str) -> dict[str, Any]:
+    step = state.flow.step
+    return {
+        "seat": seat, "scenario": state.scenario, "turn": state.turn, "step": step,
+        "step_title": STEP_TITLES.get(step, step), "raider": state.raider, "defender": state.defender,
+        "sky": {"clouds": [[name(sq), kind] for sq, kind in state.sky.clouds], "haze": state.sky.haze,
+                "sun": state.sky.sun, "rain": state.sky.rain},
+        "squadrons": [to_json(s) for s in state.squadrons],
+        "wing_display": [_display(s) for s in state.squadrons],
+        "tally_targets": _tally_targets(state, seat) if _my_tally_window(state, seat) else {},
+        "victory_points": points(state),
+        "flexible": seat in scenario(state.scenario).get("flexibility", ()),
+        "standing": state.flow.standing.view_of(seat),
+        "asking": _question(state, seat),
+        "asking_choices": list(next((a.choices for a in state.flow.pending.asks if a.seat == seat), ()))
+        if state.flow.pending is not None else [],
+    }
+
+
+def _question(state: State, seat: str) -> str:
+    """The question an interrupt window puts to this seat, or ""."""
+    pending = state.flow.pending
+    return next((a.question for a in pending.asks if a.seat == seat), "") if pending is not None else ""
+
+
+def _my_tally_window(state: State, seat: str) -> bool:
+    step = state.flow.step
+    return (step == "raider_tally" and seat == state.raider) or (step == "defender_tally" and seat == state.defender) \
+        or step in ("tallies", "turn")
+
+
+def _display(s: Squadron) -> dict[str, Any]:
+    """A Wing Display line [5.2]: public to both sides."""
+    return {"id": s.id, "side": s.side, "aircraft": card(s.model)["name"], "mission": s.mission,
+            "square": name(s.at) if s.on_map else s.status, "heading": HEADINGS[s.heading],
+            "alert": s.alert, "tally": s.tally, "vector": name(s.vector) if s.vector else "",
+            "losses": s.losses, "straggler": s.straggler, "disrupted": s.disruption, "broken": s.broken,
+            "ammo": ("", "low", "depleted")[s.ammo], "quality": s.quality, "marker": s.marker,
+            "speed_turn": list(s.basic()) if s.on_map else [], "dogfight": s.dogfight}
+
+
+def _tally_targets(state: State, seat: str) -> dict[str, dict[str, int]]:
+    """For each of the seat's squadrons that may roll: every legal target and the die roll it needs."""
+    found: dict[str, dict[str, int]] = {}
+    for sq in state.of_side(seat):
+        if tally.may_tally(sq.move(tally="")):
+            continue
+        found[sq.id] = {t.id: tally.needed(state.sky, sq, t, radio.modifiers(state, sq, t, jammed_now(state)))
+                        for t in state.squadrons
+                        if t.side != seat and tally.target_problem(state, sq, t) is None}
+    return found
+
+
+def order_form(v: View, seat: str) -> str:
+    if v["asking"]:
+        choices = v["asking_choices"]
+        return f"# {v['asking']}\n# Answer {' or '.join(choices)} (10.5, 10.8).\n{choices[-1]}\n"
+    lines = [f"# {scenario(v['scenario'])['title']}: turn {v['turn']}, {v['step_title']} ({seat})"]
+    state = position(v)
+    tally_step = v["step"] in ("raider_tally", "defender_tally", "tallies", "turn")
+    if tally_step and not _my_tally_window(state, seat):
+        lines.append("# The other side rolls its tallies now; yours come in the next window (6.0). Standing "
+                     "orders (TACTIC, REACT, DOGFIGHT, LEADS, HITS, CONSENT, ARRIVE) may be sent.")
+    for sq in state.of_side(seat):
+        if not sq.on_map:
+            continue
+        lines.append(f"# {sq.id} {card(sq.model)['name']} at {name(sq.at)} heading {HEADINGS[sq.heading]}, "
+                     f"{'alert' if sq.alert else 'unalert'} {sq.mission}" + (f", tallies {sq.tally}" if sq.tally else ""))
+        lines += _form_lines(v, state, sq)
+    kept = [f"#   {o['text']}" for o in v["standing"]]
+    lines += ["# Standing orders in force (CANCEL <key> removes one):", *kept] if kept else ["# Standing orders: none"]
+    return "\n".join(lines) + "\n"
+
+
+def _form_lines(v: View, state: State, sq: Squadron) -> list[str]:
+    if v["step"] in ("raider_tally", "defender_tally", "tallies", "turn"):
+        if not _my_tally_window(state, sq.side):
+            return []
+        targets = v["tally_targets"].get(sq.id)
+        if sq.tally:
+            return [f"#   keeps its tally; DROP {sq.id} to give it up (7.2.2)"]
+        if not targets:
+            why = tally.may_tally(sq) or "no enemy within 9 squares in sight"
+            return [f"#   no tally possible: {why} (7.2)"]
+        best = min(targets, key=lambda t: targets[t])
+        legal = ", ".join(f"{t} needs {n}+" for t, n in targets.items())
+        return [f"#   may tally: {legal}", f"TALLY {sq.id} {best}"]
+    if sq.tally and not sq.broken:
+        return [f"#   free movement with {movement.allowance(sq)} MP (9.2.7); by default it pursues", f"PURSUE {sq.id}"]
+    if free_mover(state, sq) is None:
+        return [f"#   free movement with {movement.allowance(sq)} MP (9.2.7): MOVE {sq.id} <squares>"]
+    verbs = [v for v in ("SWEEP", "CIRCLE", "RTB") if plain_problem(state, sq, v) is None]
+    lines = [f"#   {allowed_moves(sq)}" + (f"; orders: {', '.join(verbs)}" if verbs else "")]
+    if sq.mission == "escort":
+        bombers = [b.id for b in state.of_side(sq.side) if b.on_map and not b.fighter
+                   and escape.available(state, sq) and distance(sq.at, b.at) <= 3 and sq.at[1] >= b.at[1] - 1]
+        lines.append(f"#   may react for {', '.join(bombers)} (10.4; REACT {sq.id} NO holds it back)" if bombers
+                     else "#   too far from its bombers to react (10.4)")
+    return lines
+
+
+def outcome(state: State) -> Outcome | None:
+    if not state.flow.over:
+        return None
+    vp = points(state)
+    a, b = (vp[s] for s in SIDES)
+    winner = None if a == b else SIDES[0] if a > b else SIDES[1]
+    return Outcome(winner, f"{winner or 'nobody'} wins on victory points {a}-{b} (12.1)", dict(vp))
+
+
+def bot_orders(v: View, seat: str, dice: Dice) -> str:
+    """Tally each target it can with the best odds; in movement, let missions and PURSUE do the rest,
+    sometimes seeking dogfights and leaving the rating to an interrupt (so bot games exercise them)."""
+    if v["asking"]:
+        choices = v["asking_choices"]
+        return choices[dice.roll(len(choices), why="bot answer", seen_by=()) - 1] + "\n"
+    lines: list[str] = []
+    rolling: list[str] = []
+    if v["step"] in ("raider_tally", "defender_tally", "tallies", "turn"):
+        tallying = {s["id"] for s in v["squadrons"] if s["tally"]}
+        for sid, targets in sorted(v["tally_targets"].items()):
+            if targets and sid not in tallying:
+                lines.append(f"TALLY {sid} {min(sorted(targets), key=lambda t: targets[t])}")
+                rolling.append(sid)
+                me = next(s for s in v["squadrons"] if s["id"] == sid)
+                if v["flexible"] and not (me["flight"] or me["disruption"]) and \
+                        dice.roll(3, why="bot split", seen_by=()) == 1:
+                    lines.append(f"IF TALLYING {sid} THEN SPLIT {sid}")
+    if v["step"] in ("movement", "turn"):
+        lines += _bot_moves(v, seat, dice, rolling)
+    return "".join(f"{line}\n" for line in lines)
+
+
+def _bot_moves(v: View, seat: str, dice: Dice, rolling: list[str]) -> list[str]:
+    state = position(v)
+    lines = [] if v["standing"] else [("DOGFIGHT SEEK", "DOGFIGHT ASK", "")[dice.roll(3, why="bot dogfight",
+                                                                                     seen_by=()) - 1]]
+    lines = [line for line in lines if line]
+    for s in state.of_side(seat):
+        if s.on_map and s.mission == "escort" and not v["standing"] and dice.roll(2, why="bot react", seen_by=()) == 1:
+            lines.append(f"REACT {s.id} ASK")   # sometimes leave the reaction to an interrupt
+        if s.on_map and s.dogfight:
+            lines.append(f"STACK {s.id} STAY")
+        elif s.on_map and s.tally and not s.broken:
+            lines.append(f"PURSUE {s.id}")
+            if dice.roll(4, why="bot tactic", seen_by=()) == 1:   # sometimes leave the rating to an interrupt
+                lines.append(f"TACTIC {s.id} ASK")
+        elif s.id in rolling:
+            lines.append(f"IF TALLYING {s.id} THEN PURSUE {s.id}")
+    return lines
+
