@@ -1,8 +1,6 @@
 """The order form and the scripted bot: both read only the view (open information)."""
 from __future__ import annotations
 
-from typing import Any
-
 from pbem.core.dice import Dice
 from pbem.core.errors import OrderError
 from pbem.core.hexgrid import NAMES, distance, neighbours
@@ -100,28 +98,48 @@ def bot_orders(view: View, seat: str, dice: Dice) -> str:
         return "\n".join(army(view, seat)) + "\n"
     if view["asking"]:
         return view["asking"]["choices"][-2] + "\n"  # FIRE TO (or FIRE): the bot always fires
+    lines: list[str] = [] if view["standing"] else ["DF ALL ASK", "OW ALL ASK", "INITIATIVE ASK"]  # meet the windows
+    lines += _attack_lines(view, seat) if view["step"] == "attack" else _manoeuvre_lines(view, seat)
+    return "\n".join(lines) + "\n"
+
+
+def _manoeuvre_lines(view: View, seat: str) -> list[str]:
+    """Outside the attack window: idle guns with nothing in range go on Overwatch while the limit allows;
+    every other unit closes in, so that reaction fire and cover come into play, or holds."""
     own = [u for u in units_of(view) if u.side == seat]
     foes = [u for u in units_of(view) if u.side != seat]
-    lines: list[Any] = [] if view["standing"] else ["DF ALL ASK", "OW ALL ASK", "INITIATIVE ASK"]  # meet the windows
     watching = sum(1 for u in own if u.overwatch is not None)
+    lines = []
     for unit in own:
-        if view["step"] != "attack" and unit.stats.kind == "artillery" and unit.overwatch is None \
-                and not unit.disrupted and watching < overwatch_limit(view, seat) and not _best_target(view, unit):
+        if watching < overwatch_limit(view, seat) and _idle_gun(view, unit):
             watching += 1
             lines.append(f"OVERWATCH {unit.id} {NAMES[unit.facing]}")
-            continue
-        targets = _best_target(view, unit)
-        if view["step"] == "attack" and targets:
-            lines.append(f"ATTACK {unit.id} {targets[0].id}" if len(targets) == 1 else
-                         f"IF LIVE {targets[0].id} THEN ATTACK {unit.id} {targets[0].id} "
-                         f"ELSE ATTACK {unit.id} {targets[1].id}")
-        elif view["step"] != "attack":  # close in: reaction fire and cover come into play
-            lines.append(_step_toward(view, unit, foes) or f"HOLD {unit.id}")
         else:
-            lines.append(f"HOLD {unit.id}")
-    if view["step"] == "attack":
-        lines += [s for s in (_strike(view, seat, p) for p in reserve_of(view) if p.side == seat) if s]
-    return "\n".join(lines) + "\n"
+            lines.append(_step_toward(view, unit, foes) or f"HOLD {unit.id}")
+    return lines
+
+
+def _idle_gun(view: View, unit: Unit) -> bool:
+    """An artillery unit in good order, not yet on Overwatch, with no target it could fire at now."""
+    return (unit.stats.kind == "artillery" and unit.overwatch is None and not unit.disrupted
+            and not _best_target(view, unit))
+
+
+def _attack_lines(view: View, seat: str) -> list[str]:
+    """In the attack window: each unit fires at its best target (or holds), then each aircraft in reserve
+    strikes where the rules accept it."""
+    lines = [_attack_line(unit, _best_target(view, unit)) for unit in units_of(view) if unit.side == seat]
+    return lines + [s for s in (_strike(view, seat, p) for p in reserve_of(view) if p.side == seat) if s]
+
+
+def _attack_line(unit: Unit, targets: list[Unit]) -> str:
+    """Fire at the best target, falling back to the next best if that one is already destroyed."""
+    if not targets:
+        return f"HOLD {unit.id}"
+    if len(targets) == 1:
+        return f"ATTACK {unit.id} {targets[0].id}"
+    return (f"IF LIVE {targets[0].id} THEN ATTACK {unit.id} {targets[0].id} "
+            f"ELSE ATTACK {unit.id} {targets[1].id}")
 
 
 def _strike(view: View, seat: str, plane: Unit) -> str | None:

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from pbem.core.errors import IllegalOrderError, OrderSyntaxError
-from pbem.core.hexgrid import NAMES, direction, distance, neighbours
+from pbem.core.hexgrid import NAMES, Hex, direction, distance, neighbours
 from pbem.core.verbs import View, arity, one_of
 
 from . import combat
@@ -105,27 +105,57 @@ def reserve_of(view: View) -> tuple[Unit, ...]:
 
 
 def parse_air(args: tuple[str, ...], view: View, seat: str) -> Air:
+    """An air strike by one of the seat's aircraft off the map: the hex it strikes from, its target there
+    and the side it faces."""
     words = [a.upper() for a in args]
     if len(words) not in (5, 7) or words[1] != "AT" or words[3] != "ATTACK" or (len(words) == 7 and words[5] != "FACE"):
         raise OrderSyntaxError(f"expected {AIR_USAGE}", rule=STRIKE_RULE)
-    plane = next((u for u in reserve_of(view) if u.id == args[0].lower() and u.side == seat), None)
+    plane = _ready_plane(view, seat, args[0])
+    at = _strike_hex(view, words[2])
+    target = _target(view, plane.but(hex=at), args[4])
+    face = _strike_facing(plane, at, target, words[6] if len(words) == 7 else None)
+    return Air(plane.id, hex_name(at), target.id, face)
+
+
+def _ready_plane(view: View, seat: str, word: str) -> Unit:
+    """The seat's aircraft off the map called ``word``, if it is not Disrupted (digest G16).
+
+    :raises IllegalOrderError: no such aircraft of the seat, or it is Disrupted.
+    """
+    plane = next((u for u in reserve_of(view) if u.id == word.lower() and u.side == seat), None)
     if plane is None:
         ready = ", ".join(u.id for u in reserve_of(view) if u.side == seat) or "none"
-        raise IllegalOrderError(f"{args[0]} is not one of your aircraft off the map (yours: {ready})", rule=STRIKE_RULE)
+        raise IllegalOrderError(f"{word} is not one of your aircraft off the map (yours: {ready})", rule=STRIKE_RULE)
     if plane.disrupted:
         raise IllegalOrderError(f"{plane.id} is Disrupted and cannot strike this turn (digest G16)", rule=STRIKE_RULE)
-    at = parse_hex(words[2])
+    return plane
+
+
+def _strike_hex(view: View, word: str) -> Hex:
+    """The map hex ``word`` names, if no aircraft is in it already (one per hex, L1).
+
+    :raises IllegalOrderError: not a hex of the map, or it already holds an aircraft.
+    """
+    at = parse_hex(word)
     if at is None or at not in board(view["map"]):
-        raise IllegalOrderError(f"{words[2]} is not a hex of the map", rule=STRIKE_RULE)
+        raise IllegalOrderError(f"{word} is not a hex of the map", rule=STRIKE_RULE)
     if any(u.hex == at and u.stats.kind == AIRCRAFT for u in units_of(view)):
-        raise IllegalOrderError(f"{words[2]} already holds an aircraft (one per hex, L1)", rule=STACK_RULE)
-    target = _target(view, plane.but(hex=at), args[4])
+        raise IllegalOrderError(f"{word} already holds an aircraft (one per hex, L1)", rule=STACK_RULE)
+    return at
+
+
+def _strike_facing(plane: Unit, at: Hex, target: Unit, word: str | None) -> str:
+    """The side the aircraft faces: the one ``word`` names, else the first its line to the target crosses
+    (L246).
+
+    :raises IllegalOrderError: the named side is not one the line crosses.
+    """
     facings = strike_facings(at, target.hex) or (plane.facing,)
-    face = _facing(words[6], STRIKE_RULE) if len(words) == 7 else NAMES[facings[0]]
+    face = _facing(word, STRIKE_RULE) if word is not None else NAMES[facings[0]]
     if NAMES.index(face) not in facings:
         raise IllegalOrderError(f"an aircraft faces the side its line to the target crosses (L246): "
                                 f"{' or '.join(NAMES[f] for f in facings)}", rule=STRIKE_RULE)
-    return Air(plane.id, hex_name(at), target.id, face)
+    return face
 
 
 TRANSPORT_RULE = "Stacking, transported units, L9"

@@ -51,58 +51,75 @@ def base_layer() -> tuple:
 
 
 def draw(v: dict) -> Picture:
+    """The reader's picture: each altitude field with its aircraft (the ground row under the low one), then
+    the status lines, the reader's notes and the legend under the fields."""
     b = tables.board()
     fw = b.width * CELL
     shapes: list = []
-    height = TOP + MARGIN + 20 + (b.height + 1) * CELL + 60
     width = MARGIN * 2 + 3 * fw + 2 * GAP
     fields = list(reversed(tables.ALTITUDES))  # high on the left ... low on the right, ground row under low
     for i, alt in enumerate(fields):
-        ox = MARGIN + i * (fw + GAP)
-        oy = TOP + 20
+        origin = (MARGIN + i * (fw + GAP), TOP + 20)
         if alt == "low":
-            for side in tables.SIDES:
-                for o in v["ground"][side]:
-                    x, y = o["slot"]
-                    x0, y0 = ox + (x - 1) * CELL, oy + (y - 1) * CELL
-                    shapes.append(Polygon(((x0, y0), (x0 + CELL, y0), (x0 + CELL, y0 + CELL), (x0, y0 + CELL)),
-                                          fill="#d8c9a8" if not o["destroyed"] else "#777777"))
-                    label = (o["obj"] or "?").upper()
-                    shapes.append(Text((x0 + CELL / 2, y0 + CELL / 2 - 8), label, color=COLOURS[side], size=12))
-                    if o["obj"] and o["structure"]:
-                        shapes.append(Text((x0 + CELL / 2, y0 + CELL / 2 + 12), f"{o['damage']}/{o['structure']}",
-                                           size=9))
-        for a in v["aircraft"]:
-            if not a["placed"] or a["destroyed"] or a["alt"] != alt:
-                continue
-            x, y = a["cell"]
-            x0, y0 = ox + (x - 1) * CELL, oy + (y - 1) * CELL
-            cx, cy = x0 + CELL / 2, y0 + CELL / 2
-            dx, dy = ARROW[a["facing"]]
-            tip = (cx + dx * CELL * 0.42, cy + dy * CELL * 0.42)
-            tail = (cx - dx * CELL * 0.3, cy - dy * CELL * 0.3)
-            px, py = -dy, dx
-            body = (tip, (tail[0] + px * 12, tail[1] + py * 12), (tail[0] - px * 12, tail[1] - py * 12))
-            mine = a["seat"] == v["seat"]
-            shapes.append(Polygon(body, fill=COLOURS[a["side"]], outline="#ffd700" if mine else "#000000",
-                                  width=3 if mine else 1))
-            state = f"dmg {a['markers']}" if a["damaged"] else f"{a['markers']}/{a['structure']}"
-            shapes.append(Text((cx, y0 + CELL - 6), f"{a['id']} {FACING_WORD.get(a['facing'], a['facing'])}",
-                               size=9))
-            shapes.append(Text((x0 + CELL - 3, y0 + 8), state, size=8, anchor="rm"))
+            shapes += _ground_shapes(v, origin)
+        shapes += [s for a in v["aircraft"] if a["placed"] and not a["destroyed"] and a["alt"] == alt
+                   for s in _aircraft_shapes(a, a["seat"] == v["seat"], origin)]
     notes = [_fit(n, width - 2 * MARGIN, 10) for n in side_panel(v)]
     y = TOP + 20 + (b.height + 1) * CELL + 14
-    vp = v["vp"]
-    shapes.append(Text((MARGIN, y), f"round {v['round']} · VP coalition {vp['coalition']} · axis {vp['axis']} · "
-                       f"deck {v['deck_size']} · discard {v['discard_size']}", anchor="la", size=12))
-    hands = ", ".join(f"{a['id']}:{a['hand_size']}" + (f"({a['malfunctions']}M)" if a["malfunctions"] else "")
-                      for a in v["aircraft"] if not a["destroyed"])
-    shapes.append(Text((MARGIN, y + 18), f"hand sizes {hands}", anchor="la", size=11))
-    for i, note in enumerate(notes):
-        shapes.append(Text((MARGIN, y + 36 + 15 * i), note, anchor="la", size=10))
+    shapes += _status_shapes(v, notes, y)
     keys, legend_h = legend(LEGEND, MARGIN, y + 36 + 15 * len(notes) + 4, width - 2 * MARGIN, 10)
     height = int(y + 36 + 15 * len(notes) + 4 + legend_h + 8)
     return Picture(width, height, tuple(shapes) + keys, title=f"Sky of WWII - {v['seat']}", base=base_layer())
+
+
+def _cell_corner(origin: tuple[float, float], cell: tuple[int, int]) -> tuple[float, float]:
+    """The top left corner of cell ``x,y`` in the field whose top left corner is ``origin``."""
+    return origin[0] + (cell[0] - 1) * CELL, origin[1] + (cell[1] - 1) * CELL
+
+
+def _ground_shapes(v: dict, origin: tuple[float, float]) -> list:
+    """Each side's ground slots in the ground row: filled (grey once destroyed), named after their
+    objective, with its damage against its structure."""
+    shapes: list = []
+    for side in tables.SIDES:
+        for o in v["ground"][side]:
+            x0, y0 = _cell_corner(origin, o["slot"])
+            shapes.append(Polygon(((x0, y0), (x0 + CELL, y0), (x0 + CELL, y0 + CELL), (x0, y0 + CELL)),
+                                  fill="#d8c9a8" if not o["destroyed"] else "#777777"))
+            label = (o["obj"] or "?").upper()
+            shapes.append(Text((x0 + CELL / 2, y0 + CELL / 2 - 8), label, color=COLOURS[side], size=12))
+            if o["obj"] and o["structure"]:
+                shapes.append(Text((x0 + CELL / 2, y0 + CELL / 2 + 12), f"{o['damage']}/{o['structure']}",
+                                   size=9))
+    return shapes
+
+
+def _aircraft_shapes(a: dict, mine: bool, origin: tuple[float, float]) -> list:
+    """One aircraft: an arrow along its facing (outlined in gold when it is the reader's), its name and
+    facing under it and its damage in the cell's corner."""
+    x0, y0 = _cell_corner(origin, a["cell"])
+    cx, cy = x0 + CELL / 2, y0 + CELL / 2
+    dx, dy = ARROW[a["facing"]]
+    tip = (cx + dx * CELL * 0.42, cy + dy * CELL * 0.42)
+    tail = (cx - dx * CELL * 0.3, cy - dy * CELL * 0.3)
+    px, py = -dy, dx
+    body = (tip, (tail[0] + px * 12, tail[1] + py * 12), (tail[0] - px * 12, tail[1] - py * 12))
+    state = f"dmg {a['markers']}" if a["damaged"] else f"{a['markers']}/{a['structure']}"
+    return [Polygon(body, fill=COLOURS[a["side"]], outline="#ffd700" if mine else "#000000", width=3 if mine else 1),
+            Text((cx, y0 + CELL - 6), f"{a['id']} {FACING_WORD.get(a['facing'], a['facing'])}", size=9),
+            Text((x0 + CELL - 3, y0 + 8), state, size=8, anchor="rm")]
+
+
+def _status_shapes(v: dict, notes: list[str], y: float) -> list:
+    """Under the fields from ``y``: the round, victory points and deck, each aircraft's hand size, then
+    the reader's notes."""
+    vp = v["vp"]
+    hands = ", ".join(f"{a['id']}:{a['hand_size']}" + (f"({a['malfunctions']}M)" if a["malfunctions"] else "")
+                      for a in v["aircraft"] if not a["destroyed"])
+    return [Text((MARGIN, y), f"round {v['round']} · VP coalition {vp['coalition']} · axis {vp['axis']} · "
+                 f"deck {v['deck_size']} · discard {v['discard_size']}", anchor="la", size=12),
+            Text((MARGIN, y + 18), f"hand sizes {hands}", anchor="la", size=11),
+            *(Text((MARGIN, y + 36 + 15 * i), note, anchor="la", size=10) for i, note in enumerate(notes))]
 
 
 #: Marks only (no polygons): a player's picture holds exactly one polygon per cell, slot and aircraft.

@@ -38,7 +38,20 @@ def administrative(w: Work[Air], orders: Sequence[Order]) -> None:
     agreed = {o.side for o in orders if isinstance(o, End)} == set(SIDES)
     if agreed:
         w.say("both sides agree to end the game (12.0)", kind="end")
-    orders = [o for o in orders if not isinstance(o, End) and _present(w, o)]
+    _carry_out(w, [o for o in orders if not isinstance(o, End) and _present(w, o)])
+    leave_wings(w)
+    if agreed or ended(air.now(), w.turn):
+        air.over = True
+        return
+    w.new_turn()
+    _arrivals(w)
+    _check_tallies(w)
+    radio_alerts(w)
+
+
+def _carry_out(w: Work[Air], orders: Sequence[Order]) -> None:
+    """All breaks first, then all escapes, then vectors and rejoins in the orders' sequence."""
+    air = w.data
     for order in orders:
         if isinstance(order, Break):
             _break(w, air.squadron(order.sq))
@@ -50,12 +63,12 @@ def administrative(w: Work[Air], orders: Sequence[Order]) -> None:
             _vector(w, air.squadron(order.sq), parse(order.square))
         if isinstance(order, Rejoin):
             _rejoin(w, air.squadron(order.sq))
-    leave_wings(w)
-    if agreed or ended(air.now(), w.turn):
-        air.over = True
-        return
-    w.new_turn()
-    _arrivals(w)
+
+
+def _check_tallies(w: Work[Air]) -> None:
+    """A tally lost to range or sight at the start of the turn is dropped [7.2.2, AMB-13]; a dogfight
+    keeps its tallies."""
+    air = w.data
     state = air.now()
     for sq in state.squadrons:
         if sq.tally and sq.on_map and not sq.dogfight:
@@ -63,7 +76,6 @@ def administrative(w: Work[Air], orders: Sequence[Order]) -> None:
             if lost:
                 air.put(air.squadron(sq.id).move(tally=""))
                 w.say(f"{sq.id} loses its tally: {lost} (7.2.2)", kind="tally")
-    radio_alerts(w)
 
 
 def _present(w: Work[Air], order: Order) -> bool:

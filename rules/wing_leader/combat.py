@@ -5,7 +5,7 @@ results back.  The Air Combat and Cohesion tables are placeholders (GAP-10): see
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,23 +40,35 @@ def fights(squadrons: Sequence[Squadron], moved: Sequence[str],
     in the Movement Phase attacks [10.1.2]; in a dogfight the side with the best Basic Turn, ``tie()``
     deciding equal ones [10.8.1]."""
     by_id = {s.id: s for s in squadrons if s.on_map}
-    links = [(s.id, s.tally) for s in by_id.values()
-             if s.tally in by_id and by_id[s.tally].at == s.at and not s.broken and s.fighter]
+    links = _tally_links(by_id)
+    return [_fight(by_id, sorted(g), links, moved, tie) for g in sorted(_linked_groups(links), key=sorted)]
+
+
+def _tally_links(by_id: Mapping[str, Squadron]) -> list[tuple[str, str]]:
+    """(pursuer, target) for every fighter in good order in the square of the squadron it tallies."""
+    return [(s.id, s.tally) for s in by_id.values()
+            if s.tally in by_id and by_id[s.tally].at == s.at and not s.broken and s.fighter]
+
+
+def _linked_groups(links: Sequence[tuple[str, str]]) -> list[set[str]]:
+    """The squadrons joined by chains of tallies, each chain merged into one group."""
     groups: list[set[str]] = []
     for a, b in links:
         touching = [g for g in groups if a in g or b in g]
         merged = {a, b}.union(*touching)
         groups = [g for g in groups if g not in touching] + [merged]
-    found = []
-    for g in sorted(groups, key=sorted):
-        members = sorted(g)
-        fighting = [by_id[m] for m in members]
-        attacker_side = (_dogfight_attacker(fighting, tie) if any(s.dogfight for s in fighting)
-                         else _attacking_side(fighting, [a for a, _ in links if a in g], moved))
-        found.append(Fight(by_id[members[0]].at,
-                           tuple(m for m in members if by_id[m].side == attacker_side),
-                           tuple(m for m in members if by_id[m].side != attacker_side)))
-    return found
+    return groups
+
+
+def _fight(by_id: Mapping[str, Squadron], members: list[str], links: Sequence[tuple[str, str]],
+           moved: Sequence[str], tie: Callable[[], str]) -> Fight:
+    """One group's combat, its members split into the attacking side and the rest."""
+    fighting = [by_id[m] for m in members]
+    attacker_side = (_dogfight_attacker(fighting, tie) if any(s.dogfight for s in fighting)
+                     else _attacking_side(fighting, [a for a, _ in links if a in members], moved))
+    return Fight(by_id[members[0]].at,
+                 tuple(m for m in members if by_id[m].side == attacker_side),
+                 tuple(m for m in members if by_id[m].side != attacker_side))
 
 
 def _dogfight_attacker(members: list[Squadron], tie: Callable[[], str]) -> str:

@@ -36,14 +36,11 @@ def activate(w: Work[Air], sq: Squadron, side_orders: Sequence[Order]) -> None:
 def _perform(w: Work[Air], sid: str, order: Order | None) -> str | None:
     """Carry one movement order out now, or the mission's own move (``None``); the reason it cannot be."""
     air = w.data
-    sq = air.squadron(sid)
     if sid in air.moved:
         return f"{sid} has already moved this turn"
-    if isinstance(order, Plain) and order.verb == "JETTISON":
-        if not sq.bombs:
-            return f"{sid} carries no bomb load"
-        sq = sq.move(bombs=False, mission="rtb")   # a bomber that jettisons returns to base [9.2.1.1]
-        w.say(f"{sid} jettisons its bomb load (9.2.1.1)", kind="move")
+    sq, why = _jettison(w, air.squadron(sid), order)
+    if why:
+        return why
     tokens, dive, why = _plan(air, sq, order)
     why = why or _must_stay(air, sq, tokens)
     if why:
@@ -55,37 +52,76 @@ def _perform(w: Work[Air], sid: str, order: Order | None) -> str | None:
               kind="move")
         return None
     tokens = _fitting(sq, tokens, mp)
-    target = air.squadron(sq.tally).at if sq.tally else None
-    front = front_squares(target, air.squadron(sq.tally).heading) if target is not None else ()
     try:
-        balbo = wings.in_balbo(air.now(), sq)
-        if balbo and dive:   # taking the dive bonus breaks the Balbo: the squadron leaves its wing [9.5.6]
-            balbo, sq = False, sq.move(left_wing=True)
-            w.say(f"{sid} leaves its Balbo to dive (9.5.6)", kind="wing")
-        walk = movement.walk(sq, tokens, mp, stop_at=target, head_on_from=front, balbo=balbo)
-        if target is not None and walk.path and walk.at == target and walk.entered_from is not None \
-                and _reaction(w, sq, air.squadron(sq.tally), walk.entered_from) == reaction.SUCCESS:
-            walk = movement.walk(sq, tokens[:walk.used - 1], mp)
-            dive = dive and walk.dived
-        moved = movement.finish(sq, walk, dive_declared=dive)
+        walk, moved, balbo = _fly(w, sq, tokens, mp, dive)
     except IllegalOrderError as exc:  # the plan no longer fits the position
         return str(exc)
-    if order is not None and isinstance(order, Plain) and order.verb == "RTB":
-        moved = moved.move(mission="rtb", vector=None)
-    if balbo and abs(moved.at[1] - sq.at[1]) > 1:
-        moved = moved.move(left_wing=True)   # more than one altitude in a Balbo: it leaves the wing [9.5.6]
-        w.say(f"{sid} leaves its Balbo (9.5.6)", kind="wing")
-    if moved.vector is not None and moved.at == moved.vector:
-        moved = moved.move(vector=None)   # an Intercept on its vector square circles there [9.2.4]
-    if moved.tally and air.squadron(moved.tally).dogfight and air.squadron(moved.tally).at == moved.at:
-        moved = moved.move(dogfight=True)   # pursuing into a dogfight joins it [10.8.1]
-        w.say(f"{sid} joins the dogfight in {name(moved.at)} (10.8.1)", kind="move")
+    moved = _settle(w, sq, moved, order, balbo)
     air.put(moved)
     air.moved.append(sid)
     trail = " ".join(name(s) for s in walk.path) or "circles"
     w.say(f"{sid} ({_what(order)}) {name(sq.at)} -> {trail}, heading {HEADINGS[moved.heading]}, "
           f"{walk.spent:g} of {walk.mp} MP" + (f", off the {walk.exited} edge" if walk.exited else ""), kind="move")
     return None
+
+
+def _jettison(w: Work[Air], sq: Squadron, order: Order | None) -> tuple[Squadron, str | None]:
+    """A JETTISON order first drops the bomb load, and a bomber that jettisons returns to base [9.2.1.1];
+    the squadron as it then is, or why it cannot."""
+    if not (isinstance(order, Plain) and order.verb == "JETTISON"):
+        return sq, None
+    if not sq.bombs:
+        return sq, f"{sq.id} carries no bomb load"
+    w.say(f"{sq.id} jettisons its bomb load (9.2.1.1)", kind="move")
+    return sq.move(bombs=False, mission="rtb"), None
+
+
+def _fly(w: Work[Air], sq: Squadron, tokens: list[str], mp: int,
+         dive: bool) -> tuple[movement.Walk, Squadron, bool]:
+    """Walk the planned tokens, stopping in the tallied target's square [7.2.3] or short of it when its
+    escorts react successfully [10.4.2]: the walk, the squadron after it, and whether it flew in a Balbo.
+
+    :raises IllegalOrderError: the plan no longer fits the position.
+    """
+    air = w.data
+    tallied = air.squadron(sq.tally) if sq.tally else None
+    target = tallied.at if tallied is not None else None
+    front = front_squares(target, tallied.heading) if tallied is not None else ()
+    balbo = wings.in_balbo(air.now(), sq)
+    if balbo and dive:   # taking the dive bonus breaks the Balbo: the squadron leaves its wing [9.5.6]
+        balbo, sq = False, sq.move(left_wing=True)
+        w.say(f"{sq.id} leaves its Balbo to dive (9.5.6)", kind="wing")
+    walk = movement.walk(sq, tokens, mp, stop_at=target, head_on_from=front, balbo=balbo)
+    if _stopped_by_escorts(w, sq, walk):
+        walk = movement.walk(sq, tokens[:walk.used - 1], mp)
+        dive = dive and walk.dived
+    return walk, movement.finish(sq, walk, dive_declared=dive), balbo
+
+
+def _stopped_by_escorts(w: Work[Air], sq: Squadron, walk: movement.Walk) -> bool:
+    """Whether the walk entered the tallied target's square and its escorts' reaction stopped it [10.4.2]."""
+    if not sq.tally or not walk.path or walk.entered_from is None:
+        return False
+    bomber = w.data.squadron(sq.tally)
+    return walk.at == bomber.at and _reaction(w, sq, bomber, walk.entered_from) == reaction.SUCCESS
+
+
+def _settle(w: Work[Air], start: Squadron, moved: Squadron, order: Order | None, balbo: bool) -> Squadron:
+    """What the end of a move changes: an RTB order sets the mission, a Balbo climbing or diving more than
+    one altitude breaks [9.5.6], an Intercept on its vector circles there [9.2.4], pursuing into a
+    dogfight joins it [10.8.1]."""
+    air = w.data
+    if isinstance(order, Plain) and order.verb == "RTB":
+        moved = moved.move(mission="rtb", vector=None)
+    if balbo and abs(moved.at[1] - start.at[1]) > 1:
+        moved = moved.move(left_wing=True)
+        w.say(f"{moved.id} leaves its Balbo (9.5.6)", kind="wing")
+    if moved.vector is not None and moved.at == moved.vector:
+        moved = moved.move(vector=None)
+    if moved.tally and air.squadron(moved.tally).dogfight and air.squadron(moved.tally).at == moved.at:
+        moved = moved.move(dogfight=True)
+        w.say(f"{moved.id} joins the dogfight in {name(moved.at)} (10.8.1)", kind="move")
+    return moved
 
 
 def _must_stay(air: Air, sq: Squadron, tokens: Sequence[str]) -> str | None:
@@ -192,35 +228,51 @@ def _plan(air: Air, sq: Squadron, order: Order | None) -> tuple[list[str], bool,
     if isinstance(order, Move):
         return list(order.steps), order.dive, None
     if isinstance(order, Pursue) or (order is None and sq.tally):
-        if not sq.tally:
-            return [], False, f"{sq.id} tallies nobody"
-        target = air.squadron(sq.tally).at
-        dive = bool(getattr(order, "dive", False)) and target[1] < sq.at[1]
-        return ([] if target == sq.at else movement.approach(sq, target, movement.allowance(sq, dive))), dive, None
+        return _pursuit_plan(air, sq, order)
     verb = order.verb if isinstance(order, Plain) else _mission_verb(sq)
-    edge = scenario(air.state.scenario)["edges"][sq.side]
     if verb in ("RTB", "JETTISON"):
+        edge = scenario(air.state.scenario)["edges"][sq.side]
         return movement.toward_edge(sq, edge, movement.allowance(sq)), False, None
     if verb == "CIRCLE":
         return [], False, None
+    if isinstance(order, (Return, Join)):
+        return _goal_plan(air, sq, order)
+    if verb == "VECTOR":
+        return _vector_plan(air, sq), False, None
+    return movement.straight(sq, _straight_squares(sq)), False, None
+
+
+def _pursuit_plan(air: Air, sq: Squadron, order: Order | None) -> tuple[list[str], bool, str | None]:
+    """Toward the tallied target, diving only when ordered and the target is lower [9.2.2, 7.2.3]."""
+    if not sq.tally:
+        return [], False, f"{sq.id} tallies nobody"
+    target = air.squadron(sq.tally).at
+    dive = bool(getattr(order, "dive", False)) and target[1] < sq.at[1]
+    return ([] if target == sq.at else movement.approach(sq, target, movement.allowance(sq, dive))), dive, None
+
+
+def _goal_plan(air: Air, sq: Squadron, order: Return | Join) -> tuple[list[str], bool, str | None]:
+    """Toward the square a RETURN names, or toward a friend that JOIN names while it still tallies."""
     if isinstance(order, Return):
         return movement.approach(sq, parse(order.square), movement.allowance(sq)), False, None
-    if isinstance(order, Join):
-        friend = air.squadrons.get(order.friend)
-        if friend is None or not friend.on_map or not friend.tally:
-            return [], False, f"{order.friend} no longer tallies anyone"
-        return movement.approach(sq, friend.at, movement.allowance(sq)), False, None
-    if verb == "VECTOR" and sq.vector is not None:
-        return movement.approach(sq, sq.vector, movement.allowance(sq)), False, None
+    friend = air.squadrons.get(order.friend)
+    if friend is None or not friend.on_map or not friend.tally:
+        return [], False, f"{order.friend} no longer tallies anyone"
+    return movement.approach(sq, friend.at, movement.allowance(sq)), False, None
+
+
+def _vector_plan(air: Air, sq: Squadron) -> list[str]:
+    """An Intercept's own move: toward its vector square; else keeping formation on its wing leader,
+    the same offset as at the start of the phase [9.5.3]; else circling [9.2.4]."""
+    if sq.vector is not None:
+        return movement.approach(sq, sq.vector, movement.allowance(sq))
     followed = keeping_formation(air.state).get(sq.id)
-    if verb == "VECTOR" and followed is not None:
-        leader, start = air.squadron(followed), air.state.squadron(sq.id)
-        was = air.state.squadron(followed).at
-        goal = (leader.at[0] + start.at[0] - was[0], leader.at[1] + start.at[1] - was[1])
-        return movement.approach(sq, goal, movement.allowance(sq)), False, None
-    if verb == "VECTOR":
-        return [], False, None
-    return movement.straight(sq, _straight_squares(sq)), False, None
+    if followed is None:
+        return []
+    leader, start = air.squadron(followed), air.state.squadron(sq.id)
+    was = air.state.squadron(followed).at
+    goal = (leader.at[0] + start.at[0] - was[0], leader.at[1] + start.at[1] - was[1])
+    return movement.approach(sq, goal, movement.allowance(sq))
 
 
 def keeping_formation(state: State) -> dict[str, str]:

@@ -95,30 +95,44 @@ def order_form(v: View, seat: str) -> str:
 
 
 def _form_lines(v: View, state: State, sq: Squadron) -> list[str]:
+    """A squadron's lines of the order form: its tally choices in a tally window, else its move."""
     if v["step"] in ("raider_tally", "defender_tally", "tallies", "turn"):
-        if not _my_tally_window(state, sq.side):
-            return []
-        targets = v["tally_targets"].get(sq.id)
-        if sq.tally:
-            return [f"#   keeps its tally; DROP {sq.id} to give it up (7.2.2)"]
-        if not targets:
-            why = tally.may_tally(sq) or "no enemy within 9 squares in sight"
-            return [f"#   no tally possible: {why} (7.2)"]
-        best = min(targets, key=lambda t: targets[t])
-        legal = ", ".join(f"{t} needs {n}+" for t, n in targets.items())
-        return [f"#   may tally: {legal}", f"TALLY {sq.id} {best}"]
+        return _tally_lines(v, state, sq) if _my_tally_window(state, sq.side) else []
+    return _move_lines(state, sq)
+
+
+def _tally_lines(v: View, state: State, sq: Squadron) -> list[str]:
+    """A tally kept may be dropped [7.2.2]; else the targets it may tally and what each needs, the best
+    odds suggested, or why it can tally nobody [7.2]."""
+    targets = v["tally_targets"].get(sq.id)
+    if sq.tally:
+        return [f"#   keeps its tally; DROP {sq.id} to give it up (7.2.2)"]
+    if not targets:
+        why = tally.may_tally(sq) or "no enemy within 9 squares in sight"
+        return [f"#   no tally possible: {why} (7.2)"]
+    best = min(targets, key=lambda t: targets[t])
+    legal = ", ".join(f"{t} needs {n}+" for t, n in targets.items())
+    return [f"#   may tally: {legal}", f"TALLY {sq.id} {best}"]
+
+
+def _move_lines(state: State, sq: Squadron) -> list[str]:
+    """A pursuer pursues by default and a free mover moves freely [9.2.7]; anything else flies its mission,
+    with the plain orders it may give instead, and an escort learns whether it may react [10.4]."""
     if sq.tally and not sq.broken:
         return [f"#   free movement with {movement.allowance(sq)} MP (9.2.7); by default it pursues", f"PURSUE {sq.id}"]
     if free_mover(state, sq) is None:
         return [f"#   free movement with {movement.allowance(sq)} MP (9.2.7): MOVE {sq.id} <squares>"]
     verbs = [v for v in ("SWEEP", "CIRCLE", "RTB") if plain_problem(state, sq, v) is None]
     lines = [f"#   {allowed_moves(sq)}" + (f"; orders: {', '.join(verbs)}" if verbs else "")]
-    if sq.mission == "escort":
-        bombers = [b.id for b in state.of_side(sq.side) if b.on_map and not b.fighter
-                   and escape.available(state, sq) and distance(sq.at, b.at) <= 3 and sq.at[1] >= b.at[1] - 1]
-        lines.append(f"#   may react for {', '.join(bombers)} (10.4; REACT {sq.id} NO holds it back)" if bombers
-                     else "#   too far from its bombers to react (10.4)")
-    return lines
+    return (lines + [_reaction_line(state, sq)]) if sq.mission == "escort" else lines
+
+
+def _reaction_line(state: State, sq: Squadron) -> str:
+    """The escort's bombers it is near enough to react for [10.4], or that it is too far from them."""
+    bombers = [b.id for b in state.of_side(sq.side) if b.on_map and not b.fighter
+               and escape.available(state, sq) and distance(sq.at, b.at) <= 3 and sq.at[1] >= b.at[1] - 1]
+    return (f"#   may react for {', '.join(bombers)} (10.4; REACT {sq.id} NO holds it back)" if bombers
+            else "#   too far from its bombers to react (10.4)")
 
 
 def outcome(state: State) -> Outcome | None:
