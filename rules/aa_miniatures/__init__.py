@@ -38,6 +38,9 @@ RULESET = Assembled(
                               Option("army", "scenario", "'scenario': the scenario's forces; 'build': each side "
                                      "buys a sealed army of up to 100 points (L236) and sets it up in its zone",
                                      ("scenario", "build")),
+                              Option("visibility", "open", "'open': both sides see everything (the fragment hides "
+                                     "nothing); 'fog': a side sees only the enemies its units have line of sight "
+                                     "to, and the last place it saw the others (issue #17)", ("open", "fog")),
                               Option("move_in_attack", "yes", "may a unit that moved in the movement phase move "
                                      "again instead of attacking (digest G6)", ("yes", "no")))),
     steps=STEPS, setup=setup, view=view, order_form=order_form, check_orders=check_orders,

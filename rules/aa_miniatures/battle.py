@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from pbem.core.hexgrid import NAMES
-from pbem.core.work import EVERYONE, Work
+from pbem.core.work import Work
 
 from . import combat
 from pbem.core.hexgrid import distance
@@ -23,6 +23,7 @@ from .movement import overstacked
 from .movement import placement_problem
 from .orders import Air, Attack, Face, Hold, Load, Move, Overwatch, Unload
 from .tables import VEHICLE
+from .fog import UNSEEN, dice_seen_by, tell
 from .working import Battle
 from .working import name as _name
 
@@ -54,7 +55,7 @@ def _face(w: Work[Battle], unit: Unit, order: Face) -> str | None:
         return f"{unit.id} is Disrupted and cannot turn (L25)"
     w.data.put(unit.but(facing=NAMES.index(order.face), overwatch=None))
     w.data.acted.add(unit.id)
-    w.say(f"{_name(unit)} turns to face {order.face}", kind="move")
+    tell(w, [unit], lambda n: f"{n(unit)} turns to face {order.face}", "move")
     return None
 
 
@@ -68,7 +69,7 @@ def _load(w: Work[Battle], unit: Unit, order: Load) -> str | None:
     del b.units[unit.id]
     b.cargo[unit.id] = unit.but(aboard=carrier.id, overwatch=None)
     b.acted.add(unit.id)
-    w.say(f"{_name(unit)} boards {order.transport} in {hex_name(carrier.hex)}", kind="move")
+    tell(w, [unit, carrier], lambda n: f"{n(unit)} boards {n(carrier)} in {hex_name(carrier.hex)}", "move")
     return None
 
 
@@ -86,7 +87,7 @@ def _unload(w: Work[Battle], seat: str, order: Unload) -> str | None:
     del b.cargo[passenger.id]
     b.put(passenger.but(hex=at, facing=carrier.facing, aboard=""))
     b.acted.add(passenger.id)
-    w.say(f"{_name(passenger)} gets off {carrier.id} at {order.at}", kind="move")
+    tell(w, [b.units[passenger.id], carrier], lambda n: f"{n(passenger)} gets off {n(carrier)} at {order.at}", "move")
     return None
 
 
@@ -98,7 +99,7 @@ def _overwatch(w: Work[Battle], unit: Unit, order: Overwatch) -> str | None:
     turned = unit.facing if unit.stats.turret or unit.stats.kind != VEHICLE else d
     w.data.put(unit.but(overwatch=d, facing=turned))
     w.data.acted.add(unit.id)
-    w.say(f"{_name(unit)} goes on Overwatch towards {order.face}", kind="move")
+    tell(w, [unit], lambda n: f"{n(unit)} goes on Overwatch towards {order.face}", "move")
     return None
 
 
@@ -139,7 +140,7 @@ def strike(w: Work[Battle], seat: str, order: Air) -> str | None:
     plane = plane.but(hex=at, facing=NAMES.index(order.face), pending=(), overwatch=None)
     b.put(plane)
     b.acted.add(plane.id)
-    w.say(f"{_name(plane)} strikes from {order.at} facing {order.face}", kind="air")
+    tell(w, [plane], lambda n: f"{n(plane)} strikes from {order.at} facing {order.face}", "air")
     plane = _anti_aircraft(w, plane)
     problem = _attack_problem(b, plane, target)
     if problem is not None:
@@ -160,8 +161,9 @@ def _anti_aircraft(w: Work[Battle], plane: Unit) -> Unit:
         b.fired.add(gun.id)
         friends = [u for u in b.all() if u.side == gun.side]
         hit, text = fire(b.board, Shot(gun, plane.hex, "aa"), plane, friends, b.state.advanced,
-                         lambda why: w.roll(6, why, seen_by=EVERYONE))
-        w.say(f"{_name(gun)} AA fire at {_name(plane)} in {hex_name(plane.hex)}: {text}", kind="reaction")
+                         lambda why, pair=(gun, plane): w.roll(6, why, seen_by=dice_seen_by(w, pair)))
+        tell(w, [gun, plane], lambda n, gun=gun, plane=plane, text=text: f"{n(gun)} AA fire at {n(plane)} in "
+             f"{hex_name(plane.hex)}: {text}", "reaction")
         if hit:
             plane = plane.but(disrupted=True)
             b.put(plane)
@@ -183,19 +185,20 @@ def _roll_attack(w: Work[Battle], attacker: Unit, target: Unit) -> None:
                               aircraft_front=aircraft_front(target, attacker.hex))
     side = combat.facing_defence(target, attacker.hex, advanced=b.state.advanced)
     d = combat.defence(target, side)
-    faces = [w.roll(6, f"{attacker.id} attacks {target.id}", seen_by=EVERYONE) for _ in range(dice)]
+    faces = [w.roll(6, f"{attacker.id} attacks {target.id}", seen_by=dice_seen_by(w, [attacker, target]))
+             for _ in range(dice)]
     s = combat.successes(faces, mod)
     hits = combat.hits_for(s, d)
     pending = combat.add_hits(target.pending, hits, target.stats.kind == VEHICLE)
-    w.say(f"{_name(attacker)} attacks {_name(target)} at {band} range: {dice} dice "
-          f"{','.join(map(str, sorted(faces, reverse=True)))}{f' ({mod:+d} each)' if mod else ''}, "
-          f"{_count(s, 'success', 'successes')} against {side} defence {d}: {_count(hits, 'hit', 'hits')}",
-          kind="attack")
+    tell(w, [attacker, target], lambda n: f"{n(attacker)} attacks {n(target)} at {band} range: {dice} dice "
+         f"{','.join(map(str, sorted(faces, reverse=True)))}{f' ({mod:+d} each)' if mod else ''}, "
+         f"{_count(s, 'success', 'successes')} against {side} defence {d}: {_count(hits, 'hit', 'hits')}",
+         "attack")
     if hits:
         pending = _cover(w, attacker, target, pending)
     b.put(target.but(pending=pending))
     if pending != target.pending:
-        w.say(f"{_name(target)} now has face-down {', '.join(pending)}", kind="hit")
+        tell(w, [target], lambda n: f"{n(target)} now has face-down {', '.join(pending)}", "hit")
 
 
 _ACTS: dict[type, Any] = {Move: move, Face: _face, Attack: _attack, Overwatch: _overwatch, Load: _load, Hold: _hold}
@@ -220,11 +223,11 @@ def _cover(w: Work[Battle], attacker: Unit, target: Unit, pending: tuple[str, ..
     if not need:
         return pending
     same = combat.tables()["cover"]["same_hex"] if attacker.hex == target.hex else 0
-    roll = w.roll(6, f"{target.id} cover roll", seen_by=EVERYONE)
+    roll = w.roll(6, f"{target.id} cover roll", seen_by=dice_seen_by(w, [target]))
     if roll + same < need:
-        w.say(f"{_name(target)} cover roll {roll}: no cover (needs {need})", kind="cover")
+        tell(w, [target], lambda n: f"{n(target)} cover roll {roll}: no cover (needs {need})", "cover")
         return pending
-    w.say(f"{_name(target)} cover roll {roll}: the attack only disrupts (needs {need})", kind="cover")
+    tell(w, [target], lambda n: f"{n(target)} cover roll {roll}: the attack only disrupts (needs {need})", "cover")
     return combat.after_cover(target.pending, pending)
 
 
@@ -239,8 +242,8 @@ def overstack_penalty(w: Work[Battle], side: str) -> None:
         here = [u for u in b.all() if u.hex == h and u.side == side and u.stats.ground]
         victim = _penalised(here, choice)
         b.put(victim.but(pending=combat.add_hits(victim.pending, 1, victim.stats.kind == VEHICLE)))
-        w.say(f"{hex_name(h)} is over full: {other(side)} puts a face-down yellow on {_name(victim)} (L5)",
-              kind="hit")
+        tell(w, [victim], lambda n, h=h, victim=victim: f"{hex_name(h)} is over full: {other(side)} puts a "
+             f"face-down yellow on {n(victim)} (L5)", "hit")
 
 
 def _penalised(units: Sequence[Unit], choice: str) -> Unit:
@@ -261,17 +264,17 @@ def casualty_phase(w: Work[Battle]) -> None:
         if after is None:
             del b.units[unit.id]
             b.lost.append(unit)
-            w.say(f"{_name(unit)} is destroyed", kind="casualty")
+            tell(w, [unit], lambda n, unit=unit: f"{n(unit)} is destroyed", "casualty")
             for rider in [c for c in b.cargo.values() if c.aboard == unit.id]:  # placeholder (G18)
                 del b.cargo[rider.id]
                 b.lost.append(rider.but(aboard=""))
-                w.say(f"{_name(rider)} is lost with {unit.id}", kind="casualty")
+                tell(w, [unit], lambda n, unit=unit, rider=rider: f"{rider.side} {rider.id} is lost with "
+                     f"{n(unit)}" if n(unit) != UNSEEN else f"{n(unit)} is lost with a passenger", "casualty")
             continue
         b.put(after)
         if unit.pending:
-            w.say(f"{_name(unit)}: " + ", ".join(s for s, on in (("Disrupted", after.disrupted),
-                                                                    ("Damaged", after.damaged)) if on),
-                  kind="casualty")
+            states = ", ".join(s for s, on in (("Disrupted", after.disrupted), ("Damaged", after.damaged)) if on)
+            tell(w, [after], lambda n, after=after, states=states: f"{n(after)}: {states}", "casualty")
     for plane in [u for u in b.all() if not u.stats.ground]:
         del b.units[plane.id]
         b.reserve[plane.id] = plane

@@ -25,7 +25,8 @@ from pbem.core.verbs import Order
 from pbem.core.work import EVERYONE, Work
 
 from .battle import casualty_phase, interleave, overstack_penalty, perform, sides_in_order
-from .board import hex_name, parse_hex
+from .board import board, hex_name, parse_hex
+from .fog import seen_enemies
 from .model import SIDES, State, Unit, other
 from .moving import resume
 from .ingest import CONDITIONS
@@ -185,7 +186,8 @@ def deploy(w: Work[Battle], orders: Mapping[str, Sequence[Order]]) -> None:
                 b.reserve[uid] = Unit(uid, order.card, side, (0, 0), 0)
         spent = sum(cards()[o.card].cost for o in bought)
         w.say(f"{side} sets up {len(bought)} units ({spent} points): "
-              + (", ".join(o.text()[4:] for o in bought) or "nothing"), kind="deploy")
+              + (", ".join(o.text()[4:] for o in bought) or "nothing"), to=side if b.state.fog else None,
+              kind="deploy")
 
 
 STEPS: Steps[State, Battle] = Steps([
@@ -226,7 +228,7 @@ def setup(scenario: str, options: Mapping[str, Any], dice: Dice) -> State:
                  STEPS.start("deploy" if build else _first_step(options["cadence"])), options["sight"],
                  options["cadence"], reserve,
                  ow_soldiers=options["ow_soldiers"] == "yes", move_in_attack=options["move_in_attack"] == "yes",
-                 advanced=options["rules"] == "advanced")
+                 advanced=options["rules"] == "advanced", fog=options.get("visibility", "open") == "fog")
 
 
 # ---------------------------------------------------------------------------------------- views
@@ -237,8 +239,9 @@ def unit_view(u: Unit) -> dict[str, Any]:
 
 
 def view(state: State, seat: str) -> dict[str, Any]:
-    """Everything: the game hides nothing (digest 5), except the other side's standing orders."""
-    return {"seat": seat, "turn": state.turn, "last_turn": state.last_turn, "scenario": state.scenario,
+    """Everything in an open game (the fragment hides nothing, digest 5) except the other side's
+    standing orders; in fog, :func:`fogged` keeps only what the seat's side may know."""
+    full = {"seat": seat, "turn": state.turn, "last_turn": state.last_turn, "scenario": state.scenario,
             "map": state.map, "step": state.flow.step, "first": state.first, "strict": state.sight == "strict",
             "move_in_attack": state.move_in_attack, "points": tables()["army"]["points"], "advanced": state.advanced,
             "objectives": [hex_name(h) for h in state.objectives],
@@ -248,6 +251,25 @@ def view(state: State, seat: str) -> dict[str, Any]:
             "reserve": [{"id": u.id, "card": u.card, "name": u.stats.name, "side": u.side, "disrupted": u.disrupted}
                         for u in state.reserve],
             "standing": state.flow.standing.view_of(seat), "asking": _asking(state, seat)}
+    return fogged(state, seat, full) if state.fog else full
+
+
+def fogged(state: State, seat: str, full: dict[str, Any]) -> dict[str, Any]:
+    """The view in fog: own units and the enemies in sight; the last glimpse of each other enemy
+    not known lost (``last_known``, greyed in the picture); enemies lost only if ever seen; no
+    enemy aircraft off the map and no enemy passengers."""
+    seen = {u.id for u in seen_enemies(board(state.map), state.units, seat, strict=state.sight == "strict")}
+    glimpsed = {g.id: g for g in state.last_known if g.side == seat}
+
+    def mine(row: dict[str, Any]) -> bool:
+        return bool(row["side"] == seat)
+    return dict(full, fog=True,
+                units=[r for r in full["units"] if mine(r) or r["id"] in seen],
+                lost=[r for r in full["lost"] if mine(r) or r["id"] in glimpsed],
+                cargo=[r for r in full["cargo"] if mine(r)], reserve=[r for r in full["reserve"] if mine(r)],
+                last_known=[{"id": g.id, "card": g.card, "name": cards()[g.card].name, "side": other(seat),
+                             "hex": hex_name(g.hex), "facing": NAMES[g.facing], "turn": g.turn}
+                            for g in glimpsed.values() if g.id not in seen and state.unit(g.id) is not None])
 
 
 def _asking(state: State, seat: str) -> dict[str, Any] | None:

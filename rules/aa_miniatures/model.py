@@ -15,6 +15,11 @@ def other(side: str) -> str:
     return SIDES[1 - SIDES.index(side)]
 
 
+def name(u: Unit) -> str:
+    """How events name a unit: its side and id."""
+    return f"{u.side} {u.id}"
+
+
 @dataclass(frozen=True)
 class Unit:
     """A unit on the map.  ``pending`` holds this turn's face-down markers in the order placed
@@ -51,6 +56,18 @@ class Unit:
 
 
 @dataclass(frozen=True)
+class Glimpse:
+    """In fog, what ``side`` last saw of enemy unit ``id``: where, facing where, on which turn."""
+
+    side: str
+    id: str
+    card: str
+    hex: Hex
+    facing: int
+    turn: int
+
+
+@dataclass(frozen=True)
 class State:
     """The position: the scenario's map and turn limit, the units on the map, those lost, which
     side moves first this turn, the kit's flow (step, turn, standing orders) and the options."""
@@ -70,6 +87,8 @@ class State:
     ow_soldiers: bool = True  # option: a vehicle's overwatch may fire at soldiers entering its row (G22)
     move_in_attack: bool = True  # option: a unit may move instead of attacking in the attack phase (G6)
     advanced: bool = False  # option rules=advanced: facing matters for every unit, not only vehicles (L17, G30)
+    fog: bool = False  # option visibility=fog: a side sees only the enemies in its line of sight (fog.py)
+    last_known: tuple[Glimpse, ...] = ()  # in fog, what each side last saw of each enemy it has seen
 
     @property
     def turn(self) -> int:

@@ -7,9 +7,10 @@ from typing import Any
 
 from pbem.core.hexgrid import NAMES, Hex, direction
 from pbem.core.interrupts import Ask
-from pbem.core.work import EVERYONE, Work
+from pbem.core.work import Work
 
 from .board import hex_name, parse_hex
+from .fog import dice_seen_by, knowers, tell
 from .model import Unit
 from .movement import path_problem, steps_of
 from .orders import Move
@@ -38,14 +39,15 @@ def walk(w: Work[Battle], at: Unit, path: Sequence[Hex], face: str, *, entered: 
     (L29); reaction fire that Disrupts it stops it where it was fired at (L346).  ``entered``: the
     first step's entry roll was already made (a resumed walk); ``done``: who already reacted to it."""
     b = w.data
+    start = at
     for i, step in enumerate(steps_of(b.board, at, path)):
         heading = _heading(at.hex, step.hex)
         first = i == 0
         if step.entry and not (first and entered) and \
-                w.roll(6, f"{at.id} enters {hex_name(step.hex)}", seen_by=EVERYONE) < step.entry:
+                w.roll(6, f"{at.id} enters {hex_name(step.hex)}", seen_by=dice_seen_by(w, [at])) < step.entry:
             b.put(at.but(facing=heading))
-            w.say(f"{name(at)} fails to enter {hex_name(step.hex)} and stops in {hex_name(at.hex)}, "
-                  f"facing {NAMES[heading]} (L29)", kind="move")
+            said = f"fails to enter {hex_name(step.hex)} and stops in {hex_name(at.hex)}, facing {NAMES[heading]} (L29)"
+            tell(w, [at], lambda n, at=at, said=said: f"{n(at)} {said}", "move")
             return
         b.put(at)
         stopped = reactions(w, at, at.hex, step.hex, path[i:], face, done if first else ())
@@ -56,7 +58,20 @@ def walk(w: Work[Battle], at: Unit, path: Sequence[Hex], face: str, *, entered: 
             return
         at = at.but(hex=step.hex, facing=heading)
     b.put(at.but(facing=NAMES.index(face)))
-    w.say(f"{name(at)} moves to {hex_name(at.hex)} facing {face}", kind="move")
+    _moved(w, start, at, face)
+
+
+def _moved(w: Work[Battle], start: Unit, at: Unit, face: str) -> None:
+    """The move's event: in fog, a side that saw the unit only at one end of its move is told that
+    end (it leaves or comes into sight), and nothing about the way."""
+    if not w.data.state.fog:
+        w.say(f"{name(at)} moves to {hex_name(at.hex)} facing {face}", kind="move")
+        return
+    before, after = knowers(w, [start]), knowers(w, [at])
+    gone = tuple(side for side in before if before[side] and not after[side])
+    tell(w, [at], lambda n: f"{n(at)} moves to {hex_name(at.hex)} facing {face}", "move")
+    if gone:
+        w.say(f"{name(start)} moves out of sight from {hex_name(start.hex)}", to=gone, kind="move")
 
 
 def _heading(a: Hex, b: Hex) -> int:
@@ -139,9 +154,9 @@ def shoot(w: Work[Battle], shot: Shot, mover: Unit, a: Hex, b: Hex) -> Unit | No
     target = placed(mover, a, b, shot.at)
     friends = [u for u in bt.all() if u.side == firer.side]
     hit, text = fire(bt.board, Shot(firer, shot.at, shot.why), target, friends, bt.state.advanced,
-                     lambda why: w.roll(6, why, seen_by=EVERYONE))
+                     lambda why: w.roll(6, why, seen_by=dice_seen_by(w, [firer, target])))
     label = "defensive fire" if shot.why == "df" else "overwatch fire"
-    w.say(f"{name(firer)} {label} at {name(mover)} in {hex_name(shot.at)}: {text}", kind="reaction")
+    tell(w, [firer, target], lambda n: f"{n(firer)} {label} at {n(mover)} in {hex_name(shot.at)}: {text}", "reaction")
     return target.but(disrupted=True, overwatch=None) if hit else None
 
 
@@ -182,5 +197,6 @@ def resume(w: Work[Battle], data: dict[str, Any], answer: str) -> None:
             bt.put(stopped)
             return
     else:
-        w.say(f"{name(firer)} holds its fire at {name(mover)}", kind="reaction")
+        w.say(f"{name(firer)} holds its fire at {name(mover)}", to=firer.side if bt.state.fog else None,
+              kind="reaction")
     walk(w, mover, path, walk_data["face"], entered=True, done=walk_data["done"])  # type: ignore[arg-type]

@@ -318,8 +318,9 @@ GRAZE_RULE = "Grazing fire, L274-L282"
 
 def _target(view: View, attacker: Unit, name: str) -> Unit:
     target = next((u for u in units_of(view) if u.id == name.lower()), None)
-    if target is None:
-        raise IllegalOrderError(f"there is no unit {name}", rule=ATTACK_RULE)
+    if target is None:  # in fog the view holds only the enemies in sight: one answer for both cases
+        raise IllegalOrderError(f"no enemy you can see is called {name}" if view.get("fog") else
+                                f"there is no unit {name}", rule=ATTACK_RULE)
     problem = attack_problem(view, attacker, target)
     if problem is not None:
         legal = ", ".join(f"{t.id} ({combat.band(attacker.hex, t.hex)})" for t in legal_targets(view, attacker))

@@ -8,7 +8,8 @@ from pbem.core.verbs import Order
 from pbem.core.work import Work
 
 from .board import Board, board
-from .model import State, Unit
+from .fog import remember
+from .model import State, Unit, name
 
 
 class Battle:
@@ -17,6 +18,7 @@ class Battle:
 
     def __init__(self, state: State, work: Work[Any]) -> None:
         self.state = state
+        self.work = work
         self.board: Board = board(state.map)
         self.units: dict[str, Unit] = {u.id: u for u in state.units}
         self.lost = list(state.lost)
@@ -40,9 +42,13 @@ class Battle:
         return tuple(self.units.values())
 
     def freeze(self) -> State:
+        """The new position; in fog, each side's memory of the enemies it sees at the end (a reading:
+        sighting is judged when a resolution ends, and by the events during it)."""
+        memory = self.state.last_known
+        if self.state.fog:
+            memory = remember(memory, self.board, self.all(), self.work.turn, strict=self.state.sight == "strict")
         return replace(self.state, units=self.all(), lost=tuple(self.lost), first=self.first,
-                       reserve=tuple(self.reserve.values()), cargo=tuple(self.cargo.values()))
+                       reserve=tuple(self.reserve.values()), cargo=tuple(self.cargo.values()), last_known=memory)
 
 
-def name(u: Unit) -> str:
-    return f"{u.side} {u.id}"
+__all__ = ["Battle", "name"]

@@ -1,0 +1,79 @@
+"""Fog of war (option ``visibility=fog``, issue #17; the fragment itself hides nothing, digest 5).
+
+One rule decides everything a side is told: a side *sees* an enemy unit on the map when one of its
+own units on the map has line of sight to it (the game's own :func:`los.clear`, in the game's
+reading of L188-L210, vertices included under ``sight=strict``); an aircraft over the map is seen
+by everyone (a reading: nothing hides a plane in the sky).  Units aboard a transport neither see nor
+are seen.  An event naming units goes to each side that owns or sees one of them, and names each
+unit that side does not see "an unseen unit"; its dice go to the sides that see every unit named.
+What a side saw last of an enemy it no longer sees is kept per side (:class:`~.model.Glimpse`, with the turn).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+
+from pbem.core.work import EVERYONE, Work
+
+from .board import Board
+from .los import clear
+from .model import SIDES, Glimpse, Unit, name
+
+UNSEEN = "an unseen unit"
+
+
+def sees(board: Board, units: Iterable[Unit], side: str, target: Unit, *, strict: bool = False) -> bool:
+    """Whether ``side`` sees ``target`` (its own units always): any of its units on the map has a
+    clear line of sight to the target's hex."""
+    if target.side == side or not target.stats.ground:
+        return True
+    return any(u.side == side and clear(board, u.hex, target.hex, strict=strict) for u in units)
+
+
+def seen_enemies(board: Board, units: Sequence[Unit], side: str, *, strict: bool = False) -> list[Unit]:
+    """The enemy units on the map ``side`` sees now, in map order."""
+    return [u for u in units if u.side != side and sees(board, units, side, u, strict=strict)]
+
+
+def remember(glimpses: Sequence[Glimpse], board: Board, units: Sequence[Unit], turn: int, *, strict: bool = False) -> tuple[Glimpse, ...]:
+    """Each side's memory after a resolution: what it sees now replaces what it saw before; a unit
+    destroyed keeps its last glimpse (the view shows it among the lost)."""
+    out = {(g.side, g.id): g for g in glimpses}
+    for side in SIDES:
+        for u in seen_enemies(board, units, side, strict=strict):
+            out[(side, u.id)] = Glimpse(side, u.id, u.card, u.hex, u.facing, turn)
+    return tuple(sorted(out.values(), key=lambda g: (g.side, g.id)))
+
+
+# ---------------------------------------------------------------------------------------- events
+def knowers(w: Work, units: Sequence[Unit]) -> dict[str, set[str]]:
+    """For each side, the ids among ``units`` it sees (owned or in sight, judged on the working copy)."""
+    b = w.data
+    here = b.all()
+    return {side: {u.id for u in units if sees(b.board, here, side, u, strict=b.state.sight == "strict")}
+            for side in SIDES}
+
+
+def tell(w: Work, units: Sequence[Unit], text: Callable[[Callable[[Unit], str]], str], kind: str) -> None:
+    """Say an event about ``units`` (snapshots: a unit before and after a move counts if either is
+    seen).  ``text(name)`` writes it with ``name(unit)`` for each unit.  Open game: one event for all."""
+    if not w.data.state.fog:
+        w.say(text(name), kind=kind)
+        return
+    known = knowers(w, units)
+    by_text: dict[str, list[str]] = {}
+    for side in SIDES:
+        if known[side]:
+            said = text(lambda u, ids=known[side]: name(u) if u.id in ids else UNSEEN)
+            by_text.setdefault(said, []).append(side)
+    for said, sides in by_text.items():
+        w.say(said, to=tuple(sides), kind=kind)
+
+
+def dice_seen_by(w: Work, units: Sequence[Unit]) -> str | tuple[str, ...]:
+    """Who is shown the dice of an action of ``units``: everyone in an open game, else the sides that
+    see every unit named (the others read the dice, if at all, in the event told to them)."""
+    if not w.data.state.fog:
+        return EVERYONE
+    known = knowers(w, units)
+    ids = {u.id for u in units}
+    return tuple(side for side in SIDES if known[side] >= ids)
