@@ -7,7 +7,7 @@ from pbem.core.hexgrid import NAMES, distance, neighbours
 from pbem.core.verbs import View
 
 from . import combat
-from .board import board, hex_name
+from .board import board, hex_name, parse_hex
 from .preview import attack_preview
 from .model import Unit
 from .movement import path_problem, speed
@@ -55,6 +55,8 @@ def order_form(view: View, seat: str) -> str:
     if view["step"] == "attack":
         body += [f"# {p['id']}: {p['name']} off the map{', Disrupted' if p['disrupted'] else ''}; may AIR"
                  for p in view["reserve"] if p["side"] == seat]
+    body += [f"# last seen: {g['side']} {g['id']} ({g['name']}) in {g['hex']} facing {g['facing']} on turn {g['turn']}"
+             for g in view.get("last_known", ())]
     kept = [f"#   {s['text']}" for s in view["standing"]] or ["#   none"]
     usage = ("# AIR <aircraft> AT <hex> ATTACK <target> [FACE <dir>] | ATTACK <unit> <target> [AND <target>|GRAZE]"
              " | MOVE <unit> <hex> ... [FACE <dir>] | FACE <unit> <dir> | HOLD <unit>"
@@ -107,7 +109,7 @@ def _manoeuvre_lines(view: View, seat: str) -> list[str]:
     """Outside the attack window: idle guns with nothing in range go on Overwatch while the limit allows;
     every other unit closes in, so that reaction fire and cover come into play, or holds."""
     own = [u for u in units_of(view) if u.side == seat]
-    foes = [u for u in units_of(view) if u.side != seat]
+    foes = [u for u in units_of(view) if u.side != seat] or _glimpsed(view)
     watching = sum(1 for u in own if u.overwatch is not None)
     lines = []
     for unit in own:
@@ -117,6 +119,12 @@ def _manoeuvre_lines(view: View, seat: str) -> list[str]:
         else:
             lines.append(_step_toward(view, unit, foes) or f"HOLD {unit.id}")
     return lines
+
+
+def _glimpsed(view: View) -> list[Unit]:
+    """In fog with no enemy in sight: the enemies where they were last seen (the bot goes looking)."""
+    return [Unit(g["id"], g["card"], g["side"], h, NAMES.index(g["facing"]))
+            for g in view.get("last_known", ()) if (h := parse_hex(g["hex"])) is not None]
 
 
 def _idle_gun(view: View, unit: Unit) -> bool:

@@ -1,5 +1,6 @@
 """The map picture: terrain, hedges and cliffs, hex names; units with facing wedges, state markers,
-face-down marker counts and overwatch rows (everything in the view is open information)."""
+face-down marker counts and overwatch rows (everything in the seat's view; in fog,
+the last-known positions of enemies out of sight are drawn greyed)."""
 from __future__ import annotations
 
 from math import cos, radians, sin, sqrt
@@ -74,12 +75,26 @@ def _unit(view: View, u: dict) -> list[Shape]:
     return out
 
 
+def _glimpse(view: View, g: dict) -> list[Shape]:
+    """In fog, an enemy out of sight where it was last seen: a grey ring, its facing, and the turn."""
+    h = parse_hex(g["hex"])
+    assert h is not None
+    c = centre(view["map"], h)
+    d = NAMES.index(g["facing"])
+    return [Circle(c, SIZE * 0.45, fill="#d0d0d0", outline=SIDE[g["side"]]),
+            Line((c, _corner(c, -90 + 60 * d, 0.75)), color="#999999", width=2),
+            Text((c[0], c[1] - SIZE * 0.05), g["id"][:3], color="#777777", size=8),
+            Text((c[0] + SIZE * 0.5, c[1] - SIZE * 0.5), f"t{g['turn']}", color="#777777", size=8)]
+
+
 def picture(view: View) -> Picture:
-    """D: Disrupted, R: Damaged (red), +: a face-down marker; the red arrow is an overwatch row."""
+    """D: Disrupted, R: Damaged (red), +: a face-down marker; the red arrow is an overwatch row; in fog,
+    grey rings are enemies out of sight where last seen, with the turn (t3)."""
     base = _base(view["map"])
     m = board(view["map"])
     far = [centre(view["map"], h) for h in m.hexes]
     width = int(max(x for x, _ in far) + MARGIN)
     height = int(max(y for _, y in far) + MARGIN)
-    shapes = [s for u in view["units"] for s in _unit(view, u)]
+    shapes = [s for g in view.get("last_known", ()) for s in _glimpse(view, g)]
+    shapes += [s for u in view["units"] for s in _unit(view, u)]
     return Picture(width, height, tuple(shapes), title=f"{view['scenario']}, turn {view['turn']}", base=base)

@@ -29,7 +29,10 @@ def test_known_answer(path):
 
 @pytest.mark.parametrize("scenario", [s.name for s in RULESET.info.scenarios])
 @pytest.mark.parametrize("options", [{"sight": "edge"}, {"sight": "strict"}, {"cadence": "fast"}, {"army": "build"},
-                                     {"rules": "advanced"}], ids=["edge", "strict", "fast", "build", "advanced"])
+                                     {"rules": "advanced"}, {"visibility": "fog"},
+                                     {"visibility": "fog", "cadence": "fast", "sight": "strict"},
+                                     {"visibility": "fog", "army": "build"}],
+                         ids=["edge", "strict", "fast", "build", "advanced", "fog", "fog-fast-strict", "fog-build"])
 def test_conformance(scenario, options):
     """Bot games replay the same, round-trip, and every view, form and bot order is accepted."""
     assert check_ruleset(RULESET, scenario, SEED, options=options, max_phases=60) > 3
