@@ -7,6 +7,7 @@ rolls it is shown after both states are resolved with the same orders and dice.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -176,7 +177,55 @@ def sky_ww2_pairs():
                           orders={"coalition-1": "STAY\nMANOEUVRE banked-turn TARGET x1 APPLY TARGET ROTATE CW"})
 
 
-PAIRS = [*duel_pairs(), *bismarck_pairs(), *lew_morski_pairs(), *sky_ww2_pairs()]
+# -- A&A Miniatures in fog: a side sees only the enemies its units have line of sight to ----------------------
+
+try:  # not registered in pbem.rules.RULESETS yet (issue #17): probed all the same
+    from pbem.rules.aa_miniatures import RULESET as AA_MINIATURES
+    RULESETS.setdefault(AA_MINIATURES.info.name, AA_MINIATURES)
+except ImportError:  # pragma: no cover - the package is in the tree
+    pass
+
+# The farm skirmish in fog: the Allies see only the PaK 40 (H7); the Panzer (J4), MG 42 (G5) and grenadiers
+# (I6) are behind the town, and I4, I5, H3, H4 are out of the Allies' sight too.  The Axis see every Allied
+# unit; C6 and E7 are out of their sight.
+AA_FOG = {"scenario": "skirmish", "options": {"visibility": "fog"}}
+AA_ATTACK = dict(AA_FOG, edits=[["flow.step", "attack"]])
+AA_AXIS_MOVES = dict(AA_FOG, edits=[["first", "axis"], ["flow.step", "move-first"]])
+
+
+def aa_miniatures_pairs():
+    yield "aa_miniatures", Pair("where the unseen Panzer stands (view, form, refusal, bot, picture)", "allies",
+                                state("aa_miniatures", AA_ATTACK),
+                                state("aa_miniatures", AA_ATTACK, [["units[id=panzer].hex", [8, -1]],
+                                                                   ["units[id=panzer].facing", 2]]),
+                                probe="ATTACK sherman_a panzer\nATTACK sherman_b nobody\nIF LIVE panzer THEN HOLD garand",
+                                orders={"allies": "ATTACK sherman_a pak40", "axis": "HOLD panzer"})
+    yield "aa_miniatures", Pair("an unseen unit's hits, turned up in the Casualty Phase (events)", "allies",
+                                state("aa_miniatures", AA_ATTACK),
+                                state("aa_miniatures", AA_ATTACK, [["units[id=grenadier].pending", ["yellow"]],
+                                                                   ["units[id=mg42].disrupted", True]]),
+                                orders={"allies": "HOLD garand", "axis": "HOLD panzer"})
+    yield "aa_miniatures", Pair("an unseen unit moving out of sight (events, rolls)", "allies",
+                                state("aa_miniatures", AA_AXIS_MOVES),
+                                state("aa_miniatures", AA_AXIS_MOVES, [["units[id=panzer].hex", [7, -1]]]),
+                                orders={"axis": "MOVE grenadier I5"})
+    yield "aa_miniatures", Pair("an Allied unit out of the Axis' sight", "axis",
+                                state("aa_miniatures", AA_ATTACK, [["units[id=garand].hex", [2, 4]]]),
+                                state("aa_miniatures", AA_ATTACK, [["units[id=garand].hex", [4, 4]],
+                                                                   ["units[id=garand].facing", 3]]),
+                                probe="ATTACK pak40 garand\nATTACK panzer sherman_a",
+                                orders={"allies": "HOLD garand", "axis": "HOLD panzer"})
+    yield "aa_miniatures", Pair("what the Allies last saw, and an enemy's air reserve", "axis",
+                                state("aa_miniatures", AA_ATTACK),
+                                state("aa_miniatures", AA_ATTACK,
+                                      [["last_known", [{"side": "allies", "id": "panzer", "card": "panzer",
+                                                        "hex": [9, 0], "facing": 4, "turn": 1}]],
+                                       ["reserve", [{"id": "p47", "card": "p47", "side": "allies", "hex": [0, 0],
+                                                     "facing": 0}]]]),
+                                probe="ATTACK pak40 sherman_a", orders={"allies": "HOLD garand", "axis": "HOLD panzer"})
+
+
+PAIRS = [*duel_pairs(), *bismarck_pairs(), *lew_morski_pairs(), *sky_ww2_pairs(), *aa_miniatures_pairs()]
 
 
 @pytest.mark.parametrize("game,pair", PAIRS, ids=[f"{g}-{p.name}" for g, p in PAIRS])
@@ -188,6 +237,18 @@ def test_nothing_hidden_reaches_the_seat(game, pair):
 def test_lew_morski_mutual_fire_with_an_unseen_aircraft():
     """The mutual-fire announcement and the return shot must not name an aircraft the side cannot see."""
     assert not leaks(RULESETS["lew_morski"], LM_MUTUAL_FIRE), "\n".join(leaks(RULESETS["lew_morski"], LM_MUTUAL_FIRE))
+
+
+def test_aa_miniatures_pairs_would_catch_an_open_game():
+    """The fog pairs are sharp: played open (nothing hidden) every one of them shows the difference."""
+    for game, pair in aa_miniatures_pairs():
+        opened = dataclasses.replace(pair, a=_opened(pair.a), b=_opened(pair.b))
+        assert leaks(RULESETS[game], opened), pair.name
+
+
+def _opened(position):
+    data = RULESETS["aa_miniatures"].dump(position)
+    return RULESETS["aa_miniatures"].load(dict(data, fog=False))
 
 
 def test_every_game_is_probed():
