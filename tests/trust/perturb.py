@@ -11,7 +11,8 @@ the change is one the rules say ``seat`` cannot know:
 * lew_morski: other seats' standing orders (REACT / RETURNFIRE / AA), and in fog games enemy
   bomb loads, gun jams, off-board schedules, and (for the Germans) the position of British
   aircraft out of sight and AA guns not revealed;
-* aa_miniatures: the other side's standing orders (the game is otherwise open information);
+* aa_miniatures: the other side's standing orders; in fog games also the position of an enemy out of
+  sight, what the other side last saw, and its aircraft off the map;
 * sky_ww2: deck order, the cards in other seats' hands (hand size and malfunction count kept:
   those are public [L196]), the enemy's unrevealed ground objects and selection candidates;
 * wing_leader: the other side's standing orders (TACTIC, REACT, DOGFIGHT, CONSENT); the map, the
@@ -266,7 +267,50 @@ def perturb_bismarck(ruleset, state, seat, rnd):
 
 # ------------------------------------------------------------------------------- aa_miniatures
 def perturb_aa_miniatures(ruleset, state, seat, rnd):
-    """Open information (the fragment hides nothing): only the other side's standing orders are private."""
+    """The other side's standing orders are private; in fog games also where an enemy out of the seat's
+    sight stands (moved to another hex out of sight), what the other side last saw, and its aircraft
+    off the map."""
+    twins = _aa_standing(ruleset, state, seat, rnd)
+    if state.fog:
+        twins += _aa_fog(ruleset, state, seat, rnd)
+    return twins
+
+
+def _aa_fog(ruleset, state, seat, rnd):
+    from pbem.rules.aa_miniatures.board import board
+    from pbem.rules.aa_miniatures.los import clear
+
+    d = ruleset.dump(state)
+    m, strict = board(state.map), state.sight == "strict"
+    eyes = [u.hex for u in state.units if u.side == seat]
+
+    def unseen(h):
+        return not any(clear(m, e, h, strict=strict) for e in eyes)
+
+    out = []
+    hidden = [i for i, u in enumerate(state.units) if u.side != seat and u.stats.ground and unseen(u.hex)]
+    free = [h for h in sorted(m.hexes) if unseen(h) and not any(u.hex == h for u in state.units)]
+    if hidden and free:
+        i = rnd.choice(hidden)
+        e = copy.deepcopy(d)
+        e["units"][i]["hex"] = list(rnd.choice(free))
+        e["units"][i]["facing"] = rnd.randrange(6)
+        out.append(_twin(ruleset, e, d, f"where the unseen {d['units'][i]['id']} stands"))
+    foe = next(s.name for s in ruleset.seats(state) if s.name != seat)
+    e = copy.deepcopy(d)
+    e["last_known"] = [g for g in d["last_known"] if g["side"] != foe] + \
+        [{"side": foe, "id": u.id, "card": u.card, "hex": list(u.hex), "facing": u.facing, "turn": 1}
+         for u in state.units if u.side == seat and rnd.random() < 0.5]
+    out.append(_twin(ruleset, e, d, "what the other side last saw"))
+    e = copy.deepcopy(d)
+    e["reserve"] = [r for r in d["reserve"] if r["side"] != foe] + \
+        ([] if any(r["side"] == foe for r in d["reserve"]) else
+         [{"id": "fw190_x", "card": "fw190" if foe == "axis" else "p47", "side": foe, "hex": [0, 0], "facing": 0}])
+    out.append(_twin(ruleset, e, d, "the other side's aircraft off the map"))
+    return [t for t in out if t]
+
+
+def _aa_standing(ruleset, state, seat, rnd):
     d = ruleset.dump(state)
     foe = next(s.name for s in ruleset.seats(state) if s.name != seat)
     kept = [row for row in d["flow"]["standing"] if row[0] != foe]
@@ -335,6 +379,7 @@ OPTION_SETS: dict[str, list[dict[str, Any]]] = {
     "duel": [{}],
     "bismarck": [{}, {"tirpitz": True}],
     "lew_morski": [{"visibility": "fog"}, {"visibility": "fog", "players_per_side": 2}, {}],
+    "aa_miniatures": [{"visibility": "fog"}, {"visibility": "fog", "cadence": "fast", "sight": "strict"}, {}],
     "sky_ww2": [{}, {"players": 4, "events": True}, {"selection": "free"}],
     "wing_leader": [{}, {"cadence": "single"}],
 }
