@@ -8,6 +8,7 @@ from pbem.core.verbs import View
 
 from . import combat
 from .board import board, hex_name, parse_hex
+from .ingest import placing
 from .preview import attack_preview
 from .model import Unit
 from .movement import path_problem, speed
@@ -44,6 +45,8 @@ def order_form(view: View, seat: str) -> str:
             f"{view['step']} ({view['first']} moves first this turn). You are {seat}."]
     if not _awaited(view, seat):
         return "\n".join(head + ["# Nothing to order in this phase."]) + "\n"
+    if view["step"] == "deploy" and placing(view, seat):
+        return "\n".join(head + _placing_lines(view, seat)) + "\n"
     if view["step"] == "deploy":
         return "\n".join(head + _army_lines(view, seat) + army(view, seat)) + "\n"
     if view["asking"]:
@@ -97,7 +100,7 @@ def bot_orders(view: View, seat: str, dice: Dice) -> str:
     if not _awaited(view, seat):
         return ""
     if view["step"] == "deploy":
-        return "\n".join(army(view, seat)) + "\n"
+        return "" if placing(view, seat) else "\n".join(army(view, seat)) + "\n"  # the bot keeps the scenario's places
     if view["asking"]:
         return view["asking"]["choices"][-2] + "\n"  # FIRE TO (or FIRE): the bot always fires
     lines: list[str] = [] if view["standing"] else ["DF ALL ASK", "OW ALL ASK", "INITIATIVE ASK"]  # meet the windows
@@ -170,6 +173,15 @@ def _army_lines(view: View, seat: str) -> list[str]:
              f"({min(hex_name(h) for h in places)} to {max(hex_name(h) for h in places)})."]
             + [f"#   {k}: {c.name}, {c.kind}, {c.cost} points" for k, c in cards().items() if c.side == seat]
             + ["# A suggestion follows; change it as you like."])
+
+
+def _placing_lines(view: View, seat: str) -> list[str]:
+    places = zone(view, seat)
+    return ([f"# Sealed deployment: the other side does not see where you set up. PLACE <unit> AT <hex> "
+             f"[FACE <dir>] in your zone ({min(hex_name(h) for h in places)} to {max(hex_name(h) for h in places)});"
+             " a unit not placed stays where the scenario puts it."]
+            + [f"#   {u.id}: {u.stats.name} at {hex_name(u.hex)} facing {NAMES[u.facing]}"
+               for u in units_of(view) if u.side == seat])
 
 
 def army(view: View, seat: str) -> list[str]:

@@ -30,7 +30,7 @@ from .fog import seen_enemies
 from .model import SIDES, State, Unit, other
 from .moving import resume
 from .ingest import CONDITIONS
-from .orders import ACTIONS, Air, Buy, revive
+from .orders import ACTIONS, Air, Buy, Place, revive
 from .working import Battle
 from .tables import cards, scenarios, tables
 
@@ -172,8 +172,12 @@ def choose_first(w: Work[Battle], orders: Mapping[str, Sequence[Order]]) -> None
 
 
 def deploy(w: Work[Battle], orders: Mapping[str, Sequence[Order]]) -> None:
-    """The sealed army build: both sides' purchases are set up at once (aircraft off the map)."""
+    """The sealed set-up: both sides' purchases (army build) or placements of the scenario's forces
+    (fog) are set up at once; in fog each side is told only its own."""
     b = w.data
+    if b.all():
+        _place(w, orders)
+        return
     for side in SIDES:
         bought = [o for o in orders.get(side, ()) if isinstance(o, Buy)]
         for n, order in enumerate(bought, 1):
@@ -190,9 +194,30 @@ def deploy(w: Work[Battle], orders: Mapping[str, Sequence[Order]]) -> None:
               kind="deploy")
 
 
+def _place(w: Work[Battle], orders: Mapping[str, Sequence[Order]]) -> None:
+    """Sealed deployment of the scenario's forces (fog): each PLACE moves one unit within its zone;
+    silence keeps the scenario's places."""
+    b = w.data
+    for side in SIDES:
+        placed = [o for o in orders.get(side, ()) if isinstance(o, Place)]
+        for order in placed:
+            hex_ = parse_hex(order.at)
+            assert hex_ is not None
+            b.put(b.units[order.unit].but(hex=hex_, facing=NAMES.index(order.face)))
+        w.say(f"{side} sets up: " + (", ".join(o.text()[6:] for o in placed) or "as the scenario places it"),
+              to=side, kind="deploy")
+
+
+def _deploy_prompt(state: State) -> str:
+    if state.units:
+        return ("Set up your forces unseen (PLACE <unit> AT <hex> [FACE <dir>], in your zone); "
+                "a unit not placed stays where the scenario puts it.")
+    return "Buy your army (BUY <card> AT <hex> [FACE <dir>]; aircraft: BUY <card>) within the points."
+
+
 STEPS: Steps[State, Battle] = Steps([
-    Step("deploy", deploy, next=_after, title="sealed army build",
-         prompt="Buy your army (BUY <card> AT <hex> [FACE <dir>]; aircraft: BUY <card>) within the points."),
+    Step("deploy", deploy, next=_after, title=lambda s: "sealed deployment" if s.units else "sealed army build",
+         prompt=_deploy_prompt),
     Step("move-first", move_first, next=_after, who=lambda s: (s.first,), title="first player's movement",
          prompt="Move your units (MOVE, FACE, HOLD); the other side moves next, having seen yours."),
     Step("move-second", move_second, next=_after, who=lambda s: (other(s.first),),
@@ -220,15 +245,16 @@ def _placed(line: str, side: str) -> Unit:
 def setup(scenario: str, options: Mapping[str, Any], dice: Dice) -> State:
     sc = scenarios()[scenario]
     build = options["army"] == "build"
+    fog = options.get("visibility", "open") == "fog"  # a scenario's forces are then set up sealed
     units = () if build else tuple(_placed(line, side) for side in SIDES for line in sc[side])
     reserve = () if build else tuple(Unit(uid, card, side, (0, 0), 0) for side in SIDES
                                      for uid, card in (line.split() for line in sc.get(f"{side}_air", [])))
     objectives = tuple(h for h in (parse_hex(n) for n in sc["objectives"]) if h is not None)
     return State(scenario, sc["map"], sc["turns"], objectives, units, (), sc["first"],
-                 STEPS.start("deploy" if build else _first_step(options["cadence"])), options["sight"],
+                 STEPS.start("deploy" if build or fog else _first_step(options["cadence"])), options["sight"],
                  options["cadence"], reserve,
                  ow_soldiers=options["ow_soldiers"] == "yes", move_in_attack=options["move_in_attack"] == "yes",
-                 advanced=options["rules"] == "advanced", fog=options.get("visibility", "open") == "fog")
+                 advanced=options["rules"] == "advanced", fog=fog)
 
 
 # ---------------------------------------------------------------------------------------- views
@@ -258,7 +284,8 @@ def fogged(state: State, seat: str, full: dict[str, Any]) -> dict[str, Any]:
     """The view in fog: own units and the enemies in sight; the last glimpse of each other enemy
     not known lost (``last_known``, greyed in the picture); enemies lost only if ever seen; no
     enemy aircraft off the map and no enemy passengers."""
-    seen = {u.id for u in seen_enemies(board(state.map), state.units, seat, strict=state.sight == "strict")}
+    seen = set() if state.flow.step == "deploy" else \
+        {u.id for u in seen_enemies(board(state.map), state.units, seat, strict=state.sight == "strict")}
     glimpsed = {g.id: g for g in state.last_known if g.side == seat}
 
     def mine(row: dict[str, Any]) -> bool:

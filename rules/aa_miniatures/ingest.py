@@ -12,8 +12,9 @@ from pbem.core.standing import parse_cancel
 from pbem.core.verbs import Order, Verb, VerbTable, View
 
 from .movement import FACING_RULE, STACK_RULE, within_full
-from .orders import Attack, Buy, Overwatch, unit_of
-from .parsers import (AIR_USAGE, ATTACK_RULE, BUILD_RULE, parse_buy, ATTACK_USAGE, STRIKE_RULE, TRANSPORT_RULE, overwatch_limit,
+from .board import parse_hex
+from .orders import Attack, Buy, Overwatch, Place, unit_of
+from .parsers import (AIR_USAGE, ATTACK_RULE, BUILD_RULE, PLACE_RULE, PLACE_USAGE, parse_buy, parse_place, ATTACK_USAGE, STRIKE_RULE, TRANSPORT_RULE, overwatch_limit,
                       parse_air, parse_attack, parse_choice, parse_face, parse_fire, parse_fire_order, parse_hold,
                       parse_hold_fire, parse_initiative, parse_load, parse_move, parse_overwatch, parse_penalty,
                       parse_policy, parse_unload, units_of)
@@ -49,6 +50,7 @@ ORDERS = scripted(VerbTable([
     Verb("ATTACK", parse_attack, ATTACK_USAGE, ATTACK_RULE),
     Verb("HOLD", parse_hold, "HOLD <unit>", FACING_RULE),
     Verb("AIR", parse_air, AIR_USAGE, STRIKE_RULE),
+    Verb("PLACE", parse_place, PLACE_USAGE, PLACE_RULE),
     Verb("BUY", parse_buy, "BUY <card> AT <hex> [FACE <dir>] | BUY <aircraft>", BUILD_RULE),
     Verb("LOAD", parse_load, "LOAD <unit> INTO <transport>", TRANSPORT_RULE),
     Verb("UNLOAD", parse_unload, "UNLOAD <unit> [AT <hex>]", TRANSPORT_RULE),
@@ -109,9 +111,38 @@ def _within_budget(parsed: Sequence[tuple[OrderLine, Order]], view: View, seat: 
     return problems
 
 
+def placing(view: View, seat: str) -> bool:
+    """The set-up window places the scenario's own forces (fog), rather than buying an army."""
+    return any(u["side"] == seat for u in view["units"])
+
+
+def _placed_within_full(parsed: Sequence[tuple[OrderLine, Order]], view: View, seat: str) -> list[OrderProblem]:
+    """Each unit placed once, and no hex beyond full once every unit of the side stands where it will (L1)."""
+    problems, where, seen = [], {u.id: u.hex for u in units_of(view) if u.side == seat and u.stats.ground}, set()
+    for line, order in parsed:
+        if not isinstance(order, Place):
+            continue
+        if order.unit in seen:
+            problems.append(IllegalOrderError(f"{order.unit} is placed twice", rule=PLACE_RULE)
+                            .problem(line.line_no, line.text))
+        seen.add(order.unit)
+        where[order.unit] = parse_hex(order.at)
+    kinds = {u.id: u.stats.kind for u in units_of(view)}
+    for line, order in parsed:
+        if isinstance(order, Place):
+            here = [uid for uid, h in where.items() if h == where[order.unit]]
+            vehicles = sum(1 for uid in here if kinds[uid] == "vehicle")
+            if not within_full(vehicles, len(here) - vehicles):
+                problems.append(IllegalOrderError(f"{order.at} would be over full ({STACK_RULE})", rule=PLACE_RULE)
+                                .problem(line.line_no, line.text))
+    return problems
+
+
 def check_orders(view: View, seat: str, lines: Sequence[OrderLine]) -> Any:
     if view.get("asking"):
         return ANSWERS.check_lines(view, seat, lines)
+    if view["step"] == "deploy" and placing(view, seat):
+        return ORDERS.check_lines(view, seat, lines, allowed=("PLACE", *STANDING_VERBS), whole=_placed_within_full)
     if view["step"] == "deploy":
         return ORDERS.check_lines(view, seat, lines, allowed=("BUY", *STANDING_VERBS), whole=_within_budget)
     allowed = ATTACK_VERBS if view["step"] == "attack" else MOVE_VERBS

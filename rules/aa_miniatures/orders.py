@@ -115,6 +115,18 @@ class Buy:
 
 
 @dataclass(frozen=True)
+class Place:
+    """Sealed deployment in fog: one of the scenario's own units set up elsewhere in the side's zone."""
+
+    unit: str
+    at: str
+    face: str
+
+    def text(self) -> str:
+        return f"PLACE {self.unit} AT {self.at} FACE {self.face}"
+
+
+@dataclass(frozen=True)
 class Policy:
     """Standing: whether a unit (or ALL) makes defensive fire (``DF``) or overwatch fire (``OW``) at a
     unit that provokes it: ALWAYS, NEVER, only at VEHICLES or SOLDIERS, or ASK (a short window opens

@@ -14,7 +14,7 @@ from .board import board, direction_of, hex_name, parse_hex
 from .los import LOS_RULE, clear, strike_facings
 from .model import Unit
 from .movement import FACING_RULE, STACK_RULE, path_problem, placement_problem
-from .orders import (Air, Answer, Attack, Buy, Face, FireOrder, Hold, Initiative, Load, Move, Overwatch, Penalty,
+from .orders import (Air, Answer, Attack, Buy, Face, Place, FireOrder, Hold, Initiative, Load, Move, Overwatch, Penalty,
                      Policy, Unload)
 from .reactions import DF_RULE, OW_RULE
 from .tables import AIRCRAFT, ARTILLERY, cards, scenarios, tables
@@ -371,6 +371,23 @@ def zone(view: View, seat: str) -> list[Any]:
     rows = sorted(int(n[1:]) for n in names)
     return [h for h in board(view["map"]).hexes if cols[0] <= ord(hex_name(h)[0]) <= cols[1]
             and rows[0] <= int(hex_name(h)[1:]) <= rows[1]]
+
+
+def parse_place(args: tuple[str, ...], view: View, seat: str) -> Place:
+    """``PLACE <unit> AT <hex> [FACE <dir>]``: a unit of the scenario's forces, a hex of the seat's zone."""
+    words = [a.upper() for a in args]
+    if len(words) not in (3, 5) or words[1] != "AT" or (len(words) == 5 and words[3] != "FACE"):
+        raise OrderSyntaxError(f"expected {PLACE_USAGE}", rule=PLACE_RULE)
+    unit = _own(view, seat, args[0], PLACE_RULE)
+    h = parse_hex(words[2])
+    if h is None or h not in zone(view, seat):
+        raise IllegalOrderError(f"{words[2]} is not in your set-up zone", rule=PLACE_RULE)
+    face = _facing(words[4], PLACE_RULE) if len(words) == 5 else NAMES[unit.facing]
+    return Place(unit.id, hex_name(h), face)
+
+
+PLACE_USAGE = "PLACE <unit> AT <hex> [FACE <dir>]"
+PLACE_RULE = "sealed deployment in fog (issue #17; set-up is lost, digest G29)"
 
 
 def parse_buy(args: tuple[str, ...], view: View, seat: str) -> Buy:

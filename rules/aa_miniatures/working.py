@@ -45,8 +45,9 @@ class Battle:
         """The new position; in fog, each side's memory of the enemies it sees at the end (a reading:
         sighting is judged when a resolution ends, and by the events during it)."""
         memory, strict = self.state.last_known, self.state.sight == "strict"
-        if self.state.fog:  # what was in sight as the resolution began, then as it ends
-            memory = remember(memory, self.board, self.state.units, self.state.turn, strict=strict)
+        if self.state.fog:  # what was in sight as the resolution began (not before a sealed set-up), then at its end
+            if self.state.flow.step != "deploy":
+                memory = remember(memory, self.board, self.state.units, self.state.turn, strict=strict)
             memory = remember(memory, self.board, self.all(), self.work.turn, strict=strict)
         return replace(self.state, units=self.all(), lost=tuple(self.lost), first=self.first,
                        reserve=tuple(self.reserve.values()), cargo=tuple(self.cargo.values()), last_known=memory)
