@@ -6,6 +6,7 @@ game hides nothing, digest 5)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 from pbem.core.hexgrid import NAMES
@@ -23,7 +24,7 @@ from .movement import overstacked
 from .movement import placement_problem
 from .orders import Air, Attack, Face, Hold, Load, Move, Overwatch, Unload
 from .tables import VEHICLE
-from .fog import UNSEEN, dice_seen_by, tell
+from .fog import dice_seen_by, tell
 from .working import Battle
 from .working import name as _name
 
@@ -55,7 +56,7 @@ def _face(w: Work[Battle], unit: Unit, order: Face) -> str | None:
         return f"{unit.id} is Disrupted and cannot turn (L25)"
     w.data.put(unit.but(facing=NAMES.index(order.face), overwatch=None))
     w.data.acted.add(unit.id)
-    tell(w, [unit], lambda n: f"{n(unit)} turns to face {order.face}", "move")
+    tell(w, [unit], f"{{0}} turns to face {order.face}", "move")
     return None
 
 
@@ -69,7 +70,7 @@ def _load(w: Work[Battle], unit: Unit, order: Load) -> str | None:
     del b.units[unit.id]
     b.cargo[unit.id] = unit.but(aboard=carrier.id, overwatch=None)
     b.acted.add(unit.id)
-    tell(w, [unit, carrier], lambda n: f"{n(unit)} boards {n(carrier)} in {hex_name(carrier.hex)}", "move")
+    tell(w, [unit, carrier], f"{{0}} boards {{1}} in {hex_name(carrier.hex)}", "move")
     return None
 
 
@@ -87,7 +88,7 @@ def _unload(w: Work[Battle], seat: str, order: Unload) -> str | None:
     del b.cargo[passenger.id]
     b.put(passenger.but(hex=at, facing=carrier.facing, aboard=""))
     b.acted.add(passenger.id)
-    tell(w, [b.units[passenger.id], carrier], lambda n: f"{n(passenger)} gets off {n(carrier)} at {order.at}", "move")
+    tell(w, [b.units[passenger.id], carrier], f"{{0}} gets off {{1}} at {order.at}", "move")
     return None
 
 
@@ -99,7 +100,7 @@ def _overwatch(w: Work[Battle], unit: Unit, order: Overwatch) -> str | None:
     turned = unit.facing if unit.stats.turret or unit.stats.kind != VEHICLE else d
     w.data.put(unit.but(overwatch=d, facing=turned))
     w.data.acted.add(unit.id)
-    tell(w, [unit], lambda n: f"{n(unit)} goes on Overwatch towards {order.face}", "move")
+    tell(w, [unit], f"{{0}} goes on Overwatch towards {order.face}", "move")
     return None
 
 
@@ -140,7 +141,7 @@ def strike(w: Work[Battle], seat: str, order: Air) -> str | None:
     plane = plane.but(hex=at, facing=NAMES.index(order.face), pending=(), overwatch=None)
     b.put(plane)
     b.acted.add(plane.id)
-    tell(w, [plane], lambda n: f"{n(plane)} strikes from {order.at} facing {order.face}", "air")
+    tell(w, [plane], f"{{0}} strikes from {order.at} facing {order.face}", "air")
     plane = _anti_aircraft(w, plane)
     problem = _attack_problem(b, plane, target)
     if problem is not None:
@@ -161,9 +162,8 @@ def _anti_aircraft(w: Work[Battle], plane: Unit) -> Unit:
         b.fired.add(gun.id)
         friends = [u for u in b.all() if u.side == gun.side]
         hit, text = fire(b.board, Shot(gun, plane.hex, "aa"), plane, friends, b.state.advanced,
-                         lambda why, pair=(gun, plane): w.roll(6, why, seen_by=dice_seen_by(w, pair)))
-        tell(w, [gun, plane], lambda n, gun=gun, plane=plane, text=text: f"{n(gun)} AA fire at {n(plane)} in "
-             f"{hex_name(plane.hex)}: {text}", "reaction")
+                         partial(w.roll, 6, seen_by=dice_seen_by(w, [gun, plane])))
+        tell(w, [gun, plane], f"{{0}} AA fire at {{1}} in {hex_name(plane.hex)}: {text}", "reaction")
         if hit:
             plane = plane.but(disrupted=True)
             b.put(plane)
@@ -190,7 +190,7 @@ def _roll_attack(w: Work[Battle], attacker: Unit, target: Unit) -> None:
     s = combat.successes(faces, mod)
     hits = combat.hits_for(s, d)
     pending = combat.add_hits(target.pending, hits, target.stats.kind == VEHICLE)
-    tell(w, [attacker, target], lambda n: f"{n(attacker)} attacks {n(target)} at {band} range: {dice} dice "
+    tell(w, [attacker, target], f"{{0}} attacks {{1}} at {band} range: {dice} dice "
          f"{','.join(map(str, sorted(faces, reverse=True)))}{f' ({mod:+d} each)' if mod else ''}, "
          f"{_count(s, 'success', 'successes')} against {side} defence {d}: {_count(hits, 'hit', 'hits')}",
          "attack")
@@ -198,7 +198,7 @@ def _roll_attack(w: Work[Battle], attacker: Unit, target: Unit) -> None:
         pending = _cover(w, attacker, target, pending)
     b.put(target.but(pending=pending))
     if pending != target.pending:
-        tell(w, [target], lambda n: f"{n(target)} now has face-down {', '.join(pending)}", "hit")
+        tell(w, [target], f"{{0}} now has face-down {', '.join(pending)}", "hit")
 
 
 _ACTS: dict[type, Any] = {Move: move, Face: _face, Attack: _attack, Overwatch: _overwatch, Load: _load, Hold: _hold}
@@ -225,9 +225,9 @@ def _cover(w: Work[Battle], attacker: Unit, target: Unit, pending: tuple[str, ..
     same = combat.tables()["cover"]["same_hex"] if attacker.hex == target.hex else 0
     roll = w.roll(6, f"{target.id} cover roll", seen_by=dice_seen_by(w, [target]))
     if roll + same < need:
-        tell(w, [target], lambda n: f"{n(target)} cover roll {roll}: no cover (needs {need})", "cover")
+        tell(w, [target], f"{{0}} cover roll {roll}: no cover (needs {need})", "cover")
         return pending
-    tell(w, [target], lambda n: f"{n(target)} cover roll {roll}: the attack only disrupts (needs {need})", "cover")
+    tell(w, [target], f"{{0}} cover roll {roll}: the attack only disrupts (needs {need})", "cover")
     return combat.after_cover(target.pending, pending)
 
 
@@ -242,8 +242,7 @@ def overstack_penalty(w: Work[Battle], side: str) -> None:
         here = [u for u in b.all() if u.hex == h and u.side == side and u.stats.ground]
         victim = _penalised(here, choice)
         b.put(victim.but(pending=combat.add_hits(victim.pending, 1, victim.stats.kind == VEHICLE)))
-        tell(w, [victim], lambda n, h=h, victim=victim: f"{hex_name(h)} is over full: {other(side)} puts a "
-             f"face-down yellow on {n(victim)} (L5)", "hit")
+        tell(w, [victim], f"{hex_name(h)} is over full: {other(side)} puts a face-down yellow on {{0}} (L5)", "hit")
 
 
 def _penalised(units: Sequence[Unit], choice: str) -> Unit:
@@ -264,17 +263,16 @@ def casualty_phase(w: Work[Battle]) -> None:
         if after is None:
             del b.units[unit.id]
             b.lost.append(unit)
-            tell(w, [unit], lambda n, unit=unit: f"{n(unit)} is destroyed", "casualty")
+            tell(w, [unit], "{0} is destroyed", "casualty")
             for rider in [c for c in b.cargo.values() if c.aboard == unit.id]:  # placeholder (G18)
                 del b.cargo[rider.id]
                 b.lost.append(rider.but(aboard=""))
-                tell(w, [unit], lambda n, unit=unit, rider=rider: f"{rider.side} {rider.id} is lost with "
-                     f"{n(unit)}" if n(unit) != UNSEEN else f"{n(unit)} is lost with a passenger", "casualty")
+                tell(w, [rider, unit], "{0} is lost with " + unit.id, "casualty")
             continue
         b.put(after)
         if unit.pending:
             states = ", ".join(s for s, on in (("Disrupted", after.disrupted), ("Damaged", after.damaged)) if on)
-            tell(w, [after], lambda n, after=after, states=states: f"{n(after)}: {states}", "casualty")
+            tell(w, [after], "{0}: " + states, "casualty")
     for plane in [u for u in b.all() if not u.stats.ground]:
         del b.units[plane.id]
         b.reserve[plane.id] = plane

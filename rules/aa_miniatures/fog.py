@@ -10,7 +10,8 @@ What a side saw last of an enemy it no longer sees is kept per side (:class:`~.m
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+import re
+from collections.abc import Container, Iterable, Sequence
 
 from pbem.core.work import EVERYONE, Work
 
@@ -19,6 +20,7 @@ from .los import clear
 from .model import SIDES, Glimpse, Unit, name
 
 UNSEEN = "an unseen unit"
+PLACE = re.compile(r"\{(\d)\}")  # a unit's place in an event's text
 
 
 def sees(board: Board, units: Iterable[Unit], side: str, target: Unit, *, strict: bool = False) -> bool:
@@ -26,6 +28,8 @@ def sees(board: Board, units: Iterable[Unit], side: str, target: Unit, *, strict
     clear line of sight to the target's hex."""
     if target.side == side or not target.stats.ground:
         return True
+    if target.aboard:  # a passenger is off the map: nobody sees it
+        return False
     return any(u.side == side and clear(board, u.hex, target.hex, strict=strict) for u in units)
 
 
@@ -53,18 +57,20 @@ def knowers(w: Work, units: Sequence[Unit]) -> dict[str, set[str]]:
             for side in SIDES}
 
 
-def tell(w: Work, units: Sequence[Unit], text: Callable[[Callable[[Unit], str]], str], kind: str) -> None:
-    """Say an event about ``units`` (snapshots: a unit before and after a move counts if either is
-    seen).  ``text(name)`` writes it with ``name(unit)`` for each unit.  Open game: one event for all."""
+def tell(w: Work, units: Sequence[Unit], text: str, kind: str) -> None:
+    """Say an event about ``units``: ``{0}``, ``{1}``... in ``text`` stand for their names (or
+    "an unseen unit" to a side that does not see that one).  Open game: one event for everyone."""
+    def named(ids: Container[str]) -> str:
+        return PLACE.sub(lambda m: name(units[int(m[1])]) if units[int(m[1])].id in ids else UNSEEN, text)
+
     if not w.data.state.fog:
-        w.say(text(name), kind=kind)
+        w.say(named({u.id for u in units}), kind=kind)
         return
     known = knowers(w, units)
     by_text: dict[str, list[str]] = {}
     for side in SIDES:
         if known[side]:
-            said = text(lambda u, ids=known[side]: name(u) if u.id in ids else UNSEEN)
-            by_text.setdefault(said, []).append(side)
+            by_text.setdefault(named(known[side]), []).append(side)
     for said, sides in by_text.items():
         w.say(said, to=tuple(sides), kind=kind)
 

@@ -47,7 +47,7 @@ def walk(w: Work[Battle], at: Unit, path: Sequence[Hex], face: str, *, entered: 
                 w.roll(6, f"{at.id} enters {hex_name(step.hex)}", seen_by=dice_seen_by(w, [at])) < step.entry:
             b.put(at.but(facing=heading))
             said = f"fails to enter {hex_name(step.hex)} and stops in {hex_name(at.hex)}, facing {NAMES[heading]} (L29)"
-            tell(w, [at], lambda n, at=at, said=said: f"{n(at)} {said}", "move")
+            tell(w, [at], "{0} " + said, "move")
             return
         b.put(at)
         stopped = reactions(w, at, at.hex, step.hex, path[i:], face, done if first else ())
@@ -69,7 +69,7 @@ def _moved(w: Work[Battle], start: Unit, at: Unit, face: str) -> None:
         return
     before, after = knowers(w, [start]), knowers(w, [at])
     gone = tuple(side for side in before if before[side] and not after[side])
-    tell(w, [at], lambda n: f"{n(at)} moves to {hex_name(at.hex)} facing {face}", "move")
+    tell(w, [at], f"{{0}} moves to {hex_name(at.hex)} facing {face}", "move")
     if gone:
         w.say(f"{name(start)} moves out of sight from {hex_name(start.hex)}", to=gone, kind="move")
 
@@ -156,7 +156,7 @@ def shoot(w: Work[Battle], shot: Shot, mover: Unit, a: Hex, b: Hex) -> Unit | No
     hit, text = fire(bt.board, Shot(firer, shot.at, shot.why), target, friends, bt.state.advanced,
                      lambda why: w.roll(6, why, seen_by=dice_seen_by(w, [firer, target])))
     label = "defensive fire" if shot.why == "df" else "overwatch fire"
-    tell(w, [firer, target], lambda n: f"{n(firer)} {label} at {n(mover)} in {hex_name(shot.at)}: {text}", "reaction")
+    tell(w, [firer, target], f"{{0}} {label} at {{1}} in {hex_name(shot.at)}: {text}", "reaction")
     return target.but(disrupted=True, overwatch=None) if hit else None
 
 

@@ -118,8 +118,8 @@ def test_an_event_names_only_the_units_a_side_sees():
     state = _state(FOG, "attack")
     w = _work(state)
     pak, grenadier, garand = (w.data.unit(u) for u in ("pak40", "grenadier", "garand"))
-    tell(w, [pak, grenadier], lambda n: f"{n(pak)} and {n(grenadier)}", "note")
-    tell(w, [grenadier], lambda n: f"{n(grenadier)} alone", "note")
+    tell(w, [pak, grenadier], "{0} and {1}", "note")
+    tell(w, [grenadier], "{0} alone", "note")
     said = {(e.text, tuple(sorted(e.visible_to))) for e in w.events}
     assert said == {("axis pak40 and an unseen unit", ("allies",)), ("axis pak40 and axis grenadier", ("axis",)),
                     ("axis grenadier alone", ("axis",))}
@@ -130,6 +130,6 @@ def test_an_event_names_only_the_units_a_side_sees():
 def test_the_open_game_tells_everyone():
     w = _work(_state({}, "attack"))
     grenadier = w.data.unit("grenadier")
-    tell(w, [grenadier], lambda n: f"{n(grenadier)} alone", "note")
+    tell(w, [grenadier], "{0} alone", "note")
     assert [(e.text, e.visible_to) for e in w.events] == [("axis grenadier alone", frozenset({"allies", "axis"}))]
     assert dice_seen_by(w, [grenadier]) == EVERYONE
