@@ -24,7 +24,7 @@ from .movement import overstacked
 from .movement import placement_problem
 from .orders import Air, Attack, Face, Hold, Load, Move, Overwatch, Unload
 from .tables import VEHICLE
-from .fog import dice_seen_by, tell
+from .fog import dice_seen_by, tell, witnesses
 from .working import Battle
 from .working import name as _name
 
@@ -264,6 +264,8 @@ def casualty_phase(w: Work[Battle]) -> None:
             del b.units[unit.id]
             b.lost.append(unit)
             tell(w, [unit], "{0} is destroyed", "casualty")
+            for side in witnesses(w, unit):
+                b.witnessed.setdefault(side, []).append(unit)
             for rider in [c for c in b.cargo.values() if c.aboard == unit.id]:  # placeholder (G18)
                 del b.cargo[rider.id]
                 b.lost.append(rider.but(aboard=""))

@@ -11,7 +11,8 @@ What a side saw last of an enemy it no longer sees is kept per side (:class:`~.m
 from __future__ import annotations
 
 import re
-from collections.abc import Container, Iterable, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
+from types import MappingProxyType
 
 from pbem.core.work import EVERYONE, Work
 
@@ -38,14 +39,24 @@ def seen_enemies(board: Board, units: Sequence[Unit], side: str, *, strict: bool
     return [u for u in units if u.side != side and sees(board, units, side, u, strict=strict)]
 
 
-def remember(glimpses: Sequence[Glimpse], board: Board, units: Sequence[Unit], turn: int, *, strict: bool = False) -> tuple[Glimpse, ...]:
-    """Each side's memory after a resolution: what it sees now replaces what it saw before; a unit
-    destroyed keeps its last glimpse (the view shows it among the lost)."""
+def remember(glimpses: Sequence[Glimpse], board: Board, units: Sequence[Unit], turn: int, *,
+             strict: bool = False, lost: Mapping[str, Sequence[Unit]] = MappingProxyType({})) -> tuple[Glimpse, ...]:
+    """Each side's memory: what it sees now of the enemy's ground units replaces what it saw before;
+    ``lost`` (side -> units) are the enemies each side saw destroyed.  A unit destroyed out of a side's
+    sight stays where that side last saw it (it cannot know)."""
     out = {(g.side, g.id): g for g in glimpses}
     for side in SIDES:
         for u in seen_enemies(board, units, side, strict=strict):
-            out[(side, u.id)] = Glimpse(side, u.id, u.card, u.hex, u.facing, turn)
+            if u.stats.ground:
+                out[(side, u.id)] = Glimpse(side, u.id, u.card, u.hex, u.facing, turn)
+        for u in lost.get(side, ()):
+            out[(side, u.id)] = Glimpse(side, u.id, u.card, u.hex, u.facing, turn, lost=True)
     return tuple(sorted(out.values(), key=lambda g: (g.side, g.id)))
+
+
+def witnesses(w: Work, unit: Unit) -> list[str]:
+    """The sides that see ``unit`` now, its owner's included (told of its destruction)."""
+    return [side for side, ids in knowers(w, [unit]).items() if ids]
 
 
 # ---------------------------------------------------------------------------------------- events

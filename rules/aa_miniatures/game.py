@@ -282,8 +282,8 @@ def view(state: State, seat: str) -> dict[str, Any]:
 
 def fogged(state: State, seat: str, full: dict[str, Any]) -> dict[str, Any]:
     """The view in fog: own units and the enemies in sight; the last glimpse of each other enemy
-    not known lost (``last_known``, greyed in the picture); enemies lost only if ever seen; no
-    enemy aircraft off the map and no enemy passengers."""
+    ground unit not seen destroyed (``last_known``, greyed in the picture); enemies lost only if seen
+    destroyed; no enemy aircraft off the map and no enemy passengers."""
     seen = set() if state.flow.step == "deploy" else \
         {u.id for u in seen_enemies(board(state.map), state.units, seat, strict=state.sight == "strict")}
     glimpsed = {g.id: g for g in state.last_known if g.side == seat}
@@ -292,11 +292,11 @@ def fogged(state: State, seat: str, full: dict[str, Any]) -> dict[str, Any]:
         return bool(row["side"] == seat)
     return dict(full, fog=True,
                 units=[r for r in full["units"] if mine(r) or r["id"] in seen],
-                lost=[r for r in full["lost"] if mine(r) or r["id"] in glimpsed],
+                lost=[r for r in full["lost"] if mine(r) or (r["id"] in glimpsed and glimpsed[r["id"]].lost)],
                 cargo=[r for r in full["cargo"] if mine(r)], reserve=[r for r in full["reserve"] if mine(r)],
                 last_known=[{"id": g.id, "card": g.card, "name": cards()[g.card].name, "side": other(seat),
                              "hex": hex_name(g.hex), "facing": NAMES[g.facing], "turn": g.turn}
-                            for g in glimpsed.values() if g.id not in seen and state.unit(g.id) is not None])
+                            for g in glimpsed.values() if g.id not in seen and not g.lost])
 
 
 def _asking(state: State, seat: str) -> dict[str, Any] | None:

@@ -13,6 +13,7 @@ from pbem.core.verbs import Order, Verb, VerbTable, View
 
 from .movement import FACING_RULE, STACK_RULE, within_full
 from .board import parse_hex
+from .fog import knowers
 from .orders import Attack, Buy, Overwatch, Place, unit_of
 from .parsers import (AIR_USAGE, ATTACK_RULE, BUILD_RULE, PLACE_RULE, PLACE_USAGE, parse_buy, parse_place, ATTACK_USAGE, STRIKE_RULE, TRANSPORT_RULE, overwatch_limit,
                       parse_air, parse_attack, parse_choice, parse_face, parse_fire, parse_fire_order, parse_hold,
@@ -34,8 +35,14 @@ def _parse_unit(args: tuple[str, ...], view: View, seat: str) -> tuple[str, ...]
 
 
 def _doomed(w: Any, reached: Any, args: tuple[str, ...]) -> bool:
+    """Whether the unit's face-down markers already destroy it; in fog, an enemy the author's side does
+    not see when the entry is reached counts as not doomed (the author may not know its markers)."""
     unit = w.data.unit(args[0])
-    return unit is None or unit.doomed
+    if unit is None:
+        return True
+    if w.data.state.fog and reached.author not in {s for s, ids in knowers(w, [unit]).items() if ids}:
+        return False
+    return bool(unit.doomed)
 
 
 CONDITIONS = Conditions([

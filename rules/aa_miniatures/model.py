@@ -57,7 +57,8 @@ class Unit:
 
 @dataclass(frozen=True)
 class Glimpse:
-    """In fog, what ``side`` last saw of enemy unit ``id``: where, facing where, on which turn."""
+    """In fog, what ``side`` last saw of enemy ground unit ``id``: where, facing where, on which turn,
+    and whether it saw it destroyed (``lost``)."""
 
     side: str
     id: str
@@ -65,6 +66,7 @@ class Glimpse:
     hex: Hex
     facing: int
     turn: int
+    lost: bool = False
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ class Battle:
         self.first = state.first
         self.phase = state.flow.step
         self.acted: set[str] = set()
+        self.witnessed: dict[str, list[Unit]] = {}  # in fog: side -> the enemies it saw destroyed
         self.fired: set[str] = set()  # units that made defensive or overwatch fire this phase (L356)
         self.queue: list[tuple[str, Order]] = []
         self.suspended = False
@@ -48,7 +49,7 @@ class Battle:
         if self.state.fog:  # what was in sight as the resolution began (not before a sealed set-up), then at its end
             if self.state.flow.step != "deploy":
                 memory = remember(memory, self.board, self.state.units, self.state.turn, strict=strict)
-            memory = remember(memory, self.board, self.all(), self.work.turn, strict=strict)
+            memory = remember(memory, self.board, self.all(), self.work.turn, strict=strict, lost=self.witnessed)
         return replace(self.state, units=self.all(), lost=tuple(self.lost), first=self.first,
                        reserve=tuple(self.reserve.values()), cargo=tuple(self.cargo.values()), last_known=memory)
 

@@ -12,7 +12,8 @@ the change is one the rules say ``seat`` cannot know:
   bomb loads, gun jams, off-board schedules, and (for the Germans) the position of British
   aircraft out of sight and AA guns not revealed;
 * aa_miniatures: the other side's standing orders; in fog games also the position of an enemy out of
-  sight, what the other side last saw, and its aircraft off the map;
+  sight (anywhere in its zone during the sealed set-up) and its markers, what the other side last saw,
+  and its aircraft off the map;
 * sky_ww2: deck order, the cards in other seats' hands (hand size and malfunction count kept:
   those are public [L196]), the enemy's unrevealed ground objects and selection candidates;
 * wing_leader: the other side's standing orders (TACTIC, REACT, DOGFIGHT, CONSENT); the map, the
@@ -279,6 +280,7 @@ def perturb_aa_miniatures(ruleset, state, seat, rnd):
 def _aa_fog(ruleset, state, seat, rnd):
     from pbem.rules.aa_miniatures.board import board
     from pbem.rules.aa_miniatures.los import clear
+    from pbem.rules.aa_miniatures.parsers import zone
 
     d = ruleset.dump(state)
     m, strict = board(state.map), state.sight == "strict"
@@ -288,15 +290,25 @@ def _aa_fog(ruleset, state, seat, rnd):
         return not any(clear(m, e, h, strict=strict) for e in eyes)
 
     out = []
+    foe = next(s.name for s in ruleset.seats(state) if s.name != seat)
     hidden = [i for i, u in enumerate(state.units) if u.side != seat and u.stats.ground and unseen(u.hex)]
     free = [h for h in sorted(m.hexes) if unseen(h) and not any(u.hex == h for u in state.units)]
+    if state.flow.step == "deploy":  # the sealed set-up: every enemy unit is hidden, anywhere in its zone
+        hidden = [i for i, u in enumerate(state.units) if u.side == foe]
+        free = [h for h in zone({"scenario": state.scenario, "map": state.map}, foe)
+                if not any(u.hex == h for u in state.units)]
+    if hidden:
+        i = rnd.choice(hidden)
+        e = copy.deepcopy(d)
+        e["units"][i]["pending"] = [rnd.choice(["yellow", "red", "black"])]
+        e["units"][i]["disrupted"] = not d["units"][i]["disrupted"]
+        out.append(_twin(ruleset, e, d, f"the unseen {d['units'][i]['id']}'s markers"))
     if hidden and free:
         i = rnd.choice(hidden)
         e = copy.deepcopy(d)
         e["units"][i]["hex"] = list(rnd.choice(free))
         e["units"][i]["facing"] = rnd.randrange(6)
         out.append(_twin(ruleset, e, d, f"where the unseen {d['units'][i]['id']} stands"))
-    foe = next(s.name for s in ruleset.seats(state) if s.name != seat)
     e = copy.deepcopy(d)
     e["last_known"] = [g for g in d["last_known"] if g["side"] != foe] + \
         [{"side": foe, "id": u.id, "card": u.card, "hex": list(u.hex), "facing": u.facing, "turn": 1}

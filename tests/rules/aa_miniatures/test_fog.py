@@ -133,3 +133,34 @@ def test_the_open_game_tells_everyone():
     tell(w, [grenadier], "{0} alone", "note")
     assert [(e.text, e.visible_to) for e in w.events] == [("axis grenadier alone", frozenset({"allies", "axis"}))]
     assert dice_seen_by(w, [grenadier]) == EVERYONE
+
+
+def test_a_condition_on_an_enemy_gone_out_of_sight_reads_only_what_the_author_may_know():
+    """The doomed Panzer (a face-down black) is in sight when the Allies write their list, then drives
+    behind the town before their entry is reached: in fog the Allies' DOOMED test cannot see its marker."""
+    def run(options):
+        data = RULESET.dump(_state(options, "attack", panzer=(9, 0)))
+        data["first"] = "axis"
+        next(u for u in data["units"] if u["id"] == "panzer")["pending"] = ["black"]
+        state = RULESET.load(data)
+        orders = {"axis": _check(state, "axis", "MOVE panzer I5").orders,
+                  "allies": _check(state, "allies", "IF DOOMED panzer THEN FACE sherman_a N ELSE FACE garand NE").orders}
+        result = RULESET.resolve(state, orders, SeededDice(SETUP_SEED, "r"))
+        return [e.text for e in visible_events(result.events, "allies")], RULESET.view(result.state, "allies")
+
+    told, view = run({})
+    assert "allies sherman_a turns to face N" in told and "axis panzer is destroyed" in told
+    told, view = run(FOG)
+    assert "allies garand turns to face NE" in told and not any("destroyed" in t for t in told)
+    # destroyed out of sight: the Allies still think it is where they last saw it, and do not count it lost
+    assert [(g["id"], g["hex"]) for g in view["last_known"]] == [("panzer", "J5")]
+    assert all(u["side"] == "allies" for u in view["lost"])
+
+
+def test_an_enemy_seen_destroyed_is_counted_lost_and_leaves_no_glimpse():
+    data = RULESET.dump(_state(FOG, "attack"))
+    next(u for u in data["units"] if u["id"] == "pak40")["pending"] = ["black"]  # in the Allies' sight (H7)
+    state = RULESET.load(data)
+    after = RULESET.resolve(state, {}, SeededDice(SETUP_SEED, "r")).state
+    view = RULESET.view(after, "allies")
+    assert [u["id"] for u in view["lost"]] == ["pak40"] and view["last_known"] == []
