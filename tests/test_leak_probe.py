@@ -181,6 +181,7 @@ def sky_ww2_pairs():
 
 try:  # not registered in pbem.rules.RULESETS yet (issue #17): probed all the same
     from pbem.rules.aa_miniatures import RULESET as AA_MINIATURES
+    from pbem.rules.aa_miniatures.board import parse_hex
     RULESETS.setdefault(AA_MINIATURES.info.name, AA_MINIATURES)
 except ImportError:  # pragma: no cover - the package is in the tree
     pass
@@ -223,6 +224,14 @@ def aa_miniatures_pairs():
                                        ["reserve", [{"id": "p47", "card": "p47", "side": "allies", "hex": [0, 0],
                                                      "facing": 0}]]]),
                                 probe="ATTACK pak40 sherman_a", orders={"allies": "HOLD garand", "axis": "HOLD panzer"})
+
+    # Grazing fire from the MG 42 (H7) at the garand (D7) touches E7; E7 and C6 are out of every Axis unit's sight.
+    graze = [["units[id=garand].hex", parse_hex("D7")], ["units[id=mg42].hex", parse_hex("H7")]]
+    yield "aa_miniatures", Pair("an Allied unit unseen in a hex that grazing fire touches", "axis",
+                                state("aa_miniatures", AA_ATTACK, [*graze, ["units[id=bazooka].hex", parse_hex("C6")]]),
+                                state("aa_miniatures", AA_ATTACK, [*graze, ["units[id=bazooka].hex", parse_hex("E7")]]),
+                                probe="ATTACK mg42 garand GRAZE",
+                                orders={"axis": "ATTACK mg42 garand GRAZE", "allies": "HOLD sherman_a"})
 
 
 PAIRS = [*duel_pairs(), *bismarck_pairs(), *lew_morski_pairs(), *sky_ww2_pairs(), *aa_miniatures_pairs()]

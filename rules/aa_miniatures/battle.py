@@ -120,6 +120,8 @@ def _attack(w: Work[Battle], attacker: Unit, order: Attack) -> str | None:
     extra = [b.unit(order.second)] if order.second else _grazed(b, attacker, target) if order.graze else []
     for other_target in extra:
         if other_target is None or _attack_problem(b, attacker, other_target) is not None:
+            if order.graze and b.state.fog:  # a grazed unit out of sight: saying so would reveal it
+                continue
             w.say(f"{_name(attacker)} cannot make its second attack", to=attacker.side, kind="skipped")
             continue
         _roll_attack(w, attacker, other_target)
