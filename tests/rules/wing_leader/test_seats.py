@@ -1,0 +1,98 @@
+"""One to three seats a side, one per wing [9.1]: seat names, who orders what, forms and views per seat,
+every seat of a side awaited, the side's files merged, and whole bot games with six players."""
+from __future__ import annotations
+
+import pytest
+
+from pbem.core.dice import SeededDice
+from pbem.core.play import canonical_json, play
+from pbem.testing.conformance import check_ruleset
+from pbem.testing.known import check_body
+from pbem.rules.wing_leader import RULESET
+from pbem.rules.wing_leader.model import State, owner
+
+SEED = b"wing leader seats seed, 32 bytes"
+SCENARIOS = [s.name for s in RULESET.info.scenarios]
+
+
+def _start(scenario: str, per_side: int, **options: object) -> State:
+    opts = RULESET.info.resolve_options({"seats_per_side": per_side, **options})
+    return RULESET.setup(scenario, opts, SeededDice(SEED, "setup"))
+
+
+@pytest.mark.parametrize("per_side", [2, 3])
+@pytest.mark.parametrize("cadence", ["standard", "fast", "single"])
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_the_ruleset_passes_the_kit_conformance_checks_with_seats_per_wing(scenario, cadence, per_side):
+    assert check_ruleset(RULESET, scenario, SEED, options={"cadence": cadence, "seats_per_side": per_side},
+                         max_phases=40) > 6
+
+
+def test_one_seat_a_side_keeps_the_side_names():
+    state = _start("raid", 1)
+    assert [s.name for s in RULESET.seats(state)] == ["allies", "axis"]
+    assert {owner(s) for s in state.squadrons} == {"allies", "axis"}
+
+
+def test_wings_go_round_the_seats_and_a_side_with_fewer_wings_gets_fewer_seats():
+    """The sweep's Axis flies one wing (K, L): one Axis seat however many are asked for; the Allies' two
+    squadrons in no wing are a wing each."""
+    state = _start("sweep", 3)
+    assert [s.name for s in RULESET.seats(state)] == ["allies-1", "allies-2", "axis-1"]
+    seats = {s.id: owner(s) for s in state.squadrons}
+    assert seats["K"] == seats["L"] == "axis-1"
+    assert sorted(seats[s.id] for s in state.of_side("allies")) == ["allies-1", "allies-2"]
+
+
+def _first_two(state: State, side: str) -> tuple[str, str]:
+    """A squadron of ``<side>-1`` and one of ``<side>-2``."""
+    mine = [s.id for s in state.squadrons if owner(s) == f"{side}-1"]
+    theirs = [s.id for s in state.squadrons if owner(s) == f"{side}-2"]
+    return mine[0], theirs[0]
+
+
+def test_a_seat_orders_only_its_own_wings_and_the_refusal_names_the_rule():
+    state = _start("raid", 2)
+    mine, theirs = _first_two(state, "allies")
+    assert check_body(RULESET, state, "allies-1", f"TACTIC {mine} SPEED")[1] == []
+    problems = check_body(RULESET, state, "allies-1", f"TACTIC {theirs} SPEED")[1]
+    assert len(problems) == 1 and "[9.1]" in problems[0] and "allies-2" in problems[0]
+
+
+def test_every_seat_of_the_side_is_awaited_and_forms_list_only_the_seats_squadrons():
+    state = _start("raid", 2)
+    phase = RULESET.phase(state)
+    raider = state.raider
+    assert phase.awaiting == {f"{raider}-1", f"{raider}-2"}
+    mine, theirs = _first_two(state, raider)
+    form = RULESET.order_form(RULESET.view(state, f"{raider}-1"), f"{raider}-1")
+    assert f"# {mine} " in form and f"# {theirs} " not in form
+    views = [RULESET.view(state, seat.name) for seat in RULESET.seats(state)]
+    assert all(v["squadrons"] == views[0]["squadrons"] for v in views)   # open information [5.2]
+
+
+def test_a_silent_seat_leaves_its_squadrons_to_their_missions_while_its_ally_orders():
+    """Both seats' files make the side's orders: seat 1's TACTIC is set, seat 2's silence changes nothing."""
+    state = _start("raid", 2)
+    for _ in range(2):   # to the Movement Phase
+        phase = RULESET.phase(state)
+        state = RULESET.resolve(state, {s: () for s in phase.awaiting}, SeededDice(SEED, phase.name)).state
+    phase = RULESET.phase(state)
+    assert phase.name == "movement" and len(phase.awaiting) == 4
+    side = state.raider
+    mine, _ = _first_two(state, side)
+    orders = {s: () for s in phase.awaiting}
+    orders[f"{side}-1"] = check_body(RULESET, state, f"{side}-1", f"TACTIC {mine} TURN")[0].orders
+    after = RULESET.resolve(state, orders, SeededDice(SEED, phase.name)).state
+    assert [o.text for o in after.flow.standing.of(f"{side}-1")] == [f"TACTIC {mine} TURN"]
+    assert after.flow.standing.of(f"{side}-2") == ()
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_a_six_player_bot_game_reaches_its_result_and_replays_byte_for_byte(scenario):
+    options = {"seats_per_side": 3}
+    first = play(RULESET, scenario, SEED, options=options, max_phases=200)
+    again = play(RULESET, scenario, SEED, options=options, max_phases=200)
+    end = first[-1].state
+    assert end.flow.over and "victory points" in RULESET.outcome(end).text
+    assert [canonical_json(RULESET.dump(s.state)) for s in first] == [canonical_json(RULESET.dump(s.state)) for s in again]
