@@ -75,7 +75,8 @@ def resolve(w: Work, fight: combat.Fight, chosen: str | None = None) -> None:
     w.say(f"air combat in {name(fight.square)}: {'+'.join(s.id for s in attackers)} attack "
           f"{'+'.join(s.id for s in defenders)}; leads {alead.id} and {dlead.id}; "
           f"{'hit-and-run (speed)' if kind == combat.SPEED else 'turning fight (turn)'} {a_value} against {d_value}",
-          kind="combat")
+          kind="combat", square=name(fight.square), attackers=[s.id for s in attackers],
+          defenders=[s.id for s in defenders], rating=kind, ratings=[a_value, d_value])
     head_on = combat.head_on(alead, dlead) and not alead.dogfight
     a_hits = _act_roll(w, alead, combat.column(a_value, d_value), -weather, "attacker")
     d_hits = 0
@@ -188,7 +189,8 @@ def _act_roll(w: Work, lead: Squadron, col: int, mod: int, role: str) -> int:
     roll = w.roll(6, f"{lead.id} air combat", seen_by=EVERYONE) + w.roll(6, f"{lead.id} air combat", seen_by=EVERYONE)
     hits = combat.hits(col, roll + mod)
     w.say(f"{role} {lead.id}: column {col:+d}, rolled {roll}{mod:+d} = {roll + mod}: {hits or 'no'} hit"
-          f"{'s' if hits != 1 else ''} (10.5.1)", kind="combat", column=col, roll=roll, modified=roll + mod, hits=hits)
+          f"{'s' if hits != 1 else ''} (10.5.1)", kind="combat", role=role, lead=lead.id, column=col, roll=roll, modifier=mod,
+          modified=roll + mod, hits=hits)
     return hits
 
 

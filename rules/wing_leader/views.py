@@ -8,7 +8,7 @@ from pbem.core.dice import Dice
 from pbem.core.ruleset import Outcome, View
 
 from . import escape, movement, radio, tally
-from .model import SIDES, Squadron, State, side_of
+from .model import SIDES, Squadron, State, owner, side_of
 from .parsing import allowed_moves, free_mover, plain_problem, position
 from .sky import HEADINGS, distance, name
 from .tables import card, scenario
@@ -56,10 +56,16 @@ def _display(s: Squadron) -> dict[str, Any]:
     """A Wing Display line [5.2]: public to both sides."""
     return {"id": s.id, "side": s.side, "aircraft": card(s.model)["name"], "mission": s.mission,
             "square": name(s.at) if s.on_map else s.status, "heading": HEADINGS[s.heading],
+            "altitude": s.at[1] if s.on_map else "", "seat": owner(s), "cohesion": _cohesion(s),
             "alert": s.alert, "tally": s.tally, "vector": name(s.vector) if s.vector else "",
             "losses": s.losses, "straggler": s.straggler, "disrupted": s.disruption, "broken": s.broken,
             "ammo": ("", "low", "depleted")[s.ammo], "quality": s.quality, "marker": s.marker,
             "speed_turn": list(s.basic()) if s.on_map else [], "dogfight": s.dogfight}
+
+
+def _cohesion(s: Squadron) -> str:
+    """The cohesion box of the Wing Display [10.7]: steady, disrupted (levels) or broken."""
+    return "broken" if s.broken else f"disrupted {s.disruption}" if s.disruption else "steady"
 
 
 def _tally_targets(state: State, seat: str) -> dict[str, dict[str, int]]:
