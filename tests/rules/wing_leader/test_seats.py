@@ -96,3 +96,50 @@ def test_a_six_player_bot_game_reaches_its_result_and_replays_byte_for_byte(scen
     end = first[-1].state
     assert end.flow.over and "victory points" in RULESET.outcome(end).text
     assert [canonical_json(RULESET.dump(s.state)) for s in first] == [canonical_json(RULESET.dump(s.state)) for s in again]
+
+
+def _known(case: str, seats: dict[str, str]) -> State:
+    """A known-answer position played by wing players: ``seats`` gives each squadron's commander."""
+    from dataclasses import replace
+    from pathlib import Path
+
+    from pbem.testing import known
+    state = known.start_state(RULESET, known.load_case(Path(__file__).parents[2] / "known" / "wing_leader" / "cases"
+                                                       / f"{case}.toml"))
+    names = ("allies-1", "allies-2", "axis-1", "axis-2")
+    return replace(state, seat_names=names, squadrons=tuple(s.move(seat=seats[s.id]) for s in state.squadrons))
+
+
+def _orders(state: State, bodies: dict[str, str]) -> dict:
+    out = {}
+    for seat in RULESET.phase(state).awaiting:
+        checked, problems = check_body(RULESET, state, seat, bodies.get(seat, ""))
+        assert problems == []
+        out[seat] = checked.orders
+    return out
+
+
+def test_a_rating_question_goes_to_the_seat_commanding_the_attacking_lead():
+    """10.5 with wing players: K's commander (axis-2) asks to be asked; only that seat is awaited, and its
+    answer TURN makes the turning fight."""
+    state = _known("air_combat_example_10_5_1", {"A": "allies-1", "B": "allies-2", "K": "axis-2", "L": "axis-1"})
+    assert "[9.1]" in check_body(RULESET, state, "axis-1", "PURSUE K")[1][0]
+    asked = RULESET.resolve(state, _orders(state, {"axis-2": "TACTIC K ASK\nPURSUE K"}), SeededDice(SEED, "m")).state
+    phase = RULESET.phase(asked)
+    assert phase.name.startswith("combat_choice") and phase.awaiting == {"axis-2"}
+    result = RULESET.resolve(asked, _orders(asked, {"axis-2": "TURN"}), SeededDice(SEED, phase.name))
+    assert any("turning fight (turn) 3 against 0" in e.text for e in result.events)
+
+
+def test_a_side_wide_dogfight_order_from_any_seat_asks_the_commander_of_the_side_in_the_fight():
+    """10.8 with wing players: allies-2 and axis-1 give DOGFIGHT ASK for their sides; the questions go to
+    the commanders of the squadrons in the fight (A: allies-1, K: axis-2), and both SEEK starts it."""
+    from pbem.core.dice import FixedDice
+    state = _known("dogfight_contested_start", {"A": "allies-1", "B": "allies-2", "C": "allies-2",
+                                                "K": "axis-2", "L": "axis-1", "N": "axis-1"})
+    orders = _orders(state, {"allies-2": "DOGFIGHT ASK", "axis-1": "DOGFIGHT ASK", "axis-2": "PURSUE K"})
+    asked = RULESET.resolve(state, orders, FixedDice([1, 2, 2, 2, 6, 6, 6, 6])).state
+    phase = RULESET.phase(asked)
+    assert phase.name.startswith("dogfight_choice") and phase.awaiting == {"allies-1", "axis-2"}
+    result = RULESET.resolve(asked, _orders(asked, {"allies-1": "SEEK", "axis-2": "SEEK"}), FixedDice([]))
+    assert any(e.text == "dogfight in J10: A K (10.8.1)" for e in result.events)
