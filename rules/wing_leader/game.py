@@ -175,5 +175,5 @@ STEPS: Steps[State, Air] = Steps([
          title="seek or decline a dogfight", prompt="Dogfight [10.8]: SEEK or DECLINE"),
     Step("combat_choice", combat_choice, next=_next_after_movement, window=Window.INTERRUPT,
          title="choose the combat rating", prompt="Air combat [10.5]: SPEED (hit-and-run) or TURN (turning fight)"),
-], seats=seats, open=Air, close=Air.freeze, sides=SIDES)
+], seats=seats, open=Air, close=Air.freeze, sides=SIDES, standing=seating.STANDING)
 

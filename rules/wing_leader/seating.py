@@ -13,6 +13,7 @@ from typing import Any
 
 from pbem.core.errors import RulesetDefinitionError
 from pbem.core.standing import StandingOrder
+from pbem.core.standing_rules import StandingKind, StandingRules
 from pbem.core.work import Work
 
 from .model import SIDES, Squadron, owner, side_of
@@ -53,14 +54,15 @@ def title(seat: str) -> str:
     return side.title() + ("" if seat == side else f" wing player {seat.removeprefix(side + '-')}")
 
 
+#: The side fights as one [10.2, 10.8, 11.0]: these standing orders are the side's, kept under its name,
+#: and any of its seats may change them (the last change wins).  TACTIC, REACT and ARRIVE name a
+#: squadron and stay with the seat that commands it.
+STANDING = StandingRules(tuple(StandingKind(key, side=True) for key in ("DOGFIGHT", "CONSENT", "LEADS", "HITS")))
+
+
 def side_standing(w: Work[Any], side: str, key: str) -> StandingOrder | None:
-    """A side-wide standing order (DOGFIGHT, CONSENT, LEADS, HITS): the first of the side's seats that
-    gave one speaks for the side (seat 1 first), since the side fights as one [10.2, 10.8, 11.0]."""
-    for seat in sorted(s.name for s in w.seats if s.side == side):
-        kept = w.standing_order(seat, key)
-        if kept is not None:
-            return kept
-    return None
+    """The side-wide standing order under ``key`` (see ``STANDING``)."""
+    return w.standing_order(min(s.name for s in w.seats if s.side == side), key)
 
 
 def speaker(w: Work[Any], side: str, squadrons: Sequence[Squadron]) -> str:

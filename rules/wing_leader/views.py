@@ -32,11 +32,17 @@ def view(state: State, seat: str) -> dict[str, Any]:
         "tally_targets": _tally_targets(state, seat) if _my_tally_window(state, seat) else {},
         "victory_points": points(state),
         "flexible": side_of(seat) in scenario(state.scenario).get("flexibility", ()),
-        "standing": state.flow.standing.view_of(seat),
+        "standing": _standing(state, seat),
         "asking": _question(state, seat),
         "asking_choices": list(next((a.choices for a in state.flow.pending.asks if a.seat == seat), ()))
         if state.flow.pending is not None else [],
     }
+
+
+def _standing(state: State, seat: str) -> list[dict[str, str]]:
+    """The seat's standing orders, then its side's (kept under the side's name when it has several seats)."""
+    side = side_of(seat)
+    return state.flow.standing.view_of(seat) + (state.flow.standing.view_of(side) if side != seat else [])
 
 
 def _question(state: State, seat: str) -> str:

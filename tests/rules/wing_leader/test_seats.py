@@ -73,10 +73,7 @@ def test_every_seat_of_the_side_is_awaited_and_forms_list_only_the_seats_squadro
 
 def test_a_silent_seat_leaves_its_squadrons_to_their_missions_while_its_ally_orders():
     """Both seats' files make the side's orders: seat 1's TACTIC is set, seat 2's silence changes nothing."""
-    state = _start("raid", 2)
-    for _ in range(2):   # to the Movement Phase
-        phase = RULESET.phase(state)
-        state = RULESET.resolve(state, {s: () for s in phase.awaiting}, SeededDice(SEED, phase.name)).state
+    state = _to_movement(_start("raid", 2))
     phase = RULESET.phase(state)
     assert phase.name == "movement" and len(phase.awaiting) == 4
     side = state.raider
@@ -143,3 +140,27 @@ def test_a_side_wide_dogfight_order_from_any_seat_asks_the_commander_of_the_side
     assert phase.name.startswith("dogfight_choice") and phase.awaiting == {"allies-1", "axis-2"}
     result = RULESET.resolve(asked, _orders(asked, {"allies-1": "SEEK", "axis-2": "SEEK"}), FixedDice([]))
     assert any(e.text == "dogfight in J10: A K (10.8.1)" for e in result.events)
+
+
+def _to_movement(state: State) -> State:
+    """The next Movement Phase window, every seat silent before it."""
+    while RULESET.phase(state).name != "movement":
+        phase = RULESET.phase(state)
+        state = RULESET.resolve(state, {s: () for s in phase.awaiting}, SeededDice(SEED, phase.name)).state
+    return state
+
+
+def test_side_wide_standing_orders_are_the_sides_and_the_last_change_wins():
+    """DOGFIGHT is the side's [10.8]: set by seat 1, seen in seat 2's view and form, changed by seat 2."""
+    state = _to_movement(_start("raid", 2))
+    side = state.raider
+    one, two = f"{side}-1", f"{side}-2"
+    state = RULESET.resolve(state, _orders(state, {one: "DOGFIGHT SEEK"}), SeededDice(SEED, "a")).state
+    assert [o["text"] for o in RULESET.view(state, two)["standing"]] == ["DOGFIGHT SEEK"]
+    assert "#   DOGFIGHT SEEK" in RULESET.order_form(RULESET.view(state, two), two)
+    state = _to_movement(state)
+    state = RULESET.resolve(state, _orders(state, {two: "DOGFIGHT ASK"}), SeededDice(SEED, "b")).state
+    for seat in (one, two):
+        assert [o["text"] for o in RULESET.view(state, seat)["standing"]] == ["DOGFIGHT ASK"]
+    enemy = f"{state.defender}-1"
+    assert RULESET.view(state, enemy)["standing"] == []
