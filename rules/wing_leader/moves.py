@@ -86,7 +86,7 @@ def _fly(w: Work[Air], sq: Squadron, tokens: list[str], mp: int,
     air = w.data
     tallied = air.squadron(sq.tally) if sq.tally else None
     target = tallied.at if tallied is not None else None
-    front = front_squares(target, tallied.heading) if tallied is not None else ()
+    front = front_squares(tallied.at, tallied.heading) if tallied is not None else ()
     balbo = wings.in_balbo(air.now(), sq)
     if balbo and dive:   # taking the dive bonus breaks the Balbo: the squadron leaves its wing [9.5.6]
         balbo, sq = False, sq.move(left_wing=True)

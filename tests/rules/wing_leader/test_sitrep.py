@@ -29,9 +29,10 @@ def _context(step, seat):
                           view=RULESET.view(step.state, seat.name), entries=[entry], form=None, picture=False)
 
 
-@pytest.fixture(scope="module")
-def steps():
-    return play(RULESET, "raid", SEED, options={"seats_per_side": 2}, max_phases=200)
+@pytest.fixture(scope="module", params=[1, 2])
+def steps(request):
+    """A whole bot game of the raid with one seat a side, then with wing players."""
+    return play(RULESET, "raid", SEED, options={"seats_per_side": request.param}, max_phases=200)
 
 
 def test_every_seat_of_a_bot_game_gets_a_sitrep_in_text_and_html(steps):
