@@ -9,7 +9,8 @@ from pbem.core.work import EVERYONE, Work
 
 from . import combat, escape, missions, movement, radio, tally
 from .air import Air
-from .model import ENTERING, SIDES, WAITING, Squadron, enemy_of
+from .model import ENTERING, SIDES, WAITING, Squadron, enemy_of, owner
+from .seating import side_standing
 from .orders import Break, End, Escape, Rejoin, Vector
 from .sky import HEADINGS, name, parse
 from .tables import scenario
@@ -98,7 +99,7 @@ def _arrivals(w: Work[Air]) -> None:
             air.put(sq.move(status="on"))
             w.say(f"{sq.id} arrives in {name(sq.at)} (5.3.1)", kind="setup")
             continue
-        kept = w.standing_order(sq.side, f"ARRIVE {sq.id}")
+        kept = w.standing_order(owner(sq), f"ARRIVE {sq.id}")
         alt = int(kept.words[-1]) if kept is not None else sq.altitudes[0]
         air.put(sq.move(status=ENTERING, at=(movement.EDGE_COLUMNS[sq.edge], alt),
                         heading=HEADINGS.index("E" if sq.edge == "W" else "W")))
@@ -156,7 +157,7 @@ def _escaped(w: Work[Air], sq: Squadron) -> None:
 
 def _consents(w: Work[Air], side: str) -> bool:
     """A side lets enemy squadrons leave the battle by its standing order CONSENT YES [11.0]."""
-    kept = w.standing_order(side, "CONSENT")
+    kept = side_standing(w, side, "CONSENT")
     return kept is not None and kept.words[-1] == "YES"
 
 

@@ -11,7 +11,8 @@ from pbem.core.interrupts import Ask
 from pbem.core.work import EVERYONE, Work
 
 from . import combat, dogfight, radio
-from .model import Squadron, max_losses
+from .model import Squadron, max_losses, owner
+from .seating import side_standing, speaker
 from .sky import name
 from .tables import scenario
 
@@ -32,7 +33,7 @@ def _sides(w: Work, fight: combat.Fight) -> tuple[list[Squadron], list[Squadron]
 
 def _preferred(w: Work, side: list[Squadron], default: Squadron) -> Squadron:
     """The first squadron of the side's standing ``LEADS`` list that is in this fight, else ``default``."""
-    kept = w.standing_order(side[0].side, "LEADS")
+    kept = side_standing(w, side[0].side, "LEADS")
     wanted = kept.words[1:] if kept is not None else ()
     return next((s for sid in wanted for s in side if s.id == sid), default)
 
@@ -40,7 +41,7 @@ def _preferred(w: Work, side: list[Squadron], default: Squadron) -> Squadron:
 def _targets(w: Work, shooter_side: str, lead: Squadron, others: list[Squadron]) -> list[Squadron]:
     """The order hits go round the enemy squadrons [10.2.2]: the shooting side's standing ``HITS`` list
     first, then the enemy lead, then the rest."""
-    kept = w.standing_order(shooter_side, "HITS")
+    kept = side_standing(w, shooter_side, "HITS")
     wanted = list(kept.words[1:]) if kept is not None else []
     everyone = [lead] + [o for o in others if o.id != lead.id]
     return sorted(everyone, key=lambda s: wanted.index(s.id) if s.id in wanted else len(wanted))
@@ -50,12 +51,12 @@ def ask_rating(w: Work, fight: combat.Fight) -> Ask | None:
     """The question for the attacking lead's owner when its standing order is ``TACTIC <sq> ASK`` and the
     fight is not head-on (head-on is always hit-and-run, 10.3) [10.5]."""
     attackers, defenders, alead, dlead = _sides(w, fight)
-    kept = w.standing_order(alead.side, f"TACTIC {alead.id}")
+    kept = w.standing_order(owner(alead), f"TACTIC {alead.id}")
     if kept is None or kept.words[-1] != "ASK" or alead.dogfight or combat.head_on(alead, dlead):
         return None
     cols = {k: combat.column(combat.rating(alead, attackers, k), combat.rating(dlead, defenders, k))
             for k in (combat.SPEED, combat.TURN)}
-    return Ask(alead.side, "rating", f"{alead.id} attacks {dlead.id} in {name(fight.square)}: SPEED gives column "
+    return Ask(owner(alead), "rating", f"{alead.id} attacks {dlead.id} in {name(fight.square)}: SPEED gives column "
                f"{cols[combat.SPEED]:+d}, TURN column {cols[combat.TURN]:+d}", "BEST", ("SPEED", "TURN", "BEST"))
 
 
@@ -74,7 +75,8 @@ def resolve(w: Work, fight: combat.Fight, chosen: str | None = None) -> None:
     w.say(f"air combat in {name(fight.square)}: {'+'.join(s.id for s in attackers)} attack "
           f"{'+'.join(s.id for s in defenders)}; leads {alead.id} and {dlead.id}; "
           f"{'hit-and-run (speed)' if kind == combat.SPEED else 'turning fight (turn)'} {a_value} against {d_value}",
-          kind="combat")
+          kind="combat", square=name(fight.square), attackers=[s.id for s in attackers],
+          defenders=[s.id for s in defenders], rating=kind, ratings=[a_value, d_value])
     head_on = combat.head_on(alead, dlead) and not alead.dogfight
     a_hits = _act_roll(w, alead, combat.column(a_value, d_value), -weather, "attacker")
     d_hits = 0
@@ -105,8 +107,9 @@ def _dogfighters(w: Work, fight: combat.Fight) -> list[Squadron]:
 
 def dogfight_asks(w: Work, fight: combat.Fight) -> list[Ask]:
     """The sides whose standing order is ``DOGFIGHT ASK`` are asked, both at once, after the combat [10.8]."""
-    sides = sorted({s.side for s in _dogfighters(w, fight)})
-    return [Ask(side, f"dogfight-{side}", f"after the combat in {name(fight.square)}: SEEK or DECLINE a dogfight",
+    here = _dogfighters(w, fight)
+    sides = sorted({s.side for s in here})
+    return [Ask(speaker(w, side, here), f"dogfight-{side}", f"after the combat in {name(fight.square)}: SEEK or DECLINE a dogfight",
                 "DECLINE", ("SEEK", "DECLINE")) for side in sides if _standing_dogfight(w, side) == "ASK"]
 
 
@@ -152,7 +155,7 @@ def _release(w: Work, square: tuple[int, int]) -> None:
 
 def _standing_dogfight(w: Work, side: str) -> str:
     """A side's standing DOGFIGHT order: SEEK, ASK, or DECLINE (also when none is given)."""
-    kept = w.standing_order(side, "DOGFIGHT")
+    kept = side_standing(w, side, "DOGFIGHT")
     return kept.words[-1] if kept is not None else "DECLINE"
 
 
@@ -168,7 +171,7 @@ def _rating_kind(w: Work, alead: Squadron, dlead: Squadron, attackers: list[Squa
         return combat.TURN
     if combat.head_on(alead, dlead):
         return combat.SPEED
-    standing = w.standing_order(alead.side, f"TACTIC {alead.id}")
+    standing = w.standing_order(owner(alead), f"TACTIC {alead.id}")
     if standing is not None and standing.words[-1] in ("SPEED", "TURN"):
         return combat.SPEED if standing.words[-1] == "SPEED" else combat.TURN
     return _better(alead, dlead, attackers, defenders)
@@ -186,7 +189,8 @@ def _act_roll(w: Work, lead: Squadron, col: int, mod: int, role: str) -> int:
     roll = w.roll(6, f"{lead.id} air combat", seen_by=EVERYONE) + w.roll(6, f"{lead.id} air combat", seen_by=EVERYONE)
     hits = combat.hits(col, roll + mod)
     w.say(f"{role} {lead.id}: column {col:+d}, rolled {roll}{mod:+d} = {roll + mod}: {hits or 'no'} hit"
-          f"{'s' if hits != 1 else ''} (10.5.1)", kind="combat", column=col, roll=roll, modified=roll + mod, hits=hits)
+          f"{'s' if hits != 1 else ''} (10.5.1)", kind="combat", role=role, lead=lead.id, column=col, roll=roll, modifier=mod,
+          modified=roll + mod, hits=hits)
     return hits
 
 

@@ -8,7 +8,6 @@ a window, except the interrupts a side asked for (``TACTIC <sq> ASK``, ``DOGFIGH
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from pbem.core.flow import OVER
 from pbem.core.phases import ALL, Step, Steps
@@ -16,23 +15,30 @@ from pbem.core.ruleset import Seat, Window
 from pbem.core.verbs import Order
 from pbem.core.work import EVERYONE, Work
 
-from . import air_combat, combat, sequence
+from . import air_combat, combat, seating, sequence
 from .admin import admin_order, administrative
 from .air import Air
-from .model import SIDES, State
+from .model import SIDES, State, side_of
 from .moves import AskReaction, activate, keeping_formation, move_stack
 from .orders import Break, End, Escape, Rejoin, Vector, dump_order, load_order
 from .tally_phase import both_tallies, defender_tally, raider_tally
 
 
+def by_side(orders: Mapping[str, Sequence[Order]]) -> dict[str, tuple[Order, ...]]:
+    """A side's orders are its seats' files one after the other (seat 1 first).  Each seat orders only
+    its own wings' squadrons (checked at ingest), so the files never disagree about a squadron."""
+    return {side: tuple(o for seat in sorted(orders) if side_of(seat) == side for o in orders[seat]) for side in SIDES}
+
+
 def whole_turn(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
     """Cadence ``single``: tallies (the Raider's first) and movement plans in one window."""
-    both_tallies(w, orders)
+    both_tallies(w, by_side(orders))
     movement_phase(w, orders)
 
 
 def movement_phase(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
     """Movement in the interleaved order [6.1], then air combat [10], then the Administrative Phase."""
+    orders = by_side(orders)
     air = w.data
     order = sequence.movement_order(list(air.squadrons.values()), air.state.raider,
                                     lambda s: w.roll(6, f"initiative of {s.id}", seen_by=EVERYONE),
@@ -136,18 +142,30 @@ def _next_after_movement(w: Work[Air]) -> str:
     return OVER if w.data.over else FIRST_STEP[w.data.state.option("cadence", "standard")]
 
 
-def seats(state: Any) -> tuple[Seat, ...]:
-    return tuple(Seat(side, side, side.title()) for side in SIDES)
+def seats(state: State) -> tuple[Seat, ...]:
+    return tuple(Seat(seat, side_of(seat), seating.title(seat)) for seat in state.seats())
+
+
+def _raider_tally(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
+    raider_tally(w, by_side(orders))
+
+
+def _defender_tally(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
+    defender_tally(w, by_side(orders))
+
+
+def _both_tallies(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
+    both_tallies(w, by_side(orders))
 
 
 STEPS: Steps[State, Air] = Steps([
-    Step("raider_tally", raider_tally, next="defender_tally", who=lambda s: (s.raider,),
+    Step("raider_tally", _raider_tally, next="defender_tally", who=lambda s: s.seats_of(s.raider),
          title="the Raider's tally rolls", prompt="Tally Phase [6.0, 7.2]: the Raider drops and rolls first"),
-    Step("defender_tally", defender_tally, next="movement", who=lambda s: (s.defender,),
+    Step("defender_tally", _defender_tally, next="movement", who=lambda s: s.seats_of(s.defender),
          title="the Defender's tally rolls", prompt="Tally Phase [6.0, 7.2]: the Defender, having seen the Raider's"),
     Step("movement", movement_phase, next=_next_after_movement, who=ALL,
          title="movement plans", prompt="Movement Phase [6.0, 8]: both sides' plans; combat follows [10]"),
-    Step("tallies", both_tallies, next="movement", who=ALL,
+    Step("tallies", _both_tallies, next="movement", who=ALL,
          title="both sides' tally rolls", prompt="Tally Phase [6.0, 7.2]: both lists; the Raider's are rolled first"),
     Step("turn", whole_turn, next=_next_after_movement, who=ALL,
          title="tallies and movement plans", prompt="Tally and Movement Phases [6.0] in one message"),
@@ -157,5 +175,5 @@ STEPS: Steps[State, Air] = Steps([
          title="seek or decline a dogfight", prompt="Dogfight [10.8]: SEEK or DECLINE"),
     Step("combat_choice", combat_choice, next=_next_after_movement, window=Window.INTERRUPT,
          title="choose the combat rating", prompt="Air combat [10.5]: SPEED (hit-and-run) or TURN (turning fight)"),
-], seats=seats, open=Air, close=Air.freeze, sides=SIDES)
+], seats=seats, open=Air, close=Air.freeze, sides=SIDES, standing=seating.STANDING)
 

@@ -56,6 +56,7 @@ class Squadron:
     altitudes: tuple[int, ...] = ()  # the altitudes it may enter at
     trail: str = ""            # its group entering in trail [8.4.1]
     left_wing: bool = False    # it has left its wing formation, for good [9.5.2]
+    seat: str = ""             # the player who commands its wing, "" = its side's only seat (see ``owner``)
 
     @property
     def on_map(self) -> bool:
@@ -109,6 +110,7 @@ class State:
     flow: Flow
     moved_last: tuple[str, ...] = ()   # the last Movement Phase's order of moves (mutual attack, 10.1.2)
     options: tuple[tuple[str, Any], ...] = ()
+    seat_names: tuple[str, ...] = ()   # one seat per wing (``<side>-<n>``); () = one seat a side, named by it
 
     @property
     def turn(self) -> int:
@@ -141,6 +143,26 @@ class State:
 
     def of_side(self, side: str) -> tuple[Squadron, ...]:
         return tuple(s for s in self.squadrons if s.side == side)
+
+    def of_seat(self, seat: str) -> tuple[Squadron, ...]:
+        """The squadrons a seat commands: its wings' (one seat a side: the whole side's)."""
+        return tuple(s for s in self.squadrons if owner(s) == seat)
+
+    def seats(self) -> tuple[str, ...]:
+        return self.seat_names or SIDES
+
+    def seats_of(self, side: str) -> tuple[str, ...]:
+        return tuple(seat for seat in self.seats() if side_of(seat) == side)
+
+
+def owner(sq: Squadron) -> str:
+    """The seat that commands ``sq``: its wing's player, or its side's only seat."""
+    return sq.seat or sq.side
+
+
+def side_of(seat: str) -> str:
+    """A seat's side: the seat itself, or ``allies`` of ``allies-2``."""
+    return seat.split("-")[0]
 
 
 def max_losses(scenario_name: str, sq: Squadron) -> int:

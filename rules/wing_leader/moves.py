@@ -13,7 +13,7 @@ from pbem.core.work import EVERYONE, Work
 
 from . import dogfight, movement, reaction, wings
 from .air import Air
-from .model import CLIMB, DIVE, ENTERING, NONE, Squadron, State
+from .model import CLIMB, DIVE, ENTERING, NONE, Squadron, State, owner
 from .orders import MOVEMENT, Join, Move, Plain, Pursue, Return, Stack, subject
 from .parsing import CONDITIONS
 from .sky import HEADINGS, front_squares, name, parse
@@ -86,7 +86,7 @@ def _fly(w: Work[Air], sq: Squadron, tokens: list[str], mp: int,
     air = w.data
     tallied = air.squadron(sq.tally) if sq.tally else None
     target = tallied.at if tallied is not None else None
-    front = front_squares(target, tallied.heading) if tallied is not None else ()
+    front = front_squares(tallied.at, tallied.heading) if tallied is not None else ()
     balbo = wings.in_balbo(air.now(), sq)
     if balbo and dive:   # taking the dive bonus breaks the Balbo: the squadron leaves its wing [9.5.6]
         balbo, sq = False, sq.move(left_wing=True)
@@ -200,9 +200,9 @@ def _willing(w: Work[Air], escorts: list[Squadron], mover: Squadron, bomber: Squ
     """The escorts that react: YES (or no standing order) reacts, NO does not; ASK suspends the move and
     asks the owner, once per phase for each escort (its answer is kept for the rest of the phase)."""
     def choice(e: Squadron) -> str:
-        kept = w.standing_order(e.side, f"REACT {e.id}")
+        kept = w.standing_order(owner(e), f"REACT {e.id}")
         return w.data.reacting.get(e.id) or (kept.words[-1] if kept is not None else "YES")
-    asks = [Ask(e.side, f"react-{e.id}", f"{mover.id} is about to enter {bomber.id}'s square: does {e.id} react?",
+    asks = [Ask(owner(e), f"react-{e.id}", f"{mover.id} is about to enter {bomber.id}'s square: does {e.id} react?",
                 "YES", ("YES", "NO")) for e in escorts if choice(e) == "ASK"]
     if asks:
         raise AskReaction(asks)

@@ -16,7 +16,7 @@ from pbem.core.standing import parse_cancel
 from pbem.core.verbs import Order, Verb, VerbTable, arity, one_of
 
 from . import dogfight, movement, radio, tally, wings
-from .model import Squadron, State
+from .model import Squadron, State, owner, side_of
 from .orders import (Answer, Arrive, Break, Command, Consent, Drop, End, Escape, Join, Move, Plain, Priority, Pursue, React, Rejoin,
                      Return, Seek, Split, Stack, Tactic, Tally, Vector)
 
@@ -35,10 +35,14 @@ def _own(view: View, seat: str, sid: str, rule: str) -> Squadron:
     try:
         sq = state.squadron(sid.upper())
     except KeyError:
-        mine = ", ".join(s.id for s in state.of_side(seat)) or "none"
+        mine = ", ".join(s.id for s in state.of_seat(seat)) or "none"
         raise IllegalOrderError(f"no squadron {sid}; yours are {mine}", rule=rule) from None
-    if sq.side != seat:
+    if sq.side != side_of(seat):
         raise IllegalOrderError(f"{sq.id} is not yours", rule=rule)
+    if owner(sq) != seat:
+        mine = ", ".join(s.id for s in state.of_seat(seat)) or "none"
+        raise IllegalOrderError(f"{sq.id} flies in a wing that {owner(sq)} commands; each player orders only "
+                                f"his own wings' squadrons (yours: {mine})", rule="9.1")
     if not sq.on_map:
         raise IllegalOrderError(f"{sq.id} is no longer on the map", rule=rule)
     return sq
@@ -256,7 +260,7 @@ def parse_escape(args: Sequence[str], view: View, seat: str) -> Escape:
 def parse_end(args: Sequence[str], view: View, seat: str) -> End:
     arity(args, 0, "END", rule="12.0")
     _window(view, False)
-    return End(seat)
+    return End(side_of(seat))
 
 
 def parse_rejoin(args: Sequence[str], view: View, seat: str) -> Rejoin:
@@ -288,7 +292,7 @@ def parse_priority(verb: str, rule: str) -> Any:
         state = position(view)
         ids = [a.upper() for a in args]
         own = verb == "LEADS"
-        unknown = [i for i in ids if i not in {s.id for s in state.squadrons if (s.side == seat) == own}]
+        unknown = [i for i in ids if i not in {s.id for s in state.squadrons if (s.side == side_of(seat)) == own}]
         if unknown:
             whose = "yours" if own else "the enemy's"
             raise IllegalOrderError(f"{', '.join(unknown)}: not {whose}", rule=rule)
@@ -303,7 +307,7 @@ def parse_arrive(args: Sequence[str], view: View, seat: str) -> Arrive:
         sq = state.squadron(args[0].upper())
     except KeyError:
         raise IllegalOrderError(f"no squadron {args[0]}", rule="5.3.1") from None
-    if sq.side != seat or sq.status != "waiting" or not sq.edge:
+    if owner(sq) != seat or sq.status != "waiting" or not sq.edge:
         raise IllegalOrderError(f"{sq.id} is not one of your squadrons still to arrive by an edge", rule="5.3.1")
     if not args[1].isdigit() or int(args[1]) not in sq.altitudes:
         raise IllegalOrderError(f"{sq.id} may arrive at altitude {', '.join(map(str, sq.altitudes))}", rule="5.3.1")

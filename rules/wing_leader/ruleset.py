@@ -15,7 +15,7 @@ from pbem.core.errors import RulesetDefinitionError
 from pbem.core.ruleset import Checked, Option, RulesetInfo, Scenario, View
 from pbem.core.orders import OrderLine
 
-from . import radio, sky
+from . import radio, seating, sky
 from .game import FIRST_STEP, STEPS, seats
 from .model import SIDES, WAITING, Squadron, State
 from .parsing import ANSWERS, VERBS, whole
@@ -40,8 +40,9 @@ def setup(name: str, options: Mapping[str, Any], dice: Dice) -> State:
            for p in [escort_setup_problem(e, [b for b in squadrons if b.side == e.side and b.mission == "bombing"])] if p]
     if bad:
         raise RulesetDefinitionError(f"scenario {name}: " + "; ".join(bad))
+    squadrons, seat_names = seating.assign(squadrons, s.get("wings", ()), int(options.get("seats_per_side", 1)))
     first = FIRST_STEP[options.get("cadence", "standard")]
-    state = State(name, squadrons, STEPS.start(first), options=tuple(sorted(options.items())))
+    state = State(name, squadrons, STEPS.start(first), options=tuple(sorted(options.items())), seat_names=seat_names)
     alerted = radio.alerted_by_radio(state)   # the first Tally Phase opens with radio alerts [9.4 a]
     return replace(state, squadrons=tuple(q.move(alert=True) if q.id in alerted else q for q in squadrons))
 
@@ -72,6 +73,8 @@ INFO = RulesetInfo(
     options=(Option("cadence", "standard", "windows a turn: standard = the Raider's tally, the Defender's tally, "
                     "then movement; fast = both tallies, then movement; single = everything in one message",
                     ("standard", "fast", "single")),
+             Option("seats_per_side", 1, "players a side, each commanding whole wings (a squadron in no wing is a "
+                    "wing of its own); a side with fewer wings gets fewer seats (9.1)", seating.SEAT_COUNTS),
              Option("escape_reading", "rule", "11.0: escape when the modified roll is below the range (rule) or the "
                     "natural roll, as the worked example reads (example)", ("rule", "example"))),
     rulebook="Wing Leader rules v2 (Russian translation), seeds/000_081fe1e0bed44cb6.txt")

@@ -8,7 +8,7 @@ from pbem.core.dice import Dice
 from pbem.core.ruleset import Outcome, View
 
 from . import escape, movement, radio, tally
-from .model import SIDES, Squadron, State
+from .model import SIDES, Squadron, State, owner, side_of
 from .parsing import allowed_moves, free_mover, plain_problem, position
 from .sky import HEADINGS, distance, name
 from .tables import card, scenario
@@ -23,7 +23,7 @@ STEP_TITLES = {"raider_tally": "Raider's Tally Phase", "defender_tally": "Defend
 def view(state: State, seat: str) -> dict[str, Any]:
     step = state.flow.step
     return {
-        "seat": seat, "scenario": state.scenario, "turn": state.turn, "step": step,
+        "seat": seat, "side": side_of(seat), "scenario": state.scenario, "turn": state.turn, "step": step,
         "step_title": STEP_TITLES.get(step, step), "raider": state.raider, "defender": state.defender,
         "sky": {"clouds": [[name(sq), kind] for sq, kind in state.sky.clouds], "haze": state.sky.haze,
                 "sun": state.sky.sun, "rain": state.sky.rain},
@@ -31,12 +31,18 @@ def view(state: State, seat: str) -> dict[str, Any]:
         "wing_display": [_display(s) for s in state.squadrons],
         "tally_targets": _tally_targets(state, seat) if _my_tally_window(state, seat) else {},
         "victory_points": points(state),
-        "flexible": seat in scenario(state.scenario).get("flexibility", ()),
-        "standing": state.flow.standing.view_of(seat),
+        "flexible": side_of(seat) in scenario(state.scenario).get("flexibility", ()),
+        "standing": _standing(state, seat),
         "asking": _question(state, seat),
         "asking_choices": list(next((a.choices for a in state.flow.pending.asks if a.seat == seat), ()))
         if state.flow.pending is not None else [],
     }
+
+
+def _standing(state: State, seat: str) -> list[dict[str, str]]:
+    """The seat's standing orders, then its side's (kept under the side's name when it has several seats)."""
+    side = side_of(seat)
+    return state.flow.standing.view_of(seat) + (state.flow.standing.view_of(side) if side != seat else [])
 
 
 def _question(state: State, seat: str) -> str:
@@ -47,7 +53,8 @@ def _question(state: State, seat: str) -> str:
 
 def _my_tally_window(state: State, seat: str) -> bool:
     step = state.flow.step
-    return (step == "raider_tally" and seat == state.raider) or (step == "defender_tally" and seat == state.defender) \
+    side = side_of(seat)
+    return (step == "raider_tally" and side == state.raider) or (step == "defender_tally" and side == state.defender) \
         or step in ("tallies", "turn")
 
 
@@ -55,21 +62,27 @@ def _display(s: Squadron) -> dict[str, Any]:
     """A Wing Display line [5.2]: public to both sides."""
     return {"id": s.id, "side": s.side, "aircraft": card(s.model)["name"], "mission": s.mission,
             "square": name(s.at) if s.on_map else s.status, "heading": HEADINGS[s.heading],
+            "altitude": s.at[1] if s.on_map else "", "seat": owner(s), "cohesion": _cohesion(s),
             "alert": s.alert, "tally": s.tally, "vector": name(s.vector) if s.vector else "",
             "losses": s.losses, "straggler": s.straggler, "disrupted": s.disruption, "broken": s.broken,
             "ammo": ("", "low", "depleted")[s.ammo], "quality": s.quality, "marker": s.marker,
             "speed_turn": list(s.basic()) if s.on_map else [], "dogfight": s.dogfight}
 
 
+def _cohesion(s: Squadron) -> str:
+    """The cohesion box of the Wing Display [10.7]: steady, disrupted (levels) or broken."""
+    return "broken" if s.broken else f"disrupted {s.disruption}" if s.disruption else "steady"
+
+
 def _tally_targets(state: State, seat: str) -> dict[str, dict[str, int]]:
     """For each of the seat's squadrons that may roll: every legal target and the die roll it needs."""
     found: dict[str, dict[str, int]] = {}
-    for sq in state.of_side(seat):
+    for sq in state.of_seat(seat):
         if tally.may_tally(sq.move(tally="")):
             continue
         found[sq.id] = {t.id: tally.needed(state.sky, sq, t, radio.modifiers(state, sq, t, jammed_now(state)))
                         for t in state.squadrons
-                        if t.side != seat and tally.target_problem(state, sq, t) is None}
+                        if t.side != sq.side and tally.target_problem(state, sq, t) is None}
     return found
 
 
@@ -83,7 +96,7 @@ def order_form(v: View, seat: str) -> str:
     if tally_step and not _my_tally_window(state, seat):
         lines.append("# The other side rolls its tallies now; yours come in the next window (6.0). Standing "
                      "orders (TACTIC, REACT, DOGFIGHT, LEADS, HITS, CONSENT, ARRIVE) may be sent.")
-    for sq in state.of_side(seat):
+    for sq in state.of_seat(seat):
         if not sq.on_map:
             continue
         lines.append(f"# {sq.id} {card(sq.model)['name']} at {name(sq.at)} heading {HEADINGS[sq.heading]}, "
@@ -172,7 +185,7 @@ def _bot_moves(v: View, seat: str, dice: Dice, rolling: list[str]) -> list[str]:
     lines = [] if v["standing"] else [("DOGFIGHT SEEK", "DOGFIGHT ASK", "")[dice.roll(3, why="bot dogfight",
                                                                                      seen_by=()) - 1]]
     lines = [line for line in lines if line]
-    for s in state.of_side(seat):
+    for s in state.of_seat(seat):
         if s.on_map and s.mission == "escort" and not v["standing"] and dice.roll(2, why="bot react", seen_by=()) == 1:
             lines.append(f"REACT {s.id} ASK")   # sometimes leave the reaction to an interrupt
         if s.on_map and s.dogfight:

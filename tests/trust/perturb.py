@@ -16,7 +16,7 @@ the change is one the rules say ``seat`` cannot know:
   and its aircraft off the map;
 * sky_ww2: deck order, the cards in other seats' hands (hand size and malfunction count kept:
   those are public [L196]), the enemy's unrevealed ground objects and selection candidates;
-* wing_leader: the other side's standing orders (TACTIC, REACT, DOGFIGHT, CONSENT); the map, the
+* wing_leader: another seat's standing orders (TACTIC, REACT, DOGFIGHT, CONSENT); the map, the
   Wing Displays and every roll are open [5.2].
 
 The helpers use the rules' geometry to choose a change that stays out of sight; they never
@@ -338,8 +338,8 @@ def _aa_standing(ruleset, state, seat, rnd):
 # --------------------------------------------------------------------------------- wing_leader
 def perturb_wing_leader(ruleset, state, seat, rnd):
     d = ruleset.dump(state)
-    foe = next(s.name for s in ruleset.seats(state) if s.name != seat)
-    theirs = [q["id"] for q in d["squadrons"] if q["side"] == foe]
+    foe = next(s.name for s in ruleset.seats(state) if s.name != seat)   # an enemy's or an ally's seat
+    theirs = [q["id"] for q in d["squadrons"] if (q.get("seat") or q["side"]) == foe]
     rows = d["flow"]["standing"]
     out = []
     for key, texts in (("DOGFIGHT", ["DOGFIGHT SEEK", "DOGFIGHT ASK"]), ("CONSENT", ["CONSENT YES"]),
