@@ -1,0 +1,26 @@
+"""Kit contracts that a ruleset could break without noticing: each must fail loudly, at import or at once."""
+from __future__ import annotations
+
+import pytest
+
+from pbem.core.errors import RulesetDefinitionError
+from pbem.core.standing import Standing
+from pbem.core.standing_rules import StandingKind, StandingRules
+
+
+def test_a_kind_that_covers_another_kind_is_a_definition_error():
+    # "CHASE ALL" is both a kind of its own and a key of the kind "CHASE": which one rules it would
+    # depend on declaration order, and the second kind's default would never be in force.
+    with pytest.raises(RulesetDefinitionError, match="CHASE ALL"):
+        StandingRules([StandingKind("CHASE", group=True), StandingKind("CHASE ALL", default="CHASE ALL ASK")])
+
+
+def test_a_default_for_a_key_its_kind_does_not_cover_is_a_definition_error():
+    # read back through kind_of("PACE"), which is no kind: the default would be listed by nobody
+    with pytest.raises(RulesetDefinitionError, match="PACE"):
+        StandingRules([StandingKind("CHASE", default={"PACE": "PACE SLOW"})])
+
+
+def test_kinds_that_only_share_a_prefix_are_distinct():
+    rules = StandingRules([StandingKind("REACT", group=True), StandingKind("REACT_DEFAULT", default="REACT_DEFAULT ASK")])
+    assert rules.listing(Standing(), "red-1", "red") == ["REACT_DEFAULT ASK"]
