@@ -3,7 +3,11 @@ from __future__ import annotations
 
 import pytest
 
+from pbem.core.dice import FixedDice
 from pbem.core.errors import RulesetDefinitionError
+from pbem.core.interrupts import Ask
+from pbem.core.phases import ASKED, Step, Steps
+from pbem.core.ruleset import Seat
 from pbem.core.standing import Standing
 from pbem.core.standing_rules import StandingKind, StandingRules
 
@@ -24,3 +28,20 @@ def test_a_default_for_a_key_its_kind_does_not_cover_is_a_definition_error():
 def test_kinds_that_only_share_a_prefix_are_distinct():
     rules = StandingRules([StandingKind("REACT", group=True), StandingKind("REACT_DEFAULT", default="REACT_DEFAULT ASK")])
     assert rules.listing(Standing(), "red-1", "red") == ["REACT_DEFAULT ASK"]
+
+
+def _suspending(asks):
+    def fire(w, orders):
+        w.interrupt("hit", asks)
+
+    table = Steps([Step("fire", fire, "fire"), Step("hit", lambda w, o: None, "fire", who=ASKED)],
+                  seats=lambda s: (Seat("red-1", "red"), Seat("blue", "blue")))
+    return table, table.resolve({"flow": table.start().dump()}, {}, FixedDice([]))
+
+
+def test_an_interrupt_asking_a_seat_the_game_does_not_have_is_an_error_at_once():
+    # a side's name, or a misspelt seat, would make a window await someone who can never answer
+    with pytest.raises(RulesetDefinitionError, match="red"):
+        _suspending([Ask("red", "k", "?", "NO")])
+    _, res = _suspending([Ask("red-1", "k", "?", "NO")])
+    assert res.state["flow"]["pending"]["asks"][0]["seat"] == "red-1"
