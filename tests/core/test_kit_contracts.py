@@ -45,3 +45,19 @@ def test_an_interrupt_asking_a_seat_the_game_does_not_have_is_an_error_at_once()
         _suspending([Ask("red", "k", "?", "NO")])
     _, res = _suspending([Ask("red-1", "k", "?", "NO")])
     assert res.state["flow"]["pending"]["asks"][0]["seat"] == "red-1"
+
+
+def test_a_step_that_comes_back_without_a_new_turn_is_an_error_at_once():
+    def fire(w, orders):
+        w.say("bang")
+
+    def fire_and_turn(w, orders):
+        w.new_turn()
+
+    seats = (Seat("red-1", "red"), Seat("blue", "blue"))
+    looping = Steps([Step("fire", fire, "fire")], seats=lambda s: seats)
+    with pytest.raises(RulesetDefinitionError, match="1/fire"):
+        looping.resolve({"flow": looping.start().dump()}, {}, FixedDice([]))
+    turning = Steps([Step("fire", fire_and_turn, "fire")], seats=lambda s: seats)
+    doc = turning.resolve({"flow": turning.start().dump()}, {}, FixedDice([])).state
+    assert turning.phase(doc).key == "2/fire"
