@@ -120,8 +120,12 @@ class Work(Generic[D]):
         The interrupt counter goes up by one, so the phase names of resume steps never repeat.
 
         :raises RulesetDefinitionError: an ask of a seat the game does not have (a side's name, a
-            misspelt seat): the window would await someone who can never answer.
+            misspelt seat): the window would await someone who can never answer; or a second
+            interrupt in one resolution (the first one's questions would be lost: ask them together).
         """
+        if self._pending is not None:
+            raise RulesetDefinitionError(f"an interrupt to {step!r} after one to {self._pending.resume!r} in the same "
+                                         "resolution: one interrupt per resolution, with every ask in it")
         names = {s.name for s in self.seats}
         strangers = sorted({a.seat for a in asks} - names)
         if strangers:

@@ -61,3 +61,15 @@ def test_a_step_that_comes_back_without_a_new_turn_is_an_error_at_once():
     turning = Steps([Step("fire", fire_and_turn, "fire")], seats=lambda s: seats)
     doc = turning.resolve({"flow": turning.start().dump()}, {}, FixedDice([])).state
     assert turning.phase(doc).key == "2/fire"
+
+
+def test_a_second_interrupt_in_one_resolution_is_an_error_not_a_lost_question():
+    def fire(w, orders):
+        w.interrupt("hit", [Ask("red-1", "a", "?", "NO")])
+        w.interrupt("hit", [Ask("blue", "b", "?", "NO")])  # red-1's question would silently vanish
+
+    seats = (Seat("red-1", "red"), Seat("blue", "blue"))
+    table = Steps([Step("fire", fire, "fire"), Step("hit", lambda w, o: None, "fire", who=ASKED)],
+                  seats=lambda s: seats)
+    with pytest.raises(RulesetDefinitionError, match="one interrupt"):
+        table.resolve({"flow": table.start().dump()}, {}, FixedDice([]))
