@@ -269,6 +269,10 @@ def archive(sv: Services, game_id: str, *, force: bool = False, by: str = "the G
         ended = end_game(sv, game_id, f"the game was ended by {by} and archived", by) + "; "
     with sv.deps.session() as s:
         game = found(claim_game(s, game_id), game_id)
+        # decided again on the claimed row: another command may have changed the game since it was read
+        if game.status != "over":
+            raise ServerError(f"game {game_id} is {game.status} now, not over; nothing was archived"
+                              if game.status != "archived" else f"game {game_id} is archived already")
         game.status, game.deadline, game.held_reason = "archived", None, ""
         _entry(sv, s, game, "ARCHIVE", f"{by} archived the game", by)
         s.commit()

@@ -201,6 +201,7 @@ class Steps(Generic[S, D]):
         step = self._known(flow.step, "the state's step")
         if step is None:
             raise RulesetDefinitionError("resolve called on a finished game")
+        resolving = self.phase(state)
         work: Work[D] = Work(flow, self._seats(state), dice, rules=self.standing)
         work.data = self._open(state, work)
         work.apply_standing(orders)
@@ -212,7 +213,13 @@ class Steps(Generic[S, D]):
             if target is None or target.acting != ASKED:
                 raise RulesetDefinitionError(
                     f"step {step.name!r}: interrupt to {new.step!r}, a step that does not await the asked seats")
-        return Resolution(self.slot.put(self._close(work.data), new), tuple(work.events))
+        after = self.slot.put(self._close(work.data), new)
+        again = self.phase(after)
+        if again is not None and resolving is not None and again.key == resolving.key:
+            # the same key would mean the same stored orders and the same dice all over again
+            raise RulesetDefinitionError(f"step {step.name!r}: the next phase is {again.key} again; "
+                                         "advance the turn (Work.new_turn) before a step comes round again")
+        return Resolution(after, tuple(work.events))
 
     # ---------------------------------------------------------------- helpers
     def _successor(self, step: Step, work: Work[D]) -> str:

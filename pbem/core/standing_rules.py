@@ -87,13 +87,23 @@ def _note(c: Change) -> str:
 class StandingRules:
     """A game's declared standing-order kinds and change notice (see the module docstring).
 
-    :raises RulesetDefinitionError: a kind declared twice.
+    :raises RulesetDefinitionError: a kind declared twice, a kind whose name is a key of another kind
+        (which of the two rules it would depend on the order of declaration), or a default for a key
+        its kind does not cover (it would never be in force).
     """
 
     def __init__(self, kinds: Sequence[StandingKind] = (), *, notice: Notice = plain_notice) -> None:
         names = [k.name for k in kinds]
         if len(set(names)) != len(names):
             raise RulesetDefinitionError(f"standing-order kinds repeated: {names}")
+        for kind in kinds:
+            wider = [k.name for k in kinds if k is not kind and k.covers(kind.name)]
+            if wider:
+                raise RulesetDefinitionError(f"standing-order kind {kind.name!r} is a key of the kind {wider[0]!r}")
+            stray = [key for key, _ in kind.defaults if not kind.covers(key)]
+            if stray:
+                raise RulesetDefinitionError(f"standing-order kind {kind.name!r}: a default for {stray[0]!r}, "
+                                             "a key of another kind")
         self.kinds = tuple(kinds)
         self.notice = notice
 

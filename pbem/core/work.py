@@ -118,7 +118,19 @@ class Work(Generic[D]):
 
         ``data`` must be JSON; it is all the resumed step gets of where resolution stopped.
         The interrupt counter goes up by one, so the phase names of resume steps never repeat.
+
+        :raises RulesetDefinitionError: an ask of a seat the game does not have (a side's name, a
+            misspelt seat): the window would await someone who can never answer; or a second
+            interrupt in one resolution (the first one's questions would be lost: ask them together).
         """
+        if self._pending is not None:
+            raise RulesetDefinitionError(f"an interrupt to {step!r} after one to {self._pending.resume!r} in the same "
+                                         "resolution: one interrupt per resolution, with every ask in it")
+        names = {s.name for s in self.seats}
+        strangers = sorted({a.seat for a in asks} - names)
+        if strangers:
+            raise RulesetDefinitionError(f"an interrupt to {step!r} asks {', '.join(map(repr, strangers))}, "
+                                         f"not a seat of this game (seats: {', '.join(sorted(names))})")
         self._pending = Pending(step, tuple(asks), data)
 
     @property

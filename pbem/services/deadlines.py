@@ -50,9 +50,10 @@ class Deadlines:
                     text = (f"Reminder: your orders for game {game.id}, turn {game.turn}, {game.phase_title} "
                             f"are due {when}{grace}.\nReply to your latest sitrep with the signed order form; "
                             f"`pbem orders {game.id} {seat.name}` prints a fresh one.\n")
-                    self.outbox.queue(s, kind="notice", to=seat.email, subject=f"[{game.id}] orders due {when}",
-                                      text=text, html=f"<p>{text}</p>", msg_id=mid, now=now, game_id=game.id)
-                    count += 1
+                    # once: another daemon's pass may queue the same reminder at the same moment
+                    count += self.outbox.queue_once(s, kind="notice", to=seat.email,
+                                                    subject=f"[{game.id}] orders due {when}", text=text,
+                                                    html=f"<p>{text}</p>", msg_id=mid, now=now, game_id=game.id)
             s.commit()
         return count
 

@@ -17,8 +17,9 @@ from pbem.crypto import sshsig
 from pbem.gamedata import bind, documents_json
 from pbem.journal import SALT_BYTES, SEED_BYTES, dumps, seed_commitment
 from pbem.schedule import Schedule, ScheduleError
-from pbem.services.records import SETTINGS, ServerError, append_entry, enter_phase, get_game
+from pbem.services.records import SETTINGS, ServerError, append_entry, enter_phase, found
 from pbem.services.wiring import Services
+from pbem.store.claim import claim_game
 from pbem.store.models import Game, Seat
 from pbem.store.times import iso
 
@@ -95,7 +96,8 @@ class GameLifecycle:
         except ValueError as exc:
             raise ServerError(f"public key for {seat}: {exc}") from None
         with self.deps.session() as s:
-            game = get_game(s, game_id)
+            # claimed: two players seated at once must not each see the other's seat still empty
+            game = found(claim_game(s, game_id), game_id)
             row = s.exec(select(Seat).where(Seat.game_id == game_id, Seat.name == seat)).first()
             if row is None:
                 names = s.exec(select(Seat.name).where(Seat.game_id == game_id)).all()

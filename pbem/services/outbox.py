@@ -44,6 +44,11 @@ class OutboxService:
         """Queue one message in the session's transaction (see :func:`outbox_row` for the fields)."""
         store_writes.insert_outbox(s.connection(), [outbox_row(**row)])
 
+    def queue_once(self, s: Session, **row: Any) -> bool:
+        """Queue one message unless its Message-ID is queued already (another daemon may have queued
+        the same message at the same moment); True if it was queued here."""
+        return store_writes.insert_outbox_once(s.connection(), outbox_row(**row))
+
     def notify_gm(self, s: Session, game: Game, subject: str, text: str, now: datetime) -> None:
         """Queue a notice about ``game`` for the GM, if there is one."""
         gm = self.deps.gm_address

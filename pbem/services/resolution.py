@@ -77,6 +77,11 @@ class ResolutionService:
                 # Many sides silent at once looks like a mail outage, not a decision: hold, tell the GM.
                 self._breaker(s, game, missing, now)
                 break
+            if (phase.turn, phase.name) in resolved:
+                # The same key means the same stored orders (still current) and the same dice: resolving
+                # it again would replay one set of orders until the game moved on.  A ruleset bug: hold.
+                raise PbemError(f"phase {phase.key} came round again after it was resolved; a phase key "
+                                "must never repeat (advance the turn before a phase comes back)")
             force = False
             automatic = automatic + 1 if not phase.awaiting else 0
             if automatic > MAX_AUTOMATIC_PHASES:

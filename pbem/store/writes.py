@@ -110,3 +110,24 @@ def write_batch(conn: Connection, batch: list[Writes]) -> None:
 
 def insert_outbox(conn: Connection, rows: list[dict[str, Any]]) -> None:
     conn.execute(_INSERT_OUTBOX, rows)
+
+
+@lru_cache(maxsize=4)
+def _insert_outbox_once(dialect: str):
+    once: Insert
+    if dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+
+        once = postgresql_insert(OUTBOX).on_conflict_do_nothing(index_elements=["message_id"])
+    else:
+        from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+        once = sqlite_insert(OUTBOX).on_conflict_do_nothing(index_elements=["message_id"])
+    return once.returning(OUTBOX.c.id)
+
+
+def insert_outbox_once(conn: Connection, row: dict[str, Any]) -> bool:
+    """Queue ``row`` unless a message with its Message-ID is queued already (by this process or
+    another daemon, committed or not: on PostgreSQL the insert waits for the other transaction);
+    True if it was queued here."""
+    return conn.execute(_insert_outbox_once(conn.dialect.name), row).first() is not None

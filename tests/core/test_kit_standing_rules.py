@@ -112,6 +112,7 @@ def test_the_step_table_applies_declared_orders_and_says_the_games_notice():
         seen["flak"] = w.standing_order("red-2", "FLAK").text
         seen["rules"] = w.standing_group("red-1", "RULE")
         seen["pace"] = w.standing_order("blue", "PACE").text
+        w.new_turn()  # "look" comes round again: a phase key never repeats
 
     steps = Steps([Step("look", look, next="look")], seats=lambda s: SEATS, standing=rules)
     doc = {"flow": steps.start().dump()}
