@@ -218,7 +218,9 @@ _DOMAIN = re.compile(r"^(?!-)[\w-]{1,63}(?<!-)(?:\.(?!-)[\w-]{1,63}(?<!-))*$")
 def _sender(msg: Message) -> str:
     """The From address, exactly (lower-cased), or "" when there is none a reply could safely go to."""
     try:
-        address = parseaddr(_header(msg, "From"))[1].lower()
+        # str.strip() also drops the separator controls U+001C-U+001F, which the standard library's
+        # strict parser reads as white space around the address (as the whole-path fuzz found)
+        address = parseaddr(_header(msg, "From"))[1].strip().lower()
     except Exception:  # a malformed header: no address to answer
         return ""
     # A line break would put a header of the sender's choosing into the reply; bytes that are not UTF-8

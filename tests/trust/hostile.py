@@ -195,6 +195,8 @@ def regressions(limit: int) -> dict[str, bytes]:
         "From that is only an encoded word": _mail(
             [("From", encoded_word(f"\x0b{CANARY} you are accepted", q=False)), ("To", "pbem@localhost"),
              ("Subject", "orders")]),
+        "From with separator controls after the address": (  # found by atheris, 25 November
+            f"From: {STRANGER}".encode() + b"\x1d" * 44 + b"\r\nTo: pbem@\x01\x03From: stranger@playerlocalhost\r\nSubs"),
         "oversize message": _mail([("From", STRANGER), ("To", "pbem@localhost"), ("Subject", "map")],
                                   b"x" * (30 << 20)),  # 30 MB, as in the issue
     }
