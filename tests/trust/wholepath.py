@@ -341,6 +341,10 @@ def reply_address(raw: bytes, server_address: str) -> list[str]:
             or len(addr) > 254 or addr.lower() == server_address.lower()  # 254: the most SMTP carries
             or not _ADDRESS.fullmatch(addr.replace('"', ""))):  # no domain a relay could route: none owed
         return []
+    if "=?" not in literal and _same(addr) != _same(literal.strip()):
+        # the strict parser rebuilt an address the sender did not write (controls inside it read as folding
+        # white space: "players.test<GS>1" becomes "players.test1"); a reply there would go to a stranger
+        return []
     return [addr] + ([literal] if "=?" in literal and literal != addr else [])
 
 
