@@ -92,3 +92,21 @@ def test_digested_parts_keep_their_size_and_change_with_their_content():
     assert list(one) == [("own", 0, "moves")]
     assert one[("own", 0, "moves")].startswith("<2 entries, sha256 ")
     assert one != two
+
+
+def test_an_option_variant_is_its_own_target_folder_and_header(tmp_path):
+    """A variant plays with its options, keeps its files apart from the default game's and names them."""
+    from pbem.rules import find_ruleset
+    sky = find_ruleset("sky_ww2")
+    chosen = golden.targets((sky,), {"sky_ww2": ({"aircraft": 1, "max_rounds": 4},)})
+    variant = next(t for t in chosen if t.options)
+    assert variant.name == "sky_ww2/battle@aircraft=1,max_rounds=4"
+    assert golden.select(chosen, ["sky_ww2/battle"]) == [t for t in chosen if t.scenario == "battle"]
+    golden.write(tmp_path, variant)
+    where = golden.folder(tmp_path, variant)
+    assert where.name == "battle@aircraft=1,max_rounds=4"
+    first = (where / "umpire.txt").read_text().splitlines()[0]
+    assert "aircraft=1, max_rounds=4" in first and "default options" not in first
+    assert golden.mismatches(tmp_path, variant) == []
+    default = golden.render(next(t for t in chosen if t.scenario == "battle" and not t.options))
+    assert default["umpire.txt"] != (where / "umpire.txt").read_text()

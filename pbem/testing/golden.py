@@ -1,7 +1,7 @@
 """Golden playthroughs (style P14.1): a seeded bot game per ruleset and scenario, kept as plain text.
 
 For each target (a ruleset and one of its scenarios) a bot game is played
-with :func:`pbem.core.play.play`, default options and :data:`SEED`.  What
+with :func:`pbem.core.play.play`, default options (and each set of :data:`VARIANTS`) and :data:`SEED`.  What
 each seat could know is written to ``<ruleset>/<scenario>/<seat>.txt``:
 per resolved phase a header line, the orders that seat sent, the events and
 rolls it was shown, and how its view changed.  ``umpire.txt`` holds every
@@ -55,15 +55,39 @@ class Target:
 
     ruleset: Ruleset
     scenario: str
+    #: Options that differ from the defaults, as sorted ``(name, value)`` pairs; empty for the default game.
+    options: tuple[tuple[str, Any], ...] = ()
 
     @property
     def name(self) -> str:
+        """``ruleset/scenario``, with ``@name=value,...`` for a variant: also its folder under the golden root."""
+        return f"{self.ruleset.info.name}/{self.scenario}{variant_suffix(self.options)}"
+
+    @property
+    def base(self) -> str:
         return f"{self.ruleset.info.name}/{self.scenario}"
 
 
-def targets(rulesets: Iterable[Ruleset]) -> list[Target]:
-    """Every (ruleset, scenario) pair, in the rulesets' own order."""
-    return [Target(r, s.name) for r in rulesets for s in r.info.scenarios]
+def variant_suffix(options: Iterable[tuple[str, Any]]) -> str:
+    return "@" + ",".join(f"{k}={v}" for k, v in options) if options else ""
+
+
+#: Option sets played besides the defaults, per ruleset: every scenario of the
+#: ruleset is played once more with each set (OpenSpiel keeps one playthrough
+#: per game string, parameters included).  A set names only what differs.
+VARIANTS: dict[str, tuple[Mapping[str, Any], ...]] = {}
+
+
+def targets(rulesets: Iterable[Ruleset], variants: Mapping[str, Sequence[Mapping[str, Any]]] = VARIANTS
+            ) -> list[Target]:
+    """Every (ruleset, scenario) pair with default options, then its :data:`VARIANTS`, in the rulesets' order."""
+    out = []
+    for r in rulesets:
+        for s in r.info.scenarios:
+            out.append(Target(r, s.name))
+            out += [Target(r, s.name, tuple(sorted(extra.items())))
+                    for extra in variants.get(r.info.name, ())]
+    return out
 
 
 Segment = str | int  # a dict key or a list index
@@ -198,7 +222,8 @@ def _header(target: Target, steps: Sequence[Step], seat: str) -> list[str]:
     length = f"{len(steps)} phases, to the end" if over else f"first {len(steps)} phases only (capped)"
     digested = sorted(DIGESTED.get(target.ruleset.info.name, ()))
     digest = f"; as digests: {', '.join(digested)}" if digested else ""
-    return [f"# golden playthrough {target.name} seat {seat}: seed {SEED.decode()!r}, default options, "
+    chosen = ", ".join(f"{k}={v}" for k, v in target.options) or "default options"
+    return [f"# golden playthrough {target.name} seat {seat}: seed {SEED.decode()!r}, {chosen}, "
             f"{length}{digest}"]
 
 
@@ -255,10 +280,11 @@ def umpire_text(target: Target, setup_rolls: Sequence[Roll], steps: Sequence[Ste
 def render(target: Target) -> dict[str, str]:
     """File name → text for one target: one file per seat and ``umpire.txt``."""
     rs = target.ruleset
-    options = rs.info.resolve_options({})
+    chosen = dict(target.options)
+    options = rs.info.resolve_options(chosen)
     dice = setup_dice(SEED)
     initial = rs.setup(target.scenario, options, dice)  # the state play() starts from, for its rolls and view
-    steps = play(rs, target.scenario, SEED, max_phases=MAX_PHASES)
+    steps = play(rs, target.scenario, SEED, options=chosen, max_phases=MAX_PHASES)
     files = {f"{seat.name}.txt": seat_text(target, initial, dice.rolls, steps, seat.name)
              for seat in rs.seats(initial)}
     files["umpire.txt"] = umpire_text(target, dice.rolls, steps)
@@ -266,7 +292,7 @@ def render(target: Target) -> dict[str, str]:
 
 
 def folder(root: Path, target: Target) -> Path:
-    return root / target.ruleset.info.name / target.scenario
+    return root / target.ruleset.info.name / (target.scenario + variant_suffix(target.options))
 
 
 def mismatches(root: Path, target: Target) -> list[str]:
@@ -323,7 +349,8 @@ def known_rulesets(fixtures: Sequence[str] = FIXTURES) -> list[Ruleset]:
 
 
 def select(all_targets: Sequence[Target], wanted: Sequence[str]) -> list[Target]:
-    """Targets named ``ruleset`` or ``ruleset/scenario``; all when nothing is named.
+    """Targets named ``ruleset``, ``ruleset/scenario`` (with its variants) or a variant's full name; all when
+    nothing is named.
 
     :raises SystemExit: a name matches nothing.
     """
@@ -331,7 +358,7 @@ def select(all_targets: Sequence[Target], wanted: Sequence[str]) -> list[Target]
         return list(all_targets)
     chosen = []
     for name in wanted:
-        hit = [t for t in all_targets if name in (t.name, t.ruleset.info.name)]
+        hit = [t for t in all_targets if name in (t.name, t.base, t.ruleset.info.name)]
         if not hit:
             raise SystemExit(f"no golden target {name!r} (known: {', '.join(t.name for t in all_targets)})")
         chosen += [t for t in hit if t not in chosen]
