@@ -48,11 +48,44 @@ def setup_form(v: dict, d: dict) -> list[str]:
 
 
 def deploy_form(v: dict, d: dict) -> list[str]:
-    out = ["# Deployment [L317]: DEPLOY <aircraft> LOW|MEDIUM|HIGH [CELL x,y] [FACE N|E|S|W]"]
+    out = ["# Deployment: DEPLOY <aircraft> LOW|MEDIUM|HIGH [CELL x,y] [FACE N|E|S|W]"]
+    if d["sealed"]:
+        out += ["# Sealed deployment: one DEPLOY line for each of your aircraft, all in this mail. The enemy",
+                "# deploys at the same time without seeing yours; the lines are carried out in the rulebook's",
+                "# order (the side without the initiative first, alternating). An aircraft without a line, or",
+                "# whose cell an earlier one took, enters at the first open cell of its altitude."]
+    out.append("# Open cells (start cell first, else within two cells of your edge):")
     for alt, cells in d["cells"].items():
         out.append(f"#   {alt}: " + (" ".join(f"{x},{y}" for x, y in cells) or "full"))
     face = "E" if v["side"] == "coalition" else "W"
-    out.append(f"DEPLOY {d['aircraft'][0]} MEDIUM FACE {face}")
+    out += [f"DEPLOY {ac} MEDIUM FACE {face}" for ac in (d["aircraft"] if d["sealed"] else d["aircraft"][:1])]
+    return out
+
+
+PLAN_HELP = """# Round plan: one block per aircraft, flown in the rulebook's order -- sides alternating, the
+# initiative side first, each side's aircraft in its SEQUENCE; your enemy sends its plan at the same
+# time. Under AIRCRAFT <id>, that aircraft's turn: one movement (STAY if none), then beats, abilities,
+# discards, END. The table may change before an aircraft flies (enemy turns, reactions, its own
+# activation draw), so a line is judged when it is reached: one that no longer fits is skipped and you
+# are told why; a failed THEN falls back to its ELSE.
+# Conditions (IF <condition> THEN <line> [ELSE <line>], on a movement or a beat):
+#   DOGFIGHT <enemy> | POS <enemy> FRONT,FLANK,REAR | ALT <aircraft> LOW,MEDIUM,HIGH | PREV_OK | PREV_FAILED
+#   e.g. IF ALT x1 MEDIUM THEN MOVE 3,2 FACE E ELSE STAY
+#        IF DOGFIGHT x1 THEN ATTACK short-burst TARGET x1 ELSE MANOEUVRE dive
+# AIRCRAFT <id> ASK instead of a block: you are asked for that turn by mail when the aircraft is activated.
+# Reactions and pursuits follow your standing orders below (ASK there opens a window when one is due)."""
+
+
+def round_form(v: dict, d: dict) -> list[str]:
+    out = [f"# Round {d['round']}: your round plan."] + PLAN_HELP.splitlines()
+    for i, ac in enumerate(d["aircraft"]):
+        situation, verbs = aircraft_brief(v, dict(d["facts"][ac], ac=ac))
+        if i == 0:
+            out += verbs
+        out.append("")
+        out += situation
+        out.append(f"AIRCRAFT {ac}")
+        out += ["STAY", "END"]
     return out
 
 
@@ -92,6 +125,14 @@ def pursue_form(v: dict, d: dict) -> list[str]:
             "PURSUE NO"]
 
 
+def aircraft_brief(v: dict, d: dict) -> tuple[list[str], list[str]]:
+    """An aircraft's turn form split in two: its situation (position, hand, dogfights, what each card
+    could do now, where it could move) and the verbs of a turn."""
+    lines = [line for line in script_form(v, d) if line.startswith("#")]
+    cut = next(i for i, line in enumerate(lines) if line.startswith("# Beats:"))
+    return lines[:cut], lines[cut:]
+
+
 def script_form(v: dict, d: dict) -> list[str]:
     ac = d["ac"]
     me = next(a for a in v["aircraft"] if a["id"] == ac)
@@ -124,5 +165,5 @@ def script_form(v: dict, d: dict) -> list[str]:
     return out
 
 
-FORMS = {"setup": setup_form, "deploy": deploy_form, "activate": activate_form, "script": script_form,
+FORMS = {"round": round_form, "setup": setup_form, "deploy": deploy_form, "activate": activate_form, "script": script_form,
          "react": react_form, "pursue": pursue_form}

@@ -21,7 +21,8 @@ from . import bot, forms, orders, picture, rulebook, tables, views
 from .asks import PROMPTS, pending_of
 from .exchange import answer
 from .migrate import upgrade
-from .setup import new_game, resolve_deploy, resolve_setup
+from .plan import take_plans
+from .setup import new_game, resolve_deploy, resolve_sealed, resolve_setup
 from .script_verbs import MOVES, Stay
 from .standing import RULES
 from .state import Game, State
@@ -37,8 +38,12 @@ OPTIONS = (
            "(draw 2N keep N) [L267-275]", ("random", "free", "limited")),
     Option("events", False, "shuffle the event cards (critical hits, malfunctions, rescues) into the deck after "
            "the initial hands [L192, L323]", (False, True)),
-    Option("step_mode", False, "the engine stops after every beat and asks the active player again (10.2)",
-           (False, True)),
+    Option("cadence", "round", "round: one mail per player per round (a sealed deployment, then a round plan with a "
+           "block per aircraft that the engine flies in the rulebook's order; reactions and pursuits by standing "
+           "orders, windows only where you asked for them); turn: a window for every aircraft's turn and every "
+           "decision no standing order settles (the cadence of games started before)", ("round", "turn")),
+    Option("step_mode", False, "the engine stops after every beat and asks the active player again (a window per "
+           "aircraft turn, whatever the cadence)", (False, True)),
     Option("max_rounds", 12, "end the game after this many rounds (0: only when a side has no aircraft left); "
            "the rulebook gives no end trigger (gap 8.12)", (0, 4, 6, 8, 10, 12, 15, 20, 30)),
     Option("expose_top_back", True, "everyone sees whether the top card of the deck shows the malfunction back "
@@ -105,7 +110,17 @@ def setup_step(w: Work[Game], orders_in) -> None:
 
 def deploy_step(w: Work[Game], orders_in) -> None:
     p = decision(w)
-    resolve_deploy(w.data, p, last(answers(orders_in, p["seats"][0]), Deploy))
+    if p.get("sealed"):
+        resolve_sealed(w.data, {s: answers(orders_in, s) for s in p["seats"]})
+    else:
+        resolve_deploy(w.data, p, last(answers(orders_in, p["seats"][0]), Deploy))
+    advance(w.data)
+
+
+def round_step(w: Work[Game], orders_in) -> None:
+    """Every seat's round plan is kept; the round is flown up to the next window asked for."""
+    p = decision(w)
+    take_plans(w.data, {s: answers(orders_in, s) for s in p["seats"]})
     advance(w.data)
 
 
@@ -157,7 +172,7 @@ def pursue_step(w: Work[Game], orders_in) -> None:
 # ---- the step table ------------------------------------------------------------------------------------
 
 LABELS = {"setup": "set-up", "deploy": "deployment", "activate": "activation", "script": "turn",
-          "react": "reaction", "pursue": "pursuit"}
+          "round": "plan", "react": "reaction", "pursue": "pursuit"}
 
 
 def phase_name(state: State, flow: Flow) -> str:
@@ -200,7 +215,7 @@ def open_game(state: State, work: Work[Game]) -> Game:
 
 STEPS: Steps[State, Game] = Steps([
     step("setup", setup_step), step("deploy", deploy_step), step("activate", activate_step),
-    step("script", script_step), step("react", react_step, Window.INTERRUPT),
+    step("script", script_step), step("round", round_step), step("react", react_step, Window.INTERRUPT),
     step("pursue", pursue_step, Window.INTERRUPT),
 ], seats=seats, open=open_game, close=lambda g: g.doc, slot=SLOT, sides=tables.SIDES, standing=RULES)
 

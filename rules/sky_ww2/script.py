@@ -15,6 +15,7 @@ from pbem.core.orders import OrderLine
 
 from . import tables
 from .geometry import NOSE, cell_text
+from .plan import PlanFor
 from .script_verbs import (Attack, Climb, CpUse, Descend, DpDeposit, End, EndDiscard, GroundAttack, If,
                            Manoeuvre, MoveTo, NextDiscard, OnCancelled, Rotate, ScriptOrder, Stay, Swap)
 from .words import illegal, syntax
@@ -32,6 +33,46 @@ def check_script(v: dict, decide: dict, lines: Sequence[OrderLine],
     for line in lines:
         try:
             check.line(line, read.get(line.line_no))
+        except OrderError as e:
+            problems.append(e.problem(line.line_no, line.text))
+    return problems
+
+
+def check_plan(v: dict, decide: dict, lines: Sequence[OrderLine],
+               parsed: Sequence[tuple[OrderLine, object]]) -> list[OrderProblem]:
+    """A round plan: each AIRCRAFT block checked as that aircraft's turn script, against the table as it
+    stands now; what the turns flown before it change is judged when each line is reached."""
+    read = {line.line_no: o for line, o in parsed}
+    problems: list[OrderProblem] = []
+    own = decide["aircraft"]
+    check: ScriptCheck | None = None
+    started: dict[str, int] = {}
+    asked = False
+    for line in lines:
+        o = read.get(line.line_no)
+        try:
+            if isinstance(o, PlanFor):
+                if o.ac in started:
+                    raise illegal(f"{o.ac} has a block from line {started[o.ac]} already: one block per aircraft",
+                                  "L289")
+                started[o.ac] = line.line_no
+                check, asked = ScriptCheck(v, dict(decide["facts"][o.ac], ac=o.ac)), o.ask
+                continue
+            if line.verb == "AIRCRAFT":
+                check = None  # an AIRCRAFT line that was refused: its block is not checked twice
+                continue
+            if check is None and not started and len(own) == 1:
+                check, asked = ScriptCheck(v, dict(decide["facts"][own[0]], ac=own[0])), False
+                started[own[0]] = line.line_no
+            if check is None:
+                if not started:
+                    raise illegal("write AIRCRAFT <aircraft> above the lines of each aircraft's turn "
+                                  f"({', '.join(own)})", "L289")
+                continue
+            if asked:
+                raise illegal(f"{check.ac}'s turn is asked for by mail (AIRCRAFT {check.ac} ASK): its block takes "
+                              "no lines", "L289")
+            check.line(line, o)
         except OrderError as e:
             problems.append(e.problem(line.line_no, line.text))
     return problems
@@ -56,6 +97,10 @@ class ScriptCheck:
         self.seen_move = False
         self.once: Counter = Counter()  # once-per-turn things already ordered
         self.failed_beat = False  # an ON_CANCELLED after a rejected beat is not reported twice
+        # a round plan is flown later: where the aircraft and its enemies will be is judged then
+        self.plan = bool(decide.get("plan"))
+        if self.plan:
+            self.known = False
 
     def line(self, line: OrderLine, order: ScriptOrder | None) -> None:
         """Check the next line; ``order`` is None when it could not be read (its problem is known)."""
@@ -91,12 +136,12 @@ class ScriptCheck:
         self.known = False
         if isinstance(o, (Climb, Descend)):
             return self.altitude_change(o)
-        if self.me["in_dogfight"]:
+        if self.me["in_dogfight"] and not self.plan:
             raise illegal(f"{self.ac} is in a dogfight: it may not move or turn in its field, only change "
                           "altitude or stay", "L119, L135, L295")
         if isinstance(o, Rotate):
             return o
-        if list(o.cell) not in self.decide["free_cells"]:
+        if not self.plan and list(o.cell) not in self.decide["free_cells"]:
             raise illegal(f"cell {cell_text(o.cell)} at {self.me['alt']} altitude is not free", "L135")
         return o
 
@@ -114,7 +159,7 @@ class ScriptCheck:
                 self.take(o.discard, "CLIMB DISCARD")
         alt = tables.ALTITUDES[i]
         cells = self.decide["entry"][alt]
-        if o.cell and list(o.cell) not in cells:
+        if o.cell and list(o.cell) not in cells and not self.plan:
             raise illegal(f"entering {alt} altitude the aircraft goes to "
                           f"{' or '.join(f'{x},{y}' for x, y in cells) or 'no free cell'} (start cell first) ",
                           "L133, L138")
@@ -141,16 +186,49 @@ class ScriptCheck:
         return o
 
     def conditional(self, o: If) -> If:
+        moves = (Stay, MoveTo, Rotate, Climb, Descend)
+        if self.plan and isinstance(o.then, moves):
+            return self.conditional_move(o, moves)
         if not isinstance(o.then, (Attack, Manoeuvre)):
-            raise syntax("IF ... THEN is followed by a MANOEUVRE or ATTACK")
-        if o.otherwise is not None:
+            raise syntax("IF ... THEN is followed by a MANOEUVRE or ATTACK" + (" or, in a round plan, a movement"
+                                                                             if self.plan else ""))
+        if o.otherwise is not None and not self.plan:
             raise illegal("a turn script has no ELSE: write the other beat on its own line under the opposite "
                           "condition", "L297")
-        if o.when.name == "POS" and o.when.args[0] not in self.enemies:
-            raise illegal(f"{o.when.args[0]!r} is not an enemy aircraft in play", "L121")
+        if o.otherwise is not None and not isinstance(o.otherwise, (Attack, Manoeuvre)):
+            raise syntax("ELSE after a beat is another MANOEUVRE or ATTACK")
+        self.condition(o)
         self.known = False
+        if o.otherwise is None:
+            self.beat(o.then)
+            return o
+        # one of the two is played: each may use the cards, the script uses the more of either
+        before = Counter(self.used)
         self.beat(o.then)
+        after_then, self.used = self.used, before
+        self.beats -= 1
+        self.beat(o.otherwise)
+        self.used = self.used | after_then
         return o
+
+    def conditional_move(self, o: If, moves: tuple[type, ...]) -> If:
+        """``IF <condition> THEN <movement> [ELSE <movement>]``, a round plan's movement: the turn's one
+        movement order either way."""
+        if o.otherwise is not None and not isinstance(o.otherwise, moves):
+            raise syntax("ELSE after a movement is another movement")
+        self.condition(o)
+        self.movement(o.then)
+        if o.otherwise is not None:
+            self.seen_move = False
+            self.movement(o.otherwise)
+        return o
+
+    def condition(self, o: If) -> None:
+        who = o.when.args[0] if o.when.name in ("POS", "DOGFIGHT") else None
+        if who is not None and who not in self.enemies:
+            raise illegal(f"{who!r} is not an enemy aircraft in play", "L121")
+        if o.when.name == "ALT" and o.when.args[0] not in self.all_ac:
+            raise illegal(f"{o.when.args[0]!r} is not an aircraft in play", "L29")
 
     def attack(self, o: Attack) -> None:
         if o.target not in self.enemies:

@@ -9,7 +9,8 @@ from pbem.core.work import Work
 from . import tables
 from .damage import draw_into
 from .movement import entry_cells, place
-from .standing import RULES, SequenceOrder
+from .plan import per_round
+from .standing import RULES, OnPursuit, React, ReactDefault, SequenceOrder
 from .state import Game, other_side
 from .step_verbs import Deploy, Ground, Pick, last
 from .asks import ask, first_flow
@@ -63,12 +64,24 @@ def new_game(scenario: str, options: dict, dice) -> Game:
     doc["initiative"] = tables.SIDES[coin - 1]
     g.work.say(f"{doc['initiative']} wins the initiative for the whole game [L285]", kind="setup")
     doc["deck"] = list(g.work.shuffle(tables.deck_cards(False), why="shuffle the combat deck without events [L315]"))
+    if per_round(options):
+        round_defaults(g)
     if sc["preset"]:
         preset(g, sc)
     else:
         choose(g, options)
     doc["flow"] = first_flow(g).dump()
     return g
+
+
+#: The standing orders every seat starts with in the round cadence, so that no window opens unless a
+#: player asks for one: defend with any card that turns the outcome, pursue when it costs no extra card.
+ROUND_DEFAULTS = (React("*", "*"), ReactDefault("pass"), OnPursuit("*", "free"))
+
+
+def round_defaults(g: Game) -> None:
+    for s in g.doc["seats"]:
+        g.work.standing = RULES.apply(g.work.standing, s["name"], s["side"], list(ROUND_DEFAULTS))[0]
 
 
 def choose(g: Game, options: dict) -> None:
@@ -150,6 +163,9 @@ def next_deploy(g: Game) -> bool:
             break
     if side is None:
         return False
+    if per_round(g):
+        ask(g, "deploy", sorted({a["seat"] for s in tables.SIDES for a in left[s]}), sealed=True)
+        return True
     a = left[side][0]
     ask(g, "deploy", [a["seat"]], side=side, ac=a["id"])
     return True
@@ -160,6 +176,29 @@ def resolve_deploy(g: Game, p: dict, order: Deploy | None) -> None:
     a = g.ac(order.ac if order else p["ac"])
     if a["side"] != p["side"] or a["placed"] or a["seat"] != p["seats"][0]:
         a = g.ac(p["ac"])
+    deploy_one(g, a, order)
+    if not next_deploy(g):
+        start_battle(g)
+
+
+def resolve_sealed(g: Game, orders: dict) -> None:
+    """The sealed deployment: every seat's DEPLOY lines, written unseen by the enemy, are carried out in
+    the rulebook's order -- the side without the initiative first, the sides alternating, each side's
+    aircraft in hangar order [L317]; an aircraft with no line (or whose cell an earlier one took) goes
+    to the first open cell."""
+    wanted = {o.ac: o for seat, items in orders.items() for o in items
+              if isinstance(o, Deploy) and g.ac(o.ac)["seat"] == seat}
+    left = {s: [a for a in g.aircraft(s) if not a["placed"]] for s in tables.SIDES}
+    first = other_side(g.doc["initiative"])
+    for i in range(max(len(v) for v in left.values())):
+        for side in (first, other_side(first)):
+            if i < len(left[side]):
+                a = left[side][i]
+                deploy_one(g, a, wanted.get(a["id"]))
+    start_battle(g)
+
+
+def deploy_one(g: Game, a: dict, order: Deploy | None) -> None:
     alt = order.alt if order else "medium"
     cells = entry_cells(g, a["side"], alt, setup=True)
     if not cells:
@@ -172,8 +211,6 @@ def resolve_deploy(g: Game, p: dict, order: Deploy | None) -> None:
     g.work.say(f"{a['id']} ({g.type_of(a).model}) enters the battle at {alt} altitude, {cell[0]},{cell[1]} facing {face}",
           kind="deploy")
     draw_into(g, a, g.stats(a).ttx, "initial hand [L317]")
-    if not next_deploy(g):
-        start_battle(g)
 
 
 def start_battle(g: Game) -> None:

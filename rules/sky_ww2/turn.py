@@ -10,8 +10,6 @@ by the kit's resumable runner (:func:`pbem.core.scripts.resume`, see :func:`run_
 """
 from __future__ import annotations
 
-import re
-
 from pbem.core.scripts import STOP, Cursor, Skip, Stop, resume
 
 from . import tables
@@ -20,8 +18,9 @@ from .damage import card_names, damage, draw_into, finish, policy, trim_hand
 from .conditions import CONDITIONS
 from .exchange import declare, step_exchange
 from .flight import aa_check, move, step_pursuit
-from .rulebook import cite
+from .rulebook import cite_tags
 from .asks import ask
+from .plan import ask_round, per_round, planned_script
 from .script_verbs import (Attack, Climb, CpUse, Descend, DpDeposit, End, EndDiscard, GroundAttack, If, Manoeuvre,
                            MoveTo, NextDiscard, OnCancelled, Rotate, ScriptOrder, Stay, Swap, parse_script_line)
 from .state import Game, other_side
@@ -62,6 +61,8 @@ def next_activation(g: Game) -> None:
     side = side_to_move(g)
     if side is None:
         end_round(g)
+        return
+    if per_round(g) and ask_round(g):
         return
     a = sequence(g, side)[0]
     if policy(g, a["seat"])["activation"] == "ask":
@@ -123,7 +124,11 @@ def activate(g: Game, a: dict, pre_discard) -> None:
     if a["destroyed"] or g.doc["over"]:
         g.doc["turn"] = None
         return
-    ask(g, "script", [a["seat"]], ac=a["id"])
+    planned = planned_script(g, a)
+    if planned is None:
+        ask(g, "script", [a["seat"]], ac=a["id"])
+    else:
+        take_script(g, planned)
 
 
 def take_script(g: Game, items: list[ScriptOrder]) -> None:
@@ -183,7 +188,7 @@ def skipped(a: dict, s: Skip) -> str:
     """The game's wording of an order of the script not carried out, and why."""
     why = "its condition does not hold" if s.unmet is not None else s.reason
     # a skip is a refusal at resolution: it names the rulebook's headings, as a rejection does
-    why = re.sub(r"\[(L\d[^\]]*)\]", lambda m: f"[{cite(m.group(1))}]", why)
+    why = cite_tags(why)
     return f"{a['id']}: order '{s.order.text()}' is skipped: {why}"
 
 
@@ -220,7 +225,12 @@ def run_move(g: Game, a: dict, o: Stay | MoveTo | Rotate | Climb | Descend) -> s
     t = g.doc["turn"]
     if t["moved"] or t["actions"]:
         return "movement comes once, before combat [L295]"
-    return move(g, a, o)
+    if isinstance(o, MoveTo) and o.face is None:  # a round plan's MOVE keeps the facing the turn starts with
+        o = MoveTo(o.cell, a["facing"])
+    why = move(g, a, o)
+    if why:
+        t["moved"] = False  # nothing moved: an ELSE may still give the turn's movement
+    return why
 
 
 def run_beat(g: Game, a: dict, beat: Attack | Manoeuvre) -> str | None:
