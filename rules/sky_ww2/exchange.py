@@ -29,7 +29,7 @@ def declare_problem(g: Game, a: dict, beat: Attack | Manoeuvre) -> str:
     t = g.doc["turn"]
     if isinstance(beat, Manoeuvre):
         return combat.manoeuvre_problem(g, a, target, cid, beat.apply, t)
-    why = combat.attack_problem(g, a, target, cid, t)
+    why = combat.attack_problem(g, a, target, cid, t, beat.crit)
     if not why and beat.crit and (beat.crit not in a["hand"] or tables.card(beat.crit).kind != "crit"):
         why = "the critical-hit card is not in the hand [L194]"
     return why

@@ -53,13 +53,15 @@ def check_plan(v: dict, decide: dict, lines: Sequence[OrderLine],
         try:
             if isinstance(o, PlanFor):
                 if o.ac in started:
+                    check = None  # the lines of a second block are not checked against the first
                     raise illegal(f"{o.ac} has a block from line {started[o.ac]} already: one block per aircraft",
                                   "L289")
                 started[o.ac] = line.line_no
                 check, asked = ScriptCheck(v, dict(decide["facts"][o.ac], ac=o.ac)), o.ask
                 continue
             if line.verb == "AIRCRAFT":
-                check = None  # an AIRCRAFT line that was refused: its block is not checked twice
+                check = None  # an AIRCRAFT line that was refused: the lines of its block are not checked
+                started.setdefault("", line.line_no)
                 continue
             if check is None and not started and len(own) == 1:
                 check, asked = ScriptCheck(v, dict(decide["facts"][own[0]], ac=own[0])), False
@@ -90,6 +92,7 @@ class ScriptCheck:
         self.rel = {r["id"]: r for r in decide["relations"]}
         self.enemies = {a["id"] for a in v["aircraft"] if a["side"] != v["side"] and not a["destroyed"]
                         and a["placed"]}
+        self.all_ac = {a["id"] for a in v["aircraft"] if not a["destroyed"] and a["placed"]}
         self.items: list[ScriptOrder] = []
         self.known = True  # no earlier line can have changed positions or firing
         self.spent = {"guns": 0, "turret": 0}
@@ -240,8 +243,23 @@ class ScriptCheck:
             self.take(o.crit, "CRIT")
         if o.extra:
             self.take(o.extra, "EXTRA")
+        if not self.plan:  # a round plan is flown after the activation draw, which may bring the card
+            self.extra_card(o)
         if self.known:
             self.firing(o)
+
+    def extra_card(self, o: Attack) -> None:
+        """The extra card an attack demands comes from cards the script leaves in hand, never a
+        malfunction: checked as it is paid [L178, L196]."""
+        c = tables.card(o.card)
+        need = c.extra_discard - (1 if o.extra else 0)
+        if need <= 0:
+            return
+        spare = sum(n - self.used[x] for x, n in self.hand.items() if tables.card(x).kind != "malfunction")
+        if spare < need:
+            raise illegal(f"{c.name} demands {c.extra_discard} extra card(s) from the hand and {self.ac} has "
+                          f"{spare} left besides the cards this script uses (a malfunction cannot pay)",
+                          "L178, L196")
 
     def firing(self, o: Attack) -> None:
         """Firing points and the extra card, while the position is the view's [L41, L126-129, L178, L231]."""
@@ -259,8 +277,6 @@ class ScriptCheck:
             raise illegal(f"{c.name} costs {c.cost} firing points; {self.ac} has {left} against {o.target} "
                           f"({where})", "L41, L231")
         self.spent[r["pool"]] += c.cost
-        if c.extra_discard and len(self.v["hands"][self.ac]) < 2:
-            raise illegal(f"{c.name} demands an extra card from the hand and there is none", "L178")
 
     def manoeuvre(self, o: Manoeuvre) -> None:
         if o.target is not None and o.target not in self.enemies:

@@ -10,7 +10,7 @@ by the kit's resumable runner (:func:`pbem.core.scripts.resume`, see :func:`run_
 """
 from __future__ import annotations
 
-from pbem.core.scripts import STOP, Cursor, Skip, Stop, resume
+from pbem.core.scripts import STOP, Cursor, If, Skip, Stop, resume
 
 from . import tables
 from .abilities import deposit, ground_attack, swap, use_cp
@@ -186,7 +186,8 @@ def run_script(g: Game, a: dict, t: dict) -> None:
 
 def skipped(a: dict, s: Skip) -> str:
     """The game's wording of an order of the script not carried out, and why."""
-    why = "its condition does not hold" if s.unmet is not None else s.reason
+    plain = s.unmet is not None and isinstance(s.entry, If) and s.entry.otherwise is None
+    why = "its condition does not hold" if plain else s.reason  # an ELSE tried says why it failed too
     # a skip is a refusal at resolution: it names the rulebook's headings, as a rejection does
     why = cite_tags(why)
     return f"{a['id']}: order '{s.order.text()}' is skipped: {why}"

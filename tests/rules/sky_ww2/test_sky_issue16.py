@@ -165,7 +165,7 @@ def test_setup_takes_one_ground_line_and_one_pick():
 
 
 def test_deployment_takes_one_deploy_line():
-    s = battle(selection="random")
+    s = battle(selection="random", cadence="turn")
     s, _ = step(s, {"coalition-1": "GROUND dp aa", "axis-1": "GROUND cp aa"})
     p = pending(s)
     assert p["kind"] == "deploy"
