@@ -28,7 +28,7 @@ def move_in_field(g: Game, a: dict, o: MoveTo | Rotate) -> str | None:
             return f"cell {o.cell[0]},{o.cell[1]} is not free [L135]"
         a["cell"] = list(o.cell)
     a["facing"] = o.face
-    g.work.say(f"{a['id']} moves to {a['alt']} {a['cell'][0]},{a['cell'][1]} facing {a['facing']}", kind="move")
+    g.say(f"{a['id']} moves to {a['alt']} {a['cell'][0]},{a['cell'][1]} facing {a['facing']}", kind="move")
     aa_check(g, a)
     return None
 
@@ -75,11 +75,11 @@ def enter(g: Game, a: dict, alt: str, wanted, facing: str) -> bool:
     """Enter a field by the start-cell rule [L133]; ``wanted`` is used only if the start cell is taken."""
     cells = entry_cells(g, a["side"], alt)
     if not cells:
-        g.work.say(f"{a['id']} finds no free cell at {alt} altitude and stays where it is", kind="move")
+        g.say(f"{a['id']} finds no free cell at {alt} altitude and stays where it is", kind="move")
         return False
     cell = tuple(wanted) if wanted and tuple(wanted) in cells else cells[0]
     place(a, alt, cell, facing)
-    g.work.say(f"{a['id']} enters {alt} altitude at {cell[0]},{cell[1]} facing {facing}", kind="move")
+    g.say(f"{a['id']} enters {alt} altitude at {cell[0]},{cell[1]} facing {facing}", kind="move")
     return True
 
 
@@ -107,7 +107,7 @@ def step_pursuit(g: Game) -> None:
     pq["queue"].pop(0)
     pq["answer"] = None
     if not answer["go"]:
-        g.work.say(f"{p['id']} does not pursue {x['id']}", kind="pursuit")
+        g.say(f"{p['id']} does not pursue {x['id']}", kind="pursuit")
         return
     pursue(g, p, x, pq, answer)
 
@@ -141,7 +141,7 @@ def pursue(g: Game, p: dict, x: dict, pq: dict, answer: dict) -> None:
     if preserved is None:
         facing = answer.get("face") or direction(cell, tuple(x["cell"])) or facing
     place(p, pq["alt"], cell, facing)
-    g.work.say(f"{p['id']} pursues {x['id']} to {pq['alt']} altitude, {cell[0]},{cell[1]} facing {facing}", kind="pursuit")
+    g.say(f"{p['id']} pursues {x['id']} to {pq['alt']} altitude, {cell[0]},{cell[1]} facing {facing}", kind="pursuit")
 
 
 def pursuit_rule(g: Game, p: dict) -> str:
@@ -160,15 +160,15 @@ def aa_check(g: Game, a: dict) -> None:
             continue
         t["aa_fired"] = True
         if g.side_policy(enemy)["aa"] == "hold":
-            g.work.say(f"{enemy}'s AA battery holds its fire at {a['id']}", kind="aa")
+            g.say(f"{enemy}'s AA battery holds its fire at {a['id']}", kind="aa")
             return
         drawn = [c for c in (g.draw("AA battery"), g.draw("AA battery")) if c]
-        g.work.say(f"{enemy}'s AA battery fires at {a['id']}: draws {card_names(drawn)}", kind="aa")
+        g.say(f"{enemy}'s AA battery fires at {a['id']}: draws {card_names(drawn)}", kind="aa")
         attacks = sorted((c for c in drawn if tables.card(c).kind == "attack"),
                          key=lambda c: (-tables.card(c).damage, c))
         g.discard(drawn)
         if attacks:
             damage(g, a, tables.card(attacks[0]).damage, enemy, f"the AA battery ({tables.card(attacks[0]).name})")
         else:
-            g.work.say("the AA battery draws no attack card and misses", kind="aa")
+            g.say("the AA battery draws no attack card and misses", kind="aa")
         return

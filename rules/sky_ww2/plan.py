@@ -94,7 +94,7 @@ def take_plans(g: Game, answers: dict[str, list]) -> None:
             if ac in own:
                 kept[ac] = block
     g.doc["plans"] = {"round": g.doc["round"], "blocks": kept}
-    g.work.say(f"every round plan is in: round {g.doc['round']} is flown", kind="round")
+    g.say(f"every round plan is in: round {g.doc['round']} is flown", kind="round")
 
 
 def planned_script(g: Game, a: dict) -> list[ScriptOrder] | None:
@@ -104,7 +104,7 @@ def planned_script(g: Game, a: dict) -> list[ScriptOrder] | None:
         return None
     block = (g.doc.get("plans") or {}).get("blocks", {}).get(a["id"])
     if block is None:
-        g.work.say(f"{a['id']} has no block in your round plan: it stays and does nothing this turn", [a["seat"]],
+        g.say(f"{a['id']} has no block in your round plan: it stays and does nothing this turn", [a["seat"]],
                    kind="round")
         return [Stay(), End()]
     if block["ask"]:

@@ -18,6 +18,7 @@ from pbem.core.standing import StandingChange
 from pbem.core.work import Work
 
 from . import bot, forms, orders, picture, rulebook, tables, views
+from .rulebook import cite_tags
 from .asks import PROMPTS, pending_of
 from .exchange import answer
 from .migrate import upgrade
@@ -29,7 +30,7 @@ from .state import Game, State
 from .step_verbs import Activate, Deploy, Pass, Play, PreDiscard, Pursue, last
 from .turn import activate, advance, take_script
 
-OPTIONS = (
+_OPTIONS = (
     Option("players", 2, "number of players, split equally between the sides (2, 4, 6 [L307]; with 3 or 5, a house "
            "variant, the coalition has the extra player); seats coalition-1, axis-1, ...", (2, 3, 4, 5, 6)),
     Option("aircraft", 3, "aircraft per side (each player controls 1-3; at most 3 a side) [L263-265, L275]",
@@ -45,14 +46,18 @@ OPTIONS = (
     Option("step_mode", False, "the engine stops after every beat and asks the active player again (a window per "
            "aircraft turn, whatever the cadence)", (False, True)),
     Option("max_rounds", 12, "end the game after this many rounds (0: only when a side has no aircraft left); "
-           "the rulebook gives no end trigger (gap 8.12)", (0, 4, 6, 8, 10, 12, 15, 20, 30)),
+           "the rulebook gives no end trigger", (0, 4, 6, 8, 10, 12, 15, 20, 30)),
     Option("expose_top_back", True, "everyone sees whether the top card of the deck shows the malfunction back "
            "[L196]", (True, False)),
     Option("distinct_reactions", True, "one party may not play the same card twice against one card [L158]",
            (True, False)),
     Option("carry_excess", True, "damage beyond the intact structure carries over to the damaged side even when "
-           "it came from several attacks (gap 8.21) [L107]", (True, False)),
+           "it came from several attacks (the rulebook does not say) [L107]", (True, False)),
 )
+
+#: The options as players read them: references name the rulebook's headings, never a seed line.
+OPTIONS = tuple(Option(o.name, o.default, cite_tags(o.doc), o.choices) for o in _OPTIONS)
+
 
 INFO = RulesetInfo(
     name="sky_ww2",
@@ -157,7 +162,7 @@ def react_step(w: Work[Game], orders_in) -> None:
         answer(g, ex, p["party"], {"card": play.card, "source": play.source, "on": play.on})
     else:
         ex["closed"] = True
-        g.work.say(f"{p['ac']} passes", kind="reaction")
+        g.say(f"{p['ac']} passes", kind="reaction")
     advance(g)
 
 

@@ -10,7 +10,7 @@ by the kit's resumable runner (:func:`pbem.core.scripts.resume`, see :func:`run_
 """
 from __future__ import annotations
 
-from pbem.core.scripts import STOP, Cursor, If, Skip, Stop, resume
+from pbem.core.scripts import STOP, Cursor, Skip, Stop, resume
 
 from . import tables
 from .abilities import deposit, ground_attack, swap, use_cp
@@ -73,7 +73,7 @@ def next_activation(g: Game) -> None:
 
 def end_round(g: Game) -> None:
     """Number cards and used ground objects turn back; a new round starts [L327]."""
-    g.work.say(f"round {g.doc['round']} ends", kind="round")
+    g.say(f"round {g.doc['round']} ends", kind="round")
     limit = g.opt("max_rounds")
     if limit and g.doc["round"] >= limit:
         finish(g, f"the agreed limit of {limit} rounds is reached")
@@ -85,13 +85,13 @@ def end_round(g: Game) -> None:
         a["done"] = False
     for side in tables.SIDES:
         g.doc["cp_used"][side] = False
-    g.work.say(f"round {g.doc['round']} begins; {g.doc['initiative']} has the initiative", kind="round")
+    g.say(f"round {g.doc['round']} begins; {g.doc['initiative']} has the initiative", kind="round")
 
 
 def activate(g: Game, a: dict, pre_discard) -> None:
     """T0 discard, persistent effects, the activation draw, AA fire; then the script is owed [L291-293]."""
     g.doc["last_side"] = a["side"]
-    g.work.say(f"{a['id']} ({g.type_of(a).model}, {a['seat']}) is activated", kind="activate")
+    g.say(f"{a['id']} ({g.type_of(a).model}, {a['seat']}) is activated", kind="activate")
     gone = []
     planned, a["next_discard"] = list(a.get("next_discard", [])), []
     for c in list(pre_discard) + planned:
@@ -100,7 +100,7 @@ def activate(g: Game, a: dict, pre_discard) -> None:
             gone.append(c)
     if gone:
         g.discard(gone)
-        g.work.say(f"{a['id']} discards {card_names(gone)} before activating [L291]", kind="discard")
+        g.say(f"{a['id']} discards {card_names(gone)} before activating [L291]", kind="discard")
     for att in list(a["attached"]):
         if att.get("burn"):
             damage(g, a, att["burn"], other_side(a["side"]), tables.card(att["card"]).name)
@@ -110,7 +110,7 @@ def activate(g: Game, a: dict, pre_discard) -> None:
             if att["turns"] <= 0:
                 a["attached"].remove(att)
                 g.discard([att["card"]])
-                g.work.say(f"{tables.card(att['card']).name} on {a['id']} runs out", kind="persistent")
+                g.say(f"{tables.card(att['card']).name} on {a['id']} runs out", kind="persistent")
     if a["destroyed"]:
         return
     st = g.stats(a)
@@ -201,11 +201,11 @@ def finish_turn(g: Game, a: dict) -> None:
         a["hand"].remove(c)
     if broken:
         g.discard(broken)
-        g.work.say(f"{a['id']} repairs {card_names(broken)} at the end of its turn", kind="malfunction")
+        g.say(f"{a['id']} repairs {card_names(broken)} at the end of its turn", kind="malfunction")
     trim_hand(g, a, "hand limit at the end of the turn [L42]", t["end_discard"])
     a["done"] = True
     g.doc["turn"] = None
-    g.work.say(f"{a['id']} ends its turn", kind="turn")
+    g.say(f"{a['id']} ends its turn", kind="turn")
 
 
 def counters_below(g: Game) -> OnCancelled:
