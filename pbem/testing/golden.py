@@ -75,7 +75,9 @@ def variant_suffix(options: Iterable[tuple[str, Any]]) -> str:
 #: Option sets played besides the defaults, per ruleset: every scenario of the
 #: ruleset is played once more with each set (OpenSpiel keeps one playthrough
 #: per game string, parameters included).  A set names only what differs.
-VARIANTS: dict[str, tuple[Mapping[str, Any], ...]] = {}
+VARIANTS: dict[str, tuple[Mapping[str, Any], ...]] = {
+    "sky_ww2": ({"cadence": "turn"},),  # the window per turn and per decision of games started before
+}
 
 
 def targets(rulesets: Iterable[Ruleset], variants: Mapping[str, Sequence[Mapping[str, Any]]] = VARIANTS
