@@ -1,6 +1,7 @@
 """The blank order form for a seat's next step, built from its view [10.3]."""
 from __future__ import annotations
 
+from .rulebook import cite_tags
 from .standing import standing_lines
 from .step_verbs import Play
 
@@ -15,6 +16,11 @@ HELP = """# Standing orders (any order file; REACT lines replace your earlier RE
 
 
 def order_form(v: dict, seat: str) -> str:
+    """The form; its rule references name the rulebook's headings, as rejections and events do."""
+    return cite_tags(raw_form(v, seat))
+
+
+def raw_form(v: dict, seat: str) -> str:
     lines: list[str] = []
     d = v.get("decide")
     if d is None:
@@ -35,7 +41,7 @@ def decision_form(v: dict, d: dict) -> list[str]:
 def setup_form(v: dict, d: dict) -> list[str]:
     sel = v["selection"]
     slots = " and ".join(f"{o['slot'][0]},{o['slot'][1]}" for o in v["ground"][v["side"]])
-    out = [f"# Set-up [3]: GROUND <obj> <obj> lays two of CP, DP, AA face down in your slots {slots}, "
+    out = [f"# Set-up: GROUND <obj> <obj> lays two of CP, DP, AA face down in your slots {slots}, "
            "in that order [L279].", "GROUND cp aa"]
     if sel["mode"] != "random":
         verb = "PICK" if sel["mode"] == "free" else "KEEP"
@@ -62,7 +68,9 @@ def deploy_form(v: dict, d: dict) -> list[str]:
     return out
 
 
-PLAN_HELP = """# Round plan: one block per aircraft, flown in the rulebook's order -- sides alternating, the
+def plan_help(enemy: str) -> list[str]:
+    """How a round plan is written and flown; the examples name one of the seat's enemies."""
+    return f"""# Round plan: one block per aircraft, flown in the rulebook's order [L289] -- sides alternating, the
 # initiative side first, each side's aircraft in its SEQUENCE; your enemy sends its plan at the same
 # time. Under AIRCRAFT <id>, that aircraft's turn: one movement (STAY if none), then beats, abilities,
 # discards, END. The table may change before an aircraft flies (enemy turns, reactions, its own
@@ -70,14 +78,15 @@ PLAN_HELP = """# Round plan: one block per aircraft, flown in the rulebook's ord
 # are told why; a failed THEN falls back to its ELSE.
 # Conditions (IF <condition> THEN <line> [ELSE <line>], on a movement or a beat):
 #   DOGFIGHT <enemy> | POS <enemy> FRONT,FLANK,REAR | ALT <aircraft> LOW,MEDIUM,HIGH | PREV_OK | PREV_FAILED
-#   e.g. IF ALT x1 MEDIUM THEN MOVE 3,2 FACE E ELSE STAY
-#        IF DOGFIGHT x1 THEN ATTACK short-burst TARGET x1 ELSE MANOEUVRE dive
+#   e.g. IF ALT {enemy} MEDIUM THEN MOVE 3,2 FACE E ELSE STAY
+#        IF DOGFIGHT {enemy} THEN ATTACK short-burst TARGET {enemy} ELSE MANOEUVRE dive
 # AIRCRAFT <id> ASK instead of a block: you are asked for that turn by mail when the aircraft is activated.
-# Reactions and pursuits follow your standing orders below (ASK there opens a window when one is due)."""
+# Reactions and pursuits follow your standing orders below (ASK there opens a window when one is due).""".splitlines()
 
 
 def round_form(v: dict, d: dict) -> list[str]:
-    out = [f"# Round {d['round']}: your round plan."] + PLAN_HELP.splitlines()
+    enemy = next((a["id"] for a in v["aircraft"] if a["side"] == v["enemy"] and not a["destroyed"]), "<enemy>")
+    out = [f"# Round {d['round']}: your round plan."] + plan_help(enemy)
     for i, ac in enumerate(d["aircraft"]):
         situation, verbs = aircraft_brief(v, dict(d["facts"][ac], ac=ac))
         if i == 0:
@@ -96,7 +105,7 @@ def activate_form(v: dict, d: dict) -> list[str]:
 
 def react_form(v: dict, d: dict) -> list[str]:
     ex = v["exchange"]
-    out = [f"# Reaction exchange, beat {ex['beat']} [4.3]: {ex['attacker']} plays {ex['what']} "
+    out = [f"# Reaction exchange, beat {ex['beat']} [L154]: {ex['attacker']} plays {ex['what']} "
            f"against {ex['target']}. Cards on the table:"]
     for n in ex["nodes"]:
         on = f" on card {n['on']}" if n["on"] else ""

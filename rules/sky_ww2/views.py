@@ -15,6 +15,7 @@ from . import combat, tables
 from .geometry import NOSE, POSITION
 from .movement import entry_cells
 from .asks import pending_of
+from .rulebook import cite_tags
 from .script_verbs import Manoeuvre, parse_script_line
 from .state import Game, State, other_side
 from .abilities import ground_below, own_object
@@ -97,7 +98,7 @@ def card_uses(g: Game, a: dict, t: dict | None) -> list[dict]:
         if c.kind == "crit":
             uses.append("ATTACK ... CRIT " + cid)
         out.append({"card": cid, "name": c.name, "name_ru": c.name_ru, "brief": card_brief(cid),
-                    "count": a["hand"].count(cid), "uses": uses})
+                    "count": a["hand"].count(cid), "uses": [cite_tags(u) for u in uses]})
     return out
 
 

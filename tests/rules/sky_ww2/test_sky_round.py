@@ -3,6 +3,7 @@ round plans flown in the rulebook's order, windows only where a player asked for
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from pbem.core.dice import SeededDice
@@ -122,7 +123,10 @@ def test_the_round_form_is_accepted_as_it_is():
     s = nose_to_tail()
     form = RULESET.order_form(RULESET.view(s, "coalition-1"), "coalition-1")
     assert "AIRCRAFT c1\nSTAY\nEND" in form and "Round plan" in form
+    assert "IF DOGFIGHT x1 THEN ATTACK" in form  # the examples name the seat's own enemy
+    assert not re.search(r"\bL\d+", form) and "«Структура хода самолета» (Structure of an aircraft's turn)" in form
     assert not check_text(RULESET, s, "coalition-1", form)[1]
+    assert "IF DOGFIGHT c1 THEN ATTACK" in RULESET.order_form(RULESET.view(s, "axis-1"), "axis-1")
 
 
 # ---- the sealed deployment -------------------------------------------------------------------------------
@@ -136,6 +140,9 @@ def battle(**options):
 def test_deployment_is_one_sealed_mail_per_player():
     s, _ = step(battle(), {"coalition-1": "GROUND dp aa", "axis-1": "GROUND cp aa"})
     p = pending(s)
+    form = RULESET.order_form(RULESET.view(s, "coalition-1"), "coalition-1")
+    assert "DEPLOY c1 MEDIUM FACE E\nDEPLOY c2 MEDIUM FACE E\nDEPLOY c3 MEDIUM FACE E" in form
+    assert not check_text(RULESET, s, "coalition-1", form)[1]
     assert p["kind"] == "deploy" and p["seats"] == ["axis-1", "coalition-1"] and p["sealed"]
     [dup] = problems(s, "coalition-1", "DEPLOY c1 LOW\nDEPLOY c1 HIGH")
     assert "one DEPLOY line per aircraft" in dup.message
