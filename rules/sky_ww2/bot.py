@@ -320,6 +320,8 @@ def close_in(d, me, same) -> tuple[str, tuple | None]:
     if not best:
         return "STAY", None
     _, c, e, theirs = best
+    if d.get("plan"):  # a round plan: the enemy may have moved by then, the engine finds the cell [L135]
+        return f"IF ALT {e['id']} {e['alt'].upper()} THEN CLOSE {e['id']} ELSE STAY", (e["id"], "nose", theirs)
     face = direction(tuple(c), tuple(e["cell"]))
     return f"MOVE {c[0]},{c[1]} FACE {face}", (e["id"], "nose", theirs)
 

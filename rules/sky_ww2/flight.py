@@ -4,20 +4,48 @@ from __future__ import annotations
 from . import tables
 from .damage import card_names, damage, draw_into, give_up, policy
 from .asks import ask
-from .geometry import NOSE, SIDE, direction
+from .geometry import BONUS, NOSE, SIDE, STEP, aspect, direction
 from .movement import aa_sector, entry_cells, place, pursuit_cells, shifted_alt
-from .script_verbs import Climb, Descend, MoveTo, Rotate, Stay
+from .script_verbs import Climb, Close, Descend, MoveTo, Rotate, Stay
 from .state import Game, other_side
 
 
-def move(g: Game, a: dict, o: Stay | MoveTo | Rotate | Climb | Descend) -> str | None:
+def move(g: Game, a: dict, o: Stay | MoveTo | Close | Rotate | Climb | Descend) -> str | None:
     """The turn's one movement order [L134-136, L295]; why it cannot be carried out, or None."""
     g.doc["turn"]["moved"] = True
+    if isinstance(o, Close):
+        spot = close_in(g, a, o.target)
+        if isinstance(spot, str):
+            return spot
+        o = MoveTo(*spot)
     if isinstance(o, (MoveTo, Rotate)):
         return move_in_field(g, a, o)
     if isinstance(o, (Climb, Descend)):
         return change_altitude(g, a, o)
     return None
+
+
+def close_in(g: Game, a: dict, tid: str) -> tuple[tuple[int, int], str] | str:
+    """The cell and facing of ``CLOSE <enemy>``: next to it in the same field, nose-on to it, where it shows
+    the most of its tail, then the nearest, then the first in reading order; or why there is none [L121, L135]."""
+    e = g.doc["aircraft"].get(tid)
+    if e is None or e["destroyed"] or not e["placed"] or e["side"] == a["side"]:
+        return f"{tid} is not an enemy aircraft in play [L121]"
+    if e["alt"] != a["alt"]:
+        return f"{tid} flies at {e['alt']} altitude, not in {a['id']}'s field [L135]"
+    best = None
+    for dx, dy in STEP.values():
+        c = (e["cell"][0] + dx, e["cell"][1] + dy)
+        if not g.free(a["alt"], c):
+            continue
+        score = (-BONUS[aspect(e["facing"], tuple(e["cell"]), c)],
+                 abs(c[0] - a["cell"][0]) + abs(c[1] - a["cell"][1]), c[1], c[0])
+        if best is None or score < best[0]:
+            best = (score, c)
+    if best is None:
+        return f"no free cell next to {tid} [L135]"
+    cell = best[1]
+    return cell, direction(cell, tuple(e["cell"])) or a["facing"]
 
 
 def move_in_field(g: Game, a: dict, o: MoveTo | Rotate) -> str | None:

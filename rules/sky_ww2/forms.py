@@ -78,7 +78,9 @@ def plan_help(enemy: str) -> list[str]:
 # are told why; a failed THEN falls back to its ELSE.
 # Conditions (IF <condition> THEN <line> [ELSE <line>], on a movement or a beat):
 #   DOGFIGHT <enemy> | POS <enemy> FRONT,FLANK,REAR | ALT <aircraft> LOW,MEDIUM,HIGH | PREV_OK | PREV_FAILED
-#   e.g. IF ALT {enemy} MEDIUM THEN MOVE 3,2 FACE E ELSE STAY
+# CLOSE <enemy> moves next to that enemy in your field, nose-on to it, where it shows the most of its tail:
+# the cell is found when the line is reached, wherever the enemy has gone by then.
+#   e.g. IF ALT {enemy} MEDIUM THEN CLOSE {enemy} ELSE STAY
 #        IF DOGFIGHT {enemy} THEN ATTACK short-burst TARGET {enemy} ELSE MANOEUVRE dive
 # AIRCRAFT <id> ASK instead of a block: you are asked for that turn by mail when the aircraft is activated.
 # Reactions and pursuits follow your standing orders below (ASK there opens a window when one is due).""".splitlines()
@@ -157,7 +159,7 @@ def script_form(v: dict, d: dict) -> list[str]:
         for u in cu["uses"]:
             out.append(f"#       {u}")
     if d["first_step"]:
-        out.append("# Movement (one): STAY | MOVE x,y FACE d | ROTATE d | CLIMB [DISCARD card] [CELL x,y] [FACE d] | "
+        out.append("# Movement (one): STAY | MOVE x,y FACE d | CLOSE <enemy> | ROTATE d | CLIMB [DISCARD card] [CELL x,y] [FACE d] | "
                    "DESCEND [CELL x,y] [FACE d]")
         for alt, cells in d["entry"].items():
             out.append(f"#   entering {alt}: " + (" ".join(f"{x},{y}" for x, y in cells) or "full"))

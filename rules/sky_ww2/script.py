@@ -16,7 +16,7 @@ from pbem.core.orders import OrderLine
 from . import tables
 from .geometry import NOSE, cell_text
 from .plan import PlanFor
-from .script_verbs import (Attack, Climb, CpUse, Descend, DpDeposit, End, EndDiscard, GroundAttack, If,
+from .script_verbs import (Attack, Climb, Close, CpUse, Descend, DpDeposit, End, EndDiscard, GroundAttack, If,
                            Manoeuvre, MoveTo, NextDiscard, OnCancelled, Rotate, ScriptOrder, Stay, Swap)
 from .words import illegal, syntax
 
@@ -144,8 +144,20 @@ class ScriptCheck:
                           "altitude or stay", "L119, L135, L295")
         if isinstance(o, Rotate):
             return o
+        if isinstance(o, Close):
+            return self.close(o)
         if not self.plan and list(o.cell) not in self.decide["free_cells"]:
             raise illegal(f"cell {cell_text(o.cell)} at {self.me['alt']} altitude is not free", "L135")
+        return o
+
+    def close(self, o: Close) -> Close:
+        """CLOSE names an enemy in play; in a turn script (the table known) one in this field [L121, L135]."""
+        if o.target not in self.enemies:
+            raise illegal(f"{o.target!r} is not an enemy aircraft in play ({', '.join(sorted(self.enemies))})",
+                          "L121")
+        foe = next(a for a in self.v["aircraft"] if a["id"] == o.target)
+        if not self.plan and foe["alt"] != self.me["alt"]:
+            raise illegal(f"{o.target} flies at {foe['alt']} altitude, not in {self.ac}'s field", "L135")
         return o
 
     def altitude_change(self, o: Climb | Descend) -> Climb | Descend:
@@ -189,7 +201,7 @@ class ScriptCheck:
         return o
 
     def conditional(self, o: If) -> If:
-        moves = (Stay, MoveTo, Rotate, Climb, Descend)
+        moves = (Stay, MoveTo, Close, Rotate, Climb, Descend)
         if self.plan and isinstance(o.then, moves):
             return self.conditional_move(o, moves)
         if not isinstance(o.then, (Attack, Manoeuvre)):
@@ -375,7 +387,7 @@ class ScriptCheck:
 
 
 CHECKS: dict[type, Callable] = {
-    Stay: ScriptCheck.movement, MoveTo: ScriptCheck.movement, Rotate: ScriptCheck.movement,
+    Stay: ScriptCheck.movement, MoveTo: ScriptCheck.movement, Close: ScriptCheck.movement, Rotate: ScriptCheck.movement,
     Climb: ScriptCheck.movement, Descend: ScriptCheck.movement,
     Attack: ScriptCheck.beat, Manoeuvre: ScriptCheck.beat, If: ScriptCheck.conditional,
     OnCancelled: ScriptCheck.on_cancelled, GroundAttack: ScriptCheck.ground_attack,

@@ -21,7 +21,7 @@ from .flight import aa_check, move, step_pursuit
 from .rulebook import cite_tags
 from .asks import ask
 from .plan import ask_round, per_round, planned_script
-from .script_verbs import (Attack, Climb, CpUse, Descend, DpDeposit, End, EndDiscard, GroundAttack, If, Manoeuvre,
+from .script_verbs import (Attack, Climb, Close, CpUse, Descend, DpDeposit, End, EndDiscard, GroundAttack, If, Manoeuvre,
                            MoveTo, NextDiscard, OnCancelled, Rotate, ScriptOrder, Stay, Swap, parse_script_line)
 from .state import Game, other_side
 
@@ -179,9 +179,15 @@ def run_script(g: Game, a: dict, t: dict) -> None:
         t["pc"] = reached.index + 1
 
     cursor = resume(g.work, a["seat"], [parse_script_line(x) for x in t["script"]], Cursor(t["pc"]),
-                    lambda o: RUN[type(o)](g, a, o), CONDITIONS, about=a, previous=lambda: t["last_ok"],
+                    lambda o: cited(RUN[type(o)](g, a, o)), CONDITIONS, about=a, previous=lambda: t["last_ok"],
                     pause=busy, skipped=lambda s: skipped(a, s), on_reach=reach)
     t["pc"] = cursor.at
+
+
+def cited(result):
+    """A line's outcome for the kit's runner: a reason it was not carried out names the rulebook's headings (the
+    runner words an ELSE taken after a failed THEN itself)."""
+    return cite_tags(result) if isinstance(result, str) else result
 
 
 def skipped(a: dict, s: Skip) -> str:
@@ -222,7 +228,7 @@ def counters_below(g: Game) -> OnCancelled:
     return OnCancelled(cards, ask)
 
 
-def run_move(g: Game, a: dict, o: Stay | MoveTo | Rotate | Climb | Descend) -> str | None:
+def run_move(g: Game, a: dict, o: Stay | MoveTo | Close | Rotate | Climb | Descend) -> str | None:
     t = g.doc["turn"]
     if t["moved"] or t["actions"]:
         return "movement comes once, before combat [L295]"
@@ -256,6 +262,6 @@ def run_nothing(g: Game, a: dict, o: OnCancelled) -> None:
     """ON_CANCELLED lines were read with the beat above them."""
 
 
-RUN = {Stay: run_move, MoveTo: run_move, Rotate: run_move, Climb: run_move, Descend: run_move, Attack: run_beat,
+RUN = {Stay: run_move, MoveTo: run_move, Close: run_move, Rotate: run_move, Climb: run_move, Descend: run_move, Attack: run_beat,
        Manoeuvre: run_beat, OnCancelled: run_nothing, GroundAttack: ground_attack, Swap: swap, CpUse: use_cp,
        DpDeposit: deposit, EndDiscard: run_end_discard, NextDiscard: run_next_discard, End: run_end}

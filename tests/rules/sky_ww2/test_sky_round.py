@@ -200,3 +200,43 @@ def test_extra_card_not_payable_when_the_beat_is_reached_skips_the_attack():
     s, ev = step(s, {"coalition-1": "AIRCRAFT c1\nATTACK long-burst TARGET x1", "axis-1": "AIRCRAFT x1\nSTAY"})
     assert any("long-burst TARGET x1' is skipped: Long burst demands 1 extra card" in e for e in ev), ev
     assert doc(s)["aircraft"]["x1"]["markers"] == 0 and "long-burst" in doc(s)["aircraft"]["c1"]["hand"]
+
+
+# ---- CLOSE: a movement found when the line is reached ----------------------------------------------------
+
+
+def apart(**kw):
+    """c1 and x1 in the medium field, not in a dogfight; the axis holds the initiative, so x1 flies first."""
+    return position({"c1": {"number": 8, "alt": "medium", "cell": (1, 1), "facing": "E", "hand": GUNS},
+                     "x1": {"number": 2, "alt": "medium", "cell": (3, 3), "facing": "E",
+                            "hand": ["dive", "dive", "short-burst"]}},
+                    options=ROUND, initiative="axis", deck=["dive"] * 30, **kw)
+
+
+def test_close_finds_the_enemys_cell_where_it_went_nose_on_to_its_side_or_tail():
+    s, ev = step(apart(), {"coalition-1": "AIRCRAFT c1\nCLOSE x1\nIF DOGFIGHT x1 THEN ATTACK snap-shot TARGET x1",
+                           "axis-1": "AIRCRAFT x1\nMOVE 4,4 FACE N"})
+    c1 = doc(s)["aircraft"]["c1"]
+    assert (c1["cell"], c1["facing"]) == ([3, 4], "E")  # beside x1, which shows its side; not its nose (4,3)
+    assert "c1 moves to medium 3,4 facing E" in ev
+    assert any(e.startswith("beat 1: c1 plays Snap shot as an attack") for e in ev), ev
+
+
+def test_close_that_cannot_be_carried_out_falls_back_to_else():
+    s, ev = step(apart(), {"coalition-1": "AIRCRAFT c1\nIF ALT x1 MEDIUM,HIGH THEN CLOSE x1 ELSE ROTATE S",
+                           "axis-1": "AIRCRAFT x1\nCLIMB DISCARD dive"})
+    assert doc(s)["aircraft"]["x1"]["alt"] == "high"
+    assert doc(s)["aircraft"]["c1"]["facing"] == "S"
+    [told] = [e for e in ev if "CLOSE x1 could not be carried out" in e]
+    assert "(x1 flies at high altitude, not in c1's field [«Перемещение самолета: Перемещение»" in told
+    assert told.endswith("ROTATE S was")
+
+
+def test_close_names_an_enemy_and_in_a_turn_script_one_in_the_field():
+    s = apart()
+    [p] = problems(s, "coalition-1", "AIRCRAFT c1\nCLOSE c1")
+    assert "not an enemy aircraft" in p.message
+    t = position({"c1": {"number": 8, "alt": "medium", "cell": (1, 1), "facing": "E", "hand": GUNS},
+                  "x1": {"number": 2, "alt": "high", "cell": (3, 3), "facing": "E", "hand": ["dive"]}})
+    [p] = problems(t, "coalition-1", "CLOSE x1\nEND")
+    assert "flies at high altitude" in p.message and "Перемещение" in p.rule
