@@ -232,10 +232,14 @@ class ScriptCheck:
         if o.otherwise is not None and not isinstance(o.otherwise, moves):
             raise syntax("ELSE after a movement is another movement")
         self.condition(o)
+        before = Counter(self.used)
         self.movement(o.then)
-        if o.otherwise is not None:
+        if o.otherwise is not None:  # one of the two is carried out: a card either would pay is used once
+            after_then, self.used = self.used, before
             self.seen_move = False
             self.movement(o.otherwise)
+            self.used = self.used | after_then
+        self.failed_beat = False  # not a beat: an ON_CANCELLED below it answers for nothing
         return o
 
     def condition(self, o: If) -> None:
@@ -314,7 +318,9 @@ class ScriptCheck:
 
     def on_cancelled(self, o: OnCancelled) -> OnCancelled:
         above = next((i for i in reversed(self.items) if not isinstance(i, OnCancelled)), None)
-        if not isinstance(above, (Attack, Manoeuvre, If)):
+        if isinstance(above, If):
+            above = above.then
+        if not isinstance(above, (Attack, Manoeuvre)):
             raise illegal("an ON_CANCELLED line follows the MANOEUVRE or ATTACK it answers for", "L158")
         for cid in o.cards:
             if self.hand[cid] == 0:

@@ -115,6 +115,9 @@ def test_plan_lines_are_checked_per_aircraft():
     assert "takes no lines" in p.message
     [p] = problems(s, "coalition-1", "AIRCRAFT c1\nATTACK short-burst TARGET x1")  # the hand, when written
     assert "holds 0" in p.message
+    [p] = problems(s, "coalition-1", "AIRCRAFT c1\nIF ALT x1 MEDIUM THEN CLOSE x1 ELSE STAY\nON_CANCELLED dodge")
+    assert "follows the MANOEUVRE or ATTACK" in p.message
+    assert not problems(s, "coalition-1", "AIRCRAFT c1\nIF ALT x1 HIGH THEN CLIMB DISCARD dive ELSE CLIMB DISCARD dive")
     assert not problems(s, "coalition-1", "AIRCRAFT c1\nIF ALT x1 MEDIUM THEN MOVE 2,1 FACE E ELSE STAY\n"
                                           "IF DOGFIGHT x1 THEN MANOEUVRE dive TARGET x1\nAIRCRAFT c2\nSTAY")
 
