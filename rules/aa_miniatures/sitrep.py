@@ -36,7 +36,7 @@ def sights(view: Mapping[str, Any], seat: str) -> list[dict[str, Any]]:
                                    "hex": hex_name(target.hex), "hexes": distance(unit.hex, target.hex),
                                    "band": band,
                                    "defence": side, "value": combat.defence(target, side), "dice": 0,
-                                   "modifier": 0, "chances": [], "why_not": ""}
+                                   "modifier": 0, "chances": "", "why_not": ""}
             problem = attack_problem(view, unit, target)
             if problem is not None:
                 row["why_not"] = problem
@@ -45,7 +45,7 @@ def sights(view: Mapping[str, Any], seat: str) -> list[dict[str, Any]]:
                                           aircraft_front=aircraft_front(target, unit.hex))
                 dice = unit.stats.dice(target.stats.kind, band)
                 row.update(dice=dice, modifier=mod,
-                           chances=[f"{p:.2f}" for p in combat.hit_chances(dice, mod, row["value"])])
+                           chances="/".join(f"{p:.2f}" for p in combat.hit_chances(dice, mod, row["value"])))
             rows.append(row)
     return rows
 

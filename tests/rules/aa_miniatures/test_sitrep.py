@@ -86,5 +86,6 @@ def test_what_a_unit_sees_gives_band_defence_dice_and_chances():
     view = RULESET.view(RULESET.load(data), "allies")
     row = next(r for r in sights(view, "allies") if r["unit"] == "sherman_a" and r["target"] == "pak40")
     assert (row["hex"], row["band"], row["defence"], row["value"], row["dice"]) == ("H7", "long", "front", 4, 6)
-    assert len(row["chances"]) == 4 and abs(sum(map(float, row["chances"])) - 1) < 0.02
+    chances = [float(p) for p in row["chances"].split("/")]
+    assert len(chances) == 4 and abs(sum(chances) - 1) < 0.02
     assert row in view["in_sight"]
