@@ -3,8 +3,8 @@ of sight, the attack roll and face-down hit markers, defensive and overwatch fir
 (ASK opens a short window), air strikes and AA fire, Double Shot and grazing fire, transport, on the
 ruleset kit.
 
-Option ``visibility=fog`` (default open) hides what a side's units cannot see (``fog.py``).  Not
-registered in :data:`pbem.rules.RULESETS` yet: what is listed under "Not yet built" in NOTES.md is missing.
+Option ``visibility=fog`` (default open) hides what a side's units cannot see (``fog.py``).  Registered in
+:data:`pbem.rules.RULESETS`; what is listed under "Not yet built" in NOTES.md is missing.
 """
 from __future__ import annotations
 
