@@ -89,3 +89,21 @@ def test_what_a_unit_sees_gives_band_defence_dice_and_chances():
     chances = [float(p) for p in row["chances"].split("/")]
     assert len(chances) == 4 and abs(sum(chances) - 1) < 0.02
     assert row in view["in_sight"]
+
+
+def test_every_seat_picture_of_a_bot_game_is_readable_and_names_every_unit_it_shows(game):
+    """The map picture: no text overlaps another or leaves the canvas, every hex keeps its name, and every
+    unit in the view (and, in fog, every last-seen enemy) is named by a label next to its disc."""
+    from pbem.core.labels import problems
+    from pbem.core.picture import Text
+    from pbem.rules.aa_miniatures.board import board
+    _, steps = game
+    for step in steps:
+        for seat in RULESET.seats(step.state):
+            view = RULESET.view(step.state, seat.name)
+            pic = RULESET.picture(view)
+            assert problems(pic) == [], (step.phase.key, seat.name)
+            names = {t.text for t in pic.base if isinstance(t, Text)}
+            assert len(names) == len(board(view["map"]).hexes)
+            named = {t.text.split()[0] for t in pic.shapes if isinstance(t, Text)}
+            assert {u["id"] for u in [*view["units"], *view.get("last_known", ())]} <= named
