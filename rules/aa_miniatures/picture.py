@@ -19,7 +19,7 @@ from pbem.core.verbs import View
 from .board import board, hex_name, parse_hex
 from .tables import BANDS, cards, tables
 
-SIZE = 28
+SIZE = 34
 MARGIN = 44  # room beyond the outer hexes for labels of units on the edge
 FILL = {"clear": "#e8efd8", "forest": "#7fa86a", "town": "#c9b8a6", "hill": "#d8c27a", "marsh": "#a9c7c2",
         "craters": "#c7c0b5"}
@@ -142,8 +142,11 @@ def _marks(view: View, u: dict[str, Any], c: tuple[float, float], r: float, grey
     if u["overwatch"] is not None and parse_hex(u["hex"]) is not None:
         h = parse_hex(u["hex"])
         assert h is not None
-        end = _row_end(view["map"], h, NAMES.index(u["overwatch"]), _reach(u["card"]))
-        shapes.append(Line((c, centre(view["map"], end)), color=ROW, width=2, arrow=True))
+        o = NAMES.index(u["overwatch"])
+        end = centre(view["map"], _row_end(view["map"], h, o, _reach(u["card"])))
+        # beside the row's hex centres, not through them: a row north or south would cross every hex name
+        dx, dy = round(SIZE * 0.3 * cos(radians(60 * o)), 1), round(SIZE * 0.3 * sin(radians(60 * o)), 1)
+        shapes.append(Line(((c[0] + dx, c[1] + dy), (end[0] + dx, end[1] + dy)), color=ROW, width=2, arrow=True))
     return shapes, boxes
 
 
@@ -200,7 +203,7 @@ def picture(view: View) -> Picture:
             for b in boxes:
                 taken.add(b)
             lines["grey" if grey else u["side"]].append(f"{u['id']} t{u['turn']}" if grey else _line(u))
-        labels += [Label(c0, tuple(ls), "#777777" if key == "grey" else SIDE[key], 8, gap=SIZE * 0.55)
+        labels += [Label(c0, tuple(ls), "#777777" if key == "grey" else SIDE[key], 7, gap=SIZE * 0.55)
                    for key, ls in sorted(lines.items())]
     texts = place(labels, Box(0, TITLE_BAND, width, bottom), taken)
     keys, legend_h = legend(_legend_keys(view), 10, bottom + 4, width - 20, 10)
