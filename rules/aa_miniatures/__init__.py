@@ -3,8 +3,8 @@ of sight, the attack roll and face-down hit markers, defensive and overwatch fir
 (ASK opens a short window), air strikes and AA fire, Double Shot and grazing fire, transport, on the
 ruleset kit.
 
-Option ``visibility=fog`` (default open) hides what a side's units cannot see (``fog.py``).  Not
-registered in :data:`pbem.rules.RULESETS` yet: what is listed under "Not yet built" in NOTES.md is missing.
+Option ``visibility=fog`` (default open) hides what a side's units cannot see (``fog.py``).  Registered in
+:data:`pbem.rules.RULESETS`; what is listed under "Not yet built" in NOTES.md is missing.
 """
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from .game import SEATS, STEPS, outcome, setup, view
 from .model import SIDES, State
 from .ingest import check_orders
 from .picture import picture
+from .sitrep import with_sights
 from .tables import scenarios
 
 RULESET = Assembled(
@@ -43,7 +44,7 @@ RULESET = Assembled(
                                      "to, and the last place it saw the others (issue #17)", ("open", "fog")),
                               Option("move_in_attack", "yes", "may a unit that moved in the movement phase move "
                                      "again instead of attacking (digest G6)", ("yes", "no")))),
-    steps=STEPS, setup=setup, view=view, order_form=order_form, check_orders=check_orders,
+    steps=STEPS, setup=setup, view=with_sights(view), order_form=order_form, check_orders=check_orders,
     outcome=outcome, bot_orders=bot_orders, state_type=State, seats=lambda state: SEATS,
     picture=picture)
 

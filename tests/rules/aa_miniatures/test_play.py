@@ -160,6 +160,7 @@ def test_the_acknowledgement_previews_each_attack():
 def test_the_picture_names_every_hex_and_draws_hedges_units_and_rows():
     from pbem.core.picture import Circle, Line, Text
     from pbem.rules.aa_miniatures.board import board
+    from pbem.rules.aa_miniatures.picture import SIDE, _size
     state = _state()
     data = RULESET.dump(state)
     data["units"][0]["overwatch"] = 1
@@ -168,7 +169,10 @@ def test_the_picture_names_every_hex_and_draws_hedges_units_and_rows():
     labels = {s.text for s in pic.base if isinstance(s, Text)}
     assert len(labels) == len(farm.hexes) == 15 * 12 and {"A1", "O12", "G5"} <= labels
     assert sum(1 for s in pic.base if isinstance(s, Line)) == len(farm.sides)
-    assert sum(1 for s in pic.shapes if isinstance(s, Circle)) == len(data["units"])
+    map_bottom = _size("farm")[1]  # the legend's marks lie below the map
+    assert sum(1 for s in pic.shapes if isinstance(s, Circle) and s.center[1] < map_bottom
+               and s.fill in SIDE.values()) == len(data["units"])
+    assert {u["id"] for u in data["units"]} <= {t.text.split()[0] for t in pic.shapes if isinstance(t, Text)}
     assert any(isinstance(s, Line) and s.arrow for s in pic.shapes)
 
 
