@@ -258,3 +258,20 @@ def test_the_fog_perturber_builds_twins_the_probe_finds_identical():
 def test_the_ruleset_passes_the_kit_conformance_checks_under_fog(scenario, cadence):
     assert check_ruleset(RULESET, scenario, SEED, options={"cadence": cadence, "visibility": "fog"},
                          max_phases=40) > 6
+
+
+def test_the_sitrep_under_fog_plots_radar_and_holds_the_victory_points_back():
+    from pbem.render import render_sitrep
+
+    from .test_sitrep import _context
+
+    step = play(RULESET, "raid", SEED, options=FOG, max_phases=3)[2]
+    seat = RULESET.seats(step.state)[1]
+    assert seat.name == "axis"
+    text, page = render_sitrep("wing_leader", _context(step, seat))
+    assert "Victory points: counted at the end (fog of war)" in text and "counted at the end (fog of war)" in page
+    plot = RULESET.view(step.state, "axis")["radar"][0]
+    line = f"radar plot: {plot['count']} squadron(s) in columns {plot['columns']}, {plot['band']}"
+    assert f"- {line}" in text and f"<li>{line}" in page
+    assert {e.text for e in step.events if "axis" not in e.visible_to} and \
+        not any(e.text in text for e in step.events if "axis" not in e.visible_to)
