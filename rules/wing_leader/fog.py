@@ -85,10 +85,11 @@ def seen(state: State, side: str) -> set[str]:
 
 
 def visible(state: State, side: str) -> list[Squadron]:
-    """The squadrons a side is shown: all of its own, and the enemies it sees; all of them in an open game."""
+    """The squadrons a side is shown: all of its own, the enemies it sees and those it saw destroyed; all of
+    them in an open game."""
     if not fogged(state):
         return list(state.squadrons)
-    ids = seen(state, side)
+    ids = seen(state, side) | {g.id for g in state.last_known if g.side == side and g.lost}
     return [s for s in state.squadrons if s.side == side or s.id in ids]
 
 

@@ -260,6 +260,31 @@ def test_the_ruleset_passes_the_kit_conformance_checks_under_fog(scenario, caden
                          max_phases=40) > 6
 
 
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_the_conformance_checks_hold_under_fog_with_three_seats_a_side(scenario):
+    assert check_ruleset(RULESET, scenario, SEED, options={"cadence": "fast", "visibility": "fog", "seats_per_side": 3},
+                         max_phases=30) > 6
+
+
+def test_an_enemy_seen_destroyed_stays_on_the_wing_display_and_is_not_greyed():
+    """K, destroyed in sight, is remembered lost: still listed (destroyed) once out of sight, never 'last seen'."""
+    data = RULESET.dump(_start(step="movement", K="K15"))
+    next(q for q in data["squadrons"] if q["id"] == "K")["status"] = "destroyed"
+    after = RULESET.resolve(RULESET.load(data), {}, SeededDice(SEED, "r")).state
+    assert [(g.id, g.lost) for g in after.last_known if g.side == "allies"] == [("K", True)]
+    far = RULESET.dump(after)
+    for q in far["squadrons"]:
+        if q["side"] == "allies":
+            q["at"] = list(parse("A0" if q["id"] == "A" else "B0"))
+    v = RULESET.view(RULESET.load(far), "allies")
+    assert [(s["id"], s["square"]) for s in v["wing_display"] if s["side"] == "axis"] == [("K", "destroyed")]
+    assert v["last_known"] == []
+    hidden = RULESET.dump(_start(step="movement", K="Z19"))                  # destroyed out of sight: not known
+    next(q for q in hidden["squadrons"] if q["id"] == "K")["status"] = "destroyed"
+    unseen = RULESET.resolve(RULESET.load(hidden), {}, SeededDice(SEED, "r")).state
+    assert "K" not in {s["id"] for s in RULESET.view(unseen, "allies")["wing_display"]}
+
+
 def test_the_sitrep_under_fog_plots_radar_and_holds_the_victory_points_back():
     from pbem.render import render_sitrep
 
