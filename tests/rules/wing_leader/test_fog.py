@@ -62,8 +62,9 @@ def test_a_dense_cloud_between_hides_and_haze_and_the_sun_shorten_the_sighting()
     high = sq("L", "axis", "fw190a4", "intercept", "J17")                      # up and to the right: NE
     sunny = Sky(sun="right_high")
     assert fog.sighting_range(sunny, me, high) == 7                            # up-sun -2 (placeholder)
-    assert fog.spots(sunny, me, high) and not fog.spots(sunny, me, sq("M", "axis", "fw190a4", "cap", "K18"))
-    assert fog.spots(sunny, high, me) is True                                  # looking down-sun: 9
+    in_sun = sq("M", "axis", "fw190a4", "cap", "K18")                          # 8 squares up-sun
+    assert fog.spots(sunny, me, high) and not fog.spots(sunny, me, in_sun)
+    assert fog.spots(sunny, in_sun, me)                                        # looking down-sun it sees 9: one-way
 
 
 def test_sharing_a_square_or_a_tally_shows_the_enemy():
@@ -110,6 +111,9 @@ def test_an_unseen_enemy_is_refused_exactly_like_one_that_does_not_exist():
     missing = check_body(RULESET, s, "allies", "TALLY A Q")[1]
     assert len(unseen) == 1 and unseen[0].replace("A L", "A Q").replace("squadron L", "squadron Q") == missing[0]
     assert check_body(RULESET, s, "allies", "TALLY A K")[1] == []
+    hits_unseen, hits_missing = (check_body(RULESET, s, "allies", f"HITS K {x}")[1] for x in ("L", "Q"))
+    assert len(hits_unseen) == 1 and hits_unseen[0].replace("L", "Q") == hits_missing[0].replace("L", "Q")
+    assert hits_unseen[0] != hits_missing[0]                                  # each names the squadron written
     assert set(RULESET.view(s, "allies")["tally_targets"]["A"]) == {"K"}
     assert RULESET.bot_orders(RULESET.view(s, "allies"), "allies", SeededDice(SEED, "bot")) == "TALLY A K\nTALLY B K\n"
 
