@@ -183,6 +183,28 @@ def tell(w: Work[Any], text: str, ids: Sequence[str], kind: str, **data: Any) ->
         w.say(said, to=tuple(sides), kind=kind, **(data if whole else {}))
 
 
+def witnesses(w: Work[Any], sid: str) -> set[str]:
+    """The sides that see squadron ``sid`` now (its own always)."""
+    return {side for side, ids in knowers(w, [sid]).items() if ids}
+
+
+def tell_move(w: Work[Any], sid: str, before: set[str], full: str, left: str, came: str) -> None:
+    """A move under fog: told in ``full`` to the sides that saw the squadron before and see it after (its own
+    always); ``left`` to those that saw it fly out of sight (not where it went); ``came`` to those that see it
+    come into sight (not where it came from).  Open game: ``full`` to everyone."""
+    if not fogged(w.data.state):
+        w.say(full, kind="move")
+        return
+    after = witnesses(w, sid)
+    groups: dict[str, list[str]] = {}
+    for side in SIDES:
+        text = full if side in before and side in after else left if side in before else came if side in after else ""
+        if text:
+            groups.setdefault(text, []).append(side)
+    for said, sides in groups.items():
+        w.say(said, to=tuple(sides), kind="move")
+
+
 def told(w: Work[Any], side: str, text: str, ids: Sequence[str]) -> str:
     """``text`` as ``side`` may read it (a question put to one of its seats): the squadrons of ``ids`` it
     does not see named "an unseen formation"."""

@@ -13,7 +13,7 @@ from pbem.core.work import Work
 
 from . import dogfight, movement, reaction, wings
 from .air import Air
-from .fog import dice_seen_by, tell, told
+from .fog import dice_seen_by, tell, tell_move, told, witnesses
 from .model import CLIMB, DIVE, ENTERING, NONE, Squadron, State, owner
 from .orders import MOVEMENT, Join, Move, Plain, Pursue, Return, Stack, subject
 from .parsing import CONDITIONS
@@ -58,11 +58,14 @@ def _perform(w: Work[Air], sid: str, order: Order | None) -> str | None:
     except IllegalOrderError as exc:  # the plan no longer fits the position
         return str(exc)
     moved = _settle(w, sq, moved, order, balbo)
+    before = witnesses(w, sid)
     air.put(moved)
     air.moved.append(sid)
     trail = " ".join(name(s) for s in walk.path) or "circles"
-    tell(w, f"{sid} ({_what(order)}) {name(sq.at)} -> {trail}, heading {HEADINGS[moved.heading]}, "
-         f"{walk.spent:g} of {walk.mp} MP" + (f", off the {walk.exited} edge" if walk.exited else ""), [sid], kind="move")
+    tell_move(w, sid, before, f"{sid} ({_what(order)}) {name(sq.at)} -> {trail}, heading {HEADINGS[moved.heading]}, "
+              f"{walk.spent:g} of {walk.mp} MP" + (f", off the {walk.exited} edge" if walk.exited else ""),
+              f"{sid} flies out of sight from {name(sq.at)}",
+              f"{sid} comes into sight in {name(moved.at)}, heading {HEADINGS[moved.heading]}")
     return None
 
 

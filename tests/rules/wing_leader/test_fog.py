@@ -162,10 +162,24 @@ def test_an_event_goes_to_the_sides_that_see_who_acts_and_names_the_rest_unseen(
     assert fog.redact("L+LL attack L1; L", {"L"}) == "an unseen formation+LL attack L1; an unseen formation"
 
 
+def test_a_move_into_or_out_of_sight_tells_neither_where_it_came_from_nor_where_it_went():
+    w = _work(_start(K="K15"))                                                # the Allies see K where it ends
+    fog.tell_move(w, "K", {"axis"}, "K (mission) X15 -> K15", "K flies out of sight from X15", "K comes into sight in K15")
+    fog.tell_move(w, "L", {"allies", "axis"}, "L (mission) J15 -> X7", "L flies out of sight from J15", "L into sight")
+    said = {(e.text, tuple(sorted(e.visible_to))) for e in w.events}
+    assert said == {("K (mission) X15 -> K15", ("axis",)), ("K comes into sight in K15", ("allies",)),
+                    ("L (mission) J15 -> X7", ("axis",)), ("L flies out of sight from J15", ("allies",))}
+    steps = play(RULESET, "raid", SEED, options=FOG, max_phases=9)
+    came = [e for st in steps for e in st.events if "comes into sight" in e.text]
+    assert came and all(len(e.visible_to) == 1 for e in came)
+
+
 def test_the_open_game_tells_everyone():
     w = _work(_start(options={}))
     fog.tell(w, "L drops its tally", ["L"], kind="tally")
-    assert [(e.text, e.visible_to) for e in w.events] == [("L drops its tally", frozenset({"allies", "axis"}))]
+    fog.tell_move(w, "L", set(), "L (mission) X7 -> W7", "L out", "L in")
+    everyone = frozenset({"allies", "axis"})
+    assert [(e.text, e.visible_to) for e in w.events] == [("L drops its tally", everyone), ("L (mission) X7 -> W7", everyone)]
     assert fog.dice_seen_by(w, ["L"]) == EVERYONE and fog.own(w, "axis") == EVERYONE
 
 
