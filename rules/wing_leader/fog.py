@@ -20,8 +20,9 @@ Events: an event about squadrons goes to each side that owns or sees the squadro
 that does not see a squadron is not told what it does: a tally tried on you by a squadron you do not see
 goes unnoticed), with every other squadron that side does not see named "an unseen formation"; its data
 (ids for the sitrep's tables) only to the sides that see every one.  A roll goes to the sides that see
-every squadron it is about.  An event about no squadron goes to everyone.  Open games (the default) tell
-everyone everything.
+every squadron it is about.  An event about no squadron goes to everyone.  A move is told whole only to the
+sides that see the squadron before and after it; the others seeing it at one end are told that it came into
+or flew out of sight.  Open games (the default) tell everyone everything.
 """
 from __future__ import annotations
 
@@ -37,8 +38,11 @@ from .sky import COLUMNS, Sky, distance, on_map
 from .tables import BANDS, aircraft, band, card, tables
 
 UNSEEN = "an unseen formation"
-#: The radar plot's sector: this many columns (placeholder).
-SECTOR = 5
+
+
+def sector() -> int:
+    """The columns of one radar plot's sector (placeholder, ``tables.toml`` [fog])."""
+    return int(tables()["fog"]["radar_sector"])
 
 
 def fogged(state: State) -> bool:
@@ -122,15 +126,16 @@ def plots(state: State, side: str) -> list[dict[str, Any]]:
     if not fogged(state) or side != state.defender or not gci_rating(state):
         return []
     now = seen(state, side)
+    width = sector()
     counts: dict[tuple[int, str], int] = {}
     for s in state.squadrons:
         if s.side == state.raider and s.on_map and s.id not in now:
-            key = (s.at[0] // SECTOR, band(s.at[1]))
+            key = (s.at[0] // width, band(s.at[1]))
             counts[key] = counts.get(key, 0) + 1
     bands = _bands()
     last = len(COLUMNS) - 1
-    return [{"columns": f"{COLUMNS[k * SECTOR]}-{COLUMNS[min(k * SECTOR + SECTOR - 1, last)]}",
-             "first": k * SECTOR, "last": min(k * SECTOR + SECTOR - 1, last), "band": b,
+    return [{"columns": f"{COLUMNS[k * width]}-{COLUMNS[min(k * width + width - 1, last)]}",
+             "first": k * width, "last": min(k * width + width - 1, last), "band": b,
              "altitudes": list(bands[b]), "count": n}
             for (k, b), n in sorted(counts.items(), key=lambda kv: (kv[0][0], bands[kv[0][1]][0]))]
 

@@ -374,7 +374,7 @@ def _wing_leader_fog(ruleset, state, seat, rnd):
     if hidden:
         i = rnd.choice(hidden)
         q = state.squadrons[i]
-        spots = [(c, a) for c in range(26) for a in range(20) if (c // fog.SECTOR, band(a)) == (q.at[0] // fog.SECTOR, band(q.at[1]))
+        spots = [(c, a) for c in range(26) for a in range(20) if (c // fog.sector(), band(a)) == (q.at[0] // fog.sector(), band(q.at[1]))
                  and (c, a) != q.at and not any(o.at == (c, a) for o in state.squadrons if o.on_map)]
         rnd.shuffle(spots)
         for spot in spots[:20]:
