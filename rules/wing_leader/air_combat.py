@@ -8,9 +8,10 @@ standing ``TACTIC`` (SPEED, TURN, BEST = the better column, ASK = an interrupt f
 from __future__ import annotations
 
 from pbem.core.interrupts import Ask
-from pbem.core.work import EVERYONE, Work
+from pbem.core.work import Work
 
 from . import combat, dogfight, radio
+from .fog import dice_seen_by, tell
 from .model import Squadron, max_losses, owner
 from .seating import side_standing, speaker
 from .sky import name
@@ -72,10 +73,10 @@ def resolve(w: Work, fight: combat.Fight, chosen: str | None = None) -> None:
     kind = chosen or _rating_kind(w, alead, dlead, attackers, defenders)
     a_value, d_value = combat.rating(alead, attackers, kind), combat.rating(dlead, defenders, kind)
     weather = air.now().sky.weather_at(fight.square)
-    w.say(f"air combat in {name(fight.square)}: {'+'.join(s.id for s in attackers)} attack "
-          f"{'+'.join(s.id for s in defenders)}; leads {alead.id} and {dlead.id}; "
-          f"{'hit-and-run (speed)' if kind == combat.SPEED else 'turning fight (turn)'} {a_value} against {d_value}",
-          kind="combat", square=name(fight.square), attackers=[s.id for s in attackers],
+    tell(w, f"air combat in {name(fight.square)}: {'+'.join(s.id for s in attackers)} attack "
+         f"{'+'.join(s.id for s in defenders)}; leads {alead.id} and {dlead.id}; "
+         f"{'hit-and-run (speed)' if kind == combat.SPEED else 'turning fight (turn)'} {a_value} against {d_value}",
+         [alead.id, *(s.id for s in attackers + defenders)], kind="combat", square=name(fight.square), attackers=[s.id for s in attackers],
           defenders=[s.id for s in defenders], rating=kind, ratings=[a_value, d_value])
     head_on = combat.head_on(alead, dlead) and not alead.dogfight
     a_hits = _act_roll(w, alead, combat.column(a_value, d_value), -weather, "attacker")
@@ -84,7 +85,7 @@ def resolve(w: Work, fight: combat.Fight, chosen: str | None = None) -> None:
         d_mod = combat.defence(defenders, kind) - weather
         d_hits = _act_roll(w, dlead, combat.column(d_value, a_value), d_mod, "defender")
     else:
-        w.say(f"{dlead.id} is unarmed and does not fire (10.5.3)", kind="combat")
+        tell(w, f"{dlead.id} is unarmed and does not fire (10.5.3)", [dlead.id], kind="combat")
     before = {s.id: s.losses for s in attackers + defenders}
     _confirm_all(w, alead, _targets(w, alead.side, dlead, defenders), a_hits, head_on)
     _confirm_all(w, dlead, _targets(w, dlead.side, alead, attackers), d_hits, False)
@@ -130,16 +131,17 @@ def offer_dogfight(w: Work, fight: combat.Fight, answers: dict[str, str]) -> Non
         decliner = next(side for side in sides if not seeks[side])
         a = dogfight.fastest([s for s in here if s.side == seeker])
         d = dogfight.fastest([s for s in here if s.side == decliner])
-        ra = w.roll(6, f"{a.id} seeks a dogfight", seen_by=EVERYONE)
-        rd = w.roll(6, f"{d.id} declines the dogfight", seen_by=EVERYONE)
+        ra = w.roll(6, f"{a.id} seeks a dogfight", seen_by=dice_seen_by(w, [a.id, d.id]))
+        rd = w.roll(6, f"{d.id} declines the dogfight", seen_by=dice_seen_by(w, [a.id, d.id]))
         won = dogfight.contest(ra, a, rd, d)
-        w.say(f"{seeker} seeks a dogfight in {name(fight.square)}: {a.id} rolled {ra}, {d.id} rolled {rd}: "
-              + ("it starts" if won else "declined") + " (10.8)", kind="dogfight")
+        tell(w, f"{seeker} seeks a dogfight in {name(fight.square)}: {a.id} rolled {ra}, {d.id} rolled {rd}: "
+             + ("it starts" if won else "declined") + " (10.8)", [a.id, d.id], kind="dogfight")
         if not won:
             return
     for s in dogfight.lock(here, scenario(air.state.scenario)["edges"]):
         air.put(s)
-    w.say(f"dogfight in {name(fight.square)}: {' '.join(sorted(s.id for s in here))} (10.8.1)", kind="dogfight")
+    tell(w, f"dogfight in {name(fight.square)}: {' '.join(sorted(s.id for s in here))} (10.8.1)",
+         sorted(s.id for s in here), kind="dogfight")
 
 
 def _release(w: Work, square: tuple[int, int]) -> None:
@@ -150,7 +152,7 @@ def _release(w: Work, square: tuple[int, int]) -> None:
         for s in stack:
             air.put(s.move(dogfight=False))
         if stack:
-            w.say(f"the dogfight in {name(square)} is over (10.8.1)", kind="dogfight")
+            tell(w, f"the dogfight in {name(square)} is over (10.8.1)", [s.id for s in stack], kind="dogfight")
 
 
 def _standing_dogfight(w: Work, side: str) -> str:
@@ -186,10 +188,11 @@ def _better(alead: Squadron, dlead: Squadron, attackers: list[Squadron], defende
 
 def _act_roll(w: Work, lead: Squadron, col: int, mod: int, role: str) -> int:
     """A side's 2d6 on the Air Combat Table [10.5.1], its modifiers on the lead only."""
-    roll = w.roll(6, f"{lead.id} air combat", seen_by=EVERYONE) + w.roll(6, f"{lead.id} air combat", seen_by=EVERYONE)
+    seen_by = dice_seen_by(w, [lead.id])
+    roll = w.roll(6, f"{lead.id} air combat", seen_by=seen_by) + w.roll(6, f"{lead.id} air combat", seen_by=seen_by)
     hits = combat.hits(col, roll + mod)
-    w.say(f"{role} {lead.id}: column {col:+d}, rolled {roll}{mod:+d} = {roll + mod}: {hits or 'no'} hit"
-          f"{'s' if hits != 1 else ''} (10.5.1)", kind="combat", role=role, lead=lead.id, column=col, roll=roll, modifier=mod,
+    tell(w, f"{role} {lead.id}: column {col:+d}, rolled {roll}{mod:+d} = {roll + mod}: {hits or 'no'} hit"
+         f"{'s' if hits != 1 else ''} (10.5.1)", [lead.id], kind="combat", role=role, lead=lead.id, column=col, roll=roll, modifier=mod,
           modified=roll + mod, hits=hits)
     return hits
 
@@ -201,14 +204,15 @@ def _confirm_all(w: Work, shooter: Squadron, targets: list[Squadron], hits: int,
         target = air.squadron(tid)
         if not target.on_map:
             continue
-        natural = w.roll(6, f"{shooter.id} confirms a hit on {tid}", seen_by=EVERYONE)
+        natural = w.roll(6, f"{shooter.id} confirms a hit on {tid}", seen_by=dice_seen_by(w, [shooter.id, tid]))
         result = combat.confirm(natural, combat.firepower(shooter), target, head_on)
         hit = combat.take(target, result)
         if hit.losses >= max_losses(air.state.scenario, hit):
             hit = hit.move(status="destroyed")
         air.put(hit)
-        w.say(f"{shooter.id} hit on {tid}: rolled {natural} + firepower {combat.firepower(shooter)}: {result}"
-              + (f"; {tid} is destroyed (10.6)" if hit.status == "destroyed" else ""), kind="combat", result=result)
+        tell(w, f"{shooter.id} hit on {tid}: rolled {natural} + firepower {combat.firepower(shooter)}: {result}"
+             + (f"; {tid} is destroyed (10.6)" if hit.status == "destroyed" else ""), [shooter.id, tid], kind="combat",
+             result=result)
 
 
 def _after(w: Work, sid: str, losses_now: int, weather: int) -> None:
@@ -216,15 +220,16 @@ def _after(w: Work, sid: str, losses_now: int, weather: int) -> None:
     air = w.data
     sq = air.squadron(sid)
     if sq.on_map and not sq.broken:
-        roll = w.roll(6, f"{sid} cohesion", seen_by=EVERYONE) + w.roll(6, f"{sid} cohesion", seen_by=EVERYONE)
+        seen_by = dice_seen_by(w, [sid])
+        roll = w.roll(6, f"{sid} cohesion", seen_by=seen_by) + w.roll(6, f"{sid} cohesion", seen_by=seen_by)
         mod = combat.cohesion_modifier(sq, losses_now, weather)
         levels = combat.disruption(sq, roll + mod)
         sq = combat.broken_effects(combat.disrupt(sq, levels))
         state = "broken" if sq.broken else f"{levels} disruption level{'s' if levels != 1 else ''}"
-        w.say(f"{sid} cohesion: rolled {roll}{mod:+d} = {roll + mod}: {state} (10.7)", kind="cohesion")
+        tell(w, f"{sid} cohesion: rolled {roll}{mod:+d} = {roll + mod}: {state} (10.7)", [sid], kind="cohesion")
         if combat.crew_loss(sq, losses_now, roll):
             sq = sq.move(experte=False)
-            w.say(f"{sid} loses its Experte (10.7.3)", kind="cohesion")
+            tell(w, f"{sid} loses its Experte (10.7.3)", [sid], kind="cohesion")
     air.put(combat.spend_ammo(sq).unescort())   # an escort that fought is a Sweep now [9.2.2 a]
 
 
@@ -234,7 +239,7 @@ def _tallies_after(w: Work, defenders: list[str], attacker_lead: str) -> None:
     air = w.data
     for sid in radio.alerted_by_bombers(air.now(), defenders):
         air.put(air.squadron(sid).move(alert=True))
-        w.say(f"{sid} is alerted by its bombers' radio (9.4.1)", kind="combat")
+        tell(w, f"{sid} is alerted by its bombers' radio (9.4.1)", [sid], kind="combat")
     for sid in defenders:
         sq = air.squadron(sid)
         if not sq.fighter or not sq.on_map or sq.broken:

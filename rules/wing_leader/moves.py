@@ -9,10 +9,11 @@ from pbem.core.errors import IllegalOrderError
 from pbem.core.interrupts import Ask
 from pbem.core.scripts import run
 from pbem.core.verbs import Order
-from pbem.core.work import EVERYONE, Work
+from pbem.core.work import Work
 
 from . import dogfight, movement, reaction, wings
 from .air import Air
+from .fog import dice_seen_by, tell, tell_move, told, witnesses
 from .model import CLIMB, DIVE, ENTERING, NONE, Squadron, State, owner
 from .orders import MOVEMENT, Join, Move, Plain, Pursue, Return, Stack, subject
 from .parsing import CONDITIONS
@@ -30,7 +31,7 @@ def activate(w: Work[Air], sq: Squadron, side_orders: Sequence[Order]) -> None:
         why = _perform(w, sq.id, None)
         if why:
             w.data.moved.append(sq.id)
-            w.say(f"{sq.id} cannot move: {why}", kind="move")
+            tell(w, f"{sq.id} cannot move: {why}", [sq.id], kind="move")
 
 
 def _perform(w: Work[Air], sid: str, order: Order | None) -> str | None:
@@ -48,8 +49,8 @@ def _perform(w: Work[Air], sid: str, order: Order | None) -> str | None:
     mp = movement.allowance(sq, dive) - _trail_penalty(air, sq)
     if sq.status == ENTERING and mp < 1:
         air.moved.append(sid)
-        w.say(f"{sid} cannot enter behind the squadrons ahead of it in trail; it enters first next turn (8.4.1)",
-              kind="move")
+        tell(w, f"{sid} cannot enter behind the squadrons ahead of it in trail; it enters first next turn (8.4.1)",
+             [sid], kind="move")
         return None
     tokens = _fitting(sq, tokens, mp)
     try:
@@ -57,11 +58,14 @@ def _perform(w: Work[Air], sid: str, order: Order | None) -> str | None:
     except IllegalOrderError as exc:  # the plan no longer fits the position
         return str(exc)
     moved = _settle(w, sq, moved, order, balbo)
+    before = witnesses(w, sid)
     air.put(moved)
     air.moved.append(sid)
     trail = " ".join(name(s) for s in walk.path) or "circles"
-    w.say(f"{sid} ({_what(order)}) {name(sq.at)} -> {trail}, heading {HEADINGS[moved.heading]}, "
-          f"{walk.spent:g} of {walk.mp} MP" + (f", off the {walk.exited} edge" if walk.exited else ""), kind="move")
+    tell_move(w, sid, before, f"{sid} ({_what(order)}) {name(sq.at)} -> {trail}, heading {HEADINGS[moved.heading]}, "
+              f"{walk.spent:g} of {walk.mp} MP" + (f", off the {walk.exited} edge" if walk.exited else ""),
+              f"{sid} flies out of sight from {name(sq.at)}",
+              f"{sid} comes into sight in {name(moved.at)}, heading {HEADINGS[moved.heading]}")
     return None
 
 
@@ -72,7 +76,7 @@ def _jettison(w: Work[Air], sq: Squadron, order: Order | None) -> tuple[Squadron
         return sq, None
     if not sq.bombs:
         return sq, f"{sq.id} carries no bomb load"
-    w.say(f"{sq.id} jettisons its bomb load (9.2.1.1)", kind="move")
+    tell(w, f"{sq.id} jettisons its bomb load (9.2.1.1)", [sq.id], kind="move")
     return sq.move(bombs=False, mission="rtb"), None
 
 
@@ -90,7 +94,7 @@ def _fly(w: Work[Air], sq: Squadron, tokens: list[str], mp: int,
     balbo = wings.in_balbo(air.now(), sq)
     if balbo and dive:   # taking the dive bonus breaks the Balbo: the squadron leaves its wing [9.5.6]
         balbo, sq = False, sq.move(left_wing=True)
-        w.say(f"{sq.id} leaves its Balbo to dive (9.5.6)", kind="wing")
+        tell(w, f"{sq.id} leaves its Balbo to dive (9.5.6)", [sq.id], kind="wing")
     walk = movement.walk(sq, tokens, mp, stop_at=target, head_on_from=front, balbo=balbo)
     if _stopped_by_escorts(w, sq, walk):
         walk = movement.walk(sq, tokens[:walk.used - 1], mp)
@@ -115,12 +119,12 @@ def _settle(w: Work[Air], start: Squadron, moved: Squadron, order: Order | None,
         moved = moved.move(mission="rtb", vector=None)
     if balbo and abs(moved.at[1] - start.at[1]) > 1:
         moved = moved.move(left_wing=True)
-        w.say(f"{moved.id} leaves its Balbo (9.5.6)", kind="wing")
+        tell(w, f"{moved.id} leaves its Balbo (9.5.6)", [moved.id], kind="wing")
     if moved.vector is not None and moved.at == moved.vector:
         moved = moved.move(vector=None)
     if moved.tally and air.squadron(moved.tally).dogfight and air.squadron(moved.tally).at == moved.at:
         moved = moved.move(dogfight=True)
-        w.say(f"{moved.id} joins the dogfight in {name(moved.at)} (10.8.1)", kind="move")
+        tell(w, f"{moved.id} joins the dogfight in {name(moved.at)} (10.8.1)", [moved.id], kind="move")
     return moved
 
 
@@ -173,18 +177,20 @@ def _reaction(w: Work[Air], mover: Squadron, bomber: Squadron, came_from: tuple[
     escorts = _willing(w, reaction.eligible(state, bomber), mover, bomber)
     results = []
     for e in escorts:
-        roll = w.roll(6, f"{e.id} reacts", seen_by=EVERYONE) + w.roll(6, f"{e.id} reacts", seen_by=EVERYONE)
+        seen_by = dice_seen_by(w, [e.id, mover.id])
+        roll = w.roll(6, f"{e.id} reacts", seen_by=seen_by) + w.roll(6, f"{e.id} reacts", seen_by=seen_by)
         mod = reaction.modifier(state, e, bomber)
         results.append(reaction.result(roll + mod))
-        w.say(f"{e.id} reacts to {mover.id} entering {bomber.id}'s square: rolled {roll}{mod:+d} = {roll + mod}: "
-              f"{results[-1]} (10.4)", kind="reaction")
+        tell(w, f"{e.id} reacts to {mover.id} entering {bomber.id}'s square: rolled {roll}{mod:+d} = {roll + mod}: "
+             f"{results[-1]} (10.4)", [e.id, mover.id, bomber.id], kind="reaction")
     final = reaction.best(results)
     if final != reaction.NONE:
         square = came_from if final == reaction.SUCCESS else bomber.at
         for e in escorts:
             _rush(air, e, square, mover.id)
-        w.say(f"{'+'.join(e.id for e in escorts)} {'stop' if final == reaction.SUCCESS else 'join the bombers against'}"
-              f" {mover.id} in {name(square)} (10.4.{'2' if final == reaction.SUCCESS else '3'})", kind="reaction")
+        tell(w, f"{'+'.join(e.id for e in escorts)} {'stop' if final == reaction.SUCCESS else 'join the bombers against'}"
+             f" {mover.id} in {name(square)} (10.4.{'2' if final == reaction.SUCCESS else '3'})",
+             [*(e.id for e in escorts), mover.id], kind="reaction")
     return final
 
 
@@ -202,7 +208,8 @@ def _willing(w: Work[Air], escorts: list[Squadron], mover: Squadron, bomber: Squ
     def choice(e: Squadron) -> str:
         kept = w.standing_order(owner(e), f"REACT {e.id}")
         return w.data.reacting.get(e.id) or (kept.words[-1] if kept is not None else "YES")
-    asks = [Ask(owner(e), f"react-{e.id}", f"{mover.id} is about to enter {bomber.id}'s square: does {e.id} react?",
+    asks = [Ask(owner(e), f"react-{e.id}", told(w, e.side, f"{mover.id} is about to enter {bomber.id}'s square: "
+                                                f"does {e.id} react?", [mover.id]),
                 "YES", ("YES", "NO")) for e in escorts if choice(e) == "ASK"]
     if asks:
         raise AskReaction(asks)
@@ -307,7 +314,7 @@ def move_stack(w: Work[Air], sq: Squadron, orders: Mapping[str, Sequence[Order]]
     air = w.data
     stack = [s for s in air.squadrons.values() if s.dogfight and s.at == sq.at and s.on_map]
     ids = {s.id for s in stack}
-    side = dogfight.mover(w.roll(6, f"who moves the dogfight in {name(sq.at)}", seen_by=EVERYONE),
+    side = dogfight.mover(w.roll(6, f"who moves the dogfight in {name(sq.at)}", seen_by=dice_seen_by(w, sorted(ids))),
                           air.state.raider, air.state.defender)
     wanted = next((parse(o.square) for o in orders.get(side, ()) if isinstance(o, Stack) and o.sq in ids
                    and o.square != "STAY"), sq.at)
@@ -316,6 +323,6 @@ def move_stack(w: Work[Air], sq: Squadron, orders: Mapping[str, Sequence[Order]]
         marker = DIVE if to[1] < s.at[1] else NONE   # staying counts as moving: old markers go [8.3.1, 8.5]
         air.put(s.move(at=to, marker=marker))
         air.moved.append(s.id)
-    w.say(f"the dogfight in {name(sq.at)} ({' '.join(sorted(ids))}) is moved by {side}: "
-          + (f"to {name(to)}" if to != sq.at else "stays") + " (10.8.2)", kind="move")
+    tell(w, f"the dogfight in {name(sq.at)} ({' '.join(sorted(ids))}) is moved by {side}: "
+         + (f"to {name(to)}" if to != sq.at else "stays") + " (10.8.2)", sorted(ids), kind="move")
 
