@@ -33,7 +33,8 @@ RULESET = Assembled(
                                      "row, though soldiers never provoke a vehicle's defensive fire (digest G22)",
                                      ("yes", "no")),
                               Option("rules", "standard", "'standard': facing matters for vehicles only; 'advanced': "
-                                     "for every unit, each using its front or rear defence (L17, digest G30)",
+                                     "for every unit, each using its front or rear defence (L17, digest G30), and enfilade fire "
+                                     "applies (L256-L270; none under the standard rules, digest G21)",
                                      ("standard", "advanced")),
                               Option("army", "scenario", "'scenario': the scenario's forces; 'build': each side "
                                      "buys a sealed army of up to 100 points (L236) and sets it up in its zone",

@@ -183,7 +183,8 @@ def _roll_attack(w: Work[Battle], attacker: Unit, target: Unit) -> None:
     band = combat.band(attacker.hex, target.hex) or "close"
     dice = attacker.stats.dice(target.stats.kind, band)
     friends = [u for u in b.all() if u.side == attacker.side]
-    mod = combat.die_modifier(attacker, target, enfilade=enfilade(attacker, target, friends),
+    flank = enfilade(attacker, target, friends, advanced=b.state.advanced)
+    mod = combat.die_modifier(attacker, target, enfilade=flank,
                               aircraft_front=aircraft_front(target, attacker.hex))
     side = combat.facing_defence(target, attacker.hex, advanced=b.state.advanced)
     d = combat.defence(target, side)
