@@ -8,8 +8,8 @@ from pbem.core.verbs import Order
 from pbem.core.work import Work
 
 from .board import Board, board
-from .fog import remember
-from .model import State, Unit, name
+from .fog import remember, sightings
+from .model import Glimpse, State, Unit, name
 
 
 class Battle:
@@ -28,6 +28,7 @@ class Battle:
         self.phase = state.flow.step
         self.acted: set[str] = set()
         self.witnessed: dict[str, list[Unit]] = {}  # in fog: side -> the enemies it saw destroyed
+        self.passing: dict[tuple[str, str], Glimpse] = {}  # in fog: (side, enemy id) -> its glimpse during the resolution
         self.fired: set[str] = set()  # units that made defensive or overwatch fire this phase (L356)
         self.queue: list[tuple[str, Order]] = []
         self.suspended = False
@@ -37,18 +38,27 @@ class Battle:
         return self.units.get(uid)
 
     def put(self, unit: Unit) -> None:
+        """Place ``unit`` (new or changed); in fog, a unit that comes to stand in another hex (a step
+        of its move, an unloading) is looked at and looks around there (:func:`fog.sightings`)."""
+        before = self.units.get(unit.id)
         self.units[unit.id] = unit
+        if self.state.fog and self.state.flow.step != "deploy" and (before is None or before.hex != unit.hex):
+            for g in sightings(self.board, self.all(), unit, self.work.turn, strict=self.state.sight == "strict"):
+                self.passing[(g.side, g.id)] = g
 
     def all(self) -> tuple[Unit, ...]:
         return tuple(self.units.values())
 
     def freeze(self) -> State:
-        """The new position; in fog, each side's memory of the enemies it sees at the end (a reading:
-        sighting is judged when a resolution ends, and by the events during it)."""
+        """The new position; in fog, each side's memory: what it saw as the resolution began, then
+        where it last saw each enemy that came to stand in its sight during it, then what it sees at
+        the end (and the enemies it saw destroyed)."""
         memory, strict = self.state.last_known, self.state.sight == "strict"
-        if self.state.fog:  # what was in sight as the resolution began (not before a sealed set-up), then at its end
+        if self.state.fog:  # not before a sealed set-up, where nothing is seen
             if self.state.flow.step != "deploy":
                 memory = remember(memory, self.board, self.state.units, self.state.turn, strict=strict)
+                memory = tuple(sorted({**{(g.side, g.id): g for g in memory}, **self.passing}.values(),
+                                      key=lambda g: (g.side, g.id)))
             memory = remember(memory, self.board, self.all(), self.work.turn, strict=strict, lost=self.witnessed)
         return replace(self.state, units=self.all(), lost=tuple(self.lost), first=self.first,
                        reserve=tuple(self.reserve.values()), cargo=tuple(self.cargo.values()), last_known=memory)
