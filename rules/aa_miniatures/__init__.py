@@ -42,6 +42,10 @@ RULESET = Assembled(
                               Option("visibility", "open", "'open': both sides see everything (the fragment hides "
                                      "nothing); 'fog': a side sees only the enemies its units have line of sight "
                                      "to, and the last place it saw the others (issue #17)", ("open", "fog")),
+                              Option("obstacles", "yes", "'yes': a scenario's obstacle pieces (barbed wire, "
+                                     "dragon's teeth) are on the map, one a hex (L1), with the placeholder effects of "
+                                     "the terrain chart on movement; 'no': the fragment gives them no rule beyond L1, "
+                                     "so play without them (digest G28)", ("yes", "no")),
                               Option("move_in_attack", "yes", "may a unit that moved in the movement phase move "
                                      "again instead of attacking (digest G6)", ("yes", "no")))),
     steps=STEPS, setup=setup, view=view, order_form=order_form, check_orders=check_orders,

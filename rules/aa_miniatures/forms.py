@@ -7,7 +7,7 @@ from pbem.core.hexgrid import NAMES, distance, neighbours
 from pbem.core.verbs import View
 
 from . import combat
-from .board import board, hex_name, parse_hex
+from .board import hex_name, obstacle_chart, parse_hex, view_board
 from .ingest import placing
 from .preview import attack_preview
 from .model import Unit
@@ -40,6 +40,14 @@ def _unit_lines(view: View, unit: Unit) -> list[str]:
     return lines
 
 
+def _obstacle_effect(kind: str) -> str:
+    piece = obstacle_chart()[kind]
+    said = [f"{k}s may not enter" for k in piece.impassable]
+    said += [f"+{n} for {k}s" for k, n in piece.extra_cost.items() if n and k not in piece.impassable]
+    said += [f"a {k}'s move ends there" for k in piece.ends_move]
+    return f" ({', '.join(said)})" if said else ""
+
+
 def order_form(view: View, seat: str) -> str:
     head = [f"# Axis & Allies Miniatures, {view['scenario']}, turn {view['turn']} of {view['last_turn']}: "
             f"{view['step']} ({view['first']} moves first this turn). You are {seat}."]
@@ -58,6 +66,7 @@ def order_form(view: View, seat: str) -> str:
     if view["step"] == "attack":
         body += [f"# {p['id']}: {p['name']} off the map{', Disrupted' if p['disrupted'] else ''}; may AIR"
                  for p in view["reserve"] if p["side"] == seat]
+    body += [f"# obstacle: {o['name']} in {o['hex']}{_obstacle_effect(o['kind'])}" for o in view.get("obstacles", ())]
     body += [f"# last seen: {g['side']} {g['id']} ({g['name']}) in {g['hex']} facing {g['facing']} on turn {g['turn']}"
              for g in view.get("last_known", ())]
     kept = [f"#   {s['text']}" for s in view["standing"]] or ["#   none"]
@@ -80,7 +89,7 @@ def _step_toward(view: View, unit: Unit, foes: list[Unit]) -> str | None:
     want = 1 if now == 1 else now - 1
     units = units_of(view)
     options = sorted(hex_name(h) for h in neighbours(unit.hex) if distance(h, goal) == want
-                     and path_problem(board(view["map"]), units, unit, [h]) is None)
+                     and path_problem(view_board(view), units, unit, [h]) is None)
     return f"MOVE {unit.id} {options[0]}" if options else None
 
 

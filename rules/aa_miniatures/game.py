@@ -25,7 +25,7 @@ from pbem.core.verbs import Order
 from pbem.core.work import EVERYONE, Work
 
 from .battle import casualty_phase, interleave, overstack_penalty, perform, sides_in_order
-from .board import board, hex_name, parse_hex
+from .board import board_with, hex_name, obstacle_chart, obstacles_of, parse_hex
 from .fog import seen_enemies
 from .model import SIDES, State, Unit, other
 from .moving import resume
@@ -254,7 +254,8 @@ def setup(scenario: str, options: Mapping[str, Any], dice: Dice) -> State:
                  STEPS.start("deploy" if build or fog else _first_step(options["cadence"])), options["sight"],
                  options["cadence"], reserve,
                  ow_soldiers=options["ow_soldiers"] == "yes", move_in_attack=options["move_in_attack"] == "yes",
-                 advanced=options["rules"] == "advanced", fog=fog)
+                 advanced=options["rules"] == "advanced", fog=fog,
+                 obstacles=obstacles_of(sc.get("obstacles", [])) if options.get("obstacles", "yes") == "yes" else ())
 
 
 # ---------------------------------------------------------------------------------------- views
@@ -271,6 +272,8 @@ def view(state: State, seat: str) -> dict[str, Any]:
             "map": state.map, "step": state.flow.step, "first": state.first, "strict": state.sight == "strict",
             "move_in_attack": state.move_in_attack, "points": tables()["army"]["points"], "advanced": state.advanced,
             "objectives": [hex_name(h) for h in state.objectives],
+            "obstacles": [{"hex": hex_name(h), "kind": kind, "name": obstacle_chart()[kind].title}
+                          for h, kind in state.obstacles],
             "units": [unit_view(u) for u in state.units], "lost": [unit_view(u) for u in state.lost],
             "cargo": [{"id": u.id, "card": u.card, "name": u.stats.name, "side": u.side, "aboard": u.aboard}
                       for u in state.cargo],
@@ -285,7 +288,7 @@ def fogged(state: State, seat: str, full: dict[str, Any]) -> dict[str, Any]:
     ground unit not seen destroyed (``last_known``, greyed in the picture); enemies lost only if seen
     destroyed; no enemy aircraft off the map and no enemy passengers."""
     seen = set() if state.flow.step == "deploy" else \
-        {u.id for u in seen_enemies(board(state.map), state.units, seat, strict=state.sight == "strict")}
+        {u.id for u in seen_enemies(board_with(state.map, state.obstacles), state.units, seat, strict=state.sight == "strict")}
     glimpsed = {g.id: g for g in state.last_known if g.side == seat}
 
     def mine(row: dict[str, Any]) -> bool:

@@ -91,6 +91,7 @@ class State:
     advanced: bool = False  # option rules=advanced: facing matters for every unit, not only vehicles (L17, G30)
     fog: bool = False  # option visibility=fog: a side sees only the enemies in its line of sight (fog.py)
     last_known: tuple[Glimpse, ...] = ()  # in fog, what each side last saw of each enemy it has seen
+    obstacles: tuple[tuple[Hex, str], ...] = ()  # obstacle pieces on the map (hex, kind), one a hex at most (L1)
 
     @property
     def turn(self) -> int:

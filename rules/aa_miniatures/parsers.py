@@ -10,7 +10,7 @@ from pbem.core.hexgrid import NAMES, Hex, direction, distance, neighbours
 from pbem.core.verbs import View, arity, one_of
 
 from . import combat
-from .board import board, direction_of, hex_name, parse_hex
+from .board import direction_of, hex_name, parse_hex, view_board
 from .los import LOS_RULE, clear, strike_facings
 from .model import Unit
 from .movement import FACING_RULE, STACK_RULE, path_problem, placement_problem
@@ -70,7 +70,7 @@ def parse_move(args: tuple[str, ...], view: View, seat: str) -> Move:
         if h is None:
             raise OrderSyntaxError(f"{w} is not a hex name (a column letter and a row: C4)", rule=FACING_RULE)
         path.append(h)
-    problem = path_problem(board(view["map"]), units_of(view), unit, path)
+    problem = path_problem(view_board(view), units_of(view), unit, path)
     if problem is not None:
         raise IllegalOrderError(f"{unit.id} cannot move so: {problem}", rule=FACING_RULE)
     last_dir = NAMES[_heading(unit, path)]
@@ -137,7 +137,7 @@ def _strike_hex(view: View, word: str) -> Hex:
     :raises IllegalOrderError: not a hex of the map, or it already holds an aircraft.
     """
     at = parse_hex(word)
-    if at is None or at not in board(view["map"]):
+    if at is None or at not in view_board(view):
         raise IllegalOrderError(f"{word} is not a hex of the map", rule=STRIKE_RULE)
     if any(u.hex == at and u.stats.kind == AIRCRAFT for u in units_of(view)):
         raise IllegalOrderError(f"{word} already holds an aircraft (one per hex, L1)", rule=STACK_RULE)
@@ -187,7 +187,7 @@ def load_problem(view: View, unit: Unit, carrier: Unit) -> str | None:
 def unload_hexes(view: View, passenger: Unit, carrier: Unit) -> list[Any]:
     """Where a passenger may get off: the transport's hex if it can take it, else next hexes free of
     enemies that can (L9)."""
-    m, units = board(view["map"]), units_of(view)
+    m, units = view_board(view), units_of(view)
 
     def takes(h: Any) -> bool:
         return placement_problem(m, units, passenger, h) is None
@@ -295,7 +295,7 @@ def attack_problem(view: View, attacker: Unit, target: Unit) -> str | None:
         return "aircraft strike ground units"
     if target.stats.kind == AIRCRAFT and attacker.stats.kind == ARTILLERY and not attacker.stats.has("antiair"):
         return f"artillery without the AA ability cannot attack aircraft ({AIR_RULE})"
-    if not clear(board(view["map"]), attacker.hex, target.hex, strict=view["strict"]):
+    if not clear(view_board(view), attacker.hex, target.hex, strict=view["strict"]):
         return f"{attacker.id} has no line of sight to {target.id} ({LOS_RULE})"
     band = combat.band(attacker.hex, target.hex)
     if band is None:
@@ -369,7 +369,7 @@ def zone(view: View, seat: str) -> list[Any]:
     names = [hex_name(h) for h in corners if h is not None]
     cols = sorted(ord(n[0]) for n in names)
     rows = sorted(int(n[1:]) for n in names)
-    return [h for h in board(view["map"]).hexes if cols[0] <= ord(hex_name(h)[0]) <= cols[1]
+    return [h for h in view_board(view).hexes if cols[0] <= ord(hex_name(h)[0]) <= cols[1]
             and rows[0] <= int(hex_name(h)[1:]) <= rows[1]]
 
 

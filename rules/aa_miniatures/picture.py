@@ -87,6 +87,14 @@ def _glimpse(view: View, g: dict) -> list[Shape]:
             Text((c[0] + SIZE * 0.5, c[1] - SIZE * 0.5), f"t{g['turn']}", color="#777777", size=8)]
 
 
+def _obstacle(view: View, o: dict) -> list[Shape]:
+    """An obstacle piece: a brown cross-hatch mark (x: barbed wire, #: dragon's teeth) at the hex's top."""
+    h = parse_hex(o["hex"])
+    assert h is not None
+    c = centre(view["map"], h)
+    return [Text((c[0], c[1] - SIZE * 0.62), "#" if o["kind"] == "teeth" else "x", color="#7a4a10", size=10)]
+
+
 def picture(view: View) -> Picture:
     """D: Disrupted, R: Damaged (red), +: a face-down marker; the red arrow is an overwatch row; in fog,
     grey rings are enemies out of sight where last seen, with the turn (t3)."""
@@ -95,6 +103,7 @@ def picture(view: View) -> Picture:
     far = [centre(view["map"], h) for h in m.hexes]
     width = int(max(x for x, _ in far) + MARGIN)
     height = int(max(y for _, y in far) + MARGIN)
-    shapes = [s for g in view.get("last_known", ()) for s in _glimpse(view, g)]
+    shapes = [s for o in view.get("obstacles", ()) for s in _obstacle(view, o)]
+    shapes += [s for g in view.get("last_known", ()) for s in _glimpse(view, g)]
     shapes += [s for u in view["units"] for s in _unit(view, u)]
     return Picture(width, height, tuple(shapes), title=f"{view['scenario']}, turn {view['turn']}", base=base)

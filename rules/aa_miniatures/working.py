@@ -7,7 +7,7 @@ from typing import Any
 from pbem.core.verbs import Order
 from pbem.core.work import Work
 
-from .board import Board, board
+from .board import Board, board_with
 from .fog import remember, sightings
 from .model import Glimpse, State, Unit, name
 
@@ -19,7 +19,7 @@ class Battle:
     def __init__(self, state: State, work: Work[Any]) -> None:
         self.state = state
         self.work = work
-        self.board: Board = board(state.map)
+        self.board: Board = board_with(state.map, state.obstacles)
         self.units: dict[str, Unit] = {u.id: u for u in state.units}
         self.lost = list(state.lost)
         self.reserve: dict[str, Unit] = {u.id: u for u in state.reserve}

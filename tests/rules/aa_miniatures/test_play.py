@@ -31,8 +31,9 @@ def test_known_answer(path):
 @pytest.mark.parametrize("options", [{"sight": "edge"}, {"sight": "strict"}, {"cadence": "fast"}, {"army": "build"},
                                      {"rules": "advanced"}, {"visibility": "fog"},
                                      {"visibility": "fog", "cadence": "fast", "sight": "strict"},
-                                     {"visibility": "fog", "army": "build"}],
-                         ids=["edge", "strict", "fast", "build", "advanced", "fog", "fog-fast-strict", "fog-build"])
+                                     {"visibility": "fog", "army": "build"}, {"obstacles": "no"}],
+                         ids=["edge", "strict", "fast", "build", "advanced", "fog", "fog-fast-strict", "fog-build",
+                              "no-obstacles"])
 def test_conformance(scenario, options):
     """Bot games replay the same, round-trip, and every view, form and bot order is accepted."""
     assert check_ruleset(RULESET, scenario, SEED, options=options, max_phases=60) > 3
