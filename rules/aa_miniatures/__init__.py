@@ -29,6 +29,12 @@ RULESET = Assembled(
                                      "(having seen the first), then both send attack lists (3 windows a turn); "
                                      "'fast': both move at once, unit by unit in initiative order (2 windows); "
                                      "the sequence of play is lost (digest G5)", ("standard", "fast")),
+                              Option("movement", "table", "the movement order within the standard cadence: 'side': "
+                                     "the first player moves all its units, then the second; 'alternate': both send a "
+                                     "sealed movement list (with IF conditions on public facts) and units move one at "
+                                     "a time, alternating sides in initiative order; 'table': as data/tables.toml "
+                                     "[sequence] says ('side'); the sequence of play is lost (digest G5)",
+                                     ("table", "side", "alternate")),
                               Option("ow_soldiers", "yes", "may a vehicle's overwatch fire at soldiers entering its "
                                      "row, though soldiers never provoke a vehicle's defensive fire (digest G22)",
                                      ("yes", "no")),

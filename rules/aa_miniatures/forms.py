@@ -20,7 +20,7 @@ def _awaited(view: View, seat: str) -> bool:
     step = view["step"]
     if step == "react":
         return view["asking"] is not None
-    return step in ("attack", "move-both", "deploy") or (step == "move-first") == (view["first"] == seat)
+    return step in ("attack", "move-both", "move-alternate", "deploy") or (step == "move-first") == (view["first"] == seat)
 
 
 def _verbs(view: View, unit: Unit) -> str:
@@ -73,7 +73,9 @@ def order_form(view: View, seat: str) -> str:
     usage = ("# AIR <aircraft> AT <hex> ATTACK <target> [FACE <dir>] | ATTACK <unit> <target> [AND <target>|GRAZE]"
              " | MOVE <unit> <hex> ... [FACE <dir>] | FACE <unit> <dir> | HOLD <unit>"
              " | IF LIVE <unit> THEN ... ELSE ..." if view["step"] == "attack"
-             else "# MOVE <unit> <hex> ... [FACE <dir>] | FACE <unit> <dir> | HOLD <unit>")
+             else "# MOVE <unit> <hex> ... [FACE <dir>] | FACE <unit> <dir> | HOLD <unit>"
+             + (" | IF AT|DISRUPTED|LIVE <unit> ... THEN ... ELSE ... (one entry of each side in turn)"
+                if view["step"] == "move-alternate" else ""))
     return "\n".join(head + body + ["# Standing orders in force:"] + kept + [usage]
                      + [f"HOLD {u.id}" for u in own]) + "\n"
 
@@ -84,13 +86,19 @@ def _step_toward(view: View, unit: Unit, foes: list[Unit]) -> str | None:
     rear, provoking its defensive fire); None if there is none."""
     if not foes or unit.disrupted:
         return None
-    goal = min(foes, key=lambda f: (distance(unit.hex, f.hex), f.id)).hex
+    foe = min(foes, key=lambda f: (distance(unit.hex, f.hex), f.id))
+    goal = foe.hex
     now = distance(unit.hex, goal)
     want = 1 if now == 1 else now - 1
     units = units_of(view)
     options = sorted(hex_name(h) for h in neighbours(unit.hex) if distance(h, goal) == want
                      and path_problem(view_board(view), units, unit, [h]) is None)
-    return f"MOVE {unit.id} {options[0]}" if options else None
+    if not options:
+        return None
+    if view["step"] == "move-alternate" and any(u.id == foe.id for u in units):
+        # alternating moves: go on only if the enemy is still where the step was planned from
+        return f"IF AT {foe.id} {hex_name(goal)} THEN MOVE {unit.id} {options[0]} ELSE HOLD {unit.id}"
+    return f"MOVE {unit.id} {options[0]}"
 
 
 def _best_target(view: View, unit: Unit) -> list[Unit]:

@@ -53,7 +53,7 @@ def _finish(w: Work[Battle]) -> None:
     if b.phase in ("move-first", "move-second"):
         overstack_penalty(w, b.first if b.phase == "move-first" else other(b.first))
         return
-    if b.phase == "move-both":
+    if b.phase in ("move-both", "move-alternate"):
         for side in sides_in_order(b.first):
             overstack_penalty(w, side)
         return
@@ -98,6 +98,19 @@ def move_both(w: Work[Battle], orders: Mapping[str, Sequence[Order]]) -> None:
         _finish(w)
 
 
+def move_alternate(w: Work[Battle], orders: Mapping[str, Sequence[Order]]) -> None:
+    """Option ``movement=alternate`` within the standard cadence: both sides' sealed movement lists,
+    one entry of each side in turn, the first player's first, a side that runs out letting the other
+    finish; ``IF`` conditions on public facts are evaluated when an entry is reached, and an entry
+    that cannot be done any more runs its ELSE (like the attack lists)."""
+    order_of = sides_in_order(w.data.first)
+    lists = [_actions(orders, side) for side in order_of]
+    w.data.queue = [(order_of[k], entry) for k, entry in interleave(lists)]
+    _run_queue(w)
+    if not w.data.suspended:
+        _finish(w)
+
+
 def attack(w: Work[Battle], orders: Mapping[str, Sequence[Order]]) -> None:
     """Both attack lists, one entry of each in turn; then the end of the turn."""
     order_of = sides_in_order(w.data.first)
@@ -128,14 +141,17 @@ def _after(w: Work[Battle]) -> str:
     if b.suspended:
         return "attack"  # never taken: the interrupt opened decides the next step
     if b.phase == "deploy":
-        return _first_step(b.state.cadence)
+        return _first_step(b.state.cadence, b.state.movement)
     if b.phase in ("attack", "initiative"):
-        return OVER if b.over else _first_step(b.state.cadence)
+        return OVER if b.over else _first_step(b.state.cadence, b.state.movement)
     return "move-second" if b.phase == "move-first" else "attack"
 
 
-def _first_step(cadence: str) -> str:
-    return "move-both" if cadence == "fast" else "move-first"
+def _first_step(cadence: str, movement: str) -> str:
+    """The turn's first window: by the cadence, and within the standard one by the movement order."""
+    if cadence == "fast":
+        return "move-both"
+    return "move-alternate" if movement == "alternate" else "move-first"
 
 
 def _ended(b: Battle, turn: int) -> bool:
@@ -224,6 +240,9 @@ STEPS: Steps[State, Battle] = Steps([
          title="second player's movement", prompt="Move your units (MOVE, FACE, HOLD)."),
     Step("move-both", move_both, next=_after, title="movement (both sides)",
          prompt="Move your units (MOVE, FACE, HOLD, OVERWATCH); both sides' moves are taken unit by unit."),
+    Step("move-alternate", move_alternate, next=_after, title="movement lists (alternating unit by unit)",
+         prompt="Your movement list, in order (MOVE, FACE, HOLD, OVERWATCH, LOAD, UNLOAD, IF ... THEN ... ELSE ...): "
+                "the engine takes one entry of each side in turn, the first player's first."),
     Step("attack", attack, next=_after, title="attack lists",
          prompt="Your attack list, in order: ATTACK, MOVE, FACE, HOLD, IF LIVE/DOOMED <unit> THEN ... ELSE ..."),
     Step("initiative", choose_first, next=_after, window=Window.INTERRUPT, hours=12, title="initiative",
@@ -245,14 +264,16 @@ def _placed(line: str, side: str) -> Unit:
 def setup(scenario: str, options: Mapping[str, Any], dice: Dice) -> State:
     sc = scenarios()[scenario]
     build = options["army"] == "build"
+    movement = options.get("movement", "table")
+    movement = tables()["sequence"]["movement"] if movement == "table" else movement
     fog = options.get("visibility", "open") == "fog"  # a scenario's forces are then set up sealed
     units = () if build else tuple(_placed(line, side) for side in SIDES for line in sc[side])
     reserve = () if build else tuple(Unit(uid, card, side, (0, 0), 0) for side in SIDES
                                      for uid, card in (line.split() for line in sc.get(f"{side}_air", [])))
     objectives = tuple(h for h in (parse_hex(n) for n in sc["objectives"]) if h is not None)
     return State(scenario, sc["map"], sc["turns"], objectives, units, (), sc["first"],
-                 STEPS.start("deploy" if build or fog else _first_step(options["cadence"])), options["sight"],
-                 options["cadence"], reserve,
+                 STEPS.start("deploy" if build or fog else _first_step(options["cadence"], movement)),
+                 options["sight"], options["cadence"], movement, reserve,
                  ow_soldiers=options["ow_soldiers"] == "yes", move_in_attack=options["move_in_attack"] == "yes",
                  advanced=options["rules"] == "advanced", fog=fog,
                  obstacles=obstacles_of(sc.get("obstacles", [])) if options.get("obstacles", "yes") == "yes" else ())

@@ -12,7 +12,7 @@ from pbem.core.standing import parse_cancel
 from pbem.core.verbs import Order, Verb, VerbTable, View
 
 from .movement import FACING_RULE, STACK_RULE, within_full
-from .board import parse_hex
+from .board import hex_name, parse_hex, view_board
 from .fog import knowers
 from .orders import Attack, Buy, Overwatch, Place, unit_of
 from .parsers import (AIR_USAGE, ATTACK_RULE, BUILD_RULE, PLACE_RULE, PLACE_USAGE, parse_buy, parse_place, ATTACK_USAGE, STRIKE_RULE, TRANSPORT_RULE, overwatch_limit,
@@ -30,7 +30,7 @@ ATTACK_VERBS = ("AIR", "ATTACK", "MOVE", "FACE", "HOLD", "OVERWATCH", "LOAD", "U
 # ---------------------------------------------------------------------------------- conditions
 def _parse_unit(args: tuple[str, ...], view: View, seat: str) -> tuple[str, ...]:
     if len(args) != 1 or not any(u["id"] == args[0].lower() for u in view["units"]):
-        raise OrderSyntaxError("expected a unit name after the condition", rule="attack lists (by mail)")
+        raise OrderSyntaxError("expected a unit name after the condition", rule="attack and movement lists (by mail)")
     return (args[0].lower(),)
 
 
@@ -45,11 +45,34 @@ def _doomed(w: Any, reached: Any, args: tuple[str, ...]) -> bool:
     return bool(unit.doomed)
 
 
+def _parse_unit_at(args: tuple[str, ...], view: View, seat: str) -> tuple[str, ...]:
+    h = parse_hex(args[1]) if len(args) == 2 else None
+    if h is None or h not in view_board(view):
+        raise OrderSyntaxError("expected a unit name and a hex of the map after AT (AT <unit> <hex>)",
+                               rule="attack and movement lists (by mail)")
+    return (*_parse_unit(args[:1], view, seat), hex_name(h))
+
+
+def _known(w: Any, reached: Any, uid: str) -> Any:
+    """The unit as the author's side may know it when the entry is reached: None if it is gone, or
+    (in fog) an enemy out of its sight."""
+    unit = w.data.unit(uid)
+    if unit is None or (w.data.state.fog and reached.author not in
+                        {s for s, ids in knowers(w, [unit]).items() if ids}):
+        return None
+    return unit
+
+
 CONDITIONS = Conditions([
     ConditionKind("DOOMED", _parse_unit, _doomed, "DOOMED <unit> (its face-down markers already destroy it)"),
     ConditionKind("LIVE", _parse_unit, lambda w, r, a: not _doomed(w, r, a),
                   "LIVE <unit> (not yet doomed by its face-down markers)"),
-], rule="attack lists (by mail)")
+    ConditionKind("DISRUPTED", _parse_unit, lambda w, r, a: bool(getattr(_known(w, r, a[0]), "disrupted", False)),
+                  "DISRUPTED <unit> (it shows a face-up yellow marker now)"),
+    ConditionKind("AT", _parse_unit_at,
+                  lambda w, r, a: (u := _known(w, r, a[0])) is not None and hex_name(u.hex) == a[1],
+                  "AT <unit> <hex> (it stands in that hex now)"),
+], rule="attack and movement lists (by mail)")
 
 ORDERS = scripted(VerbTable([
     Verb("MOVE", parse_move, "MOVE <unit> <hex> [<hex> ...] [FACE <dir>]", FACING_RULE),
@@ -152,7 +175,8 @@ def check_orders(view: View, seat: str, lines: Sequence[OrderLine]) -> Any:
         return ORDERS.check_lines(view, seat, lines, allowed=("PLACE", *STANDING_VERBS), whole=_placed_within_full)
     if view["step"] == "deploy":
         return ORDERS.check_lines(view, seat, lines, allowed=("BUY", *STANDING_VERBS), whole=_within_budget)
-    allowed = ATTACK_VERBS if view["step"] == "attack" else MOVE_VERBS
+    allowed = ATTACK_VERBS if view["step"] == "attack" else \
+        (*MOVE_VERBS, "IF") if view["step"] == "move-alternate" else MOVE_VERBS
     if view["step"] == "attack" and not view["move_in_attack"]:
         allowed = tuple(v for v in allowed if v not in ("MOVE", "FACE", "LOAD", "UNLOAD"))
     return ORDERS.check_lines(view, seat, lines, allowed=allowed, whole=_one_order_per_unit,

@@ -84,6 +84,7 @@ class State:
     flow: Flow
     sight: str = "edge"  # the line-of-sight reading: "edge" (the nudged lines) or "strict" (vertices block)
     cadence: str = "standard"  # "standard": one side moves, then the other; "fast": both at once, unit by unit
+    movement: str = "side"  # within the standard cadence: "side" (a whole side, then the other) or "alternate"
     reserve: tuple[Unit, ...] = ()  # aircraft off the map, waiting for an air strike (their hex means nothing)
     cargo: tuple[Unit, ...] = ()  # units aboard a transport (their hex means nothing; ``aboard`` names it)
     ow_soldiers: bool = True  # option: a vehicle's overwatch may fire at soldiers entering its row (G22)

@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from pbem.core.dice import SeededDice
+from pbem.core.dice import FixedDice, SeededDice
+from pbem.core.orders import OrderLine
 from pbem.core.play import play
 from pbem.rules.aa_miniatures import RULESET
 from pbem.testing import known
@@ -31,9 +32,10 @@ def test_known_answer(path):
 @pytest.mark.parametrize("options", [{"sight": "edge"}, {"sight": "strict"}, {"cadence": "fast"}, {"army": "build"},
                                      {"rules": "advanced"}, {"visibility": "fog"},
                                      {"visibility": "fog", "cadence": "fast", "sight": "strict"},
-                                     {"visibility": "fog", "army": "build"}, {"obstacles": "no"}],
+                                     {"visibility": "fog", "army": "build"}, {"obstacles": "no"},
+                                     {"movement": "alternate"}, {"movement": "alternate", "visibility": "fog"}],
                          ids=["edge", "strict", "fast", "build", "advanced", "fog", "fog-fast-strict", "fog-build",
-                              "no-obstacles"])
+                              "no-obstacles", "alternate", "alternate-fog"])
 def test_conformance(scenario, options):
     """Bot games replay the same, round-trip, and every view, form and bot order is accepted."""
     assert check_ruleset(RULESET, scenario, SEED, options=options, max_phases=60) > 3
@@ -309,3 +311,68 @@ def test_sealed_army_build():
     after = RULESET.resolve(state, {"allies": allies, "axis": axis}, FixedDice([])).state
     assert [(u.id, u.hex, u.facing) for u in after.units] == [("sherman_1", (2, 8), 1), ("tiger_1", (2, 0), 3)]
     assert [u.id for u in after.reserve] == ["p47_2"] and RULESET.phase(after).name == "move-first"
+
+
+# ------------------------------------------------------------------------- movement=alternate (G5)
+def test_alternate_movement_is_one_sealed_window_a_turn_and_the_bot_plays_it():
+    """Within the standard cadence: one movement window awaiting both sides, then the attack lists;
+    the units move one of each side in turn, the first player's first; the bot's moves are
+    conditional (IF AT), and the game reaches a result."""
+    steps = play(RULESET, "skirmish", SEED, options={"movement": "alternate"}, max_phases=60)
+    names = [s.phase.name for s in steps]
+    assert names[:2] == ["move-alternate", "attack"] and "move-first" not in names and "move-second" not in names
+    assert steps[0].phase.awaiting == {"allies", "axis"}
+    moved = [e.text.split()[0] for e in steps[0].events if e.kind == "move"]
+    assert moved[:2] == ["allies", "axis"]
+    assert any("IF AT " in body for s in steps for body in s.bodies.values())
+    assert RULESET.phase(steps[-1].state) is None and RULESET.outcome(steps[-1].state) is not None
+
+
+def test_the_movement_order_comes_from_the_tables_unless_the_option_names_it():
+    """The sequence of play is lost (G5): ``movement=table`` (the default) reads data/tables.toml."""
+    for options, first in (({}, "move-first"), ({"movement": "side"}, "move-first"),
+                           ({"movement": "alternate"}, "move-alternate"),
+                           ({"movement": "alternate", "cadence": "fast"}, "move-both")):
+        state = RULESET.setup("skirmish", RULESET.info.resolve_options(options), SeededDice(SEED, "s"))
+        assert RULESET.phase(state).name == first, options
+
+
+def _alternate(**edits):
+    state = RULESET.setup("skirmish", RULESET.info.resolve_options({"movement": "alternate"}),
+                          SeededDice(b"aa miniatures setup seed", "s"))
+    data = RULESET.dump(state)
+    for uid, where in edits.items():
+        next(u for u in data["units"] if u["id"] == uid)["hex"] = list(where)
+    return RULESET.load(data)
+
+
+def _orders(state, seat, text):
+    return RULESET.check_orders(RULESET.view(state, seat), seat,
+                                [OrderLine(i + 1, t) for i, t in enumerate(text.splitlines())])
+
+
+def test_alternate_movement_interleaves_the_lists_and_tests_conditions_when_reached():
+    """The Allies move first: their garand's step happens before the Axis' entry is reached, so the
+    grenadier's IF AT (the garand still in D10?) fails and its ELSE runs; the second Allied entry comes
+    after the Axis' first."""
+    state = _alternate()
+    allies = _orders(state, "allies", "MOVE garand D9\nMOVE bazooka E10")
+    axis = _orders(state, "axis", "IF AT garand D10 THEN MOVE grenadier I7 ELSE FACE grenadier S\nHOLD panzer")
+    assert not allies.problems and not axis.problems
+    result = RULESET.resolve(state, {"allies": allies.orders, "axis": axis.orders}, FixedDice([]))
+    texts = [e.text for e in result.events]
+    garand = next(i for i, t in enumerate(texts) if t.startswith("allies garand moves to D9"))
+    grenadier = next(i for i, t in enumerate(texts) if "grenadier" in t)
+    bazooka = next(i for i, t in enumerate(texts) if t.startswith("allies bazooka moves to E10"))
+    assert garand < grenadier < bazooka
+    assert result.state.unit("grenadier").hex == state.unit("grenadier").hex
+    assert result.state.unit("grenadier").facing == 3
+    assert RULESET.phase(result.state).name == "attack"
+
+
+def test_conditions_are_refused_outside_the_alternating_lists():
+    state = RULESET.setup("skirmish", RULESET.info.resolve_options({}), SeededDice(b"aa miniatures setup seed", "s"))
+    refused = _orders(state, "allies", "IF AT panzer J4 THEN MOVE garand D9 ELSE HOLD garand").problems
+    assert refused
+    bad = _orders(_alternate(), "allies", "IF AT panzer Q99 THEN MOVE garand D9 ELSE HOLD garand").problems
+    assert any("AT <unit> <hex>" in str(p) for p in bad)
