@@ -12,7 +12,7 @@ from pbem.core.defaults import Assembled
 from pbem.core.ruleset import Option, RulesetInfo, Scenario
 
 from .forms import bot_orders, order_form
-from .game import SEATS, STEPS, outcome, setup, view
+from .game import STEPS, outcome, seats, setup, view
 from .model import SIDES, State
 from .ingest import check_orders
 from .picture import picture
@@ -52,10 +52,14 @@ RULESET = Assembled(
                                      "dragon's teeth) are on the map, one a hex (L1), with the placeholder effects of "
                                      "the terrain chart on movement; 'no': the fragment gives them no rule beyond L1, "
                                      "so play without them (digest G28)", ("yes", "no")),
+                              Option("players_per_side", 1, "players a side: with 2, seats <side>-1 and <side>-2 "
+                                     "each command a share of the side's units (the scenario's <side>_seats, else "
+                                     "dealt in turn; HAND <unit> TO <seat> passes one over); a side's seats see the "
+                                     "same and share its standing orders", (1, 2)),
                               Option("move_in_attack", "yes", "may a unit that moved in the movement phase move "
                                      "again instead of attacking (digest G6)", ("yes", "no")))),
     steps=STEPS, setup=setup, view=view, order_form=order_form, check_orders=check_orders,
-    outcome=outcome, bot_orders=bot_orders, state_type=State, seats=lambda state: SEATS,
+    outcome=outcome, bot_orders=bot_orders, state_type=State, seats=seats,
     picture=picture)
 
 __all__ = ["RULESET"]

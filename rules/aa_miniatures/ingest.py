@@ -15,7 +15,7 @@ from .movement import FACING_RULE, STACK_RULE, within_full
 from .board import hex_name, parse_hex, view_board
 from .fog import knowers
 from .orders import Attack, Buy, Overwatch, Place, unit_of
-from .parsers import (AIR_USAGE, ATTACK_RULE, BUILD_RULE, PLACE_RULE, PLACE_USAGE, parse_buy, parse_place, ATTACK_USAGE, STRIKE_RULE, TRANSPORT_RULE, overwatch_limit,
+from .parsers import (AIR_USAGE, SEATS_RULE, budget, parse_hand, ATTACK_RULE, BUILD_RULE, PLACE_RULE, PLACE_USAGE, parse_buy, parse_place, ATTACK_USAGE, STRIKE_RULE, TRANSPORT_RULE, overwatch_limit,
                       parse_air, parse_attack, parse_choice, parse_face, parse_fire, parse_fire_order, parse_hold,
                       parse_hold_fire, parse_initiative, parse_load, parse_move, parse_overwatch, parse_penalty,
                       parse_policy, parse_unload, units_of)
@@ -24,8 +24,8 @@ from .reactions import DF_RULE, OW_RULE
 from .tables import cards
 
 STANDING_VERBS = ("DF", "OW", "AA", "DF_ORDER", "INITIATIVE", "OVERSTACK_PENALTY", "CANCEL")
-MOVE_VERBS = ("MOVE", "FACE", "HOLD", "OVERWATCH", "LOAD", "UNLOAD", *STANDING_VERBS)
-ATTACK_VERBS = ("AIR", "ATTACK", "MOVE", "FACE", "HOLD", "OVERWATCH", "LOAD", "UNLOAD", "IF", *STANDING_VERBS)
+MOVE_VERBS = ("MOVE", "FACE", "HOLD", "OVERWATCH", "LOAD", "UNLOAD", "HAND", *STANDING_VERBS)
+ATTACK_VERBS = ("AIR", "ATTACK", "MOVE", "FACE", "HOLD", "OVERWATCH", "LOAD", "UNLOAD", "IF", "HAND", *STANDING_VERBS)
 
 # ---------------------------------------------------------------------------------- conditions
 def _parse_unit(args: tuple[str, ...], view: View, seat: str) -> tuple[str, ...]:
@@ -91,6 +91,7 @@ ORDERS = scripted(VerbTable([
     Verb("DF_ORDER", parse_fire_order, "DF_ORDER <unit> <unit> ...", DF_RULE),
     Verb("INITIATIVE", parse_initiative, "INITIATIVE FIRST|SECOND", "initiative (digest G5)"),
     Verb("OVERSTACK_PENALTY", parse_penalty, "OVERSTACK_PENALTY HIGHEST_COST|LOWEST_COST|ALREADY_HIT", STACK_RULE),
+    Verb("HAND", parse_hand, "HAND <unit> TO <seat>", SEATS_RULE),
     Verb("CANCEL", parse_cancel, "CANCEL INITIATIVE | CANCEL DF <unit> | CANCEL OW <unit>", "standing orders"),
 ], rule="orders"), CONDITIONS)
 
@@ -129,8 +130,8 @@ def _within_budget(parsed: Sequence[tuple[OrderLine, Order]], view: View, seat: 
             continue
         card = cards()[order.card]
         spent += card.cost
-        if spent > view["points"]:
-            problems.append(IllegalOrderError(f"the army would cost {spent} of {view['points']} points",
+        if spent > budget(view):
+            problems.append(IllegalOrderError(f"the army would cost {spent} of {budget(view)} points",
                                               rule=BUILD_RULE).problem(line.line_no, line.text))
         if order.at:
             v, s = stacks.get(order.at, (0, 0))
@@ -169,6 +170,9 @@ def _placed_within_full(parsed: Sequence[tuple[OrderLine, Order]], view: View, s
 
 
 def check_orders(view: View, seat: str, lines: Sequence[OrderLine]) -> Any:
+    """A seat's mail, checked against its view; the parsers read ``seat`` as the side, and what the
+    seat commands from the view (``view["seat"]``, ``view["command"]``, with two players a side)."""
+    seat = view.get("side", seat)
     if view.get("asking"):
         return ANSWERS.check_lines(view, seat, lines)
     if view["step"] == "deploy" and placing(view, seat):

@@ -111,7 +111,7 @@ def _heading(a: Hex, b: Hex) -> int:
 def _policy(w: Work[Battle], firer: Unit, verb: str) -> tuple[str, str]:
     """The firer's standing DF or OW order, its own before its side's ALL: (when, hex); ALWAYS, BEST
     when none is given (a unit fires unless told otherwise)."""
-    kept = w.standing_order(firer.side, f"{verb} {firer.id}") or w.standing_order(firer.side, f"{verb} ALL")
+    kept = w.data.standing(firer.side, f"{verb} {firer.id}") or w.data.standing(firer.side, f"{verb} ALL")
     if kept is None:
         return "ALWAYS", "BEST"
     words = kept.words
@@ -168,7 +168,7 @@ def reactions(w: Work[Battle], mover: Unit, a: Hex, b: Hex, path: Sequence[Hex],
 def _firers(w: Work[Battle], mover: Unit, done: Sequence[str]) -> list[Unit]:
     """The other side's units in the order they react: its standing DF_ORDER first, then map order."""
     units = [u for u in w.data.all() if u.side != mover.side and u.id not in done]
-    kept = w.standing_order(units[0].side, "DF_ORDER") if units else None
+    kept = w.data.standing(units[0].side, "DF_ORDER") if units else None
     first = kept.words[1:] if kept is not None else ()
     return sorted(units, key=lambda u: first.index(u.id) if u.id in first else len(first))
 
@@ -201,7 +201,7 @@ def _ask(w: Work[Battle], shot: Shot, mover: Unit, a: Hex, path: Sequence[Hex], 
         question = f"{name(mover)} enters {hex_name(b)} on your {firer.id}'s overwatch row: FIRE or HOLD"
         choices = ("FIRE", "HOLD")
     bt.suspended = True
-    w.interrupt("react", [Ask(firer.side, "react", question, "HOLD", choices)],
+    w.interrupt("react", [Ask(bt.commander(firer), "react", question, "HOLD", choices)],
                 phase=bt.phase, queue=[[side, o.text()] for side, o in bt.queue],
                 acted=sorted(bt.acted), fired=sorted(bt.fired),
                 walk={"unit": mover.id, "from": hex_name(a), "path": [hex_name(h) for h in path], "face": face,

@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from pbem.core.standing import StandingOrder
 from pbem.core.verbs import Order
 from pbem.core.work import Work
 
@@ -30,6 +31,7 @@ class Battle:
         self.witnessed: dict[str, list[Unit]] = {}  # in fog: side -> the enemies it saw destroyed
         self.passing: dict[tuple[str, str], Glimpse] = {}  # in fog: (side, enemy id) -> its glimpse during the resolution
         self.fired: set[str] = set()  # units that made defensive or overwatch fire this phase (L356)
+        self.command: dict[str, str] = dict(state.command)  # with several seats a side: unit id -> seat
         self.queue: list[tuple[str, Order]] = []
         self.suspended = False
         self.over = False
@@ -46,6 +48,14 @@ class Battle:
             for g in sightings(self.board, self.all(), unit, self.work.turn, strict=self.state.sight == "strict"):
                 self.passing[(g.side, g.id)] = g
 
+    def commander(self, unit: Unit) -> str:
+        """The seat commanding ``unit`` (asked about its reaction fire)."""
+        return self.command.get(unit.id, unit.side) if self.state.players_per_side > 1 else unit.side
+
+    def standing(self, side: str, key: str) -> StandingOrder | None:
+        """The side's standing order under ``key`` (side-wide: any seat of the side may set it)."""
+        return self.work.standing_order(self.state.seats_of(side)[0], key)
+
     def all(self) -> tuple[Unit, ...]:
         return tuple(self.units.values())
 
@@ -61,7 +71,8 @@ class Battle:
                                       key=lambda g: (g.side, g.id)))
             memory = remember(memory, self.board, self.all(), self.work.turn, strict=strict, lost=self.witnessed)
         return replace(self.state, units=self.all(), lost=tuple(self.lost), first=self.first,
-                       reserve=tuple(self.reserve.values()), cargo=tuple(self.cargo.values()), last_known=memory)
+                       reserve=tuple(self.reserve.values()), cargo=tuple(self.cargo.values()), last_known=memory,
+                       command=tuple(sorted(self.command.items())))
 
 
 __all__ = ["Battle", "name"]

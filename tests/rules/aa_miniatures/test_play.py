@@ -33,9 +33,13 @@ def test_known_answer(path):
                                      {"rules": "advanced"}, {"visibility": "fog"},
                                      {"visibility": "fog", "cadence": "fast", "sight": "strict"},
                                      {"visibility": "fog", "army": "build"}, {"obstacles": "no"},
-                                     {"movement": "alternate"}, {"movement": "alternate", "visibility": "fog"}],
+                                     {"movement": "alternate"}, {"movement": "alternate", "visibility": "fog"},
+                                     {"players_per_side": 2},
+                                     {"players_per_side": 2, "visibility": "fog", "movement": "alternate"},
+                                     {"players_per_side": 2, "army": "build", "cadence": "fast"}],
                          ids=["edge", "strict", "fast", "build", "advanced", "fog", "fog-fast-strict", "fog-build",
-                              "no-obstacles", "alternate", "alternate-fog"])
+                              "no-obstacles", "alternate", "alternate-fog", "two-seats", "two-seats-fog-alternate",
+                              "two-seats-build-fast"])
 def test_conformance(scenario, options):
     """Bot games replay the same, round-trip, and every view, form and bot order is accepted."""
     assert check_ruleset(RULESET, scenario, SEED, options=options, max_phases=60) > 3
@@ -376,3 +380,90 @@ def test_conditions_are_refused_outside_the_alternating_lists():
     assert refused
     bad = _orders(_alternate(), "allies", "IF AT panzer Q99 THEN MOVE garand D9 ELSE HOLD garand").problems
     assert any("AT <unit> <hex>" in str(p) for p in bad)
+
+
+# ------------------------------------------------------------------------- players_per_side=2
+TWO = {"players_per_side": 2}
+
+
+def _two(options=TWO, step: str | None = None, **edits):
+    state = RULESET.setup("skirmish", RULESET.info.resolve_options(options), SeededDice(b"aa miniatures setup seed", "s"))
+    data = RULESET.dump(state)
+    if step is not None:
+        data["flow"]["step"] = step
+    for uid, where in edits.items():
+        next(u for u in data["units"] if u["id"] == uid)["hex"] = list(where)
+    return RULESET.load(data)
+
+
+def test_two_seats_a_side_share_its_units_by_the_scenario_or_in_turn():
+    state = _two()
+    assert [s.name for s in RULESET.seats(state)] == ["allies-1", "allies-2", "axis-1", "axis-2"]
+    command = dict(state.command)
+    assert [command[u] for u in ("sherman_a", "garand", "sherman_b", "bazooka")] == ["allies-1"] * 2 + ["allies-2"] * 2
+    assert [command[u] for u in ("panzer", "pak40", "mg42", "grenadier")] == ["axis-1", "axis-2"] * 2  # dealt
+    assert RULESET.phase(state).awaiting == {"allies-1", "allies-2"}  # the first side's movement: both its seats
+    assert "# You command garand, sherman_a; allies-2 commands the rest" in RULESET.order_form(
+        RULESET.view(state, "allies-1"), "allies-1")
+
+
+def test_an_order_for_the_other_seats_unit_is_refused():
+    state = _two()
+    refused = [str(p) for p in _orders(state, "allies-1", "MOVE sherman_b C10\nMOVE garand D9").problems]
+    assert len(refused) == 1 and "sherman_b is commanded by allies-2, not by you (yours: garand, sherman_a)" in \
+        refused[0] and "players_per_side" in refused[0]
+    assert not _orders(state, "allies-2", "MOVE sherman_b C10").problems
+    assert [str(p) for p in _orders(state, "allies-1", "DF sherman_b NEVER").problems]  # its standing orders too
+    assert not _orders(state, "allies-1", "DF ALL ASK\nDF_ORDER sherman_b garand").problems  # side-wide ones
+
+
+def test_both_seats_orders_are_carried_out_and_a_unit_can_be_handed_over():
+    state = _two()
+    one = _orders(state, "allies-1", "MOVE garand D9\nHAND sherman_a TO allies-2")
+    two = _orders(state, "allies-2", "MOVE bazooka E10")
+    assert not one.problems and not two.problems
+    result = RULESET.resolve(state, {"allies-1": one.orders, "allies-2": two.orders}, FixedDice([]))
+    assert result.state.unit("garand").hex != state.unit("garand").hex
+    assert result.state.unit("bazooka").hex != state.unit("bazooka").hex
+    assert dict(result.state.command)["sherman_a"] == "allies-2"
+    told = [e for e in result.events if e.kind == "command"]
+    assert [e.text for e in told] == ["allies-1 hands sherman_a over to allies-2"]
+    assert _orders(_two(), "allies-1", "HAND sherman_a TO axis-1").problems
+    assert _orders(RULESET.setup("skirmish", RULESET.info.resolve_options({}), SeededDice(SEED, "s")),
+                   "allies", "HAND sherman_a TO allies-2").problems  # one player a side: nobody to hand to
+
+
+def test_a_reaction_fire_question_goes_to_the_seat_commanding_the_firer():
+    """allies-1 sets its garand to ASK and holds it in H5; the grenadier (axis-2) steps from I6 to I5,
+    both next to it: allies-1 alone is asked, and the side's standing order is listed to both seats."""
+    state = _two(garand=(7, 1))
+    first = _orders(state, "allies-1", "DF garand ASK\nHOLD garand")
+    assert not first.problems
+    state = RULESET.resolve(state, {"allies-1": first.orders, "allies-2": []}, FixedDice([])).state
+    assert RULESET.phase(state).awaiting == {"axis-1", "axis-2"}
+    assert RULESET.view(state, "allies-2")["standing"] == RULESET.view(state, "allies-1")["standing"] != []
+    axis = _orders(state, "axis-2", "MOVE grenadier I5")
+    assert not axis.problems
+    result = RULESET.resolve(state, {"axis-1": [], "axis-2": axis.orders}, FixedDice([]))
+    phase = RULESET.phase(result.state)
+    assert phase.name.startswith("react") and phase.awaiting == {"allies-1"}
+    assert RULESET.view(result.state, "allies-1")["asking"] is not None
+    assert RULESET.view(result.state, "allies-2")["asking"] is None
+
+
+def test_in_fog_both_seats_of_a_side_see_the_same():
+    state = _two({**TWO, "visibility": "fog"}, step="attack")
+    one, two = RULESET.view(state, "allies-1"), RULESET.view(state, "allies-2")
+    assert {k: v for k, v in one.items() if k != "seat"} == {k: v for k, v in two.items() if k != "seat"}
+    assert [u["id"] for u in one["units"] if u["side"] == "axis"] == ["pak40"]
+
+
+def test_an_army_build_shares_the_points_and_the_zone_between_the_seats():
+    state = _two({**TWO, "army": "build"})
+    view = RULESET.view(state, "allies-1")
+    assert any("of 50 points" in str(p) for p in _orders(state, "allies-1", "BUY sherman AT A12\nBUY sherman AT B12\n"
+                                                                        "BUY sherman AT C12").problems)
+    assert any("not in your set-up zone" in str(p) or "zone" in str(p)
+               for p in _orders(state, "allies-1", "BUY garand AT O12").problems)
+    assert not _orders(state, "allies-2", "BUY garand AT O12").problems
+    assert "allies-1" in view["seats"]
