@@ -11,7 +11,7 @@ from .board import hex_name, obstacle_chart, parse_hex, view_board
 from .ingest import placing
 from .preview import attack_preview
 from .model import Unit
-from .movement import path_problem, speed
+from .movement import path_problem, placement_problem, speed
 from .parsers import budget as points_of, commanded, legal_targets, overwatch_limit, parse_air, reserve_of, units_of, zone
 from .tables import cards
 
@@ -217,8 +217,11 @@ def army(view: View, seat: str) -> list[str]:
     places = sorted(zone(view, seat), key=lambda h: (hex_name(h)[1:].zfill(3), hex_name(h)),
                     reverse=seat != "allies")  # the allies set up at the bottom of the map
     for key, card in sorted(((k, c) for k, c in cards().items() if c.side == seat), key=lambda kc: -kc[1].cost):
-        if card.cost > budget or (card.ground and not places):
+        fits = [h for h in places if placement_problem(view_board(view), (), Unit(key, key, seat, h, 0), h) is None]
+        if card.cost > budget or (card.ground and not fits):
             continue
         budget -= card.cost
-        lines.append(f"BUY {key} AT {hex_name(places.pop(0))}" if card.ground else f"BUY {key}")
+        if card.ground:
+            places.remove(fits[0])
+        lines.append(f"BUY {key} AT {hex_name(fits[0])}" if card.ground else f"BUY {key}")
     return lines

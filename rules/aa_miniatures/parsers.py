@@ -415,6 +415,14 @@ def zone(view: View, seat: str) -> list[Any]:
             and rows[0] <= int(hex_name(h)[1:]) <= rows[1]]
 
 
+def _can_stand(view: View, unit: Unit, h: Hex, rule: str) -> None:
+    """A unit is not set up where it could not move in: impassable terrain or an obstacle it may
+    not enter (stacking is checked on the whole mail)."""
+    problem = placement_problem(view_board(view), (), unit, h)
+    if problem is not None:
+        raise IllegalOrderError(f"{unit.id} cannot be set up there: {problem}", rule=rule)
+
+
 def parse_place(args: tuple[str, ...], view: View, seat: str) -> Place:
     """``PLACE <unit> AT <hex> [FACE <dir>]``: a unit of the scenario's forces, a hex of the seat's zone."""
     words = [a.upper() for a in args]
@@ -424,6 +432,7 @@ def parse_place(args: tuple[str, ...], view: View, seat: str) -> Place:
     h = parse_hex(words[2])
     if h is None or h not in zone(view, seat):
         raise IllegalOrderError(f"{words[2]} is not in your set-up zone", rule=PLACE_RULE)
+    _can_stand(view, unit, h, PLACE_RULE)
     face = _facing(words[4], PLACE_RULE) if len(words) == 5 else NAMES[unit.facing]
     return Place(unit.id, hex_name(h), face)
 
@@ -452,5 +461,6 @@ def parse_buy(args: tuple[str, ...], view: View, seat: str) -> Buy:
     h = parse_hex(words[2])
     if h is None or h not in zone(view, seat):
         raise IllegalOrderError(f"{words[2]} is not in your set-up zone", rule=BUILD_RULE)
+    _can_stand(view, Unit(card.key, card.key, seat, h, 0), h, BUILD_RULE)
     face = _facing(words[4], BUILD_RULE) if len(words) == 5 else ("N" if seat == "allies" else "S")
     return Buy(card.key, hex_name(h), face)

@@ -304,8 +304,8 @@ def test_sealed_army_build():
                           SeededDice(b"aa miniatures setup seed", "s"))
     assert RULESET.phase(state).name == "deploy" and state.units == ()
     assert RULESET.phase(state).awaiting == {"allies", "axis"}
-    over = "\n".join(["BUY sherman AT C10"] * 2 + ["BUY sherman AT D10", "BUY sherman AT E10", "BUY sherman AT F10",
-                                                   "BUY sherman AT G10"])
+    over = "\n".join(["BUY sherman AT C10"] * 2 + ["BUY sherman AT D10", "BUY sherman AT G10", "BUY sherman AT H10",
+                                                   "BUY sherman AT I10"])
     problems = [str(p) for p in _check(state, "allies", over).problems]
     assert any("C10 would be over full" in p for p in problems) and any("cost 114 of 100" in p for p in problems)
     assert "not in your set-up zone" in str(_check(state, "allies", "BUY sherman AT C2").problems[0])
@@ -456,6 +456,16 @@ def test_in_fog_both_seats_of_a_side_see_the_same():
     one, two = RULESET.view(state, "allies-1"), RULESET.view(state, "allies-2")
     assert {k: v for k, v in one.items() if k != "seat"} == {k: v for k, v in two.items() if k != "seat"}
     assert [u["id"] for u in one["units"] if u["side"] == "axis"] == ["pak40"]
+
+
+def test_no_unit_is_set_up_where_it_could_not_move_in():
+    """A vehicle is not bought into a marsh (impassable to it, placeholder chart) nor onto dragon's teeth."""
+    state = RULESET.setup("assault", RULESET.info.resolve_options({"army": "build"}), SeededDice(SEED, "s"))
+    refused = [str(p) for p in _orders(state, "axis", "BUY tiger AT H8").problems]
+    assert len(refused) == 1 and "H8 holds dragon's teeth, which a vehicle cannot enter" in refused[0]
+    assert not _orders(state, "axis", "BUY grenadier AT H8").problems
+    meeting = RULESET.setup("meeting", RULESET.info.resolve_options({"army": "build"}), SeededDice(SEED, "s"))
+    assert "terrain it cannot be in" in str(_orders(meeting, "allies", "BUY sherman AT E10").problems[0])
 
 
 def test_an_army_build_shares_the_points_and_the_zone_between_the_seats():
