@@ -206,3 +206,19 @@ def test_a_unit_never_seen_on_its_way_leaves_nothing():
     assert result.state.unit("garand").hex == (12, 2)
     assert not any(g.side == "axis" and g.id == "garand" for g in result.state.last_known)
     assert not any("garand" in e.text for e in visible_events(result.events, "axis"))
+
+
+def test_conditions_read_an_enemy_out_of_sight_as_nowhere():
+    """IF AT / IF DISRUPTED on an enemy the author's side does not see when the entry is reached are
+    false (the author cannot know where it is or what it shows)."""
+    from types import SimpleNamespace
+    from pbem.rules.aa_miniatures.ingest import CONDITIONS
+    state = _state(FOG, "attack")
+    w = _work(state)
+    w.data.put(w.data.unit("grenadier").but(disrupted=True))
+    at = CONDITIONS.kinds["AT"]
+    disrupted = CONDITIONS.kinds["DISRUPTED"]
+    allies, axis = SimpleNamespace(author="allies"), SimpleNamespace(author="axis")
+    assert not at.test(w, allies, ("grenadier", "I6")) and not disrupted.test(w, allies, ("grenadier",))
+    assert at.test(w, axis, ("grenadier", "I6")) and disrupted.test(w, axis, ("grenadier",))
+    assert at.test(w, allies, ("pak40", "H7"))  # in sight
