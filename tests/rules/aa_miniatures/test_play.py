@@ -477,3 +477,19 @@ def test_an_army_build_shares_the_points_and_the_zone_between_the_seats():
                for p in _orders(state, "allies-1", "BUY garand AT O12").problems)
     assert not _orders(state, "allies-2", "BUY garand AT O12").problems
     assert "allies-1" in view["seats"]
+
+
+def test_the_overwatch_limit_is_the_sides_when_both_seats_order_overwatch():
+    """Each seat's mail is checked against the side's units already watching; together the two may
+    go beyond the side's 2 (L236), and the order carried out second is refused and reported."""
+    data = RULESET.dump(_two())
+    next(u for u in data["units"] if u["id"] == "sherman_b")["overwatch"] = 0
+    state = RULESET.load(data)
+    one = _orders(state, "allies-1", "OVERWATCH garand N")
+    two = _orders(state, "allies-2", "OVERWATCH bazooka N")
+    assert not one.problems and not two.problems
+    assert _orders(state, "allies-1", "OVERWATCH garand N\nOVERWATCH sherman_a N").problems  # one mail: at ingest
+    result = RULESET.resolve(state, {"allies-1": one.orders, "allies-2": two.orders}, FixedDice([]))
+    watching = sorted(u.id for u in result.state.units if u.overwatch is not None)
+    assert watching == ["garand", "sherman_b"]
+    assert any("the side already has 2 units on Overwatch (L236)" in e.text for e in result.events)
