@@ -292,12 +292,17 @@ def parse_hand(args: tuple[str, ...], view: View, seat: str) -> Hand:
         raise IllegalOrderError("HAND needs two players a side (option players_per_side)", rule=SEATS_RULE)
     if len(args) != 3 or args[1].upper() != "TO":
         raise OrderSyntaxError("expected HAND <unit> TO <seat>", rule=SEATS_RULE)
-    unit = _own(view, seat, args[0], SEATS_RULE)
+    uid = args[0].lower()
+    rows = [*view["units"], *view["reserve"], *view["cargo"]]  # on the map, an aircraft off it, a passenger
+    if not any(r["id"] == uid and r["side"] == seat for r in rows):
+        mine = ", ".join(sorted(r["id"] for r in rows if r["side"] == seat and commanded(view, r["id"])))
+        raise IllegalOrderError(f"{args[0]} is not one of your units (yours: {mine})", rule=SEATS_RULE)
+    check_command(view, uid)
     partners = [s for s in view["seats"] if s != view["seat"]]
     if args[2].lower() not in partners:
         raise IllegalOrderError(f"{args[2]} is not the other seat of your side ({', '.join(partners)})",
                                 rule=SEATS_RULE)
-    return Hand(unit.id, args[2].lower())
+    return Hand(uid, args[2].lower())
 
 
 def parse_penalty(args: tuple[str, ...], view: View, seat: str) -> Penalty:
