@@ -79,7 +79,8 @@ def variant_suffix(options: Iterable[tuple[str, Any]]) -> str:
 #: per game string, parameters included).  A set names only what differs.
 VARIANTS: dict[str, tuple[Mapping[str, Any], ...]] = {
     "sky_ww2": ({"cadence": "turn"},),  # the window per turn and per decision of games started before
-    "aa_miniatures": ({"visibility": "fog"}, {"cadence": "fast"}, {"cadence": "fast", "visibility": "fog"}),
+    "aa_miniatures": ({"visibility": "fog"}, {"cadence": "fast"}, {"cadence": "fast", "visibility": "fog"},
+                      {"movement": "alternate"}, {"players_per_side": 2, "visibility": "fog"}),
 }
 
 

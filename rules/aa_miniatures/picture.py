@@ -1,6 +1,6 @@
 """The map picture: terrain, hedges and cliffs, every hex's name and the objectives; units as discs of
 their side's colour with a facing wedge, a yellow rim when Disrupted, a red centre when Damaged and a
-black square per face-down hit marker; overwatch rows as red arrows; in fog, enemies out of sight grey
+black square per face-down hit marker; overwatch rows as red arrows; obstacle pieces as a brown x or #; in fog, enemies out of sight grey
 where they were last seen.  Each hex's units are named in a label block placed where it covers no
 other text (:func:`pbem.core.labels.place`), and a legend under the map says what each mark means."""
 from __future__ import annotations
@@ -31,6 +31,7 @@ DAMAGED = "#c00000"
 ROW = "#c03030"
 OBJECTIVE = "#d4a017"
 NAME_COLOUR = "#666666"
+OBSTACLE = "#7a4a10"
 #: Where the units sharing a hex sit, as offsets from its centre in hex sizes, by how many there are.
 SLOTS = {1: ((0.0, -0.1),), 2: ((-0.32, -0.1), (0.32, -0.1)), 3: ((-0.54, -0.1), (0.0, -0.1), (0.54, -0.1)),
          4: ((-0.32, -0.4), (0.32, -0.4), (-0.32, 0.14), (0.32, 0.14))}
@@ -150,6 +151,14 @@ def _marks(view: View, u: dict[str, Any], c: tuple[float, float], r: float, grey
     return shapes, boxes
 
 
+def _obstacle(name: str, o: dict[str, Any]) -> Text:
+    """An obstacle piece (digest G28): a brown x (barbed wire) or # (dragon's teeth) at the top of its hex."""
+    h = parse_hex(o["hex"])
+    assert h is not None
+    c = centre(name, h)
+    return Text((c[0], c[1] - SIZE * 0.62), "#" if o["kind"] == "teeth" else "x", color=OBSTACLE, size=10)
+
+
 def _line(u: dict[str, Any]) -> str:
     """A unit's line in its hex's label: id, then D (Disrupted), dmg (Damaged), +n face-down, OW."""
     flags = (["D"] if u["disrupted"] else []) + (["dmg"] if u["damaged"] else []) \
@@ -168,6 +177,10 @@ def _legend_keys(view: View) -> list[Key]:
         keys.append(Key("ring", "last seen (t3: on turn 3)", "#777777", GREY))
     if view["objectives"]:
         keys.append(Key("hex", "objective", OBJECTIVE, None, 3))
+    kinds = {o["kind"] for o in view.get("obstacles", ())}
+    if kinds:
+        keys.append(Key("", ", ".join(t for k, t in (("wire", "x: barbed wire"), ("teeth", "#: dragon's teeth"))
+                                      if k in kinds) or "obstacle", OBSTACLE))
     keys += [Key("hex", kind, "#999999", FILL[kind]) for kind in FILL if kind in set(m.hexes.values())]
     keys += [Key("line", kind, colour, width=width) for kind, (colour, width) in EDGE.items()
              if kind in set(m.sides.values())]
@@ -185,6 +198,10 @@ def picture(view: View) -> Picture:
         shapes.append(Polygon(tuple(_corner(centre(name, h), 60 * i, 0.86) for i in range(6)), fill=None,
                               outline=OBJECTIVE, width=3))
     taken = _fixed(name).copy()
+    for o in view.get("obstacles", ()):
+        mark = _obstacle(name, o)
+        shapes.append(mark)
+        taken.add(text_box(mark))
     here: dict[str, list[tuple[dict[str, Any], bool]]] = defaultdict(list)
     for g in view.get("last_known", ()):
         here[g["hex"]].append((g, True))

@@ -21,7 +21,8 @@ def sights(view: Mapping[str, Any], seat: str) -> list[dict[str, Any]]:
     if view["step"] == "deploy":
         return []  # set-up: nothing is fought yet, and in fog no enemy is in the view
     units = units_of(view)
-    friends = [u for u in units if u.side == seat]
+    side = view.get("side", seat)  # with two players a side the seat is "<side>-<n>"; its allies are friends
+    friends = [u for u in units if u.side == side]
     m = board(view["map"])
     rows = []
     for unit in friends:
@@ -29,7 +30,7 @@ def sights(view: Mapping[str, Any], seat: str) -> list[dict[str, Any]]:
             continue  # an aircraft attacks only by its air strike, from the hex it is placed in
         for target in units:
             band = combat.band(unit.hex, target.hex)
-            if target.side == seat or band is None or not clear(m, unit.hex, target.hex, strict=view["strict"]):
+            if target.side == side or band is None or not clear(m, unit.hex, target.hex, strict=view["strict"]):
                 continue
             side = combat.facing_defence(target, unit.hex, advanced=view["advanced"])
             row: dict[str, Any] = {"unit": unit.id, "target": target.id, "name": target.stats.name,
@@ -41,7 +42,7 @@ def sights(view: Mapping[str, Any], seat: str) -> list[dict[str, Any]]:
             if problem is not None:
                 row["why_not"] = problem
             else:
-                mod = combat.die_modifier(unit, target, enfilade=enfilade(unit, target, friends),
+                mod = combat.die_modifier(unit, target, enfilade=enfilade(unit, target, friends, advanced=view["advanced"]),
                                           aircraft_front=aircraft_front(target, unit.hex))
                 dice = unit.stats.dice(target.stats.kind, band)
                 row.update(dice=dice, modifier=mod,
