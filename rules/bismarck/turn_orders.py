@@ -16,7 +16,7 @@ from .board import board
 from .checking import TF_RE, Ctx, hex_word, unit_id
 from .conditions import ENGAGE_FORM, suffix_condition
 from .tables import X
-from .verbs import Detach, Engage, Fly, Form, Join, Move, Order, Patrol, Port, Refuel, Release, Repair, Rtb, Search
+from .verbs import Detach, Engage, Fly, Form, Join, Move, Order, Patrol, Port, Refuel, Release, Repair, Rtb, Search, Stay
 
 TF_VERBS = ("FORM", "JOIN", "DETACH")
 
@@ -180,12 +180,27 @@ def move(ctx: Ctx, w: Sequence[str]) -> Move:
         raise IllegalOrderError(f"{uid}: {text if ok else why}", rule=ref[:-1] if ok else "7.7.2")
     ctx.moved.add(uid)
     ctx.dest[uid] = path[-1]
+    ctx.paths[uid] = len(path)
     for x in u:
         if x["cls"] == "CV":
             for a in ctx.air.values():
                 if a["base"] == x["id"]:
                     ctx.base_after[a["id"]] = path[-1]
     return Move(uid, tuple(path))
+
+
+def stay(ctx: Ctx, w: Sequence[str]) -> Stay:
+    """STAY <unit>: a Shadowed unit stays put in its Shadowed movement (leaving it out does the same) [7.1]."""
+    if len(w) != 2:
+        raise OrderSyntaxError("write STAY <unit>", rule="7.1")
+    if not ctx.step.startswith("shadowed"):
+        raise IllegalOrderError("STAY is for a Shadowed unit in its Shadowed movement (or IF SHADOWED <unit> THEN "
+                                "STAY <unit> for next turn); now a unit with no MOVE line stays anyway", rule="7.1")
+    u = ctx.need_unit(w[1])
+    uid = unit_id(u)
+    _may_move_now(ctx, uid, u)
+    ctx.moved.add(uid)
+    return Stay(uid)
 
 
 def _may_move_now(ctx: Ctx, uid: str, u: list[dict]) -> None:
@@ -334,6 +349,7 @@ VERBS = (
     _verb("RTB", rtb, "RTB <ship>", "7.7.2"),
     _verb("REFUEL", refuel, "REFUEL <ship> FROM <tanker>", "7.5"),
     _verb("MOVE", move, "MOVE <unit> <hex> [<hex>]", "7.7"),
+    _verb("STAY", stay, "STAY <unit> (a Shadowed unit, in its Shadowed movement)", "7.1"),
     _verb("FLY", fly, "FLY <air> <hex>[+S|+S+S|+A] ...", "7.7.1"),
     _verb("SEARCH", search, "SEARCH ALL|NONE|<hex> ...", "8"),
     _verb("ENGAGE", engage, ENGAGE_FORM, "10"),
