@@ -528,10 +528,15 @@ class FileReplay:
         if where is None:
             raise IllegalOrderError(f"{o.ac} leaves the board in its move and cannot fire this stage", rule="R 4.3, 5.1")
         me = self.plane_at(self.own[o.ac], where)
-        hit = combat.nearest_on_line(me, self.planes_at_combat(), self.view["options"])
+        # an ally's aircraft moves in this same phase from another seat's file, unknown here: the line is
+        # read without them, and the acknowledgement says when one of them may yet block it
+        allies = {p["id"] for p in self.view.get("friends", [])}
+        hit = combat.nearest_on_line(me, [p for p in self.planes_at_combat() if p.id not in allies],
+                                     self.view["options"])
         target = hit if hit and hit[0].side != me.side and hit[0].alt == me.alt and self.sees(hit[0]) else None
         if target and (not o.at or target[0].id == o.at):
             self.warn_hopeless(me, *target)
+            self.warn_allies(o, me, *target)
             return
         h, f, alt = where
         there = (f"the nearest aircraft there is {hit[0].id} at distance {hit[1]}, {hit[0].alt.lower()}"
@@ -550,6 +555,33 @@ class FileReplay:
                                 f"{why}, so it cannot fire at {o.at}: only the nearest aircraft on the line of "
                                 "fire, at the same altitude, may be fired at (change its MOVE)",
                                 rule="R 5.1, 5.2, 5.3.2")
+
+    def warn_allies(self, o: Fire, me: combat.Plane, target: combat.Plane, dist: int) -> None:
+        """Acknowledgement warnings for what an ally's move, not known at this check, may change [R 5.2, 5.3.2]:
+        an ally's aircraft that one of its legal moves brings onto the line of fire before the target, and
+        (fog) a target seen now only from an ally's aircraft.  Either way the shooter then holds fire."""
+        line = board.ray(me.hex, me.facing, dist)
+        any_blocks = self.view["options"].get("blocking") == "any"
+        end_only = self.view["options"]["occupancy"] == "end_hex"
+        taken = {(p.hex, p.alt) for p in self.planes_at_combat() if p.id not in {f["id"] for f in self.view["friends"]}}
+        may_block = []
+        for f in self.view.get("friends", []):
+            st = tables.stats(f["type"], f["damaged"], f["commander"], f.get("bombs", 0))
+            moves = movement.options(st, board.parse_hex(f["hex"]), f["facing"], f["alt"],  # type: ignore[arg-type]
+                                     lambda h, a: (h, a) in taken, end_only)
+            if any(not w.exited and w.end in line and (any_blocks or movement.new_alt(f["alt"], ch) == me.alt)
+                   for ch, _, w in moves):
+                may_block.append(f"{f['id']} ({f.get('seat', 'an ally')})")
+        shot = f"{o.ac} at {target.id}"
+        if may_block:
+            self.notes.append(f"{shot}: checked without your allies' moves of this phase, not known yet; "
+                              f"{', '.join(may_block)} can end its move on the line of fire before {target.id}, and "
+                              f"if one does, {o.ac} holds fire and you are told [R 5.3.2]")
+        if self.view["side"] == "de" and self.view["options"]["visibility"] == "fog":
+            eyes = [w[0] for w in (self.end_of(a) for a in self.own.values()) if w is not None]
+            if not combat.seen(target.hex, target.alt, eyes, int(self.view["options"]["visual_range"])):
+                self.notes.append(f"{shot}: {target.id} is seen now only from your allies' aircraft; if none of "
+                                  f"your side's pilots sees it after the moves, {o.ac} holds fire and you are told [R 5.2]")
 
     def unjam(self, o: Unjam) -> None:
         """The unjam try is made in the combat phase, on the board [R 5.3.4, 4.3]."""
