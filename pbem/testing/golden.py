@@ -75,7 +75,13 @@ def variant_suffix(options: Iterable[tuple[str, Any]]) -> str:
 #: Option sets played besides the defaults, per ruleset: every scenario of the
 #: ruleset is played once more with each set (OpenSpiel keeps one playthrough
 #: per game string, parameters included).  A set names only what differs.
-VARIANTS: dict[str, tuple[Mapping[str, Any], ...]] = {}
+VARIANTS: dict[str, tuple[Mapping[str, Any], ...]] = {
+    # a hypothetical German unit (13.1) changes the whole chase; battle_doctrine=ask plays as the default
+    # with the bots, which always declare a DOCTRINE
+    "bismarck": ({"tirpitz": True},),
+    # fog changes every view, target and event audience
+    "lew_morski": ({"visibility": "fog"},),
+}
 
 
 def targets(rulesets: Iterable[Ruleset], variants: Mapping[str, Sequence[Mapping[str, Any]]] = VARIANTS
