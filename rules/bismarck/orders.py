@@ -28,9 +28,13 @@ STANDING = {v.word for v in standing_orders.VERBS} | {"CANCEL"}
 
 
 def _cancel(args: tuple[str, ...], view: Mapping[str, Any], seat: str) -> Cancel:
-    """CANCEL <key>: the view lists standing orders as lines; their keys are what may be cancelled."""
+    """CANCEL <key>: the view lists standing orders as lines; their keys are what may be cancelled.  A standing
+    order answers a decision of the turn's sequence before it comes up, so a refusal cites that [4]."""
     rows = [{"key": standing_key(line.split()), "text": line} for line in view["standing"]]
-    return parse_cancel(args, {"standing": rows}, seat)
+    try:
+        return parse_cancel(args, {"standing": rows}, seat)
+    except OrderError as exc:
+        raise type(exc)(exc.message, rule=exc.rule or "4") from None
 
 
 def _answer(order: Attack | Ignore) -> Verb:
@@ -41,8 +45,8 @@ def _answer(order: Attack | Ignore) -> Verb:
 
 
 VERBS = scripted(VerbTable([*turn_orders.VERBS, *standing_orders.VERBS,
-                            Verb("CANCEL", _cancel, "CANCEL <key of a standing order in force, e.g. SUB_HEX>")]),
-                 CONDITIONS)
+                            Verb("CANCEL", _cancel, "CANCEL <key of a standing order in force, e.g. SUB_HEX>", "4")],
+                           rule="4"), CONDITIONS)  # an unknown word: the orders of a turn are its sequence [4]
 ANSWERS = VerbTable([_answer(Attack()), _answer(Ignore())], rule="11.3")
 
 
@@ -102,6 +106,9 @@ def _apart(ctx: Ctx, orders: Sequence[Order | Cancel | If]) -> list[str]:
 def _allowed_now(ctx: Ctx, verb: str) -> None:
     """What this step and this side may order; a one-sided verb is refused under the rule that gives
     it to the other side (refuelling at sea is German only by 7.5, shadowing is Allied by 6) [7.1, 10]."""
+    if verb in ANSWERS.verbs and ctx.step != "convoy":
+        raise IllegalOrderError(f"{verb} answers the question of a convoy found under ON_CONVOY ASK, asked in its own "
+                                "window; no convoy question is open now", rule="11.3")
     if ctx.step == "doctrine" and verb != "DOCTRINE":
         raise OrderSyntaxError("a naval combat is coming: only DOCTRINE <unit>|ALL CLOSE|STANDOFF|EVADE "
                                "[TORPEDOES ON|OFF] [BREAK <hull>] lines are taken now", rule="10")
@@ -119,7 +126,7 @@ def _only_calls_wait(order: Order | Cancel | If) -> Order | Cancel | If:
     if isinstance(order, If) and not all(isinstance(o, Engage) for o in (order.then, order.otherwise) if o):
         raise IllegalOrderError("only ENGAGE calls may wait for a condition (IF ... THEN ENGAGE ... "
                                 "[ELSE ENGAGE ...]); a move for next turn's Shadowed movement is IF SHADOWED "
-                                "<unit> THEN MOVE|STAY <unit> ... [7.1]", rule="10")
+                                "<unit> THEN MOVE|STAY <unit> ... (rule 7.1)", rule="10")
     return order
 
 

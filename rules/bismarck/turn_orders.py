@@ -83,9 +83,9 @@ def _dissolve_small(ctx: Ctx, tfs: set[str]) -> None:
 
 
 # --- ships that stay: repair, port, patrol, RTB, refuel [7.3-7.7] ------------------------------
-def _one_ship(ctx: Ctx, w: Sequence[str]) -> dict:
+def _one_ship(ctx: Ctx, w: Sequence[str], rule: str) -> dict:
     if len(w) != 2:
-        raise OrderSyntaxError(f"write {w[0].upper()} <ship>")
+        raise OrderSyntaxError(f"write {w[0].upper()} <ship>", rule=rule)
     return ctx.ship(w[1])
 
 
@@ -112,7 +112,7 @@ def _not_moving(ctx: Ctx, ships: list[dict], uid: str, verb: str, rule: str) -> 
 
 
 def repair(ctx: Ctx, w: Sequence[str]) -> Repair:
-    x = _one_ship(ctx, w)
+    x = _one_ship(ctx, w, "7.3")
     if not x["rudder"] and not any(x["ee"]):
         raise IllegalOrderError(f"{x['id']} has no rudder damage or lost ER to repair", rule="7.3")
     _stays(ctx, x, "REPAIR", "7.3")
@@ -120,7 +120,7 @@ def repair(ctx: Ctx, w: Sequence[str]) -> Repair:
 
 
 def port(ctx: Ctx, w: Sequence[str]) -> Port:
-    x = _one_ship(ctx, w)
+    x = _one_ship(ctx, w, "7.4")
     p = board().ports.get(x["hex"])
     if p is None or p.side != ctx.side:
         raise IllegalOrderError(f"{x['id']} is not in a friendly port hex", rule="7.4")
@@ -129,7 +129,7 @@ def port(ctx: Ctx, w: Sequence[str]) -> Port:
 
 
 def rtb(ctx: Ctx, w: Sequence[str]) -> Rtb:
-    x = _one_ship(ctx, w)
+    x = _one_ship(ctx, w, "7.7.2")
     if x["cls"] not in ("BB", "BC", "CA") or (not x["rudder"] and not any(x["ee"])):
         raise IllegalOrderError("Return to Base is for a heavy ship with reduced ER", rule="7.7.2")
     return Rtb(x["id"])
@@ -137,7 +137,7 @@ def rtb(ctx: Ctx, w: Sequence[str]) -> Rtb:
 
 def patrol(ctx: Ctx, w: Sequence[str]) -> Patrol:
     if len(w) != 2:
-        raise OrderSyntaxError("write PATROL <unit>")
+        raise OrderSyntaxError("write PATROL <unit>", rule="7.6")
     u = ctx.need_unit(w[1])
     if ctx.vis >= X or ctx.fog_blocks(u[0]["hex"]):
         raise IllegalOrderError("no patrol at visibility X or in a fog hex while fog is on", rule="7.6")
