@@ -37,6 +37,10 @@ PHASE_WORDS = {"setup": "the setup", "move": "your movement phase", "react": "a 
                "none": "a phase where you give no orders"}
 
 
+def _taken(spots: set[tuple[Hex, str]]) -> movement.Occupied:
+    return lambda h, alt: (h, alt) in spots
+
+
 # ------------------------------------------------------------------------- what the view offers
 def kind_of(view: View) -> str:
     """What the seat may order now: setup, move, react or none."""
@@ -382,7 +386,7 @@ class FileReplay:
     def __init__(self, view: View) -> None:
         self.view = view
         self.own = {a["id"]: a for a in view["own"]}
-        self.occ = {(board.parse_hex(p["hex"]), p["alt"]) for p in view["planes"]}
+        self.occ = planning.occupancy(view)  # an earlier seat's allies are not counted where they are now
         self.start = {a["id"]: planning.start_of(a) for a in planning.movers(view)}
         self.paths: dict[str, list[Hex]] = {}
         self.exits: dict[str, str] = {}  # edge each moved aircraft leaves by ("" if it stays)
@@ -391,6 +395,7 @@ class FileReplay:
         self.notes: list[str] = []
         self.ends: dict[str, Where | None] = {}  # where each moved aircraft ends (None: it left the board)
         self.combat: list[tuple[OrderLine, Fire | Unjam]] = []  # checked once every move is known
+        self.before = planning.earlier_allies(view)  # flown first [G-28]: see warn_before
 
     def __call__(self, parsed: Sequence[tuple[OrderLine, AnyOrder]], view: View, seat: str) -> list[OrderProblem]:
         problems = []
@@ -493,6 +498,7 @@ class FileReplay:
                 raise IllegalOrderError(f"{o.ac}: {board.fmt(block)} already holds an aircraft at {alt2.lower()}; "
                                         f"legal paths include {ex}", rule="R 4.1.1")
             self.notes.append(f"{o.ac}: every path is blocked, the forced-stacking rule applies [R 4.2.6]")
+        self.warn_before(o, w, alt, alt2, end_only)
         if w.exited:
             self.notes.append(f"{o.ac} leaves the board by the {board.edge_of(w.off_hex)} edge")  # type: ignore[arg-type]
         else:
@@ -500,6 +506,24 @@ class FileReplay:
         self.paths[o.ac] = [x for x, _ in w.cells]
         self.ends[o.ac] = None if w.exited else (w.end, w.facing, alt2)  # type: ignore[assignment]
         self.exits[o.ac] = board.edge_of(w.off_hex) if w.exited else ""  # type: ignore[arg-type]
+
+    def warn_before(self, o: Move, w: movement.Walk, alt: str, alt2: str, end_only: bool) -> None:
+        """An acknowledgement warning: an earlier seat's aircraft (flown first, its move unknown here) may
+        stand in this path -- where it is now if its player wrote no MOVE for it, or where one of its legal
+        moves ends; the path then gives way to the nearest free one [R 4.1.1, G-28]."""
+        names = []
+        for x in self.before:
+            xh = board.parse_hex(x["hex"])
+            st = tables.stats(x["type"], x["damaged"], x["commander"], x.get("bombs", 0))
+            spots = {(xh, x["alt"])} | {(mw.end, movement.new_alt(x["alt"], ch)) for ch, _, mw in
+                                        movement.options(st, xh, x["facing"], x["alt"], lambda h, a: False, end_only)
+                                        if not mw.exited}
+            if movement.first_block(w, alt2, _taken(spots), end_only, alt, o.at) is not None:
+                names.append(f"{x['id']} ({x['seat']})")
+        if names:
+            self.notes.append(f"MOVE {o.ac}: {', '.join(names)} of an earlier seat moves before it in this phase, "
+                              f"not known here, and may end in a hex of this path; {o.ac} then flies the nearest "
+                              "free path instead and you are told [R 4.1.1]")
 
     def withdraw(self, o: Withdraw) -> None:
         a = self.own[o.ac]

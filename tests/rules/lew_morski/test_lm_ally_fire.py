@@ -71,3 +71,34 @@ def test_fog_a_target_seen_only_from_an_ally_is_warned():
     got = check(s, "de-1", "MOVE Me110-1 FFF\nFIRE Me110-1 AT Spit-1")
     notes = [n for n in got.notes if "seen now only from your allies" in n]
     assert not got.problems and notes, (got.problems, got.notes)
+
+
+# --- MOVE: the seats' written moves are flown in seat order [G-28] ------------------------------------------
+def _pair_on_a_line(first_ahead: str, second_ahead: str):
+    """Two a side: Me110-1 (de-1) and Me110-2 (de-2), the one ``*_ahead`` hexes north of A20,B20, facing N."""
+    s = only(new_state(players_per_side=2), "Me110-1", "Me110-2", "Spit-1")
+    s = put(s, "Spit-1", "A5,B5", "S")
+    s = put(s, "Me110-1", _ahead("A20,B20", "N", int(first_ahead)) if first_ahead != "0" else "A20,B20", "N")
+    return put(s, "Me110-2", _ahead("A20,B20", "N", int(second_ahead)) if second_ahead != "0" else "A20,B20", "N")
+
+
+def test_a_path_through_an_earlier_seats_aircraft_is_taken_with_a_warning():
+    """de-1's moves are flown first: Me110-1, 2 hexes ahead of Me110-2, will have moved on.  Before: refused
+    as if it would still be there."""
+    s = _pair_on_a_line("2", "0")
+    got = check(s, "de-2", "MOVE Me110-2 FFF")
+    assert not got.problems, got.problems
+    [note] = [n for n in got.notes if n.startswith("MOVE Me110-2")]
+    assert "Me110-1 (de-1)" in note and "nearest free path" in note and "[R 4.1.1]" in note
+    # and it flies as ordered once Me110-1 has moved on
+    first = check(s, "de-1", "MOVE Me110-1 FFF")
+    r = RULESET.resolve(s, {"de-1": first.orders, "de-2": got.orders}, FixedDice([6] * 40))
+    me = next(a for a in r.state.aircraft if a.id == "Me110-2")
+    assert board.fmt(me.hex) == _ahead("A20,B20", "N", 3)
+
+
+def test_a_path_through_a_later_seats_aircraft_is_still_refused():
+    """de-2's moves come after de-1's: its Me110-2 is still there when Me110-1 flies."""
+    s = _pair_on_a_line("0", "2")
+    [p] = check(s, "de-1", "MOVE Me110-1 FFF").problems
+    assert p.rule == "R 4.1.1" and "already holds an aircraft" in p.message
