@@ -135,11 +135,17 @@ def usable(w: Work, side: str, units: Sequence[str]) -> tuple[dict[str, Move | S
 
 def lapse(w: Work, side: str, shadowed: Sequence[str]) -> None:
     """The side's IF SHADOWED orders end with this turn's Shadowed movement; say which were not needed."""
-    idle = []
+    idle, gone = [], []
     for ws in lines(w, side):
         w.drop_standing(side, " ".join(ws))
-        if ws[2] not in shadowed:
+        ships = w.unit_ships(ws[2])
+        if not ships or w.unit_of(ships[0].id) != ws[2]:
+            gone.append(ws[2])
+        elif ws[2] not in shadowed:
             idle.append(ws[2])
     if idle:
         w.tell(side, f"not Shadowed this turn, so they move with the main orders: {', '.join(idle)}; "
                      "their IF SHADOWED orders lapse")
+    if gone:
+        w.tell(side, f"no unit is called {', '.join(gone)} any more (sunk, split or joined): "
+                     "its IF SHADOWED order lapses")

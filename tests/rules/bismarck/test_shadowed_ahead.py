@@ -180,3 +180,23 @@ def test_without_the_allied_order_the_allied_window_opens_after_the_german():
     s, _ = weather(w.freeze())
     s2 = RULESET.resolve(s, {"german": ()}, SeededDice(SEED, "3A")).state
     assert s2.step == "shadowed-allied"
+
+
+def test_an_order_for_a_task_force_split_by_a_diversion_covers_neither_part():
+    """KG1 (Bismarck, Prinz Eugen) makes a Diversion Maneuver [6]: Bismarck alone is then Shadowed and
+    no unit is called KG1 any more, so her window opens; the order lapses and the German is told why."""
+    from pbem.core.dice import FixedDice
+    from pbem.rules.bismarck import game
+
+    s = fresh()  # Rheinuebung: KG1 in J29
+    w = Work(at(s, turn=s.start + 1, weather=5, standing={
+        "german": ("IF SHADOWED KG1 THEN STAY KG1", "ON_SHADOW KG1 DIVERT prinz-eugen"), "allied": ()}))
+    w.set("norfolk", hex=w.unit_ships("KG1")[0].hex)
+    w.mark("allied", "KG1", "sighted", "search")
+    game.visibility_phase(w, FixedDice([4, 10]))  # weather unchanged; Norfolk follows the slow part: success
+    assert game.shadowed_units(w, "german") == ["bismarck"]
+    game.ordered_ahead(w, ("german",))
+    assert game.waiting(w, "german") == ["bismarck"]
+    assert any("bismarck is Shadowed: no IF SHADOWED order covers it" in e.text for e in w.events)
+    game.shadowed_move(w, "german", ())
+    assert any("no unit is called KG1 any more" in e.text for e in w.events)
