@@ -78,6 +78,11 @@ def variant_suffix(options: Iterable[tuple[str, Any]]) -> str:
 #: ruleset is played once more with each set (OpenSpiel keeps one playthrough
 #: per game string, parameters included).  A set names only what differs.
 VARIANTS: dict[str, tuple[Mapping[str, Any], ...]] = {
+    # a hypothetical German unit (13.1) changes the whole chase; battle_doctrine=ask plays as the default
+    # with the bots, which always declare a DOCTRINE
+    "bismarck": ({"tirpitz": True},),
+    # fog changes every view, target and event audience
+    "lew_morski": ({"visibility": "fog"},),
     "sky_ww2": ({"cadence": "turn"},),  # the window per turn and per decision of games started before
     "aa_miniatures": ({"visibility": "fog"}, {"cadence": "fast"}, {"cadence": "fast", "visibility": "fog"},
                       {"movement": "alternate"}, {"players_per_side": 2, "visibility": "fog"}),

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pbem.core import hexgrid
 
 from . import movement as M
+from . import preorders
 from .board import board
 
 GERMAN_LEGS = ((12, "H13"), (26, "R9"), (99, "U26"))
@@ -30,6 +31,7 @@ def orders(view: dict, seat: str, dice) -> str:
         if not u["moved"]:
             lines += _unit_orders(view, seat, u, own)
     lines += _air(view, seat, dice, _destinations(view, lines))
+    lines += _ahead(view, seat, lines, own)
     lines += _engagements(view, seat)
     lines += [f"RELEASE {s}" for s in view.get("releasable", [])]
     lines.append("SEARCH ALL")
@@ -44,6 +46,26 @@ def _shadowed_moves(view: dict, seat: str, own: list[dict]) -> list[str]:
             if p:
                 lines.append(f"MOVE {u['id']} {' '.join(p)}")
     return lines
+
+
+def _ahead(view: dict, seat: str, lines: list[str], own: list[dict]) -> list[str]:
+    """Next turn's Shadowed movement, ordered now for every unit so that no window need open for it [7.1]:
+    on toward its goal from where this turn's MOVE leaves it (tankers and German destroyers stay)."""
+    moves = {w[1]: w[2:] for w in (ln.split() for ln in lines) if w[0] == "MOVE"}
+    out = []
+    for u in view["units"]:
+        uid = u["id"]
+        path_now = moves.get(uid)
+        start = path_now[-1] if path_now else u["hex"]
+        later = {x["id"]: preorders.next_turn(x, start, len(path_now) if path_now else None, x["id"] in view["moved"])
+                 for x in own if x["id"] in u["ships"]}
+        lead = later[u["ships"][0]]
+        p: list[str] = []
+        if not (lead["cls"] == "TK" or (seat == "german" and lead["cls"] == "DD")):
+            there = dict(u, hex=start)
+            p = _step_toward(view, seat, there, _goal(view, seat, there), [later.get(x["id"], x) for x in own])
+        out.append(f"IF SHADOWED {uid} THEN MOVE {uid} {' '.join(p)}" if p else f"IF SHADOWED {uid} THEN STAY {uid}")
+    return out
 
 
 def _unit_orders(view: dict, seat: str, u: dict, own: list[dict]) -> list[str]:

@@ -33,6 +33,7 @@ class Ctx(dict):
         self.moved_3a = {s for s in view["moved"] if self.ships.get(s, {}).get("moved_last")}
         self.moved: set[str] = set()
         self.dest: dict[str, str] = {}  # unit -> the hex a MOVE line of this file ends in
+        self.paths: dict[str, int] = {}  # unit -> how many hexes that MOVE line enters
         self.once: set[str] = set()  # the verbs allowed once a file that an earlier line already used
         self.base_after: dict[str, str] = {}
 

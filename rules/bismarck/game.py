@@ -8,14 +8,14 @@ from dataclasses import replace
 from pbem.core.interrupts import Ask
 from pbem.core.standing import StandingChange
 
-from . import combat, moves
+from . import combat, moves, preorders
 from . import tables as T
 from .board import board
 from .events import random_events
 from .naval import calls_from_json, calls_json, naval_phase, planned_combats
 from .search import search_phase
 from .shadow import prune, shadow_phase
-from .verbs import Move, Order, Release
+from .verbs import Move, Order, Release, Stay
 from .work import SIDES, Work, enemy
 
 
@@ -66,17 +66,47 @@ def shadowed_units(w: Work, side: str) -> list[str]:
                    and w.unit_ships(c.unit)})
 
 
+def waiting(w: Work, side: str) -> list[str]:
+    """The side's Shadowed units that have not yet moved or stayed in this turn's Shadowed movement [7.1]."""
+    return [u for u in shadowed_units(w, side) if not any(x.id in w.s.moved for x in w.unit_ships(u))]
+
+
 def next_after_weather(w: Work) -> str:
-    if shadowed_units(w, "german"):
+    if waiting(w, "german"):
         return "shadowed-german"
-    if shadowed_units(w, "allied"):
+    if waiting(w, "allied"):
         return "shadowed-allied"
     return "orders"
 
 
 # --- phase 3A: Shadowed units move and announce [7.1] ----------------------------------------------
+def ordered_ahead(w: Work, sides: Sequence[str]) -> None:
+    """Each side in turn (the German first [7.1]) whose every Shadowed unit has an IF SHADOWED order that
+    can be carried out moves now, with no window; the first side that must be asked stops the others."""
+    for side in sides:
+        units = shadowed_units(w, side)
+        ok, bad = preorders.usable(w, side, units)
+        missing = [u for u in units if u not in ok]
+        if missing:
+            for u in missing:
+                why = f"your IF SHADOWED order for it cannot be carried out now ({bad[u]})" if u in bad else \
+                    "no IF SHADOWED order covers it"
+                w.tell(side, f"{u} is Shadowed: {why}; your Shadowed-movement window opens")
+            if ok:
+                w.tell(side, "in that window your IF SHADOWED orders stand for "
+                             f"{', '.join(sorted(ok))} unless a MOVE or STAY line replaces them")
+            return
+        shadowed_move(w, side, ())
+
+
 def shadowed_move(w: Work, side: str, orders: Sequence[Order]) -> None:
-    for o in orders:
+    """The side's Shadowed units move and announce, by the window's lines or else their IF SHADOWED
+    orders; a unit with neither stays [7.1]."""
+    units = shadowed_units(w, side)
+    named = {o.unit for o in orders if isinstance(o, (Move, Stay))}
+    ok, _ = preorders.usable(w, side, units)
+    ahead = [o for u, o in sorted(ok.items()) if u not in named]
+    for o in [*orders, *ahead]:
         if isinstance(o, Move):
             moves.move_unit(w, side, o.unit, list(o.path), announce=True)
     for uid in shadowed_units(w, side):
@@ -88,6 +118,7 @@ def shadowed_move(w: Work, side: str, orders: Sequence[Order]) -> None:
                 w.say(f"Shadowed unit {c.cid} stays in {c.hex}", to=(enemy(side),), kind="announce")
     w.s = replace(w.s, moved=tuple(sorted(set(w.s.moved) | {x.id for u in shadowed_units(w, side)
                                                              for x in w.unit_ships(u)})))
+    preorders.lapse(w, side, units)
 
 
 # --- phases 3B-7 [7-11] --------------------------------------------------------------------------

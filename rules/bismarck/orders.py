@@ -17,7 +17,7 @@ from pbem.core.scripts import If, scripted
 from pbem.core.standing import Cancel, parse_cancel
 from pbem.core.verbs import Verb, VerbTable, arity
 
-from . import standing_orders, turn_orders
+from . import preorders, standing_orders, turn_orders
 from .checking import Ctx
 from .conditions import CONDITIONS
 from .verbs import Attack, Engage, Ignore, Order, Policy, standing_key
@@ -28,9 +28,13 @@ STANDING = {v.word for v in standing_orders.VERBS} | {"CANCEL"}
 
 
 def _cancel(args: tuple[str, ...], view: Mapping[str, Any], seat: str) -> Cancel:
-    """CANCEL <key>: the view lists standing orders as lines; their keys are what may be cancelled."""
+    """CANCEL <key>: the view lists standing orders as lines; their keys are what may be cancelled.  A standing
+    order answers a decision of the turn's sequence before it comes up, so a refusal cites that [4]."""
     rows = [{"key": standing_key(line.split()), "text": line} for line in view["standing"]]
-    return parse_cancel(args, {"standing": rows}, seat)
+    try:
+        return parse_cancel(args, {"standing": rows}, seat)
+    except OrderError as exc:
+        raise type(exc)(exc.message, rule=exc.rule or "4") from None
 
 
 def _answer(order: Attack | Ignore) -> Verb:
@@ -41,8 +45,8 @@ def _answer(order: Attack | Ignore) -> Verb:
 
 
 VERBS = scripted(VerbTable([*turn_orders.VERBS, *standing_orders.VERBS,
-                            Verb("CANCEL", _cancel, "CANCEL <key of a standing order in force, e.g. SUB_HEX>")]),
-                 CONDITIONS)
+                            Verb("CANCEL", _cancel, "CANCEL <key of a standing order in force, e.g. SUB_HEX>", "4")],
+                           rule="4"), CONDITIONS)  # an unknown word: the orders of a turn are its sequence [4]
 ANSWERS = VerbTable([_answer(Attack()), _answer(Ignore())], rule="11.3")
 
 
@@ -54,15 +58,32 @@ def check(view: dict, seat: str, lines: Sequence[OrderLine]) -> Checked:
     ctx = Ctx(view)
     problems: list[OrderProblem] = []
     orders: list[Order | Cancel | If] = []
-    for ln in sorted(lines, key=lambda ln: 0 if ln.verb in turn_orders.TF_VERBS else 1):
+    ahead: list[str] = []
+    for ln in sorted(lines, key=_check_order):
         try:
+            if _if_shadowed(ln):
+                o = preorders.parse(ctx, ln.text.split())
+                ahead.append(preorders.note(o.text()))
+                orders.append(o)
+                continue
             _allowed_now(ctx, ln.verb)
             orders.append(_only_calls_wait(VERBS.parse(ln.text, ctx, seat)))
         except OrderError as exc:
             problems.append(exc.problem(ln.line_no, ln.text))
     standing = [o.text() for o in orders if isinstance(o, Policy)]
-    notes = _replacements(standing, view.get("standing", [])) + _apart(ctx, orders)
+    notes = _replacements(standing, view.get("standing", [])) + _apart(ctx, orders) + ahead
     return Checked(tuple(orders), tuple(problems), tuple(notes))
+
+
+def _if_shadowed(ln: OrderLine) -> bool:
+    words = ln.text.split()
+    return ln.verb == "IF" and len(words) > 1 and words[1].upper() == "SHADOWED"
+
+
+def _check_order(ln: OrderLine) -> int:
+    """TF changes first (MOVE lines may name a TF formed in the file [7.2]); IF SHADOWED lines last, since
+    they plan next turn from where this turn's MOVE lines leave the unit [7.1]."""
+    return 0 if ln.verb in turn_orders.TF_VERBS else 2 if _if_shadowed(ln) else 1
 
 
 def _apart(ctx: Ctx, orders: Sequence[Order | Cancel | If]) -> list[str]:
@@ -85,6 +106,9 @@ def _apart(ctx: Ctx, orders: Sequence[Order | Cancel | If]) -> list[str]:
 def _allowed_now(ctx: Ctx, verb: str) -> None:
     """What this step and this side may order; a one-sided verb is refused under the rule that gives
     it to the other side (refuelling at sea is German only by 7.5, shadowing is Allied by 6) [7.1, 10]."""
+    if verb in ANSWERS.verbs and ctx.step != "convoy":
+        raise IllegalOrderError(f"{verb} answers the question of a convoy found under ON_CONVOY ASK, asked in its own "
+                                "window; no convoy question is open now", rule="11.3")
     if ctx.step == "doctrine" and verb != "DOCTRINE":
         raise OrderSyntaxError("a naval combat is coming: only DOCTRINE <unit>|ALL CLOSE|STANDOFF|EVADE "
                                "[TORPEDOES ON|OFF] [BREAK <hull>] lines are taken now", rule="10")
@@ -92,8 +116,8 @@ def _allowed_now(ctx: Ctx, verb: str) -> None:
         raise IllegalOrderError(f"{verb} is a German order", rule=VERBS.verbs[verb].rule)
     if verb in ALLIED_ONLY and ctx.side != "allied":
         raise IllegalOrderError(f"{verb} is an Allied order", rule=VERBS.verbs[verb].rule)
-    if ctx.step.startswith("shadowed") and verb in VERBS and verb not in STANDING | {"MOVE"}:
-        raise IllegalOrderError("only your Shadowed units move now (MOVE, or leave them out to stay); "
+    if ctx.step.startswith("shadowed") and verb in VERBS and verb not in STANDING | {"MOVE", "STAY"}:
+        raise IllegalOrderError("only your Shadowed units move now (MOVE or STAY; one left out stays); "
                                 "the other orders come in the main order phase", rule="7.1")
 
 
@@ -101,7 +125,8 @@ def _only_calls_wait(order: Order | Cancel | If) -> Order | Cancel | If:
     """Only combat calls are taken one at a time in resolution; the other orders happen before [10]."""
     if isinstance(order, If) and not all(isinstance(o, Engage) for o in (order.then, order.otherwise) if o):
         raise IllegalOrderError("only ENGAGE calls may wait for a condition (IF ... THEN ENGAGE ... "
-                                "[ELSE ENGAGE ...])", rule="10")
+                                "[ELSE ENGAGE ...]); a move for next turn's Shadowed movement is IF SHADOWED "
+                                "<unit> THEN MOVE|STAY <unit> ... (rule 7.1)", rule="10")
     return order
 
 

@@ -1,8 +1,8 @@
 """The turn as the kit's step table [4, digest 12]: one resolve function per PBEM window.
 
 weather (nobody: Visibility and Shadow Phases) -> shadowed-german / shadowed-allied (3A, only a side
-with Shadowed units) -> orders (both: 3B-3H, search, air attack, naval combat, random events) ->
-admin (nobody) -> weather.  Two INTERRUPT windows suspend the orders step: ``doctrine`` (option
+with Shadowed units that its IF SHADOWED orders of last turn do not all cover) -> orders (both: 3B-3H,
+search, air attack, naval combat, random events) -> admin (nobody) -> weather.  Two INTERRUPT windows suspend the orders step: ``doctrine`` (option
 ``battle_doctrine=ask``, a combat coming and a side without DOCTRINE) and ``convoy`` (a convoy found
 under ON_CONVOY ASK).
 """
@@ -37,10 +37,14 @@ def weather(k: KitWork[Work], orders: Orders) -> None:
     w = k.data
     w.s = replace(w.s, reports=(), moved=(), shadowers=(), shadowed_now=(), searched=())
     game.visibility_phase(w, k.dice)
+    if not w.s.ended:
+        game.ordered_ahead(w, SIDES)  # units moved by IF SHADOWED orders need no window [7.1]
 
 
 def shadowed_german(k: KitWork[Work], orders: Orders) -> None:
     game.shadowed_move(k.data, "german", orders.get("german", ()))
+    if not k.data.s.ended:
+        game.ordered_ahead(k.data, ("allied",))
 
 
 def shadowed_allied(k: KitWork[Work], orders: Orders) -> None:
@@ -89,7 +93,7 @@ def _unless_ended(nxt: str | Callable[[Work], str]) -> Callable[[KitWork[Work]],
 
 
 def _after_german(w: Work) -> str:
-    return "shadowed-allied" if game.shadowed_units(w, "allied") else "orders"
+    return "shadowed-allied" if game.waiting(w, "allied") else "orders"
 
 
 def _title(step: str) -> Callable[[State], str]:

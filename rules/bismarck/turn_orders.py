@@ -16,7 +16,7 @@ from .board import board
 from .checking import TF_RE, Ctx, hex_word, unit_id
 from .conditions import ENGAGE_FORM, suffix_condition
 from .tables import X
-from .verbs import Detach, Engage, Fly, Form, Join, Move, Order, Patrol, Port, Refuel, Release, Repair, Rtb, Search
+from .verbs import Detach, Engage, Fly, Form, Join, Move, Order, Patrol, Port, Refuel, Release, Repair, Rtb, Search, Stay
 
 TF_VERBS = ("FORM", "JOIN", "DETACH")
 
@@ -83,9 +83,9 @@ def _dissolve_small(ctx: Ctx, tfs: set[str]) -> None:
 
 
 # --- ships that stay: repair, port, patrol, RTB, refuel [7.3-7.7] ------------------------------
-def _one_ship(ctx: Ctx, w: Sequence[str]) -> dict:
+def _one_ship(ctx: Ctx, w: Sequence[str], rule: str) -> dict:
     if len(w) != 2:
-        raise OrderSyntaxError(f"write {w[0].upper()} <ship>")
+        raise OrderSyntaxError(f"write {w[0].upper()} <ship>", rule=rule)
     return ctx.ship(w[1])
 
 
@@ -112,7 +112,7 @@ def _not_moving(ctx: Ctx, ships: list[dict], uid: str, verb: str, rule: str) -> 
 
 
 def repair(ctx: Ctx, w: Sequence[str]) -> Repair:
-    x = _one_ship(ctx, w)
+    x = _one_ship(ctx, w, "7.3")
     if not x["rudder"] and not any(x["ee"]):
         raise IllegalOrderError(f"{x['id']} has no rudder damage or lost ER to repair", rule="7.3")
     _stays(ctx, x, "REPAIR", "7.3")
@@ -120,7 +120,7 @@ def repair(ctx: Ctx, w: Sequence[str]) -> Repair:
 
 
 def port(ctx: Ctx, w: Sequence[str]) -> Port:
-    x = _one_ship(ctx, w)
+    x = _one_ship(ctx, w, "7.4")
     p = board().ports.get(x["hex"])
     if p is None or p.side != ctx.side:
         raise IllegalOrderError(f"{x['id']} is not in a friendly port hex", rule="7.4")
@@ -129,7 +129,7 @@ def port(ctx: Ctx, w: Sequence[str]) -> Port:
 
 
 def rtb(ctx: Ctx, w: Sequence[str]) -> Rtb:
-    x = _one_ship(ctx, w)
+    x = _one_ship(ctx, w, "7.7.2")
     if x["cls"] not in ("BB", "BC", "CA") or (not x["rudder"] and not any(x["ee"])):
         raise IllegalOrderError("Return to Base is for a heavy ship with reduced ER", rule="7.7.2")
     return Rtb(x["id"])
@@ -137,7 +137,7 @@ def rtb(ctx: Ctx, w: Sequence[str]) -> Rtb:
 
 def patrol(ctx: Ctx, w: Sequence[str]) -> Patrol:
     if len(w) != 2:
-        raise OrderSyntaxError("write PATROL <unit>")
+        raise OrderSyntaxError("write PATROL <unit>", rule="7.6")
     u = ctx.need_unit(w[1])
     if ctx.vis >= X or ctx.fog_blocks(u[0]["hex"]):
         raise IllegalOrderError("no patrol at visibility X or in a fog hex while fog is on", rule="7.6")
@@ -180,12 +180,27 @@ def move(ctx: Ctx, w: Sequence[str]) -> Move:
         raise IllegalOrderError(f"{uid}: {text if ok else why}", rule=ref[:-1] if ok else "7.7.2")
     ctx.moved.add(uid)
     ctx.dest[uid] = path[-1]
+    ctx.paths[uid] = len(path)
     for x in u:
         if x["cls"] == "CV":
             for a in ctx.air.values():
                 if a["base"] == x["id"]:
                     ctx.base_after[a["id"]] = path[-1]
     return Move(uid, tuple(path))
+
+
+def stay(ctx: Ctx, w: Sequence[str]) -> Stay:
+    """STAY <unit>: a Shadowed unit stays put in its Shadowed movement (leaving it out does the same) [7.1]."""
+    if len(w) != 2:
+        raise OrderSyntaxError("write STAY <unit>", rule="7.1")
+    if not ctx.step.startswith("shadowed"):
+        raise IllegalOrderError("STAY is for a Shadowed unit in its Shadowed movement (or IF SHADOWED <unit> THEN "
+                                "STAY <unit> for next turn); now a unit with no MOVE line stays anyway", rule="7.1")
+    u = ctx.need_unit(w[1])
+    uid = unit_id(u)
+    _may_move_now(ctx, uid, u)
+    ctx.moved.add(uid)
+    return Stay(uid)
 
 
 def _may_move_now(ctx: Ctx, uid: str, u: list[dict]) -> None:
@@ -334,6 +349,7 @@ VERBS = (
     _verb("RTB", rtb, "RTB <ship>", "7.7.2"),
     _verb("REFUEL", refuel, "REFUEL <ship> FROM <tanker>", "7.5"),
     _verb("MOVE", move, "MOVE <unit> <hex> [<hex>]", "7.7"),
+    _verb("STAY", stay, "STAY <unit> (a Shadowed unit, in its Shadowed movement)", "7.1"),
     _verb("FLY", fly, "FLY <air> <hex>[+S|+S+S|+A] ...", "7.7.1"),
     _verb("SEARCH", search, "SEARCH ALL|NONE|<hex> ...", "8"),
     _verb("ENGAGE", engage, ENGAGE_FORM, "10"),

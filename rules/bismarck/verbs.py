@@ -16,6 +16,8 @@ def standing_key(words: Sequence[str]) -> str:
     verb = words[0].upper()
     if verb in ("ON_SHADOW", "DOCTRINE") and len(words) > 1:
         return f"{verb} {words[1].upper()}"
+    if verb == "IF" and len(words) > 2 and words[1].upper() == "SHADOWED":
+        return f"IF SHADOWED {words[2].upper()}"
     if verb in ("SHADOW", "ON_DIVERSION") and len(words) > 2 and words[1].upper() not in ("FAST", "SLOW", "BOTH"):
         return f"{verb} {words[1].upper()}"
     return verb
@@ -128,6 +130,16 @@ class Move:
 
 
 @dataclass(frozen=True)
+class Stay:
+    """STAY <unit>: a Shadowed unit stays in its hex in the Shadowed movement (it may then repair or refuel) [7.1]."""
+
+    unit: str
+
+    def text(self) -> str:
+        return f"STAY {self.unit}"
+
+
+@dataclass(frozen=True)
 class Fly:
     """FLY <air> <hex>[+S|+S+S|+A] ... : a flight path with the markers dropped on it [7.7.1].
 
@@ -202,5 +214,5 @@ class Ignore:
         return "IGNORE" if ask.key == "convoy" else None
 
 
-Order = Policy | Form | Join | Detach | Repair | Port | Rtb | Patrol | Refuel | Move | Fly | Search | Engage | Release \
+Order = Policy | Form | Join | Detach | Repair | Port | Rtb | Patrol | Refuel | Move | Stay | Fly | Search | Engage | Release \
     | Attack | Ignore

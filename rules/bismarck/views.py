@@ -135,7 +135,8 @@ def form(view: dict, seat: str) -> str:
         out += ["# a convoy has been found (see your reports): ATTACK or IGNORE", "IGNORE"]
         return "\n".join(out) + "\n"
     if step.startswith("shadowed"):
-        out.append("# your Shadowed units move first and announce; leave a unit out to keep it in place [7.1]")
+        out.append("# your Shadowed units move first and announce; STAY <unit> (or leave a unit out) keeps it in "
+                   "place, or your IF SHADOWED order for it, if any, is carried out [7.1]")
         for u in view["units"]:
             if u["id"] in view["must_move"]:
                 out.append(f"# MOVE {u['id']} <hex> [<hex>]   (now {u['hex']}, up to {u['limit']} hexes)")
@@ -144,6 +145,8 @@ def form(view: dict, seat: str) -> str:
         out.append("# REPAIR <ship> | PORT <ship> | PATROL <unit> | FLY <air> <hex>[+S|+A] ... | SEARCH ALL|NONE|<hex>...")
         out.append("# ENGAGE <contact> [WITH <unit>]   (calls are fought one at a time, in file order) [10]")
         out.append("#   IF PREVIOUS WON|LOST|DRAWN|NONE | IF AFLOAT|SUNK <ship> THEN ENGAGE ... [ELSE ENGAGE ...]")
+        out.append("# next turn, if Shadowed (saves a window) [7.1]: IF SHADOWED <unit> THEN MOVE <unit> <hex> [<hex>]"
+                   " | IF SHADOWED <unit> THEN STAY <unit>   (the path starts where this turn's MOVE ends)")
         out.append("#" + (" REFUEL <ship> FROM <tanker> | RTB <ship>"
                           if seat == "german" else " RELEASE <ship>"))
         if seat == "allied":

@@ -30,10 +30,7 @@ def can_fire(world: World, a: Aircraft, target: str = "") -> bool:
 
 def unseen_by(world: World, a: Aircraft, side: str) -> bool:
     """True when ``side`` may not see aircraft ``a`` (fog games; the British see all by radar)."""
-    if not world.fog or side == "gb" or a.side == side:
-        return False
-    eyes = [x.hex for x in world.on_board(side)]
-    return not combat.seen(a.hex, a.alt, eyes, int(world.opts["visual_range"]))
+    return world.hidden_from(a, side)
 
 
 def label(world: World, a: Aircraft, for_side: str) -> str:

@@ -37,6 +37,10 @@ PHASE_WORDS = {"setup": "the setup", "move": "your movement phase", "react": "a 
                "none": "a phase where you give no orders"}
 
 
+def _taken(spots: set[tuple[Hex, str]]) -> movement.Occupied:
+    return lambda h, alt: (h, alt) in spots
+
+
 # ------------------------------------------------------------------------- what the view offers
 def kind_of(view: View) -> str:
     """What the seat may order now: setup, move, react or none."""
@@ -382,7 +386,7 @@ class FileReplay:
     def __init__(self, view: View) -> None:
         self.view = view
         self.own = {a["id"]: a for a in view["own"]}
-        self.occ = {(board.parse_hex(p["hex"]), p["alt"]) for p in view["planes"]}
+        self.occ = planning.occupancy(view)  # an earlier seat's allies are not counted where they are now
         self.start = {a["id"]: planning.start_of(a) for a in planning.movers(view)}
         self.paths: dict[str, list[Hex]] = {}
         self.exits: dict[str, str] = {}  # edge each moved aircraft leaves by ("" if it stays)
@@ -391,6 +395,7 @@ class FileReplay:
         self.notes: list[str] = []
         self.ends: dict[str, Where | None] = {}  # where each moved aircraft ends (None: it left the board)
         self.combat: list[tuple[OrderLine, Fire | Unjam]] = []  # checked once every move is known
+        self.before = planning.earlier_allies(view)  # flown first [G-28]: see warn_before
 
     def __call__(self, parsed: Sequence[tuple[OrderLine, AnyOrder]], view: View, seat: str) -> list[OrderProblem]:
         problems = []
@@ -493,6 +498,7 @@ class FileReplay:
                 raise IllegalOrderError(f"{o.ac}: {board.fmt(block)} already holds an aircraft at {alt2.lower()}; "
                                         f"legal paths include {ex}", rule="R 4.1.1")
             self.notes.append(f"{o.ac}: every path is blocked, the forced-stacking rule applies [R 4.2.6]")
+        self.warn_before(o, w, alt, alt2, end_only)
         if w.exited:
             self.notes.append(f"{o.ac} leaves the board by the {board.edge_of(w.off_hex)} edge")  # type: ignore[arg-type]
         else:
@@ -500,6 +506,24 @@ class FileReplay:
         self.paths[o.ac] = [x for x, _ in w.cells]
         self.ends[o.ac] = None if w.exited else (w.end, w.facing, alt2)  # type: ignore[assignment]
         self.exits[o.ac] = board.edge_of(w.off_hex) if w.exited else ""  # type: ignore[arg-type]
+
+    def warn_before(self, o: Move, w: movement.Walk, alt: str, alt2: str, end_only: bool) -> None:
+        """An acknowledgement warning: an earlier seat's aircraft (flown first, its move unknown here) may
+        stand in this path -- where it is now if its player wrote no MOVE for it, or where one of its legal
+        moves ends; the path then gives way to the nearest free one [R 4.1.1, G-28]."""
+        names = []
+        for x in self.before:
+            xh = board.parse_hex(x["hex"])
+            st = tables.stats(x["type"], x["damaged"], x["commander"], x.get("bombs", 0))
+            spots = {(xh, x["alt"])} | {(mw.end, movement.new_alt(x["alt"], ch)) for ch, _, mw in
+                                        movement.options(st, xh, x["facing"], x["alt"], lambda h, a: False, end_only)
+                                        if not mw.exited}
+            if movement.first_block(w, alt2, _taken(spots), end_only, alt, o.at) is not None:
+                names.append(f"{x['id']} ({x['seat']})")
+        if names:
+            self.notes.append(f"MOVE {o.ac}: {', '.join(names)} of an earlier seat moves before it in this phase, "
+                              f"not known here, and may end in a hex of this path; {o.ac} then flies the nearest "
+                              "free path instead and you are told [R 4.1.1]")
 
     def withdraw(self, o: Withdraw) -> None:
         a = self.own[o.ac]
@@ -528,10 +552,15 @@ class FileReplay:
         if where is None:
             raise IllegalOrderError(f"{o.ac} leaves the board in its move and cannot fire this stage", rule="R 4.3, 5.1")
         me = self.plane_at(self.own[o.ac], where)
-        hit = combat.nearest_on_line(me, self.planes_at_combat(), self.view["options"])
+        # an ally's aircraft moves in this same phase from another seat's file, unknown here: the line is
+        # read without them, and the acknowledgement says when one of them may yet block it
+        allies = {p["id"] for p in self.view.get("friends", [])}
+        hit = combat.nearest_on_line(me, [p for p in self.planes_at_combat() if p.id not in allies],
+                                     self.view["options"])
         target = hit if hit and hit[0].side != me.side and hit[0].alt == me.alt and self.sees(hit[0]) else None
         if target and (not o.at or target[0].id == o.at):
             self.warn_hopeless(me, *target)
+            self.warn_allies(o, me, *target)
             return
         h, f, alt = where
         there = (f"the nearest aircraft there is {hit[0].id} at distance {hit[1]}, {hit[0].alt.lower()}"
@@ -550,6 +579,33 @@ class FileReplay:
                                 f"{why}, so it cannot fire at {o.at}: only the nearest aircraft on the line of "
                                 "fire, at the same altitude, may be fired at (change its MOVE)",
                                 rule="R 5.1, 5.2, 5.3.2")
+
+    def warn_allies(self, o: Fire, me: combat.Plane, target: combat.Plane, dist: int) -> None:
+        """Acknowledgement warnings for what an ally's move, not known at this check, may change [R 5.2, 5.3.2]:
+        an ally's aircraft that one of its legal moves brings onto the line of fire before the target, and
+        (fog) a target seen now only from an ally's aircraft.  Either way the shooter then holds fire."""
+        line = board.ray(me.hex, me.facing, dist)
+        any_blocks = self.view["options"].get("blocking") == "any"
+        end_only = self.view["options"]["occupancy"] == "end_hex"
+        taken = {(p.hex, p.alt) for p in self.planes_at_combat() if p.id not in {f["id"] for f in self.view["friends"]}}
+        may_block = []
+        for f in self.view.get("friends", []):
+            st = tables.stats(f["type"], f["damaged"], f["commander"], f.get("bombs", 0))
+            moves = movement.options(st, board.parse_hex(f["hex"]), f["facing"], f["alt"],  # type: ignore[arg-type]
+                                     lambda h, a: (h, a) in taken, end_only)
+            if any(not w.exited and w.end in line and (any_blocks or movement.new_alt(f["alt"], ch) == me.alt)
+                   for ch, _, w in moves):
+                may_block.append(f"{f['id']} ({f.get('seat', 'an ally')})")
+        shot = f"{o.ac} at {target.id}"
+        if may_block:
+            self.notes.append(f"{shot}: checked without your allies' moves of this phase, not known yet; "
+                              f"{', '.join(may_block)} can end its move on the line of fire before {target.id}, and "
+                              f"if one does, {o.ac} holds fire and you are told [R 5.3.2]")
+        if self.view["side"] == "de" and self.view["options"]["visibility"] == "fog":
+            eyes = [w[0] for w in (self.end_of(a) for a in self.own.values()) if w is not None]
+            if not combat.seen(target.hex, target.alt, eyes, int(self.view["options"]["visual_range"])):
+                self.notes.append(f"{shot}: {target.id} is seen now only from your allies' aircraft; if none of "
+                                  f"your side's pilots sees it after the moves, {o.ac} holds fire and you are told [R 5.2]")
 
     def unjam(self, o: Unjam) -> None:
         """The unjam try is made in the combat phase, on the board [R 5.3.4, 4.3]."""

@@ -175,14 +175,17 @@ def fly(world: World, a: Aircraft, w: Walk, alt2: str, at: int, collide: Occupie
 def collision(world: World, a: Aircraft, h: Hex, f: str, alt: str, entered: list[Hex]) -> bool:
     """Forced into an occupied hex: a 6 is a collision destroying both [R 4.2.6, G-25]; True if so."""
     other = next(x for x in world.on_board() if x.hex == h and x.alt == alt and x.id != a.id)
+    # fog: two British aircraft out of German sight collide (or not) for the British only; a German in the
+    # hex sees the other aircraft there, so otherwise both sides see it
+    who = "gb" if any(world.hidden_from(x, "de") for x in (a, other)) else EVERYONE
     v = world.w.roll(6, f"collision check {a.id} with {other.id} at {board.fmt(h)} (6 = collision) [R 4.2.6]",
-                     seen_by=EVERYONE)
+                     seen_by=who)
     if v not in tables.dice_table()["collision"]:
-        world.w.say(f"{a.id} squeezes in beside {other.id} at {board.fmt(h)} without a collision [R 4.2.6]")
+        world.w.say(f"{a.id} squeezes in beside {other.id} at {board.fmt(h)} without a collision [R 4.2.6]", to=who)
         return False
     award = world.opts["collision_vp"] == "award"
     world.set(a.id, hex=h, alt=alt, facing=f, path=tuple(entered + [h]))
-    world.w.say(f"{a.id} and {other.id} collide at {board.fmt(h)}", kind="collision")
+    world.w.say(f"{a.id} and {other.id} collide at {board.fmt(h)}", to=who, kind="collision")
     world.destroy(world.ac[a.id], "collision", shot_down=award)
     world.destroy(other, "collision", shot_down=award)
     return True

@@ -29,11 +29,25 @@ def movers(view: Mapping[str, Any]) -> list[dict[str, Any]]:
     return [a for a in view["own"] if a["status"] == "board" or a.get("entry")]
 
 
+def earlier_allies(view: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Allies of an earlier seat: the seats' written moves are flown in seat order [G-28], so theirs come
+    first and where they end is not known from this view."""
+    me = view.get("seat", "")
+    return [x for x in view.get("friends", []) if x.get("seat", "") < me]
+
+
+def occupancy(view: Mapping[str, Any]) -> set[tuple[Hex, str]]:
+    """The (hex, altitude) taken when this seat's first move is flown, as far as the view tells: every
+    aircraft where it is now except an earlier seat's ally (it will most likely have moved on)."""
+    early = {x["id"] for x in earlier_allies(view)}
+    return {(board.parse_hex(p["hex"]), p["alt"]) for p in view["planes"] if p["id"] not in early}  # type: ignore[misc]
+
+
 def plan(view: Mapping[str, Any], order: Sequence[Mapping[str, Any]],
          choose: Callable[[Mapping[str, Any], list[Choice]], Choice]) -> list[tuple[Mapping[str, Any], Choice]]:
     """Each aircraft of ``order`` with its chosen move, in the order the moves must be written."""
     end_only = view["options"]["occupancy"] == "end_hex"
-    occ = {(board.parse_hex(p["hex"]), p["alt"]) for p in view["planes"]}
+    occ = occupancy(view)
     pending = list(order)
     out: list[tuple[Mapping[str, Any], Choice]] = []
 

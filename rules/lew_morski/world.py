@@ -58,6 +58,14 @@ class World:
         """Who learns of one side's own doings: that side in fog games, everybody in open games."""
         return side if self.fog else EVERYONE
 
+    def hidden_from(self, a: Aircraft, side: str) -> bool:
+        """True when ``side`` may not see aircraft ``a``: a fog game, German eyes out of visual range or into
+        cloud (the British see all by radar).  The one rule views, targets and events use."""
+        if not self.fog or side == "gb" or a.side == side:
+            return False
+        eyes = [x.hex for x in self.on_board(side)]
+        return not combat.seen(a.hex, a.alt, eyes, int(self.opts["visual_range"]))
+
     def set(self, ac_id: str, **kw: Any) -> Aircraft:
         self.ac[ac_id] = replace(self.ac[ac_id], **kw)
         return self.ac[ac_id]
@@ -93,8 +101,13 @@ class World:
             self.vp["de"] += v["de_per_own_bomber_lost"] if cls == "bomber" else v["de_per_own_fighter_lost"]
             if shot_down:
                 self.vp["gb"] += v["gb_per_de_bomber_shot_down"] if cls == "bomber" else v["gb_per_de_fighter_shot_down"]
-        self.w.say(f"{self.name(a)} is destroyed ({how}); VP now DE {self.vp['de']}, GB {self.vp['gb']}",
-                   kind="destroyed", ac=a.id)
+        vp = f"VP now DE {self.vp['de']}, GB {self.vp['gb']}"
+        other = "de" if a.side == "gb" else "gb"
+        if self.hidden_from(a, other):  # the score is public, the aircraft is not (fog)
+            self.w.say(f"{self.name(a)} is destroyed ({how}); {vp}", to=a.side, kind="destroyed", ac=a.id)
+            self.w.say(f"an unseen aircraft is destroyed ({how}); {vp}", to=other, kind="destroyed")
+            return
+        self.w.say(f"{self.name(a)} is destroyed ({how}); {vp}", kind="destroyed", ac=a.id)
 
     def hit(self, a: Aircraft, how: str) -> None:
         """A hit damages (flips) an intact aircraft and destroys a damaged one [R 5.2, 6.1]."""
