@@ -20,7 +20,7 @@ from .sitrep import with_sights
 from .tables import scenarios
 
 RULESET = Assembled(
-    info=RulesetInfo(name="aa_miniatures", title="Axis & Allies Miniatures (foundation)", sides=SIDES,
+    info=RulesetInfo(name="aa_miniatures", title="Axis & Allies Miniatures", sides=SIDES,
                      scenarios=tuple(Scenario(k, v["title"]) for k, v in scenarios().items()),
                      options=(Option("sight", "edge", "line of sight along hex edges and through vertices: 'edge' "
                                      "blocks only when both sides are blocked (digest 4.8); 'strict' also blocks "
