@@ -5,8 +5,10 @@ from pbem.core.errors import UnknownRulesetError
 from pbem.core.ruleset import Ruleset
 
 from . import bismarck, lew_morski, sky_ww2
+from . import wing_leader
 
-RULESETS: tuple[Ruleset, ...] = (bismarck.RULESET, lew_morski.RULESET, sky_ww2.RULESET)
+RULESETS: tuple[Ruleset, ...] = (bismarck.RULESET, lew_morski.RULESET, sky_ww2.RULESET,
+                                  wing_leader.RULESET)
 
 
 def find_ruleset(name: str, extra: tuple[Ruleset, ...] = ()) -> Ruleset:

@@ -76,6 +76,7 @@ def variant_suffix(options: Iterable[tuple[str, Any]]) -> str:
 #: ruleset is played once more with each set (OpenSpiel keeps one playthrough
 #: per game string, parameters included).  A set names only what differs.
 VARIANTS: dict[str, tuple[Mapping[str, Any], ...]] = {}
+VARIANTS["wing_leader"] = ({"cadence": "fast"}, {"cadence": "single"}, {"seats_per_side": 3})
 
 
 def targets(rulesets: Iterable[Ruleset], variants: Mapping[str, Sequence[Mapping[str, Any]]] = VARIANTS

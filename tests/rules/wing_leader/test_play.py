@@ -163,7 +163,7 @@ def _combat_example() -> State:
     from pathlib import Path
 
     from pbem.testing import known
-    case = known.load_case(Path(__file__).parents[2] / "known" / "wing_leader" / "cases" / "air_combat_example_10_5_1.toml")
+    case = known.load_case(Path(__file__).parents[2] / "known" / "wing_leader" / "air_combat_example_10_5_1.toml")
     return known.start_state(RULESET, case)
 
 
@@ -255,7 +255,7 @@ def test_dogfight_ask_opens_one_window_for_both_sides_and_both_seeking_starts_it
 
     from pbem.core.dice import FixedDice
     from pbem.testing import known
-    case = known.load_case(Path(__file__).parents[2] / "known" / "wing_leader" / "cases" / "dogfight_contested_start.toml")
+    case = known.load_case(Path(__file__).parents[2] / "known" / "wing_leader" / "dogfight_contested_start.toml")
     state = known.start_state(RULESET, case)
     orders = {seat: check_body(RULESET, state, seat, body)[0].orders
               for seat, body in (("allies", "DOGFIGHT ASK"), ("axis", "DOGFIGHT ASK\nPURSUE K"))}
@@ -340,7 +340,7 @@ def test_react_ask_stops_the_move_asks_the_escort_owner_and_resumes():
 
     from pbem.core.dice import FixedDice
     from pbem.testing import known
-    case = known.load_case(Path(__file__).parents[2] / "known" / "wing_leader" / "cases"
+    case = known.load_case(Path(__file__).parents[2] / "known" / "wing_leader"
                            / "reaction_success_stops_the_attacker.toml")
     state = known.start_state(RULESET, case)
     orders = {"allies": check_body(RULESET, state, "allies", "REACT A ASK")[0].orders, "axis": ()}
