@@ -14,11 +14,14 @@ GAMES = [
     ("bismarck", "last-dash", {}),
     ("lew_morski", "w1", {"setup": "auto"}),
     ("sky_ww2", "quick", {"aircraft": 3, "players": 6}),  # 3-v-3 with six players, hands private to each
+    ("wing_leader", "sweep", {}),
+    ("wing_leader", "raid", {"seats_per_side": 3}),  # six players, one a wing, each ordering only its own
+    ("wing_leader", "dogfight", {"cadence": "fast"}),
 ]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("ruleset, scenario, options", GAMES, ids=[g[0] for g in GAMES])
+@pytest.mark.parametrize("ruleset, scenario, options", GAMES, ids=[g[0] if g[0] != "wing_leader" else f"{g[0]}-{g[1]}" for g in GAMES])
 def test_whole_game_through_mail(tmp_path, ruleset, scenario, options):
     home = Home(tmp_path / "home")
     game = run_demo(home, ruleset, scenario, 0, "whole", options)

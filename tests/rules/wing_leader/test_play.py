@@ -328,7 +328,8 @@ def test_the_movement_form_says_what_each_mission_allows_and_who_may_react():
     state = RULESET.setup("raid", RULESET.info.resolve_options({}), SeededDice(SEED, "setup"))
     state = _movement(state)
     form = RULESET.order_form(RULESET.view(state, "allies"), "allies")
-    assert "only fly straight on" in form and "may react for T, U (10.4; REACT A NO holds it back)" in form
+    assert "only fly straight on" in form
+    assert "may react for T (2d6 8+, late 6+), U (2d6 8+, late 6+) (10.4; REACT A NO holds it back)" in form
     waiting = RULESET.order_form(RULESET.view(_start(), "axis"), "axis")
     assert "The other side rolls its tallies now" in waiting
 
