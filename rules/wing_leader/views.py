@@ -20,6 +20,10 @@ STEP_TITLES = {"raider_tally": "Raider's Tally Phase", "defender_tally": "Defend
                "movement": "Movement Phase", "over": "end of the game"}
 
 
+#: The rule behind each interrupt, known by its answers: the rating [10.5], a dogfight [10.8], a reaction [10.4].
+ASK_RULES = {("SPEED", "TURN", "BEST"): "10.5", ("SEEK", "DECLINE"): "10.8", ("YES", "NO"): "10.4"}
+
+
 def view(state: State, seat: str) -> dict[str, Any]:
     step = state.flow.step
     return {
@@ -36,6 +40,8 @@ def view(state: State, seat: str) -> dict[str, Any]:
         "asking": _question(state, seat),
         "asking_choices": list(next((a.choices for a in state.flow.pending.asks if a.seat == seat), ()))
         if state.flow.pending is not None else [],
+        "asking_default": next((a.default for a in state.flow.pending.asks if a.seat == seat), "")
+        if state.flow.pending is not None else "",
     }
 
 
@@ -88,8 +94,9 @@ def _tally_targets(state: State, seat: str) -> dict[str, dict[str, int]]:
 
 def order_form(v: View, seat: str) -> str:
     if v["asking"]:
-        choices = v["asking_choices"]
-        return f"# {v['asking']}\n# Answer {' or '.join(choices)} (10.5, 10.8).\n{choices[-1]}\n"
+        choices, rule = v["asking_choices"], ASK_RULES.get(tuple(v["asking_choices"]), "")
+        answer = v.get("asking_default") or choices[-1]
+        return f"# {v['asking']}\n# Answer {' or '.join(choices)} ({rule}); silence answers {answer}.\n{answer}\n"
     lines = [f"# {scenario(v['scenario'])['title']}: turn {v['turn']}, {v['step_title']} ({seat})"]
     state = position(v)
     tally_step = v["step"] in ("raider_tally", "defender_tally", "tallies", "turn")

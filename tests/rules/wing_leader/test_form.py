@@ -2,8 +2,12 @@
 escort reaction with its odds, later arrivals, and the standing orders in force with the defaults."""
 from __future__ import annotations
 
+from pathlib import Path
+
+from pbem.core.dice import FixedDice
 from pbem.rules.wing_leader import RULESET
 from pbem.testing import known
+from pbem.testing.known import check_body
 
 
 def _form(seat: str, scenario: str = "raid", options: dict | None = None, edits: list | None = None) -> str:
@@ -48,3 +52,13 @@ def test_standing_orders_in_force_and_the_defaults():
     assert "# Where no standing order says otherwise: TACTIC <sq> BEST, REACT <escort> YES, DOGFIGHT DECLINE" in form
     assert "T is a bomber by mission and may not tally (3.2.1, 7.2)\n" in form
     assert "(7.2) (7.2)" not in form
+
+
+def test_an_interrupt_form_names_its_rule_and_prefills_the_answer_silence_gives():
+    """10.4: a reaction asked of the escort's owner; signing the form unchanged answers YES, the default."""
+    case = known.load_case(Path(__file__).parents[2] / "known" / "wing_leader" / "reaction_success_stops_the_attacker.toml")
+    state = known.start_state(RULESET, case)
+    orders = {"allies": check_body(RULESET, state, "allies", "REACT A ASK")[0].orders, "axis": ()}
+    asked = RULESET.resolve(state, orders, FixedDice([])).state
+    form = RULESET.order_form(RULESET.view(asked, "allies"), "allies")
+    assert form.endswith("# Answer YES or NO (10.4); silence answers YES.\nYES\n"), form
