@@ -7,7 +7,7 @@ from pbem.core.defaults import to_json
 from pbem.core.dice import Dice
 from pbem.core.ruleset import Outcome, View
 
-from . import movement, radio, reaction, tally
+from . import dogfight, movement, radio, reaction, tally
 from .model import ENTERING, SIDES, WAITING, Squadron, State, owner, side_of
 from .parsing import allowed_moves, free_mover, plain_problem, position
 from .sky import HEADINGS, name
@@ -164,6 +164,10 @@ def _tally_lines(v: View, state: State, sq: Squadron) -> list[str]:
 def _move_lines(state: State, sq: Squadron) -> list[str]:
     """A pursuer pursues by default and a free mover moves freely [9.2.7]; anything else flies its mission,
     with the plain orders it may give instead, and an escort learns whether it may react [10.4]."""
+    if sq.dogfight:
+        moves = ", ".join(name(to) for to in dogfight.stack_moves(sq.at) if to != sq.at)
+        return [f"#   in a dogfight: the stack moves as one, for the side a d6 picks (1-3 Raider, 4-6 Defender); "
+                f"it stays unless that side's STACK {sq.id} <square> names one of {moves} (10.8.2)"]
     if sq.tally and not sq.broken:
         return [f"#   free movement with {movement.allowance(sq)} MP (9.2.7); by default it pursues", f"PURSUE {sq.id}"]
     if free_mover(state, sq) is None:

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from pbem.core.dice import FixedDice
+from pbem.core.play import play
 from pbem.rules.wing_leader import RULESET
 from pbem.testing import known
 from pbem.testing.known import check_body
@@ -62,3 +65,29 @@ def test_an_interrupt_form_names_its_rule_and_prefills_the_answer_silence_gives(
     asked = RULESET.resolve(state, orders, FixedDice([])).state
     form = RULESET.order_form(RULESET.view(asked, "allies"), "allies")
     assert form.endswith("# Answer YES or NO (10.4); silence answers YES.\nYES\n"), form
+
+
+@pytest.mark.parametrize("scenario", ["sweep", "raid", "dogfight"])
+def test_every_form_of_a_bot_game_sent_back_unchanged_is_accepted(scenario):
+    """A player who signs the form as it came gets no refusal: its suggested lines are legal orders (a
+    squadron in a dogfight is told how the stack moves instead of being offered a PURSUE, 10.8.2)."""
+    refused, forms = [], 0
+    for options in ({}, {"cadence": "fast", "seats_per_side": 3}):
+        for step in play(RULESET, scenario, b"every form signed as it came, 2026", options=options):
+            phase = RULESET.phase(step.state)
+            for seat in sorted(phase.awaiting) if phase else ():
+                form = RULESET.order_form(RULESET.view(step.state, seat), seat)
+                body = "\n".join(line for line in form.splitlines() if not line.startswith("#"))
+                refused += [f"{phase.key} {seat}: {p}" for p in check_body(RULESET, step.state, seat, body)[1]]
+                forms += 1
+    assert forms > 40 and refused == []
+
+
+def test_a_dogfighting_squadron_is_told_how_the_stack_moves():
+    edits = [["flow.step", "movement"], ["squadrons[id=A].dogfight", True], ["squadrons[id=A].tally", "K"],
+             ["squadrons[id=K].dogfight", True], ["squadrons[id=K].tally", "A"], ["squadrons[id=A].at", [10, 12]],
+             ["squadrons[id=K].at", [10, 12]]]
+    form = _form("allies", "sweep", edits=edits)
+    assert "PURSUE A" not in form
+    assert "#   in a dogfight: the stack moves as one, for the side a d6 picks (1-3 Raider, 4-6 Defender); it stays " \
+           "unless that side's STACK A <square> names one of " in form
