@@ -37,10 +37,11 @@ CLOUD_COLOURS = {"wispy": "#e6e9f2", "broken": "#c4c9d6", "dense": "#8d93a3"}
 HAZE, RAIN, SUN, COORD, RULE, DOGFIGHT = "#f1ecdf", "#5d8fc9", "#e0a800", "#666666", "#d0d0d0", "#222222"
 SUN_WORDS = {"left_level": "left, level", "left_high": "left, high", "high": "overhead",
              "right_high": "right, high", "right_level": "right, level"}
-#: Where the sun is drawn for each sector: a fraction of the map's width and height (0, 0 = top left),
-#: on the frame beside the coordinates, never on a square.
-SUN_AT = {"left_level": (0.0, 0.5), "left_high": (0.0, 0.0), "high": (0.5, 0.0), "right_high": (1.0, 0.0),
-          "right_level": (1.0, 0.5)}
+#: Where the sun is drawn for each sector [4.2]: on the frame, never on a square; level suns sit in the side margin
+#: between altitudes 9 and 10, high ones in the corners beside the column letters, overhead above the letters.
+SUN_AT = {"left_level": (LEFT - MARGIN / 2, TOP + ALTITUDES * CELL / 2), "left_high": (LEFT - MARGIN / 2, TOP - 8),
+          "high": (LEFT + COLUMNS_N * CELL / 2, TITLE_BAND / 2), "right_high": (WIDTH - MARGIN / 2, TOP - 8),
+          "right_level": (WIDTH - MARGIN / 2, TOP + ALTITUDES * CELL / 2)}
 
 
 def _corner(col: int, alt: int) -> tuple[float, float]:
@@ -118,13 +119,7 @@ def _weather(sky: Mapping[str, Any]) -> tuple[list[Shape], list[Box]]:
                            for f in (0.3, 0.6, 0.9)]
     taken: list[Box] = []
     if sky.get("sun") in SUN_AT:
-        fx, fy = SUN_AT[sky["sun"]]
-        x = LEFT - MARGIN / 2 + fx * (COLUMNS_N * CELL + MARGIN)
-        y = TOP - 8 + fy * (ALTITUDES * CELL + 8) if fy else TOP - 8
-        if fy and fx in (0.0, 1.0):
-            y = TOP + ALTITUDES * CELL / 2  # level: on the border between altitudes 9 and 10
-        if fx == 0.5:
-            x, y = LEFT + COLUMNS_N * CELL / 2, TITLE_BAND / 2  # overhead: above the letters
+        x, y = SUN_AT[sky["sun"]]
         shapes += _sun((x, y))
         taken.append(Box(x - 9, y - 9, x + 9, y + 9))
     return shapes, taken

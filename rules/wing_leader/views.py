@@ -20,6 +20,8 @@ STEP_TITLES = {"raider_tally": "Raider's Tally Phase", "defender_tally": "Defend
                "movement": "Movement Phase", "over": "end of the game"}
 
 
+#: What stands where no standing order says otherwise [10.4, 10.5, 10.8, 11.0].
+DEFAULTS = "# Where no standing order says otherwise: TACTIC <sq> BEST, REACT <escort> YES, DOGFIGHT DECLINE, CONSENT NO"
 #: The rule behind each interrupt, known by its answers: the rating [10.5], a dogfight [10.8], a reaction [10.4].
 ASK_RULES = {("SPEED", "TURN", "BEST"): "10.5", ("SEEK", "DECLINE"): "10.8", ("YES", "NO"): "10.4"}
 
@@ -112,7 +114,7 @@ def order_form(v: View, seat: str) -> str:
         lines += _form_lines(v, state, sq)
     kept = [f"#   {o['text']}" for o in v["standing"]]
     lines += ["# Standing orders in force (CANCEL <key> removes one):", *kept] if kept else ["# Standing orders: none"]
-    lines.append(_defaults_line(v))
+    lines.append(DEFAULTS)
     return "\n".join(lines) + "\n"
 
 
@@ -138,13 +140,6 @@ def _arrival_lines(sq: Squadron) -> list[str]:
     alts = f" at altitude {' or '.join(map(str, sq.altitudes))} (ARRIVE {sq.id} <altitude>; else {sq.altitudes[0]})" \
         if sq.altitudes else ""
     return [f"# {sq.id} {card(sq.model)['name']} arrives on turn {sq.arrives} {where}{alts} (5.3.1)"]
-
-
-def _defaults_line(v: View) -> str:
-    """What stands where no standing order says otherwise [10.4, 10.5, 10.8, 11.0]."""
-    return "# Where no standing order says otherwise: TACTIC <sq> BEST, REACT <escort> YES, DOGFIGHT DECLINE, " \
-        "CONSENT NO"
-
 
 
 def _tally_lines(v: View, state: State, sq: Squadron) -> list[str]:
