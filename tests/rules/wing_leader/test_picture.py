@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from pbem import pictures
-from pbem.core.labels import problems, text_box
+from pbem.core.labels import Box, problems, text_box
 from pbem.core.picture import Circle, Line, Polygon, Text
 from pbem.rules.wing_leader import RULESET
 from pbem.rules.wing_leader import picture as pic
@@ -97,3 +97,17 @@ def test_rain_falls_under_dense_cloud_when_the_scenario_has_rain():
     p = RULESET.picture(view)
     rain = [s for s in p.shapes if isinstance(s, Line) and s.color == pic.RAIN and s.points[0][1] < pic.GRID_BOTTOM]
     assert len(rain) == 3 * 10 and "rain (under dense cloud)" in {t.text for t in p.shapes if isinstance(t, Text)}
+
+
+def test_the_sun_of_every_sector_sits_on_the_frame_clear_of_every_text():
+    """4.2: each of the five sun sectors is drawn off the squares, on its own side, overlapping no coordinate."""
+    view = RULESET.view(known.start_state(RULESET, known.Case("p", "-", "-", {"scenario": "raid"})), "allies")
+    grid = (pic.LEFT, pic.TOP, pic.LEFT + 26 * pic.CELL, pic.GRID_BOTTOM)
+    for sector in ("left_level", "left_high", "high", "right_high", "right_level"):
+        p = RULESET.picture({**view, "sky": {**view["sky"], "sun": sector}})
+        (sun,) = [s for s in p.shapes if isinstance(s, Circle) and s.fill == pic.SUN and s.center[1] < pic.GRID_BOTTOM]
+        x, y = sun.center
+        assert not (grid[0] < x < grid[2] and grid[1] < y < grid[3]), sector
+        assert (x < grid[0]) == sector.startswith("left") and (x > grid[2]) == sector.startswith("right")
+        box = Box(x - 9, y - 9, x + 9, y + 9)
+        assert not any(box.overlaps(text_box(t)) for t in p.base + p.shapes if isinstance(t, Text)), sector
