@@ -101,7 +101,7 @@ def _known(case: str, seats: dict[str, str]) -> State:
     from pathlib import Path
 
     from pbem.testing import known
-    state = known.start_state(RULESET, known.load_case(Path(__file__).parents[2] / "known" / "wing_leader" / "cases"
+    state = known.start_state(RULESET, known.load_case(Path(__file__).parents[2] / "known" / "wing_leader"
                                                        / f"{case}.toml"))
     names = ("allies-1", "allies-2", "axis-1", "axis-2")
     return replace(state, seat_names=names, squadrons=tuple(s.move(seat=seats[s.id]) for s in state.squadrons))
