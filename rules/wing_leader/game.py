@@ -8,10 +8,12 @@ a window, except the interrupts a side asked for (``TACTIC <sq> ASK``, ``DOGFIGH
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from pbem.core.flow import OVER
 from pbem.core.phases import ALL, Step, Steps
 from pbem.core.ruleset import Seat, Window
+from pbem.core.scripts import Cursor
 from pbem.core.verbs import Order
 from pbem.core.work import EVERYONE, Work
 
@@ -47,21 +49,28 @@ def movement_phase(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
     _moves(w, order, orders)
 
 
-def _moves(w: Work[Air], order: Sequence[str], orders: Mapping[str, Sequence[Order]]) -> None:
+def _moves(w: Work[Air], order: Sequence[str], orders: Mapping[str, Sequence[Order]],
+           stopped: Mapping[str, Any] | None = None) -> None:
     """The squadrons' moves in ``order`` (those not moved yet), then the Combat Phase.  A move that reaches
-    an escort whose owner asked to be asked stops here and resumes in ``reaction_choice`` [10.4]."""
+    an escort whose owner asked to be asked stops here and resumes in ``reaction_choice`` [10.4], its
+    squadron's script at the entry that stopped (``stopped``)."""
     air = w.data
     for sid in order:
         if sid in air.moved or sid not in air.squadrons:   # moved with its stack or while reacting; or split
             continue
+        again = stopped if stopped is not None and stopped["sq"] == sid else None
         try:
             if air.squadron(sid).dogfight:
                 move_stack(w, air.squadron(sid), orders)
+            elif again is not None:
+                activate(w, air.squadron(sid), orders.get(air.squadron(sid).side, ()),
+                         Cursor.load(again["cursor"]), bool(again["carried"]))
             else:
                 activate(w, air.squadron(sid), orders.get(air.squadron(sid).side, ()))
         except AskReaction as ask:
             w.interrupt("reaction_choice", ask.asks, order=list(order), moved=list(air.moved),
                         reacting=dict(air.reacting),
+                        stopped={"sq": sid, "cursor": ask.cursor.dump(), "carried": ask.carried},
                         orders={side: [dump_order(o) for o in orders.get(side, ())] for side in SIDES})
             return
     air.moved_last = tuple(air.moved)
@@ -109,7 +118,8 @@ def reaction_choice(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None
     air = w.data
     air.moved = list(data["moved"])
     air.reacting = {**data["reacting"], **{k.removeprefix("react-"): v for k, v in w.answers.items()}}
-    _moves(w, data["order"], {side: tuple(load_order(o) for o in kept) for side, kept in data["orders"].items()})
+    _moves(w, data["order"], {side: tuple(load_order(o) for o in kept) for side, kept in data["orders"].items()},
+           data.get("stopped"))
 
 
 def dogfight_choice(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
