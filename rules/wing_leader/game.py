@@ -22,7 +22,7 @@ from .admin import admin_order, administrative
 from .air import Air
 from .model import SIDES, State, side_of
 from .moves import AskReaction, activate, keeping_formation, move_stack
-from .orders import Break, End, Escape, Rejoin, Vector, dump_order, load_order
+from .orders import Break, End, Escape, Rejoin, Vector, Wings, dump_order, load_order
 from .tally_phase import both_tallies, defender_tally, raider_tally
 
 
@@ -148,6 +148,25 @@ def combat_choice(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
 FIRST_STEP = {"standard": "raider_tally", "fast": "tallies", "single": "turn"}
 
 
+def choosers(state: State) -> tuple[str, ...]:
+    """The seats that choose wings: those of a side with two or more [9.5]."""
+    return tuple(seat for side in SIDES if len(state.seats_of(side)) > 1 for seat in state.seats_of(side))
+
+
+def first_step(state: State) -> str:
+    """The game's first window: the choice of wings when a side has several players, else the first turn's."""
+    return "wings" if choosers(state) else FIRST_STEP[state.option("cadence", "standard")]
+
+
+def _wings(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
+    seating.choose_wings(w, {seat: [m for o in kept if isinstance(o, Wings) for m in o.squadrons]
+                             for seat, kept in orders.items()})
+
+
+def _first_turn(w: Work[Air]) -> str:
+    return FIRST_STEP[w.data.state.option("cadence", "standard")]
+
+
 def _next_after_movement(w: Work[Air]) -> str:
     return OVER if w.data.over else FIRST_STEP[w.data.state.option("cadence", "standard")]
 
@@ -169,6 +188,8 @@ def _both_tallies(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
 
 
 STEPS: Steps[State, Air] = Steps([
+    Step("wings", _wings, next=_first_turn, who=choosers,
+         title="the choice of wings", prompt="Before the first turn: each player of a side chooses the wings he commands (9.5)"),
     Step("raider_tally", _raider_tally, next="defender_tally", who=lambda s: s.seats_of(s.raider),
          title="the Raider's tally rolls", prompt="Tally Phase [6.0, 7.2]: the Raider drops and rolls first"),
     Step("defender_tally", _defender_tally, next="movement", who=lambda s: s.seats_of(s.defender),

@@ -258,6 +258,16 @@ class Return:
         return f"RETURN {self.sq} {self.square}"
 
 
+@dataclass(frozen=True)
+class Wings:
+    """The formations a wing player asks to command, each named by one of its squadrons [9.5]."""
+
+    squadrons: tuple[str, ...]
+
+    def text(self) -> str:
+        return " ".join(("WINGS",) + self.squadrons)
+
+
 MOVEMENT = (Move, Pursue, Plain, Join, Return)
 
 
@@ -303,4 +313,4 @@ def load_order(data: Any) -> Any:
 
 _KINDS: dict[str, Any] = {k.__name__: k for k in (
     Tally, Command, Split, Drop, Move, Pursue, Plain, Vector, Escape, End, Rejoin, Break, Tactic, React, Priority,
-    Arrive, Consent, Seek, Stack, Join, Return, Answer, If, Condition)}
+    Arrive, Consent, Seek, Stack, Join, Return, Answer, Wings, If, Condition)}

@@ -18,7 +18,7 @@ from pbem.core.verbs import Order, Verb, VerbTable, arity, one_of
 from . import dogfight, movement, radio, tally, wings
 from .model import Squadron, State, owner, side_of
 from .orders import (Answer, Arrive, Break, Command, Consent, Drop, End, Escape, Join, Move, Plain, Priority, Pursue, React, Rejoin,
-                     Return, Seek, Split, Stack, Tactic, Tally, Vector)
+                     Return, Seek, Split, Stack, Tactic, Tally, Vector, Wings)
 
 
 TALLY_STEPS = ("raider_tally", "defender_tally", "tallies")
@@ -49,11 +49,30 @@ def _own(view: View, seat: str, sid: str, rule: str) -> Squadron:
 
 
 def _window(view: View, tally_window: bool) -> None:
+    if view["step"] == "wings":
+        raise IllegalOrderError("the players are choosing their wings (WINGS); the first Tally Phase comes next",
+                                rule="6.0")
     if view["step"] == "turn":   # cadence single: one window for both phases
         return
     if (view["step"] in TALLY_STEPS) != tally_window:
         raise IllegalOrderError("this order belongs to the " + ("Tally" if tally_window else "Movement")
                                 + " Phase; now is the " + view["step_title"], rule="6.0")
+
+
+def parse_wings(args: Sequence[str], view: View, seat: str) -> Wings:
+    """The formations a wing player asks for, each named by one of its squadrons, before the first turn [9.5]."""
+    if view["step"] != "wings":
+        raise IllegalOrderError("wings are chosen before the first turn, not now", rule="9.5")
+    if not args:
+        raise OrderSyntaxError("expected WINGS <squadron> ... (a squadron of each wing you want)", rule="9.5")
+    state = position(view)
+    ids = [a.upper() for a in args]
+    ours = {s.id for s in state.of_side(side_of(seat))}
+    strangers = [i for i in ids if i not in ours]
+    if strangers:
+        raise IllegalOrderError(f"{', '.join(strangers)}: not a squadron of your side ({', '.join(sorted(ours))})",
+                                rule="9.5")
+    return Wings(tuple(dict.fromkeys(ids)))
 
 
 def parse_tally(args: Sequence[str], view: View, seat: str) -> Tally:
@@ -399,6 +418,7 @@ VERBS = scripted(VerbTable([
     Verb("ARRIVE", parse_arrive, "ARRIVE <squadron> <altitude>", "5.3.1"),
     Verb("LEADS", parse_priority("LEADS", "10.2"), "LEADS <squadron> ... (none: the default)", "10.2"),
     Verb("HITS", parse_priority("HITS", "10.2.2"), "HITS <enemy> ... (none: the default)", "10.2.2"),
+    Verb("WINGS", parse_wings, "WINGS <squadron> ... (before the first turn: the wings you command)", "9.5"),
     Verb("STACK", parse_stack, "STACK <squadron> STAY|<square>", "10.8.2"),
     Verb("CANCEL", parse_cancel, "CANCEL TACTIC|REACT <squadron>", "10.5"),
 ], rule="6.0"), CONDITIONS)

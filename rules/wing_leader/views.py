@@ -7,7 +7,7 @@ from pbem.core.defaults import to_json
 from pbem.core.dice import Dice
 from pbem.core.ruleset import Outcome, View
 
-from . import escape, movement, radio, tally
+from . import escape, movement, radio, seating, tally
 from .model import SIDES, Squadron, State, owner, side_of
 from .parsing import allowed_moves, free_mover, plain_problem, position
 from .sky import HEADINGS, distance, name
@@ -17,7 +17,7 @@ from .victory import points
 
 STEP_TITLES = {"raider_tally": "Raider's Tally Phase", "defender_tally": "Defender's Tally Phase",
                "tallies": "Tally Phase (both sides)", "turn": "Tally and Movement Phases",
-               "movement": "Movement Phase", "over": "end of the game"}
+               "movement": "Movement Phase", "wings": "choice of wings", "over": "end of the game"}
 
 
 def view(state: State, seat: str) -> dict[str, Any]:
@@ -33,6 +33,7 @@ def view(state: State, seat: str) -> dict[str, Any]:
         "victory_points": points(state),
         "flexible": side_of(seat) in scenario(state.scenario).get("flexibility", ()),
         "standing": _standing(state, seat),
+        "allied_standing": _allied_standing(state, seat),
         "asking": _question(state, seat),
         "asking_choices": list(next((a.choices for a in state.flow.pending.asks if a.seat == seat), ()))
         if state.flow.pending is not None else [],
@@ -43,6 +44,13 @@ def _standing(state: State, seat: str) -> list[dict[str, str]]:
     """The seat's standing orders, then its side's (kept under the side's name when it has several seats)."""
     side = side_of(seat)
     return state.flow.standing.view_of(seat) + (state.flow.standing.view_of(side) if side != seat else [])
+
+
+def _allied_standing(state: State, seat: str) -> list[dict[str, str]]:
+    """The standing orders of the seat's allies (the other players of its side): theirs to change, shown
+    because the side fights one battle [10.2, 10.4]."""
+    return [{"seat": other, **o} for other in state.seats_of(side_of(seat)) if other not in (seat, side_of(seat))
+            for o in state.flow.standing.view_of(other)]
 
 
 def _question(state: State, seat: str) -> str:
@@ -92,6 +100,8 @@ def order_form(v: View, seat: str) -> str:
         return f"# {v['asking']}\n# Answer {' or '.join(choices)} (10.5, 10.8).\n{choices[-1]}\n"
     lines = [f"# {scenario(v['scenario'])['title']}: turn {v['turn']}, {v['step_title']} ({seat})"]
     state = position(v)
+    if v["step"] == "wings":
+        return "\n".join(lines + seating.wings_form(state, seat, scenario(v["scenario"]).get("wings", ()))) + "\n"
     tally_step = v["step"] in ("raider_tally", "defender_tally", "tallies", "turn")
     if tally_step and not _my_tally_window(state, seat):
         lines.append("# The other side rolls its tallies now; yours come in the next window (6.0). Standing "
@@ -104,6 +114,8 @@ def order_form(v: View, seat: str) -> str:
         lines += _form_lines(v, state, sq)
     kept = [f"#   {o['text']}" for o in v["standing"]]
     lines += ["# Standing orders in force (CANCEL <key> removes one):", *kept] if kept else ["# Standing orders: none"]
+    allied = [f"#   {o['seat']}: {o['text']}" for o in v.get("allied_standing", ())]
+    lines += ["# Your allies' standing orders (theirs to change):", *allied] if allied else []
     return "\n".join(lines) + "\n"
 
 
@@ -165,6 +177,10 @@ def bot_orders(v: View, seat: str, dice: Dice) -> str:
         return choices[dice.roll(len(choices), why="bot answer", seen_by=()) - 1] + "\n"
     lines: list[str] = []
     rolling: list[str] = []
+    if v["step"] == "wings":   # sometimes claim a formation of the side (so bot games exercise the choice)
+        ours = sorted(s["id"] for s in v["squadrons"] if s["side"] == v["side"])
+        pick = dice.roll(len(ours) + 1, why="bot wings", seen_by=())
+        return f"WINGS {ours[pick - 1]}\n" if pick <= len(ours) else ""
     if v["step"] in ("raider_tally", "defender_tally", "tallies", "turn"):
         tallying = {s["id"] for s in v["squadrons"] if s["tally"]}
         for sid, targets in sorted(v["tally_targets"].items()):
