@@ -10,7 +10,7 @@ from __future__ import annotations
 from pbem.core.interrupts import Ask
 from pbem.core.work import EVERYONE, Work
 
-from . import combat, dogfight, radio
+from . import combat, dogfight, radio, wings
 from .model import Squadron, max_losses, owner
 from .seating import side_standing, speaker
 from .sky import name
@@ -222,9 +222,13 @@ def _after(w: Work, sid: str, losses_now: int, weather: int) -> None:
         sq = combat.broken_effects(combat.disrupt(sq, levels))
         state = "broken" if sq.broken else f"{levels} disruption level{'s' if levels != 1 else ''}"
         w.say(f"{sid} cohesion: rolled {roll}{mod:+d} = {roll + mod}: {state} (10.7)", kind="cohesion")
-        if combat.crew_loss(sq, losses_now, roll):
-            sq = sq.move(experte=False)
-            w.say(f"{sid} loses its Experte (10.7.3)", kind="cohesion")
+        leads = wings.leads_wing(air.now(), sq)
+        if combat.crew_loss(sq, losses_now, roll, leads):
+            marker = "Experte-leader (one marker, 5.2.1)" if leads and sq.experte else \
+                "Wing Leader" if leads else "Experte"
+            sq = sq.move(experte=False, left_wing=sq.left_wing or leads)
+            w.say(f"{sid} loses its {marker} (10.7.3)"
+                  + ("; its wing formation is no more (9.5.2)" if leads else ""), kind="cohesion")
     air.put(combat.spend_ammo(sq).unescort())   # an escort that fought is a Sweep now [9.2.2 a]
 
 

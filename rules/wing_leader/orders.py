@@ -32,13 +32,15 @@ class Tally:
 
 @dataclass(frozen=True)
 class Command:
-    """A Wing Leader's order: the recipient tallies the target without a roll [9.5.4, 7.2.4]."""
+    """A Wing Leader's order: the recipient tallies the target without a roll [9.5.4, 7.2.4]; with
+    ``wing``, every Available squadron of ``sq``'s wing formation does (``ORDER WING``, 9.5.4.1)."""
 
     sq: str
     target: str
+    wing: bool = False
 
     def text(self) -> str:
-        return f"ORDER {self.sq} {self.target}"
+        return f"ORDER {'WING ' if self.wing else ''}{self.sq} {self.target}"
 
 
 @dataclass(frozen=True)

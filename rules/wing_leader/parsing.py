@@ -11,7 +11,7 @@ from pbem.core.errors import IllegalOrderError, OrderProblem, OrderSyntaxError
 from pbem.core.flow import Flow
 from pbem.core.orders import OrderLine
 from pbem.core.ruleset import View
-from pbem.core.scripts import ConditionKind, Conditions, scripted
+from pbem.core.scripts import ConditionKind, Conditions, If, scripted
 from pbem.core.standing import parse_cancel
 from pbem.core.verbs import Order, Verb, VerbTable, arity, one_of
 
@@ -99,7 +99,11 @@ def _targets(legal: dict[str, int]) -> str:
 
 
 def parse_command(args: Sequence[str], view: View, seat: str) -> Command:
-    arity(args, 2, "ORDER <squadron> <enemy>", rule="9.5.4")
+    """``ORDER <squadron> <enemy>``, or ``ORDER WING <squadron> <enemy>``: every Available squadron of that
+    squadron's wing formation onto one enemy [9.5.4, 9.5.4.1]."""
+    whole_wing = bool(args) and args[0].upper() == "WING"
+    args = args[1:] if whole_wing else args
+    arity(args, 2, "ORDER [WING] <squadron> <enemy>", rule="9.5.4")
     _window(view, True)
     sq = _own(view, seat, args[0], "9.5.4")
     state = position(view)
@@ -108,7 +112,17 @@ def parse_command(args: Sequence[str], view: View, seat: str) -> Command:
         target = state.squadron(args[1].upper())
     except KeyError:
         raise IllegalOrderError(f"no squadron {args[1]}", rule="9.5.4") from None
-    why = "it is in no wing formation" if leader is None else wings.order_problem(state, leader, sq, target)
+    if leader is None:
+        raise IllegalOrderError(f"{sq.id} cannot be ordered onto {target.id}: it is in no wing formation", rule="9.5.4")
+    if whole_wing:
+        wing = wings.wing_of(state, sq)
+        formation = wings.wing_formation(state, wing) if wing is not None else set()
+        problems = {m: wings.order_problem(state, leader, state.squadron(m), target) for m in sorted(formation)}
+        if all(problems.values()):
+            raise IllegalOrderError(f"no squadron of {leader.id}'s wing formation can be ordered onto {target.id}: "
+                                    + "; ".join(p for p in problems.values() if p), rule="9.5.4.1")
+        return Command(sq.id, target.id, wing=True)
+    why = wings.order_problem(state, leader, sq, target)
     if why:
         raise IllegalOrderError(f"{sq.id} cannot be ordered onto {target.id}: {why}", rule="9.5.4")
     return Command(sq.id, target.id)
@@ -397,7 +411,8 @@ VERBS = scripted(VerbTable([
     Verb("TALLY", parse_tally, "TALLY <squadron> <enemy>", "7.2"),
     Verb("DROP", parse_drop, "DROP <squadron>", "7.2.2"),
     Verb("SPLIT", parse_split, "SPLIT <squadron>", "9.3"),
-    Verb("ORDER", parse_command, "ORDER <squadron> <enemy> (Wing Leader)", "9.5.4"),
+    Verb("ORDER", parse_command, "ORDER [WING] <squadron> <enemy> (Wing Leader; WING: the whole wing formation)",
+         "9.5.4"),
     Verb("MOVE", parse_move, "MOVE <squadron> [DIVE] <square|heading|SLOW|<|>> ...", "8.1"),
     Verb("PURSUE", parse_pursue, "PURSUE <squadron> [DIVE]", "7.2.3"),
     Verb("RTB", parse_plain("RTB", "9.2.6"), "RTB <squadron>", "9.2.6"),
@@ -436,17 +451,40 @@ def _order_limits(parsed: Sequence[tuple[OrderLine, Order]], state: State) -> li
         given[leader.id] = given.get(leader.id, 0) + 1
         limit = wings.orders_allowed(state, leader)
         if limit is not None and given[leader.id] > limit:
-            problems.append(IllegalOrderError(f"{leader.id}'s wing has no radio or its net is jammed: one order only",
+            problems.append(IllegalOrderError(f"{leader.id}'s wing has no radio or its net is jammed: one order only "
+                                              "(or one ORDER WING: the whole wing formation onto one enemy)",
                                               rule="9.5.4.1").problem(line.line_no, line.text))
+    return problems
+
+
+def _wing_rolls(parsed: Sequence[tuple[OrderLine, Order]], state: State) -> list[OrderProblem]:
+    """Without radio or under jamming only one squadron of a wing may roll to tally each turn [9.5.4.1]
+    (conditional TALLY lines count: any of them might roll)."""
+    first: dict[str, str] = {}
+    problems = []
+    for line, order in parsed:
+        tally_order = order.then if isinstance(order, If) else order
+        if not isinstance(tally_order, Tally):
+            continue
+        sq = state.squadron(tally_order.sq)
+        wing, leader = wings.wing_of(state, sq), wings.leader_of(state, sq)
+        if wing is None or leader is None or wings.orders_allowed(state, leader) is None:
+            continue
+        if first.setdefault(wing["name"], sq.id) != sq.id:
+            problems.append(IllegalOrderError(
+                f"{first[wing['name']]} already rolls for {wing['name']}: a wing without radio or under jamming "
+                f"rolls for one squadron a turn; the Wing Leader may ORDER the others", rule="9.5.4.1")
+                .problem(line.line_no, line.text))
     return problems
 
 
 def whole(parsed: Sequence[tuple[OrderLine, Order]], view: View, seat: str) -> list[OrderProblem]:
     """One tally roll per squadron per phase, and a tallying squadron drops before it rolls [7.2, 7.2.2];
-    one Wing Leader order only without radio or under jamming [9.5.4.1]."""
+    one Wing Leader order (or one order to the whole wing) and one tally roll per wing only without radio
+    or under jamming [9.5.4.1]."""
     problems, rolled, dropped = [], set(), set()
     state = position(view)
-    problems += _order_limits(parsed, state)
+    problems += _order_limits(parsed, state) + _wing_rolls(parsed, state)
     for line, order in parsed:
         if isinstance(order, Drop):
             dropped.add(order.sq)

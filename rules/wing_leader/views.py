@@ -7,7 +7,7 @@ from pbem.core.defaults import to_json
 from pbem.core.dice import Dice
 from pbem.core.ruleset import Outcome, View
 
-from . import escape, movement, radio, seating, tally
+from . import escape, movement, radio, seating, tally, unplayed
 from .model import SIDES, Squadron, State, owner, side_of
 from .parsing import allowed_moves, free_mover, plain_problem, position
 from .sky import HEADINGS, distance, name
@@ -100,6 +100,7 @@ def order_form(v: View, seat: str) -> str:
         return f"# {v['asking']}\n# Answer {' or '.join(choices)} (10.5, 10.8).\n{choices[-1]}\n"
     lines = [f"# {scenario(v['scenario'])['title']}: turn {v['turn']}, {v['step_title']} ({seat})"]
     state = position(v)
+    lines += [f"# {note}" for note in unplayed.notes(v["scenario"])]
     if v["step"] == "wings":
         return "\n".join(lines + seating.wings_form(state, seat, scenario(v["scenario"]).get("wings", ()))) + "\n"
     tally_step = v["step"] in ("raider_tally", "defender_tally", "tallies", "turn")

@@ -117,3 +117,104 @@ def test_an_allys_per_squadron_standing_orders_are_shown_to_the_other_seats_of_t
     assert "#   allies-1: TACTIC A TURN" in RULESET.order_form(view, "allies-2")
     assert RULESET.view(state, "axis-1")["allied_standing"] == []
     assert "TACTIC A" not in str(RULESET.view(state, "axis-1"))
+
+
+def _sweep(step: str = "defender_tally", **changes: dict) -> State:
+    """The sweep at ``step`` with squadrons changed (``K={"tally": "A"}``)."""
+    from dataclasses import replace
+
+    from pbem.rules.wing_leader.sky import parse
+    state = replace(_start("sweep", 1), flow=replace(_start("sweep", 1).flow, step=step))
+    def edit(s):
+        c = dict(changes.get(s.id, {}))
+        if "at" in c:
+            c["at"] = parse(c["at"])
+        return s.move(**c)
+    return replace(state, squadrons=tuple(edit(s) for s in state.squadrons))
+
+
+def _jammed(**more: dict) -> State:
+    """JG 1 (K leading, L) with its net jammed: B, made an Axis squadron on the same net, is in a dogfight
+    with A [9.4.2]; B's tally on A lets the Wing Leader order onto A [9.5.4]."""
+    return _sweep(A={"at": "K15", "alert": True, "tally": "B", "dogfight": True},
+                  B={"side": "axis", "at": "K15", "tally": "A", "dogfight": True, "alert": True},
+                  K={"at": "O13"}, L={"at": "P12"}, **more)
+
+
+def test_without_radio_only_one_squadron_of_the_wing_rolls_to_tally():
+    """9.5.4.1 (1): under jamming K and L may not both roll; the second TALLY is refused with the rule."""
+    state = _jammed()
+    assert _problems_of(state, "axis", "TALLY K A") == []
+    problems = _problems_of(state, "axis", "TALLY K A\nTALLY L A")
+    assert len(problems) == 1 and "[9.5.4.1]" in problems[0] and "TALLY L A" in problems[0]
+    assert _problems_of(_sweep(K={"at": "O13"}, L={"at": "P12"}, A={"at": "K15", "alert": True}),
+                        "axis", "TALLY K A\nTALLY L A") == []   # with its radio both may roll
+
+
+def test_without_radio_the_leader_may_order_the_whole_wing_onto_one_enemy_instead():
+    """9.5.4.1 (2): ORDER WING K A tallies A for every Available squadron of the wing formation, the
+    leader's own included; it is the one order the wing may have, so a second order is refused."""
+    state = _jammed()
+    assert "[9.5.4.1]" in _problems_of(state, "axis", "ORDER WING K A\nORDER L A")[0]
+    result = RULESET.resolve(state, _orders(state, {"axis": "ORDER WING K A"}), FixedDice([]))
+    assert "K orders its wing onto A: K, L tallied (9.5.4.1)" in [e.text for e in result.events]
+    assert result.state.squadron("K").tally == "A" and result.state.squadron("L").tally == "A"
+
+
+def test_a_flight_split_on_order_stays_in_the_wing_and_may_be_ordered_later():
+    """9.5.4: the leader orders L onto A and splits it; L1 keeps the tally, L2 stays in the wing formation
+    and takes its own order in the next Tally Phase."""
+    state = _sweep(A={"at": "K15", "alert": True}, K={"at": "O13", "tally": "A"}, L={"at": "P12"})
+    result = RULESET.resolve(state, _orders(state, {"axis": "ORDER L A\nSPLIT L"}), FixedDice([]))
+    after = result.state
+    assert after.squadron("L1").tally == "A" and not after.squadron("L2").left_wing
+    from dataclasses import replace
+    again = replace(after, flow=replace(after.flow, step="defender_tally"))
+    assert _problems_of(again, "axis", "ORDER L2 A") == []
+
+
+def _crew_loss(**k: object) -> State:
+    """The 10.5.1 example with K the Wing Leader of JG 1 (L with it): K takes the B-24's hit and rolls a
+    natural 2 for cohesion."""
+    return _sweep("movement", A={"model": "b24h", "mission": "bombing", "bombs": True, "at": "M14"},
+                  K={"model": "bf109g6", "at": "M15", "heading": 2, "tally": "A", **k},
+                  L={"at": "M16", "heading": 2}, B={"status": "exited"})
+
+
+CREW_DICE = [3, 4, 4, 5, 6, 1, 3, 1, 1, 5, 5]   # ACT 7 and 9; A: loss, none; K: loss; cohesion K 1+1, A 5+5
+
+
+def test_a_crew_loss_removes_the_wing_leader_marker_and_ends_the_wing_formation():
+    """10.7.3: a loss in the combat and a natural 2 for cohesion remove the Wing Leader marker; the wing
+    formation, formed on its squadron, is no more (9.5.2)."""
+    state = _crew_loss()
+    result = RULESET.resolve(state, _orders(state, {"axis": "PURSUE K"}), FixedDice(CREW_DICE))
+    texts = [e.text for e in result.events]
+    assert "K loses its Wing Leader (10.7.3); its wing formation is no more (9.5.2)" in texts, texts
+    assert result.state.squadron("K").left_wing
+
+
+def test_an_experte_leading_the_wing_is_one_marker_lost_at_once():
+    """5.2.1: an Experte in the leader's squadron is the Wing Leader (one marker flipped); 10.7.3 removes it."""
+    state = _crew_loss(experte=True)
+    result = RULESET.resolve(state, _orders(state, {"axis": "PURSUE K"}), FixedDice(CREW_DICE))
+    texts = [e.text for e in result.events]
+    assert "K loses its Experte-leader (one marker, 5.2.1) (10.7.3); its wing formation is no more (9.5.2)" in texts
+    assert not result.state.squadron("K").experte and result.state.squadron("K").left_wing
+
+
+def _problems_of(state: State, seat: str, body: str) -> list[str]:
+    return check_body(RULESET, state, seat, body)[1]
+
+
+def test_rules_without_an_effect_are_said_in_the_form_not_silently_ignored():
+    """4.4 contrails and 5.1 Rigid doctrine: the rulebook gives neither an effect here; the form says so."""
+    from pbem.core.data import Overrides, use_overrides
+    form = RULESET.order_form(RULESET.view(_start("raid", 1), "allies"), "allies")
+    assert "# Contrails from altitude 16 (4.4): the rulebook states no effect; shown only" in form
+    assert "Rigid" not in form
+    rigid = Overrides("pbem.rules.wing_leader", {"scenarios.toml": {"dogfight": {"doctrine": {"axis": "rigid", "provenance": "placeholder"}}}})
+    with use_overrides(rigid):
+        form = RULESET.order_form(RULESET.view(_start("dogfight", 1), "allies"), "allies")
+    assert "# Rigid doctrine for axis (5.1): the rulebook puts its effect on the lost Air Combat Table; " \
+           "played as Loose" in form
