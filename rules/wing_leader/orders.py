@@ -283,15 +283,24 @@ def subject(order: Order) -> str:
 @dataclass(frozen=True)
 class Answer:
     """The answer in an interrupt window: SPEED, TURN or BEST to a rating question [10.5], SEEK or DECLINE
-    to a dogfight question [10.8]."""
+    to a dogfight question [10.8], YES or NO to a reaction question [10.4]; ``LEAD <sq>`` [10.2],
+    ``HITS <enemy>...`` [10.2.2] and ``TALLY <sq> <enemy>`` [10.8.1] answer the question their ``about``
+    names (an ask key, or the kind before its dash)."""
 
     choice: str
+    about: str = ""
+    verb: str = ""
 
     def text(self) -> str:
-        return self.choice
+        return f"{self.verb} {self.choice}".strip() if self.verb != "TALLY" else \
+            f"TALLY {self.about.removeprefix('tally-')} {self.choice}"
 
     def answer_to(self, ask: Any) -> str | None:
-        return self.choice if self.choice in ask.choices else None
+        if self.about and self.about not in (ask.key, ask.key.split("-")[0]):
+            return None
+        if not self.about and ask.key.split("-")[0] in ("lead", "hits", "tally"):
+            return None
+        return self.choice if all(c in ask.choices for c in self.choice.split()) else None
 
 
 

@@ -321,9 +321,13 @@ def parse_tactic(args: Sequence[str], view: View, seat: str) -> Tactic:
 
 
 def parse_priority(verb: str, rule: str) -> Any:
+    """``LEADS`` (own squadrons), ``HITS`` and ``RETALLY`` (enemy squadrons) priority lists, or ``ASK``: an
+    interrupt for that decision when it comes [10.2, 10.2.2, 10.8.1]."""
     def parse(args: Sequence[str], view: View, seat: str) -> Priority:
         state = position(view)
         ids = [a.upper() for a in args]
+        if ids == ["ASK"]:
+            return Priority(verb, ("ASK",))
         own = verb == "LEADS"
         unknown = [i for i in ids if i not in {s.id for s in state.squadrons if (s.side == side_of(seat)) == own}]
         if unknown:
@@ -431,8 +435,10 @@ VERBS = scripted(VerbTable([
     Verb("DOGFIGHT", parse_seek, "DOGFIGHT SEEK|DECLINE|ASK", "10.8"),
     Verb("CONSENT", parse_consent, "CONSENT YES|NO", "11.0"),
     Verb("ARRIVE", parse_arrive, "ARRIVE <squadron> <altitude>", "5.3.1"),
-    Verb("LEADS", parse_priority("LEADS", "10.2"), "LEADS <squadron> ... (none: the default)", "10.2"),
-    Verb("HITS", parse_priority("HITS", "10.2.2"), "HITS <enemy> ... (none: the default)", "10.2.2"),
+    Verb("LEADS", parse_priority("LEADS", "10.2"), "LEADS <squadron> ...|ASK (none: the default)", "10.2"),
+    Verb("HITS", parse_priority("HITS", "10.2.2"), "HITS <enemy> ...|ASK (none: the default)", "10.2.2"),
+    Verb("RETALLY", parse_priority("RETALLY", "10.8.1"),
+         "RETALLY <enemy> ...|ASK (a new tally in a dogfight; none: the first by ID)", "10.8.1"),
     Verb("WINGS", parse_wings, "WINGS <squadron> ... (before the first turn: the wings you command)", "9.5"),
     Verb("STACK", parse_stack, "STACK <squadron> STAY|<square>", "10.8.2"),
     Verb("CANCEL", parse_cancel, "CANCEL TACTIC|REACT <squadron>", "10.5"),
@@ -501,17 +507,92 @@ def whole(parsed: Sequence[tuple[OrderLine, Order]], view: View, seat: str) -> l
     return problems
 
 
+def _seat_asks(view: View) -> list[dict[str, Any]]:
+    return list(view.get("asks") or [])
+
+
+def _refuse(view: View, rule: str) -> IllegalOrderError:
+    wanted = "; ".join(f"{a['question']} -> {answer_usage(a)}" for a in _seat_asks(view)) or view["asking"]
+    return IllegalOrderError(f"the question is: {wanted}", rule=rule)
+
+
 def _parse_answer(choice: str) -> Any:
     def parse(args: Sequence[str], view: View, seat: str) -> Answer:
         arity(args, 0, choice, rule="10.5")
-        if choice not in view["asking_choices"]:
+        if not any(choice in a["choices"] and a["key"].split("-")[0] not in ("lead", "hits", "tally")
+                   for a in _seat_asks(view)):
             raise IllegalOrderError(f"the question is: {view['asking']}; answer "
                                     f"{' or '.join(view['asking_choices'])}", rule="10.5, 10.8")
         return Answer(choice)
     return parse
 
 
-ANSWERS = VerbTable([Verb(c, _parse_answer(c), c, "10.5, 10.8") for c in ("SPEED", "TURN", "BEST", "SEEK", "DECLINE",
-                                                                              "YES", "NO")],
-                    rule="10.5, 10.8")
+def _ask_of(view: View, kind: str, rule: str) -> dict[str, Any]:
+    found = next((a for a in _seat_asks(view) if a["key"] == kind or a["key"].split("-")[0] == kind), None)
+    if found is None:
+        raise _refuse(view, rule)
+    return found
 
+
+def parse_lead_answer(args: Sequence[str], view: View, seat: str) -> Answer:
+    arity(args, 1, "LEAD <squadron>", rule="10.2")
+    ask = _ask_of(view, "lead", "10.2")
+    sid = args[0].upper()
+    if sid not in ask["choices"]:
+        raise IllegalOrderError(f"{sid} may not lead this combat; choose one of {', '.join(ask['choices'])}",
+                                rule="10.2")
+    return Answer(sid, "lead", "LEAD")
+
+
+def parse_hits_answer(args: Sequence[str], view: View, seat: str) -> Answer:
+    if not args:
+        raise OrderSyntaxError("expected HITS <enemy> ... (the order they take your hits)", rule="10.2.2")
+    ask = _ask_of(view, "hits", "10.2.2")
+    ids = list(dict.fromkeys(a.upper() for a in args))
+    wrong = [i for i in ids if i not in ask["choices"]]
+    if wrong:
+        raise IllegalOrderError(f"{', '.join(wrong)}: not in this combat; the enemy squadrons are "
+                                f"{', '.join(ask['choices'])}", rule="10.2.2")
+    return Answer(" ".join(ids), "hits", "HITS")
+
+
+def parse_tally_answer(args: Sequence[str], view: View, seat: str) -> Answer:
+    arity(args, 2, "TALLY <squadron> <enemy>", rule="10.8.1")
+    ask = _ask_of(view, f"tally-{args[0].upper()}", "10.8.1")
+    enemy = args[1].upper()
+    if enemy not in ask["choices"]:
+        raise IllegalOrderError(f"{args[0].upper()} must tally an enemy of the dogfight: "
+                                f"{', '.join(ask['choices'])}", rule="10.8.1")
+    return Answer(enemy, ask["key"], "TALLY")
+
+
+def answer_usage(ask: dict[str, Any]) -> str:
+    """How an ask is answered: its verb and choices."""
+    kind = ask["key"].split("-")[0]
+    if kind == "lead":
+        return f"LEAD <{' or '.join(ask['choices'])}>"
+    if kind == "hits":
+        return f"HITS <{' '.join(ask['choices'])} in the order they take the hits>"
+    if kind == "tally":
+        return f"TALLY {ask['key'].removeprefix('tally-')} <{' or '.join(ask['choices'])}>"
+    return " or ".join(ask["choices"])
+
+
+def answer_line(ask: dict[str, Any], choice: str) -> str:
+    """The line answering ``ask`` with ``choice``."""
+    kind = ask["key"].split("-")[0]
+    if kind == "lead":
+        return f"LEAD {choice}"
+    if kind == "hits":
+        return f"HITS {choice}"
+    if kind == "tally":
+        return f"TALLY {ask['key'].removeprefix('tally-')} {choice}"
+    return choice
+
+
+ANSWERS = VerbTable([Verb(c, _parse_answer(c), c, "10.5, 10.8") for c in ("SPEED", "TURN", "BEST", "SEEK", "DECLINE",
+                                                                              "YES", "NO")]
+                    + [Verb("LEAD", parse_lead_answer, "LEAD <squadron>", "10.2"),
+                       Verb("HITS", parse_hits_answer, "HITS <enemy> ...", "10.2.2"),
+                       Verb("TALLY", parse_tally_answer, "TALLY <squadron> <enemy>", "10.8.1")],
+                    rule="10.5, 10.8")

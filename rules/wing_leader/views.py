@@ -9,7 +9,7 @@ from pbem.core.ruleset import Outcome, View
 
 from . import escape, movement, radio, seating, tally, unplayed
 from .model import SIDES, Squadron, State, owner, side_of
-from .parsing import allowed_moves, free_mover, plain_problem, position
+from .parsing import allowed_moves, answer_line, answer_usage, free_mover, plain_problem, position
 from .sky import HEADINGS, distance, name
 from .tables import card, scenario
 from .tally_phase import jammed_now
@@ -37,6 +37,8 @@ def view(state: State, seat: str) -> dict[str, Any]:
         "asking": _question(state, seat),
         "asking_choices": list(next((a.choices for a in state.flow.pending.asks if a.seat == seat), ()))
         if state.flow.pending is not None else [],
+        "asks": [{"key": a.key, "question": a.question, "default": a.default, "choices": list(a.choices)}
+                 for a in state.flow.pending.asks if a.seat == seat] if state.flow.pending is not None else [],
     }
 
 
@@ -96,8 +98,8 @@ def _tally_targets(state: State, seat: str) -> dict[str, dict[str, int]]:
 
 def order_form(v: View, seat: str) -> str:
     if v["asking"]:
-        choices = v["asking_choices"]
-        return f"# {v['asking']}\n# Answer {' or '.join(choices)} (10.5, 10.8).\n{choices[-1]}\n"
+        return "".join(f"# {a['question']}\n# Answer {answer_usage(a)}; on silence: {a['default']}\n"
+                       f"{answer_line(a, a['default'])}\n" for a in v["asks"])
     lines = [f"# {scenario(v['scenario'])['title']}: turn {v['turn']}, {v['step_title']} ({seat})"]
     state = position(v)
     lines += [f"# {note}" for note in unplayed.notes(v["scenario"])]
@@ -174,8 +176,8 @@ def bot_orders(v: View, seat: str, dice: Dice) -> str:
     """Tally each target it can with the best odds; in movement, let missions and PURSUE do the rest,
     sometimes seeking dogfights and leaving the rating to an interrupt (so bot games exercise them)."""
     if v["asking"]:
-        choices = v["asking_choices"]
-        return choices[dice.roll(len(choices), why="bot answer", seen_by=()) - 1] + "\n"
+        return "".join(answer_line(a, a["choices"][dice.roll(len(a["choices"]), why="bot answer", seen_by=()) - 1])
+                       + "\n" for a in v["asks"])
     lines: list[str] = []
     rolling: list[str] = []
     if v["step"] == "wings":   # sometimes claim a formation of the side (so bot games exercise the choice)
@@ -201,6 +203,8 @@ def _bot_moves(v: View, seat: str, dice: Dice, rolling: list[str]) -> list[str]:
     state = position(v)
     lines = [] if v["standing"] else [("DOGFIGHT SEEK", "DOGFIGHT ASK", "")[dice.roll(3, why="bot dogfight",
                                                                                      seen_by=()) - 1]]
+    if not v["standing"]:   # sometimes leave leads, hits and dogfight tallies to interrupts too
+        lines += [f"{key} ASK" for key in ("LEADS", "HITS", "RETALLY") if dice.roll(4, why="bot ask", seen_by=()) == 1]
     lines = [line for line in lines if line]
     for s in state.of_seat(seat):
         if s.on_map and s.mission == "escort" and not v["standing"] and dice.roll(2, why="bot react", seen_by=()) == 1:

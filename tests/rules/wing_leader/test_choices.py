@@ -218,3 +218,95 @@ def test_rules_without_an_effect_are_said_in_the_form_not_silently_ignored():
         form = RULESET.order_form(RULESET.view(_start("dogfight", 1), "allies"), "allies")
     assert "# Rigid doctrine for axis (5.1): the rulebook puts its effect on the lost Air Combat Table; " \
            "played as Loose" in form
+
+
+def _melee() -> State:
+    """The sweep's four squadrons locked in one dogfight in M14, A and B on K, K and L on A: one combat,
+    the Spitfires attacking (better Basic Turn, 10.8.1), K and L defending."""
+    return _sweep("movement", A={"at": "M14", "alert": True, "tally": "K", "dogfight": True},
+                  B={"at": "M14", "alert": True, "tally": "K", "dogfight": True},
+                  K={"at": "M14", "tally": "A", "dogfight": True}, L={"at": "M14", "tally": "A", "dogfight": True})
+
+
+def test_leads_ask_asks_the_defender_then_the_attacker_knowing_the_defenders_lead():
+    """10.2: the defender chooses its lead first, then the attacker, knowing it; each in a short window of
+    its own, the standing default on silence; the combat uses both answers."""
+    state = _melee()
+    asked = RULESET.resolve(state, _orders(state, {"allies": "LEADS ASK", "axis": "LEADS ASK"}), FixedDice([1]))
+    phase = RULESET.phase(asked.state)
+    assert phase.name.startswith("lead_choice") and phase.awaiting == {"axis"}
+    form = RULESET.order_form(RULESET.view(asked.state, "axis"), "axis")
+    assert "which squadron leads your defence (10.2)?" in form and "LEAD K" in form
+    assert "[10.2]" in check_body(RULESET, asked.state, "axis", "LEAD A")[1][0]
+    second = RULESET.resolve(asked.state, _orders(asked.state, {"axis": "LEAD L"}), FixedDice([]))
+    phase = RULESET.phase(second.state)
+    assert phase.name.startswith("lead_choice") and phase.awaiting == {"allies"}
+    assert "led by L" in RULESET.view(second.state, "allies")["asking"]
+    fought = RULESET.resolve(second.state, _orders(second.state, {"allies": "LEAD B"}), FixedDice([3, 4, 2, 2] + [4] * 30))
+    assert any("leads B and L; turning fight" in e.text for e in fought.events)
+
+
+def test_silence_in_a_lead_question_takes_the_standing_default():
+    state = _melee()
+    asked = RULESET.resolve(state, _orders(state, {"axis": "LEADS ASK"}), FixedDice([1])).state
+    fought = RULESET.resolve(asked, {"axis": ()}, FixedDice([3, 4, 2, 2] + [4] * 30))
+    assert any("leads A and K; turning fight" in e.text for e in fought.events)
+
+
+def test_hits_ask_asks_after_the_rolls_who_takes_the_odd_hit():
+    """10.2.2: B's one hit may go to K or L; the Allies asked to be asked: the combat stops after the rolls
+    (no die is rolled again on resuming) and the answer sends the hit to K."""
+    state = _melee()
+    orders = _orders(state, {"allies": "HITS ASK\nLEADS B"})
+    asked = RULESET.resolve(state, orders, FixedDice([1, 3, 4, 2, 2]))
+    phase = RULESET.phase(asked.state)
+    assert phase.name.startswith("hits_choice") and phase.awaiting == {"allies"}
+    assert "B scored 1 hit in M14" in RULESET.view(asked.state, "allies")["asking"]
+    assert "[10.2.2]" in check_body(RULESET, asked.state, "allies", "HITS A")[1][0]
+    result = RULESET.resolve(asked.state, _orders(asked.state, {"allies": "HITS K L"}), FixedDice([4] * 30))
+    texts = [e.text for e in result.events]
+    assert texts[0].startswith("B hit on K: rolled 4"), texts
+    silent = RULESET.resolve(asked.state, {"allies": ()}, FixedDice([4] * 30))
+    assert silent.events[0].text.startswith("B hit on K"), "the default is the enemy lead first"
+
+
+def _three_on_one() -> State:
+    """The dogfight scenario: the Zeros K, L and N dive on the Hellcat A circling in J10."""
+    from dataclasses import replace
+
+    from pbem.rules.wing_leader.sky import parse
+    state = _start("dogfight", 1)
+    state = replace(state, flow=replace(state.flow, step="movement"))
+
+    def edit(s):
+        if s.id == "A":
+            return s.move(at=parse("J10"), mission="intercept", alert=True, quality="trained", vector=None)
+        if s.id in ("K", "L", "N"):
+            return s.move(at=parse("H10"), heading=2, tally="A", quality="trained", alert=True)
+        return s.move(status="exited")
+    return replace(state, squadrons=tuple(edit(s) for s in state.squadrons))
+
+
+def test_retally_ask_lets_the_owner_choose_a_new_tally_in_the_dogfight():
+    """10.8.1: N, whom A tallied as the attacking lead, breaks and leaves; A must tally an enemy of the
+    dogfight: K or L.  The Allies asked; the dogfight stands with the default (K, first by ID) while
+    they answer, and L is taken."""
+    state = _three_on_one()
+    body = {"allies": "DOGFIGHT SEEK\nRETALLY ASK", "axis": "DOGFIGHT SEEK\nPURSUE K\nPURSUE L\nPURSUE N"}
+    asked = RULESET.resolve(state, _orders(state, body), SeededDice(b"retally seed number 0001 padding", "m"))
+    assert "dogfight in J10: A K L (10.8.1)" in [e.text for e in asked.events]
+    phase = RULESET.phase(asked.state)
+    assert phase.name.startswith("tally_choice") and phase.awaiting == {"allies"}
+    assert asked.state.squadron("A").tally == "K"
+    assert "TALLY A K" in RULESET.order_form(RULESET.view(asked.state, "allies"), "allies")
+    assert "[10.8.1]" in check_body(RULESET, asked.state, "allies", "TALLY A N")[1][0]
+    result = RULESET.resolve(asked.state, _orders(asked.state, {"allies": "TALLY A L"}), FixedDice([]))
+    assert "A tallies L in the dogfight (10.8.1)" in [e.text for e in result.events]
+    assert result.state.squadron("A").tally == "L" and RULESET.phase(result.state).name == "raider_tally"
+
+
+def test_a_standing_retally_list_chooses_without_asking():
+    state = _three_on_one()
+    body = {"allies": "DOGFIGHT SEEK\nRETALLY L", "axis": "DOGFIGHT SEEK\nPURSUE K\nPURSUE L\nPURSUE N"}
+    result = RULESET.resolve(state, _orders(state, body), SeededDice(b"retally seed number 0001 padding", "m"))
+    assert result.state.squadron("A").tally == "L" and RULESET.phase(result.state).name == "raider_tally"
