@@ -162,9 +162,10 @@ def hits_asks(w: Work, fight: combat.Fight, volley: dict) -> list[Ask]:
     return asks
 
 
-def land(w: Work, fight: combat.Fight, volley: dict, answers: dict[str, str] | None = None) -> None:
+def land(w: Work, fight: combat.Fight, volley: dict, answers: dict[str, str] | None = None) -> list[Ask]:
     """The rest of the combat [10.2.2-10.7]: hits spread (as answered by side, else standing orders),
-    confirmed, cohesion and ammunition, the tallies it leaves."""
+    confirmed, cohesion and ammunition, the tallies it leaves; in a dogfight, the new tallies its owners
+    asked to choose (see ``_release``)."""
     air = w.data
     answers = answers or {}
     attackers = [air.squadron(s) for s in fight.attackers]
@@ -178,13 +179,7 @@ def land(w: Work, fight: combat.Fight, volley: dict, answers: dict[str, str] | N
     for sid in before:
         _after(w, sid, air.squadron(sid).losses - before[sid], volley["weather"])
     _tallies_after(w, [s.id for s in defenders], alead.id)
-    if alead.dogfight:
-        _release(w, fight.square)
-
-
-def resolve(w: Work, fight: combat.Fight, picks: Picks | None = None) -> None:
-    """One air combat with nothing asked: ``fire`` then ``land``."""
-    land(w, fight, fire(w, fight, picks))
+    return _release(w, fight.square) if alead.dogfight else []
 
 
 def _dogfighters(w: Work, fight: combat.Fight) -> list[Squadron]:
@@ -259,8 +254,10 @@ def retally(w: Work, answers: dict[str, str]) -> None:
             w.say(f"{sq.id} tallies {enemy} in the dogfight (10.8.1)", kind="dogfight")
 
 
-def _release(w: Work, square: tuple[int, int]) -> None:
-    """A dogfight ends once a side has no unbroken squadron left in it [10.8.1]."""
+def _release(w: Work, square: tuple[int, int]) -> list[Ask]:
+    """A dogfight ends once a side has no unbroken squadron left in it [10.8.1]; while it goes on, a
+    squadron whose target broke and left it must tally an enemy still in it: the side's ``RETALLY`` list,
+    else the first by ID; ``RETALLY ASK`` asks its owner (the questions are returned)."""
     air = w.data
     stack = [s for s in air.squadrons.values() if s.dogfight and s.at == square and s.on_map and not s.broken]
     if len({s.side for s in stack}) < 2:
@@ -268,6 +265,18 @@ def _release(w: Work, square: tuple[int, int]) -> None:
             air.put(s.move(dogfight=False))
         if stack:
             w.say(f"the dogfight in {name(square)} is over (10.8.1)", kind="dogfight")
+        return []
+    asks = []
+    for s in stack:
+        enemies = sorted(e.id for e in stack if e.side != s.side)
+        if s.tally in enemies:
+            continue
+        air.put(s.move(tally=_retally(w, s, enemies)))
+        w.say(f"{s.id}'s target left the dogfight: it tallies {air.squadron(s.id).tally} (10.8.1)", kind="dogfight")
+        if len(enemies) > 1 and _asks(w, s.side, "RETALLY"):
+            asks.append(Ask(owner(s), f"tally-{s.id}", f"{s.id}'s target left the dogfight in {name(square)}: which "
+                            f"enemy of the dogfight does it tally (10.8.1)?", air.squadron(s.id).tally, tuple(enemies)))
+    return asks
 
 
 def _standing_dogfight(w: Work, side: str) -> str:

@@ -121,7 +121,10 @@ def _where(w: Work[Air], fights: Sequence[combat.Fight], i: int, admin: list[str
 def _after_fire(w: Work[Air], fights: Sequence[combat.Fight], i: int, admin: list[str], volley: dict[str, Any],
                 answers: dict[str, str]) -> bool:
     """Fight ``i`` after its rolls: hits, cohesion, then the dogfight offer; whether it stopped for a question."""
-    air_combat.land(w, fights[i], volley, answers)
+    asks = air_combat.land(w, fights[i], volley, answers)
+    if asks:   # new tallies in a dogfight that goes on [10.8.1]
+        w.interrupt("tally_choice", asks, **_where(w, fights, i, admin))
+        return True
     asks = air_combat.dogfight_asks(w, fights[i])
     if asks:
         w.interrupt("dogfight_choice", asks, **_where(w, fights, i, admin))

@@ -310,3 +310,27 @@ def test_a_standing_retally_list_chooses_without_asking():
     body = {"allies": "DOGFIGHT SEEK\nRETALLY L", "axis": "DOGFIGHT SEEK\nPURSUE K\nPURSUE L\nPURSUE N"}
     result = RULESET.resolve(state, _orders(state, body), SeededDice(b"retally seed number 0001 padding", "m"))
     assert result.state.squadron("A").tally == "L" and RULESET.phase(result.state).name == "raider_tally"
+
+
+def test_a_dogfighter_whose_target_broke_tallies_another_enemy_of_the_dogfight_and_may_be_asked():
+    """10.8.1: K breaks and leaves the dogfight it led; A, B and C, all on K, must tally an enemy still in it.
+    The Allies asked (RETALLY ASK): one window, a question per squadron, L (first by ID) on silence."""
+    from dataclasses import replace
+
+    from pbem.rules.wing_leader.sky import parse
+    state = _start("dogfight", 1)
+    state = replace(state, flow=replace(state.flow, step="movement"))
+    state = replace(state, squadrons=tuple(
+        s.move(at=parse("J10"), tally="K" if s.side == "allies" else "A", alert=True, dogfight=True, quality="trained")
+        for s in state.squadrons))
+    asked = RULESET.resolve(state, _orders(state, {"allies": "RETALLY ASK"}),
+                            SeededDice(b"dogfight retally seed 0000 padding", "m"))
+    texts = [e.text for e in asked.events]
+    assert "K cohesion: rolled 2+0 = 2: broken (10.7)" in texts
+    assert "A's target left the dogfight: it tallies L (10.8.1)" in texts
+    phase = RULESET.phase(asked.state)
+    assert phase.name.startswith("tally_choice") and phase.awaiting == {"allies"}
+    form = RULESET.order_form(RULESET.view(asked.state, "allies"), "allies")
+    assert all(f"TALLY {s} L" in form for s in "ABC"), form
+    result = RULESET.resolve(asked.state, _orders(asked.state, {"allies": "TALLY A N\nTALLY B N"}), FixedDice([]))
+    assert [result.state.squadron(s).tally for s in "ABC"] == ["N", "N", "L"]
