@@ -144,7 +144,7 @@ def wings_form(state: Any, seat: str, wings: Sequence[Mapping[str, Any]]) -> lis
     """The order form of the choice of wings: the side's formations and who commands each now."""
     side = side_of(seat)
     groups = formations(side, state.squadrons, wings)
-    if len(state.seats_of(side)) < 2:
+    if len({owner(s) for s in state.of_side(side)}) < 2:
         return ["# Your side has one player: its wings are all yours. The other side's players are choosing",
                 "# theirs (9.5); the first Tally Phase comes next."]
     lines = ["# Choose your wings (9.5): WINGS <squadron> ... names the formation of each squadron given,",
