@@ -334,3 +334,10 @@ def test_a_dogfighter_whose_target_broke_tallies_another_enemy_of_the_dogfight_a
     assert all(f"TALLY {s} L" in form for s in "ABC"), form
     result = RULESET.resolve(asked.state, _orders(asked.state, {"allies": "TALLY A N\nTALLY B N"}), FixedDice([]))
     assert [result.state.squadron(s).tally for s in "ABC"] == ["N", "N", "L"]
+
+
+def test_a_side_with_one_player_is_not_awaited_in_the_choice_of_wings():
+    """The sweep's Axis flies one wing: one Axis player, who has nothing to choose (9.5)."""
+    state = _start("sweep", 2)
+    assert RULESET.phase(state).awaiting == {"allies-1", "allies-2"}
+    assert "# Your side has one player" in RULESET.order_form(RULESET.view(state, "axis-1"), "axis-1")
