@@ -38,3 +38,15 @@ def test_gm_can_list_placeholders():
     assert lines and all(ln.endswith("(placeholder)") and ".toml: " in ln for ln in lines)
     counts = CliRunner().invoke(main, ["rules", "--provenance"]).output
     assert counts.count("data values:") == len(rules.RULESETS)
+
+
+def test_aa_miniatures_is_listed_and_its_placeholders_too():
+    """Registered (issue #17): `pbem rules` lists it with its options, `pbem placeholders` its guessed values
+    (the maps, terrain costs, the cards' values), and its rulebook values are not among them."""
+    listed = CliRunner().invoke(main, ["rules"]).output
+    assert "aa_miniatures: Axis & Allies Miniatures" in listed and "option visibility='open' [open|fog]" in listed
+    lines = CliRunner().invoke(main, ["placeholders", "aa_miniatures"]).output.splitlines()
+    assert lines and all(ln.endswith("(placeholder)") for ln in lines)
+    assert any("maps.toml: maps.farm.rows" in ln for ln in lines)
+    assert any("tables.toml: stacking.full_total" in ln for ln in lines)  # the full hex is a guess (G1)
+    assert not any("tables.toml: range." in ln for ln in lines)  # the range bands are the rulebook's (L84-L90)

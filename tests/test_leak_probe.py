@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from pbem.rules.aa_miniatures.board import parse_hex
 from pbem.testing import known
 from pbem.testing.golden import known_rulesets
 from pbem.testing.leaks import Pair, leaks
@@ -178,13 +179,6 @@ def sky_ww2_pairs():
 
 
 # -- A&A Miniatures in fog: a side sees only the enemies its units have line of sight to ----------------------
-
-try:  # not registered in pbem.rules.RULESETS yet (issue #17): probed all the same
-    from pbem.rules.aa_miniatures import RULESET as AA_MINIATURES
-    from pbem.rules.aa_miniatures.board import parse_hex
-    RULESETS.setdefault(AA_MINIATURES.info.name, AA_MINIATURES)
-except ImportError:  # pragma: no cover - the package is in the tree
-    pass
 
 # The farm skirmish in fog: the Allies see only the PaK 40 (H7); the Panzer (J4), MG 42 (G5) and grenadiers
 # (I6) are behind the town, and I4, I5, H3, H4 are out of the Allies' sight too.  The Axis see every Allied

@@ -14,11 +14,13 @@ GAMES = [
     ("bismarck", "last-dash", {}),
     ("lew_morski", "w1", {"setup": "auto"}),
     ("sky_ww2", "quick", {"aircraft": 3, "players": 6}),  # 3-v-3 with six players, hands private to each
+    ("aa_miniatures", "meeting", {}),
+    ("aa_miniatures", "assault", {"visibility": "fog"}),  # sealed deployment, each side sees what its units see
 ]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("ruleset, scenario, options", GAMES, ids=[g[0] for g in GAMES])
+@pytest.mark.parametrize("ruleset, scenario, options", GAMES, ids=[f"{g[0]}-{g[1]}" for g in GAMES])
 def test_whole_game_through_mail(tmp_path, ruleset, scenario, options):
     home = Home(tmp_path / "home")
     game = run_demo(home, ruleset, scenario, 0, "whole", options)

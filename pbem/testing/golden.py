@@ -43,8 +43,10 @@ MAX_PHASES = 120
 FIXTURES = ("tests.fixtures.duel",)
 #: View parts written as a size and digest, not in full: Lew Morski's menu of
 #: legal moves per plane would be most of all the golden files, and its effect
-#: on play shows anyway in the orders the bots send.  Each file's first line names them.
-DIGESTED: dict[str, frozenset[str]] = {"lew_morski": frozenset({"own[].moves"})}
+#: on play shows anyway in the orders the bots send; A&A's sight list is worked out from the units' lines,
+#: which are written in full.  Each file's first line names them.
+DIGESTED: dict[str, frozenset[str]] = {"lew_morski": frozenset({"own[].moves"}),
+                                       "aa_miniatures": frozenset({"in_sight"})}
 #: A review needs the start of a mismatch, not all of it.
 DIFF_LINES = 40
 
@@ -75,7 +77,11 @@ def variant_suffix(options: Iterable[tuple[str, Any]]) -> str:
 #: Option sets played besides the defaults, per ruleset: every scenario of the
 #: ruleset is played once more with each set (OpenSpiel keeps one playthrough
 #: per game string, parameters included).  A set names only what differs.
-VARIANTS: dict[str, tuple[Mapping[str, Any], ...]] = {}
+VARIANTS: dict[str, tuple[Mapping[str, Any], ...]] = {
+    "sky_ww2": ({"cadence": "turn"},),  # the window per turn and per decision of games started before
+    "aa_miniatures": ({"visibility": "fog"}, {"cadence": "fast"}, {"cadence": "fast", "visibility": "fog"},
+                      {"movement": "alternate"}, {"players_per_side": 2, "visibility": "fog"}),
+}
 
 
 def targets(rulesets: Iterable[Ruleset], variants: Mapping[str, Sequence[Mapping[str, Any]]] = VARIANTS

@@ -23,7 +23,7 @@ from .moving import move
 from .movement import overstacked
 from .movement import placement_problem
 from .orders import Air, Attack, Face, Hold, Load, Move, Overwatch, Unload
-from .tables import VEHICLE
+from .tables import VEHICLE, tables
 from .fog import dice_seen_by, tell, witnesses
 from .working import Battle
 from .working import name as _name
@@ -96,6 +96,11 @@ def _overwatch(w: Work[Battle], unit: Unit, order: Overwatch) -> str | None:
     """The unit watches a row; a turretless vehicle turns its hull to it (L218)."""
     if unit.disrupted:
         return f"{unit.id} is Disrupted and cannot go on Overwatch (L224)"
+    b = w.data
+    points = sum(u.stats.cost for u in (*b.all(), *b.lost) if u.side == unit.side)
+    limit = max(2, tables()["overwatch"]["per_100_points"] * points // 100)
+    if sum(1 for u in b.all() if u.side == unit.side and u.overwatch is not None and u.id != unit.id) >= limit:
+        return f"the side already has {limit} units on Overwatch (L236)"  # two seats' orders together
     d = NAMES.index(order.face)
     turned = unit.facing if unit.stats.turret or unit.stats.kind != VEHICLE else d
     w.data.put(unit.but(overwatch=d, facing=turned))
@@ -157,7 +162,7 @@ def _anti_aircraft(w: Work[Battle], plane: Unit) -> Unit:
     their standing AA order says NEVER; each such fire is the unit's one reaction of the phase."""
     b = w.data
     for gun in [u for u in b.all() if u.side != plane.side and u.stats.has("antiair")]:
-        kept = w.standing_order(gun.side, f"AA {gun.id}") or w.standing_order(gun.side, "AA ALL")
+        kept = b.standing(gun.side, f"AA {gun.id}") or b.standing(gun.side, "AA ALL")
         if plane.disrupted or not can_react(gun, b.fired) or distance(gun.hex, plane.hex) > 1 or \
                 (kept is not None and kept.words[2] == "NEVER"):
             continue
@@ -183,7 +188,8 @@ def _roll_attack(w: Work[Battle], attacker: Unit, target: Unit) -> None:
     band = combat.band(attacker.hex, target.hex) or "close"
     dice = attacker.stats.dice(target.stats.kind, band)
     friends = [u for u in b.all() if u.side == attacker.side]
-    mod = combat.die_modifier(attacker, target, enfilade=enfilade(attacker, target, friends),
+    flank = enfilade(attacker, target, friends, advanced=b.state.advanced)
+    mod = combat.die_modifier(attacker, target, enfilade=flank,
                               aircraft_front=aircraft_front(target, attacker.hex))
     side = combat.facing_defence(target, attacker.hex, advanced=b.state.advanced)
     d = combat.defence(target, side)
@@ -238,7 +244,7 @@ def overstack_penalty(w: Work[Battle], side: str) -> None:
     """At the end of the phase the opponent puts a face-down yellow on one unit of each of ``side``'s
     overstacked hexes (L5), chosen by its standing OVERSTACK_PENALTY order (highest cost if none)."""
     b = w.data
-    kept = w.standing_order(other(side), "OVERSTACK_PENALTY")
+    kept = w.data.standing(other(side), "OVERSTACK_PENALTY")
     choice = kept.words[1] if kept is not None else "HIGHEST_COST"
     for h in overstacked(b.all(), side):
         here = [u for u in b.all() if u.hex == h and u.side == side and u.stats.ground]

@@ -6,7 +6,9 @@ reading of L188-L210, vertices included under ``sight=strict``); an aircraft ove
 by everyone (a reading: nothing hides a plane in the sky).  Units aboard a transport neither see nor
 are seen.  An event naming units goes to each side that owns or sees one of them, and names each
 unit that side does not see "an unseen unit"; its dice go to the sides that see every unit named.
-What a side saw last of an enemy it no longer sees is kept per side (:class:`~.model.Glimpse`, with the turn).
+What a side saw last of an enemy it no longer sees is kept per side (:class:`~.model.Glimpse`, with the turn),
+taken as a resolution begins, at every hex a unit comes to stand in during it (each step of a move,
+so a unit seen only in passing is remembered where it was seen), and as the resolution ends.
 """
 from __future__ import annotations
 
@@ -52,6 +54,22 @@ def remember(glimpses: Sequence[Glimpse], board: Board, units: Sequence[Unit], t
         for u in lost.get(side, ()):
             out[(side, u.id)] = Glimpse(side, u.id, u.card, u.hex, u.facing, turn, lost=True)
     return tuple(sorted(out.values(), key=lambda g: (g.side, g.id)))
+
+
+def sightings(board: Board, units: Sequence[Unit], unit: Unit, turn: int, *,
+              strict: bool = False) -> list[Glimpse]:
+    """What ``unit``, having just come to stand where it is (a step of a move, a unit unloaded),
+    lets each side see at that moment: the unit itself, by each enemy side that sees it now, and
+    the enemy ground units the unit itself has line of sight to.  Units never block sight (L70), so
+    no other pair of units can have come into sight of each other."""
+    if unit.aboard or not unit.stats.ground:
+        return []
+    out = [Glimpse(side, unit.id, unit.card, unit.hex, unit.facing, turn) for side in SIDES
+           if side != unit.side and sees(board, units, side, unit, strict=strict)]
+    out += [Glimpse(unit.side, u.id, u.card, u.hex, u.facing, turn) for u in units
+            if u.side != unit.side and u.stats.ground and not u.aboard
+            and clear(board, unit.hex, u.hex, strict=strict)]
+    return out
 
 
 def witnesses(w: Work, unit: Unit) -> list[str]:

@@ -21,20 +21,33 @@ from pbem.core.interrupts import Ask
 from pbem.core.phases import Step, Steps
 from pbem.core.ruleset import Outcome, Seat, Window
 from pbem.core.scripts import If, run
+from pbem.core.standing_rules import StandingKind, StandingRules
 from pbem.core.verbs import Order
 from pbem.core.work import EVERYONE, Work
 
 from .battle import casualty_phase, interleave, overstack_penalty, perform, sides_in_order
-from .board import board, hex_name, parse_hex
+from .board import board_with, hex_name, obstacle_chart, obstacles_of, parse_hex
 from .fog import seen_enemies
-from .model import SIDES, State, Unit, other
+from .model import SIDES, State, Unit, other, seat_names, side_of
 from .moving import resume
 from .ingest import CONDITIONS
-from .orders import ACTIONS, Air, Buy, Place, revive
+from .orders import ACTIONS, Air, Buy, Hand, Place, revive
 from .working import Battle
 from .tables import cards, scenarios, tables
 
 SEATS = tuple(Seat(s, s, s.title()) for s in SIDES)
+
+#: The side fights as one: its reaction-fire, AA, initiative and overstack orders are kept under the
+#: side's name, and any of its seats may change them (the last change wins).
+STANDING = StandingRules(tuple(StandingKind(k, side=True)
+                               for k in ("DF", "OW", "AA", "DF_ORDER", "INITIATIVE", "OVERSTACK_PENALTY")))
+
+
+def seats(state: State) -> tuple[Seat, ...]:
+    """One seat a side, or ``<side>-1`` and ``<side>-2`` (option players_per_side)."""
+    if state.players_per_side == 1:
+        return SEATS
+    return tuple(Seat(s, side_of(s), f"{side_of(s).title()} player {s.split('-')[1]}") for s in state.seats)
 
 
 def _run_queue(w: Work[Battle]) -> None:
@@ -53,7 +66,7 @@ def _finish(w: Work[Battle]) -> None:
     if b.phase in ("move-first", "move-second"):
         overstack_penalty(w, b.first if b.phase == "move-first" else other(b.first))
         return
-    if b.phase == "move-both":
+    if b.phase in ("move-both", "move-alternate"):
         for side in sides_in_order(b.first):
             overstack_penalty(w, side)
         return
@@ -67,10 +80,25 @@ def _finish(w: Work[Battle]) -> None:
 
 
 def _actions(orders: Mapping[str, Sequence[Order]], side: str) -> list[Order]:
-    return [o for o in orders.get(side, ()) if isinstance(o, (*ACTIONS, If))]
+    """The side's action entries: with two seats a side, one entry of each seat in turn, the first
+    seat's first (like the alternation of the sides)."""
+    lists = [[o for o in orders[seat] if isinstance(o, (*ACTIONS, If))]
+             for seat in sorted(orders) if side_of(seat) == side]
+    return [o for _, o in interleave(lists)]  # type: ignore[misc]
+
+
+def _handovers(w: Work[Battle], orders: Mapping[str, Sequence[Order]]) -> None:
+    """With two players a side: each HAND passes command of a unit to the other seat as the window's
+    orders begin to be carried out (the orders sent for it in this window still stand); told to the side."""
+    for seat in sorted(orders):
+        for order in orders[seat]:
+            if isinstance(order, Hand) and w.data.command.get(order.unit) == seat:
+                w.data.command[order.unit] = order.to
+                w.say(f"{seat} hands {order.unit} over to {order.to}", to=side_of(seat), kind="command")
 
 
 def _movement(w: Work[Battle], orders: Mapping[str, Sequence[Order]], side: str) -> None:
+    _handovers(w, orders)
     w.data.queue = [(side, o) for o in _actions(orders, side) if not isinstance(o, If)]
     _run_queue(w)
     if not w.data.suspended:
@@ -90,6 +118,7 @@ def move_second(w: Work[Battle], orders: Mapping[str, Sequence[Order]]) -> None:
 def move_both(w: Work[Battle], orders: Mapping[str, Sequence[Order]]) -> None:
     """The fast cadence: both sides' movement orders at once, one unit of each side in turn, the
     first player's first (the alternation of digest G5 applied to movement)."""
+    _handovers(w, orders)
     order_of = sides_in_order(w.data.first)
     moves = [[o for o in _actions(orders, side) if not isinstance(o, If)] for side in order_of]
     w.data.queue = [(order_of[k], entry) for k, entry in interleave(moves)]
@@ -98,8 +127,23 @@ def move_both(w: Work[Battle], orders: Mapping[str, Sequence[Order]]) -> None:
         _finish(w)
 
 
+def move_alternate(w: Work[Battle], orders: Mapping[str, Sequence[Order]]) -> None:
+    """Option ``movement=alternate`` within the standard cadence: both sides' sealed movement lists,
+    one entry of each side in turn, the first player's first, a side that runs out letting the other
+    finish; ``IF`` conditions on public facts are evaluated when an entry is reached, and an entry
+    that cannot be done any more runs its ELSE (like the attack lists)."""
+    _handovers(w, orders)
+    order_of = sides_in_order(w.data.first)
+    lists = [_actions(orders, side) for side in order_of]
+    w.data.queue = [(order_of[k], entry) for k, entry in interleave(lists)]
+    _run_queue(w)
+    if not w.data.suspended:
+        _finish(w)
+
+
 def attack(w: Work[Battle], orders: Mapping[str, Sequence[Order]]) -> None:
     """Both attack lists, one entry of each in turn; then the end of the turn."""
+    _handovers(w, orders)
     order_of = sides_in_order(w.data.first)
     lists = [_actions(orders, side) for side in order_of]
     strikes = interleave([[o for o in x if isinstance(o, Air)] for x in lists])  # the Air Strike Phase first
@@ -128,14 +172,17 @@ def _after(w: Work[Battle]) -> str:
     if b.suspended:
         return "attack"  # never taken: the interrupt opened decides the next step
     if b.phase == "deploy":
-        return _first_step(b.state.cadence)
+        return _first_step(b.state.cadence, b.state.movement)
     if b.phase in ("attack", "initiative"):
-        return OVER if b.over else _first_step(b.state.cadence)
+        return OVER if b.over else _first_step(b.state.cadence, b.state.movement)
     return "move-second" if b.phase == "move-first" else "attack"
 
 
-def _first_step(cadence: str) -> str:
-    return "move-both" if cadence == "fast" else "move-first"
+def _first_step(cadence: str, movement: str) -> str:
+    """The turn's first window: by the cadence, and within the standard one by the movement order."""
+    if cadence == "fast":
+        return "move-both"
+    return "move-alternate" if movement == "alternate" else "move-first"
 
 
 def _ended(b: Battle, turn: int) -> bool:
@@ -151,12 +198,12 @@ def _initiative(w: Work[Battle]) -> None:
         if rolls[SIDES[0]] != rolls[SIDES[1]]:
             break
     winner = max(SIDES, key=lambda s: rolls[s])
-    kept = w.standing_order(winner, "INITIATIVE")
+    kept = w.data.standing(winner, "INITIATIVE")
     said = f"initiative: allies {rolls['allies']}, axis {rolls['axis']}"
     if kept is not None and kept.words[1] == "ASK":
         w.say(f"{said}; {winner} chooses who moves first", kind="initiative")
-        w.interrupt("initiative", [Ask(winner, "initiative", "You won the initiative: move FIRST or SECOND?",
-                                       "FIRST", ("FIRST", "SECOND"))])
+        w.interrupt("initiative", [Ask(w.data.state.seats_of(winner)[0], "initiative",  # the side's first seat
+                                       "You won the initiative: move FIRST or SECOND?", "FIRST", ("FIRST", "SECOND"))])
         w.data.suspended = True
         return
     w.data.first = other(winner) if kept is not None and kept.words[1] == "SECOND" else winner
@@ -165,7 +212,7 @@ def _initiative(w: Work[Battle]) -> None:
 
 def choose_first(w: Work[Battle], orders: Mapping[str, Sequence[Order]]) -> None:
     """The initiative winner's answer (FIRST on silence)."""
-    winner = w.resumed.asks[0].seat
+    winner = side_of(w.resumed.asks[0].seat)
     w.data.first = winner if w.answers["initiative"] == "FIRST" else other(winner)
     w.data.phase = "initiative"
     w.say(f"{winner} chose to move {w.answers['initiative'].lower()}: {w.data.first} moves first", kind="initiative")
@@ -173,24 +220,28 @@ def choose_first(w: Work[Battle], orders: Mapping[str, Sequence[Order]]) -> None
 
 def deploy(w: Work[Battle], orders: Mapping[str, Sequence[Order]]) -> None:
     """The sealed set-up: both sides' purchases (army build) or placements of the scenario's forces
-    (fog) are set up at once; in fog each side is told only its own."""
+    (fog) are set up at once; in fog each side is told only its own.  With two seats a side each
+    seat buys its share of the points and commands what it bought."""
     b = w.data
     if b.all():
         _place(w, orders)
         return
     for side in SIDES:
-        bought = [o for o in orders.get(side, ()) if isinstance(o, Buy)]
-        for n, order in enumerate(bought, 1):
+        bought = [(seat, o) for seat in sorted(orders) if side_of(seat) == side
+                  for o in orders[seat] if isinstance(o, Buy)]
+        for n, (seat, order) in enumerate(bought, 1):
             uid = f"{order.card}_{n}"
+            if b.state.players_per_side > 1:
+                b.command[uid] = seat
             if order.at:
                 hex_ = parse_hex(order.at)
                 assert hex_ is not None
                 b.put(Unit(uid, order.card, side, hex_, NAMES.index(order.face)))
             else:
                 b.reserve[uid] = Unit(uid, order.card, side, (0, 0), 0)
-        spent = sum(cards()[o.card].cost for o in bought)
+        spent = sum(cards()[o.card].cost for _, o in bought)
         w.say(f"{side} sets up {len(bought)} units ({spent} points): "
-              + (", ".join(o.text()[4:] for o in bought) or "nothing"), to=side if b.state.fog else None,
+              + (", ".join(o.text()[4:] for _, o in bought) or "nothing"), to=side if b.state.fog else None,
               kind="deploy")
 
 
@@ -199,7 +250,7 @@ def _place(w: Work[Battle], orders: Mapping[str, Sequence[Order]]) -> None:
     silence keeps the scenario's places."""
     b = w.data
     for side in SIDES:
-        placed = [o for o in orders.get(side, ()) if isinstance(o, Place)]
+        placed = [o for seat in sorted(orders) if side_of(seat) == side for o in orders[seat] if isinstance(o, Place)]
         for order in placed:
             hex_ = parse_hex(order.at)
             assert hex_ is not None
@@ -218,19 +269,22 @@ def _deploy_prompt(state: State) -> str:
 STEPS: Steps[State, Battle] = Steps([
     Step("deploy", deploy, next=_after, title=lambda s: "sealed deployment" if s.units else "sealed army build",
          prompt=_deploy_prompt),
-    Step("move-first", move_first, next=_after, who=lambda s: (s.first,), title="first player's movement",
+    Step("move-first", move_first, next=_after, who=lambda s: s.seats_of(s.first), title="first player's movement",
          prompt="Move your units (MOVE, FACE, HOLD); the other side moves next, having seen yours."),
-    Step("move-second", move_second, next=_after, who=lambda s: (other(s.first),),
+    Step("move-second", move_second, next=_after, who=lambda s: s.seats_of(other(s.first)),
          title="second player's movement", prompt="Move your units (MOVE, FACE, HOLD)."),
     Step("move-both", move_both, next=_after, title="movement (both sides)",
          prompt="Move your units (MOVE, FACE, HOLD, OVERWATCH); both sides' moves are taken unit by unit."),
+    Step("move-alternate", move_alternate, next=_after, title="movement lists (alternating unit by unit)",
+         prompt="Your movement list, in order (MOVE, FACE, HOLD, OVERWATCH, LOAD, UNLOAD, IF ... THEN ... ELSE ...): "
+                "the engine takes one entry of each side in turn, the first player's first."),
     Step("attack", attack, next=_after, title="attack lists",
          prompt="Your attack list, in order: ATTACK, MOVE, FACE, HOLD, IF LIVE/DOOMED <unit> THEN ... ELSE ..."),
     Step("initiative", choose_first, next=_after, window=Window.INTERRUPT, hours=12, title="initiative",
          prompt="You won the initiative: FIRST or SECOND."),
     Step("react", react, next=_after, window=Window.INTERRUPT, hours=12, title="reaction fire",
          prompt="A unit of yours may fire at a moving enemy: FIRE FROM, FIRE TO (or FIRE) or HOLD."),
-], seats=lambda state: SEATS, open=Battle, close=Battle.freeze, sides=SIDES)
+], seats=seats, open=Battle, close=Battle.freeze, sides=SIDES, standing=STANDING)
 
 
 # ---------------------------------------------------------------------------------------- setup
@@ -245,16 +299,38 @@ def _placed(line: str, side: str) -> Unit:
 def setup(scenario: str, options: Mapping[str, Any], dice: Dice) -> State:
     sc = scenarios()[scenario]
     build = options["army"] == "build"
+    movement = options.get("movement", "table")
+    movement = tables()["sequence"]["movement"] if movement == "table" else movement
     fog = options.get("visibility", "open") == "fog"  # a scenario's forces are then set up sealed
     units = () if build else tuple(_placed(line, side) for side in SIDES for line in sc[side])
     reserve = () if build else tuple(Unit(uid, card, side, (0, 0), 0) for side in SIDES
                                      for uid, card in (line.split() for line in sc.get(f"{side}_air", [])))
     objectives = tuple(h for h in (parse_hex(n) for n in sc["objectives"]) if h is not None)
+    per_side = int(options.get("players_per_side", 1))
     return State(scenario, sc["map"], sc["turns"], objectives, units, (), sc["first"],
-                 STEPS.start("deploy" if build or fog else _first_step(options["cadence"])), options["sight"],
-                 options["cadence"], reserve,
+                 STEPS.start("deploy" if build or fog else _first_step(options["cadence"], movement)),
+                 options["sight"], options["cadence"], movement, reserve,
                  ow_soldiers=options["ow_soldiers"] == "yes", move_in_attack=options["move_in_attack"] == "yes",
-                 advanced=options["rules"] == "advanced", fog=fog)
+                 advanced=options["rules"] == "advanced", fog=fog,
+                 obstacles=obstacles_of(sc.get("obstacles", [])) if options.get("obstacles", "yes") == "yes" else (),
+                 players_per_side=per_side, command=command_of(sc, (*units, *reserve), per_side))
+
+
+def command_of(sc: Mapping[str, Any], units: Sequence[Unit], per_side: int) -> tuple[tuple[str, str], ...]:
+    """With several seats a side, who commands each of the scenario's units: the scenario's
+    ``<side>_seats`` (a list of unit ids per seat) where it gives them, else the units in scenario
+    order dealt round the side's seats (ground units first, then aircraft)."""
+    if per_side == 1:
+        return ()
+    out: dict[str, str] = {}
+    for side in SIDES:
+        names = [s for s in seat_names(per_side) if side_of(s) == side]
+        listed = sc.get(f"{side}_seats", [])
+        for seat, ids in zip(names, listed, strict=False):
+            out.update({uid: seat for uid in ids.split()})
+        rest = [u.id for u in units if u.side == side and u.id not in out]
+        out.update({uid: names[i % len(names)] for i, uid in enumerate(rest)})
+    return tuple(sorted(out.items()))
 
 
 # ---------------------------------------------------------------------------------------- views
@@ -267,34 +343,41 @@ def unit_view(u: Unit) -> dict[str, Any]:
 def view(state: State, seat: str) -> dict[str, Any]:
     """Everything in an open game (the fragment hides nothing, digest 5) except the other side's
     standing orders; in fog, :func:`fogged` keeps only what the seat's side may know."""
-    full = {"seat": seat, "turn": state.turn, "last_turn": state.last_turn, "scenario": state.scenario,
+    side = side_of(seat)
+    full = {"seat": seat, "side": side, "turn": state.turn, "last_turn": state.last_turn, "scenario": state.scenario,
             "map": state.map, "step": state.flow.step, "first": state.first, "strict": state.sight == "strict",
             "move_in_attack": state.move_in_attack, "points": tables()["army"]["points"], "advanced": state.advanced,
             "objectives": [hex_name(h) for h in state.objectives],
+            "obstacles": [{"hex": hex_name(h), "kind": kind, "name": obstacle_chart()[kind].title}
+                          for h, kind in state.obstacles],
             "units": [unit_view(u) for u in state.units], "lost": [unit_view(u) for u in state.lost],
             "cargo": [{"id": u.id, "card": u.card, "name": u.stats.name, "side": u.side, "aboard": u.aboard}
                       for u in state.cargo],
             "reserve": [{"id": u.id, "card": u.card, "name": u.stats.name, "side": u.side, "disrupted": u.disrupted}
                         for u in state.reserve],
-            "standing": state.flow.standing.view_of(seat), "asking": _asking(state, seat)}
-    return fogged(state, seat, full) if state.fog else full
+            "standing": STANDING.view_of(state.flow.standing, seat, side), "asking": _asking(state, seat)}
+    if state.players_per_side > 1:  # who commands each of the side's units (both seats of a side see the same)
+        full["seats"] = list(state.seats_of(side))
+        full["command"] = {uid: s for uid, s in state.command if side_of(s) == side}
+    return fogged(state, side, full) if state.fog else full
 
 
-def fogged(state: State, seat: str, full: dict[str, Any]) -> dict[str, Any]:
+def fogged(state: State, side: str, full: dict[str, Any]) -> dict[str, Any]:
     """The view in fog: own units and the enemies in sight; the last glimpse of each other enemy
     ground unit not seen destroyed (``last_known``, greyed in the picture); enemies lost only if seen
     destroyed; no enemy aircraft off the map and no enemy passengers."""
     seen = set() if state.flow.step == "deploy" else \
-        {u.id for u in seen_enemies(board(state.map), state.units, seat, strict=state.sight == "strict")}
-    glimpsed = {g.id: g for g in state.last_known if g.side == seat}
+        {u.id for u in seen_enemies(board_with(state.map, state.obstacles), state.units, side,
+                                    strict=state.sight == "strict")}
+    glimpsed = {g.id: g for g in state.last_known if g.side == side}
 
     def mine(row: dict[str, Any]) -> bool:
-        return bool(row["side"] == seat)
+        return bool(row["side"] == side)
     return dict(full, fog=True,
                 units=[r for r in full["units"] if mine(r) or r["id"] in seen],
                 lost=[r for r in full["lost"] if mine(r) or (r["id"] in glimpsed and glimpsed[r["id"]].lost)],
                 cargo=[r for r in full["cargo"] if mine(r)], reserve=[r for r in full["reserve"] if mine(r)],
-                last_known=[{"id": g.id, "card": g.card, "name": cards()[g.card].name, "side": other(seat),
+                last_known=[{"id": g.id, "card": g.card, "name": cards()[g.card].name, "side": other(side),
                              "hex": hex_name(g.hex), "facing": NAMES[g.facing], "turn": g.turn}
                             for g in glimpsed.values() if g.id not in seen and not g.lost])
 

@@ -12,10 +12,10 @@ from pbem.core.standing import parse_cancel
 from pbem.core.verbs import Order, Verb, VerbTable, View
 
 from .movement import FACING_RULE, STACK_RULE, within_full
-from .board import parse_hex
+from .board import hex_name, parse_hex, view_board
 from .fog import knowers
 from .orders import Attack, Buy, Overwatch, Place, unit_of
-from .parsers import (AIR_USAGE, ATTACK_RULE, BUILD_RULE, PLACE_RULE, PLACE_USAGE, parse_buy, parse_place, ATTACK_USAGE, STRIKE_RULE, TRANSPORT_RULE, overwatch_limit,
+from .parsers import (AIR_USAGE, SEATS_RULE, budget, parse_hand, ATTACK_RULE, BUILD_RULE, PLACE_RULE, PLACE_USAGE, parse_buy, parse_place, ATTACK_USAGE, STRIKE_RULE, TRANSPORT_RULE, overwatch_limit,
                       parse_air, parse_attack, parse_choice, parse_face, parse_fire, parse_fire_order, parse_hold,
                       parse_hold_fire, parse_initiative, parse_load, parse_move, parse_overwatch, parse_penalty,
                       parse_policy, parse_unload, units_of)
@@ -24,13 +24,13 @@ from .reactions import DF_RULE, OW_RULE
 from .tables import cards
 
 STANDING_VERBS = ("DF", "OW", "AA", "DF_ORDER", "INITIATIVE", "OVERSTACK_PENALTY", "CANCEL")
-MOVE_VERBS = ("MOVE", "FACE", "HOLD", "OVERWATCH", "LOAD", "UNLOAD", *STANDING_VERBS)
-ATTACK_VERBS = ("AIR", "ATTACK", "MOVE", "FACE", "HOLD", "OVERWATCH", "LOAD", "UNLOAD", "IF", *STANDING_VERBS)
+MOVE_VERBS = ("MOVE", "FACE", "HOLD", "OVERWATCH", "LOAD", "UNLOAD", "HAND", *STANDING_VERBS)
+ATTACK_VERBS = ("AIR", "ATTACK", "MOVE", "FACE", "HOLD", "OVERWATCH", "LOAD", "UNLOAD", "IF", "HAND", *STANDING_VERBS)
 
 # ---------------------------------------------------------------------------------- conditions
 def _parse_unit(args: tuple[str, ...], view: View, seat: str) -> tuple[str, ...]:
     if len(args) != 1 or not any(u["id"] == args[0].lower() for u in view["units"]):
-        raise OrderSyntaxError("expected a unit name after the condition", rule="attack lists (by mail)")
+        raise OrderSyntaxError("expected a unit name after the condition", rule="attack and movement lists (by mail)")
     return (args[0].lower(),)
 
 
@@ -45,11 +45,34 @@ def _doomed(w: Any, reached: Any, args: tuple[str, ...]) -> bool:
     return bool(unit.doomed)
 
 
+def _parse_unit_at(args: tuple[str, ...], view: View, seat: str) -> tuple[str, ...]:
+    h = parse_hex(args[1]) if len(args) == 2 else None
+    if h is None or h not in view_board(view):
+        raise OrderSyntaxError("expected a unit name and a hex of the map after AT (AT <unit> <hex>)",
+                               rule="attack and movement lists (by mail)")
+    return (*_parse_unit(args[:1], view, seat), hex_name(h))
+
+
+def _known(w: Any, reached: Any, uid: str) -> Any:
+    """The unit as the author's side may know it when the entry is reached: None if it is gone, or
+    (in fog) an enemy out of its sight."""
+    unit = w.data.unit(uid)
+    if unit is None or (w.data.state.fog and reached.author not in
+                        {s for s, ids in knowers(w, [unit]).items() if ids}):
+        return None
+    return unit
+
+
 CONDITIONS = Conditions([
     ConditionKind("DOOMED", _parse_unit, _doomed, "DOOMED <unit> (its face-down markers already destroy it)"),
     ConditionKind("LIVE", _parse_unit, lambda w, r, a: not _doomed(w, r, a),
                   "LIVE <unit> (not yet doomed by its face-down markers)"),
-], rule="attack lists (by mail)")
+    ConditionKind("DISRUPTED", _parse_unit, lambda w, r, a: bool(getattr(_known(w, r, a[0]), "disrupted", False)),
+                  "DISRUPTED <unit> (it shows a face-up yellow marker now)"),
+    ConditionKind("AT", _parse_unit_at,
+                  lambda w, r, a: (u := _known(w, r, a[0])) is not None and hex_name(u.hex) == a[1],
+                  "AT <unit> <hex> (it stands in that hex now)"),
+], rule="attack and movement lists (by mail)")
 
 ORDERS = scripted(VerbTable([
     Verb("MOVE", parse_move, "MOVE <unit> <hex> [<hex> ...] [FACE <dir>]", FACING_RULE),
@@ -68,6 +91,7 @@ ORDERS = scripted(VerbTable([
     Verb("DF_ORDER", parse_fire_order, "DF_ORDER <unit> <unit> ...", DF_RULE),
     Verb("INITIATIVE", parse_initiative, "INITIATIVE FIRST|SECOND", "initiative (digest G5)"),
     Verb("OVERSTACK_PENALTY", parse_penalty, "OVERSTACK_PENALTY HIGHEST_COST|LOWEST_COST|ALREADY_HIT", STACK_RULE),
+    Verb("HAND", parse_hand, "HAND <unit> TO <seat>", SEATS_RULE),
     Verb("CANCEL", parse_cancel, "CANCEL INITIATIVE | CANCEL DF <unit> | CANCEL OW <unit>", "standing orders"),
 ], rule="orders"), CONDITIONS)
 
@@ -106,8 +130,8 @@ def _within_budget(parsed: Sequence[tuple[OrderLine, Order]], view: View, seat: 
             continue
         card = cards()[order.card]
         spent += card.cost
-        if spent > view["points"]:
-            problems.append(IllegalOrderError(f"the army would cost {spent} of {view['points']} points",
+        if spent > budget(view):
+            problems.append(IllegalOrderError(f"the army would cost {spent} of {budget(view)} points",
                                               rule=BUILD_RULE).problem(line.line_no, line.text))
         if order.at:
             v, s = stacks.get(order.at, (0, 0))
@@ -146,13 +170,17 @@ def _placed_within_full(parsed: Sequence[tuple[OrderLine, Order]], view: View, s
 
 
 def check_orders(view: View, seat: str, lines: Sequence[OrderLine]) -> Any:
+    """A seat's mail, checked against its view; the parsers read ``seat`` as the side, and what the
+    seat commands from the view (``view["seat"]``, ``view["command"]``, with two players a side)."""
+    seat = view.get("side", seat)
     if view.get("asking"):
         return ANSWERS.check_lines(view, seat, lines)
     if view["step"] == "deploy" and placing(view, seat):
         return ORDERS.check_lines(view, seat, lines, allowed=("PLACE", *STANDING_VERBS), whole=_placed_within_full)
     if view["step"] == "deploy":
         return ORDERS.check_lines(view, seat, lines, allowed=("BUY", *STANDING_VERBS), whole=_within_budget)
-    allowed = ATTACK_VERBS if view["step"] == "attack" else MOVE_VERBS
+    allowed = ATTACK_VERBS if view["step"] == "attack" else \
+        (*MOVE_VERBS, "IF") if view["step"] == "move-alternate" else MOVE_VERBS
     if view["step"] == "attack" and not view["move_in_attack"]:
         allowed = tuple(v for v in allowed if v not in ("MOVE", "FACE", "LOAD", "UNLOAD"))
     return ORDERS.check_lines(view, seat, lines, allowed=allowed, whole=_one_order_per_unit,

@@ -68,11 +68,12 @@ def cover_needed(board: Board, target: Unit, attacker_hex: Hex) -> int:
     return min(offered) if offered else 0
 
 
-def enfilade(attacker: Unit, target: Unit, friends: Iterable[Unit]) -> bool:
+def enfilade(attacker: Unit, target: Unit, friends: Iterable[Unit], *, advanced: bool) -> bool:
     """+1 per die against a Soldier (artillery too) when some other friendly vehicle or soldier is
     adjacent to it, not in its hex nor the attacker's, and the attacker is behind it as seen from
-    that friendly (the target is deemed to face it, L256-L270; digest 4.9)."""
-    if target.stats.kind in (VEHICLE, AIRCRAFT):  # they have a real facing (L256)
+    that friendly (the target is deemed to face it, L256-L270; digest 4.9).  Only under the Advanced
+    rules (``advanced``), where a soldier's facing matters at all (L17-L21; a reading, digest G21)."""
+    if not advanced or target.stats.kind in (VEHICLE, AIRCRAFT):  # they have a real facing (L256)
         return False
     v = (attacker.hex[0] - target.hex[0], attacker.hex[1] - target.hex[1])
     for f in friends:

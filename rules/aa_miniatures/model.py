@@ -15,6 +15,16 @@ def other(side: str) -> str:
     return SIDES[1 - SIDES.index(side)]
 
 
+def side_of(seat: str) -> str:
+    """The side a seat plays for: ``allies`` for ``allies`` and for ``allies-2``."""
+    return seat.split("-")[0]
+
+
+def seat_names(per_side: int) -> tuple[str, ...]:
+    """The game's seats: one a side named by the side, or ``<side>-1``, ``<side>-2``."""
+    return SIDES if per_side == 1 else tuple(f"{s}-{n}" for s in SIDES for n in range(1, per_side + 1))
+
+
 def name(u: Unit) -> str:
     """How events name a unit: its side and id."""
     return f"{u.side} {u.id}"
@@ -84,6 +94,7 @@ class State:
     flow: Flow
     sight: str = "edge"  # the line-of-sight reading: "edge" (the nudged lines) or "strict" (vertices block)
     cadence: str = "standard"  # "standard": one side moves, then the other; "fast": both at once, unit by unit
+    movement: str = "side"  # within the standard cadence: "side" (a whole side, then the other) or "alternate"
     reserve: tuple[Unit, ...] = ()  # aircraft off the map, waiting for an air strike (their hex means nothing)
     cargo: tuple[Unit, ...] = ()  # units aboard a transport (their hex means nothing; ``aboard`` names it)
     ow_soldiers: bool = True  # option: a vehicle's overwatch may fire at soldiers entering its row (G22)
@@ -91,6 +102,9 @@ class State:
     advanced: bool = False  # option rules=advanced: facing matters for every unit, not only vehicles (L17, G30)
     fog: bool = False  # option visibility=fog: a side sees only the enemies in its line of sight (fog.py)
     last_known: tuple[Glimpse, ...] = ()  # in fog, what each side last saw of each enemy it has seen
+    obstacles: tuple[tuple[Hex, str], ...] = ()  # obstacle pieces on the map (hex, kind), one a hex at most (L1)
+    players_per_side: int = 1  # option: with 2, seats <side>-1 and <side>-2 share a side's units
+    command: tuple[tuple[str, str], ...] = ()  # with several seats a side: (unit id, the seat commanding it)
 
     @property
     def turn(self) -> int:
@@ -98,3 +112,14 @@ class State:
 
     def unit(self, uid: str) -> Unit | None:
         return next((u for u in self.units if u.id == uid), None)
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        return seat_names(self.players_per_side)
+
+    def seats_of(self, side: str) -> tuple[str, ...]:
+        return tuple(s for s in self.seats if side_of(s) == side)
+
+    def commander(self, uid: str, side: str) -> str:
+        """The seat commanding unit ``uid`` of ``side`` (the side's own seat when it has one)."""
+        return dict(self.command).get(uid, side) if self.players_per_side > 1 else side

@@ -18,6 +18,7 @@ from .tables import VEHICLE, tables
 STACK_RULE = "Stacking, L1-L7"
 MOVE_RULE = "Terrain and movement, L11-L13 (costs: placeholder chart)"
 FACING_RULE = "Unit facing, L15-L35"
+OBSTACLE_RULE = "Stacking, L1: one obstacle a hex; its effects are a placeholder chart"
 
 
 def _counts(units: Iterable[Unit], h: Hex, side: str) -> tuple[int, int]:
@@ -65,15 +66,28 @@ def speed(unit: Unit) -> int:
     return max(0, unit.stats.speed + damaged)
 
 
+def _kind(unit: Unit) -> str:
+    return "vehicle" if unit.stats.kind == VEHICLE else "soldier"
+
+
 def _step_cost(board: Board, unit: Unit, a: Hex, b: Hex) -> int:
     """Movement points to go from ``a`` into ``b``; 0 if it cannot be done."""
-    kind = "vehicle" if unit.stats.kind == VEHICLE else "soldier"
+    kind = _kind(unit)
     cost = board.terrain(b).cost[kind]
     side = board.side(a, b)
     if side is not None:
         extra = board.terrain_of_side(side).cost[kind]
         cost = 0 if cost == 0 or extra == 0 else cost + extra
+    piece = board.obstacle(b)
+    if piece is not None and cost:
+        cost = 0 if kind in piece.impassable else cost + piece.extra_cost[kind]
     return cost
+
+
+def ends_move(board: Board, unit: Unit, h: Hex) -> bool:
+    """Whether an obstacle in ``h`` ends the move of ``unit`` entering it (placeholder chart, G28)."""
+    piece = board.obstacle(h)
+    return piece is not None and _kind(unit) in piece.ends_move
 
 
 def path_problem(board: Board, units: Sequence[Unit], unit: Unit, path: Sequence[Hex]) -> str | None:
@@ -95,8 +109,13 @@ def path_problem(board: Board, units: Sequence[Unit], unit: Unit, path: Sequence
         if unit.stats.kind == VEHICLE and (d - heading) % 6 not in (0, 1, 5):
             return f"a vehicle moves only forward ({FACING_RULE}): {hex_name(h)} is not ahead of it"
         cost = _step_cost(board, unit, at, h)
+        piece = board.obstacle(h)
+        if cost == 0 and piece is not None and _kind(unit) in piece.impassable:
+            return f"{hex_name(h)} holds {piece.title}, which a {_kind(unit)} cannot enter ({OBSTACLE_RULE})"
         if cost == 0:
             return f"{hex_name(h)} cannot be entered from {hex_name(at)} ({MOVE_RULE})"
+        if piece is not None and i < len(path) - 1 and ends_move(board, unit, h):
+            return f"{hex_name(h)} holds {piece.title}: a {_kind(unit)}'s move ends on entering it ({OBSTACLE_RULE})"
         spent += cost
         if spent > speed(unit):
             return f"the path costs {spent} but {unit.id}'s speed is {speed(unit)} ({MOVE_RULE})"
@@ -112,9 +131,12 @@ def path_problem(board: Board, units: Sequence[Unit], unit: Unit, path: Sequence
 def placement_problem(board: Board, units: Sequence[Unit], unit: Unit, h: Hex) -> str | None:
     """Why ``unit`` may not be put into ``h`` (unloading, L9): terrain it cannot be in, or beyond a
     maximum hex; None if it may."""
-    kind = "vehicle" if unit.stats.kind == VEHICLE else "soldier"
+    kind = _kind(unit)
     if h not in board or board.terrain(h).cost[kind] == 0:
         return f"{hex_name(h)} is terrain it cannot be in"
+    piece = board.obstacle(h)
+    if piece is not None and kind in piece.impassable:
+        return f"{hex_name(h)} holds {piece.title}, which a {kind} cannot enter ({OBSTACLE_RULE})"
     if not within_maximum(*_with(unit, _counts(units, h, unit.side))):
         return f"{hex_name(h)} would hold more than a maximum hex ({STACK_RULE})"
     return None
@@ -122,7 +144,7 @@ def placement_problem(board: Board, units: Sequence[Unit], unit: Unit, h: Hex) -
 
 def steps_of(board: Board, unit: Unit, path: Sequence[Hex]) -> tuple[Step, ...]:
     """The path as steps with their costs and entry rolls (for resolution)."""
-    kind = "vehicle" if unit.stats.kind == VEHICLE else "soldier"
+    kind = _kind(unit)
     out, at = [], unit.hex
     for h in path:
         out.append(Step(h, _step_cost(board, unit, at, h), board.terrain(h).entry[kind]))

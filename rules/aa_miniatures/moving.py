@@ -2,7 +2,7 @@
 L212-L240); a reaction whose standing order says ASK suspends the resolution for that seat."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.core.hexgrid import NAMES, Hex, direction
@@ -11,7 +11,7 @@ from pbem.core.work import Work
 
 from .board import hex_name, parse_hex
 from .fog import dice_seen_by, knowers, tell
-from .model import Unit
+from .model import SIDES, Glimpse, Unit
 from .movement import path_problem, steps_of
 from .orders import Move
 from .reactions import Shot, best_hex, can_react, fire, on_row, placed, provokes
@@ -40,6 +40,8 @@ def walk(w: Work[Battle], at: Unit, path: Sequence[Hex], face: str, *, entered: 
     first step's entry roll was already made (a resumed walk); ``done``: who already reacted to it."""
     b = w.data
     start = at
+    marks = {side: b.passing.get((side, at.id)) for side in SIDES}  # in fog: to tell who saw it on the way
+    seen_at_start = knowers(w, [start]) if b.state.fog else {}
     for i, step in enumerate(steps_of(b.board, at, path)):
         heading = _heading(at.hex, step.hex)
         first = i == 0
@@ -48,6 +50,7 @@ def walk(w: Work[Battle], at: Unit, path: Sequence[Hex], face: str, *, entered: 
             b.put(at.but(facing=heading))
             said = f"fails to enter {hex_name(step.hex)} and stops in {hex_name(at.hex)}, facing {NAMES[heading]} (L29)"
             tell(w, [at], "{0} " + said, "move")
+            _out_of_sight(w, b.units[at.id], _last_seen(b, start, marks, seen_at_start))
             return
         b.put(at)
         stopped = reactions(w, at, at.hex, step.hex, path[i:], face, done if first else ())
@@ -55,23 +58,48 @@ def walk(w: Work[Battle], at: Unit, path: Sequence[Hex], face: str, *, entered: 
             return
         if isinstance(stopped, Unit):
             b.put(stopped)
+            _out_of_sight(w, stopped, _last_seen(b, start, marks, seen_at_start))
             return
         at = at.but(hex=step.hex, facing=heading)
     b.put(at.but(facing=NAMES.index(face)))
-    _moved(w, start, at, face)
+    _moved(w, at, face, _last_seen(b, start, marks, seen_at_start))
 
 
-def _moved(w: Work[Battle], start: Unit, at: Unit, face: str) -> None:
-    """The move's event: in fog, a side that saw the unit only at one end of its move is told that
-    end (it leaves or comes into sight), and nothing about the way."""
+def _last_seen(b: Battle, start: Unit, marks: Mapping[str, Glimpse | None],
+               seen_at_start: Mapping[str, set[str]]) -> dict[str, Hex]:
+    """In fog, for each enemy side that saw the moving unit at some point of this move (as it
+    started, or in a hex it came to stand in), the last hex it saw it in."""
+    out = {side: start.hex for side, ids in seen_at_start.items() if side != start.side and ids}
+    for side in SIDES:
+        g = b.passing.get((side, start.id))
+        if side != start.side and g is not None and g is not marks[side]:
+            out[side] = g.hex
+    return out
+
+
+def _moved(w: Work[Battle], at: Unit, face: str, last_seen: Mapping[str, Hex]) -> None:
+    """The move's event: in fog, told with its end to each side that sees the unit there; a side
+    that saw it only on the way (as it started, or crossing ground in its sight) is told where it
+    lost sight of it, and nothing about the rest of the way."""
     if not w.data.state.fog:
         w.say(f"{name(at)} moves to {hex_name(at.hex)} facing {face}", kind="move")
         return
-    before, after = knowers(w, [start]), knowers(w, [at])
-    gone = tuple(side for side in before if before[side] and not after[side])
     tell(w, [at], f"{{0}} moves to {hex_name(at.hex)} facing {face}", "move")
-    if gone:
-        w.say(f"{name(start)} moves out of sight from {hex_name(start.hex)}", to=gone, kind="move")
+    _out_of_sight(w, at, last_seen)
+
+
+def _out_of_sight(w: Work[Battle], at: Unit, last_seen: Mapping[str, Hex]) -> None:
+    """Tell each side that saw the unit during its move but does not see it where it stopped the
+    last hex it saw it in (in fog; one event per hex, so sides that lost it at the same place share it)."""
+    if not w.data.state.fog:
+        return
+    after = knowers(w, [at])
+    by_hex: dict[Hex, list[str]] = {}
+    for side, h in last_seen.items():
+        if not after[side]:
+            by_hex.setdefault(h, []).append(side)
+    for h, sides in by_hex.items():
+        w.say(f"{name(at)} moves out of sight from {hex_name(h)}", to=tuple(sides), kind="move")
 
 
 def _heading(a: Hex, b: Hex) -> int:
@@ -83,7 +111,7 @@ def _heading(a: Hex, b: Hex) -> int:
 def _policy(w: Work[Battle], firer: Unit, verb: str) -> tuple[str, str]:
     """The firer's standing DF or OW order, its own before its side's ALL: (when, hex); ALWAYS, BEST
     when none is given (a unit fires unless told otherwise)."""
-    kept = w.standing_order(firer.side, f"{verb} {firer.id}") or w.standing_order(firer.side, f"{verb} ALL")
+    kept = w.data.standing(firer.side, f"{verb} {firer.id}") or w.data.standing(firer.side, f"{verb} ALL")
     if kept is None:
         return "ALWAYS", "BEST"
     words = kept.words
@@ -140,7 +168,7 @@ def reactions(w: Work[Battle], mover: Unit, a: Hex, b: Hex, path: Sequence[Hex],
 def _firers(w: Work[Battle], mover: Unit, done: Sequence[str]) -> list[Unit]:
     """The other side's units in the order they react: its standing DF_ORDER first, then map order."""
     units = [u for u in w.data.all() if u.side != mover.side and u.id not in done]
-    kept = w.standing_order(units[0].side, "DF_ORDER") if units else None
+    kept = w.data.standing(units[0].side, "DF_ORDER") if units else None
     first = kept.words[1:] if kept is not None else ()
     return sorted(units, key=lambda u: first.index(u.id) if u.id in first else len(first))
 
@@ -173,7 +201,7 @@ def _ask(w: Work[Battle], shot: Shot, mover: Unit, a: Hex, path: Sequence[Hex], 
         question = f"{name(mover)} enters {hex_name(b)} on your {firer.id}'s overwatch row: FIRE or HOLD"
         choices = ("FIRE", "HOLD")
     bt.suspended = True
-    w.interrupt("react", [Ask(firer.side, "react", question, "HOLD", choices)],
+    w.interrupt("react", [Ask(bt.commander(firer), "react", question, "HOLD", choices)],
                 phase=bt.phase, queue=[[side, o.text()] for side, o in bt.queue],
                 acted=sorted(bt.acted), fired=sorted(bt.fired),
                 walk={"unit": mover.id, "from": hex_name(a), "path": [hex_name(h) for h in path], "face": face,

@@ -161,6 +161,18 @@ class FireOrder:
 
 
 @dataclass(frozen=True)
+class Hand:
+    """With two players a side: the writing seat passes command of one of its units to ``to``, the
+    other seat of the side, once the window's orders have been carried out."""
+
+    unit: str
+    to: str
+
+    def text(self) -> str:
+        return f"HAND {self.unit} TO {self.to}"
+
+
+@dataclass(frozen=True)
 class Penalty:
     """Standing: which enemy unit of an over-full hex gets this side's face-down yellow (L5):
     the HIGHEST_COST (the default), the LOWEST_COST, or one ALREADY_HIT this turn (then the highest)."""

@@ -10,11 +10,11 @@ from pbem.core.hexgrid import NAMES, Hex, direction, distance, neighbours
 from pbem.core.verbs import View, arity, one_of
 
 from . import combat
-from .board import board, direction_of, hex_name, parse_hex
+from .board import direction_of, hex_name, parse_hex, view_board
 from .los import LOS_RULE, clear, strike_facings
 from .model import Unit
 from .movement import FACING_RULE, STACK_RULE, path_problem, placement_problem
-from .orders import (Air, Answer, Attack, Buy, Face, Place, FireOrder, Hold, Initiative, Load, Move, Overwatch, Penalty,
+from .orders import (Air, Answer, Attack, Buy, Face, Place, FireOrder, Hand, Hold, Initiative, Load, Move, Overwatch, Penalty,
                      Policy, Unload)
 from .reactions import DF_RULE, OW_RULE
 from .tables import AIRCRAFT, ARTILLERY, cards, scenarios, tables
@@ -37,12 +37,32 @@ def _hex(name: str) -> Any:
     return h
 
 
-def _own(view: View, seat: str, name: str, rule: str) -> Unit:
+SEATS_RULE = "two players a side (option players_per_side; the fragment is for two players)"
+
+
+def commanded(view: View, uid: str) -> bool:
+    """Whether the seat whose view this is commands unit ``uid`` (always, with one seat a side)."""
+    command = view.get("command")
+    return command is None or command.get(uid, view["seat"]) == view["seat"]
+
+
+def check_command(view: View, uid: str) -> None:
+    """Refuse an order for a unit of the side that the other seat of the side commands."""
+    if not commanded(view, uid):
+        mine = ", ".join(sorted(u for u, s in view["command"].items() if s == view["seat"])) or "none"
+        raise IllegalOrderError(f"{uid} is commanded by {view['command'][uid]}, not by you (yours: {mine})",
+                                rule=SEATS_RULE)
+
+
+def _own(view: View, seat: str, name: str, rule: str, *, anyone: bool = False) -> Unit:
+    """The side's unit called ``name``; unless ``anyone``, one the writing seat commands."""
     units = units_of(view)
     found = next((u for u in units if u.id == name.lower()), None)
     if found is None or found.side != seat:
         mine = ", ".join(u.id for u in units if u.side == seat)
         raise IllegalOrderError(f"{name} is not one of your units (yours: {mine})", rule=rule)
+    if not anyone:
+        check_command(view, found.id)
     return found
 
 
@@ -70,7 +90,7 @@ def parse_move(args: tuple[str, ...], view: View, seat: str) -> Move:
         if h is None:
             raise OrderSyntaxError(f"{w} is not a hex name (a column letter and a row: C4)", rule=FACING_RULE)
         path.append(h)
-    problem = path_problem(board(view["map"]), units_of(view), unit, path)
+    problem = path_problem(view_board(view), units_of(view), unit, path)
     if problem is not None:
         raise IllegalOrderError(f"{unit.id} cannot move so: {problem}", rule=FACING_RULE)
     last_dir = NAMES[_heading(unit, path)]
@@ -126,6 +146,7 @@ def _ready_plane(view: View, seat: str, word: str) -> Unit:
     if plane is None:
         ready = ", ".join(u.id for u in reserve_of(view) if u.side == seat) or "none"
         raise IllegalOrderError(f"{word} is not one of your aircraft off the map (yours: {ready})", rule=STRIKE_RULE)
+    check_command(view, plane.id)
     if plane.disrupted:
         raise IllegalOrderError(f"{plane.id} is Disrupted and cannot strike this turn (digest G16)", rule=STRIKE_RULE)
     return plane
@@ -137,7 +158,7 @@ def _strike_hex(view: View, word: str) -> Hex:
     :raises IllegalOrderError: not a hex of the map, or it already holds an aircraft.
     """
     at = parse_hex(word)
-    if at is None or at not in board(view["map"]):
+    if at is None or at not in view_board(view):
         raise IllegalOrderError(f"{word} is not a hex of the map", rule=STRIKE_RULE)
     if any(u.hex == at and u.stats.kind == AIRCRAFT for u in units_of(view)):
         raise IllegalOrderError(f"{word} already holds an aircraft (one per hex, L1)", rule=STACK_RULE)
@@ -165,7 +186,7 @@ def parse_load(args: tuple[str, ...], view: View, seat: str) -> Load:
     if len(args) != 3 or args[1].upper() != "INTO":
         raise OrderSyntaxError("expected LOAD <unit> INTO <transport>", rule=TRANSPORT_RULE)
     unit = _own(view, seat, args[0], TRANSPORT_RULE)
-    carrier = _own(view, seat, args[2], TRANSPORT_RULE)
+    carrier = _own(view, seat, args[2], TRANSPORT_RULE, anyone=True)  # the partner's transport will do
     problem = load_problem(view, unit, carrier)
     if problem is not None:
         raise IllegalOrderError(problem, rule=TRANSPORT_RULE)
@@ -187,7 +208,7 @@ def load_problem(view: View, unit: Unit, carrier: Unit) -> str | None:
 def unload_hexes(view: View, passenger: Unit, carrier: Unit) -> list[Any]:
     """Where a passenger may get off: the transport's hex if it can take it, else next hexes free of
     enemies that can (L9)."""
-    m, units = board(view["map"]), units_of(view)
+    m, units = view_board(view), units_of(view)
 
     def takes(h: Any) -> bool:
         return placement_problem(m, units, passenger, h) is None
@@ -205,6 +226,7 @@ def parse_unload(args: tuple[str, ...], view: View, seat: str) -> Unload:
     row = next((c for c in view["cargo"] if c["id"] == args[0].lower() and c["side"] == seat), None)
     if row is None:
         raise IllegalOrderError(f"{args[0]} is not aboard one of your transports", rule=TRANSPORT_RULE)
+    check_command(view, row["id"])
     carrier = next(u for u in units_of(view) if u.id == row["aboard"])
     passenger = Unit(row["id"], row["card"], seat, carrier.hex, carrier.facing)
     places = unload_hexes(view, passenger, carrier)
@@ -258,10 +280,29 @@ def parse_policy(verb: str) -> Any:
 def parse_fire_order(args: tuple[str, ...], view: View, seat: str) -> FireOrder:
     if not args:
         raise OrderSyntaxError("expected DF_ORDER <unit> <unit> ...", rule=DF_RULE)
-    named = tuple(_own(view, seat, a, DF_RULE).id for a in args)
+    named = tuple(_own(view, seat, a, DF_RULE, anyone=True).id for a in args)  # a side-wide order
     if len(set(named)) != len(named):
         raise IllegalOrderError("a unit is named twice", rule=DF_RULE)
     return FireOrder(named)
+
+
+def parse_hand(args: tuple[str, ...], view: View, seat: str) -> Hand:
+    """``HAND <unit> TO <seat>``: pass command of a unit this seat commands to the other seat of its side."""
+    if not view.get("seats"):
+        raise IllegalOrderError("HAND needs two players a side (option players_per_side)", rule=SEATS_RULE)
+    if len(args) != 3 or args[1].upper() != "TO":
+        raise OrderSyntaxError("expected HAND <unit> TO <seat>", rule=SEATS_RULE)
+    uid = args[0].lower()
+    rows = [*view["units"], *view["reserve"], *view["cargo"]]  # on the map, an aircraft off it, a passenger
+    if not any(r["id"] == uid and r["side"] == seat for r in rows):
+        mine = ", ".join(sorted(r["id"] for r in rows if r["side"] == seat and commanded(view, r["id"])))
+        raise IllegalOrderError(f"{args[0]} is not one of your units (yours: {mine})", rule=SEATS_RULE)
+    check_command(view, uid)
+    partners = [s for s in view["seats"] if s != view["seat"]]
+    if args[2].lower() not in partners:
+        raise IllegalOrderError(f"{args[2]} is not the other seat of your side ({', '.join(partners)})",
+                                rule=SEATS_RULE)
+    return Hand(uid, args[2].lower())
 
 
 def parse_penalty(args: tuple[str, ...], view: View, seat: str) -> Penalty:
@@ -295,7 +336,7 @@ def attack_problem(view: View, attacker: Unit, target: Unit) -> str | None:
         return "aircraft strike ground units"
     if target.stats.kind == AIRCRAFT and attacker.stats.kind == ARTILLERY and not attacker.stats.has("antiair"):
         return f"artillery without the AA ability cannot attack aircraft ({AIR_RULE})"
-    if not clear(board(view["map"]), attacker.hex, target.hex, strict=view["strict"]):
+    if not clear(view_board(view), attacker.hex, target.hex, strict=view["strict"]):
         return f"{attacker.id} has no line of sight to {target.id} ({LOS_RULE})"
     band = combat.band(attacker.hex, target.hex)
     if band is None:
@@ -364,13 +405,27 @@ BUILD_RULE = "army build: 100 points a side (L236); set-up is lost (digest G29)"
 
 
 def zone(view: View, seat: str) -> list[Any]:
-    """The hexes of the seat's set-up rectangle (by column and row of the printed map)."""
+    """The hexes of the side's set-up rectangle (by column and row of the printed map); with two
+    seats a side, the writing seat's share of its columns (the first seat the western part), so that
+    neither can overfill a hex the other sets up in."""
     corners = [parse_hex(n) for n in scenarios()[view["scenario"]][f"{seat}_zone"]]
     names = [hex_name(h) for h in corners if h is not None]
     cols = sorted(ord(n[0]) for n in names)
     rows = sorted(int(n[1:]) for n in names)
-    return [h for h in board(view["map"]).hexes if cols[0] <= ord(hex_name(h)[0]) <= cols[1]
+    if view.get("seats"):
+        k, n = view["seats"].index(view["seat"]), len(view["seats"])
+        width = cols[1] - cols[0] + 1
+        cols = [cols[0] + width * k // n, cols[0] + width * (k + 1) // n - 1]
+    return [h for h in view_board(view).hexes if cols[0] <= ord(hex_name(h)[0]) <= cols[1]
             and rows[0] <= int(hex_name(h)[1:]) <= rows[1]]
+
+
+def _can_stand(view: View, unit: Unit, h: Hex, rule: str) -> None:
+    """A unit is not set up where it could not move in: impassable terrain or an obstacle it may
+    not enter (stacking is checked on the whole mail)."""
+    problem = placement_problem(view_board(view), (), unit, h)
+    if problem is not None:
+        raise IllegalOrderError(f"{unit.id} cannot be set up there: {problem}", rule=rule)
 
 
 def parse_place(args: tuple[str, ...], view: View, seat: str) -> Place:
@@ -382,12 +437,18 @@ def parse_place(args: tuple[str, ...], view: View, seat: str) -> Place:
     h = parse_hex(words[2])
     if h is None or h not in zone(view, seat):
         raise IllegalOrderError(f"{words[2]} is not in your set-up zone", rule=PLACE_RULE)
+    _can_stand(view, unit, h, PLACE_RULE)
     face = _facing(words[4], PLACE_RULE) if len(words) == 5 else NAMES[unit.facing]
     return Place(unit.id, hex_name(h), face)
 
 
 PLACE_USAGE = "PLACE <unit> AT <hex> [FACE <dir>]"
 PLACE_RULE = "sealed deployment in fog (issue #17; set-up is lost, digest G29)"
+
+
+def budget(view: View) -> int:
+    """The points the writing seat may spend: the side's (L236), shared out between its seats."""
+    return int(view["points"]) // max(1, len(view.get("seats", ())))
 
 
 def parse_buy(args: tuple[str, ...], view: View, seat: str) -> Buy:
@@ -405,5 +466,6 @@ def parse_buy(args: tuple[str, ...], view: View, seat: str) -> Buy:
     h = parse_hex(words[2])
     if h is None or h not in zone(view, seat):
         raise IllegalOrderError(f"{words[2]} is not in your set-up zone", rule=BUILD_RULE)
+    _can_stand(view, Unit(card.key, card.key, seat, h, 0), h, BUILD_RULE)
     face = _facing(words[4], BUILD_RULE) if len(words) == 5 else ("N" if seat == "allies" else "S")
     return Buy(card.key, hex_name(h), face)

@@ -12,7 +12,8 @@ from .model import Unit
 
 def attack_preview(attacker: Unit, target: Unit, friends: Iterable[Unit], advanced: bool = False) -> str:
     band = combat.band(attacker.hex, target.hex) or "close"
-    mod = combat.die_modifier(attacker, target, enfilade=enfilade(attacker, target, friends),
+    flank = enfilade(attacker, target, friends, advanced=advanced)
+    mod = combat.die_modifier(attacker, target, enfilade=flank,
                               aircraft_front=aircraft_front(target, attacker.hex))
     side = combat.facing_defence(target, attacker.hex, advanced=advanced)
     d = combat.defence(target, side)

@@ -69,7 +69,7 @@ def chance(board: Board, firer: Unit, target: Unit, friends: Iterable[Unit], adv
     if band is None:
         return 0.0
     dice = firer.stats.dice(target.stats.kind, band)
-    mod = combat.die_modifier(firer, target, enfilade=enfilade(firer, target, friends))
+    mod = combat.die_modifier(firer, target, enfilade=enfilade(firer, target, friends, advanced=advanced))
     side = combat.facing_defence(target, firer.hex, advanced=advanced)
     return 1 - combat.hit_chances(dice, mod, combat.defence(target, side))[0]
 
@@ -88,7 +88,7 @@ def fire(board: Board, shot: Shot, target: Unit, friends: Iterable[Unit], advanc
     firer = shot.firer
     band = combat.band(firer.hex, target.hex) or "close"
     dice = firer.stats.dice(target.stats.kind, band)
-    mod = combat.die_modifier(firer, target, enfilade=enfilade(firer, target, friends))
+    mod = combat.die_modifier(firer, target, enfilade=enfilade(firer, target, friends, advanced=advanced))
     side = combat.facing_defence(target, firer.hex, advanced=advanced)
     d = combat.defence(target, side)
     faces = [roll(f"{firer.id} fires at {target.id}") for _ in range(dice)]

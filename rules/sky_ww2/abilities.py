@@ -27,11 +27,11 @@ def ground_attack(g: Game, a: dict, item: GroundAttack) -> str | None:
                   seen_by=g.all_seats)
     obj["damage"] += n
     gt = tables.ground()[obj["obj"]]
-    g.work.say(f"{a['id']} attacks the enemy {gt.name}: number card {n}, {n} structural damage [L303]", kind="ground")
+    g.say(f"{a['id']} attacks the enemy {gt.name}: number card {n}, {n} structural damage [L303]", kind="ground")
     if obj["damage"] >= gt.structure:
         obj["destroyed"] = True
         g.doc["vp"][a["side"]] += gt.value
-        g.work.say(f"the {other_side(a['side'])} {gt.name} is destroyed: {a['side']} scores {gt.value} VP", kind="ground")
+        g.say(f"the {other_side(a['side'])} {gt.name} is destroyed: {a['side']} scores {gt.value} VP", kind="ground")
         if obj["obj"] == "dp" and g.doc["dp"][other_side(a["side"])]:
             g.discard([g.doc["dp"][other_side(a["side"])]])
             g.doc["dp"][other_side(a["side"])] = None
@@ -60,7 +60,7 @@ def swap(g: Game, a: dict, item: Swap) -> str | None:
     t["swapped"] = True
     a["hand"].remove(cid)
     g.discard([cid])
-    g.work.say(f"{a['id']} swaps {tables.card(cid).name} [L48]", kind="swap")
+    g.say(f"{a['id']} swaps {tables.card(cid).name} [L48]", kind="swap")
     draw_into(g, a, 1, "swap ability [L48]")
     return None
 
@@ -76,7 +76,7 @@ def use_cp(g: Game, a: dict, item: CpUse) -> str | None:
     if g.doc["cp_used"][side]:
         return "the command post was already used this round [L146]"
     g.doc["cp_used"][side] = True
-    g.work.say(f"{a['id']} uses the command post [L146]", kind="cp")
+    g.say(f"{a['id']} uses the command post [L146]", kind="cp")
     got = draw_into(g, a, 1, "command post [L146]")
     if a["destroyed"]:
         return None
@@ -98,6 +98,6 @@ def deposit(g: Game, a: dict, item: DpDeposit) -> str | None:
     a["hand"].remove(cid)
     g.doc["dp"][side] = cid
     allies = g.seats_of(side)
-    g.work.say(f"{a['id']} lays {tables.card(cid).name} face down on the dispatch post [L148]", allies, kind="dp")
-    g.work.say(f"{a['id']} lays a card face down on the {side} dispatch post", g.all_seats - set(allies), kind="dp")
+    g.say(f"{a['id']} lays {tables.card(cid).name} face down on the dispatch post [L148]", allies, kind="dp")
+    g.say(f"{a['id']} lays a card face down on the {side} dispatch post", g.all_seats - set(allies), kind="dp")
     return None

@@ -19,7 +19,9 @@ from .state import Game
 #: One line per kind of decision, for the phase and each ask.
 PROMPTS = {
     "setup": lambda p: "place two ground objects face down and choose your aircraft",
-    "deploy": lambda p: f"deploy {p['ac']} (or another of your aircraft waiting)",
+    "deploy": lambda p: ("deploy all your aircraft at once, unseen by the enemy" if p.get("sealed") else
+                         f"deploy {p['ac']} (or another of your aircraft waiting)"),
+    "round": lambda p: f"give round {p['round']}'s plan: a block per aircraft, flown in the rulebook's order",
     "activate": lambda p: "choose the aircraft to activate and what to discard first",
     "script": lambda p: f"give {p['ac']}'s turn: movement, beats with ON_CANCELLED answers, end discards",
     "react": lambda p: f"an exchange needs your answer for {p['ac']}: PLAY a card or PASS",

@@ -19,7 +19,7 @@ def orders(v: dict, seat: str, dice) -> str:
     lines = standing(v)
     d = v.get("decide")
     if d:
-        lines += {"setup": setup, "deploy": deploy, "activate": activate, "script": script,
+        lines += {"setup": setup, "deploy": deploy, "activate": activate, "script": script, "round": round_plan,
                   "react": react, "pursue": pursue}[d["kind"]](v, d, dice)
     return "\n".join(lines) + "\n"
 
@@ -52,15 +52,32 @@ def setup(v, d, dice) -> list[str]:
 
 
 def deploy(v, d, dice) -> list[str]:
-    ac = d["aircraft"][0]
-    me = next(a for a in v["aircraft"] if a["id"] == ac)
+    """The aircraft asked for, or in a sealed deployment every one, each to its own cell."""
     face = "E" if v["side"] == "coalition" else "W"
-    prefer = ["low", "medium", "high"] if me["category"].startswith("SH") else ["medium", "high", "low"]
-    for alt in prefer:
-        cells = d["cells"][alt]
-        if cells:
-            return [f"DEPLOY {ac} {alt.upper()} CELL {cells[0][0]},{cells[0][1]} FACE {face}"]
-    return [f"DEPLOY {ac} MEDIUM FACE {face}"]
+    taken: set[tuple] = set()
+    out = []
+    for ac in d["aircraft"] if d.get("sealed") else d["aircraft"][:1]:
+        me = next(a for a in v["aircraft"] if a["id"] == ac)
+        prefer = ["low", "medium", "high"] if me["category"].startswith("SH") else ["medium", "high", "low"]
+        line = f"DEPLOY {ac} MEDIUM FACE {face}"
+        for alt in prefer:
+            cells = [c for c in d["cells"][alt] if (alt, tuple(c)) not in taken]
+            if cells:
+                taken.add((alt, tuple(cells[0])))
+                line = f"DEPLOY {ac} {alt.upper()} CELL {cells[0][0]},{cells[0][1]} FACE {face}"
+                break
+        out.append(line)
+    return out
+
+
+def round_plan(v: dict, d: dict, dice) -> list[str]:
+    """A block per aircraft: its turn as the table stands now; a move that is stale by the time it
+    flies is skipped, and the beats after it then need a dogfight, which the engine checks."""
+    out: list[str] = []
+    for ac in d["aircraft"]:
+        out.append(f"AIRCRAFT {ac}")
+        out += script(v, dict(d["facts"][ac], ac=ac), dice)
+    return out
 
 
 def activate(v, d, dice) -> list[str]:
@@ -122,7 +139,7 @@ def foes(d: dict, plan: tuple | None, stayed: bool, known: bool) -> list[tuple]:
 def abilities(v: dict, d: dict, me: dict, hand: Counter) -> list[str]:
     """Swap the least valued card, use the command post, park a spare reaction on the dispatch post."""
     out = []
-    if me["swap"] and not v["active"]["swapped"]:
+    if me["swap"] and not (v["active"] or {}).get("swapped"):
         worst = sorted((c for c in hand.elements() if tables.card(c).kind != "malfunction"),
                        key=lambda c: (tables.card(c).keep, c))
         if worst and tables.card(worst[0]).keep <= 3:
@@ -303,6 +320,8 @@ def close_in(d, me, same) -> tuple[str, tuple | None]:
     if not best:
         return "STAY", None
     _, c, e, theirs = best
+    if d.get("plan"):  # a round plan: the enemy may have moved by then, the engine finds the cell [L135]
+        return f"IF ALT {e['id']} {e['alt'].upper()} THEN CLOSE {e['id']} ELSE STAY", (e["id"], "nose", theirs)
     face = direction(tuple(c), tuple(e["cell"]))
     return f"MOVE {c[0]},{c[1]} FACE {face}", (e["id"], "nose", theirs)
 

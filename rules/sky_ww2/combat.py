@@ -29,7 +29,7 @@ def firing_available(g: Game, a: dict, t: dict, spent: int, turret_spent: int) -
     return 0, "none"
 
 
-def attack_problem(g: Game, a: dict, t: dict | None, cid: str, turn: dict) -> str:
+def attack_problem(g: Game, a: dict, t: dict | None, cid: str, turn: dict, crit: str | None = None) -> str:
     """Why ``a`` may not play attack ``cid`` on ``t`` now ("" when it may) [L176-178, L297]."""
     c = tables.card(cid)
     if c.kind != "attack":
@@ -43,7 +43,23 @@ def attack_problem(g: Game, a: dict, t: dict | None, cid: str, turn: dict) -> st
         return f"{a['id']} is {g.aspect(a, t)}-on to {t['id']} and has no turret: it may not attack it [L126, L129]"
     if c.cost > avail:
         return f"{c.name} costs {c.cost} firing points, {a['id']} has {avail} against {t['id']} [L41, L231]"
-    return ""
+    return extra_problem(a, c, crit)
+
+
+def extra_problem(a: dict, c: tables.CardDef, crit: str | None = None) -> str:
+    """An attack that demands extra cards is paid from the hand besides the attack (and its critical hit),
+    never with a malfunction, which stays in hand until the end of the turn [L178, L196]: the check and the
+    payment count the same cards."""
+    if not c.extra_discard:
+        return ""
+    spare = [x for x in a["hand"] if tables.card(x).kind != "malfunction"]
+    for used in (c.id, crit):
+        if used in spare:
+            spare.remove(used)
+    if len(spare) >= c.extra_discard:
+        return ""
+    return (f"{c.name} demands {c.extra_discard} extra card(s) from the hand and {a['id']} has {len(spare)} "
+            "besides it that can pay (a malfunction cannot) [L178, L196]")
 
 
 def manoeuvre_problem(g: Game, a: dict, t: dict | None, cid: str, apply: str, turn: dict) -> str:

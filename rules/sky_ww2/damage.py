@@ -40,7 +40,7 @@ def give_up(g: Game, a: dict, n: int, why: str, first=(), allow_malfunction: boo
         a["hand"].remove(c)
     g.discard(gone)
     if gone:
-        g.work.say(f"{a['id']} discards {card_names(gone)} ({why})", kind="discard")
+        g.say(f"{a['id']} discards {card_names(gone)} ({why})", kind="discard")
     return gone
 
 
@@ -74,7 +74,7 @@ def draw_into(g: Game, a: dict, n: int, why: str) -> list[str]:
         cd = tables.card(c)
         if cd.kind == "malfunction":
             # only the back is public; the face is known to the controller until it shows [L196]
-            g.work.say(f"malfunction on {a['id']}: {cd.name}", [a["seat"]], kind="malfunction")
+            g.say(f"malfunction on {a['id']}: {cd.name}", [a["seat"]], kind="malfunction")
             if cd.malfunction == "leak":
                 damage(g, a, 1, other_side(a["side"]), cd.name)
     return got
@@ -87,14 +87,14 @@ def damage(g: Game, a: dict, n: int, by_side: str, why: str) -> None:
     t = g.type_of(a)
     before = a["markers"]
     a["markers"] += n
-    g.work.say(f"{a['id']} takes {n} damage from {why}", kind="damage")
+    g.say(f"{a['id']} takes {n} damage from {why}", kind="damage")
     if not a["damaged"] and a["markers"] >= t.intact.structure:
         if g.opt("carry_excess"):
             left = a["markers"] - t.intact.structure
         else:
             left = before + n - t.intact.structure if n > t.intact.structure else 0
         a["damaged"], a["markers"] = True, left
-        g.work.say(f"{a['id']} is flipped to its damaged side with {left} marker(s) on it", kind="damage")
+        g.say(f"{a['id']} is flipped to its damaged side with {left} marker(s) on it", kind="damage")
         trim_hand(g, a, "hand limit fell on damage [L107]")
     if a["damaged"] and a["markers"] >= t.damaged.structure:
         destroy(g, a, by_side)
@@ -110,14 +110,14 @@ def destroy(g: Game, a: dict, by_side: str) -> None:
                 a["hand"].remove(c)
                 a["rescue"] = c
                 factor = tables.card(c).vp_factor
-                g.work.say(f"{a['id']}'s crew is saved: {tables.card(c).name} is laid by its hangar [L198]", kind="rescue")
+                g.say(f"{a['id']}'s crew is saved: {tables.card(c).name} is laid by its hangar [L198]", kind="rescue")
                 break
     points = int(t.value * factor)
     g.doc["vp"][by_side] += points
     g.discard(a["hand"])
     g.discard(x["card"] for x in a["attached"])
     a["hand"], a["attached"], a["destroyed"], a["placed"] = [], [], True, False
-    g.work.say(f"{a['id']} ({t.model}) is destroyed: {by_side} scores {points} VP", kind="destroyed")
+    g.say(f"{a['id']} ({t.model}) is destroyed: {by_side} scores {points} VP", kind="destroyed")
     check_end(g)
 
 
@@ -138,4 +138,4 @@ def finish(g: Game, why: str) -> None:
     winner = "coalition" if c > x else "axis" if x > c else None
     result = f"{winner} wins" if winner else "a draw"
     g.doc["over"] = {"winner": winner, "text": f"{why}; victory points coalition {c}, axis {x}: {result}"}
-    g.work.say(f"game over: {g.doc['over']['text']}", kind="over")
+    g.say(f"game over: {g.doc['over']['text']}", kind="over")

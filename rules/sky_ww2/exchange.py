@@ -29,7 +29,7 @@ def declare_problem(g: Game, a: dict, beat: Attack | Manoeuvre) -> str:
     t = g.doc["turn"]
     if isinstance(beat, Manoeuvre):
         return combat.manoeuvre_problem(g, a, target, cid, beat.apply, t)
-    why = combat.attack_problem(g, a, target, cid, t)
+    why = combat.attack_problem(g, a, target, cid, t, beat.crit)
     if not why and beat.crit and (beat.crit not in a["hand"] or tables.card(beat.crit).kind != "crit"):
         why = "the critical-hit card is not in the hand [L194]"
     return why
@@ -62,7 +62,7 @@ def declare(g: Game, a: dict, beat: Attack | Manoeuvre, counters: OnCancelled) -
                      "nodes": [root], "counters": list(counters.cards), "counter_ask": bool(counters.ask),
                      "closed": target is None, "no": t["beats"]}
     crit_text = (f" with {tables.card(crit).name}" if crit else "") + (" from the dispatch post" if beat.from_dp else "")
-    g.work.say(f"beat {t['beats']}: {a['id']} plays {what}{crit_text} against {target['id'] if target else 'itself'}"
+    g.say(f"beat {t['beats']}: {a['id']} plays {what}{crit_text} against {target['id'] if target else 'itself'}"
           + describe_params(beat), kind="beat")
     return None
 
@@ -176,7 +176,7 @@ def answer(g: Game, ex: dict, party: str, o: dict) -> None:
     on = ex["nodes"][o["on"] - 1]
     src = " from the dispatch post" if o["source"] == "dp" else ""
     removed = " -- both cards leave the table [L239]" if tables.card(o["card"]).remove else ""
-    g.work.say(f"{aid} answers with {tables.card(o['card']).name}{src} against card {o['on']} "
+    g.say(f"{aid} answers with {tables.card(o['card']).name}{src} against card {o['on']} "
           f"({tables.card(on['card']).name} of {on['ac']}){removed}", kind="reaction")
 
 
@@ -206,15 +206,15 @@ def close_exchange(g: Game) -> None:
             to_discard.append(cc.id)
     g.discard(to_discard)
     verdict = "succeeds" if ok else "is cancelled"
-    g.work.say(f"beat {ex['no']}: {c.name} {verdict}; {len(to_discard)} card(s) go to the discard", kind="beat")
+    g.say(f"beat {ex['no']}: {c.name} {verdict}; {len(to_discard)} card(s) go to the discard", kind="beat")
     if not ok:
         return
     beat = beat_of(ex)
     if isinstance(beat, Attack):
         if root["crit"] and target is not None:
-            g.work.say(f"{tables.card(root['crit']).name} is laid by {target['id']}'s hangar [L194]", kind="crit")
+            g.say(f"{tables.card(root['crit']).name} is laid by {target['id']}'s hangar [L194]", kind="crit")
         if c.burn and target is not None:
-            g.work.say(f"{c.name} stays by {target['id']}'s hangar for {c.turns} turn(s) [L209]", kind="persistent")
+            g.say(f"{c.name} stays by {target['id']}'s hangar for {c.turns} turn(s) [L209]", kind="persistent")
         damage(g, target, c.damage, a["side"], f"{a['id']}'s {c.name}")
         return
     apply_manoeuvre(g, a, target, beat)
@@ -225,13 +225,13 @@ def apply_manoeuvre(g: Game, a: dict, target: dict | None, beat: Manoeuvre) -> N
     if eff == "change_position":
         who = a if beat.apply == "self" or target is None else target
         combat.turn_aircraft(who, beat.rotate)
-        g.work.say(f"{who['id']} turns {beat.rotate} to face {who['facing']}", kind="manoeuvre")
+        g.say(f"{who['id']} turns {beat.rotate} to face {who['facing']}", kind="manoeuvre")
     elif eff == "neutral":
         combat.face_each_other(a, target)
-        g.work.say(f"{a['id']} and {target['id']} turn nose to nose", kind="manoeuvre")
+        g.say(f"{a['id']} and {target['id']} turn nose to nose", kind="manoeuvre")
     elif eff == "flank_swap":
         combat.flank_swap(a, target)
-        g.work.say(f"{a['id']} turns nose-on to {target['id']}, which now shows its side", kind="manoeuvre")
+        g.say(f"{a['id']} turns nose-on to {target['id']}, which now shows its side", kind="manoeuvre")
     elif eff in ("self_climb", "self_descend"):
         alt = shifted_alt(a["alt"], 1 if eff == "self_climb" else -1)
         if alt:

@@ -4,20 +4,48 @@ from __future__ import annotations
 from . import tables
 from .damage import card_names, damage, draw_into, give_up, policy
 from .asks import ask
-from .geometry import NOSE, SIDE, direction
+from .geometry import BONUS, NOSE, SIDE, STEP, aspect, direction
 from .movement import aa_sector, entry_cells, place, pursuit_cells, shifted_alt
-from .script_verbs import Climb, Descend, MoveTo, Rotate, Stay
+from .script_verbs import Climb, Close, Descend, MoveTo, Rotate, Stay
 from .state import Game, other_side
 
 
-def move(g: Game, a: dict, o: Stay | MoveTo | Rotate | Climb | Descend) -> str | None:
+def move(g: Game, a: dict, o: Stay | MoveTo | Close | Rotate | Climb | Descend) -> str | None:
     """The turn's one movement order [L134-136, L295]; why it cannot be carried out, or None."""
     g.doc["turn"]["moved"] = True
+    if isinstance(o, Close):
+        spot = close_in(g, a, o.target)
+        if isinstance(spot, str):
+            return spot
+        o = MoveTo(*spot)
     if isinstance(o, (MoveTo, Rotate)):
         return move_in_field(g, a, o)
     if isinstance(o, (Climb, Descend)):
         return change_altitude(g, a, o)
     return None
+
+
+def close_in(g: Game, a: dict, tid: str) -> tuple[tuple[int, int], str] | str:
+    """The cell and facing of ``CLOSE <enemy>``: next to it in the same field, nose-on to it, where it shows
+    the most of its tail, then the nearest, then the first in reading order; or why there is none [L121, L135]."""
+    e = g.doc["aircraft"].get(tid)
+    if e is None or e["destroyed"] or not e["placed"] or e["side"] == a["side"]:
+        return f"{tid} is not an enemy aircraft in play [L121]"
+    if e["alt"] != a["alt"]:
+        return f"{tid} flies at {e['alt']} altitude, not in {a['id']}'s field [L135]"
+    best = None
+    for dx, dy in STEP.values():
+        c = (e["cell"][0] + dx, e["cell"][1] + dy)
+        if not g.free(a["alt"], c):
+            continue
+        score = (-BONUS[aspect(e["facing"], tuple(e["cell"]), c)],
+                 abs(c[0] - a["cell"][0]) + abs(c[1] - a["cell"][1]), c[1], c[0])
+        if best is None or score < best[0]:
+            best = (score, c)
+    if best is None:
+        return f"no free cell next to {tid} [L135]"
+    cell = best[1]
+    return cell, direction(cell, tuple(e["cell"])) or a["facing"]
 
 
 def move_in_field(g: Game, a: dict, o: MoveTo | Rotate) -> str | None:
@@ -28,7 +56,7 @@ def move_in_field(g: Game, a: dict, o: MoveTo | Rotate) -> str | None:
             return f"cell {o.cell[0]},{o.cell[1]} is not free [L135]"
         a["cell"] = list(o.cell)
     a["facing"] = o.face
-    g.work.say(f"{a['id']} moves to {a['alt']} {a['cell'][0]},{a['cell'][1]} facing {a['facing']}", kind="move")
+    g.say(f"{a['id']} moves to {a['alt']} {a['cell'][0]},{a['cell'][1]} facing {a['facing']}", kind="move")
     aa_check(g, a)
     return None
 
@@ -75,11 +103,11 @@ def enter(g: Game, a: dict, alt: str, wanted, facing: str) -> bool:
     """Enter a field by the start-cell rule [L133]; ``wanted`` is used only if the start cell is taken."""
     cells = entry_cells(g, a["side"], alt)
     if not cells:
-        g.work.say(f"{a['id']} finds no free cell at {alt} altitude and stays where it is", kind="move")
+        g.say(f"{a['id']} finds no free cell at {alt} altitude and stays where it is", kind="move")
         return False
     cell = tuple(wanted) if wanted and tuple(wanted) in cells else cells[0]
     place(a, alt, cell, facing)
-    g.work.say(f"{a['id']} enters {alt} altitude at {cell[0]},{cell[1]} facing {facing}", kind="move")
+    g.say(f"{a['id']} enters {alt} altitude at {cell[0]},{cell[1]} facing {facing}", kind="move")
     return True
 
 
@@ -107,7 +135,7 @@ def step_pursuit(g: Game) -> None:
     pq["queue"].pop(0)
     pq["answer"] = None
     if not answer["go"]:
-        g.work.say(f"{p['id']} does not pursue {x['id']}", kind="pursuit")
+        g.say(f"{p['id']} does not pursue {x['id']}", kind="pursuit")
         return
     pursue(g, p, x, pq, answer)
 
@@ -141,7 +169,7 @@ def pursue(g: Game, p: dict, x: dict, pq: dict, answer: dict) -> None:
     if preserved is None:
         facing = answer.get("face") or direction(cell, tuple(x["cell"])) or facing
     place(p, pq["alt"], cell, facing)
-    g.work.say(f"{p['id']} pursues {x['id']} to {pq['alt']} altitude, {cell[0]},{cell[1]} facing {facing}", kind="pursuit")
+    g.say(f"{p['id']} pursues {x['id']} to {pq['alt']} altitude, {cell[0]},{cell[1]} facing {facing}", kind="pursuit")
 
 
 def pursuit_rule(g: Game, p: dict) -> str:
@@ -160,15 +188,15 @@ def aa_check(g: Game, a: dict) -> None:
             continue
         t["aa_fired"] = True
         if g.side_policy(enemy)["aa"] == "hold":
-            g.work.say(f"{enemy}'s AA battery holds its fire at {a['id']}", kind="aa")
+            g.say(f"{enemy}'s AA battery holds its fire at {a['id']}", kind="aa")
             return
         drawn = [c for c in (g.draw("AA battery"), g.draw("AA battery")) if c]
-        g.work.say(f"{enemy}'s AA battery fires at {a['id']}: draws {card_names(drawn)}", kind="aa")
+        g.say(f"{enemy}'s AA battery fires at {a['id']}: draws {card_names(drawn)}", kind="aa")
         attacks = sorted((c for c in drawn if tables.card(c).kind == "attack"),
                          key=lambda c: (-tables.card(c).damage, c))
         g.discard(drawn)
         if attacks:
             damage(g, a, tables.card(attacks[0]).damage, enemy, f"the AA battery ({tables.card(attacks[0]).name})")
         else:
-            g.work.say("the AA battery draws no attack card and misses", kind="aa")
+            g.say("the AA battery draws no attack card and misses", kind="aa")
         return

@@ -1,6 +1,7 @@
 """The blank order form for a seat's next step, built from its view [10.3]."""
 from __future__ import annotations
 
+from .rulebook import cite_tags
 from .standing import standing_lines
 from .step_verbs import Play
 
@@ -15,6 +16,11 @@ HELP = """# Standing orders (any order file; REACT lines replace your earlier RE
 
 
 def order_form(v: dict, seat: str) -> str:
+    """The form; its rule references name the rulebook's headings, as rejections and events do."""
+    return cite_tags(raw_form(v, seat))
+
+
+def raw_form(v: dict, seat: str) -> str:
     lines: list[str] = []
     d = v.get("decide")
     if d is None:
@@ -35,7 +41,7 @@ def decision_form(v: dict, d: dict) -> list[str]:
 def setup_form(v: dict, d: dict) -> list[str]:
     sel = v["selection"]
     slots = " and ".join(f"{o['slot'][0]},{o['slot'][1]}" for o in v["ground"][v["side"]])
-    out = [f"# Set-up [3]: GROUND <obj> <obj> lays two of CP, DP, AA face down in your slots {slots}, "
+    out = [f"# Set-up: GROUND <obj> <obj> lays two of CP, DP, AA face down in your slots {slots}, "
            "in that order [L279].", "GROUND cp aa"]
     if sel["mode"] != "random":
         verb = "PICK" if sel["mode"] == "free" else "KEEP"
@@ -48,11 +54,49 @@ def setup_form(v: dict, d: dict) -> list[str]:
 
 
 def deploy_form(v: dict, d: dict) -> list[str]:
-    out = ["# Deployment [L317]: DEPLOY <aircraft> LOW|MEDIUM|HIGH [CELL x,y] [FACE N|E|S|W]"]
+    out = ["# Deployment: DEPLOY <aircraft> LOW|MEDIUM|HIGH [CELL x,y] [FACE N|E|S|W]"]
+    if d["sealed"]:
+        out += ["# Sealed deployment: one DEPLOY line for each of your aircraft, all in this mail. The enemy",
+                "# deploys at the same time without seeing yours; the lines are carried out in the rulebook's",
+                "# order (the side without the initiative first, alternating). An aircraft without a line, or",
+                "# whose cell an earlier one took, enters at the first open cell of its altitude."]
+    out.append("# Open cells (start cell first, else within two cells of your edge):")
     for alt, cells in d["cells"].items():
         out.append(f"#   {alt}: " + (" ".join(f"{x},{y}" for x, y in cells) or "full"))
     face = "E" if v["side"] == "coalition" else "W"
-    out.append(f"DEPLOY {d['aircraft'][0]} MEDIUM FACE {face}")
+    out += [f"DEPLOY {ac} MEDIUM FACE {face}" for ac in (d["aircraft"] if d["sealed"] else d["aircraft"][:1])]
+    return out
+
+
+def plan_help(enemy: str) -> list[str]:
+    """How a round plan is written and flown; the examples name one of the seat's enemies."""
+    return f"""# Round plan: one block per aircraft, flown in the rulebook's order [L289] -- sides alternating, the
+# initiative side first, each side's aircraft in its SEQUENCE; your enemy sends its plan at the same
+# time. Under AIRCRAFT <id>, that aircraft's turn: one movement (STAY if none), then beats, abilities,
+# discards, END. The table may change before an aircraft flies (enemy turns, reactions, its own
+# activation draw), so a line is judged when it is reached: one that no longer fits is skipped and you
+# are told why; a failed THEN falls back to its ELSE.
+# Conditions (IF <condition> THEN <line> [ELSE <line>], on a movement or a beat):
+#   DOGFIGHT <enemy> | POS <enemy> FRONT,FLANK,REAR | ALT <aircraft> LOW,MEDIUM,HIGH | PREV_OK | PREV_FAILED
+# CLOSE <enemy> moves next to that enemy in your field, nose-on to it, where it shows the most of its tail:
+# the cell is found when the line is reached, wherever the enemy has gone by then.
+#   e.g. IF ALT {enemy} MEDIUM THEN CLOSE {enemy} ELSE STAY
+#        IF DOGFIGHT {enemy} THEN ATTACK short-burst TARGET {enemy} ELSE MANOEUVRE dive
+# AIRCRAFT <id> ASK instead of a block: you are asked for that turn by mail when the aircraft is activated.
+# Reactions and pursuits follow your standing orders below (ASK there opens a window when one is due).""".splitlines()
+
+
+def round_form(v: dict, d: dict) -> list[str]:
+    enemy = next((a["id"] for a in v["aircraft"] if a["side"] == v["enemy"] and not a["destroyed"]), "<enemy>")
+    out = [f"# Round {d['round']}: your round plan."] + plan_help(enemy)
+    for i, ac in enumerate(d["aircraft"]):
+        situation, verbs = aircraft_brief(v, dict(d["facts"][ac], ac=ac))
+        if i == 0:
+            out += verbs
+        out.append("")
+        out += situation
+        out.append(f"AIRCRAFT {ac}")
+        out += ["STAY", "END"]
     return out
 
 
@@ -63,7 +107,7 @@ def activate_form(v: dict, d: dict) -> list[str]:
 
 def react_form(v: dict, d: dict) -> list[str]:
     ex = v["exchange"]
-    out = [f"# Reaction exchange, beat {ex['beat']} [4.3]: {ex['attacker']} plays {ex['what']} "
+    out = [f"# Reaction exchange, beat {ex['beat']} [L154]: {ex['attacker']} plays {ex['what']} "
            f"against {ex['target']}. Cards on the table:"]
     for n in ex["nodes"]:
         on = f" on card {n['on']}" if n["on"] else ""
@@ -92,6 +136,14 @@ def pursue_form(v: dict, d: dict) -> list[str]:
             "PURSUE NO"]
 
 
+def aircraft_brief(v: dict, d: dict) -> tuple[list[str], list[str]]:
+    """An aircraft's turn form split in two: its situation (position, hand, dogfights, what each card
+    could do now, where it could move) and the verbs of a turn."""
+    lines = [line for line in script_form(v, d) if line.startswith("#")]
+    cut = next(i for i, line in enumerate(lines) if line.startswith("# Beats:"))
+    return lines[:cut], lines[cut:]
+
+
 def script_form(v: dict, d: dict) -> list[str]:
     ac = d["ac"]
     me = next(a for a in v["aircraft"] if a["id"] == ac)
@@ -107,7 +159,7 @@ def script_form(v: dict, d: dict) -> list[str]:
         for u in cu["uses"]:
             out.append(f"#       {u}")
     if d["first_step"]:
-        out.append("# Movement (one): STAY | MOVE x,y FACE d | ROTATE d | CLIMB [DISCARD card] [CELL x,y] [FACE d] | "
+        out.append("# Movement (one): STAY | MOVE x,y FACE d | CLOSE <enemy> | ROTATE d | CLIMB [DISCARD card] [CELL x,y] [FACE d] | "
                    "DESCEND [CELL x,y] [FACE d]")
         for alt, cells in d["entry"].items():
             out.append(f"#   entering {alt}: " + (" ".join(f"{x},{y}" for x, y in cells) or "full"))
@@ -124,5 +176,5 @@ def script_form(v: dict, d: dict) -> list[str]:
     return out
 
 
-FORMS = {"setup": setup_form, "deploy": deploy_form, "activate": activate_form, "script": script_form,
+FORMS = {"round": round_form, "setup": setup_form, "deploy": deploy_form, "activate": activate_form, "script": script_form,
          "react": react_form, "pursue": pursue_form}

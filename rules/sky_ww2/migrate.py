@@ -4,7 +4,8 @@ Such a document keeps its decision in ``pending`` with a ``counter``, the turn s
 (and the beat on the table) as dicts, and the standing orders in its own ``policies`` and
 ``side_policies``.  :func:`upgrade` turns it into today's form: the kit's Flow under "flow"
 (its standing-order store included), the script as canonical lines with its cursor moved
-to match.
+to match.  A game stored before the option ``cadence`` existed keeps the cadence it was started
+with, a window per aircraft turn and per decision (``cadence=turn``).
 """
 from __future__ import annotations
 
@@ -26,6 +27,9 @@ def upgrade(doc: dict) -> dict:
         doc = upgrade_flow(doc)
     if "policies" in doc:
         doc = upgrade_policies(doc)
+    if "cadence" not in doc["options"]:
+        # started before the round cadence: it keeps the window per turn and per decision it began with
+        doc = dict(doc, options={**doc["options"], "cadence": "turn"})
     return doc
 
 

@@ -17,7 +17,8 @@ from pbem.core.verbs import Verb, VerbTable
 
 from . import tables
 from .rulebook import FORM, cite
-from .script import check_script
+from .plan import plan_line
+from .script import check_plan, check_script
 from .script_verbs import SCRIPT, MoveTo
 from .script_verbs import USAGE as SCRIPT_USAGE
 from .standing import STANDING, USAGE, AaFire, DpUse, PolicyOrder, Rescue, parse_standing
@@ -34,6 +35,10 @@ def check_orders(v: dict, seat: str, lines: Sequence[OrderLine]) -> Checked:
         own = [(line, o) for line, o in parsed if not isinstance(o, PolicyOrder)]
         if kind == "script":
             return check_script(v, decide, [line for line in lines if line.verb not in STANDING], own)
+        if kind == "round":
+            return check_plan(v, decide, [line for line in lines if line.verb not in STANDING], own)
+        if kind == "deploy" and decide["sealed"]:
+            return check_sealed(own)
         return check_one_answer(kind, own) + (check_pre_discard(v, decide, own) if kind == "activate" else [])
 
     checked = TABLE.check_lines(v, seat, lines, allowed=STANDING + ALLOWED.get(kind, ()), whole=whole,
@@ -79,6 +84,27 @@ def check_one_answer(kind: str | None, parsed: list[tuple[OrderLine, object]]) -
         error = illegal(f"this window takes one answer and lines {numbers} give {len(answers)}: send "
                         f"{SAY[group[0]]}", RULE[group[0]])
         problems += [error.problem(line.line_no, line.text) for line, _ in answers[1:]]
+    return problems
+
+
+def check_sealed(parsed: list[tuple[OrderLine, object]]) -> list:
+    """A sealed deployment takes one DEPLOY line per aircraft, each to its own cell [L317]."""
+    problems, seen, cells = [], {}, {}
+    for line, o in parsed:
+        if not isinstance(o, Deploy):
+            continue
+        if o.ac in seen:
+            error = illegal(f"{o.ac} is deployed on line {seen[o.ac]} already: one DEPLOY line per aircraft", "L317")
+            problems.append(error.problem(line.line_no, line.text))
+            continue
+        seen[o.ac] = line.line_no
+        if o.cell is not None and (o.alt, o.cell) in cells:
+            error = illegal(f"line {cells[(o.alt, o.cell)]} puts another aircraft in that cell: one aircraft a "
+                            "cell", "L133, L317")
+            problems.append(error.problem(line.line_no, line.text))
+            continue
+        if o.cell is not None:
+            cells[(o.alt, o.cell)] = line.line_no
     return problems
 
 
@@ -251,7 +277,7 @@ def check_pursuit_discard(v: dict, decide: dict, discard: tuple[str, ...]) -> No
 def move_line(v: dict, words: Sequence[str]) -> MoveTo:
     """A MOVE without FACE keeps the aircraft's present facing [L135]."""
     o = MoveTo.parse(words)
-    if o.face is None:
+    if o.face is None and "ac" in v["decide"]:  # in a round plan the facing is the one at the turn's start
         me = next(a for a in v["aircraft"] if a["id"] == v["decide"]["ac"])
         o = replace(o, face=me["facing"])
     return o
@@ -270,8 +296,10 @@ STEP_VERBS = {
                  verb("PRE_DISCARD", pre_discard_line, "PRE_DISCARD <cards>", "L291")),
     "script": tuple(verb(w, move_line, SCRIPT_USAGE[w], "L135") if w == "MOVE" else SCRIPT.verbs[w] for w in SCRIPT.verbs),
     "react": (verb("PLAY", play_line, "PLAY <card> [FROM DP] ON <n>", "L158"), verb("PASS", pass_line, "PASS", "L158")),
+    "round": (verb("AIRCRAFT", plan_line, "AIRCRAFT <aircraft> [ASK]", "L289"),),
     "pursue": (verb("PURSUE", pursue_line, "PURSUE YES [CELL x,y] [FACE d] [DISCARD cards] | PURSUE NO", "L140"),),
 }
 ALLOWED = {kind: tuple(v.word for v in verbs) for kind, verbs in STEP_VERBS.items()}
+ALLOWED["round"] += ALLOWED["script"]  # a round plan is a turn script per aircraft
 TABLE = VerbTable([verb(w, parse_standing, USAGE[w], FORM) for w in STANDING]
                   + [v for verbs in STEP_VERBS.values() for v in verbs], rule=FORM)

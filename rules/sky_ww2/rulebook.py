@@ -65,8 +65,8 @@ HEADINGS: tuple[tuple[int, str, str], ...] = (
 FORM = "order form"
 
 #: The rule an order of a decision answers to (wrong-phase and unknown-verb rejections cite it).
-DECISION = {"setup": 267, "deploy": 305, "activate": 289, "script": 289, "react": 154, "pursue": 140,
-            None: 289}
+DECISION = {"setup": 267, "deploy": 305, "activate": 289, "script": 289, "round": 289, "react": 154,
+            "pursue": 140, None: 289}
 
 
 def heading(line: int) -> str:
@@ -92,3 +92,12 @@ def cite(ref: str, decision: str | None = None) -> str:
         if h not in seen:
             seen.append(h)
     return "; ".join(seen)
+
+
+TAG = re.compile(r"\[(L\d[^\]]*)\]")
+
+
+def cite_tags(text: str) -> str:
+    """A text whose code references (``[L293]``, ``[L41, L231]``) name the rulebook's headings instead,
+    as a rejection does: what players read (events, options) never shows a seed line."""
+    return TAG.sub(lambda m: f"[{cite(m.group(1))}]", text)

@@ -18,17 +18,19 @@ from pbem.core.standing import StandingChange
 from pbem.core.work import Work
 
 from . import bot, forms, orders, picture, rulebook, tables, views
+from .rulebook import cite_tags
 from .asks import PROMPTS, pending_of
 from .exchange import answer
 from .migrate import upgrade
-from .setup import new_game, resolve_deploy, resolve_setup
+from .plan import take_plans
+from .setup import new_game, resolve_deploy, resolve_sealed, resolve_setup
 from .script_verbs import MOVES, Stay
 from .standing import RULES
 from .state import Game, State
 from .step_verbs import Activate, Deploy, Pass, Play, PreDiscard, Pursue, last
 from .turn import activate, advance, take_script
 
-OPTIONS = (
+_OPTIONS = (
     Option("players", 2, "number of players, split equally between the sides (2, 4, 6 [L307]; with 3 or 5, a house "
            "variant, the coalition has the extra player); seats coalition-1, axis-1, ...", (2, 3, 4, 5, 6)),
     Option("aircraft", 3, "aircraft per side (each player controls 1-3; at most 3 a side) [L263-265, L275]",
@@ -37,17 +39,25 @@ OPTIONS = (
            "(draw 2N keep N) [L267-275]", ("random", "free", "limited")),
     Option("events", False, "shuffle the event cards (critical hits, malfunctions, rescues) into the deck after "
            "the initial hands [L192, L323]", (False, True)),
-    Option("step_mode", False, "the engine stops after every beat and asks the active player again (10.2)",
-           (False, True)),
+    Option("cadence", "round", "round: one mail per player per round (a sealed deployment, then a round plan with a "
+           "block per aircraft that the engine flies in the rulebook's order; reactions and pursuits by standing "
+           "orders, windows only where you asked for them); turn: a window for every aircraft's turn and every "
+           "decision no standing order settles (the cadence of games started before)", ("round", "turn")),
+    Option("step_mode", False, "the engine stops after every beat and asks the active player again (a window per "
+           "aircraft turn, whatever the cadence)", (False, True)),
     Option("max_rounds", 12, "end the game after this many rounds (0: only when a side has no aircraft left); "
-           "the rulebook gives no end trigger (gap 8.12)", (0, 4, 6, 8, 10, 12, 15, 20, 30)),
+           "the rulebook gives no end trigger", (0, 4, 6, 8, 10, 12, 15, 20, 30)),
     Option("expose_top_back", True, "everyone sees whether the top card of the deck shows the malfunction back "
            "[L196]", (True, False)),
     Option("distinct_reactions", True, "one party may not play the same card twice against one card [L158]",
            (True, False)),
     Option("carry_excess", True, "damage beyond the intact structure carries over to the damaged side even when "
-           "it came from several attacks (gap 8.21) [L107]", (True, False)),
+           "it came from several attacks (the rulebook does not say) [L107]", (True, False)),
 )
+
+#: The options as players read them: references name the rulebook's headings, never a seed line.
+OPTIONS = tuple(Option(o.name, o.default, cite_tags(o.doc), o.choices) for o in _OPTIONS)
+
 
 INFO = RulesetInfo(
     name="sky_ww2",
@@ -105,7 +115,17 @@ def setup_step(w: Work[Game], orders_in) -> None:
 
 def deploy_step(w: Work[Game], orders_in) -> None:
     p = decision(w)
-    resolve_deploy(w.data, p, last(answers(orders_in, p["seats"][0]), Deploy))
+    if p.get("sealed"):
+        resolve_sealed(w.data, {s: answers(orders_in, s) for s in p["seats"]})
+    else:
+        resolve_deploy(w.data, p, last(answers(orders_in, p["seats"][0]), Deploy))
+    advance(w.data)
+
+
+def round_step(w: Work[Game], orders_in) -> None:
+    """Every seat's round plan is kept; the round is flown up to the next window asked for."""
+    p = decision(w)
+    take_plans(w.data, {s: answers(orders_in, s) for s in p["seats"]})
     advance(w.data)
 
 
@@ -142,7 +162,7 @@ def react_step(w: Work[Game], orders_in) -> None:
         answer(g, ex, p["party"], {"card": play.card, "source": play.source, "on": play.on})
     else:
         ex["closed"] = True
-        g.work.say(f"{p['ac']} passes", kind="reaction")
+        g.say(f"{p['ac']} passes", kind="reaction")
     advance(g)
 
 
@@ -157,7 +177,7 @@ def pursue_step(w: Work[Game], orders_in) -> None:
 # ---- the step table ------------------------------------------------------------------------------------
 
 LABELS = {"setup": "set-up", "deploy": "deployment", "activate": "activation", "script": "turn",
-          "react": "reaction", "pursue": "pursuit"}
+          "round": "plan", "react": "reaction", "pursue": "pursuit"}
 
 
 def phase_name(state: State, flow: Flow) -> str:
@@ -200,7 +220,7 @@ def open_game(state: State, work: Work[Game]) -> Game:
 
 STEPS: Steps[State, Game] = Steps([
     step("setup", setup_step), step("deploy", deploy_step), step("activate", activate_step),
-    step("script", script_step), step("react", react_step, Window.INTERRUPT),
+    step("script", script_step), step("round", round_step), step("react", react_step, Window.INTERRUPT),
     step("pursue", pursue_step, Window.INTERRUPT),
 ], seats=seats, open=open_game, close=lambda g: g.doc, slot=SLOT, sides=tables.SIDES, standing=RULES)
 

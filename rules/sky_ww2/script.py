@@ -15,7 +15,8 @@ from pbem.core.orders import OrderLine
 
 from . import tables
 from .geometry import NOSE, cell_text
-from .script_verbs import (Attack, Climb, CpUse, Descend, DpDeposit, End, EndDiscard, GroundAttack, If,
+from .plan import PlanFor
+from .script_verbs import (Attack, Climb, Close, CpUse, Descend, DpDeposit, End, EndDiscard, GroundAttack, If,
                            Manoeuvre, MoveTo, NextDiscard, OnCancelled, Rotate, ScriptOrder, Stay, Swap)
 from .words import illegal, syntax
 
@@ -37,6 +38,48 @@ def check_script(v: dict, decide: dict, lines: Sequence[OrderLine],
     return problems
 
 
+def check_plan(v: dict, decide: dict, lines: Sequence[OrderLine],
+               parsed: Sequence[tuple[OrderLine, object]]) -> list[OrderProblem]:
+    """A round plan: each AIRCRAFT block checked as that aircraft's turn script, against the table as it
+    stands now; what the turns flown before it change is judged when each line is reached."""
+    read = {line.line_no: o for line, o in parsed}
+    problems: list[OrderProblem] = []
+    own = decide["aircraft"]
+    check: ScriptCheck | None = None
+    started: dict[str, int] = {}
+    asked = False
+    for line in lines:
+        o = read.get(line.line_no)
+        try:
+            if isinstance(o, PlanFor):
+                if o.ac in started:
+                    check = None  # the lines of a second block are not checked against the first
+                    raise illegal(f"{o.ac} has a block from line {started[o.ac]} already: one block per aircraft",
+                                  "L289")
+                started[o.ac] = line.line_no
+                check, asked = ScriptCheck(v, dict(decide["facts"][o.ac], ac=o.ac)), o.ask
+                continue
+            if line.verb == "AIRCRAFT":
+                check = None  # an AIRCRAFT line that was refused: the lines of its block are not checked
+                started.setdefault("", line.line_no)
+                continue
+            if check is None and not started and len(own) == 1:
+                check, asked = ScriptCheck(v, dict(decide["facts"][own[0]], ac=own[0])), False
+                started[own[0]] = line.line_no
+            if check is None:
+                if not started:
+                    raise illegal("write AIRCRAFT <aircraft> above the lines of each aircraft's turn "
+                                  f"({', '.join(own)})", "L289")
+                continue
+            if asked:
+                raise illegal(f"{check.ac}'s turn is asked for by mail (AIRCRAFT {check.ac} ASK): its block takes "
+                              "no lines", "L289")
+            check.line(line, o)
+        except OrderError as e:
+            problems.append(e.problem(line.line_no, line.text))
+    return problems
+
+
 class ScriptCheck:
     """What the script may still use as its lines are read in order."""
 
@@ -49,6 +92,7 @@ class ScriptCheck:
         self.rel = {r["id"]: r for r in decide["relations"]}
         self.enemies = {a["id"] for a in v["aircraft"] if a["side"] != v["side"] and not a["destroyed"]
                         and a["placed"]}
+        self.all_ac = {a["id"] for a in v["aircraft"] if not a["destroyed"] and a["placed"]}
         self.items: list[ScriptOrder] = []
         self.known = True  # no earlier line can have changed positions or firing
         self.spent = {"guns": 0, "turret": 0}
@@ -56,6 +100,10 @@ class ScriptCheck:
         self.seen_move = False
         self.once: Counter = Counter()  # once-per-turn things already ordered
         self.failed_beat = False  # an ON_CANCELLED after a rejected beat is not reported twice
+        # a round plan is flown later: where the aircraft and its enemies will be is judged then
+        self.plan = bool(decide.get("plan"))
+        if self.plan:
+            self.known = False
 
     def line(self, line: OrderLine, order: ScriptOrder | None) -> None:
         """Check the next line; ``order`` is None when it could not be read (its problem is known)."""
@@ -91,13 +139,25 @@ class ScriptCheck:
         self.known = False
         if isinstance(o, (Climb, Descend)):
             return self.altitude_change(o)
-        if self.me["in_dogfight"]:
+        if self.me["in_dogfight"] and not self.plan:
             raise illegal(f"{self.ac} is in a dogfight: it may not move or turn in its field, only change "
                           "altitude or stay", "L119, L135, L295")
         if isinstance(o, Rotate):
             return o
-        if list(o.cell) not in self.decide["free_cells"]:
+        if isinstance(o, Close):
+            return self.close(o)
+        if not self.plan and list(o.cell) not in self.decide["free_cells"]:
             raise illegal(f"cell {cell_text(o.cell)} at {self.me['alt']} altitude is not free", "L135")
+        return o
+
+    def close(self, o: Close) -> Close:
+        """CLOSE names an enemy in play; in a turn script (the table known) one in this field [L121, L135]."""
+        if o.target not in self.enemies:
+            raise illegal(f"{o.target!r} is not an enemy aircraft in play ({', '.join(sorted(self.enemies))})",
+                          "L121")
+        foe = next(a for a in self.v["aircraft"] if a["id"] == o.target)
+        if not self.plan and foe["alt"] != self.me["alt"]:
+            raise illegal(f"{o.target} flies at {foe['alt']} altitude, not in {self.ac}'s field", "L135")
         return o
 
     def altitude_change(self, o: Climb | Descend) -> Climb | Descend:
@@ -114,7 +174,7 @@ class ScriptCheck:
                 self.take(o.discard, "CLIMB DISCARD")
         alt = tables.ALTITUDES[i]
         cells = self.decide["entry"][alt]
-        if o.cell and list(o.cell) not in cells:
+        if o.cell and list(o.cell) not in cells and not self.plan:
             raise illegal(f"entering {alt} altitude the aircraft goes to "
                           f"{' or '.join(f'{x},{y}' for x, y in cells) or 'no free cell'} (start cell first) ",
                           "L133, L138")
@@ -141,16 +201,53 @@ class ScriptCheck:
         return o
 
     def conditional(self, o: If) -> If:
+        moves = (Stay, MoveTo, Close, Rotate, Climb, Descend)
+        if self.plan and isinstance(o.then, moves):
+            return self.conditional_move(o, moves)
         if not isinstance(o.then, (Attack, Manoeuvre)):
-            raise syntax("IF ... THEN is followed by a MANOEUVRE or ATTACK")
-        if o.otherwise is not None:
+            raise syntax("IF ... THEN is followed by a MANOEUVRE or ATTACK" + (" or, in a round plan, a movement"
+                                                                             if self.plan else ""))
+        if o.otherwise is not None and not self.plan:
             raise illegal("a turn script has no ELSE: write the other beat on its own line under the opposite "
                           "condition", "L297")
-        if o.when.name == "POS" and o.when.args[0] not in self.enemies:
-            raise illegal(f"{o.when.args[0]!r} is not an enemy aircraft in play", "L121")
+        if o.otherwise is not None and not isinstance(o.otherwise, (Attack, Manoeuvre)):
+            raise syntax("ELSE after a beat is another MANOEUVRE or ATTACK")
+        self.condition(o)
         self.known = False
+        if o.otherwise is None:
+            self.beat(o.then)
+            return o
+        # one of the two is played: each may use the cards, the script uses the more of either
+        before = Counter(self.used)
         self.beat(o.then)
+        after_then, self.used = self.used, before
+        self.beats -= 1
+        self.beat(o.otherwise)
+        self.used = self.used | after_then
         return o
+
+    def conditional_move(self, o: If, moves: tuple[type, ...]) -> If:
+        """``IF <condition> THEN <movement> [ELSE <movement>]``, a round plan's movement: the turn's one
+        movement order either way."""
+        if o.otherwise is not None and not isinstance(o.otherwise, moves):
+            raise syntax("ELSE after a movement is another movement")
+        self.condition(o)
+        before = Counter(self.used)
+        self.movement(o.then)
+        if o.otherwise is not None:  # one of the two is carried out: a card either would pay is used once
+            after_then, self.used = self.used, before
+            self.seen_move = False
+            self.movement(o.otherwise)
+            self.used = self.used | after_then
+        self.failed_beat = False  # not a beat: an ON_CANCELLED below it answers for nothing
+        return o
+
+    def condition(self, o: If) -> None:
+        who = o.when.args[0] if o.when.name in ("POS", "DOGFIGHT") else None
+        if who is not None and who not in self.enemies:
+            raise illegal(f"{who!r} is not an enemy aircraft in play", "L121")
+        if o.when.name == "ALT" and o.when.args[0] not in self.all_ac:
+            raise illegal(f"{o.when.args[0]!r} is not an aircraft in play", "L29")
 
     def attack(self, o: Attack) -> None:
         if o.target not in self.enemies:
@@ -162,8 +259,23 @@ class ScriptCheck:
             self.take(o.crit, "CRIT")
         if o.extra:
             self.take(o.extra, "EXTRA")
+        if not self.plan:  # a round plan is flown after the activation draw, which may bring the card
+            self.extra_card(o)
         if self.known:
             self.firing(o)
+
+    def extra_card(self, o: Attack) -> None:
+        """The extra card an attack demands comes from cards the script leaves in hand, never a
+        malfunction: checked as it is paid [L178, L196]."""
+        c = tables.card(o.card)
+        need = c.extra_discard - (1 if o.extra else 0)
+        if need <= 0:
+            return
+        spare = sum(n - self.used[x] for x, n in self.hand.items() if tables.card(x).kind != "malfunction")
+        if spare < need:
+            raise illegal(f"{c.name} demands {c.extra_discard} extra card(s) from the hand and {self.ac} has "
+                          f"{spare} left besides the cards this script uses (a malfunction cannot pay)",
+                          "L178, L196")
 
     def firing(self, o: Attack) -> None:
         """Firing points and the extra card, while the position is the view's [L41, L126-129, L178, L231]."""
@@ -181,8 +293,6 @@ class ScriptCheck:
             raise illegal(f"{c.name} costs {c.cost} firing points; {self.ac} has {left} against {o.target} "
                           f"({where})", "L41, L231")
         self.spent[r["pool"]] += c.cost
-        if c.extra_discard and len(self.v["hands"][self.ac]) < 2:
-            raise illegal(f"{c.name} demands an extra card from the hand and there is none", "L178")
 
     def manoeuvre(self, o: Manoeuvre) -> None:
         if o.target is not None and o.target not in self.enemies:
@@ -208,7 +318,9 @@ class ScriptCheck:
 
     def on_cancelled(self, o: OnCancelled) -> OnCancelled:
         above = next((i for i in reversed(self.items) if not isinstance(i, OnCancelled)), None)
-        if not isinstance(above, (Attack, Manoeuvre, If)):
+        if isinstance(above, If):
+            above = above.then
+        if not isinstance(above, (Attack, Manoeuvre)):
             raise illegal("an ON_CANCELLED line follows the MANOEUVRE or ATTACK it answers for", "L158")
         for cid in o.cards:
             if self.hand[cid] == 0:
@@ -281,7 +393,7 @@ class ScriptCheck:
 
 
 CHECKS: dict[type, Callable] = {
-    Stay: ScriptCheck.movement, MoveTo: ScriptCheck.movement, Rotate: ScriptCheck.movement,
+    Stay: ScriptCheck.movement, MoveTo: ScriptCheck.movement, Close: ScriptCheck.movement, Rotate: ScriptCheck.movement,
     Climb: ScriptCheck.movement, Descend: ScriptCheck.movement,
     Attack: ScriptCheck.beat, Manoeuvre: ScriptCheck.beat, If: ScriptCheck.conditional,
     OnCancelled: ScriptCheck.on_cancelled, GroundAttack: ScriptCheck.ground_attack,

@@ -84,6 +84,25 @@ class MoveTo:
 
 
 @dataclass(frozen=True)
+class Close:
+    """Move next to an enemy in the same field, nose-on to it, at the free cell where it shows the most of its
+    tail (then the nearest): a MOVE whose cell is found when the line is reached, for a round plan written before
+    the enemy moved [L135]."""
+
+    VERB: ClassVar[str] = "CLOSE"
+    target: str
+
+    @classmethod
+    def parse(cls, words: Sequence[str]) -> Close:
+        if len(words) != 2:
+            raise syntax("CLOSE <enemy>", "L135")
+        return cls(words[1].lower())
+
+    def text(self) -> str:
+        return f"CLOSE {self.target}"
+
+
+@dataclass(frozen=True)
 class Rotate:
     VERB: ClassVar[str] = "ROTATE"
     face: str
@@ -360,16 +379,16 @@ class End(_Word):
     VERB: ClassVar[str] = "END"
 
 
-ScriptOrder = (Stay | MoveTo | Rotate | Climb | Descend | Attack | Manoeuvre | If | OnCancelled | GroundAttack
+ScriptOrder = (Stay | MoveTo | Close | Rotate | Climb | Descend | Attack | Manoeuvre | If | OnCancelled | GroundAttack
                | Swap | CpUse | DpDeposit | EndDiscard | NextDiscard | End)
-VERBS: dict[str, type] = {c.VERB: c for c in (Stay, MoveTo, Rotate, Climb, Descend, Attack, Manoeuvre,
+VERBS: dict[str, type] = {c.VERB: c for c in (Stay, MoveTo, Close, Rotate, Climb, Descend, Attack, Manoeuvre,
                                               OnCancelled, GroundAttack, Swap, CpUse, DpDeposit, EndDiscard,
                                               NextDiscard, End)}
-MOVES = (Stay, MoveTo, Rotate, Climb, Descend)
+MOVES = (Stay, MoveTo, Close, Rotate, Climb, Descend)
 
 
 USAGE = {
-    "STAY": "STAY", "MOVE": "MOVE x,y [FACE d]", "ROTATE": "ROTATE N|E|S|W",
+    "STAY": "STAY", "MOVE": "MOVE x,y [FACE d]", "CLOSE": "CLOSE <enemy>", "ROTATE": "ROTATE N|E|S|W",
     "CLIMB": "CLIMB [DISCARD card] [CELL x,y] [FACE d]", "DESCEND": "DESCEND [CELL x,y] [FACE d]",
     "ATTACK": "ATTACK <card> [FROM DP] TARGET <enemy> [CRIT <card>] [EXTRA <card>]",
     "MANOEUVRE": "MANOEUVRE <card> [FROM DP] [TARGET <enemy>] [APPLY SELF|TARGET] [ROTATE CW|CCW] [CELL x,y] [FACE d]",

@@ -9,7 +9,9 @@ from pbem.core.work import Work
 from . import tables
 from .damage import draw_into
 from .movement import entry_cells, place
-from .standing import RULES, SequenceOrder
+from .plan import per_round
+from .rulebook import cite_tags
+from .standing import RULES, OnPursuit, React, ReactDefault, SequenceOrder
 from .state import Game, other_side
 from .step_verbs import Deploy, Ground, Pick, last
 from .asks import ask, first_flow
@@ -59,16 +61,28 @@ def new_game(scenario: str, options: dict, dice) -> Game:
     # set-up runs outside the step table: a Work of its own collects (and drops) its events
     g = Game(doc, Work(Flow("setup", 0), [Seat(s["name"], s["side"], s["title"]) for s in seats], dice))
     everyone = g.all_seats
-    coin = g.work.roll(2, why="initiative (coin toss) [L285]", seen_by=everyone)
+    coin = g.work.roll(2, why=cite_tags("initiative (coin toss) [L285]"), seen_by=everyone)
     doc["initiative"] = tables.SIDES[coin - 1]
-    g.work.say(f"{doc['initiative']} wins the initiative for the whole game [L285]", kind="setup")
-    doc["deck"] = list(g.work.shuffle(tables.deck_cards(False), why="shuffle the combat deck without events [L315]"))
+    g.say(f"{doc['initiative']} wins the initiative for the whole game [L285]", kind="setup")
+    doc["deck"] = list(g.work.shuffle(tables.deck_cards(False), why=cite_tags("shuffle the combat deck without events [L315]")))
+    if per_round(options):
+        round_defaults(g)
     if sc["preset"]:
         preset(g, sc)
     else:
         choose(g, options)
     doc["flow"] = first_flow(g).dump()
     return g
+
+
+#: The standing orders every seat starts with in the round cadence, so that no window opens unless a
+#: player asks for one: defend with any card that turns the outcome, pursue when it costs no extra card.
+ROUND_DEFAULTS = (React("*", "*"), ReactDefault("pass"), OnPursuit("*", "free"))
+
+
+def round_defaults(g: Game) -> None:
+    for s in g.doc["seats"]:
+        g.work.standing = RULES.apply(g.work.standing, s["name"], s["side"], list(ROUND_DEFAULTS))[0]
 
 
 def choose(g: Game, options: dict) -> None:
@@ -80,7 +94,7 @@ def choose(g: Game, options: dict) -> None:
         if mode == "free":
             doc["selection"][side]["candidates"] = numbers
             continue
-        drawn = list(g.work.shuffle(numbers, why=f"{side} number cards [L271, L275]", seen_by=g.seats_of(side)))
+        drawn = list(g.work.shuffle(numbers, why=cite_tags(f"{side} number cards [L271, L275]"), seen_by=g.seats_of(side)))
         take = n if mode == "random" else 2 * n
         doc["selection"][side]["candidates"] = drawn[:take]
         if mode == "random":
@@ -126,14 +140,14 @@ def resolve_setup(g: Game, orders: dict) -> None:
         objs = list(ground.objects) if ground else list(GROUND_IDS[:2])
         for slot, obj in zip(g.doc["ground"][side], objs, strict=False):
             slot["obj"] = obj
-        g.work.say(f"{side} lays two ground-object cards face down", kind="setup")
+        g.say(f"{side} lays two ground-object cards face down", kind="setup")
         if g.opt("selection") != "random":
             sel = g.doc["selection"][side]
             picks = list(pick.numbers) if pick else sel["candidates"][:sel["keep"]]
             make_aircraft(g, side, picks)
         names = ", ".join(f"{a['id']} {g.type_of(a).model} (#{a['number']}, {g.type_of(a).category}, {a['seat']})"
                           for a in g.aircraft(side))
-        g.work.say(f"{side} aircraft in the hangars: {names}", kind="setup")
+        g.say(f"{side} aircraft in the hangars: {names}", kind="setup")
     next_deploy(g)
 
 
@@ -150,6 +164,9 @@ def next_deploy(g: Game) -> bool:
             break
     if side is None:
         return False
+    if per_round(g):
+        ask(g, "deploy", sorted({a["seat"] for s in tables.SIDES for a in left[s]}), sealed=True)
+        return True
     a = left[side][0]
     ask(g, "deploy", [a["seat"]], side=side, ac=a["id"])
     return True
@@ -160,6 +177,29 @@ def resolve_deploy(g: Game, p: dict, order: Deploy | None) -> None:
     a = g.ac(order.ac if order else p["ac"])
     if a["side"] != p["side"] or a["placed"] or a["seat"] != p["seats"][0]:
         a = g.ac(p["ac"])
+    deploy_one(g, a, order)
+    if not next_deploy(g):
+        start_battle(g)
+
+
+def resolve_sealed(g: Game, orders: dict) -> None:
+    """The sealed deployment: every seat's DEPLOY lines, written unseen by the enemy, are carried out in
+    the rulebook's order -- the side without the initiative first, the sides alternating, each side's
+    aircraft in hangar order [L317]; an aircraft with no line (or whose cell an earlier one took) goes
+    to the first open cell."""
+    wanted = {o.ac: o for seat, items in orders.items() for o in items
+              if isinstance(o, Deploy) and g.ac(o.ac)["seat"] == seat}
+    left = {s: [a for a in g.aircraft(s) if not a["placed"]] for s in tables.SIDES}
+    first = other_side(g.doc["initiative"])
+    for i in range(max(len(v) for v in left.values())):
+        for side in (first, other_side(first)):
+            if i < len(left[side]):
+                a = left[side][i]
+                deploy_one(g, a, wanted.get(a["id"]))
+    start_battle(g)
+
+
+def deploy_one(g: Game, a: dict, order: Deploy | None) -> None:
     alt = order.alt if order else "medium"
     cells = entry_cells(g, a["side"], alt, setup=True)
     if not cells:
@@ -169,25 +209,23 @@ def resolve_deploy(g: Game, p: dict, order: Deploy | None) -> None:
     cell = want if want in cells else cells[0]
     face = (order.face if order else None) or ("E" if a["side"] == "coalition" else "W")
     place(a, alt, cell, face)
-    g.work.say(f"{a['id']} ({g.type_of(a).model}) enters the battle at {alt} altitude, {cell[0]},{cell[1]} facing {face}",
+    g.say(f"{a['id']} ({g.type_of(a).model}) enters the battle at {alt} altitude, {cell[0]},{cell[1]} facing {face}",
           kind="deploy")
     draw_into(g, a, g.stats(a).ttx, "initial hand [L317]")
-    if not next_deploy(g):
-        start_battle(g)
 
 
 def start_battle(g: Game) -> None:
     """Events join the deck, ground objects are revealed, round 1 begins [S8-S10]."""
     if g.opt("events"):
         g.doc["deck"] = list(g.work.shuffle(g.doc["deck"] + list(tables.deck_cards(True)),
-                                          why="shuffle the event cards into the deck [L323]"))
-        g.work.say("the event cards are shuffled into the rest of the deck [L323]", kind="setup")
+                                          why=cite_tags("shuffle the event cards into the deck [L323]")))
+        g.say("the event cards are shuffled into the rest of the deck [L323]", kind="setup")
     g.doc["revealed"] = True
     for side in tables.SIDES:
         objs = ", ".join(f"{tables.ground()[o['obj']].name} at {o['slot'][0]},{o['slot'][1]}"
                          for o in g.doc["ground"][side])
-        g.work.say(f"{side} ground objects revealed: {objs} [L325]", kind="setup")
+        g.say(f"{side} ground objects revealed: {objs} [L325]", kind="setup")
     g.doc["round"] = 1
     g.work.new_turn()
-    g.work.say(f"round 1 begins; {g.doc['initiative']} has the initiative [L325]", kind="round")
+    g.say(f"round 1 begins; {g.doc['initiative']} has the initiative [L325]", kind="round")
     advance(g)

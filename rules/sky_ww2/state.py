@@ -22,6 +22,7 @@ from pbem.core.work import Work
 
 from . import tables
 from .geometry import adjacent, aspect
+from .rulebook import cite_tags
 from .standing import policies
 
 
@@ -75,12 +76,18 @@ class Game:
     def seats_of(self, side: str) -> list[str]:
         return [s["name"] for s in self.doc["seats"] if s["side"] == side]
 
+    def say(self, text: str, to: Iterable[str] | None = None, kind: str = "note") -> None:
+        """An event for ``to`` (None: every seat); its rule references name the rulebook's headings, as a
+        rejection does (the code's seed-line tags never reach a player)."""
+        assert self.work is not None, "a view's copy says nothing"
+        self.work.say(cite_tags(text), None if to is None else list(to), kind)
+
     def say_private(self, seat: str, private: str, public: str, kind: str = "note") -> None:
         """Tell ``seat`` the details and everyone else the public part."""
-        self.work.say(private, [seat], kind)
+        self.say(private, [seat], kind)
         others = self.all_seats - {seat}
         if public and others:
-            self.work.say(public, others, kind)
+            self.say(public, others, kind)
 
     # ---- standing orders (the kit's store) ---------------------------------------------------
     @property
@@ -173,12 +180,12 @@ class Game:
         """Take the top card, reshuffling the discard when the deck is empty [L299]."""
         if not self.doc["deck"]:
             if not self.doc["discard"]:
-                self.work.say("the deck and the discard pile are both empty: no card is drawn", kind="deck")
+                self.say("the deck and the discard pile are both empty: no card is drawn", kind="deck")
                 return None
             pile = sorted(self.doc["discard"])
             self.doc["deck"] = list(self.work.shuffle(pile, why="reshuffle the discard pile", seen_by=()))
             self.doc["discard"] = []
-            self.work.say(f"the deck ran out: the discard pile ({len(pile)} cards) is shuffled into a new deck",
+            self.say(f"the deck ran out: the discard pile ({len(pile)} cards) is shuffled into a new deck",
                      kind="deck")
         return self.doc["deck"].pop(0)
 

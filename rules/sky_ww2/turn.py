@@ -10,8 +10,6 @@ by the kit's resumable runner (:func:`pbem.core.scripts.resume`, see :func:`run_
 """
 from __future__ import annotations
 
-import re
-
 from pbem.core.scripts import STOP, Cursor, Skip, Stop, resume
 
 from . import tables
@@ -20,9 +18,10 @@ from .damage import card_names, damage, draw_into, finish, policy, trim_hand
 from .conditions import CONDITIONS
 from .exchange import declare, step_exchange
 from .flight import aa_check, move, step_pursuit
-from .rulebook import cite
+from .rulebook import cite_tags
 from .asks import ask
-from .script_verbs import (Attack, Climb, CpUse, Descend, DpDeposit, End, EndDiscard, GroundAttack, If, Manoeuvre,
+from .plan import ask_round, per_round, planned_script
+from .script_verbs import (Attack, Climb, Close, CpUse, Descend, DpDeposit, End, EndDiscard, GroundAttack, If, Manoeuvre,
                            MoveTo, NextDiscard, OnCancelled, Rotate, ScriptOrder, Stay, Swap, parse_script_line)
 from .state import Game, other_side
 
@@ -63,6 +62,8 @@ def next_activation(g: Game) -> None:
     if side is None:
         end_round(g)
         return
+    if per_round(g) and ask_round(g):
+        return
     a = sequence(g, side)[0]
     if policy(g, a["seat"])["activation"] == "ask":
         ask(g, "activate", [a["seat"]], side=side, ac=a["id"])
@@ -72,7 +73,7 @@ def next_activation(g: Game) -> None:
 
 def end_round(g: Game) -> None:
     """Number cards and used ground objects turn back; a new round starts [L327]."""
-    g.work.say(f"round {g.doc['round']} ends", kind="round")
+    g.say(f"round {g.doc['round']} ends", kind="round")
     limit = g.opt("max_rounds")
     if limit and g.doc["round"] >= limit:
         finish(g, f"the agreed limit of {limit} rounds is reached")
@@ -84,13 +85,13 @@ def end_round(g: Game) -> None:
         a["done"] = False
     for side in tables.SIDES:
         g.doc["cp_used"][side] = False
-    g.work.say(f"round {g.doc['round']} begins; {g.doc['initiative']} has the initiative", kind="round")
+    g.say(f"round {g.doc['round']} begins; {g.doc['initiative']} has the initiative", kind="round")
 
 
 def activate(g: Game, a: dict, pre_discard) -> None:
     """T0 discard, persistent effects, the activation draw, AA fire; then the script is owed [L291-293]."""
     g.doc["last_side"] = a["side"]
-    g.work.say(f"{a['id']} ({g.type_of(a).model}, {a['seat']}) is activated", kind="activate")
+    g.say(f"{a['id']} ({g.type_of(a).model}, {a['seat']}) is activated", kind="activate")
     gone = []
     planned, a["next_discard"] = list(a.get("next_discard", [])), []
     for c in list(pre_discard) + planned:
@@ -99,7 +100,7 @@ def activate(g: Game, a: dict, pre_discard) -> None:
             gone.append(c)
     if gone:
         g.discard(gone)
-        g.work.say(f"{a['id']} discards {card_names(gone)} before activating [L291]", kind="discard")
+        g.say(f"{a['id']} discards {card_names(gone)} before activating [L291]", kind="discard")
     for att in list(a["attached"]):
         if att.get("burn"):
             damage(g, a, att["burn"], other_side(a["side"]), tables.card(att["card"]).name)
@@ -109,7 +110,7 @@ def activate(g: Game, a: dict, pre_discard) -> None:
             if att["turns"] <= 0:
                 a["attached"].remove(att)
                 g.discard([att["card"]])
-                g.work.say(f"{tables.card(att['card']).name} on {a['id']} runs out", kind="persistent")
+                g.say(f"{tables.card(att['card']).name} on {a['id']} runs out", kind="persistent")
     if a["destroyed"]:
         return
     st = g.stats(a)
@@ -123,7 +124,11 @@ def activate(g: Game, a: dict, pre_discard) -> None:
     if a["destroyed"] or g.doc["over"]:
         g.doc["turn"] = None
         return
-    ask(g, "script", [a["seat"]], ac=a["id"])
+    planned = planned_script(g, a)
+    if planned is None:
+        ask(g, "script", [a["seat"]], ac=a["id"])
+    else:
+        take_script(g, planned)
 
 
 def take_script(g: Game, items: list[ScriptOrder]) -> None:
@@ -174,16 +179,23 @@ def run_script(g: Game, a: dict, t: dict) -> None:
         t["pc"] = reached.index + 1
 
     cursor = resume(g.work, a["seat"], [parse_script_line(x) for x in t["script"]], Cursor(t["pc"]),
-                    lambda o: RUN[type(o)](g, a, o), CONDITIONS, about=a, previous=lambda: t["last_ok"],
+                    lambda o: cited(RUN[type(o)](g, a, o)), CONDITIONS, about=a, previous=lambda: t["last_ok"],
                     pause=busy, skipped=lambda s: skipped(a, s), on_reach=reach)
     t["pc"] = cursor.at
 
 
+def cited(result):
+    """A line's outcome for the kit's runner: a reason it was not carried out names the rulebook's headings (the
+    runner words an ELSE taken after a failed THEN itself)."""
+    return cite_tags(result) if isinstance(result, str) else result
+
+
 def skipped(a: dict, s: Skip) -> str:
     """The game's wording of an order of the script not carried out, and why."""
-    why = "its condition does not hold" if s.unmet is not None else s.reason
+    plain = s.unmet is not None and isinstance(s.entry, If) and s.entry.otherwise is None
+    why = "its condition does not hold" if plain else s.reason  # an ELSE tried says why it failed too
     # a skip is a refusal at resolution: it names the rulebook's headings, as a rejection does
-    why = re.sub(r"\[(L\d[^\]]*)\]", lambda m: f"[{cite(m.group(1))}]", why)
+    why = cite_tags(why)
     return f"{a['id']}: order '{s.order.text()}' is skipped: {why}"
 
 
@@ -195,11 +207,11 @@ def finish_turn(g: Game, a: dict) -> None:
         a["hand"].remove(c)
     if broken:
         g.discard(broken)
-        g.work.say(f"{a['id']} repairs {card_names(broken)} at the end of its turn", kind="malfunction")
+        g.say(f"{a['id']} repairs {card_names(broken)} at the end of its turn", kind="malfunction")
     trim_hand(g, a, "hand limit at the end of the turn [L42]", t["end_discard"])
     a["done"] = True
     g.doc["turn"] = None
-    g.work.say(f"{a['id']} ends its turn", kind="turn")
+    g.say(f"{a['id']} ends its turn", kind="turn")
 
 
 def counters_below(g: Game) -> OnCancelled:
@@ -216,11 +228,16 @@ def counters_below(g: Game) -> OnCancelled:
     return OnCancelled(cards, ask)
 
 
-def run_move(g: Game, a: dict, o: Stay | MoveTo | Rotate | Climb | Descend) -> str | None:
+def run_move(g: Game, a: dict, o: Stay | MoveTo | Close | Rotate | Climb | Descend) -> str | None:
     t = g.doc["turn"]
     if t["moved"] or t["actions"]:
         return "movement comes once, before combat [L295]"
-    return move(g, a, o)
+    if isinstance(o, MoveTo) and o.face is None:  # a round plan's MOVE keeps the facing the turn starts with
+        o = MoveTo(o.cell, a["facing"])
+    why = move(g, a, o)
+    if why:
+        t["moved"] = False  # nothing moved: an ELSE may still give the turn's movement
+    return why
 
 
 def run_beat(g: Game, a: dict, beat: Attack | Manoeuvre) -> str | None:
@@ -245,6 +262,6 @@ def run_nothing(g: Game, a: dict, o: OnCancelled) -> None:
     """ON_CANCELLED lines were read with the beat above them."""
 
 
-RUN = {Stay: run_move, MoveTo: run_move, Rotate: run_move, Climb: run_move, Descend: run_move, Attack: run_beat,
+RUN = {Stay: run_move, MoveTo: run_move, Close: run_move, Rotate: run_move, Climb: run_move, Descend: run_move, Attack: run_beat,
        Manoeuvre: run_beat, OnCancelled: run_nothing, GroundAttack: ground_attack, Swap: swap, CpUse: use_cp,
        DpDeposit: deposit, EndDiscard: run_end_discard, NextDiscard: run_next_discard, End: run_end}

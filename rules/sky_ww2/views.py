@@ -15,6 +15,7 @@ from . import combat, tables
 from .geometry import NOSE, POSITION
 from .movement import entry_cells
 from .asks import pending_of
+from .rulebook import cite_tags
 from .script_verbs import Manoeuvre, parse_script_line
 from .state import Game, State, other_side
 from .abilities import ground_below, own_object
@@ -97,7 +98,7 @@ def card_uses(g: Game, a: dict, t: dict | None) -> list[dict]:
         if c.kind == "crit":
             uses.append("ATTACK ... CRIT " + cid)
         out.append({"card": cid, "name": c.name, "name_ru": c.name_ru, "brief": card_brief(cid),
-                    "count": a["hand"].count(cid), "uses": uses})
+                    "count": a["hand"].count(cid), "uses": [cite_tags(u) for u in uses]})
     return out
 
 
@@ -136,6 +137,7 @@ def view(state: State, seat: str) -> dict:
         "policies": g.policy(seat), "side_policies": g.side_policy(side),
         "my_aircraft": [a["id"] for a in mine],
         "next_discard": {a["id"]: a.get("next_discard", []) for a in mine},
+        "plans": own_plans(d, mine),
         "active": None, "exchange": None, "pending": None, "decide": None,
     }
     if d["round"] == 0:
@@ -150,6 +152,14 @@ def view(state: State, seat: str) -> dict:
         if seat in pending["seats"]:
             v["decide"] = decision(g, seat, pending, t)
     return v
+
+
+def own_plans(d: dict, mine: list[dict]) -> dict:
+    """This round's plan blocks of the seat's own aircraft (the enemy's stay secret until flown)."""
+    plans = d.get("plans") or {}
+    if plans.get("round") != d["round"]:
+        return {}
+    return {a["id"]: plans["blocks"][a["id"]] for a in mine if a["id"] in plans["blocks"]}
 
 
 def hand_details(a: dict) -> list[dict]:
@@ -191,13 +201,26 @@ def decision(g: Game, seat: str, p: dict, t: dict | None) -> dict:
 
 
 def deploy_facts(g: Game, seat: str, p: dict, t: dict | None) -> dict:
-    side = p["side"]
+    side = p.get("side") or next(s["side"] for s in g.doc["seats"] if s["name"] == seat)
     return {"aircraft": [a["id"] for a in g.aircraft(side) if a["seat"] == seat and not a["placed"]],
-            "cells": {alt: [list(c) for c in entry_cells(g, side, alt, setup=True)] for alt in tables.ALTITUDES}}
+            "cells": {alt: [list(c) for c in entry_cells(g, side, alt, setup=True)] for alt in tables.ALTITUDES},
+            "sealed": bool(p.get("sealed"))}
 
 
 def activate_facts(g: Game, seat: str, p: dict, t: dict | None) -> dict:
     return {"aircraft": [a["id"] for a in g.on_board(p["side"]) if a["seat"] == seat and not a["done"]]}
+
+
+#: The turn an aircraft has not begun: what a round plan is written against.
+FRESH = {"moved": False, "step": 0, "spent": 0, "turret_spent": 0, "ground_attacked": False}
+
+
+def round_facts(g: Game, seat: str, p: dict, t: dict | None) -> dict:
+    """Per aircraft of the seat still to fly this round, the facts of its turn as the table stands now
+    (the plan is flown later: what other turns change is judged when each line is reached)."""
+    mine = [a for a in g.on_board() if a["seat"] == seat and not a["done"]]
+    return {"round": p["round"], "aircraft": [a["id"] for a in mine],
+            "facts": {a["id"]: dict(script_facts(g, seat, {"ac": a["id"]}, FRESH), plan=True) for a in mine}}
 
 
 def script_facts(g: Game, seat: str, p: dict, t: dict) -> dict:
@@ -230,5 +253,5 @@ def setup_facts(g: Game, seat: str, p: dict, t: dict | None) -> dict:
     return {"selection": g.opt("selection")}
 
 
-DECISIONS = {"deploy": deploy_facts, "activate": activate_facts, "script": script_facts, "react": react_facts,
+DECISIONS = {"round": round_facts, "deploy": deploy_facts, "activate": activate_facts, "script": script_facts, "react": react_facts,
              "pursue": pursue_facts, "setup": setup_facts}

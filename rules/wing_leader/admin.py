@@ -9,6 +9,7 @@ from pbem.core.work import EVERYONE, Work
 
 from . import combat, escape, missions, movement, radio, tally
 from .air import Air
+from .fog import dice_seen_by, own, tell
 from .model import ENTERING, SIDES, WAITING, Squadron, enemy_of, owner
 from .seating import side_standing
 from .orders import Break, End, Escape, Rejoin, Vector
@@ -76,7 +77,7 @@ def _check_tallies(w: Work[Air]) -> None:
             lost = tally.kept(state, sq)
             if lost:
                 air.put(air.squadron(sq.id).move(tally=""))
-                w.say(f"{sq.id} loses its tally: {lost} (7.2.2)", kind="tally")
+                tell(w, f"{sq.id} loses its tally: {lost} (7.2.2)", [sq.id, sq.tally], kind="tally")
 
 
 def _present(w: Work[Air], order: Order) -> bool:
@@ -84,7 +85,9 @@ def _present(w: Work[Air], order: Order) -> bool:
     sid = getattr(order, "sq", "")
     if sid in w.data.squadrons:
         return True
-    w.say(f"{order.text()} was skipped: {sid} has split into flights (9.3)", kind="skipped")
+    was = w.data.state.find(sid)
+    w.say(f"{order.text()} was skipped: {sid} has split into flights (9.3)",
+          to=own(w, was.side) if was is not None else EVERYONE, kind="skipped")
     return False
 
 
@@ -97,20 +100,21 @@ def _arrivals(w: Work[Air]) -> None:
             continue
         if not sq.edge:
             air.put(sq.move(status="on"))
-            w.say(f"{sq.id} arrives in {name(sq.at)} (5.3.1)", kind="setup")
+            tell(w, f"{sq.id} arrives in {name(sq.at)} (5.3.1)", [sq.id], kind="setup")
             continue
         kept = w.standing_order(owner(sq), f"ARRIVE {sq.id}")
         alt = int(kept.words[-1]) if kept is not None else sq.altitudes[0]
         air.put(sq.move(status=ENTERING, at=(movement.EDGE_COLUMNS[sq.edge], alt),
                         heading=HEADINGS.index("E" if sq.edge == "W" else "W")))
-        w.say(f"{sq.id} arrives at the {sq.edge} edge at altitude {alt} and flies in this turn (5.3.1)", kind="setup")
+        tell(w, f"{sq.id} arrives at the {sq.edge} edge at altitude {alt} and flies in this turn (5.3.1)", [sq.id],
+             kind="setup")
 
 
 def _break(w: Work[Air], sq: Squadron) -> None:
     """A player breaks his own squadron after combat [10.7.1]."""
     if sq.on_map and not sq.broken:
         w.data.put(combat.broken_effects(sq.move(broken=True)))
-        w.say(f"{sq.id} is broken by its owner (10.7.1)", kind="cohesion")
+        tell(w, f"{sq.id} is broken by its owner (10.7.1)", [sq.id], kind="cohesion")
 
 
 def _escape(w: Work[Air], sq: Squadron) -> None:
@@ -120,7 +124,7 @@ def _escape(w: Work[Air], sq: Squadron) -> None:
         w.say(f"ESCAPE {sq.id} was skipped: {why} (11.0)", to=sq.side, kind="skipped")
         return
     if not sq.broken:
-        w.say(f"{sq.id} leaves the battle with the opponent's consent (11.0)", kind="escape")
+        tell(w, f"{sq.id} leaves the battle with the opponent's consent (11.0)", [sq.id], kind="escape")
     elif not _escape_roll(w, sq):
         return
     _escaped(w, sq)
@@ -132,15 +136,15 @@ def _escape_roll(w: Work[Air], sq: Squadron) -> bool:
     air = w.data
     chase = escape.chaser(air.now(), sq)
     if chase is None:
-        w.say(f"{sq.id} escapes: no Available enemy fighter can stop it (11.0)", kind="escape")
+        tell(w, f"{sq.id} escapes: no Available enemy fighter can stop it (11.0)", [sq.id], kind="escape")
         return True
-    natural = w.roll(6, f"{chase.hunter} tries to stop {sq.id} escaping", seen_by=EVERYONE)
+    natural = w.roll(6, f"{chase.hunter} tries to stop {sq.id} escaping", seen_by=dice_seen_by(w, [sq.id, chase.hunter]))
     reading = air.state.option("escape_reading", "rule")
     ok = escape.escapes(natural, chase, reading)
     rolled = f"{natural} (the natural roll: the example's reading)" if reading == "example" \
         else f"{natural}-{chase.weather} = {natural - chase.weather}"
-    w.say(f"{sq.id} tries to escape; {chase.hunter} at range {chase.range} rolls {rolled}: "
-          f"{'escaped' if ok else 'stopped'} (11.0)", kind="escape")
+    tell(w, f"{sq.id} tries to escape; {chase.hunter} at range {chase.range} rolls {rolled}: "
+         f"{'escaped' if ok else 'stopped'} (11.0)", [sq.id, chase.hunter], kind="escape")
     return ok
 
 
@@ -152,7 +156,7 @@ def _escaped(w: Work[Air], sq: Squadron) -> None:
         for e in air.now().of_side(sq.side):
             if e.on_map and e.mission == "escort":
                 air.put(e.move(mission="rtb"))
-                w.say(f"{e.id} has no bombers left to escort and returns to base (9.2.2)", kind="escape")
+                tell(w, f"{e.id} has no bombers left to escort and returns to base (9.2.2)", [e.id], kind="escape")
 
 
 def _consents(w: Work[Air], side: str) -> bool:
@@ -169,7 +173,7 @@ def _rejoin(w: Work[Air], sq: Squadron) -> None:
         w.say(f"ESCORT {sq.id} was skipped: {why}", to=sq.side, kind="skipped")
         return
     w.data.put(sq.move(mission="escort", former_escort=False))
-    w.say(f"{sq.id} escorts the bombers again (9.2.2)", kind="escort")
+    tell(w, f"{sq.id} escorts the bombers again (9.2.2)", [sq.id], kind="escort")
 
 
 def _vector(w: Work[Air], sq: Squadron, square: tuple[int, int]) -> None:
@@ -180,10 +184,10 @@ def _vector(w: Work[Air], sq: Squadron, square: tuple[int, int]) -> None:
         w.say(f"VECTOR {sq.id} was skipped: it tallies, is broken or has left", to=sq.side, kind="skipped")
         return
     need = radio.vector_needs(air.now(), sq, radio.jammed_nets(air.now(), air.fought))
-    roll = w.roll(6, f"GCI vector for {sq.id}", seen_by=EVERYONE)
+    roll = w.roll(6, f"GCI vector for {sq.id}", seen_by=own(w, sq.side))
     placed = roll >= need
     if placed:   # a CAP squadron given a vector flies as an Intercept [9.2.4.1]
         air.put(sq.move(vector=square, mission="intercept"))
     w.say(f"GCI for {sq.id}: rolled {roll}, needs {need}+: "
-          + (f"vector placed on {name(square)}" if placed else "no change") + " (9.2.4)", kind="gci")
+          + (f"vector placed on {name(square)}" if placed else "no change") + " (9.2.4)", to=own(w, sq.side), kind="gci")
 

@@ -5,6 +5,7 @@ from dataclasses import replace
 
 from pbem.core.work import Work
 
+from .fog import remember
 from .model import Squadron, State
 
 
@@ -39,5 +40,7 @@ class Air:
         return replace(self.state, squadrons=tuple(self.squadrons.values()))
 
     def freeze(self) -> State:
-        return replace(self.now(), moved_last=self.moved_last)
+        """The state after the resolution; under fog each side remembers what it saw last (fog.py)."""
+        now = replace(self.now(), moved_last=self.moved_last)
+        return replace(now, last_known=remember(now))
 

@@ -11,9 +11,10 @@ new tally in it: the first by the side's ``RETALLY`` list, else by ID; ``RETALLY
 from __future__ import annotations
 
 from pbem.core.interrupts import Ask
-from pbem.core.work import EVERYONE, Work
+from pbem.core.work import Work
 
 from . import combat, dogfight, radio, wings
+from .fog import dice_seen_by, tell
 from .model import Squadron, max_losses, owner
 from .seating import side_standing, speaker
 from .sky import name
@@ -126,10 +127,10 @@ def fire(w: Work, fight: combat.Fight, picks: Picks | None = None) -> dict:
     kind = (picks or {}).get("rating") or _rating_kind(w, alead, dlead, attackers, defenders)
     a_value, d_value = combat.rating(alead, attackers, kind), combat.rating(dlead, defenders, kind)
     weather = air.now().sky.weather_at(fight.square)
-    w.say(f"air combat in {name(fight.square)}: {'+'.join(s.id for s in attackers)} attack "
-          f"{'+'.join(s.id for s in defenders)}; leads {alead.id} and {dlead.id}; "
-          f"{'hit-and-run (speed)' if kind == combat.SPEED else 'turning fight (turn)'} {a_value} against {d_value}",
-          kind="combat", square=name(fight.square), attackers=[s.id for s in attackers],
+    tell(w, f"air combat in {name(fight.square)}: {'+'.join(s.id for s in attackers)} attack "
+         f"{'+'.join(s.id for s in defenders)}; leads {alead.id} and {dlead.id}; "
+         f"{'hit-and-run (speed)' if kind == combat.SPEED else 'turning fight (turn)'} {a_value} against {d_value}",
+         [alead.id, *(s.id for s in attackers + defenders)], kind="combat", square=name(fight.square), attackers=[s.id for s in attackers],
           defenders=[s.id for s in defenders], rating=kind, ratings=[a_value, d_value])
     head_on = combat.head_on(alead, dlead) and not alead.dogfight
     a_hits = _act_roll(w, alead, combat.column(a_value, d_value), -weather, "attacker")
@@ -138,7 +139,7 @@ def fire(w: Work, fight: combat.Fight, picks: Picks | None = None) -> dict:
         d_mod = combat.defence(defenders, kind) - weather
         d_hits = _act_roll(w, dlead, combat.column(d_value, a_value), d_mod, "defender")
     else:
-        w.say(f"{dlead.id} is unarmed and does not fire (10.5.3)", kind="combat")
+        tell(w, f"{dlead.id} is unarmed and does not fire (10.5.3)", [dlead.id], kind="combat")
     return {"alead": alead.id, "dlead": dlead.id, "a_hits": a_hits, "d_hits": d_hits, "head_on": head_on,
             "weather": weather}
 
@@ -218,17 +219,18 @@ def offer_dogfight(w: Work, fight: combat.Fight, answers: dict[str, str]) -> lis
         decliner = next(side for side in sides if not seeks[side])
         a = dogfight.fastest([s for s in here if s.side == seeker])
         d = dogfight.fastest([s for s in here if s.side == decliner])
-        ra = w.roll(6, f"{a.id} seeks a dogfight", seen_by=EVERYONE)
-        rd = w.roll(6, f"{d.id} declines the dogfight", seen_by=EVERYONE)
+        ra = w.roll(6, f"{a.id} seeks a dogfight", seen_by=dice_seen_by(w, [a.id, d.id]))
+        rd = w.roll(6, f"{d.id} declines the dogfight", seen_by=dice_seen_by(w, [a.id, d.id]))
         won = dogfight.contest(ra, a, rd, d)
-        w.say(f"{seeker} seeks a dogfight in {name(fight.square)}: {a.id} rolled {ra}, {d.id} rolled {rd}: "
-              + ("it starts" if won else "declined") + " (10.8)", kind="dogfight")
+        tell(w, f"{seeker} seeks a dogfight in {name(fight.square)}: {a.id} rolled {ra}, {d.id} rolled {rd}: "
+             + ("it starts" if won else "declined") + " (10.8)", [a.id, d.id], kind="dogfight")
         if not won:
             return []
     locked = dogfight.lock(here, scenario(air.state.scenario)["edges"], lambda s, enemies: _retally(w, s, enemies))
     for s in locked:
         air.put(s)
-    w.say(f"dogfight in {name(fight.square)}: {' '.join(sorted(s.id for s in here))} (10.8.1)", kind="dogfight")
+    tell(w, f"dogfight in {name(fight.square)}: {' '.join(sorted(s.id for s in here))} (10.8.1)",
+         sorted(s.id for s in here), kind="dogfight")
     return [Ask(owner(s), f"tally-{s.id}", f"{s.id} is in the dogfight in {name(fight.square)} and its target is not: "
                 f"which enemy of the dogfight does it tally (10.8.1)?", s.tally, tuple(enemies))
             for was, s in zip(here, locked, strict=True)
@@ -251,7 +253,7 @@ def retally(w: Work, answers: dict[str, str]) -> None:
         sq = air.squadrons.get(key.removeprefix("tally-"))
         if sq is not None and sq.dogfight and sq.tally != enemy:
             air.put(sq.move(tally=enemy))
-            w.say(f"{sq.id} tallies {enemy} in the dogfight (10.8.1)", kind="dogfight")
+            tell(w, f"{sq.id} tallies {enemy} in the dogfight (10.8.1)", [sq.id, enemy], kind="dogfight")
 
 
 def _release(w: Work, square: tuple[int, int]) -> list[Ask]:
@@ -264,7 +266,7 @@ def _release(w: Work, square: tuple[int, int]) -> list[Ask]:
         for s in stack:
             air.put(s.move(dogfight=False))
         if stack:
-            w.say(f"the dogfight in {name(square)} is over (10.8.1)", kind="dogfight")
+            tell(w, f"the dogfight in {name(square)} is over (10.8.1)", [s.id for s in stack], kind="dogfight")
         return []
     asks = []
     for s in stack:
@@ -272,7 +274,8 @@ def _release(w: Work, square: tuple[int, int]) -> list[Ask]:
         if s.tally in enemies:
             continue
         air.put(s.move(tally=_retally(w, s, enemies)))
-        w.say(f"{s.id}'s target left the dogfight: it tallies {air.squadron(s.id).tally} (10.8.1)", kind="dogfight")
+        tell(w, f"{s.id}'s target left the dogfight: it tallies {air.squadron(s.id).tally} (10.8.1)",
+             [s.id, air.squadron(s.id).tally], kind="dogfight")
         if len(enemies) > 1 and _asks(w, s.side, "RETALLY"):
             asks.append(Ask(owner(s), f"tally-{s.id}", f"{s.id}'s target left the dogfight in {name(square)}: which "
                             f"enemy of the dogfight does it tally (10.8.1)?", air.squadron(s.id).tally, tuple(enemies)))
@@ -312,10 +315,11 @@ def _better(alead: Squadron, dlead: Squadron, attackers: list[Squadron], defende
 
 def _act_roll(w: Work, lead: Squadron, col: int, mod: int, role: str) -> int:
     """A side's 2d6 on the Air Combat Table [10.5.1], its modifiers on the lead only."""
-    roll = w.roll(6, f"{lead.id} air combat", seen_by=EVERYONE) + w.roll(6, f"{lead.id} air combat", seen_by=EVERYONE)
+    seen_by = dice_seen_by(w, [lead.id])
+    roll = w.roll(6, f"{lead.id} air combat", seen_by=seen_by) + w.roll(6, f"{lead.id} air combat", seen_by=seen_by)
     hits = combat.hits(col, roll + mod)
-    w.say(f"{role} {lead.id}: column {col:+d}, rolled {roll}{mod:+d} = {roll + mod}: {hits or 'no'} hit"
-          f"{'s' if hits != 1 else ''} (10.5.1)", kind="combat", role=role, lead=lead.id, column=col, roll=roll, modifier=mod,
+    tell(w, f"{role} {lead.id}: column {col:+d}, rolled {roll}{mod:+d} = {roll + mod}: {hits or 'no'} hit"
+         f"{'s' if hits != 1 else ''} (10.5.1)", [lead.id], kind="combat", role=role, lead=lead.id, column=col, roll=roll, modifier=mod,
           modified=roll + mod, hits=hits)
     return hits
 
@@ -327,14 +331,15 @@ def _confirm_all(w: Work, shooter: Squadron, targets: list[Squadron], hits: int,
         target = air.squadron(tid)
         if not target.on_map:
             continue
-        natural = w.roll(6, f"{shooter.id} confirms a hit on {tid}", seen_by=EVERYONE)
+        natural = w.roll(6, f"{shooter.id} confirms a hit on {tid}", seen_by=dice_seen_by(w, [shooter.id, tid]))
         result = combat.confirm(natural, combat.firepower(shooter), target, head_on)
         hit = combat.take(target, result)
         if hit.losses >= max_losses(air.state.scenario, hit):
             hit = hit.move(status="destroyed")
         air.put(hit)
-        w.say(f"{shooter.id} hit on {tid}: rolled {natural} + firepower {combat.firepower(shooter)}: {result}"
-              + (f"; {tid} is destroyed (10.6)" if hit.status == "destroyed" else ""), kind="combat", result=result)
+        tell(w, f"{shooter.id} hit on {tid}: rolled {natural} + firepower {combat.firepower(shooter)}: {result}"
+             + (f"; {tid} is destroyed (10.6)" if hit.status == "destroyed" else ""), [shooter.id, tid], kind="combat",
+             result=result)
 
 
 def _after(w: Work, sid: str, losses_now: int, weather: int) -> None:
@@ -342,19 +347,20 @@ def _after(w: Work, sid: str, losses_now: int, weather: int) -> None:
     air = w.data
     sq = air.squadron(sid)
     if sq.on_map and not sq.broken:
-        roll = w.roll(6, f"{sid} cohesion", seen_by=EVERYONE) + w.roll(6, f"{sid} cohesion", seen_by=EVERYONE)
+        seen_by = dice_seen_by(w, [sid])
+        roll = w.roll(6, f"{sid} cohesion", seen_by=seen_by) + w.roll(6, f"{sid} cohesion", seen_by=seen_by)
         mod = combat.cohesion_modifier(sq, losses_now, weather)
         levels = combat.disruption(sq, roll + mod)
         sq = combat.broken_effects(combat.disrupt(sq, levels))
         state = "broken" if sq.broken else f"{levels} disruption level{'s' if levels != 1 else ''}"
-        w.say(f"{sid} cohesion: rolled {roll}{mod:+d} = {roll + mod}: {state} (10.7)", kind="cohesion")
+        tell(w, f"{sid} cohesion: rolled {roll}{mod:+d} = {roll + mod}: {state} (10.7)", [sid], kind="cohesion")
         leads = wings.leads_wing(air.now(), sq)
         if combat.crew_loss(sq, losses_now, roll, leads):
             marker = "Experte-leader (one marker, 5.2.1)" if leads and sq.experte else \
                 "Wing Leader" if leads else "Experte"
             sq = sq.move(experte=False, left_wing=sq.left_wing or leads)
-            w.say(f"{sid} loses its {marker} (10.7.3)"
-                  + ("; its wing formation is no more (9.5.2)" if leads else ""), kind="cohesion")
+            tell(w, f"{sid} loses its {marker} (10.7.3)"
+                 + ("; its wing formation is no more (9.5.2)" if leads else ""), [sid], kind="cohesion")
     air.put(combat.spend_ammo(sq).unescort())   # an escort that fought is a Sweep now [9.2.2 a]
 
 
@@ -364,7 +370,7 @@ def _tallies_after(w: Work, defenders: list[str], attacker_lead: str) -> None:
     air = w.data
     for sid in radio.alerted_by_bombers(air.now(), defenders):
         air.put(air.squadron(sid).move(alert=True))
-        w.say(f"{sid} is alerted by its bombers' radio (9.4.1)", kind="combat")
+        tell(w, f"{sid} is alerted by its bombers' radio (9.4.1)", [sid], kind="combat")
     for sid in defenders:
         sq = air.squadron(sid)
         if not sq.fighter or not sq.on_map or sq.broken:

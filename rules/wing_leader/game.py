@@ -20,6 +20,7 @@ from pbem.core.work import EVERYONE, Work
 from . import air_combat, combat, seating, sequence
 from .admin import admin_order, administrative
 from .air import Air
+from .fog import dice_seen_by, tell_order
 from .model import SIDES, State, side_of
 from .moves import AskReaction, activate, keeping_formation, move_stack
 from .orders import Break, End, Escape, Rejoin, Vector, Wings, dump_order, load_order
@@ -43,9 +44,9 @@ def movement_phase(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
     orders = by_side(orders)
     air = w.data
     order = sequence.movement_order(list(air.squadrons.values()), air.state.raider,
-                                    lambda s: w.roll(6, f"initiative of {s.id}", seen_by=EVERYONE),
+                                    lambda s: w.roll(6, f"initiative of {s.id}", seen_by=dice_seen_by(w, [s.id])),
                                     keeping_formation(air.now()))
-    w.say("movement order: " + " ".join(order), kind="order")
+    tell_order(w, order)
     _moves(w, order, orders)
 
 

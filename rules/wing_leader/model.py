@@ -1,6 +1,7 @@
 """The game's state as frozen values: squadrons with their Wing Display markers, and the whole position.
 
-Everything here is public [5.2]: the map, every marker and both Wing Displays.
+Everything here is public [5.2]: the map, every marker and both Wing Displays (option ``visibility=fog``
+hides what a side does not see: fog.py).
 """
 from __future__ import annotations
 
@@ -104,6 +105,20 @@ class Squadron:
 
 
 @dataclass(frozen=True)
+class Glimpse:
+    """Under fog (option ``visibility``), what ``side`` last saw of enemy squadron ``id``: its aircraft, square
+    and heading, the turn, and whether it saw it destroyed (``lost``)."""
+
+    side: str
+    id: str
+    model: str
+    at: Square
+    heading: int
+    turn: int
+    lost: bool = False
+
+
+@dataclass(frozen=True)
 class State:
     scenario: str
     squadrons: tuple[Squadron, ...]
@@ -111,6 +126,7 @@ class State:
     moved_last: tuple[str, ...] = ()   # the last Movement Phase's order of moves (mutual attack, 10.1.2)
     options: tuple[tuple[str, Any], ...] = ()
     seat_names: tuple[str, ...] = ()   # one seat per wing (``<side>-<n>``); () = one seat a side, named by it
+    last_known: tuple[Glimpse, ...] = ()  # under fog, what each side last saw of each enemy it has seen
 
     @property
     def turn(self) -> int:

@@ -9,10 +9,11 @@ from pbem.core.errors import IllegalOrderError
 from pbem.core.interrupts import Ask
 from pbem.core.scripts import Cursor, Reached, resume
 from pbem.core.verbs import Order
-from pbem.core.work import EVERYONE, Work
+from pbem.core.work import Work
 
 from . import dogfight, movement, reaction, wings
 from .air import Air
+from .fog import dice_seen_by, tell, tell_move, told, witnesses
 from .model import CLIMB, DIVE, ENTERING, NONE, Squadron, State, owner
 from .orders import MOVEMENT, Join, Move, Plain, Pursue, Return, Stack, subject
 from .parsing import CONDITIONS
@@ -54,7 +55,7 @@ def activate(w: Work[Air], sq: Squadron, side_orders: Sequence[Order], cursor: C
         raise
     if why:
         w.data.moved.append(sq.id)
-        w.say(f"{sq.id} cannot move: {why}", kind="move")
+        tell(w, f"{sq.id} cannot move: {why}", [sq.id], kind="move")
 
 
 def _perform(w: Work[Air], sid: str, order: Order | None) -> str | None:
@@ -64,7 +65,7 @@ def _perform(w: Work[Air], sid: str, order: Order | None) -> str | None:
     air = w.data
     if sid in air.moved:
         return f"{sid} has already moved this turn"
-    notes: list[tuple[str, str]] = []
+    notes: Notes = []
     sq, why = _jettison(air.squadron(sid), order, notes)
     if why:
         return why
@@ -75,8 +76,8 @@ def _perform(w: Work[Air], sid: str, order: Order | None) -> str | None:
     mp = movement.allowance(sq, dive) - _trail_penalty(air, sq)
     if sq.status == ENTERING and mp < 1:
         air.moved.append(sid)
-        w.say(f"{sid} cannot enter behind the squadrons ahead of it in trail; it enters first next turn (8.4.1)",
-              kind="move")
+        tell(w, f"{sid} cannot enter behind the squadrons ahead of it in trail; it enters first next turn (8.4.1)",
+             [sid], kind="move")
         return None
     tokens = _fitting(sq, tokens, mp)
     try:
@@ -85,34 +86,40 @@ def _perform(w: Work[Air], sid: str, order: Order | None) -> str | None:
         return str(exc)
     _flush(w, notes)
     moved = _settle(w, sq, moved, order, balbo)
+    before = witnesses(w, sid)
     air.put(moved)
     air.moved.append(sid)
     trail = " ".join(name(s) for s in walk.path) or "circles"
-    w.say(f"{sid} ({_what(order)}) {name(sq.at)} -> {trail}, heading {HEADINGS[moved.heading]}, "
-          f"{walk.spent:g} of {walk.mp} MP" + (f", off the {walk.exited} edge" if walk.exited else ""), kind="move")
+    tell_move(w, sid, before, f"{sid} ({_what(order)}) {name(sq.at)} -> {trail}, heading {HEADINGS[moved.heading]}, "
+              f"{walk.spent:g} of {walk.mp} MP" + (f", off the {walk.exited} edge" if walk.exited else ""),
+              f"{sid} flies out of sight from {name(sq.at)}",
+              f"{sid} comes into sight in {name(moved.at)}, heading {HEADINGS[moved.heading]}")
     return None
 
 
-def _flush(w: Work[Air], notes: list[tuple[str, str]]) -> None:
+Notes = list[tuple[str, list[str], str]]   # (text, the squadrons it is about, kind): said by ``_flush``
+
+
+def _flush(w: Work[Air], notes: Notes) -> None:
     """Say the notes held back until a move can no longer stop for a question [10.4]."""
-    for text, kind in notes:
-        w.say(text, kind=kind)
+    for text, ids, kind in notes:
+        tell(w, text, ids, kind=kind)
     notes.clear()
 
 
-def _jettison(sq: Squadron, order: Order | None, notes: list[tuple[str, str]]) -> tuple[Squadron, str | None]:
+def _jettison(sq: Squadron, order: Order | None, notes: Notes) -> tuple[Squadron, str | None]:
     """A JETTISON order first drops the bomb load, and a bomber that jettisons returns to base [9.2.1.1];
     the squadron as it then is, or why it cannot."""
     if not (isinstance(order, Plain) and order.verb == "JETTISON"):
         return sq, None
     if not sq.bombs:
         return sq, f"{sq.id} carries no bomb load"
-    notes.append((f"{sq.id} jettisons its bomb load (9.2.1.1)", "move"))
+    notes.append((f"{sq.id} jettisons its bomb load (9.2.1.1)", [sq.id], "move"))
     return sq.move(bombs=False, mission="rtb"), None
 
 
 def _fly(w: Work[Air], sq: Squadron, tokens: list[str], mp: int, dive: bool,
-         notes: list[tuple[str, str]]) -> tuple[movement.Walk, Squadron, bool]:
+         notes: Notes) -> tuple[movement.Walk, Squadron, bool]:
     """Walk the planned tokens, stopping in the tallied target's square [7.2.3] or short of it when its
     escorts react successfully [10.4.2]: the walk, the squadron after it, and whether it flew in a Balbo.
 
@@ -125,7 +132,7 @@ def _fly(w: Work[Air], sq: Squadron, tokens: list[str], mp: int, dive: bool,
     balbo = wings.in_balbo(air.now(), sq)
     if balbo and dive:   # taking the dive bonus breaks the Balbo: the squadron leaves its wing [9.5.6]
         balbo, sq = False, sq.move(left_wing=True)
-        notes.append((f"{sq.id} leaves its Balbo to dive (9.5.6)", "wing"))
+        notes.append((f"{sq.id} leaves its Balbo to dive (9.5.6)", [sq.id], "wing"))
     walk = movement.walk(sq, tokens, mp, stop_at=target, head_on_from=front, balbo=balbo)
     if _stopped_by_escorts(w, sq, walk, notes):
         walk = movement.walk(sq, tokens[:walk.used - 1], mp)
@@ -133,7 +140,7 @@ def _fly(w: Work[Air], sq: Squadron, tokens: list[str], mp: int, dive: bool,
     return walk, movement.finish(sq, walk, dive_declared=dive), balbo
 
 
-def _stopped_by_escorts(w: Work[Air], sq: Squadron, walk: movement.Walk, notes: list[tuple[str, str]]) -> bool:
+def _stopped_by_escorts(w: Work[Air], sq: Squadron, walk: movement.Walk, notes: Notes) -> bool:
     """Whether the walk entered the tallied target's square and its escorts' reaction stopped it [10.4.2]."""
     if not sq.tally or not walk.path or walk.entered_from is None:
         return False
@@ -150,12 +157,12 @@ def _settle(w: Work[Air], start: Squadron, moved: Squadron, order: Order | None,
         moved = moved.move(mission="rtb", vector=None)
     if balbo and abs(moved.at[1] - start.at[1]) > 1:
         moved = moved.move(left_wing=True)
-        w.say(f"{moved.id} leaves its Balbo (9.5.6)", kind="wing")
+        tell(w, f"{moved.id} leaves its Balbo (9.5.6)", [moved.id], kind="wing")
     if moved.vector is not None and moved.at == moved.vector:
         moved = moved.move(vector=None)
     if moved.tally and air.squadron(moved.tally).dogfight and air.squadron(moved.tally).at == moved.at:
         moved = moved.move(dogfight=True)
-        w.say(f"{moved.id} joins the dogfight in {name(moved.at)} (10.8.1)", kind="move")
+        tell(w, f"{moved.id} joins the dogfight in {name(moved.at)} (10.8.1)", [moved.id], kind="move")
     return moved
 
 
@@ -198,7 +205,7 @@ def _fitting(sq: Squadron, tokens: list[str], mp: int) -> list[str]:
 
 
 def _reaction(w: Work[Air], mover: Squadron, bomber: Squadron, came_from: tuple[int, int],
-              notes: list[tuple[str, str]]) -> str:
+              notes: Notes) -> str:
     """Escorts react to ``mover`` entering ``bomber``'s square [10.4]: each willing eligible escort rolls
     2d6; the best result counts for all [10.4.5].  A success stops the mover short and the escorts attack
     it there; a late reaction lets it in and the escorts join the bomber's defence [10.4.2, 10.4.3]."""
@@ -210,18 +217,20 @@ def _reaction(w: Work[Air], mover: Squadron, bomber: Squadron, came_from: tuple[
     _flush(w, notes)   # no question can stop this move any more
     results = []
     for e in escorts:
-        roll = w.roll(6, f"{e.id} reacts", seen_by=EVERYONE) + w.roll(6, f"{e.id} reacts", seen_by=EVERYONE)
+        seen_by = dice_seen_by(w, [e.id, mover.id])
+        roll = w.roll(6, f"{e.id} reacts", seen_by=seen_by) + w.roll(6, f"{e.id} reacts", seen_by=seen_by)
         mod = reaction.modifier(state, e, bomber)
         results.append(reaction.result(roll + mod))
-        w.say(f"{e.id} reacts to {mover.id} entering {bomber.id}'s square: rolled {roll}{mod:+d} = {roll + mod}: "
-              f"{results[-1]} (10.4)", kind="reaction")
+        tell(w, f"{e.id} reacts to {mover.id} entering {bomber.id}'s square: rolled {roll}{mod:+d} = {roll + mod}: "
+             f"{results[-1]} (10.4)", [e.id, mover.id, bomber.id], kind="reaction")
     final = reaction.best(results)
     if final != reaction.NONE:
         square = came_from if final == reaction.SUCCESS else bomber.at
         for e in escorts:
             _rush(air, e, square, mover.id)
-        w.say(f"{'+'.join(e.id for e in escorts)} {'stop' if final == reaction.SUCCESS else 'join the bombers against'}"
-              f" {mover.id} in {name(square)} (10.4.{'2' if final == reaction.SUCCESS else '3'})", kind="reaction")
+        tell(w, f"{'+'.join(e.id for e in escorts)} {'stop' if final == reaction.SUCCESS else 'join the bombers against'}"
+             f" {mover.id} in {name(square)} (10.4.{'2' if final == reaction.SUCCESS else '3'})",
+             [*(e.id for e in escorts), mover.id], kind="reaction")
     return final
 
 
@@ -241,7 +250,8 @@ def _willing(w: Work[Air], escorts: list[Squadron], mover: Squadron, bomber: Squ
     def choice(e: Squadron) -> str:
         kept = w.standing_order(owner(e), f"REACT {e.id}")
         return w.data.reacting.get(e.id) or (kept.words[-1] if kept is not None else "YES")
-    asks = [Ask(owner(e), f"react-{e.id}", f"{mover.id} is about to enter {bomber.id}'s square: does {e.id} react?",
+    asks = [Ask(owner(e), f"react-{e.id}", told(w, e.side, f"{mover.id} is about to enter {bomber.id}'s square: "
+                                                f"does {e.id} react?", [mover.id]),
                 "YES", ("YES", "NO")) for e in escorts if choice(e) == "ASK"]
     if asks:
         raise AskReaction(asks)
@@ -346,7 +356,7 @@ def move_stack(w: Work[Air], sq: Squadron, orders: Mapping[str, Sequence[Order]]
     air = w.data
     stack = [s for s in air.squadrons.values() if s.dogfight and s.at == sq.at and s.on_map]
     ids = {s.id for s in stack}
-    side = dogfight.mover(w.roll(6, f"who moves the dogfight in {name(sq.at)}", seen_by=EVERYONE),
+    side = dogfight.mover(w.roll(6, f"who moves the dogfight in {name(sq.at)}", seen_by=dice_seen_by(w, sorted(ids))),
                           air.state.raider, air.state.defender)
     wanted = next((parse(o.square) for o in orders.get(side, ()) if isinstance(o, Stack) and o.sq in ids
                    and o.square != "STAY"), sq.at)
@@ -355,6 +365,6 @@ def move_stack(w: Work[Air], sq: Squadron, orders: Mapping[str, Sequence[Order]]
         marker = DIVE if to[1] < s.at[1] else NONE   # staying counts as moving: old markers go [8.3.1, 8.5]
         air.put(s.move(at=to, marker=marker))
         air.moved.append(s.id)
-    w.say(f"the dogfight in {name(sq.at)} ({' '.join(sorted(ids))}) is moved by {side}: "
-          + (f"to {name(to)}" if to != sq.at else "stays") + " (10.8.2)", kind="move")
+    tell(w, f"the dogfight in {name(sq.at)} ({' '.join(sorted(ids))}) is moved by {side}: "
+         + (f"to {name(to)}" if to != sq.at else "stays") + " (10.8.2)", sorted(ids), kind="move")
 

@@ -1,5 +1,6 @@
 """The side-view picture: altitude bands, clouds, haze, the sun sector, squadrons as heading arrows with
-their IDs, tally lines and dogfight rings [2.2, 4]; every square is labelled by its column and altitude."""
+their IDs, tally lines and dogfight rings [2.2, 4]; every square is labelled by its column and altitude.
+Under fog: enemies out of sight grey where last seen (with the turn), radar plots as dashed boxes."""
 from __future__ import annotations
 
 from typing import Any
@@ -12,6 +13,7 @@ from .sky import COLUMNS, VECTORS_UP, parse
 CELL, LEFT, TOP = 30, 34, 24
 COLUMNS_N, ALTITUDES = 26, 20
 SIDE_COLOURS = {"allies": "#1f4fa8", "axis": "#b3261e"}
+GREY, RADAR = "#9a9a9a", "#2e8b57"
 CLOUD_COLOURS = {"wispy": "#e6e9f2", "broken": "#c4c9d6", "dense": "#8d93a3"}
 
 
@@ -42,6 +44,8 @@ def picture(view: View) -> Picture:
     shapes += [_square(*parse(sq), CLOUD_COLOURS[kind], None) for sq, kind in sky["clouds"]]
     shapes += [Text(_centre(0, min(view["turn"], ALTITUDES - 1)), f"T{view['turn']}", size=10),   # turn = its altitude [6.0]
                Text(_centre(3, 17), f"sun {sky['sun']}", color="#b8860b", size=9)]
+    shapes += [s for g in view.get("last_known", ()) for s in _glimpse(g)]
+    shapes += [s for p in view.get("radar", ()) for s in _plot(p)]
     squadrons = [s for s in view["squadrons"] if s["status"] == "on"]
     where = {s["id"]: tuple(s["at"]) for s in squadrons}
     for s in squadrons:
@@ -49,6 +53,24 @@ def picture(view: View) -> Picture:
         shapes += _squadron(s, where, here.index(s["id"]), len(here))
     return Picture(LEFT + COLUMNS_N * CELL + 10, TOP + (ALTITUDES + 1) * CELL, tuple(shapes),
                    title=f"Wing Leader, turn {view['turn']}", base=_base())
+
+
+def _glimpse(g: dict[str, Any]) -> list[Shape]:
+    """Under fog, an enemy out of sight where it was last seen: a grey arrow, its ID and the turn (t3)."""
+    cx, cy = _centre(*g["at"])
+    dx, dy = VECTORS_UP[g["heading"]]
+    half = CELL * 0.38
+    return [Line(((cx - dx * half, cy + dy * half), (cx + dx * half, cy - dy * half)), color=GREY, width=2, arrow=True),
+            Text((cx, cy - CELL * 0.32), f"{g['id']} t{g['turn']}", color=GREY, size=8)]
+
+
+def _plot(p: dict[str, Any]) -> list[Shape]:
+    """Under fog, a radar plot of ground control: the sector and band outlined, with how many squadrons."""
+    first, last, (low, high) = p["first"], p["last"], p["altitudes"]
+    x0, y0 = _corner(first, high)
+    x1, y1 = _corner(last, low)
+    return [Polygon(((x0, y0), (x1 + CELL, y0), (x1 + CELL, y1 + CELL), (x0, y1 + CELL)), fill=None, outline=RADAR),
+            Text(((x0 + x1 + CELL) / 2, (y0 + y1 + CELL) / 2), f"radar: {p['count']}", color=RADAR, size=10)]
 
 
 def _squadron(s: dict[str, Any], where: dict[str, tuple[int, int]], index: int, count: int) -> list[Shape]:

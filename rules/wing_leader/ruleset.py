@@ -75,6 +75,9 @@ INFO = RulesetInfo(
                     ("standard", "fast", "single")),
              Option("seats_per_side", 1, "players a side, each commanding whole wings (a squadron in no wing is a "
                     "wing of its own); a side with fewer wings gets fewer seats (9.1)", seating.SEAT_COUNTS),
+             Option("visibility", "open", "open = the rules hide nothing (5.2); fog = a side sees only the enemy "
+                    "squadrons in its sighting range and line of sight, and the Defender's ground control gives radar "
+                    "plots of the rest (a house rule, see NOTES.md)", ("open", "fog")),
              Option("escape_reading", "rule", "11.0: escape when the modified roll is below the range (rule) or the "
                     "natural roll, as the worked example reads (example)", ("rule", "example"))),
     rulebook="Wing Leader rules v2 (Russian translation), seeds/000_081fe1e0bed44cb6.txt")

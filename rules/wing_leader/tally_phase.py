@@ -5,10 +5,11 @@ from collections.abc import Mapping, Sequence
 
 from pbem.core.scripts import If, run
 from pbem.core.verbs import Order
-from pbem.core.work import EVERYONE, Work
+from pbem.core.work import Work
 
 from . import radio, split, tally, wings
 from .air import Air
+from .fog import dice_seen_by, tell
 from .model import Squadron, State
 from .orders import Command, Drop, Split, Tally
 from .tables import scenario
@@ -48,7 +49,7 @@ def _tally_order(w: Work[Air], order: Order) -> str | None:
         if not sq.tally or sq.dogfight:
             return f"{sq.id} has no tally it may drop"
         air.put(sq.move(tally=""))
-        w.say(f"{sq.id} drops its tally", kind="tally")
+        tell(w, f"{sq.id} drops its tally", [sq.id], kind="tally")
         return None
     assert isinstance(order, Tally)
     sq, target = air.squadron(order.sq), air.squadron(order.target)
@@ -103,10 +104,11 @@ def _command(w: Work[Air], order: Command) -> str | None:
     if not placed:
         return "; ".join(refused)
     if order.wing:
-        w.say(f"{leader.id} orders its wing onto {target.id}: {', '.join(placed)} tallied (9.5.4.1)"
-              + (f"; not: {'; '.join(refused)}" if refused else ""), kind="tally")
+        tell(w, f"{leader.id} orders its wing onto {target.id}: {', '.join(placed)} tallied (9.5.4.1)"
+             + (f"; not: {'; '.join(refused)}" if refused else ""), [leader.id, *placed, target.id], kind="tally")
     else:
-        w.say(f"{leader.id} orders {sq.id} onto {target.id}: tallied (9.5.4)", kind="tally")
+        tell(w, f"{leader.id} orders {sq.id} onto {target.id}: tallied (9.5.4)", [leader.id, sq.id, target.id],
+             kind="tally")
     radio_alerts(w)
     return None
 
@@ -127,7 +129,7 @@ def _split(w: Work[Air], sq: Squadron) -> str | None:
     for enemy in list(air.squadrons.values()):
         if enemy.tally == sq.id:
             air.put(enemy.move(tally=first.id))
-    w.say(f"{sq.id} splits into the flights {first.id} and {second.id} (9.3)", kind="tally")
+    tell(w, f"{sq.id} splits into the flights {first.id} and {second.id} (9.3)", [first.id, second.id], kind="tally")
     return None
 
 
@@ -145,10 +147,10 @@ def leave_wings(w: Work[Air]) -> None:
                 if sq is not None and m != now.id and not sq.tally and not sq.left_wing:
                     air.put(sq.move(left_wing=True, vector=before.vector))
                     where = f"flies to {name(before.vector)}, its leader's vector" if before.vector else "circles"
-                    w.say(f"{m} leaves the wing and {where} (9.5.3)", kind="wing")
+                    tell(w, f"{m} leaves the wing and {where} (9.5.3)", [m], kind="wing")
     for sid in wings.leaving(air.now()):
         air.put(air.squadron(sid).move(left_wing=True))
-        w.say(f"{sid} leaves its wing formation (9.5.2)", kind="wing")
+        tell(w, f"{sid} leaves its wing formation (9.5.2)", [sid], kind="wing")
 
 
 def both_tallies(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
@@ -166,7 +168,7 @@ def radio_alerts(w: Work[Air]) -> None:
     """Unalert fighters on a net with an Alert squadron become Alert at once [9.4 a, AMB-15]."""
     for sid in radio.alerted_by_radio(w.data.now()):
         w.data.put(w.data.squadron(sid).move(alert=True))
-        w.say(f"{sid} is alerted by radio (9.4)", kind="tally")
+        tell(w, f"{sid} is alerted by radio (9.4)", [sid], kind="tally")
 
 
 def roll_tally(w: Work[Air], sq: Squadron, target: Squadron) -> bool:
@@ -174,13 +176,13 @@ def roll_tally(w: Work[Air], sq: Squadron, target: Squadron) -> bool:
     state = w.data.now()
     mods = tally.modifiers(state.sky, sq, target) + radio.modifiers(state, sq, target, jammed_now(state))
     dist = tally.distance(sq.at, target.at)
-    roll = w.roll(6, f"{sq.id} tries to tally {target.id}", seen_by=EVERYONE)
+    roll = w.roll(6, f"{sq.id} tries to tally {target.id}", seen_by=dice_seen_by(w, [sq.id, target.id]))
     ok = tally.succeeds(roll, mods, dist)
     shown = ", ".join(f"{m.why} {m.value:+d}" for m in mods) or "no modifiers"
-    w.say(f"{sq.id} tally on {target.id}: distance {dist}, rolled {roll} ({shown}): "
-          f"{'tallied' if ok else 'no tally'} (7.2.1)", kind="tally", roll=roll, distance=dist)
     if ok:
         w.data.put(sq.move(tally=target.id, alert=True, vector=None).unescort())
+    tell(w, f"{sq.id} tally on {target.id}: distance {dist}, rolled {roll} ({shown}): "
+         f"{'tallied' if ok else 'no tally'} (7.2.1)", [sq.id, target.id], kind="tally", roll=roll, distance=dist)
     return ok
 
 

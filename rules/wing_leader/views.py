@@ -1,4 +1,5 @@
-"""What a seat sees (open information: the rules hide nothing [5.2]), its order form, and a scripted bot."""
+"""What a seat sees (open information: the rules hide nothing [5.2]; option ``visibility=fog`` shows a side
+only what it sees, fog.py), its order form, and a scripted bot."""
 from __future__ import annotations
 
 from typing import Any
@@ -7,7 +8,7 @@ from pbem.core.defaults import to_json
 from pbem.core.dice import Dice
 from pbem.core.ruleset import Outcome, View
 
-from . import escape, movement, radio, seating, tally, unplayed
+from . import escape, fog, movement, radio, seating, tally, unplayed
 from .model import SIDES, Squadron, State, owner, side_of
 from .parsing import allowed_moves, answer_line, answer_usage, free_mover, plain_problem, position
 from .sky import HEADINGS, distance, name
@@ -22,15 +23,17 @@ STEP_TITLES = {"raider_tally": "Raider's Tally Phase", "defender_tally": "Defend
 
 def view(state: State, seat: str) -> dict[str, Any]:
     step = state.flow.step
-    return {
+    side = side_of(seat)
+    shown = _shown(state, side)
+    out = {
         "seat": seat, "side": side_of(seat), "scenario": state.scenario, "turn": state.turn, "step": step,
         "step_title": STEP_TITLES.get(step, step), "raider": state.raider, "defender": state.defender,
         "sky": {"clouds": [[name(sq), kind] for sq, kind in state.sky.clouds], "haze": state.sky.haze,
                 "sun": state.sky.sun, "rain": state.sky.rain},
-        "squadrons": [to_json(s) for s in state.squadrons],
-        "wing_display": [_display(s) for s in state.squadrons],
-        "tally_targets": _tally_targets(state, seat) if _my_tally_window(state, seat) else {},
-        "victory_points": points(state),
+        "squadrons": [to_json(s) for s in shown],
+        "wing_display": [_display(s) for s in shown],
+        "tally_targets": _tally_targets(state, seat, shown) if _my_tally_window(state, seat) else {},
+        "victory_points": points(state) if state.flow.over or not fog.fogged(state) else {},
         "flexible": side_of(seat) in scenario(state.scenario).get("flexibility", ()),
         "standing": _standing(state, seat),
         "allied_standing": _allied_standing(state, seat),
@@ -40,6 +43,17 @@ def view(state: State, seat: str) -> dict[str, Any]:
         "asks": [{"key": a.key, "question": a.question, "default": a.default, "choices": list(a.choices)}
                  for a in state.flow.pending.asks if a.seat == seat] if state.flow.pending is not None else [],
     }
+    if fog.fogged(state):   # only under fog, so that open views stay as they were
+        out.update(fog=True, last_known=fog.last_known(state, side), radar=fog.plots(state, side))
+    return out
+
+
+def _shown(state: State, side: str) -> list[Squadron]:
+    """The squadrons a side is shown: all in an open game; under fog its own and the enemies it sees, whose
+    vectors (their ground control's business) it is not shown."""
+    if not fog.fogged(state):
+        return list(state.squadrons)
+    return [s if s.side == side else s.move(vector=None) for s in fog.visible(state, side)]
 
 
 def _standing(state: State, seat: str) -> list[dict[str, str]]:
@@ -84,15 +98,16 @@ def _cohesion(s: Squadron) -> str:
     return "broken" if s.broken else f"disrupted {s.disruption}" if s.disruption else "steady"
 
 
-def _tally_targets(state: State, seat: str) -> dict[str, dict[str, int]]:
-    """For each of the seat's squadrons that may roll: every legal target and the die roll it needs."""
+def _tally_targets(state: State, seat: str, shown: list[Squadron]) -> dict[str, dict[str, int]]:
+    """For each of the seat's squadrons that may roll: every legal target it is shown and the die roll it needs."""
     found: dict[str, dict[str, int]] = {}
+    ids = {s.id for s in shown}
     for sq in state.of_seat(seat):
         if tally.may_tally(sq.move(tally="")):
             continue
         found[sq.id] = {t.id: tally.needed(state.sky, sq, t, radio.modifiers(state, sq, t, jammed_now(state)))
                         for t in state.squadrons
-                        if t.side != sq.side and tally.target_problem(state, sq, t) is None}
+                        if t.side != sq.side and t.id in ids and tally.target_problem(state, sq, t) is None}
     return found
 
 
@@ -115,11 +130,21 @@ def order_form(v: View, seat: str) -> str:
         lines.append(f"# {sq.id} {card(sq.model)['name']} at {name(sq.at)} heading {HEADINGS[sq.heading]}, "
                      f"{'alert' if sq.alert else 'unalert'} {sq.mission}" + (f", tallies {sq.tally}" if sq.tally else ""))
         lines += _form_lines(v, state, sq)
+    lines += _fog_lines(v)
     kept = [f"#   {o['text']}" for o in v["standing"]]
     lines += ["# Standing orders in force (CANCEL <key> removes one):", *kept] if kept else ["# Standing orders: none"]
     allied = [f"#   {o['seat']}: {o['text']}" for o in v.get("allied_standing", ())]
     lines += ["# Your allies' standing orders (theirs to change):", *allied] if allied else []
     return "\n".join(lines) + "\n"
+
+
+def _fog_lines(v: View) -> list[str]:
+    """Under fog: the radar plots of ground control and where unseen enemies were last seen."""
+    lines = [f"# radar plot: {p['count']} squadron{'s' if p['count'] != 1 else ''} in columns {p['columns']}, "
+             f"{p['band']} (altitudes {p['altitudes'][0]}-{p['altitudes'][1]})" for p in v.get("radar", ())]
+    lines += [f"# last seen: {g['side']} {g['id']} ({g['aircraft']}) in {name((g['at'][0], g['at'][1]))} heading "
+              f"{HEADINGS[g['heading']]} on turn {g['turn']}" for g in v.get("last_known", ())]
+    return lines
 
 
 def _form_lines(v: View, state: State, sq: Squadron) -> list[str]:

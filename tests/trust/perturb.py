@@ -17,7 +17,9 @@ the change is one the rules say ``seat`` cannot know:
 * sky_ww2: deck order, the cards in other seats' hands (hand size and malfunction count kept:
   those are public [L196]), the enemy's unrevealed ground objects and selection candidates;
 * wing_leader: an enemy seat's standing orders (TACTIC, REACT, DOGFIGHT, CONSENT); the map, the
-  Wing Displays and every roll are open [5.2], and allies see each other's standing orders.
+  Wing Displays and every roll are open [5.2], and allies see each other's standing orders; in fog games
+  also where an enemy out of the side's sight flies (within its radar plot), enemy vectors, what the other
+  side last saw, enemy arrivals.
 
 The helpers use the rules' geometry to choose a change that stays out of sight; they never
 call ``view`` (the function under test).  Helpers live here, not in rules/.
@@ -353,6 +355,56 @@ def perturb_wing_leader(ruleset, state, seat, rnd):
         e["flow"]["standing"] = [r for r in rows if not (r[0] == foe and r[1] == key)] + \
             ([[foe, key, choice]] if choice else [])
         out.append(_twin(ruleset, e, d, f"the other side's standing {key}"))
+    if dict(d["options"]).get("visibility") == "fog":
+        out += _wing_leader_fog(ruleset, state, seat, rnd)
+    return [t for t in out if t]
+
+
+def _wing_leader_fog(ruleset, state, seat, rnd):
+    """Under fog: where an enemy squadron out of the side's sight flies (another square out of sight, in the
+    same radar plot: sector and band), an enemy's vector, what the other side last saw, and an enemy
+    arrival not yet on the map."""
+    from pbem.rules.wing_leader import fog
+    from pbem.rules.wing_leader.tables import band
+
+    d = ruleset.dump(state)
+    side = seat.split("-")[0]
+    foe = next(x for x in ("allies", "axis") if x != side)
+    seen = fog.seen(state, side)
+    out = []
+    hidden = [i for i, q in enumerate(state.squadrons) if q.side == foe and q.on_map and q.id not in seen]
+    if hidden:
+        i = rnd.choice(hidden)
+        q = state.squadrons[i]
+        spots = [(c, a) for c in range(26) for a in range(20) if (c // fog.sector(), band(a)) == (q.at[0] // fog.sector(), band(q.at[1]))
+                 and (c, a) != q.at and not any(o.at == (c, a) for o in state.squadrons if o.on_map)]
+        rnd.shuffle(spots)
+        for spot in spots[:20]:
+            e = copy.deepcopy(d)
+            e["squadrons"][i]["at"] = list(spot)
+            e["squadrons"][i]["heading"] = rnd.randrange(8)
+            twin = ruleset.load(e)
+            if q.id not in fog.seen(twin, side) and not any(o.tally == q.id or q.tally == o.id for o in state.squadrons):
+                out.append((f"where the unseen {q.id} flies", twin))
+                break
+    vectored = [i for i, q in enumerate(state.squadrons) if q.side == foe and q.on_map]
+    if vectored:
+        i = rnd.choice(vectored)
+        e = copy.deepcopy(d)
+        e["squadrons"][i]["vector"] = None if d["squadrons"][i]["vector"] else [rnd.randrange(26), rnd.randrange(20)]
+        out.append(_twin(ruleset, e, d, f"{d['squadrons'][i]['id']}'s vector"))
+    e = copy.deepcopy(d)
+    e["last_known"] = [g for g in d["last_known"] if g["side"] != foe] + \
+        [{"side": foe, "id": q.id, "model": q.model, "at": list(q.at), "heading": q.heading, "turn": 1, "lost": False}
+         for q in state.squadrons if q.side == side and q.on_map and rnd.random() < 0.5]
+    out.append(_twin(ruleset, e, d, "what the other side last saw"))
+    waiting = [i for i, q in enumerate(state.squadrons) if q.side == foe and q.status == "waiting" and q.edge]
+    if waiting:
+        i = rnd.choice(waiting)
+        e = copy.deepcopy(d)
+        e["squadrons"][i]["model"] = rnd.choice([m for m in ("fw190a8", "bf109g6", "spitfire9", "p47d")
+                                                 if m != d["squadrons"][i]["model"]])
+        out.append(_twin(ruleset, e, d, f"the enemy arrival {d['squadrons'][i]['id']}'s aircraft"))
     return [t for t in out if t]
 
 
@@ -394,5 +446,6 @@ OPTION_SETS: dict[str, list[dict[str, Any]]] = {
     "lew_morski": [{"visibility": "fog"}, {"visibility": "fog", "players_per_side": 2}, {}],
     "aa_miniatures": [{"visibility": "fog"}, {"visibility": "fog", "cadence": "fast", "sight": "strict"}, {}],
     "sky_ww2": [{}, {"players": 4, "events": True}, {"selection": "free"}],
-    "wing_leader": [{}, {"cadence": "single"}],
+    "wing_leader": [{}, {"cadence": "single"}, {"visibility": "fog"},
+                    {"visibility": "fog", "seats_per_side": 2, "cadence": "fast"}],
 }

@@ -7,6 +7,7 @@ from pbem.core.picture import Circle
 from pbem.core.ruleset import visible_events
 from pbem.rules.aa_miniatures import RULESET
 from pbem.core.work import EVERYONE, Work
+from pbem.rules.aa_miniatures import fog
 from pbem.rules.aa_miniatures.fog import dice_seen_by, remember, seen_enemies, sees, tell
 from pbem.rules.aa_miniatures.game import SEATS
 from pbem.rules.aa_miniatures.model import Glimpse
@@ -76,7 +77,9 @@ def test_a_glimpse_is_drawn_grey_and_listed_in_the_form():
     view = RULESET.view(after, "allies")
     assert [(g["id"], g["hex"], g["turn"]) for g in view["last_known"]] == [("panzer", "J5", 1)]
     assert "# last seen: axis panzer (Panzer IV) in J5 facing SW on turn 1" in RULESET.order_form(view, "allies")
-    greys = [s for s in RULESET.picture(view).shapes if isinstance(s, Circle) and s.fill == "#d0d0d0"]
+    from pbem.rules.aa_miniatures.picture import _size
+    greys = [s for s in RULESET.picture(view).shapes if isinstance(s, Circle) and s.fill == "#d0d0d0"
+             and s.center[1] < _size(view["map"])[1]]  # the legend's grey ring lies below the map
     assert len(greys) == 1
 
 
@@ -164,3 +167,60 @@ def test_an_enemy_seen_destroyed_is_counted_lost_and_leaves_no_glimpse():
     after = RULESET.resolve(state, {}, SeededDice(SETUP_SEED, "r")).state
     view = RULESET.view(after, "allies")
     assert [u["id"] for u in view["lost"]] == ["pak40"] and view["last_known"] == []
+
+
+# ---------------------------------------------------------------------------------------- sighting during a move
+def _moved(start: tuple[int, int], move: str):
+    """The Allies' garand set at ``start`` (axial) in fog and moved by ``move`` in the first movement."""
+    state = _state(FOG, "move-first", garand=start)
+    return RULESET.resolve(state, {"allies": _check(state, "allies", move).orders}, FixedDice([]))
+
+
+def test_sightings_of_a_step_both_ways():
+    """A unit that comes to stand in a hex is seen by the enemies with line of sight to it, and itself
+    sees the enemies it has line of sight to; no other pair is judged (units never block, L70)."""
+    m = open_board({(0, -1): "town"})
+    watcher, hidden = unit("w", "grenadier", (0, -2), side="axis"), unit("h", "garand", (0, 0))
+    assert fog.sightings(m, [watcher, hidden], hidden, 3) == []
+    stepped = hidden.but(hex=(1, -1))
+    assert fog.sightings(m, [watcher, stepped], stepped, 3) == [
+        Glimpse("axis", "h", "garand", (1, -1), stepped.facing, 3),
+        Glimpse("allies", "w", "grenadier", (0, -2), watcher.facing, 3)]
+
+
+def test_a_unit_seen_only_crossing_open_ground_is_remembered_where_it_was_seen():
+    """C6 and E7 are out of the Axis' sight, D6 between them is not: the Axis keep the garand's
+    glimpse in D6 and are told they lost sight of it there, and nothing of where it went."""
+    result = _moved((2, 4), "MOVE garand D6 E7")
+    assert result.state.unit("garand").hex == (4, 4)
+    view = RULESET.view(result.state, "axis")
+    assert "garand" not in {u["id"] for u in view["units"]}
+    assert [(g["id"], g["hex"], g["turn"]) for g in view["last_known"] if g["id"] == "garand"] == [("garand", "D6", 1)]
+    told = [e.text for e in visible_events(result.events, "axis")]
+    assert "allies garand moves out of sight from D6" in told
+    assert not any("E7" in t for t in told)
+    assert any("garand moves to E7" in e.text for e in visible_events(result.events, "allies"))
+
+
+def test_a_unit_never_seen_on_its_way_leaves_nothing():
+    """N7, M8 and M9 are all out of the Axis' sight: no glimpse, no event for the Axis."""
+    result = _moved((13, 0), "MOVE garand M8 M9")
+    assert result.state.unit("garand").hex == (12, 2)
+    assert not any(g.side == "axis" and g.id == "garand" for g in result.state.last_known)
+    assert not any("garand" in e.text for e in visible_events(result.events, "axis"))
+
+
+def test_conditions_read_an_enemy_out_of_sight_as_nowhere():
+    """IF AT / IF DISRUPTED on an enemy the author's side does not see when the entry is reached are
+    false (the author cannot know where it is or what it shows)."""
+    from types import SimpleNamespace
+    from pbem.rules.aa_miniatures.ingest import CONDITIONS
+    state = _state(FOG, "attack")
+    w = _work(state)
+    w.data.put(w.data.unit("grenadier").but(disrupted=True))
+    at = CONDITIONS.kinds["AT"]
+    disrupted = CONDITIONS.kinds["DISRUPTED"]
+    allies, axis = SimpleNamespace(author="allies"), SimpleNamespace(author="axis")
+    assert not at.test(w, allies, ("grenadier", "I6")) and not disrupted.test(w, allies, ("grenadier",))
+    assert at.test(w, axis, ("grenadier", "I6")) and disrupted.test(w, axis, ("grenadier",))
+    assert at.test(w, allies, ("pak40", "H7"))  # in sight

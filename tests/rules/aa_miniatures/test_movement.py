@@ -55,3 +55,53 @@ def test_disrupted_units_do_not_move_and_cliffs_are_not_crossed():
     assert "cannot be entered" in movement.path_problem(m, [], unit("g", "garand", (0, 0)), [(0, -1)])
     assert movement.path_problem(m, [], unit("g", "garand", (0, 0)), [(1, -1)]) is None  # hedge: 1 + 1
     assert "speed" in movement.path_problem(m, [], unit("g", "garand", (0, 0)), [(1, -1), (2, -2)])
+
+
+# ---------------------------------------------------------------------------------------- obstacles (L1, G28)
+def _with_obstacles(**pieces):
+    from dataclasses import replace
+    from types import MappingProxyType
+    at = {"wire": (0, -1), "teeth": (1, -1)}
+    return replace(open_board(), obstacles=MappingProxyType({at[k]: k for k in pieces}))
+
+
+def test_barbed_wire_ends_a_soldiers_move_and_costs_it_one_more():
+    """Placeholder chart: a soldier may enter wire (1 + 1 points) but not pass through it; a vehicle
+    is not slowed."""
+    m = _with_obstacles(wire=True)
+    soldier = unit("g", "garand", (0, 0))
+    assert movement.path_problem(m, [], soldier, [(0, -1)]) is None
+    assert movement.steps_of(m, soldier, [(0, -1)])[0].cost == 2
+    refused = movement.path_problem(m, [], soldier, [(0, -1), (0, -2)])
+    assert "barbed wire: a soldier's move ends on entering it (Stacking, L1" in refused
+    tank = unit("t", "sherman", (0, 0))
+    assert movement.path_problem(m, [], tank, [(0, -1), (0, -2)]) is None
+    assert movement.steps_of(m, tank, [(0, -1)])[0].cost == 1
+
+
+def test_dragons_teeth_keep_vehicles_out():
+    m = _with_obstacles(teeth=True)
+    tank = unit("t", "sherman", (0, 0), "NE")
+    assert "holds dragon's teeth, which a vehicle cannot enter (Stacking, L1" in \
+        movement.path_problem(m, [], tank, [(1, -1)])
+    assert "cannot enter" in movement.placement_problem(m, [], tank, (1, -1))
+    soldier = unit("g", "garand", (0, 0))
+    assert movement.path_problem(m, [], soldier, [(1, -1)]) is None  # soldiers climb over, for 1 more point
+    assert movement.steps_of(m, soldier, [(1, -1)])[0].cost == 2
+
+
+def test_obstacles_neither_block_sight_nor_give_cover():
+    """L194 and L186 list what blocks and what covers; obstacles are not among them."""
+    from pbem.rules.aa_miniatures import los
+    m = _with_obstacles(wire=True, teeth=True)
+    assert los.clear(m, (0, 0), (0, -3)) and los.clear(m, (0, 0), (2, -2))
+    assert los.cover_needed(m, unit("g", "grenadier", (0, -1), side="axis"), (0, 2)) == 0
+
+
+def test_one_obstacle_a_hex():
+    """L1: the full hex holds one obstacle."""
+    import pytest
+    from pbem.rules.aa_miniatures.board import obstacles_of
+    assert obstacles_of(["wire G8", "teeth H8"]) == (((6, 4), "wire"), ((7, 4), "teeth"))
+    with pytest.raises(ValueError, match="one obstacle at most"):
+        obstacles_of(["wire G8", "teeth G8"])

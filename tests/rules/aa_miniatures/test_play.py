@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from pbem.core.dice import SeededDice
+from pbem.core.dice import FixedDice, SeededDice
+from pbem.core.orders import OrderLine
 from pbem.core.play import play
 from pbem.rules.aa_miniatures import RULESET
 from pbem.testing import known
@@ -31,8 +32,14 @@ def test_known_answer(path):
 @pytest.mark.parametrize("options", [{"sight": "edge"}, {"sight": "strict"}, {"cadence": "fast"}, {"army": "build"},
                                      {"rules": "advanced"}, {"visibility": "fog"},
                                      {"visibility": "fog", "cadence": "fast", "sight": "strict"},
-                                     {"visibility": "fog", "army": "build"}],
-                         ids=["edge", "strict", "fast", "build", "advanced", "fog", "fog-fast-strict", "fog-build"])
+                                     {"visibility": "fog", "army": "build"}, {"obstacles": "no"},
+                                     {"movement": "alternate"}, {"movement": "alternate", "visibility": "fog"},
+                                     {"players_per_side": 2},
+                                     {"players_per_side": 2, "visibility": "fog", "movement": "alternate"},
+                                     {"players_per_side": 2, "army": "build", "cadence": "fast"}],
+                         ids=["edge", "strict", "fast", "build", "advanced", "fog", "fog-fast-strict", "fog-build",
+                              "no-obstacles", "alternate", "alternate-fog", "two-seats", "two-seats-fog-alternate",
+                              "two-seats-build-fast"])
 def test_conformance(scenario, options):
     """Bot games replay the same, round-trip, and every view, form and bot order is accepted."""
     assert check_ruleset(RULESET, scenario, SEED, options=options, max_phases=60) > 3
@@ -160,6 +167,7 @@ def test_the_acknowledgement_previews_each_attack():
 def test_the_picture_names_every_hex_and_draws_hedges_units_and_rows():
     from pbem.core.picture import Circle, Line, Text
     from pbem.rules.aa_miniatures.board import board
+    from pbem.rules.aa_miniatures.picture import SIDE, _size
     state = _state()
     data = RULESET.dump(state)
     data["units"][0]["overwatch"] = 1
@@ -168,7 +176,10 @@ def test_the_picture_names_every_hex_and_draws_hedges_units_and_rows():
     labels = {s.text for s in pic.base if isinstance(s, Text)}
     assert len(labels) == len(farm.hexes) == 15 * 12 and {"A1", "O12", "G5"} <= labels
     assert sum(1 for s in pic.base if isinstance(s, Line)) == len(farm.sides)
-    assert sum(1 for s in pic.shapes if isinstance(s, Circle)) == len(data["units"])
+    map_bottom = _size("farm")[1]  # the legend's marks lie below the map
+    assert sum(1 for s in pic.shapes if isinstance(s, Circle) and s.center[1] < map_bottom
+               and s.fill in SIDE.values()) == len(data["units"])
+    assert {u["id"] for u in data["units"]} <= {t.text.split()[0] for t in pic.shapes if isinstance(t, Text)}
     assert any(isinstance(s, Line) and s.arrow for s in pic.shapes)
 
 
@@ -297,8 +308,8 @@ def test_sealed_army_build():
                           SeededDice(b"aa miniatures setup seed", "s"))
     assert RULESET.phase(state).name == "deploy" and state.units == ()
     assert RULESET.phase(state).awaiting == {"allies", "axis"}
-    over = "\n".join(["BUY sherman AT C10"] * 2 + ["BUY sherman AT D10", "BUY sherman AT E10", "BUY sherman AT F10",
-                                                   "BUY sherman AT G10"])
+    over = "\n".join(["BUY sherman AT C10"] * 2 + ["BUY sherman AT D10", "BUY sherman AT G10", "BUY sherman AT H10",
+                                                   "BUY sherman AT I10"])
     problems = [str(p) for p in _check(state, "allies", over).problems]
     assert any("C10 would be over full" in p for p in problems) and any("cost 114 of 100" in p for p in problems)
     assert "not in your set-up zone" in str(_check(state, "allies", "BUY sherman AT C2").problems[0])
@@ -308,3 +319,181 @@ def test_sealed_army_build():
     after = RULESET.resolve(state, {"allies": allies, "axis": axis}, FixedDice([])).state
     assert [(u.id, u.hex, u.facing) for u in after.units] == [("sherman_1", (2, 8), 1), ("tiger_1", (2, 0), 3)]
     assert [u.id for u in after.reserve] == ["p47_2"] and RULESET.phase(after).name == "move-first"
+
+
+# ------------------------------------------------------------------------- movement=alternate (G5)
+def test_alternate_movement_is_one_sealed_window_a_turn_and_the_bot_plays_it():
+    """Within the standard cadence: one movement window awaiting both sides, then the attack lists;
+    the units move one of each side in turn, the first player's first; the bot's moves are
+    conditional (IF AT), and the game reaches a result."""
+    steps = play(RULESET, "skirmish", SEED, options={"movement": "alternate"}, max_phases=60)
+    names = [s.phase.name for s in steps]
+    assert names[:2] == ["move-alternate", "attack"] and "move-first" not in names and "move-second" not in names
+    assert steps[0].phase.awaiting == {"allies", "axis"}
+    moved = [e.text.split()[0] for e in steps[0].events if e.kind == "move"]
+    assert moved[:2] == ["allies", "axis"]
+    assert any("IF AT " in body for s in steps for body in s.bodies.values())
+    assert RULESET.phase(steps[-1].state) is None and RULESET.outcome(steps[-1].state) is not None
+
+
+def test_the_movement_order_comes_from_the_tables_unless_the_option_names_it():
+    """The sequence of play is lost (G5): ``movement=table`` (the default) reads data/tables.toml."""
+    for options, first in (({}, "move-first"), ({"movement": "side"}, "move-first"),
+                           ({"movement": "alternate"}, "move-alternate"),
+                           ({"movement": "alternate", "cadence": "fast"}, "move-both")):
+        state = RULESET.setup("skirmish", RULESET.info.resolve_options(options), SeededDice(SEED, "s"))
+        assert RULESET.phase(state).name == first, options
+
+
+def _alternate(**edits):
+    state = RULESET.setup("skirmish", RULESET.info.resolve_options({"movement": "alternate"}),
+                          SeededDice(b"aa miniatures setup seed", "s"))
+    data = RULESET.dump(state)
+    for uid, where in edits.items():
+        next(u for u in data["units"] if u["id"] == uid)["hex"] = list(where)
+    return RULESET.load(data)
+
+
+def _orders(state, seat, text):
+    return RULESET.check_orders(RULESET.view(state, seat), seat,
+                                [OrderLine(i + 1, t) for i, t in enumerate(text.splitlines())])
+
+
+def test_alternate_movement_interleaves_the_lists_and_tests_conditions_when_reached():
+    """The Allies move first: their garand's step happens before the Axis' entry is reached, so the
+    grenadier's IF AT (the garand still in D10?) fails and its ELSE runs; the second Allied entry comes
+    after the Axis' first."""
+    state = _alternate()
+    allies = _orders(state, "allies", "MOVE garand D9\nMOVE bazooka E10")
+    axis = _orders(state, "axis", "IF AT garand D10 THEN MOVE grenadier I7 ELSE FACE grenadier S\nHOLD panzer")
+    assert not allies.problems and not axis.problems
+    result = RULESET.resolve(state, {"allies": allies.orders, "axis": axis.orders}, FixedDice([]))
+    texts = [e.text for e in result.events]
+    garand = next(i for i, t in enumerate(texts) if t.startswith("allies garand moves to D9"))
+    grenadier = next(i for i, t in enumerate(texts) if "grenadier" in t)
+    bazooka = next(i for i, t in enumerate(texts) if t.startswith("allies bazooka moves to E10"))
+    assert garand < grenadier < bazooka
+    assert result.state.unit("grenadier").hex == state.unit("grenadier").hex
+    assert result.state.unit("grenadier").facing == 3
+    assert RULESET.phase(result.state).name == "attack"
+
+
+def test_conditions_are_refused_outside_the_alternating_lists():
+    state = RULESET.setup("skirmish", RULESET.info.resolve_options({}), SeededDice(b"aa miniatures setup seed", "s"))
+    refused = _orders(state, "allies", "IF AT panzer J4 THEN MOVE garand D9 ELSE HOLD garand").problems
+    assert refused
+    bad = _orders(_alternate(), "allies", "IF AT panzer Q99 THEN MOVE garand D9 ELSE HOLD garand").problems
+    assert any("AT <unit> <hex>" in str(p) for p in bad)
+
+
+# ------------------------------------------------------------------------- players_per_side=2
+TWO = {"players_per_side": 2}
+
+
+def _two(options=TWO, step: str | None = None, **edits):
+    state = RULESET.setup("skirmish", RULESET.info.resolve_options(options), SeededDice(b"aa miniatures setup seed", "s"))
+    data = RULESET.dump(state)
+    if step is not None:
+        data["flow"]["step"] = step
+    for uid, where in edits.items():
+        next(u for u in data["units"] if u["id"] == uid)["hex"] = list(where)
+    return RULESET.load(data)
+
+
+def test_two_seats_a_side_share_its_units_by_the_scenario_or_in_turn():
+    state = _two()
+    assert [s.name for s in RULESET.seats(state)] == ["allies-1", "allies-2", "axis-1", "axis-2"]
+    command = dict(state.command)
+    assert [command[u] for u in ("sherman_a", "garand", "sherman_b", "bazooka")] == ["allies-1"] * 2 + ["allies-2"] * 2
+    assert [command[u] for u in ("panzer", "pak40", "mg42", "grenadier")] == ["axis-1", "axis-2"] * 2  # dealt
+    assert RULESET.phase(state).awaiting == {"allies-1", "allies-2"}  # the first side's movement: both its seats
+    assert "# You command garand, sherman_a; allies-2 commands the rest" in RULESET.order_form(
+        RULESET.view(state, "allies-1"), "allies-1")
+
+
+def test_an_order_for_the_other_seats_unit_is_refused():
+    state = _two()
+    refused = [str(p) for p in _orders(state, "allies-1", "MOVE sherman_b C10\nMOVE garand D9").problems]
+    assert len(refused) == 1 and "sherman_b is commanded by allies-2, not by you (yours: garand, sherman_a)" in \
+        refused[0] and "players_per_side" in refused[0]
+    assert not _orders(state, "allies-2", "MOVE sherman_b C10").problems
+    assert [str(p) for p in _orders(state, "allies-1", "DF sherman_b NEVER").problems]  # its standing orders too
+    assert not _orders(state, "allies-1", "DF ALL ASK\nDF_ORDER sherman_b garand").problems  # side-wide ones
+
+
+def test_both_seats_orders_are_carried_out_and_a_unit_can_be_handed_over():
+    state = _two()
+    one = _orders(state, "allies-1", "MOVE garand D9\nHAND sherman_a TO allies-2")
+    two = _orders(state, "allies-2", "MOVE bazooka E10")
+    assert not one.problems and not two.problems
+    result = RULESET.resolve(state, {"allies-1": one.orders, "allies-2": two.orders}, FixedDice([]))
+    assert result.state.unit("garand").hex != state.unit("garand").hex
+    assert result.state.unit("bazooka").hex != state.unit("bazooka").hex
+    assert dict(result.state.command)["sherman_a"] == "allies-2"
+    told = [e for e in result.events if e.kind == "command"]
+    assert [e.text for e in told] == ["allies-1 hands sherman_a over to allies-2"]
+    assert _orders(_two(), "allies-1", "HAND sherman_a TO axis-1").problems
+    assert _orders(RULESET.setup("skirmish", RULESET.info.resolve_options({}), SeededDice(SEED, "s")),
+                   "allies", "HAND sherman_a TO allies-2").problems  # one player a side: nobody to hand to
+
+
+def test_a_reaction_fire_question_goes_to_the_seat_commanding_the_firer():
+    """allies-1 sets its garand to ASK and holds it in H5; the grenadier (axis-2) steps from I6 to I5,
+    both next to it: allies-1 alone is asked, and the side's standing order is listed to both seats."""
+    state = _two(garand=(7, 1))
+    first = _orders(state, "allies-1", "DF garand ASK\nHOLD garand")
+    assert not first.problems
+    state = RULESET.resolve(state, {"allies-1": first.orders, "allies-2": []}, FixedDice([])).state
+    assert RULESET.phase(state).awaiting == {"axis-1", "axis-2"}
+    assert RULESET.view(state, "allies-2")["standing"] == RULESET.view(state, "allies-1")["standing"] != []
+    axis = _orders(state, "axis-2", "MOVE grenadier I5")
+    assert not axis.problems
+    result = RULESET.resolve(state, {"axis-1": [], "axis-2": axis.orders}, FixedDice([]))
+    phase = RULESET.phase(result.state)
+    assert phase.name.startswith("react") and phase.awaiting == {"allies-1"}
+    assert RULESET.view(result.state, "allies-1")["asking"] is not None
+    assert RULESET.view(result.state, "allies-2")["asking"] is None
+
+
+def test_in_fog_both_seats_of_a_side_see_the_same():
+    state = _two({**TWO, "visibility": "fog"}, step="attack")
+    one, two = RULESET.view(state, "allies-1"), RULESET.view(state, "allies-2")
+    assert {k: v for k, v in one.items() if k != "seat"} == {k: v for k, v in two.items() if k != "seat"}
+    assert [u["id"] for u in one["units"] if u["side"] == "axis"] == ["pak40"]
+
+
+def test_no_unit_is_set_up_where_it_could_not_move_in():
+    """A vehicle is not bought into a marsh (impassable to it, placeholder chart) nor onto dragon's teeth."""
+    state = RULESET.setup("assault", RULESET.info.resolve_options({"army": "build"}), SeededDice(SEED, "s"))
+    refused = [str(p) for p in _orders(state, "axis", "BUY tiger AT H8").problems]
+    assert len(refused) == 1 and "H8 holds dragon's teeth, which a vehicle cannot enter" in refused[0]
+    assert not _orders(state, "axis", "BUY grenadier AT H8").problems
+    meeting = RULESET.setup("meeting", RULESET.info.resolve_options({"army": "build"}), SeededDice(SEED, "s"))
+    assert "terrain it cannot be in" in str(_orders(meeting, "allies", "BUY sherman AT E10").problems[0])
+
+
+def test_an_army_build_shares_the_points_and_the_zone_between_the_seats():
+    state = _two({**TWO, "army": "build"})
+    view = RULESET.view(state, "allies-1")
+    assert any("of 50 points" in str(p) for p in _orders(state, "allies-1", "BUY sherman AT A12\nBUY sherman AT B12\n"
+                                                                        "BUY sherman AT C12").problems)
+    assert any("not in your set-up zone" in str(p) or "zone" in str(p)
+               for p in _orders(state, "allies-1", "BUY garand AT O12").problems)
+    assert not _orders(state, "allies-2", "BUY garand AT O12").problems
+    assert "allies-1" in view["seats"]
+
+
+def test_the_overwatch_limit_is_the_sides_when_both_seats_order_overwatch():
+    """Each seat's mail is checked against the side's units already watching; together the two may
+    go beyond the side's 2 (L236), and the order carried out second is refused and reported."""
+    data = RULESET.dump(_two())
+    next(u for u in data["units"] if u["id"] == "sherman_b")["overwatch"] = 0
+    state = RULESET.load(data)
+    one = _orders(state, "allies-1", "OVERWATCH garand N")
+    two = _orders(state, "allies-2", "OVERWATCH bazooka N")
+    assert not one.problems and not two.problems
+    assert _orders(state, "allies-1", "OVERWATCH garand N\nOVERWATCH sherman_a N").problems  # one mail: at ingest
+    result = RULESET.resolve(state, {"allies-1": one.orders, "allies-2": two.orders}, FixedDice([]))
+    watching = sorted(u.id for u in result.state.units if u.overwatch is not None)
+    assert watching == ["garand", "sherman_b"]
+    assert any("the side already has 2 units on Overwatch (L236)" in e.text for e in result.events)

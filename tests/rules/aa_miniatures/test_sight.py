@@ -98,21 +98,32 @@ def test_soldiers_use_their_first_defence_whatever_the_direction():
 
 
 def test_enfilade_examples():
-    """T6 (L264-L268)."""
+    """T6 (L264-L268), under the Advanced rules."""
     enemy = unit("t", "grenadier", (0, 0), side="axis")
     north = unit("n", "garand", (0, -1))
-    assert los.enfilade(unit("x", "garand", (3, 0)), enemy, [north])                    # (a)
+    assert los.enfilade(unit("x", "garand", (3, 0)), enemy, [north], advanced=True)                    # (a)
     mg = unit("mg", "mg42", (0, 0), side="axis")
     garand, captain, bazooka = unit("g", "garand", (0, -1)), unit("c", "captain", (0, 2)), unit("b", "bazooka",
                                                                                                (2, -1))
     team = [garand, captain, bazooka]
-    assert los.enfilade(captain, mg, team)                                              # (b)
-    assert not los.enfilade(bazooka, mg, team) and not los.enfilade(garand, mg, team)
+    assert los.enfilade(captain, mg, team, advanced=True)                                              # (b)
+    assert not los.enfilade(bazooka, mg, team, advanced=True) and not los.enfilade(garand, mg, team, advanced=True)
     south = unit("s", "garand", (0, 1))
-    assert los.enfilade(north, enemy, [north, south]) and los.enfilade(south, enemy, [north, south])  # (c)
+    assert los.enfilade(north, enemy, [north, south], advanced=True)                                   # (c)
+    assert los.enfilade(south, enemy, [north, south], advanced=True)
     inside = unit("i", "garand", (0, 0))
-    assert not los.enfilade(unit("x", "garand", (0, 3)), enemy, [inside])               # (d)
-    assert not los.enfilade(unit("x", "garand", (3, 0)), unit("v", "panzer", (0, 0), side="axis"), [north])
+    assert not los.enfilade(unit("x", "garand", (0, 3)), enemy, [inside], advanced=True)               # (d)
+    assert not los.enfilade(unit("x", "garand", (3, 0)), unit("v", "panzer", (0, 0), side="axis"), [north],
+                            advanced=True)
+
+
+def test_no_enfilade_under_the_standard_rules():
+    """Enfilade rests on a soldier's facing, which only the Advanced rules give (L17-L21): the
+    Standard rules have none (the digest's reading, G21), even in T6's own layout."""
+    mg = unit("mg", "mg42", (0, 0), side="axis")
+    team = [unit("g", "garand", (0, -1)), unit("c", "captain", (0, 2))]
+    assert los.enfilade(team[1], mg, team, advanced=True)
+    assert not los.enfilade(team[1], mg, team, advanced=False)
 
 
 def test_grazing_fire_hexes():
@@ -145,7 +156,7 @@ def test_aircraft_front_and_strike_facing():
 def test_no_enfilade_against_an_aircraft():
     """Enfilade is for soldiers, who have no real facing (L256); an aircraft faces its target."""
     plane = unit("fw", "fw190", (0, 0), "S", side="axis")
-    assert not los.enfilade(unit("x", "garand", (3, 0)), plane, [unit("n", "garand", (0, -1))])
+    assert not los.enfilade(unit("x", "garand", (3, 0)), plane, [unit("n", "garand", (0, -1))], advanced=True)
 
 
 def test_advanced_rules_give_soldiers_a_facing():

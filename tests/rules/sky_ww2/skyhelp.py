@@ -19,12 +19,13 @@ from pbem.rules.sky_ww2.turn import advance
 def position(aircraft: dict, *, options: dict | None = None, initiative: str = "coalition",
              deck: list[str] | None = None, ground: dict | None = None, seed: bytes = b"t",
              tweak=None) -> State:
-    """A round-1 position with the given aircraft, advanced to the first decision.
+    """A round-1 position with the given aircraft, advanced to the first decision (with the turn cadence,
+    a window per aircraft turn, unless ``options`` say otherwise).
 
     ``aircraft`` maps ids (c1.., x1..) to dicts with number, alt, cell, facing, hand and
     optionally damaged, markers, done, attached, seat.  Unlisted preset aircraft are removed.
     """
-    opts = RULESET.info.resolve_options({"aircraft": 3, **(options or {})})
+    opts = RULESET.info.resolve_options({"aircraft": 3, "cadence": "turn", **(options or {})})
     g = new_game("quick", opts, SeededDice(seed, "setup"))
     doc = g.doc
     base = dict(doc["aircraft"]["c1"])

@@ -16,6 +16,8 @@ CASES = [
     ("battle", {"aircraft": 2, "players": 4, "selection": "free", "events": True}),
     ("quick", {"players": 3}),
     ("battle", {"players": 5, "selection": "limited"}),
+    ("quick", {"cadence": "turn"}),
+    ("battle", {"players": 4, "cadence": "turn", "events": True}),
 ]
 
 
@@ -24,15 +26,20 @@ def test_conformance(scenario, options):
     assert check_ruleset(RULESET, scenario, b"conformance", options=options, max_phases=60) > 5
 
 
+@pytest.mark.parametrize("cadence", ["round", "turn"])
 @pytest.mark.parametrize("players", [2, 6])
 @pytest.mark.parametrize("seed", [b"a", b"b"])
-def test_whole_three_v_three_game_ends(players, seed):
-    steps = play(RULESET, "battle", seed, options={"players": players, "max_rounds": 0}, max_phases=3000)
+def test_whole_three_v_three_game_ends(players, seed, cadence):
+    steps = play(RULESET, "battle", seed, options={"players": players, "max_rounds": 0, "cadence": cadence},
+                 max_phases=3000)
     out = RULESET.outcome(steps[-1].state)
     assert out is not None, "the bots did not finish the game"
     assert "no aircraft left" in out.text
-    # set-up (1) + deployment (6) + at least one turn per aircraft and round
-    assert 10 < len(steps) < 1500
+    rounds = steps[-1].state.read()["round"]
+    if cadence == "round":  # set-up, the sealed deployment, then one plan window a round (the bots ask nothing)
+        assert len(steps) == 2 + rounds
+    else:  # set-up (1) + deployment (6) + at least one turn per aircraft and round
+        assert 10 < len(steps) < 1500
     d = steps[-1].state.read()
     loser = [s for s in ("coalition", "axis") if not any(not a["destroyed"] and a["side"] == s
                                                          for a in d["aircraft"].values())]

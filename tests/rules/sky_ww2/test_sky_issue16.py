@@ -6,7 +6,7 @@ import re
 import pytest
 
 from pbem.rules.sky_ww2 import RULESET, tables
-from pbem.rules.sky_ww2.rulebook import cite
+from pbem.rules.sky_ww2.rulebook import cite, cite_tags
 
 from skyhelp import doc, pending, position, problems, standing, step
 
@@ -77,8 +77,8 @@ def test_pursuer_names_its_discards_and_they_are_the_ones_paid():
     s = pursuit_window()
     s, ev = step(s, {"axis-1": "PURSUE YES DISCARD dive aimed-fire"})
     paid = [e for e in ev if e.startswith("x1 discards")]
-    assert paid == ["x1 discards Dive (the cost of climbing in pursuit [L140])",
-                    "x1 discards Aimed fire (pursuing a target that showed its side or nose [L140])"]
+    assert paid == [cite_tags("x1 discards Dive (the cost of climbing in pursuit [L140])"),
+                    cite_tags("x1 discards Aimed fire (pursuing a target that showed its side or nose [L140])")]
     assert doc(s)["aircraft"]["x1"]["alt"] == "high"
 
 
@@ -165,7 +165,7 @@ def test_setup_takes_one_ground_line_and_one_pick():
 
 
 def test_deployment_takes_one_deploy_line():
-    s = battle(selection="random")
+    s = battle(selection="random", cadence="turn")
     s, _ = step(s, {"coalition-1": "GROUND dp aa", "axis-1": "GROUND cp aa"})
     p = pending(s)
     assert p["kind"] == "deploy"
@@ -203,7 +203,7 @@ def test_command_post_discard_must_be_a_card_in_hand():
     [p] = problems(s, "coalition-1", "STAY\nCP_USE DISCARD long-burst\nEND")
     assert "holds 0 Long burst" in p.message
     s, ev = step(s, {"coalition-1": "STAY\nCP_USE DISCARD dodge\nEND"})
-    assert "c1 discards Dodge (command post [L146])" in ev
+    assert cite_tags("c1 discards Dodge (command post [L146])") in ev
 
 
 def test_planned_discards_name_cards_in_hand_once():
@@ -306,3 +306,19 @@ def test_a_beat_skipped_at_resolution_names_the_rulebook_heading_too():
                                       "not attack it [L126, L129]"))
     assert text == ("c1: order 'ATTACK short-burst TARGET x2' is skipped: x1 is side-on to c2 and has no turret: "
                     "it may not attack it [«Позиция» (Position)]")
+
+
+@pytest.mark.parametrize("cadence", ["round", "turn"])
+def test_no_event_text_ends_in_a_seed_line_tag(cadence):
+    """Events cite the rulebook's headings as rejections do: a player never reads ``[L293]``."""
+    from pbem.core.play import play
+    steps = play(RULESET, "battle", b"events cite the rulebook, seat one", max_phases=60,
+                 options={"cadence": cadence, "events": True})
+    texts = [e.text for st in steps for e in st.events]
+    assert len(texts) > 50 and any("«" in t for t in texts)
+    assert not [t for t in texts if DIGEST_OR_LINE.search(t)], texts
+
+
+def test_option_and_scenario_descriptions_cite_no_seed_line_or_digest_number():
+    texts = [o.doc for o in RULESET.info.options] + [s.doc for s in RULESET.info.scenarios]
+    assert not [t for t in texts if re.search(r"\bL\d+|\bgap \d|\(\d+\.\d+\)", t)], texts

@@ -418,7 +418,7 @@ def test_limited_selection_draws_two_n(n):
 
 
 def test_setup_deploys_alternately_with_full_hands_and_late_reveal():
-    s = battle(events=True, selection="random")
+    s = battle(events=True, selection="random", cadence="turn")
     init = doc(s)["initiative"]
     s, _ = step(s, {"coalition-1": "GROUND dp aa", "axis-1": "GROUND cp aa"})
     enemy_of = {"coalition": "axis-1", "axis": "coalition-1"}

@@ -11,8 +11,12 @@ GAME = {"id": "g1", "title": "Sky test", "turn": 1, "phase_title": "turn", "noti
 
 
 def states():
-    steps = play(RULESET, "battle", b"tpl", options={"players": 4, "events": True}, max_phases=40)
-    return [s.state for s in steps[::4]] + [steps[-1].state]
+    out = []
+    for cadence, every in (("round", 1), ("turn", 4)):
+        steps = play(RULESET, "battle", b"tpl", options={"players": 4, "events": True, "cadence": cadence},
+                     max_phases=40)
+        out += [s.state for s in steps[::every]] + [steps[-1].state]
+    return out
 
 
 @pytest.mark.parametrize("name", ["sitrep.txt.j2", "sitrep.html.j2"])
@@ -65,3 +69,21 @@ def test_picture_shows_board_and_own_hand_only():
     assert sum(isinstance(x, Polygon) for x in pic.base + pic.shapes) == 48 + 4 + 2
     enemy = RULESET.picture(RULESET.view(s, "axis-1"))
     assert not any("short-burst" in t.text for t in enemy.shapes if isinstance(t, Text))
+
+
+def test_text_sitrep_explains_the_round_plan_and_shows_the_players_own():
+    from skyhelp import position, step
+    s = position({"c1": {"number": 8, "alt": "medium", "cell": (2, 2), "facing": "E", "hand": ["short-burst"]},
+                  "x1": {"number": 2, "alt": "medium", "cell": (3, 2), "facing": "W", "hand": ["dodge"]}},
+                 options={"cadence": "round"})
+
+    def text(state, seat):
+        return ENV.get_template("sky_ww2/sitrep.txt.j2").render(
+            view=RULESET.view(state, seat), seat={"name": seat, "side": seat.split("-")[0], "title": ""}, game=GAME,
+            events=[], rolls=[], form="")
+    out = text(s, "coalition-1")
+    assert "YOUR ROUND PLAN IS NEEDED (round 1): one mail for the whole round" in out
+    assert "c1: dogfight with x1: front, firing 1 (guns); short-burst x1" in out
+    s, _ = step(s, {"coalition-1": "AIRCRAFT c1 ASK", "axis-1": "AIRCRAFT x1\nSTAY\nEND"})
+    assert "c1: asked for by mail when it is activated" in text(s, "coalition-1")
+    assert "x1: STAY / END" in text(s, "axis-1") and "x1: STAY" not in text(s, "coalition-1")

@@ -75,7 +75,8 @@ def test_views_do_not_leak(secret):
 
 def test_ground_objects_and_candidates_hidden_before_reveal():
     from pbem.core.dice import SeededDice
-    s = RULESET.setup("battle", RULESET.info.resolve_options({"selection": "limited"}), SeededDice(b"v", "setup"))
+    s = RULESET.setup("battle", RULESET.info.resolve_options({"selection": "limited", "cadence": "turn"}),
+                      SeededDice(b"v", "setup"))
     s2 = edit(s, lambda d: d["selection"]["axis"].update(candidates=[1, 2, 3, 4, 5, 6]))
     assert seen(s, "coalition-1") == seen(s2, "coalition-1")
     assert seen(s, "axis-1") != seen(s2, "axis-1")
