@@ -70,7 +70,7 @@ def _targets(w: Work, shooter_side: str, lead: Squadron, others: list[Squadron],
     """The order hits go round the enemy squadrons [10.2.2]: the shooting player's answer, else its standing
     ``HITS`` list, first; then the enemy lead, then the rest."""
     kept = side_standing(w, shooter_side, "HITS")
-    wanted = answer.split() if answer else list(kept.words[1:]) if kept is not None else []
+    wanted = list(dict.fromkeys(answer.split() + (list(kept.words[1:]) if kept is not None else [])))
     everyone = [lead] + [o for o in others if o.id != lead.id]
     return sorted(everyone, key=lambda s: wanted.index(s.id) if s.id in wanted else len(wanted))
 
