@@ -8,9 +8,9 @@ from pbem.core.defaults import to_json
 from pbem.core.dice import Dice
 from pbem.core.ruleset import Outcome, View
 
-from . import dogfight, fog, movement, radio, reaction, tally
+from . import dogfight, fog, movement, radio, reaction, seating, tally, unplayed
 from .model import ENTERING, SIDES, WAITING, Squadron, State, owner, side_of
-from .parsing import allowed_moves, free_mover, plain_problem, position
+from .parsing import allowed_moves, answer_line, answer_usage, free_mover, plain_problem, position
 from .sky import HEADINGS, name
 from .tables import card, scenario, tables
 from .tally_phase import jammed_now
@@ -18,13 +18,12 @@ from .victory import points
 
 STEP_TITLES = {"raider_tally": "Raider's Tally Phase", "defender_tally": "Defender's Tally Phase",
                "tallies": "Tally Phase (both sides)", "turn": "Tally and Movement Phases",
-               "movement": "Movement Phase", "over": "end of the game"}
+               "movement": "Movement Phase", "wings": "choice of wings", "over": "end of the game"}
 
 
 #: What stands where no standing order says otherwise [10.4, 10.5, 10.8, 11.0].
 DEFAULTS = "# Where no standing order says otherwise: TACTIC <sq> BEST, REACT <escort> YES, DOGFIGHT DECLINE, CONSENT NO"
 #: The rule behind each interrupt, known by its answers: the rating [10.5], a dogfight [10.8], a reaction [10.4].
-ASK_RULES = {("SPEED", "TURN", "BEST"): "10.5", ("SEEK", "DECLINE"): "10.8", ("YES", "NO"): "10.4"}
 
 
 def view(state: State, seat: str) -> dict[str, Any]:
@@ -42,11 +41,12 @@ def view(state: State, seat: str) -> dict[str, Any]:
         "victory_points": points(state) if state.flow.over or not fog.fogged(state) else {},
         "flexible": side_of(seat) in scenario(state.scenario).get("flexibility", ()),
         "standing": _standing(state, seat),
+        "allied_standing": _allied_standing(state, seat),
         "asking": _question(state, seat),
         "asking_choices": list(next((a.choices for a in state.flow.pending.asks if a.seat == seat), ()))
         if state.flow.pending is not None else [],
-        "asking_default": next((a.default for a in state.flow.pending.asks if a.seat == seat), "")
-        if state.flow.pending is not None else "",
+        "asks": [{"key": a.key, "question": a.question, "default": a.default, "choices": list(a.choices)}
+                 for a in state.flow.pending.asks if a.seat == seat] if state.flow.pending is not None else [],
     }
     if fog.fogged(state):   # only under fog, so that open views stay as they were
         out.update(fog=True, last_known=fog.last_known(state, side), radar=fog.plots(state, side))
@@ -65,6 +65,13 @@ def _standing(state: State, seat: str) -> list[dict[str, str]]:
     """The seat's standing orders, then its side's (kept under the side's name when it has several seats)."""
     side = side_of(seat)
     return state.flow.standing.view_of(seat) + (state.flow.standing.view_of(side) if side != seat else [])
+
+
+def _allied_standing(state: State, seat: str) -> list[dict[str, str]]:
+    """The standing orders of the seat's allies (the other players of its side): theirs to change, shown
+    because the side fights one battle [10.2, 10.4]."""
+    return [{"seat": other, **o} for other in state.seats_of(side_of(seat)) if other not in (seat, side_of(seat))
+            for o in state.flow.standing.view_of(other)]
 
 
 def _question(state: State, seat: str) -> str:
@@ -111,11 +118,13 @@ def _tally_targets(state: State, seat: str, shown: list[Squadron]) -> dict[str, 
 
 def order_form(v: View, seat: str) -> str:
     if v["asking"]:
-        choices, rule = v["asking_choices"], ASK_RULES.get(tuple(v["asking_choices"]), "")
-        answer = v.get("asking_default") or choices[-1]
-        return f"# {v['asking']}\n# Answer {' or '.join(choices)} ({rule}); silence answers {answer}.\n{answer}\n"
+        return "".join(f"# {a['question']}\n# Answer {answer_usage(a)}; on silence: {a['default']}\n"
+                       f"{answer_line(a, a['default'])}\n" for a in v["asks"])
     lines = [f"# {scenario(v['scenario'])['title']}: turn {v['turn']}, {v['step_title']} ({seat})"]
     state = position(v)
+    lines += [f"# {note}" for note in unplayed.notes(v["scenario"])]
+    if v["step"] == "wings":
+        return "\n".join(lines + seating.wings_form(state, seat, scenario(v["scenario"]).get("wings", ()))) + "\n"
     tally_step = v["step"] in ("raider_tally", "defender_tally", "tallies", "turn")
     if tally_step and not _my_tally_window(state, seat):
         lines.append("# The other side rolls its tallies now; yours come in the next window (6.0). Standing "
@@ -131,6 +140,8 @@ def order_form(v: View, seat: str) -> str:
     kept = [f"#   {o['text']}" for o in v["standing"]]
     lines += ["# Standing orders in force (CANCEL <key> removes one):", *kept] if kept else ["# Standing orders: none"]
     lines.append(DEFAULTS)
+    allied = [f"#   {o['seat']}: {o['text']}" for o in v.get("allied_standing", ())]
+    lines += ["# Your allies' standing orders (theirs to change):", *allied] if allied else []
     return "\n".join(lines) + "\n"
 
 
@@ -221,10 +232,14 @@ def bot_orders(v: View, seat: str, dice: Dice) -> str:
     """Tally each target it can with the best odds; in movement, let missions and PURSUE do the rest,
     sometimes seeking dogfights and leaving the rating to an interrupt (so bot games exercise them)."""
     if v["asking"]:
-        choices = v["asking_choices"]
-        return choices[dice.roll(len(choices), why="bot answer", seen_by=()) - 1] + "\n"
+        return "".join(answer_line(a, a["choices"][dice.roll(len(a["choices"]), why="bot answer", seen_by=()) - 1])
+                       + "\n" for a in v["asks"])
     lines: list[str] = []
     rolling: list[str] = []
+    if v["step"] == "wings":   # sometimes claim a formation of the side (so bot games exercise the choice)
+        ours = sorted(s["id"] for s in v["squadrons"] if s["side"] == v["side"])
+        pick = dice.roll(len(ours) + 1, why="bot wings", seen_by=())
+        return f"WINGS {ours[pick - 1]}\n" if pick <= len(ours) else ""
     if v["step"] in ("raider_tally", "defender_tally", "tallies", "turn"):
         tallying = {s["id"] for s in v["squadrons"] if s["tally"]}
         for sid, targets in sorted(v["tally_targets"].items()):
@@ -244,6 +259,8 @@ def _bot_moves(v: View, seat: str, dice: Dice, rolling: list[str]) -> list[str]:
     state = position(v)
     lines = [] if v["standing"] else [("DOGFIGHT SEEK", "DOGFIGHT ASK", "")[dice.roll(3, why="bot dogfight",
                                                                                      seen_by=()) - 1]]
+    if not v["standing"]:   # sometimes leave leads, hits and dogfight tallies to interrupts too
+        lines += [f"{key} ASK" for key in ("LEADS", "HITS", "RETALLY") if dice.roll(4, why="bot ask", seen_by=()) == 1]
     lines = [line for line in lines if line]
     for s in state.of_seat(seat):
         if s.on_map and s.mission == "escort" and not v["standing"] and dice.roll(2, why="bot react", seen_by=()) == 1:
