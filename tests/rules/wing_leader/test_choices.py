@@ -12,7 +12,7 @@ from pbem.rules.wing_leader import RULESET
 from pbem.rules.wing_leader.model import State
 
 SEED = b"wing leader choices seed 32 byte"
-CASES = Path(__file__).parents[2] / "known" / "wing_leader" / "cases"
+CASES = Path(__file__).parents[2] / "known" / "wing_leader"
 
 
 def _case(name: str) -> tuple[State, known.Case]:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem.core.dice import FixedDice
+from pbem.core.dice import FixedDice, SeededDice
 from pbem.core.play import play
 from pbem.rules.wing_leader import RULESET
 from pbem.testing import known
@@ -16,6 +16,8 @@ from pbem.testing.known import check_body
 def _form(seat: str, scenario: str = "raid", options: dict | None = None, edits: list | None = None) -> str:
     start = {"scenario": scenario, "options": options or {}, "edits": edits or []}
     state = known.start_state(RULESET, known.Case("form", "-", "-", start))
+    if RULESET.phase(state).key.endswith("wings"):  # several seats a side: the wings go as silence gives them
+        state = RULESET.resolve(state, {}, SeededDice(b"pbem wing leader form test", "wings")).state
     return RULESET.order_form(RULESET.view(state, seat), seat)
 
 
@@ -64,7 +66,7 @@ def test_an_interrupt_form_names_its_rule_and_prefills_the_answer_silence_gives(
     orders = {"allies": check_body(RULESET, state, "allies", "REACT A ASK")[0].orders, "axis": ()}
     asked = RULESET.resolve(state, orders, FixedDice([])).state
     form = RULESET.order_form(RULESET.view(asked, "allies"), "allies")
-    assert form.endswith("# Answer YES or NO (10.4); silence answers YES.\nYES\n"), form
+    assert form.endswith("# Answer YES or NO (10.4); on silence: YES\nYES\n"), form
 
 
 @pytest.mark.parametrize("scenario", ["sweep", "raid", "dogfight"])
