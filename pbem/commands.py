@@ -16,7 +16,7 @@ from pbem.crypto import sshsig
 #: Verbs a command file may carry, with how many arguments, and who may send them.
 GM_VERBS = {"PAUSE": (0, 0), "RESUME": (0, 0), "EXTEND": (1, 1), "RESOLVE": (0, 0), "ROLLBACK": (1, 1),
             "REPLACE": (3, 99), "RESEND": (1, 1), "END": (0, 99)}
-PLAYER_VERBS = {"VACATION": (1, 1)}
+PLAYER_VERBS = {"VACATION": (1, 1), "NEWKEY": (2, 20)}  # NEWKEY <public key line>: club play, pbem.club.players
 
 #: The most hours one EXTEND or VACATION may add (sixty days), and the largest journal sequence number.
 MAX_HOURS = 24 * 60
@@ -87,6 +87,8 @@ def arguments(verb: str, args: list[str]) -> list[Any]:
         return [seq_argument(args[0])]
     if verb == "REPLACE":
         return [side_argument(args[0], verb), address_argument(args[1]), key_argument(" ".join(args[2:])).line()]
+    if verb == "NEWKEY":
+        return [key_argument(" ".join(args)).line()]
     if verb == "RESEND":
         return [side_argument(args[0], verb)]
     if verb == "END":
