@@ -317,11 +317,12 @@ def club_newkey(ctx, who, keyfile):
     from pbem.club.players import find, new_key
 
     server = _server(ctx)
-    with server.deps.reader() as s:
+    with server.deps.session() as s:
         from pbem.club.players import sync
 
         sync(s, server.deps.clock())
         fingerprint = find(s, who).fingerprint
+        s.commit()
     click.echo(new_key(server.services, fingerprint, Path(keyfile).read_text(), "the GM"))
 
 
