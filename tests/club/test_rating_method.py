@@ -1,11 +1,11 @@
 """The rating method on results made up for the purpose: side advantage, uneven sides, inactivity, provisional."""
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta, UTC
 
 from pbem.club import ratings as R
 
-T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
+T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
 
 def result(n, seats, winner, *, days=None, ruleset="duel", scenario="standard"):
