@@ -17,6 +17,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from pbem.club.players import identities, sync
+from pbem.core.errors import PbemError
 from pbem.journal import GENESIS, entry_hash, state_hash
 from pbem.services.deps import Deps
 from pbem.store.models import Game, Journal, Player, Seat
@@ -48,7 +49,7 @@ class Result:
         return out if self.rated else {**out, "unrated": self.why}
 
 
-class JournalError(Exception):
+class JournalError(PbemError):
     """A journal whose chain does not hold: its results cannot be trusted."""
 
 

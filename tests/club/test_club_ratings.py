@@ -13,7 +13,7 @@ from pbem.club.listing import players as club_players
 from pbem.club.listing import void
 from pbem.club.players import identities
 from pbem.crypto import sshsig
-from pbem.store.models import Player, Rating
+from pbem.store.models import Journal, Player, Rating
 from tests.club.conftest import play_out, seat_game
 
 
@@ -104,10 +104,26 @@ def test_a_season_is_rated_exported_recomputed_and_verified(season, member_keys,
     out = club_cli(nowhere, "ratings", "--verify", "--inputs", str(tmp_path / "bad.json"))
     assert out.exit_code == 1 and "recomputed" in out.output
 
+    # a journal changed by hand breaks its hash chain: no rating is computed from it
+    with season.session() as s:
+        entry = s.exec(select(Journal).where(Journal.game_id == "d2", Journal.kind == "resolve")).first()
+        entry.payload_json = entry.payload_json.replace('"missing": []', '"missing": ["east"]')
+        s.add(entry)
+        s.commit()
+    out = club_cli(home, "ratings", "--verify")
+    assert out.exit_code == 1 and f"game d2: journal entry {entry.seq} does not match its hash chain" in out.output
+    with season.session() as s:
+        entry.payload_json = entry.payload_json.replace('"missing": ["east"]', '"missing": []')
+        s.add(s.merge(entry))
+        s.commit()
+
     # a game rated or not is in the journal: voiding it again after the update changes the recomputation
     R.update(deps)
     void(season.services, "d3", "a rules dispute the GM settled against the result")
-    assert any("nothing is stored" in p or "stored" in p for p in R.verify(deps))
+    carol = fp(member_keys["carol"])
+    assert f"{carol} (duel): stored 2 games, recomputed 1" in R.verify(deps)
+    R.update(deps)
+    assert R.verify(deps) == [] and "d3" in {r["game"] for r in R.inputs(deps)["unrated"]}
 
 
 def test_players_list_their_games_ratings_and_reliability(season, member_keys, club_cli):
