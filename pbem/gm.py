@@ -343,6 +343,10 @@ def _run(sv: Services, game_id: str, verb: str, args: list[Any], *, by: str, sea
         from pbem.club.players import new_key  # on use: pbem.club is built over these services
 
         return new_key(sv, _seat_key(sv, game_id, seat), args[0], f"side {seat} of {game_id}")
+    if verb == "PROFILE":
+        from pbem.club.players import profile_command
+
+        return profile_command(sv, _seat_key(sv, game_id, seat), args)
     raise ServerError(f"unknown command {verb!r}")
 
 

@@ -179,6 +179,27 @@ def _journal(sv: Services, s: Session, game: Game, seats: list[str], old: str, n
     sv.states.remember(game, state)
 
 
+def profile_command(sv: Services, fingerprint: str, args: list[str]) -> str:
+    """A player's own PROFILE line (checked by :func:`pbem.commands.profile_arguments`), for the key that signed it."""
+    now = sv.deps.clock()
+    with sv.deps.session() as s:
+        sync(s, now)
+        player = s.get(Player, identities(s).get(fingerprint, fingerprint))
+        if player is None:
+            raise ServerError(f"no player has the key {fingerprint}")
+        field = args[0]
+        if field == "pref":
+            set_profile(s, player, now, prefs={args[1]: args[2]})
+            what = f"preference {args[1]} {'set to ' + repr(args[2]) if args[2] else 'removed'}"
+        else:
+            set_profile(s, player, now, name=args[1] if field == "name" else None,
+                        tz=args[1] if field == "tz" else None, email=args[1] if field == "email" else None)
+            label = {"tz": "time zone", "email": "club address"}.get(field, field)
+            what = f"{label} is now {args[1]!r}"
+        s.commit()
+    return f"your {what}"
+
+
 def profile(p: Player) -> dict[str, Any]:
     """What `pbem players --json` shows of a player's own record."""
     return {"fingerprint": p.fingerprint, "name": p.name, "email": p.email, "tz": p.tz, "kind": p.kind,

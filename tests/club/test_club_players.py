@@ -114,3 +114,24 @@ def _form(server, game, seat, body):
     from tests.helpers import order_text
 
     return order_text(server, game, seat, body)
+
+
+def test_a_player_sets_their_own_profile_by_signed_command(gm_server, member_keys):
+    from pbem.store.models import Player
+    from tests.helpers import signed
+
+    k = member_keys
+    seat_game(gm_server, "live", "duel", "standard", {"east": ("alice", k["alice"]), "west": ("carol", k["carol"])})
+    text = order_file_text("command", {"Game": "live", "Side": "east"},
+                           "PROFILE name Alice Liddell\nPROFILE tz Europe/Warsaw\nPROFILE pref reminders off\n")
+    verdict = gm_server.ingest(mail(signed(text, k["alice"]), sender="alice@club.test"))
+    assert verdict.status == "accepted" and verdict.reasons == [
+        "your name is now 'Alice Liddell'", "your time zone is now 'Europe/Warsaw'",
+        "your preference reminders set to 'off'"], verdict.reasons
+    with gm_server.reader() as s:
+        alice = s.get(Player, sshsig.public_key_of(k["alice"]).fingerprint)
+    assert (alice.name, alice.tz, json.loads(alice.prefs_json)) == ("Alice Liddell", "Europe/Warsaw",
+                                                                    {"reminders": "off"})
+    bad = order_file_text("command", {"Game": "live", "Side": "east"}, "PROFILE colour red\n")
+    verdict = gm_server.ingest(mail(signed(bad, k["alice"]), sender="alice@club.test"))
+    assert verdict.status == "rejected" and "PROFILE changes name, tz, email, pref" in " ".join(verdict.reasons)
