@@ -382,6 +382,10 @@ def ratings(ctx, update, export_file, verify, inputs_file, scope, sides, as_json
 
         for line in ratings_table(server.services, scope):
             click.echo(line)
+        stale = R.verify(server.deps)
+        if stale:  # a game ended (or was voided) since the last update
+            click.echo(f"(the stored ratings are not those of the journals now: {len(stale)} difference(s); "
+                       "`pbem ratings --update` recomputes them, `--verify` names them)")
 
 
 def _verdict(problems: list[str], ok: str) -> None:

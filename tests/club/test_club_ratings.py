@@ -140,7 +140,9 @@ def test_players_list_their_games_ratings_and_reliability(season, member_keys, c
     assert "name alice" in out.output and "rating overall:" in out.output and "reliability 100.0%" in out.output
     assert out.output.count("key ") == 4  # one line per player, as before
     table = club_cli(season.home.path, "ratings", "--scope", "sky_ww2").output
-    assert "alice" in table and "dave" in table and "carol" not in table
+    assert "alice" in table and "dave" in table and "carol" not in table and "not those of the journals" not in table
+    void(season.services, "d1", "played under the wrong scenario")
+    assert "not those of the journals now" in club_cli(season.home.path, "ratings").output
     sides = club_cli(season.home.path, "ratings", "--sides", "--scope", "sky_ww2").output
     assert "sky_ww2/quick/axis" in sides and "sky_ww2/quick/coalition" in sides
 
