@@ -14,7 +14,6 @@ from pbem.services.wiring import Services
 from pbem.store.claim import claim_game
 from pbem.store.models import Player
 
-ANY = "any"
 
 
 def players(sv: Services, seat_rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
