@@ -67,7 +67,7 @@ def check_orders(v: View, seat: str, lines: Sequence[OrderLine]) -> Checked:
 
 
 INFO = RulesetInfo(
-    name="wing_leader", title="Wing Leader (basic game, rules 1-12; in progress)", sides=SIDES,
+    name="wing_leader", title="Wing Leader (basic game, rules 1-12; the advanced rules 13-15 as a scenario switches them on)", sides=SIDES,
     scenarios=tuple(Scenario(n, scenarios()[n]["title"], scenarios()[n].get("note", ""))
                     for n in scenarios() if isinstance(scenarios()[n], dict)),
     options=(Option("cadence", "standard", "windows a turn: standard = the Raider's tally, the Defender's tally, "
