@@ -196,6 +196,7 @@ def replace_player(sv: Services, game_id: str, seat: str, email: str | None = No
             # a new key is a new player, who starts with the whole vacation allowance
             row.pubkey, row.fingerprint, row.vacation_used = key.line(), key.fingerprint, 0.0
             row.missed, row.bot = 0, ""  # a seat in civil disorder (or scripted) is played by its player again
+            clocks.start_seat(s, game, row, sv.deps.clock())
             changed.append("key")
         if email is not None:
             row.email = email

@@ -15,6 +15,7 @@ A seat may also be scripted from the start (``--bot SEAT``).
 """
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
@@ -70,6 +71,21 @@ def start_phase(s: Session, game: Game, phase: Phase | None, now: datetime) -> N
             seat.clock_start = now
             seat.clock_due = runs_out(now, seat.bank, rest_of(seat))
         s.add(seat)
+    _game_deadline(s, game)
+
+
+def start_seat(s: Session, game: Game, seat: Seat, now: datetime) -> None:
+    """A seat a player takes over mid-phase (it had no clock running, the scripted player had it):
+    its clock starts now, on the seat's bank."""
+    spec = spec_of(game)
+    if spec is None or seat.clock_start is not None or seat.bot or game.window != Window.ORDERS.value \
+            or seat.name not in json.loads(game.awaiting_json) or game.status != "active":
+        return
+    seat.bank = spec.initial if seat.bank is None else seat.bank
+    seat.clock_start, seat.clock_grant = now, 0.0
+    seat.clock_due = runs_out(now, seat.bank, rest_of(seat))
+    s.add(seat)
+    s.flush()
     _game_deadline(s, game)
 
 
