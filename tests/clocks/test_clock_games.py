@@ -11,6 +11,7 @@ from pbem import gm
 from pbem.core.orders import order_file_text
 from pbem.crypto import sshsig
 from pbem.daemon import tick
+from pbem.journal import local_time
 from pbem.replay import replay
 from pbem.services.records import ServerError
 from pbem.store.models import Journal, Outbox, Seat
@@ -98,6 +99,13 @@ def test_a_fast_side_banks_time_and_each_side_has_its_own_deadline(gm_server, ke
     assert "your clock: 1 d 23 h left" in gm_server.sitrep(g, "west").text
     assert gm_server.status(g)["deadline"] == payload["deadlines"]["east"]
 
+    # the acknowledgement of a side's orders names its own deadline, not the game's latest
+    send(gm_server, g, "west", keys)
+    with gm_server.session() as s:
+        ack = s.exec(select(Outbox).where(Outbox.kind == "ack", Outbox.to_addr == "west@players.test")
+                     .order_by(col(Outbox.id).desc())).first()
+    assert local_time(now + timedelta(days=2, hours=-1), "UTC") in json.loads(ack.parts_json)["text"]
+    send(gm_server, g, "east", keys)
     # the fast side keeps answering fast: its bank grows to the cap and no further
     for _ in range(3):
         send(gm_server, g, "east", keys)
