@@ -183,10 +183,13 @@ def _parse_options(items):
                    "plays it); 0 never (the default).")
 @click.option("--bot", "bots", multiple=True, help="A side the rules' scripted player plays from the start; "
               "repeatable (practice against the engine by mail).")
+@click.option("--vacation-earn", type=float, default=None,
+              help="Hours of vacation a player earns a day of play, up to vacation_hours (0: all at once, "
+                   "the default; --set vacation_hours=0 forbids vacation).")
 @click.option("--title", default="")
 @click.pass_context
 def game_new(ctx, game_id, ruleset, scenario, options, seed_hex, hours, interrupt_hours, wait, schedule,
-             settings, templates_dir, data_dir, clock, abandon_after, bots, title):
+             settings, templates_dir, data_dir, clock, abandon_after, bots, vacation_earn, title):
     """Create GAME_ID from a ruleset and scenario."""
     from pbem import gamedata
     from pbem.journal import SEED_BYTES
@@ -217,9 +220,9 @@ def game_new(ctx, game_id, ruleset, scenario, options, seed_hex, hours, interrup
                                   templates_dir=templates_dir or "", data=overrides)
     if overrides:
         click.echo(f"data corrected for this game: {', '.join(sorted(overrides.documents))}")
-    if clock or abandon_after is not None or bots:
+    if clock or abandon_after is not None or bots or vacation_earn is not None:
         click.echo(_gm().clock_settings(server.services, g.id, clock=clock or None, abandon_after=abandon_after,
-                                        bots=tuple(bots)))
+                                        bots=tuple(bots), vacation_earn=vacation_earn))
     seats = [x["name"] for x in server.queries.status(g.id)["seats"]]
     click.echo(f"created {g.id}: {g.title}; sides: {', '.join(seats)}")
     click.echo(f"seed commitment {g.seed_commitment}; add a player for every side to start it")

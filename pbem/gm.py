@@ -195,7 +195,7 @@ def replace_player(sv: Services, game_id: str, seat: str, email: str | None = No
                                   "each side needs its own key")
             # a new key is a new player, who starts with the whole vacation allowance
             row.pubkey, row.fingerprint, row.vacation_used = key.line(), key.fingerprint, 0.0
-            row.missed, row.bot = 0, ""  # a seat in civil disorder (or scripted) is played by its player again
+            row.missed, row.bot, row.vacation_balance = 0, "", 0.0  # a new player: plays the seat, earns anew
             clocks.start_seat(s, game, row, sv.deps.clock())
             changed.append("key")
         if email is not None:
@@ -296,9 +296,13 @@ def vacation(sv: Services, game_id: str, seat: str, hours: float) -> str:
         row = _seat(s, game_id, seat)
         if row is None:
             raise ServerError(f"game {game_id} has no side {seat!r}")
-        left = game.vacation_hours - row.vacation_used
+        if game.vacation_hours <= 0:
+            raise ServerError(f"game {game_id} allows no vacation")
+        left = row.vacation_balance if game.vacation_earn else game.vacation_hours - row.vacation_used
         if not 0 < hours <= left:
-            raise ServerError(f"vacation of {hours:g} hours: you have {left:g} of the game's "
+            raise ServerError(f"vacation of {hours:g} hours: you have earned {left:g} ({game.vacation_earn:g} "
+                              f"a day of play, at most {game.vacation_hours:g})" if game.vacation_earn else
+                              f"vacation of {hours:g} hours: you have {left:g} of the game's "
                               f"{game.vacation_hours:g} left")
         if game.status != "active" or game.deadline is None:
             raise ServerError(f"game {game_id} has no running deadline ({game.status})")
@@ -306,12 +310,17 @@ def vacation(sv: Services, game_id: str, seat: str, hours: float) -> str:
         if game.clock:  # a time bank: only this seat's clock, and the time is never banked
             clocks.grant(s, game, hours * 3600, seat)
         row.vacation_used += hours
+        if game.vacation_earn:
+            row.vacation_balance -= hours
         s.add(row)
-        notice = f"{seat} took {hours:g} hours of vacation; the deadline moved by as much"
-        _entry(sv, s, game, f"VACATION {hours:g}", notice, seat)
+        # the others see that the deadline moved, not why; the journal keeps the command, and who gave it
+        notice = (f"{seat}'s deadline moved by {hours:g} hours" if game.clock else
+                  f"the deadline moved by {hours:g} hours")
+        _entry(sv, s, game, f"VACATION {hours:g}", notice, seat,
+               extra={"seat": seat, "vacation_left": round(left - hours, 3)})
         _sitreps(sv, s, game)
         s.commit()
-    return notice
+    return f"{seat} took {hours:g} hours of vacation; {notice}"
 
 
 def run_command(sv: Services, game_id: str, verb: str, args: list[str], *, by: str, seat: str = "") -> str:
@@ -380,7 +389,7 @@ def _history(sv: Services, s: Session, game: Game, seat: Seat) -> None:
 
 
 def clock_settings(sv: Services, game_id: str, *, clock: str | None = None, abandon_after: int | None = None,
-                   bots: tuple[str, ...] = (), by: str = "the GM") -> str:
+                   bots: tuple[str, ...] = (), vacation_earn: float | None = None, by: str = "the GM") -> str:
     """Before a game starts: its time bank (``bank:3d+1d/5d``), after how many missed phases in a row a seat
     is in civil disorder, and the seats the rules' scripted player plays from the start."""
     try:
@@ -389,6 +398,8 @@ def clock_settings(sv: Services, game_id: str, *, clock: str | None = None, aban
         raise ServerError(str(exc)) from None
     if abandon_after is not None and not 0 <= abandon_after <= 100:
         raise ServerError(f"abandon after {abandon_after} missed phases: give 0 (never) to 100")
+    if vacation_earn is not None and not 0 <= vacation_earn <= 24:
+        raise ServerError(f"vacation earned a day: {vacation_earn:g} hours; give 0 (all at once) to 24")
     with sv.deps.session() as s:
         game = _claimed(s, game_id)
         if game.status != "open":
@@ -402,6 +413,10 @@ def clock_settings(sv: Services, game_id: str, *, clock: str | None = None, aban
             if abandon_after:
                 said.append(f"a side that sends no orders for {abandon_after} phases in a row is played by the "
                             "rules' scripted player until a new player takes it")
+        if vacation_earn is not None:
+            game.vacation_earn = vacation_earn
+            said.append(f"each player earns {vacation_earn:g} hours of vacation a day of play, up to "
+                        f"{game.vacation_hours:g}" if vacation_earn else "vacation is given all at once")
         seats = {x.name: x for x in clocks.seats_of(s, game)}
         for name in bots:
             row = seats.get(name)
@@ -419,7 +434,8 @@ def clock_settings(sv: Services, game_id: str, *, clock: str | None = None, aban
             return "nothing to change"
         notice = "; ".join(said)
         _entry(sv, s, game, "CLOCK", notice[:1].upper() + notice[1:], by,
-               extra={"clock": game.clock, "abandon_after": game.abandon_after, "bots": sorted(bots)})
+               extra={"clock": game.clock, "abandon_after": game.abandon_after, "bots": sorted(bots),
+                      "vacation_earn": game.vacation_earn})
         s.commit()
     return notice
 

@@ -132,8 +132,13 @@ def settle(s: Session, game: Game, phase: Phase, subs: Mapping[str, Submission],
     spec, missing, played = spec_of(game), set(missing), set(played)
     record: dict[str, Any] = {}
     notices: list[str] = []
+    days = max(0.0, (now - aware(game.updated_at)).total_seconds() / 86400)  # the phase began when the game moved
     for seat in seats_of(s, game):
         name = seat.name
+        if game.vacation_earn and seat.fingerprint and not seat.bot:
+            # earned with each day of play, whether or not the seat acted; never more than the game's cap
+            seat.vacation_balance = min(game.vacation_hours, seat.vacation_balance + game.vacation_earn * days)
+            s.add(seat)
         if name not in phase.awaiting or name in played:
             continue
         late = name in missing

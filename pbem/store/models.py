@@ -55,6 +55,7 @@ class Game(SQLModel, table=True):
     # issue 21: "bank:3d+1d/5d" runs a time bank per seat (pbem.clocks.bank); "" a window or weekly slots
     clock: str = Field(default="", max_length=64)
     abandon_after: int = 0  # missed phases in a row before a seat is in civil disorder; 0: never
+    vacation_earn: float = 0.0  # hours of vacation a player earns a day of play, up to vacation_hours; 0: all at once
 
 
 class Seat(SQLModel, table=True):
@@ -80,6 +81,7 @@ class Seat(SQLModel, table=True):
     rest_from: Optional[datetime] = None
     missed: int = 0  # phases in a row it owed orders and sent none
     bot: str = Field(default="", max_length=16)  # "" | "disorder" (abandoned) | "scripted" (from the start)
+    vacation_balance: float = 0.0  # hours of vacation earned and not spent (games with vacation_earn)
 
 
 class Inbound(SQLModel, table=True):

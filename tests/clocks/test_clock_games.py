@@ -323,3 +323,47 @@ def test_pause_extend_and_vacation_move_the_clocks_without_banking_time(gm_serve
     # east's clock ran 11 days, 10 of them paused and 1 granted with the extension... and its vacation
     assert payload["clocks"]["east"]["granted"] == 12 * DAY
     assert payload["clocks"]["east"]["bank_after"] == 4 * DAY  # all 3 d kept, 1 d added: nothing more
+
+
+def test_vacation_is_earned_with_each_day_of_play_and_the_others_see_only_that_the_deadline_moved(
+        gm_server, keys, clock):
+    gm_server.new_game("v1", "duel", "standard", seed=b"fixed seed of game v1 vacation",
+                       settings={"vacation_hours": 24.0})
+    gm.clock_settings(gm_server.services, "v1", clock="bank:5d+2d/5d", vacation_earn=3.0)
+    for seat in ("east", "west"):
+        gm_server.add_player("v1", seat, f"{seat}@players.test", sshsig.public_key_of(keys[seat]).line())
+    v = gm_server.ingest(command_mail("v1", "VACATION 1\n", keys["east"], side="east"))
+    assert "you have earned 0" in " ".join(v.reasons)
+    for _ in range(4):  # four phases of 2.5 days each: 30 hours earned, 24 kept
+        clock.advance(days=2, hours=12)
+        send(gm_server, "v1", "east", keys)
+        send(gm_server, "v1", "west", keys)
+    assert seat_row(gm_server, "v1", "east").vacation_balance == 24.0
+    due = aware(seat_row(gm_server, "v1", "east").clock_due)
+    other = aware(seat_row(gm_server, "v1", "west").clock_due)
+    v = gm_server.ingest(command_mail("v1", "VACATION 20\n", keys["east"], side="east"))
+    assert "east took 20 hours of vacation" in v.reasons[0]
+    assert aware(seat_row(gm_server, "v1", "east").clock_due) == due + timedelta(hours=20)
+    assert aware(seat_row(gm_server, "v1", "west").clock_due) == other  # only the taker's deadline
+    west = gm_server.sitrep("v1", "west").text
+    assert "east's deadline moved by 20 hours" in west and "vacation" not in west.lower()
+    _, payload = [e for e in entries(gm_server, "v1", "gm") if e[1]["command"].startswith("VACATION")][-1]
+    assert (payload["by"], payload["vacation_left"]) == ("east", 4.0)  # the journal says why, and who
+    v = gm_server.ingest(command_mail("v1", "VACATION 5\n", keys["east"], side="east"))
+    assert "you have earned 4" in " ".join(v.reasons)
+    # vacation hours are granted beside the bank: never banked
+    clock.advance(hours=30)
+    send(gm_server, "v1", "east", keys)
+    send(gm_server, "v1", "west", keys)
+    _, payload = entries(gm_server, "v1", "resolve")[-1]
+    assert payload["clocks"]["east"] == {"bank_before": 3 * DAY, "ran": 30 * 3600, "granted": 20 * 3600,
+                                         "bank_after": 5 * DAY - 10 * 3600, "late": False}
+
+
+def test_a_gm_may_forbid_vacation(gm_server, keys):
+    gm_server.new_game("v2", "duel", "standard", seed=b"fixed seed of game v2 vacation",
+                       settings={"vacation_hours": 0.0})
+    for seat in ("east", "west"):
+        gm_server.add_player("v2", seat, f"{seat}@players.test", sshsig.public_key_of(keys[seat]).line())
+    v = gm_server.ingest(command_mail("v2", "VACATION 1\n", keys["east"], side="east"))
+    assert "allows no vacation" in " ".join(v.reasons)
