@@ -367,3 +367,61 @@ def test_a_gm_may_forbid_vacation(gm_server, keys):
         gm_server.add_player("v2", seat, f"{seat}@players.test", sshsig.public_key_of(keys[seat]).line())
     v = gm_server.ingest(command_mail("v2", "VACATION 1\n", keys["east"], side="east"))
     assert "allows no vacation" in " ".join(v.reasons)
+
+
+def test_six_weeks_of_three_games_driven_only_by_the_daemon(gm_server, keys, clock):
+    """East plays three games on one key; west answers each phase after a (seeded) delay, sometimes never.
+    Only the daemon's passes, every three hours, resolve anything."""
+    import random
+
+    rnd = random.Random(2126)
+    specs = {"w1": "bank:3d+1d/5d", "w2": "bank:1d+12h/2d", "w3": "bank:2d+1d/4d"}
+    for game, spec in specs.items():
+        new_game(gm_server, keys, game=game, clock=spec, abandon_after=2, tz="Europe/Warsaw")
+        assert gm_server.ingest(command_mail(game, "REST sun\n", keys["west"], side="west")).status == "accepted"
+    plan: dict[tuple[str, int, str], datetime | None] = {}
+    lates = 0
+    end = clock.now + timedelta(weeks=6)
+    while clock.now < end:
+        for game in specs:
+            st = gm_server.status(game)
+            if st["status"] != "active":
+                continue
+            for seat in st["owing"]:
+                key = (game, st["turn"], st["phase"] + seat)
+                if key not in plan:
+                    delay = rnd.choice([1, 5, 20, 40, 70, None]) if seat == "west" else rnd.choice([2, 10, 20])
+                    if (game, seat) == ("w3", "west") and st["turn"] >= 3:
+                        delay = None  # gone: two missed phases, then the scripted player takes over
+                    plan[key] = None if delay is None else clock.now + timedelta(hours=delay)
+                if plan[key] is not None and plan[key] <= clock.now and not seat_row(gm_server, game, seat).bot:
+                    body = "DIG\n" if st["window"] == "interrupt" else miss(gm_server, game, seat)
+                    v = gm_server.ingest(orders_mail(gm_server, game, seat, body, keys[seat]), advance=False)
+                    assert v.status == "accepted", v.reasons
+        tick(gm_server)
+        clock.advance(hours=3)
+    for game, spec in specs.items():
+        cap = {"w1": 5, "w2": 2, "w3": 4}[game] * DAY
+        deadlines: dict[str, str] = {}
+        resolved = 0
+        for j, payload in entries(gm_server, game):
+            for seat, rec in payload.get("clocks", {}).items():
+                resolved += 1
+                assert 0 < rec["bank_after"] <= cap
+                if rec["late"]:  # never defaulted before its own deadline
+                    lates += 1
+                    assert aware(j.created_at) >= datetime.fromisoformat(deadlines[seat])
+                else:
+                    used = max(0, rec["ran"] - rec["granted"])
+                    inc = {"w1": DAY, "w2": DAY / 2, "w3": DAY}[game]
+                    assert abs(rec["bank_after"] - min(cap, max(0, rec["bank_before"] - used) + inc)) <= 1
+            deadlines = payload.get("deadlines", deadlines) if j.kind != "resolve" or "deadlines" in payload \
+                else {}
+        assert resolved >= 6, gm_server.status(game)
+        assert replay(gm_server, game).ok
+    assert lates >= 3
+    assert any(p.get("bots") == ["west"] for _, p in entries(gm_server, "w3"))
+    with gm_server.session() as s:
+        told = s.exec(select(Outbox).where(Outbox.to_addr == "gm@club.test", Outbox.game_id == "w3")).all()
+    assert any("civil disorder" in r.subject for r in told)
+    assert all(gm_server.status(g)["status"] == "over" for g in specs)
