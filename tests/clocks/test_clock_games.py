@@ -8,6 +8,7 @@ import pytest
 from sqlmodel import col, select
 
 from pbem import gm
+from pbem.clocks.bank import ClockSpec
 from pbem.core.orders import order_file_text
 from pbem.crypto import sshsig
 from pbem.daemon import tick
@@ -401,7 +402,7 @@ def test_six_weeks_of_three_games_driven_only_by_the_daemon(gm_server, keys, clo
         tick(gm_server)
         clock.advance(hours=3)
     for game, spec in specs.items():
-        cap = {"w1": 5, "w2": 2, "w3": 4}[game] * DAY
+        cap, inc = ClockSpec.parse(spec).cap, ClockSpec.parse(spec).increment
         deadlines: dict[str, str] = {}
         resolved = 0
         for j, payload in entries(gm_server, game):
@@ -413,7 +414,6 @@ def test_six_weeks_of_three_games_driven_only_by_the_daemon(gm_server, keys, clo
                     assert aware(j.created_at) >= datetime.fromisoformat(deadlines[seat])
                 else:
                     used = max(0, rec["ran"] - rec["granted"])
-                    inc = {"w1": DAY, "w2": DAY / 2, "w3": DAY}[game]
                     assert abs(rec["bank_after"] - min(cap, max(0, rec["bank_before"] - used) + inc)) <= 1
             deadlines = payload.get("deadlines", deadlines) if j.kind != "resolve" or "deadlines" in payload \
                 else {}
