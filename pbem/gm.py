@@ -462,7 +462,7 @@ def rest(sv: Services, game_id: str, seat: str, days: tuple[int, ...]) -> str:
         clocks.grant(s, game, 0.0, seat)  # the deadline of a phase that runs past the change moves with it
         when = local_time(aware(row.rest_from), row.tz)
         _entry(sv, s, game, f"REST {days_text(days)}", f"{seat}'s deadlines may move (a change of its clock's "
-               "rest days)", seat, extra={"seat": seat, "rest_days": days_text(days_of(row.rest_next)),
+               "rest days)", f"side {seat}", extra={"seat": seat, "rest_days": days_text(days_of(row.rest_next)),
                                          "from": iso(row.rest_from)})
         s.commit()
     return f"{seat}: your clock rests on {days_text(days)} ({row.tz}) from {when}"
