@@ -176,10 +176,20 @@ def _parse_options(items):
 @click.option("--data", "data_dir", default=None, type=click.Path(exists=True, file_okay=False),
               help="A folder of corrections to the ruleset's data files (same names as its data/*.toml), "
                    "checked now and kept with the game.")
+@click.option("--clock", default="", help="A time bank per side instead of one window per phase: "
+              "'bank:3d+1d/5d' (start, added each phase, most it holds; d, h or m).")
+@click.option("--abandon-after", type=int, default=None,
+              help="Missed phases in a row before a side is in civil disorder (the rules' scripted player "
+                   "plays it); 0 never (the default).")
+@click.option("--bot", "bots", multiple=True, help="A side the rules' scripted player plays from the start; "
+              "repeatable (practice against the engine by mail).")
+@click.option("--vacation-earn", type=float, default=None,
+              help="Hours of vacation a player earns a day of play, up to vacation_hours (0: all at once, "
+                   "the default; --set vacation_hours=0 forbids vacation).")
 @click.option("--title", default="")
 @click.pass_context
 def game_new(ctx, game_id, ruleset, scenario, options, seed_hex, hours, interrupt_hours, wait, schedule,
-             settings, templates_dir, data_dir, title):
+             settings, templates_dir, data_dir, clock, abandon_after, bots, vacation_earn, title):
     """Create GAME_ID from a ruleset and scenario."""
     from pbem import gamedata
     from pbem.journal import SEED_BYTES
@@ -196,6 +206,13 @@ def game_new(ctx, game_id, ruleset, scenario, options, seed_hex, hours, interrup
         overrides = gamedata.read_folder(data_dir, ruleset) if data_dir else None
     except gamedata.GameDataError as exc:
         raise click.BadParameter(str(exc), param_hint="--data") from None
+    if clock:
+        from pbem.clocks.bank import ClockError, ClockSpec
+
+        try:
+            ClockSpec.parse(clock)
+        except ClockError as exc:
+            raise click.BadParameter(str(exc), param_hint="--clock") from None
     server = _server(ctx)
     g = server.lifecycle.new_game(game_id, ruleset, scenario, _parse_options(options), seed=seed, hours=hours,
                                   interrupt_hours=interrupt_hours, title=title, wait_for_deadline=wait,
@@ -203,6 +220,9 @@ def game_new(ctx, game_id, ruleset, scenario, options, seed_hex, hours, interrup
                                   templates_dir=templates_dir or "", data=overrides)
     if overrides:
         click.echo(f"data corrected for this game: {', '.join(sorted(overrides.documents))}")
+    if clock or abandon_after is not None or bots or vacation_earn is not None:
+        click.echo(_gm().clock_settings(server.services, g.id, clock=clock or None, abandon_after=abandon_after,
+                                        bots=tuple(bots), vacation_earn=vacation_earn))
     seats = [x["name"] for x in server.queries.status(g.id)["seats"]]
     click.echo(f"created {g.id}: {g.title}; sides: {', '.join(seats)}")
     click.echo(f"seed commitment {g.seed_commitment}; add a player for every side to start it")

@@ -9,6 +9,7 @@ import math
 import re
 from typing import Any
 
+from pbem.clocks.bank import ClockError, parse_rest_days
 from pbem.contact import ContactError, check_address
 from pbem.core.errors import PbemError
 from pbem.crypto import sshsig
@@ -17,7 +18,8 @@ from pbem.crypto import sshsig
 GM_VERBS = {"PAUSE": (0, 0), "RESUME": (0, 0), "EXTEND": (1, 1), "RESOLVE": (0, 0), "ROLLBACK": (1, 1),
             "REPLACE": (3, 99), "RESEND": (1, 1), "END": (0, 99)}
 # club play (pbem.club.players): NEWKEY <public key line>; PROFILE name|tz|email <value>, PROFILE pref <name> [<value>]
-PLAYER_VERBS = {"VACATION": (1, 1), "NEWKEY": (2, 20), "PROFILE": (2, 40)}
+# clocks (pbem.clocks): REST <weekday>... | REST none
+PLAYER_VERBS = {"VACATION": (1, 1), "NEWKEY": (2, 20), "PROFILE": (2, 40), "REST": (1, 7)}
 PROFILE_FIELDS = ("name", "tz", "email", "pref")
 
 #: The most hours one EXTEND or VACATION may add (sixty days), and the largest journal sequence number.
@@ -87,6 +89,11 @@ def arguments(verb: str, args: list[str]) -> list[Any]:
         return [hours_argument(args[0], verb)]
     if verb == "ROLLBACK":
         return [seq_argument(args[0])]
+    if verb == "REST":
+        try:
+            return [parse_rest_days(args)]
+        except ClockError as exc:
+            raise ArgumentError(str(exc)) from None
     if verb == "REPLACE":
         return [side_argument(args[0], verb), address_argument(args[1]), key_argument(" ".join(args[2:])).line()]
     if verb == "NEWKEY":

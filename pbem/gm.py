@@ -12,17 +12,19 @@ import email
 import email.policy
 import json
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlmodel import Session, col, select
 
+from pbem.clocks import seats as clocks
+from pbem.clocks.bank import REST_NOTICE, ClockError, ClockSpec, days_of, days_text
 from pbem.commands import (GM_VERBS, MAX_HOURS, MAX_SEQ, MAX_TEXT, PLAYER_VERBS, ArgumentError, arguments,
                            checked_hours)
 from pbem.contact import ContactError, check_address, check_tz
 from pbem.core.errors import PbemError
 from pbem.crypto import sshsig
-from pbem.journal import author, dumps, zone_at
+from pbem.journal import author, dumps, local_time, zone_at
 from pbem.services.records import ServerError, append_entry, enter_phase, found, get_game
 from pbem.services.wiring import Services
 from pbem.store.claim import claim_game
@@ -34,7 +36,7 @@ log = logging.getLogger("pbem.gm")
 #: Re-exported: the command vocabulary lives in pbem.commands, the journal readers in pbem.journal.
 __all__ = ["GM_VERBS", "MAX_HOURS", "MAX_SEQ", "MAX_TEXT", "PLAYER_VERBS", "ArgumentError", "archive", "arguments",
            "author", "end_game", "extend", "pause", "replace_player", "resend", "resolve_now", "resume", "rollback",
-           "run_command", "vacation", "zone_at"]
+           "run_command", "vacation", "zone_at", "rest", "clock_settings"]
 
 
 def _entry(sv: Services, s: Session, game: Game, command: str, notice: str, by: str, kind: str = "gm",
@@ -42,7 +44,7 @@ def _entry(sv: Services, s: Session, game: Game, command: str, notice: str, by: 
     """The command's journal entry: its notice reaches every side with the next sitrep."""
     ruleset, state = sv.states.load(game)
     payload = {"command": command, "by": by, "notices": [notice], "deadline": iso(game.deadline),
-               **(extra or {})}
+               **clocks.clock_payload(s, game, sv.deps.clock()), **(extra or {})}
     append_entry(s, game, kind, payload, ruleset.dump(state), sv.deps.clock())
     sv.states.remember(game, state)
 
@@ -89,8 +91,10 @@ def resume(sv: Services, game_id: str, by: str = "the GM") -> str:
         ruleset, state = sv.states.load(game)
         if game.status == "paused" and game.paused_remaining > 0:
             game.deadline = now + timedelta(seconds=game.paused_remaining)
+            clocks.paused(s, game, _paused_at(s, game_id) or now, now)  # each seat's clock stood still too
         else:  # held (breaker, failure) or paused with no time left: a fresh window
             enter_phase(game, ruleset, state, now)
+            clocks.start_phase(s, game, ruleset.phase(state), now)
         game.status, game.held_reason, game.paused_remaining = "active", "", 0.0
         notice = f"{by} resumed the game; orders are due {iso(game.deadline) or 'now'}"
         _entry(sv, s, game, "RESUME", notice, by)
@@ -111,6 +115,7 @@ def extend(sv: Services, game_id: str, hours: float, by: str = "the GM") -> str:
         if game.status != "active" or game.deadline is None:
             raise ServerError(f"game {game_id} has no running deadline to extend ({game.status})")
         game.deadline = aware(game.deadline) + timedelta(hours=hours)
+        clocks.grant(s, game, hours * 3600)  # with a time bank: every running clock, never banked
         notice = f"{by} extended the deadline by {hours:g} hours"
         _entry(sv, s, game, f"EXTEND {hours:g}", notice, by)
         _sitreps(sv, s, game)
@@ -152,9 +157,10 @@ def rollback(sv: Services, game_id: str, to_seq: int, by: str = "the GM") -> str
             s.add(sub)
         game.status, game.held_reason, game.outcome_json = "active", "", ""
         enter_phase(game, ruleset, state, now)
+        clocks.start_phase(s, game, ruleset.phase(state), now)
         notice = f"{by} rolled the game back to turn {game.turn}, {game.phase_title}; send orders again"
         payload = {"command": f"ROLLBACK {to_seq}", "by": by, "to_seq": to_seq, "notices": [notice],
-                   "deadline": iso(game.deadline)}
+                   "deadline": iso(game.deadline), **clocks.clock_payload(s, game, now)}
         append_entry(s, game, "rollback", payload, ruleset.dump(state), now)
         sv.states.remember(game, state)
         sv.sitreps.queue(s, game, ruleset, state)
@@ -191,6 +197,8 @@ def replace_player(sv: Services, game_id: str, seat: str, email: str | None = No
                                   "each side needs its own key")
             # a new key is a new player, who starts with the whole vacation allowance
             row.pubkey, row.fingerprint, row.vacation_used = key.line(), key.fingerprint, 0.0
+            row.missed, row.bot, row.vacation_balance = 0, "", 0.0  # a new player: plays the seat, earns anew
+            clocks.start_seat(s, game, row, sv.deps.clock())
             changed.append("key")
         if email is not None:
             row.email = email
@@ -207,6 +215,8 @@ def replace_player(sv: Services, game_id: str, seat: str, email: str | None = No
                   f"{by} changed the {' and '.join(changed)} of {seat}'s player")
         _entry(sv, s, game, f"REPLACE {seat} {','.join(changed)}", notice, by,
                extra={"seat": seat, "changed": changed, **zone, **held})
+        if key is not None:
+            _history(sv, s, game, row)
         _sitreps(sv, s, game)
         s.commit()
     return notice + (f" (new {', '.join(changed)})" if key is not None and len(changed) > 1 else "")
@@ -288,20 +298,31 @@ def vacation(sv: Services, game_id: str, seat: str, hours: float) -> str:
         row = _seat(s, game_id, seat)
         if row is None:
             raise ServerError(f"game {game_id} has no side {seat!r}")
-        left = game.vacation_hours - row.vacation_used
+        if game.vacation_hours <= 0:
+            raise ServerError(f"game {game_id} allows no vacation")
+        left = row.vacation_balance if game.vacation_earn else game.vacation_hours - row.vacation_used
         if not 0 < hours <= left:
-            raise ServerError(f"vacation of {hours:g} hours: you have {left:g} of the game's "
+            raise ServerError(f"vacation of {hours:g} hours: you have earned {left:g} ({game.vacation_earn:g} "
+                              f"a day of play, at most {game.vacation_hours:g})" if game.vacation_earn else
+                              f"vacation of {hours:g} hours: you have {left:g} of the game's "
                               f"{game.vacation_hours:g} left")
         if game.status != "active" or game.deadline is None:
             raise ServerError(f"game {game_id} has no running deadline ({game.status})")
         game.deadline = aware(game.deadline) + timedelta(hours=hours)
+        if game.clock:  # a time bank: only this seat's clock, and the time is never banked
+            clocks.grant(s, game, hours * 3600, seat)
         row.vacation_used += hours
+        if game.vacation_earn:
+            row.vacation_balance -= hours
         s.add(row)
-        notice = f"{seat} took {hours:g} hours of vacation; the deadline moved by as much"
-        _entry(sv, s, game, f"VACATION {hours:g}", notice, seat)
+        # the others see that the deadline moved, not why; the journal keeps the command, and who gave it
+        notice = (f"{seat}'s deadline moved by {hours:g} hours" if game.clock else
+                  f"the deadline moved by {hours:g} hours")
+        _entry(sv, s, game, f"VACATION {hours:g}", notice, seat,
+               extra={"seat": seat, "vacation_left": round(left - hours, 3)})
         _sitreps(sv, s, game)
         s.commit()
-    return notice
+    return f"{seat} took {hours:g} hours of vacation; {notice}"
 
 
 def run_command(sv: Services, game_id: str, verb: str, args: list[str], *, by: str, seat: str = "") -> str:
@@ -347,6 +368,8 @@ def _run(sv: Services, game_id: str, verb: str, args: list[Any], *, by: str, sea
         from pbem.club.players import profile_command
 
         return profile_command(sv, _seat_key(sv, game_id, seat), args)
+    if verb == "REST":
+        return rest(sv, game_id, seat, args[0])
     raise ServerError(f"unknown command {verb!r}")
 
 
@@ -356,3 +379,108 @@ def _seat_key(sv: Services, game_id: str, seat: str) -> str:
     if row is None or not row.fingerprint:
         raise ServerError(f"game {game_id} has no player of side {seat!r}")
     return row.fingerprint
+
+
+def _paused_at(s: Session, game_id: str) -> datetime | None:
+    """When the game was last paused (its latest PAUSE entry)."""
+    for j in s.exec(select(Journal).where(Journal.game_id == game_id, Journal.kind == "gm")
+                    .order_by(col(Journal.seq).desc())).all():
+        if json.loads(j.payload_json).get("command") == "PAUSE":
+            return aware(j.created_at)
+    return None
+
+
+def _history(sv: Services, s: Session, game: Game, seat: Seat) -> None:
+    """A new player of a seat gets the seat's sitreps so far, in one mail: what the seat saw, nothing more."""
+    rows = s.exec(select(Sitrep).where(Sitrep.game_id == game.id, Sitrep.seat == seat.name)
+                  .order_by(col(Sitrep.seq))).all()
+    if not rows or not seat.email:
+        return
+    rule = "\n\n" + "=" * 72 + "\n\n"
+    text = (f"You take over side {seat.name} of game {game.id}. Here is every situation report the side has "
+            f"had so far, oldest first; your current one, with the order form, follows in its own mail."
+            + rule + rule.join(r.text for r in rows))
+    html = "<hr>".join(r.html for r in rows)
+    sv.outbox.queue(s, kind="notice", to=seat.email, subject=f"[{game.id}] {seat.name}: the side's sitreps so far",
+                    text=text, html=html, msg_id=sv.outbox.message_id("history", game.id, seat.name, game.journal_seq),
+                    now=sv.deps.clock(), game_id=game.id)
+
+
+def clock_settings(sv: Services, game_id: str, *, clock: str | None = None, abandon_after: int | None = None,
+                   bots: tuple[str, ...] = (), vacation_earn: float | None = None, by: str = "the GM") -> str:
+    """Before a game starts: its time bank (``bank:3d+1d/5d``), after how many missed phases in a row a seat
+    is in civil disorder, and the seats the rules' scripted player plays from the start."""
+    try:
+        spec = ClockSpec.parse(clock) if clock else None
+    except ClockError as exc:
+        raise ServerError(str(exc)) from None
+    if abandon_after is not None and not 0 <= abandon_after <= 100:
+        raise ServerError(f"abandon after {abandon_after} missed phases: give 0 (never) to 100")
+    if vacation_earn is not None and not 0 <= vacation_earn <= 24:
+        raise ServerError(f"vacation earned a day: {vacation_earn:g} hours; give 0 (all at once) to 24")
+    with sv.deps.session() as s:
+        game = _claimed(s, game_id)
+        if game.status != "open":
+            raise ServerError(f"game {game_id} has started: its clock and seats are set before it starts")
+        said = []
+        if spec is not None and clock is not None:
+            game.clock = clock.strip().lower()
+            said.append(f"each side plays on a time bank: {spec.text()}")
+        if abandon_after is not None:
+            game.abandon_after = abandon_after
+            if abandon_after:
+                said.append(f"a side that sends no orders for {abandon_after} phases in a row is played by the "
+                            "rules' scripted player until a new player takes it")
+        if vacation_earn is not None:
+            game.vacation_earn = vacation_earn
+            said.append(f"each player earns {vacation_earn:g} hours of vacation a day of play, up to "
+                        f"{game.vacation_hours:g}" if vacation_earn else "vacation is given all at once")
+        seats = {x.name: x for x in clocks.seats_of(s, game)}
+        for name in bots:
+            row = seats.get(name)
+            if row is None:
+                raise ServerError(f"game {game_id} has no side {name!r} (its sides: {', '.join(sorted(seats))})")
+            if row.fingerprint:
+                raise ServerError(f"side {name} has a player already")
+            row.bot = "scripted"
+            s.add(row)
+        if bots and all(x.bot for x in seats.values()):
+            raise ServerError("every side would be scripted: leave at least one for a player")
+        if bots:
+            said.append(f"the rules' scripted player plays {', '.join(sorted(bots))}")
+        if not said:
+            return "nothing to change"
+        notice = "; ".join(said)
+        _entry(sv, s, game, "CLOCK", notice[:1].upper() + notice[1:], by,
+               extra={"clock": game.clock, "abandon_after": game.abandon_after, "bots": sorted(bots),
+                      "vacation_earn": game.vacation_earn})
+        s.commit()
+    return notice
+
+
+def rest(sv: Services, game_id: str, seat: str, days: tuple[int, ...]) -> str:
+    """A player's rest days: weekdays (in their zone) on which their clock stands still, from a week on.
+
+    They stop the clock and never add to it; the change waits :data:`pbem.clocks.bank.REST_NOTICE`, so
+    that a player late with orders cannot rest today.  Opponents see only that the deadline may move.
+    """
+    with sv.deps.session() as s:
+        game = _claimed(s, game_id)
+        row = _seat(s, game_id, seat)
+        if row is None:
+            raise ServerError(f"game {game_id} has no side {seat!r}")
+        if not game.clock:
+            raise ServerError(f"game {game_id} has no time bank; rest days stop a bank's clock")
+        now = sv.deps.clock()
+        if row.rest_from is not None and aware(row.rest_from) <= now:
+            row.rest_days = row.rest_next  # the change asked for earlier is in force
+        row.rest_next, row.rest_from = ",".join(map(str, days)), now + REST_NOTICE
+        s.add(row)
+        s.flush()
+        clocks.grant(s, game, 0.0, seat)  # the deadline of a phase that runs past the change moves with it
+        when = local_time(aware(row.rest_from), row.tz)
+        _entry(sv, s, game, f"REST {days_text(days)}", f"{seat}'s deadlines may move (a change of its clock's "
+               "rest days)", f"side {seat}", extra={"seat": seat, "rest_days": days_text(days_of(row.rest_next)),
+                                         "from": iso(row.rest_from)})
+        s.commit()
+    return f"{seat}: your clock rests on {days_text(days)} ({row.tz}) from {when}"

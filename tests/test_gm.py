@@ -128,7 +128,9 @@ def test_player_vacation_within_the_limit(gm_server, duel_game, keys):
     v = gm_server.ingest(command_mail(duel_game, "VACATION 48\n", keys["east"], side="east"))
     assert v.status == "accepted", v.line()
     assert gm_server.status(duel_game)["deadline"] > before
-    assert "east took 48 hours of vacation" in gm_server.sitrep(duel_game, "west").text
+    assert "east took 48 hours of vacation" in v.reasons[0]  # the player's answer says why; the others see only
+    assert "the deadline moved by 48 hours" in gm_server.sitrep(duel_game, "west").text  # that it moved (#21)
+    assert "vacation" not in gm_server.sitrep(duel_game, "west").text
     v = gm_server.ingest(command_mail(duel_game, "VACATION 30\n", keys["east"], side="east"))
     assert v.status == "accepted" and "you have 24 of the game's 72 left" in " ".join(v.reasons)
     assert "not accepted" in text_of(outbox(gm_server, "ack")[-1]).lower()

@@ -31,16 +31,21 @@ class Deadlines:
             # columns, not rows: a game's row carries its whole state, and a server holds thousands
             games = s.connection().execute(
                 sa_select(G.id, G.deadline, G.window, G.remind_hours, G.turn, G.phase, G.phase_title,
-                          G.awaiting_json, G.grace_hours).where(G.status == "active", G.deadline.is_not(None))).all()
+                          G.awaiting_json, G.grace_hours, G.clock).where(G.status == "active",
+                                                                         G.deadline.is_not(None))).all()
             for game in games:
-                deadline = aware(game.deadline)
-                if game.window != "orders" or deadline - timedelta(hours=game.remind_hours) > now or deadline < now:
+                latest = aware(game.deadline)  # with a time bank, the latest of the seats' own deadlines
+                if game.window != "orders" or latest < now or (
+                        not game.clock and latest - timedelta(hours=game.remind_hours) > now):
                     continue
                 subs = set(s.exec(select(Submission.seat).where(
                     Submission.game_id == game.id, Submission.turn == game.turn, Submission.phase == game.phase,
                     Submission.current == True)).all())  # noqa: E712
                 for seat in s.exec(select(Seat).where(Seat.game_id == game.id)).all():
-                    if seat.name not in json.loads(game.awaiting_json) or seat.name in subs:
+                    if seat.name not in json.loads(game.awaiting_json) or seat.name in subs or seat.bot:
+                        continue
+                    deadline = aware(seat.clock_due) if game.clock and seat.clock_due is not None else latest
+                    if deadline - timedelta(hours=game.remind_hours) > now or deadline < now:
                         continue
                     mid = self.outbox.message_id("remind", game.id, game.turn, game.phase, seat.name, iso(deadline))
                     if s.exec(select(Outbox.id).where(Outbox.message_id == mid)).first() is not None:
@@ -58,11 +63,16 @@ class Deadlines:
         return count
 
     def next_deadline(self) -> datetime | None:
-        """The earliest deadline of an active game (the daemon wakes then)."""
+        """The earliest deadline of an active game, or of a seat's own clock still to come (the daemon
+        wakes then)."""
         with self.deps.reader() as s:
             row = s.exec(select(Game.deadline).where(Game.status == "active", col(Game.deadline).is_not(None))
                          .order_by(col(Game.deadline)).limit(1)).first()
-        return aware(row)
+            own = s.exec(select(Seat.clock_due).join(Game, col(Game.id) == col(Seat.game_id)).where(
+                Game.status == "active", col(Seat.clock_due) > self.deps.clock())
+                .order_by(col(Seat.clock_due)).limit(1)).first()
+        times = [aware(t) for t in (row, own) if t is not None]
+        return min(times) if times else None
 
     def due_games(self) -> list[str]:
         """Active games whose deadline has passed or whose phase may already be complete."""
@@ -74,13 +84,25 @@ class Deadlines:
             subs = s.exec(select(Submission.game_id, Submission.seat).join(Game, col(Game.id) == col(Submission.game_id)).where(
                 Game.status == "active", Submission.current == True,  # noqa: E712
                 Submission.turn == Game.turn, Submission.phase == Game.phase)).all()
+            # seats the scripted player plays (never waited for) and seats on their own clocks (pbem.clocks)
+            seats = s.exec(select(Seat.game_id, Seat.name, Seat.bot, Seat.clock_due).join(
+                Game, col(Game.id) == col(Seat.game_id)).where(
+                Game.status == "active", (col(Seat.bot) != "") | col(Seat.clock_due).is_not(None))).all()
         have: dict[str, set[str]] = {}
         for gid, seat in subs:
             have.setdefault(gid, set()).add(seat)
+        bots: dict[str, set[str]] = {}
+        own: dict[str, dict[str, datetime]] = {}
+        for gid, name, bot, clock_due in seats:
+            if bot:
+                bots.setdefault(gid, set()).add(name)
+            elif clock_due is not None:
+                own.setdefault(gid, {})[name] = aware(clock_due)
         due = []
         for gid, deadline, awaiting in rows:
+            owing = set(json.loads(awaiting)) - have.get(gid, set()) - bots.get(gid, set())
             # grace is applied when resolving; asking early costs one cheap check
-            if (deadline is not None and aware(deadline) <= now) or awaiting == "[]" \
-                    or set(json.loads(awaiting)) <= have.get(gid, set()):
+            if (deadline is not None and aware(deadline) <= now) or awaiting == "[]" or not owing \
+                    or (gid in own and all(own[gid].get(x, now) <= now for x in owing)):
                 due.append(gid)
         return due

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 
 from sqlmodel import Session, select
 
+from pbem.clocks import seats as clocks
 from pbem.contact import ContactError, check_address, check_tz
 from pbem.core.data import Overrides
 from pbem.core.errors import PbemError
@@ -111,7 +112,8 @@ class GameLifecycle:
             s.add(row)
             s.flush()
             seats = s.exec(select(Seat).where(Seat.game_id == game_id)).all()
-            started = game.status == "open" and all(x.fingerprint for x in seats)
+            # a seat the scripted player plays from the start needs nobody (pbem.clocks)
+            started = game.status == "open" and all(x.fingerprint or x.bot for x in seats)
             if started:
                 self._start(s, game)
             s.commit()
@@ -127,7 +129,9 @@ class GameLifecycle:
         ruleset, state = sv.states.load(game)
         game.status = "active"
         enter_phase(game, ruleset, state, now)
-        append_entry(s, game, "start", {"deadline": iso(game.deadline)}, ruleset.dump(state), now)
+        clocks.start_phase(s, game, ruleset.phase(state), now)
+        append_entry(s, game, "start", {"deadline": iso(game.deadline), **clocks.clock_payload(s, game, now)},
+                     ruleset.dump(state), now)
         sv.states.remember(game, state)
         sv.sitreps.queue(s, game, ruleset, state)
 

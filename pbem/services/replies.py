@@ -121,7 +121,8 @@ def accept(outbox: OutboxService, msg: Message, ctx: IntakeContext, sha: str, no
              "lines": [{"line_no": ln.line_no, "text": ln.text} for ln in f.lines],
              "notes": list(msg.checked.notes) + msg.notes, "replaced": replaced_at, "unchanged": msg.unchanged,
              "fingerprint": msg.key.fingerprint if msg.key else "", "completes": completes, "resolved": False,
-             "deadline": "" if completes else local_time(aware(game.deadline), seat.tz),
+             # a game with a time bank: the side's own deadline (pbem.clocks)
+             "deadline": "" if completes else local_time(aware(seat.clock_due or game.deadline), seat.tz),
              "message_id": msg.mail.message_id}
     text, html = render_reply("ack", reply)
     writes.outbox.append(outbox_row(

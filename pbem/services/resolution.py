@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping
 
 from sqlmodel import Session, col, select
 
+from pbem.clocks import seats as clocks
 from pbem.core.errors import PbemError
 from pbem.core.orders import parse_order_file
 from pbem.core.play import MAX_AUTOMATIC_PHASES, phase_dice
@@ -68,9 +69,12 @@ class ResolutionService:
             subs = {row.seat: row for row in s.exec(select(Submission).where(
                 Submission.game_id == game.id, Submission.turn == phase.turn, Submission.phase == phase.name,
                 Submission.current == True)).all()}  # noqa: E712
-            missing = sorted(phase.awaiting - subs.keys())
+            # seats the scripted player plays are never waited for; orders their player sent still count
+            bots = clocks.bot_seats(s, game) & (phase.awaiting - subs.keys())
+            missing = sorted(phase.awaiting - subs.keys() - bots)
             deadline = aware(game.deadline)
-            due = force or (deadline is not None and now >= deadline + timedelta(hours=game.grace_hours))
+            due = force or (deadline is not None and now >= deadline + timedelta(hours=game.grace_hours)) \
+                or clocks.overdue(s, game, missing, now)
             if phase.awaiting and (missing or game.wait_for_deadline) and not due:
                 break
             if missing and len(missing) > game.max_missing and not force:
@@ -82,13 +86,16 @@ class ResolutionService:
                 # it again would replay one set of orders until the game moved on.  A ruleset bug: hold.
                 raise PbemError(f"phase {phase.key} came round again after it was resolved; a phase key "
                                 "must never repeat (advance the turn before a phase comes back)")
-            force = False
+            forced, force = force, False
             automatic = automatic + 1 if not phase.awaiting else 0
             if automatic > MAX_AUTOMATIC_PHASES:
                 raise PbemError(f"{automatic} phases in a row await nobody; the ruleset seems to loop")
             texts = {seat: row.text for seat, row in sorted(subs.items())
                      if seat in phase.awaiting or seat in phase.optional}
-            state = self._resolve_one(s, game, ruleset, state, phase, texts, missing, now)
+            played = clocks.bot_texts(ruleset, state, game, phase, bots)
+            missing = sorted({*missing, *(bots - played.keys())})
+            state = self._resolve_one(s, game, ruleset, state, phase, {**texts, **played}, missing, now,
+                                      subs=subs, played=sorted(played), forced=forced)
             resolved.add((phase.turn, phase.name))
             count += 1
         if count:
@@ -99,15 +106,28 @@ class ResolutionService:
         return count
 
     def _resolve_one(self, s: Session, game: Game, ruleset: Ruleset, state: Any, phase: Phase,
-                     texts: Mapping[str, str], missing: list[str], now: datetime) -> Any:
+                     texts: Mapping[str, str], missing: list[str], now: datetime, *,
+                     subs: Mapping[str, Submission], played: list[str], forced: bool) -> Any:
         orders = stored_orders(ruleset, state, texts, missing)
         dice = phase_dice(bytes.fromhex(game.seed_hex), phase)
         result = ruleset.resolve(state, orders, dice)
+        bank, told, gm = clocks.settle(s, game, phase, subs, missing, played, now, forced)
         enter_phase(game, ruleset, result.state, now)
+        clocks.start_phase(s, game, ruleset.phase(result.state), now)
         notices = [f"{seat} sent no orders by the deadline; the rules' default for missing orders was used"
                    for seat in missing]
-        payload = {"phase": phase.key, "orders": dict(texts), "missing": missing, "notices": notices,
-                   "deadline": iso(game.deadline)}
+        notices += [f"{seat}'s orders were written by the scripted player" for seat in played] + told
+        payload: dict[str, Any] = {"phase": phase.key, "orders": dict(texts), "missing": missing,
+                                   "notices": notices, "deadline": iso(game.deadline)}
+        if played:
+            payload["bots"] = played
+        if bank:
+            payload["clocks"] = bank
+        payload.update(clocks.clock_payload(s, game, now))
+        if gm:
+            self.outbox.notify_gm(s, game, "civil disorder", f"Game {game.id}:\n" + "\n".join(gm) + "\n\nSeat a "
+                                  f"new player with `pbem gm replace {game.id} SIDE --email ADDRESS --key KEYFILE` "
+                                  "(they get the seat's sitreps so far, and nothing more).", now)
         append_entry(s, game, "resolve", payload, ruleset.dump(result.state), now, result.events, dice.rolls, phase)
         return result.state
 

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 
 from sqlmodel import Session, col, select
 
+from pbem.clocks.seats import clock_line
 from pbem.core.play import orders_text
 from pbem.core.ruleset import Ruleset
 from pbem.journal import dumps, local_time, sitrep_context
@@ -40,8 +41,11 @@ def build_sitrep(ruleset: Ruleset, game: Game, seat: Mapping[str, Any], state: A
     so ``pbem replay`` can rebuild it byte for byte.  ``server_key`` is the fingerprint of the key
     that signs the server's mail, named in the footer so a player knows which key to expect.
     """
-    deadline = next((datetime.fromisoformat(e["payload"]["deadline"]) for e in reversed(entries)
-                     if e["payload"].get("deadline")), None)
+    # a game with a time bank records each seat's own deadline and clock beside the game's (pbem.clocks)
+    last: dict[str, Any] = next((e["payload"] for e in reversed(entries) if e["payload"].get("deadline")), {})
+    own = last.get("deadlines", {}).get(seat["name"]) or last.get("deadline")
+    deadline = datetime.fromisoformat(own) if own else None
+    bank = last.get("banks", {}).get(seat["name"])
     view = ruleset.view(state, seat["name"])
     phase = ruleset.phase(state)
     owes = phase is not None and (seat["name"] in phase.awaiting or seat["name"] in phase.optional)
@@ -61,6 +65,7 @@ def build_sitrep(ruleset: Ruleset, game: Game, seat: Mapping[str, Any], state: A
             "phase_title": (phase.title or phase.name) if phase else "game over",
             "prompt": phase.prompt if phase and owes else "",
             "deadline": local_time(deadline, seat.get("tz", "UTC")) if owes else "",
+            "clock": clock_line(bank) if owes and bank is not None else "",
             "seed_commitment": game.seed_commitment, "seed": game.seed_hex if over else None,
             "server_key": server_key,
             "seed_salt": game.seed_salt if over else None,
@@ -106,6 +111,8 @@ class SitrepService:
                          phase=game.phase, view_json=built.view_json, text=built.text, html=built.html,
                          png=built.png, message_id=mid, renderer=RENDERER, created_at=self.deps.clock()))
             what = "final report" if over else f"turn {game.turn} {game.phase_title}"
+            if not seat.email:  # a seat the rules' scripted player plays from the start: kept, mailed to nobody
+                continue
             self.outbox.queue(s, kind="sitrep", to=seat.email, subject=f"[{game.id}] {seat.name}: {what}",
                               text=built.text, html=built.html, msg_id=mid, now=self.deps.clock(), game_id=game.id,
                               png=built.png, form=built.form)

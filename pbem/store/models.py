@@ -52,6 +52,10 @@ class Game(SQLModel, table=True):
     data_json: str = Field(default="{}", sa_column=Column(Text, nullable=False))
     created_at: datetime
     updated_at: datetime
+    # issue 21: "bank:3d+1d/5d" runs a time bank per seat (pbem.clocks.bank); "" a window or weekly slots
+    clock: str = Field(default="", max_length=64)
+    abandon_after: int = 0  # missed phases in a row before a seat is in civil disorder; 0: never
+    vacation_earn: float = 0.0  # hours of vacation a player earns a day of play, up to vacation_hours; 0: all at once
 
 
 class Seat(SQLModel, table=True):
@@ -66,6 +70,18 @@ class Seat(SQLModel, table=True):
     fingerprint: str = Field(default="", index=True, max_length=80)
     tz: str = "UTC"
     vacation_used: float = 0.0  # hours
+    # the seat's clock (pbem.clocks), in games with a time bank: seconds in the bank when its clock started
+    # this phase (None before its first phase), when it started, what was granted beside the bank, when it ends
+    bank: Optional[float] = None
+    clock_start: Optional[datetime] = None
+    clock_grant: float = 0.0
+    clock_due: Optional[datetime] = None
+    rest_days: str = Field(default="", max_length=32)  # weekdays its clock rests, "5,6" (Monday 0), seat's zone
+    rest_next: str = Field(default="", max_length=32)  # the rest days asked for, in force from rest_from
+    rest_from: Optional[datetime] = None
+    missed: int = 0  # phases in a row it owed orders and sent none
+    bot: str = Field(default="", max_length=16)  # "" | "disorder" (abandoned) | "scripted" (from the start)
+    vacation_balance: float = 0.0  # hours of vacation earned and not spent (games with vacation_earn)
 
 
 class Inbound(SQLModel, table=True):
