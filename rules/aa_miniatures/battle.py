@@ -23,7 +23,7 @@ from .moving import move
 from .movement import overstacked
 from .movement import placement_problem
 from .orders import Air, Attack, Face, Hold, Load, Move, Overwatch, Unload
-from .tables import VEHICLE, tables
+from .tables import VEHICLE
 from .fog import dice_seen_by, tell, witnesses
 from .working import Battle
 from .working import name as _name
@@ -98,7 +98,7 @@ def _overwatch(w: Work[Battle], unit: Unit, order: Overwatch) -> str | None:
         return f"{unit.id} is Disrupted and cannot go on Overwatch (L224)"
     b = w.data
     points = sum(u.stats.cost for u in (*b.all(), *b.lost) if u.side == unit.side)
-    limit = max(2, tables()["overwatch"]["per_100_points"] * points // 100)
+    limit = combat.overwatch_limit(points)
     if sum(1 for u in b.all() if u.side == unit.side and u.overwatch is not None and u.id != unit.id) >= limit:
         return f"the side already has {limit} units on Overwatch (L236)"  # two seats' orders together
     d = NAMES.index(order.face)

@@ -15,7 +15,7 @@ from .model import SIDES, Glimpse, Unit
 from .movement import path_problem, steps_of
 from .orders import Move
 from .reactions import Shot, best_hex, can_react, fire, on_row, placed, provokes
-from .tables import VEHICLE
+from .tables import VEHICLE, tables
 from .working import Battle, name
 
 #: What ``reactions`` returns when it asked a seat and resolution must stop.
@@ -177,7 +177,8 @@ def shoot(w: Work[Battle], shot: Shot, mover: Unit, a: Hex, b: Hex) -> Unit | No
     """One reaction fire; the mover Disrupted where it was fired at, or None."""
     bt = w.data
     firer = bt.units[shot.firer.id]
-    bt.fired.add(firer.id)
+    if shot.why == "df" or tables()["readings"]["ow_fire_uses_reaction"]:
+        bt.fired.add(firer.id)  # the unit's one reaction of the phase (L356; overwatch fire too, digest G23)
     bt.put(firer.but(overwatch=None))  # any fire ends Overwatch (L230, digest G23)
     target = placed(mover, a, b, shot.at)
     friends = [u for u in bt.all() if u.side == firer.side]

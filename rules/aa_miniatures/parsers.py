@@ -17,7 +17,7 @@ from .movement import FACING_RULE, STACK_RULE, path_problem, placement_problem
 from .orders import (Air, Answer, Attack, Buy, Face, Place, FireOrder, Hand, Hold, Initiative, Load, Move, Overwatch, Penalty,
                      Policy, Unload)
 from .reactions import DF_RULE, OW_RULE
-from .tables import AIRCRAFT, ARTILLERY, cards, scenarios, tables
+from .tables import AIRCRAFT, ARTILLERY, cards, scenarios
 
 ATTACK_RULE = "Attack and defence, L37-L74"
 AIR_RULE = "Attacks against aircraft, L76-L78"
@@ -255,7 +255,7 @@ def parse_overwatch(args: tuple[str, ...], view: View, seat: str) -> Overwatch:
 def overwatch_limit(view: View, seat: str) -> int:
     """2 per 100 points of the army (L236), never fewer than 2 (the scaling is lost, digest G24)."""
     points = sum(cards()[u["card"]].cost for u in (*view["units"], *view["lost"]) if u["side"] == seat)
-    return max(2, tables()["overwatch"]["per_100_points"] * points // 100)
+    return combat.overwatch_limit(points)
 
 
 POLICY_CHOICES = {"DF": ("ALWAYS", "NEVER", "VEHICLES", "SOLDIERS", "ASK"),
