@@ -104,3 +104,20 @@ def test_g23_overwatch_fire_is_the_units_one_reaction_unless_the_data_says_other
     with use_overrides(_readings(ow_fire_uses_reaction=False)):
         fired = _fire_along_the_row()
     assert len(fired) == 2 and "defensive fire at axis panzer in M12" in fired[1]
+
+
+def _t4(dice):
+    case = known.load_case(Path(__file__).parents[2] / "known" / "aa_miniatures" / "t4_overwatch_row.toml")
+    state = known.start_state(RULESET, case)
+    checked = RULESET.check_orders(RULESET.view(state, "axis"), "axis", [OrderLine(1, case.orders["axis"])])
+    return [e.text for e in RULESET.resolve(state, {"axis": checked.orders}, FixedDice(dice)).events
+            if e.kind == "reaction"]
+
+
+def test_g8_a_cover_roll_cancels_reaction_fire_unless_the_data_says_none():
+    """T4's overwatch fire hits the Panzer on the hill (L10, cover 5+ for a vehicle): a 6 on the cover roll
+    saves it by default; with ``cover_against_reaction = "none"`` no cover roll is made and it is Disrupted."""
+    hit = [6, 6, 6, 6, 1, 1, 1, 1, 1, 1, 6]
+    assert _t4(hit)[0].endswith(": a hit, but cover roll 6 saves it")
+    with use_overrides(_readings(cover_against_reaction="none")):
+        assert _t4(hit[:-1])[0].endswith(": Disrupted")
