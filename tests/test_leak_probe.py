@@ -227,6 +227,34 @@ def aa_miniatures_pairs():
                                 probe="ATTACK mg42 garand GRAZE",
                                 orders={"axis": "ATTACK mg42 garand GRAZE", "allies": "HOLD sherman_a"})
 
+    # The garand walks A4 -> A3 -> A2: from A3 it glimpses the MG 42 (G5), told to the Allies; the
+    # grenadier is seen from none of its hexes, wherever it stands behind the town (I6 or I5).
+    walk = [["first", "allies"], ["flow.step", "move-first"], ["units[id=garand].hex", parse_hex("A4")]]
+    yield "aa_miniatures", Pair("an enemy the moving unit never sees on its way (events)", "allies",
+                                state("aa_miniatures", AA_FOG, walk),
+                                state("aa_miniatures", AA_FOG, [*walk, ["units[id=grenadier].hex", parse_hex("I5")]]),
+                                orders={"allies": "MOVE garand A3 A2"})
+    # The meeting, fast cadence: the half-track in a full G12 carries garand_2, which may only get off
+    # next door; the Axis grenadier steps into G11 first, so the unload is stopped.  Who rides is unseen.
+    crowded = [["flow.step", "move-both"], ["first", "axis"],
+               ["units[id=sherman_1].hex", parse_hex("G12")], ["units[id=garand_1].hex", parse_hex("G12")],
+               ["units[id=captain].hex", parse_hex("G12")], ["units[id=grenadier_1].hex", parse_hex("G10")]]
+    meeting = {"scenario": "meeting", "options": {"visibility": "fog", "cadence": "fast"}}
+    rider = {"id": "rider", "side": "allies", "hex": [0, 0], "facing": 0, "aboard": "halftrack"}
+    yield "aa_miniatures", Pair("who rides in a transport whose unload an enemy stops (events)", "axis",
+                                state("aa_miniatures", meeting, [*crowded, ["cargo", [dict(rider, card="garand")]]]),
+                                state("aa_miniatures", meeting, [*crowded, ["cargo", [dict(rider, card="bazooka")]]]),
+                                probe="MOVE grenadier_1 G11",
+                                orders={"allies": "UNLOAD rider AT G11", "axis": "MOVE grenadier_1 G11"})
+    # Two players a side, sealed set-up in fog: where the Allies' second seat's bazooka starts is theirs.
+    two = {"scenario": "skirmish", "options": {"visibility": "fog", "players_per_side": 2}}
+    yield "aa_miniatures", Pair("where a partner's unit starts in a two-seat sealed set-up", "axis-1",
+                                state("aa_miniatures", two),
+                                state("aa_miniatures", two, [["units[id=bazooka].hex", parse_hex("F12")]]),
+                                probe="PLACE panzer AT D3",
+                                orders={"allies-1": "PLACE garand AT C11", "allies-2": "PLACE bazooka AT K10",
+                                        "axis-1": "PLACE panzer AT D3"})
+
 
 # -- Wing Leader: open information [5.2], but standing orders stay with their side ---------------------------
 

@@ -18,13 +18,13 @@ from pbem.core.hexgrid import distance
 from .board import hex_name, parse_hex
 from .reactions import Shot, can_react, fire
 from .los import aircraft_front, clear, cover_needed, enfilade, grazed_hexes
-from .model import SIDES, Unit, other
+from .model import SIDES, Glimpse, Unit, other
 from .moving import move
 from .movement import overstacked
 from .movement import placement_problem
 from .orders import Air, Attack, Face, Hold, Load, Move, Overwatch, Unload
-from .tables import VEHICLE, tables
-from .fog import dice_seen_by, tell, witnesses
+from .tables import VEHICLE
+from .fog import dice_seen_by, tell, tell_seen, witnesses
 from .working import Battle
 from .working import name as _name
 
@@ -85,11 +85,23 @@ def _unload(w: Work[Battle], seat: str, order: Unload) -> str | None:
     problem = placement_problem(b.board, b.all(), passenger, at)
     if problem is not None or distance(at, carrier.hex) > 1:
         return problem or f"{order.at} is not next to {carrier.id}"
+    there = [u for u in b.all() if u.hex == at and u.side != passenger.side] if at != carrier.hex else []
+    if there:  # it came there after the order was written (fast cadence, alternating lists)
+        _reveal(b, passenger.side, there)  # on the table the passenger's side would see it there
+        return (f"{passenger.id} cannot get off at {order.at}: {_name(there[0])} is there, and a passenger gets "
+                f"off next door only into a hex free of enemies (L9)")
     del b.cargo[passenger.id]
     b.put(passenger.but(hex=at, facing=carrier.facing, aboard=""))
     b.acted.add(passenger.id)
     tell(w, [b.units[passenger.id], carrier], f"{{0}} gets off {{1}} at {order.at}", "move")
     return None
+
+
+def _reveal(b: Battle, side: str, units: Sequence[Unit]) -> None:
+    """In fog, ``side`` remembers ``units`` where they stand now (an enemy met on the table shows itself)."""
+    if b.state.fog:
+        for u in units:
+            b.passing[(side, u.id)] = Glimpse(side, u.id, u.card, u.hex, u.facing, b.work.turn)
 
 
 def _overwatch(w: Work[Battle], unit: Unit, order: Overwatch) -> str | None:
@@ -98,7 +110,7 @@ def _overwatch(w: Work[Battle], unit: Unit, order: Overwatch) -> str | None:
         return f"{unit.id} is Disrupted and cannot go on Overwatch (L224)"
     b = w.data
     points = sum(u.stats.cost for u in (*b.all(), *b.lost) if u.side == unit.side)
-    limit = max(2, tables()["overwatch"]["per_100_points"] * points // 100)
+    limit = combat.overwatch_limit(points)
     if sum(1 for u in b.all() if u.side == unit.side and u.overwatch is not None and u.id != unit.id) >= limit:
         return f"the side already has {limit} units on Overwatch (L236)"  # two seats' orders together
     d = NAMES.index(order.face)
@@ -124,9 +136,13 @@ def _attack(w: Work[Battle], attacker: Unit, order: Attack) -> str | None:
     _roll_attack(w, attacker, target)
     extra = [b.unit(order.second)] if order.second else _grazed(b, attacker, target) if order.graze else []
     for other_target in extra:
-        if other_target is None or _attack_problem(b, attacker, other_target) is not None:
-            if order.graze and b.state.fog:  # a grazed unit out of sight: saying so would reveal it
-                continue
+        why = "no longer on the map" if other_target is None else _attack_problem(b, attacker, other_target)
+        if why is not None and order.graze and other_target is not None:
+            # grazing fire reaches only a unit the attacker sees in range (a reading of L278); told to the
+            # sides that see both, so an unseen grazed unit is never named or hinted at (fog)
+            tell_seen(w, [attacker, other_target], f"{{0}}'s grazing fire does not reach {{1}}: {why}", "skipped")
+            continue
+        if why is not None:
             w.say(f"{_name(attacker)} cannot make its second attack", to=attacker.side, kind="skipped")
             continue
         _roll_attack(w, attacker, other_target)

@@ -49,7 +49,8 @@ def die_modifier(attacker: Unit, target: Unit, *, enfilade: bool = False, aircra
     mods = tables()["modifiers"]
     total = mods["impaired"] if attacker.impaired else 0
     aircraft = target.stats.kind == AIRCRAFT
-    if aircraft and not aircraft_front and not attacker.stats.has("antiair"):
+    exempt = attacker.stats.has("antiair") and tables()["readings"]["aa_shooters_exempt"]
+    if aircraft and not aircraft_front and not exempt:
         total += mods["aircraft_target"]
     if enfilade and target.stats.kind not in (VEHICLE, AIRCRAFT):
         total += mods["enfilade"]
@@ -101,6 +102,14 @@ def casualty(unit: Unit) -> Unit | None:
         damaged = damaged or colour == "red"
     overwatch = None if disrupted else unit.overwatch  # becoming Disrupted ends Overwatch (L232)
     return unit.but(disrupted=disrupted, damaged=damaged, pending=(), overwatch=overwatch)
+
+
+def overwatch_limit(points: int) -> int:
+    """The side's Overwatch limit: 2 units per 100 points (L236), at least 2; the scaling for other
+    armies is lost (digest G24), so the minimum and the rounding are data (``tables.toml [readings]``)."""
+    per, read = tables()["overwatch"]["per_100_points"], tables()["readings"]
+    scaled = per * (points // 100) if read["ow_whole_hundreds"] else per * points // 100
+    return max(read["ow_minimum"], scaled)
 
 
 def hit_chances(dice: int, modifier: int, d: int) -> tuple[float, float, float, float]:

@@ -104,6 +104,13 @@ def tell(w: Work, units: Sequence[Unit], text: str, kind: str) -> None:
         w.say(said, to=tuple(sides), kind=kind)
 
 
+def tell_seen(w: Work, units: Sequence[Unit], text: str, kind: str) -> None:
+    """Say an event about ``units`` only to the sides that see every one of them (everyone when open)."""
+    audience = dice_seen_by(w, units)
+    if audience:
+        w.say(PLACE.sub(lambda m: name(units[int(m[1])]), text), to=audience, kind=kind)
+
+
 def dice_seen_by(w: Work, units: Sequence[Unit]) -> str | tuple[str, ...]:
     """Who is shown the dice of an action of ``units``: everyone in an open game, else the sides that
     see every unit named (the others read the dice, if at all, in the event told to them)."""

@@ -13,7 +13,7 @@ from .preview import attack_preview
 from .model import Unit
 from .movement import path_problem, placement_problem, speed
 from .parsers import budget as points_of, commanded, legal_targets, overwatch_limit, parse_air, reserve_of, units_of, zone
-from .tables import cards
+from .tables import abilities, cards
 
 
 def _awaited(view: View, seat: str) -> bool:
@@ -48,6 +48,14 @@ def _obstacle_effect(kind: str) -> str:
     return f" ({', '.join(said)})" if said else ""
 
 
+def _ability_lines(view: View, side: str) -> list[str]:
+    """The glossary entry of each special ability the side's units have (the glossary is lost: data)."""
+    rows = [*view["units"], *view["cargo"], *view["reserve"]]
+    held = sorted({a for r in rows if r["side"] == side for a in cards()[r["card"]].abilities})
+    glossary = abilities()
+    return [f"# ability {glossary[a]['title']} ({glossary[a]['ref']}): {glossary[a]['effect']}" for a in held]
+
+
 def order_form(view: View, seat: str) -> str:
     you, seat = seat, view.get("side", seat)  # below, ``seat`` is the side; what ``you`` command comes from the view
     head = [f"# Axis & Allies Miniatures, {view['scenario']}, turn {view['turn']} of {view['last_turn']}: "
@@ -73,6 +81,7 @@ def order_form(view: View, seat: str) -> str:
         body += [f"# {p['id']}: {p['name']} off the map{', Disrupted' if p['disrupted'] else ''}; may AIR"
                  for p in view["reserve"] if p["side"] == seat and commanded(view, p["id"])]
     body += [f"# obstacle: {o['name']} in {o['hex']}{_obstacle_effect(o['kind'])}" for o in view.get("obstacles", ())]
+    body += _ability_lines(view, seat)
     body += [f"# last seen: {g['side']} {g['id']} ({g['name']}) in {g['hex']} facing {g['facing']} on turn {g['turn']}"
              for g in view.get("last_known", ())]
     kept = [f"#   {s['text']}" for s in view["standing"]] or ["#   none"]

@@ -30,6 +30,7 @@ from .board import board_with, hex_name, obstacle_chart, obstacles_of, parse_hex
 from .fog import seen_enemies
 from .model import SIDES, State, Unit, other, seat_names, side_of
 from .moving import resume
+from .movement import overstacked
 from .ingest import CONDITIONS
 from .orders import ACTIONS, Air, Buy, Hand, Place, revive
 from .working import Battle
@@ -255,8 +256,28 @@ def _place(w: Work[Battle], orders: Mapping[str, Sequence[Order]]) -> None:
             hex_ = parse_hex(order.at)
             assert hex_ is not None
             b.put(b.units[order.unit].but(hex=hex_, facing=NAMES.index(order.face)))
+        kept = _over_full(b, side, placed, orders)
+        placed = [o for o in placed if o not in kept]
         w.say(f"{side} sets up: " + (", ".join(o.text()[6:] for o in placed) or "as the scenario places it"),
               to=side, kind="deploy")
+
+
+def _over_full(b: Battle, side: str, placed: Sequence[Place], orders: Mapping[str, Sequence[Order]]) -> list[Place]:
+    """Each seat's mail is checked alone (L1); with two seats a side, the partners' placements together
+    may still overfill a hex (a unit of one left by the scenario in the other's zone, then both moved).
+    The later placements into such a hex are undone, the unit back where the scenario put it, and the
+    seat told why."""
+    start = {u.id: u for u in b.state.units}
+    undone: list[Place] = []
+    for order in reversed(placed):
+        if parse_hex(order.at) not in overstacked(b.all(), side):
+            continue
+        b.put(start[order.unit])
+        undone.append(order)
+        seat = next((s for s in sorted(orders) if order in orders[s]), side)
+        b.work.say(f"{order.unit} cannot be set up at {order.at}: with your partner's units the hex would be over "
+                   f"full (Stacking, L1); it stays at {hex_name(start[order.unit].hex)}", to=seat, kind="deploy")
+    return undone
 
 
 def _deploy_prompt(state: State) -> str:

@@ -8,14 +8,13 @@ from typing import Any
 from pbem.core.errors import IllegalOrderError, OrderProblem, OrderSyntaxError
 from pbem.core.orders import OrderLine
 from pbem.core.scripts import ConditionKind, Conditions, If, scripted
-from pbem.core.standing import parse_cancel
 from pbem.core.verbs import Order, Verb, VerbTable, View
 
 from .movement import FACING_RULE, STACK_RULE, within_full
 from .board import hex_name, parse_hex, view_board
 from .fog import knowers
 from .orders import Attack, Buy, Overwatch, Place, unit_of
-from .parsers import (AIR_USAGE, SEATS_RULE, budget, parse_hand, ATTACK_RULE, BUILD_RULE, PLACE_RULE, PLACE_USAGE, parse_buy, parse_place, ATTACK_USAGE, STRIKE_RULE, TRANSPORT_RULE, overwatch_limit,
+from .parsers import (AIR_USAGE, CANCEL_RULE, MOVING_RULE, INITIATIVE_RULE, LISTS_RULE, ORDERS_RULE, parse_cancel_order, SEATS_RULE, budget, parse_hand, ATTACK_RULE, BUILD_RULE, PLACE_RULE, PLACE_USAGE, parse_buy, parse_place, ATTACK_USAGE, STRIKE_RULE, TRANSPORT_RULE, overwatch_limit,
                       parse_air, parse_attack, parse_choice, parse_face, parse_fire, parse_fire_order, parse_hold,
                       parse_hold_fire, parse_initiative, parse_load, parse_move, parse_overwatch, parse_penalty,
                       parse_policy, parse_unload, units_of)
@@ -30,7 +29,7 @@ ATTACK_VERBS = ("AIR", "ATTACK", "MOVE", "FACE", "HOLD", "OVERWATCH", "LOAD", "U
 # ---------------------------------------------------------------------------------- conditions
 def _parse_unit(args: tuple[str, ...], view: View, seat: str) -> tuple[str, ...]:
     if len(args) != 1 or not any(u["id"] == args[0].lower() for u in view["units"]):
-        raise OrderSyntaxError("expected a unit name after the condition", rule="attack and movement lists (by mail)")
+        raise OrderSyntaxError("expected a unit name after the condition", rule=LISTS_RULE)
     return (args[0].lower(),)
 
 
@@ -49,7 +48,7 @@ def _parse_unit_at(args: tuple[str, ...], view: View, seat: str) -> tuple[str, .
     h = parse_hex(args[1]) if len(args) == 2 else None
     if h is None or h not in view_board(view):
         raise OrderSyntaxError("expected a unit name and a hex of the map after AT (AT <unit> <hex>)",
-                               rule="attack and movement lists (by mail)")
+                               rule=LISTS_RULE)
     return (*_parse_unit(args[:1], view, seat), hex_name(h))
 
 
@@ -72,10 +71,10 @@ CONDITIONS = Conditions([
     ConditionKind("AT", _parse_unit_at,
                   lambda w, r, a: (u := _known(w, r, a[0])) is not None and hex_name(u.hex) == a[1],
                   "AT <unit> <hex> (it stands in that hex now)"),
-], rule="attack and movement lists (by mail)")
+], rule=LISTS_RULE)
 
 ORDERS = scripted(VerbTable([
-    Verb("MOVE", parse_move, "MOVE <unit> <hex> [<hex> ...] [FACE <dir>]", FACING_RULE),
+    Verb("MOVE", parse_move, "MOVE <unit> <hex> [<hex> ...] [FACE <dir>]", MOVING_RULE),
     Verb("FACE", parse_face, "FACE <unit> <dir>", FACING_RULE),
     Verb("ATTACK", parse_attack, ATTACK_USAGE, ATTACK_RULE),
     Verb("HOLD", parse_hold, "HOLD <unit>", FACING_RULE),
@@ -89,11 +88,11 @@ ORDERS = scripted(VerbTable([
     Verb("OW", parse_policy("OW"), "OW <unit>|ALL ALWAYS|NEVER|VEHICLES|SOLDIERS|ASK", OW_RULE),
     Verb("AA", parse_policy("AA"), "AA <unit>|ALL ALWAYS|NEVER", STRIKE_RULE),
     Verb("DF_ORDER", parse_fire_order, "DF_ORDER <unit> <unit> ...", DF_RULE),
-    Verb("INITIATIVE", parse_initiative, "INITIATIVE FIRST|SECOND", "initiative (digest G5)"),
+    Verb("INITIATIVE", parse_initiative, "INITIATIVE FIRST|SECOND|ASK", INITIATIVE_RULE),
     Verb("OVERSTACK_PENALTY", parse_penalty, "OVERSTACK_PENALTY HIGHEST_COST|LOWEST_COST|ALREADY_HIT", STACK_RULE),
     Verb("HAND", parse_hand, "HAND <unit> TO <seat>", SEATS_RULE),
-    Verb("CANCEL", parse_cancel, "CANCEL INITIATIVE | CANCEL DF <unit> | CANCEL OW <unit>", "standing orders"),
-], rule="orders"), CONDITIONS)
+    Verb("CANCEL", parse_cancel_order, "CANCEL INITIATIVE | CANCEL DF <unit> | CANCEL OW <unit>", CANCEL_RULE),
+], rule=ORDERS_RULE), CONDITIONS)
 
 
 def _one_order_per_unit(parsed: Sequence[tuple[OrderLine, Order]], view: View, seat: str) -> list[OrderProblem]:
@@ -118,8 +117,8 @@ def _one_order_per_unit(parsed: Sequence[tuple[OrderLine, Order]], view: View, s
 
 ANSWERS = VerbTable([Verb("FIRE", parse_fire, "FIRE [FROM|TO]", DF_RULE),
                      Verb("HOLD", parse_hold_fire, "HOLD", DF_RULE),
-                     Verb("FIRST", parse_choice("FIRST"), "FIRST", "initiative (digest G5)"),
-                     Verb("SECOND", parse_choice("SECOND"), "SECOND", "initiative (digest G5)")], rule=DF_RULE)
+                     Verb("FIRST", parse_choice("FIRST"), "FIRST", INITIATIVE_RULE),
+                     Verb("SECOND", parse_choice("SECOND"), "SECOND", INITIATIVE_RULE)], rule=DF_RULE)
 
 
 def _within_budget(parsed: Sequence[tuple[OrderLine, Order]], view: View, seat: str) -> list[OrderProblem]:

@@ -15,7 +15,7 @@ from .model import SIDES, Glimpse, Unit
 from .movement import path_problem, steps_of
 from .orders import Move
 from .reactions import Shot, best_hex, can_react, fire, on_row, placed, provokes
-from .tables import VEHICLE
+from .tables import VEHICLE, tables
 from .working import Battle, name
 
 #: What ``reactions`` returns when it asked a seat and resolution must stop.
@@ -42,6 +42,7 @@ def walk(w: Work[Battle], at: Unit, path: Sequence[Hex], face: str, *, entered: 
     start = at
     marks = {side: b.passing.get((side, at.id)) for side in SIDES}  # in fog: to tell who saw it on the way
     seen_at_start = knowers(w, [start]) if b.state.fog else {}
+    looked = _looking(w, at)
     for i, step in enumerate(steps_of(b.board, at, path)):
         heading = _heading(at.hex, step.hex)
         first = i == 0
@@ -51,6 +52,7 @@ def walk(w: Work[Battle], at: Unit, path: Sequence[Hex], face: str, *, entered: 
             said = f"fails to enter {hex_name(step.hex)} and stops in {hex_name(at.hex)}, facing {NAMES[heading]} (L29)"
             tell(w, [at], "{0} " + said, "move")
             _out_of_sight(w, b.units[at.id], _last_seen(b, start, marks, seen_at_start))
+            _glimpsed(w, b.units[at.id], looked)
             return
         b.put(at)
         stopped = reactions(w, at, at.hex, step.hex, path[i:], face, done if first else ())
@@ -59,10 +61,41 @@ def walk(w: Work[Battle], at: Unit, path: Sequence[Hex], face: str, *, entered: 
         if isinstance(stopped, Unit):
             b.put(stopped)
             _out_of_sight(w, stopped, _last_seen(b, start, marks, seen_at_start))
+            _glimpsed(w, stopped, looked)
             return
         at = at.but(hex=step.hex, facing=heading)
     b.put(at.but(facing=NAMES.index(face)))
     _moved(w, at, face, _last_seen(b, start, marks, seen_at_start))
+    _glimpsed(w, at, looked)
+
+
+def _looking(w: Work[Battle], mover: Unit) -> tuple[set[str], dict[str, Glimpse]]:
+    """In fog, before a move: the enemies the mover's side sees as it starts, and its glimpses so far."""
+    b = w.data
+    if not b.state.fog:
+        return set(), {}
+    enemies = [u for u in b.all() if u.side != mover.side]
+    seen = knowers(w, enemies)[mover.side]
+    return seen, {eid: g for (side, eid), g in b.passing.items() if side == mover.side}
+
+
+def _glimpsed(w: Work[Battle], mover: Unit, looked: tuple[set[str], dict[str, Glimpse]]) -> None:
+    """In fog, after a move: each enemy the mover caught sight of on its way, that its side did not see
+    as the move began and does not see where it ended, is told to the mover's side where it was seen
+    (the glimpse its view keeps as last seen); nobody else is told anything."""
+    b = w.data
+    if not b.state.fog:
+        return
+    seen, before = looked
+    now = knowers(w, [u for u in b.all() if u.side != mover.side])[mover.side]
+    for (side, eid), g in sorted(b.passing.items(), key=lambda kv: kv[0]):
+        if side != mover.side or eid in seen or eid in now or before.get(eid) is g or g.lost:
+            continue
+        enemy = b.units.get(eid)
+        if enemy is None:
+            continue
+        w.say(f"{name(mover)} on its way catches sight of {name(enemy)} in {hex_name(g.hex)} facing "
+              f"{NAMES[g.facing]}, then loses it", to=mover.side, kind="sighting")
 
 
 def _last_seen(b: Battle, start: Unit, marks: Mapping[str, Glimpse | None],
@@ -177,7 +210,8 @@ def shoot(w: Work[Battle], shot: Shot, mover: Unit, a: Hex, b: Hex) -> Unit | No
     """One reaction fire; the mover Disrupted where it was fired at, or None."""
     bt = w.data
     firer = bt.units[shot.firer.id]
-    bt.fired.add(firer.id)
+    if shot.why == "df" or tables()["readings"]["ow_fire_uses_reaction"]:
+        bt.fired.add(firer.id)  # the unit's one reaction of the phase (L356; overwatch fire too, digest G23)
     bt.put(firer.but(overwatch=None))  # any fire ends Overwatch (L230, digest G23)
     target = placed(mover, a, b, shot.at)
     friends = [u for u in bt.all() if u.side == firer.side]

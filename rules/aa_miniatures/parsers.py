@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from pbem.core.errors import IllegalOrderError, OrderSyntaxError
+from pbem.core.standing import parse_cancel
 from pbem.core.hexgrid import NAMES, Hex, direction, distance, neighbours
 from pbem.core.verbs import View, arity, one_of
 
@@ -17,7 +18,7 @@ from .movement import FACING_RULE, STACK_RULE, path_problem, placement_problem
 from .orders import (Air, Answer, Attack, Buy, Face, Place, FireOrder, Hand, Hold, Initiative, Load, Move, Overwatch, Penalty,
                      Policy, Unload)
 from .reactions import DF_RULE, OW_RULE
-from .tables import AIRCRAFT, ARTILLERY, cards, scenarios, tables
+from .tables import AIRCRAFT, ARTILLERY, cards, scenarios
 
 ATTACK_RULE = "Attack and defence, L37-L74"
 AIR_RULE = "Attacks against aircraft, L76-L78"
@@ -37,6 +38,12 @@ def _hex(name: str) -> Any:
     return h
 
 
+MOVING_RULE = "Terrain and movement, L11-L13; Unit facing, L15-L35"
+INITIATIVE_RULE = ("initiative: lost from the fragment (placeholder: 2d6 each, the winner chooses FIRST or SECOND; "
+                   "options cadence, movement)")
+LISTS_RULE = "attack and movement lists by mail (the sequence of play is lost: options cadence, movement)"
+ORDERS_RULE = "the orders of each window (the sequence of play is lost: options cadence, movement)"
+CANCEL_RULE = "standing orders by mail (DF, OW, AA: L212-L240, L340-L384; INITIATIVE; OVERSTACK_PENALTY: L5)"
 SEATS_RULE = "two players a side (option players_per_side; the fragment is for two players)"
 
 
@@ -79,20 +86,20 @@ def parse_move(args: tuple[str, ...], view: View, seat: str) -> Move:
     face = None
     if "FACE" in words:
         at = words.index("FACE")
-        arity(words[at + 1:], 1, usage, rule=FACING_RULE)
-        face, words = _facing(words[at + 1], FACING_RULE), words[:at]
+        arity(words[at + 1:], 1, usage, rule=MOVING_RULE)
+        face, words = _facing(words[at + 1], MOVING_RULE), words[:at]
     if len(words) < 2:
-        raise OrderSyntaxError(f"expected {usage}", rule=FACING_RULE)
-    unit = _own(view, seat, args[0], FACING_RULE)
+        raise OrderSyntaxError(f"expected {usage}", rule=MOVING_RULE)
+    unit = _own(view, seat, args[0], MOVING_RULE)
     path = []
     for w in words[1:]:
         h = parse_hex(w)
         if h is None:
-            raise OrderSyntaxError(f"{w} is not a hex name (a column letter and a row: C4)", rule=FACING_RULE)
+            raise OrderSyntaxError(f"{w} is not a hex name (a column letter and a row: C4)", rule=MOVING_RULE)
         path.append(h)
     problem = path_problem(view_board(view), units_of(view), unit, path)
     if problem is not None:
-        raise IllegalOrderError(f"{unit.id} cannot move so: {problem}", rule=FACING_RULE)
+        raise IllegalOrderError(f"{unit.id} cannot move so: {problem}", rule=MOVING_RULE)
     last_dir = NAMES[_heading(unit, path)]
     return Move(unit.id, tuple(hex_name(h) for h in path), face or last_dir)
 
@@ -148,7 +155,7 @@ def _ready_plane(view: View, seat: str, word: str) -> Unit:
         raise IllegalOrderError(f"{word} is not one of your aircraft off the map (yours: {ready})", rule=STRIKE_RULE)
     check_command(view, plane.id)
     if plane.disrupted:
-        raise IllegalOrderError(f"{plane.id} is Disrupted and cannot strike this turn (digest G16)", rule=STRIKE_RULE)
+        raise IllegalOrderError(f"{plane.id} is Disrupted and cannot strike this turn: a face-up Disrupted aircraft is not placed (a reading; L244-L252 give no placement rule)", rule=STRIKE_RULE)
     return plane
 
 
@@ -195,7 +202,8 @@ def parse_load(args: tuple[str, ...], view: View, seat: str) -> Load:
 
 def load_problem(view: View, unit: Unit, carrier: Unit) -> str | None:
     if not carrier.stats.has("transport"):
-        return f"{carrier.stats.name} carries nobody"
+        carriers = ", ".join(u.id for u in units_of(view) if u.side == unit.side and u.stats.has("transport"))
+        return f"{carrier.stats.name} carries nobody (your transports: {carriers or 'none'})"
     if unit.stats.kind not in ("soldier", ARTILLERY) or unit.disrupted:
         return f"{unit.id} cannot board: only soldiers and guns that may move do"
     if any(c["aboard"] == carrier.id for c in view["cargo"]):
@@ -237,6 +245,17 @@ def parse_unload(args: tuple[str, ...], view: View, seat: str) -> Unload:
     return Unload(passenger.id, hex_name(wanted))
 
 
+def parse_cancel_order(args: tuple[str, ...], view: View, seat: str) -> Any:
+    """``CANCEL <key>``: the key of one of the side's standing orders in force (the form lists them)."""
+    try:
+        return parse_cancel(args, view, seat)
+    except OrderSyntaxError:
+        raise OrderSyntaxError("expected CANCEL <key>, the key of a standing order in force, e.g. CANCEL DF pak40 "
+                               "or CANCEL INITIATIVE", rule=CANCEL_RULE) from None
+    except IllegalOrderError as e:
+        raise IllegalOrderError(e.message, rule=CANCEL_RULE) from None
+
+
 def parse_overwatch(args: tuple[str, ...], view: View, seat: str) -> Overwatch:
     """A ground unit, not Disrupted (L224), within the side's limit of 2 per 100 points (L236)."""
     arity(args, 2, "OVERWATCH <unit> <dir>", rule=OW_RULE)
@@ -255,7 +274,7 @@ def parse_overwatch(args: tuple[str, ...], view: View, seat: str) -> Overwatch:
 def overwatch_limit(view: View, seat: str) -> int:
     """2 per 100 points of the army (L236), never fewer than 2 (the scaling is lost, digest G24)."""
     points = sum(cards()[u["card"]].cost for u in (*view["units"], *view["lost"]) if u["side"] == seat)
-    return max(2, tables()["overwatch"]["per_100_points"] * points // 100)
+    return combat.overwatch_limit(points)
 
 
 POLICY_CHOICES = {"DF": ("ALWAYS", "NEVER", "VEHICLES", "SOLDIERS", "ASK"),
@@ -312,17 +331,17 @@ def parse_penalty(args: tuple[str, ...], view: View, seat: str) -> Penalty:
 
 
 def parse_initiative(args: tuple[str, ...], view: View, seat: str) -> Initiative:
-    arity(args, 1, "INITIATIVE FIRST|SECOND|ASK", rule="initiative (lost, digest G5)")
-    return Initiative(one_of(args[0].upper(), ("FIRST", "SECOND", "ASK"), "INITIATIVE", rule="initiative (digest G5)"))
+    arity(args, 1, "INITIATIVE FIRST|SECOND|ASK", rule=INITIATIVE_RULE)
+    return Initiative(one_of(args[0].upper(), ("FIRST", "SECOND", "ASK"), "INITIATIVE", rule=INITIATIVE_RULE))
 
 
 def parse_choice(word: str) -> Any:
     """FIRST or SECOND, answering the initiative question."""
     def parse(args: tuple[str, ...], view: View, seat: str) -> Answer:
-        arity(args, 0, word, rule="initiative (digest G5)")
+        arity(args, 0, word, rule=INITIATIVE_RULE)
         choices = view["asking"]["choices"] if view.get("asking") else ()
         if word not in choices:
-            raise IllegalOrderError(f"answer one of: {', '.join(choices)}", rule="initiative (digest G5)")
+            raise IllegalOrderError(f"answer one of: {', '.join(choices)}", rule=INITIATIVE_RULE)
         return Answer(word)
     return parse
 
@@ -394,14 +413,14 @@ def parse_fire(args: tuple[str, ...], view: View, seat: str) -> Answer:
 
 def parse_hold_fire(args: tuple[str, ...], view: View, seat: str) -> Answer:
     if "HOLD" not in (view["asking"]["choices"] if view.get("asking") else ()):
-        raise IllegalOrderError("answer FIRST or SECOND", rule="initiative (digest G5)")
+        raise IllegalOrderError("answer FIRST or SECOND", rule=INITIATIVE_RULE)
     arity(args, 0, "HOLD", rule=DF_RULE)
     return Answer("HOLD")
 
 
 
 # ------------------------------------------------------------------------------------ army build
-BUILD_RULE = "army build: 100 points a side (L236); set-up is lost (digest G29)"
+BUILD_RULE = "army build: 100 points a side (L236); the set-up rules are lost (option army=build, placeholder zones)"
 
 
 def zone(view: View, seat: str) -> list[Any]:
@@ -443,7 +462,7 @@ def parse_place(args: tuple[str, ...], view: View, seat: str) -> Place:
 
 
 PLACE_USAGE = "PLACE <unit> AT <hex> [FACE <dir>]"
-PLACE_RULE = "sealed deployment in fog (issue #17; set-up is lost, digest G29)"
+PLACE_RULE = "sealed deployment (option visibility=fog; the set-up rules are lost, placeholder zones)"
 
 
 def budget(view: View) -> int:

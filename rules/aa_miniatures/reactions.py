@@ -99,7 +99,7 @@ def fire(board: Board, shot: Shot, target: Unit, friends: Iterable[Unit], advanc
     if not hits:
         return False, text + ": no effect"
     need = cover_needed(board, target, firer.hex)
-    if need:
+    if need and combat.tables()["readings"]["cover_against_reaction"] == "cancels":
         same = combat.tables()["cover"]["same_hex"] if firer.hex == target.hex else 0
         c = roll(f"{target.id} cover roll")
         if c + same >= need:

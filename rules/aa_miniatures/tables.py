@@ -61,6 +61,13 @@ def cards() -> Mapping[str, Card]:
 
 
 @data_cache
+def abilities() -> Mapping[str, Any]:
+    """The special-abilities glossary (lost with the fragment): per ability, what the fragment says of it
+    (``fragment``, ``ref``) and what this game does (``effect``)."""
+    return MappingProxyType(load_data(PACKAGE, "data/units.toml")["abilities"])
+
+
+@data_cache
 def tables() -> Mapping[str, Any]:
     return load_data(PACKAGE, "data/tables.toml")
 

@@ -46,3 +46,29 @@ def test_the_meeting_engagement_is_about_a_hundred_points_a_side():
     state = RULESET.setup("meeting", RULESET.info.resolve_options({}), SeededDice(b"aa miniatures setup seed", "s"))
     for side in ("allies", "axis"):
         assert 90 <= sum(u.stats.cost for u in state.units if u.side == side) <= 100
+
+
+def test_every_ability_on_a_card_is_in_the_glossary_with_its_lines():
+    """The glossary is lost (digest G19): each ability a card carries has an entry citing the fragment's
+    lines, saying what the fragment says of it and what this game does."""
+    import re
+    from pbem.rules.aa_miniatures.tables import abilities, cards
+    glossary = abilities()
+    used = {a for c in cards().values() for a in c.abilities}
+    assert used == set(glossary), (used, set(glossary))
+    for key, row in glossary.items():
+        assert re.search(r"\bL\d+", row["ref"]) and row["fragment"] and row["effect"] and row["title"], key
+
+
+def test_the_order_form_explains_the_abilities_of_the_sides_units():
+    from pbem.core.dice import SeededDice
+    from pbem.rules.aa_miniatures import RULESET
+    state = RULESET.setup("meeting", RULESET.info.resolve_options({}), SeededDice(b"aa miniatures glossary seed", "s"))
+    data = RULESET.dump(state)
+    data["flow"]["step"] = "attack"
+    state = RULESET.load(data)
+    allies = RULESET.order_form(RULESET.view(state, "allies"), "allies")
+    assert "# ability Crack Shot (L78): +1 to every attack die" in allies      # the sniper
+    assert "# ability Transport (L9): LOAD <unit> INTO <transport>" in allies  # the half-track
+    axis = RULESET.order_form(RULESET.view(state, "axis"), "axis")
+    assert "# ability Anti-aircraft (AA)" in axis and "Transport (L9)" not in axis

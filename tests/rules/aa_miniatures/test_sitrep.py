@@ -107,3 +107,26 @@ def test_every_seat_picture_of_a_bot_game_is_readable_and_names_every_unit_it_sh
             assert len(names) == len(board(view["map"]).hexes)
             named = {t.text.split()[0] for t in pic.shapes if isinstance(t, Text)}
             assert {u["id"] for u in [*view["units"], *view.get("last_known", ())]} <= named
+
+
+@pytest.mark.parametrize("options", [{"players_per_side": 2}, {"players_per_side": 2, "visibility": "fog"}],
+                         ids=["two-seats", "two-seats-fog"])
+def test_with_two_players_a_side_the_sitrep_reads_the_side_and_says_who_commands_what(options):
+    """A seat (allies-1) is not a side (allies): its side's units are under YOUR SIDE'S UNITS, each saying
+    which seat commands it, and none of them is listed among the enemies."""
+    steps = play(RULESET, "meeting", SEED, options=options, max_phases=8)
+    step = next(s for s in steps if s.phase.name != "deploy")
+    seat = next(s for s in RULESET.seats(step.state) if s.name == "allies-1")
+    view, context = _context(step, seat)
+    text, page = render_sitrep("aa_miniatures", context)
+    assert "you are allies-1 (allies, with allies-2: you order the units commanded by you)" in text
+    own, enemies = text.split("YOUR SIDE'S UNITS")[1].split("ENEMY UNITS")
+    enemies = enemies.split("WHAT YOUR UNITS SEE")[0]
+    mine = [u for u in view["units"] if u["side"] == "allies"]
+    assert mine and {view["command"][u["id"]] for u in mine} == {"allies-1", "allies-2"}
+    for u in mine:
+        who = "you" if view["command"][u["id"]] == "allies-1" else "allies-2"
+        assert f"- {u['id']} ({u['name']}, {u['kind']}) in {u['hex']} facing {u['facing']} · commanded by {who}" in own
+        assert f"- {u['id']} (" not in enemies
+        assert f"<td>{u['id']}</td>" in page.split("Enemy units")[0]
+    assert all(f"- {u['id']} (" in enemies for u in view["units"] if u["side"] == "axis")
