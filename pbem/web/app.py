@@ -255,7 +255,8 @@ class Web:
             ids = list(s.exec(select(Sitrep.id).where(Sitrep.game_id == who[0], Sitrep.seat == who[1])
                               .order_by(col(Sitrep.id))).all())
         i = ids.index(row.id)
-        return self.page("sitrep.html.j2", row=row, form=form, base=base, seat=who[1],
+        due = re.search(r"^YOUR ORDERS — due (.+)$", row.text, re.M)
+        return self.page("sitrep.html.j2", row=row, form=form, base=base, seat=who[1], due=due and due.group(1),
                          prev=ids[i - 1] if i > 0 else None, next=ids[i + 1] if i + 1 < len(ids) else None,
                          png=f"{base}r/{row.id}.png" if row.png else None)
 
@@ -317,7 +318,7 @@ class Web:
         game = found[0]
         with self.deps.reader() as s:
             rows = s.exec(select(Sitrep).where(Sitrep.game_id == game.id, Sitrep.turn == turn)
-                          .order_by(col(Sitrep.seat), col(Sitrep.id))).all()
+                          .order_by(col(Sitrep.seq), col(Sitrep.seat), col(Sitrep.id))).all()
             turns = sorted(set(s.exec(select(Sitrep.turn).where(Sitrep.game_id == game.id,
                                                                   Sitrep.turn <= found[1])).all()))
         if not rows:

@@ -58,6 +58,8 @@ def test_a_seat_page_shows_the_stored_sitrep_the_map_and_the_form_it_was_mailed(
     with web_server.reader() as s:
         mailed = json.loads(s.exec(select(Outbox.parts_json).where(Outbox.message_id == latest.message_id)).one())
     assert mailed["form"] and mailed["form"].splitlines()[0] in page.text
+    due = re.search(r"YOUR ORDERS — due (.+)", latest.text).group(1)
+    assert f"Orders were due <strong>{due}</strong>, as this sitrep said." in page.text
     assert 'alt="The map of what west knew' in page.text
     png = client.get(f"/g/g1/west/r/{latest.id}.png")
     assert png.headers["content-type"] == "image/png" and png.content == latest.png
