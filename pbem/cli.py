@@ -492,7 +492,8 @@ def web(ctx, listen):
     server = _server(ctx)
     host, _, port = (listen or server.home.section("web")["listen"]).rpartition(":")
     logsetup.operator()
-    uvicorn.run(create_app(server.deps), host=host, port=int(port), log_config=None,
+    # no access log: a seat link's token is in the path of its first request
+    uvicorn.run(create_app(server.deps), host=host, port=int(port), log_config=None, access_log=False,
                 proxy_headers=True, forwarded_allow_ips="127.0.0.1")
 
 
