@@ -39,21 +39,34 @@ def _unb64(text: str) -> bytes:
 
 
 def load_secret(home: Path) -> bytes:
-    """The home's web secret, made on first use (readable by the owner only)."""
+    """The home's web secret, made on first use (readable by the owner only).
+
+    The daemon and `pbem web` may both be first: the file is made whole under a temporary name and
+    linked into place only if it is still missing, so both end up with the same secret.
+    """
     path = home / SECRET_FILE
     if not path.exists():
-        rotate_secret(home)
+        tmp = _write_new(home)
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            pass
+        finally:
+            tmp.unlink()
     return bytes.fromhex(path.read_text().strip())
 
 
 def rotate_secret(home: Path) -> None:
     """Write a new secret: every link and cookie made with the old one stops working."""
-    path = home / SECRET_FILE
-    tmp = path.with_suffix(".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.replace(_write_new(home), home / SECRET_FILE)
+
+
+def _write_new(home: Path) -> Path:
+    tmp = home / f".{SECRET_FILE}.{secrets.token_hex(6)}"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w") as f:
         f.write(secrets.token_hex(32) + "\n")
-    os.replace(tmp, path)
+    return tmp
 
 
 @dataclass(frozen=True)

@@ -250,3 +250,12 @@ def test_a_link_lasts_link_days(web_server, game, clock):
     assert fields["exp"] - clock.now.timestamp() <= timedelta(days=30).total_seconds()
     with pytest.raises(links.BadToken):
         signer.check(links.SEAT_COOKIE, token, clock.now)
+
+
+def test_the_secret_is_made_once_private_and_shared(tmp_path):
+    first = links.load_secret(tmp_path)
+    assert links.load_secret(tmp_path) == first and len(first) == 32
+    assert (tmp_path / links.SECRET_FILE).stat().st_mode & 0o777 == 0o600
+    links.rotate_secret(tmp_path)
+    assert links.load_secret(tmp_path) != first
+    assert sorted(p.name for p in tmp_path.iterdir()) == [links.SECRET_FILE]
