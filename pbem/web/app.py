@@ -38,6 +38,7 @@ from sqlalchemy import func
 from sqlalchemy import select as sa_select
 from sqlmodel import col, select
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
@@ -141,6 +142,16 @@ def _seat_url(game: str, seat: str) -> str:
     return f"/g/{quote(game, safe='')}/{quote(seat, safe='')}/"
 
 
+async def _form(request: Request, limit: int = 256 * 1024) -> dict[str, list[str]] | None:
+    """A posted urlencoded form (None when it is over ``limit`` bytes)."""
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            return None
+    return parse_qs(body.decode("utf-8", "replace"))
+
+
 def _style_hashes(html: str) -> str:
     return " ".join(f"'sha256-{base64.b64encode(hashlib.sha256(m.encode()).digest()).decode()}'"
                     for m in re.findall(r"<style>(.*?)</style>", html, re.S))
@@ -156,6 +167,7 @@ class Web:
         self.env = _env()
         self.secure = str(self.cfg.get("url", "")).startswith("https://")
         self.used_challenges: dict[str, float] = {}
+        self.intake: Any = None  # made on the first pasted order file (pbem.services.ingest.IntakeService)
 
     # ------------------------------------------------------------------ helpers
 
@@ -175,7 +187,7 @@ class Web:
 
     # ------------------------------------------------------------------ a seat's pages
 
-    async def link(self, request: Request) -> Response:
+    def link(self, request: Request) -> Response:
         try:
             fields = self.secret.signer().check(links.LINK, request.path_params["token"], self.now())
         except BadToken:
@@ -204,7 +216,7 @@ class Web:
                            "A side's pages open only through the private link its sitreps carry, for a while "
                            "after it was last used.")
 
-    async def seat_home(self, request: Request) -> Response:
+    def seat_home(self, request: Request) -> Response:
         who = self._seat_allowed(request)
         if who is None:
             return self._no_seat()
@@ -239,7 +251,7 @@ class Web:
         form = json.loads(sent).get("form") if sent else None
         return row, form
 
-    async def seat_sitrep(self, request: Request) -> Response:
+    def seat_sitrep(self, request: Request) -> Response:
         who = self._seat_allowed(request)
         if who is None:
             return self._no_seat()
@@ -273,6 +285,57 @@ class Web:
             return HTMLResponse(html, headers={"Content-Security-Policy": csp})
         return self.refuse(404, "No such part", "A sitrep has .txt, .html, .json and (with a map) .png.")
 
+    async def seat_orders(self, request: Request) -> Response:
+        """A signed order file pasted in, for when a player's mail is failing: it goes through the mail
+        intake as a message from the seat's address (the signature is still the only authentication;
+        the link only opens the page), and the verdict is shown here as well as mailed."""
+        limit = 3 * self.deps.home.max_message_bytes + 4096  # urlencoded, a character may take three bytes
+        form = await _form(request, limit) if request.method == "POST" else None
+        if request.method == "POST" and form is None:
+            return self.refuse(413, "Too long", "That is longer than the server takes by mail.")
+        return await run_in_threadpool(self._seat_orders, request, form)
+
+    def _seat_orders(self, request: Request, form: dict[str, list[str]] | None) -> Response:
+        who = self._seat_allowed(request)
+        if who is None:
+            return self._no_seat()
+        game_id, seat = who
+        base = _seat_url(game_id, seat)
+        with self.deps.reader() as s:
+            row = s.exec(select(Seat).where(Seat.game_id == game_id, Seat.name == seat)).first()
+            last = s.exec(select(Sitrep.message_id).where(Sitrep.game_id == game_id, Sitrep.seat == seat)
+                          .order_by(col(Sitrep.id).desc())).first()
+            sent = s.exec(select(Outbox.parts_json).where(Outbox.message_id == last)).first() if last else None
+        if row is None:
+            return self._no_seat()
+        mailed_form = json.loads(sent).get("form") if sent else None
+        verdict = None
+        text = ""
+        if form is not None:
+            text = form.get("signed", [""])[0].replace("\r\n", "\n")
+            if text.strip():
+                verdict = self._ingest(row, text)
+        return self.page("orders.html.j2", 200, seat=seat, game_id=game_id, base=base, form=mailed_form,
+                         verdict=verdict, text=text if verdict is None or verdict.status != "accepted" else "")
+
+    def _ingest(self, seat: Seat, text: str) -> Any:
+        from email.message import EmailMessage
+        from email.utils import formatdate
+
+        from pbem.services.ingest import IntakeService
+        from pbem.services.wiring import Services
+
+        if self.intake is None:
+            self.intake = IntakeService(Services.build(self.deps))
+        msg = EmailMessage()
+        msg["From"] = seat.email or f"web@{self.deps.domain}"
+        msg["To"] = self.deps.home.address
+        msg["Subject"] = f"orders for {seat.game_id} by the web page"
+        msg["Date"] = formatdate(self.now().timestamp())
+        msg["Message-ID"] = f"<web-{secrets.token_hex(12)}@{self.deps.domain}>"
+        msg.set_content(text if text.endswith("\n") else text + "\n")
+        return self.intake.ingest_many([bytes(msg)])[0]
+
     # ------------------------------------------------------------------ the archive
 
     def _public_turns(self, game: Game) -> int | None:
@@ -284,7 +347,7 @@ class Web:
             return game.turn - delay
         return None
 
-    async def archive(self, request: Request) -> Response:
+    def archive(self, request: Request) -> Response:
         with self.deps.reader() as s:
             games = s.exec(select(Game).order_by(col(Game.id))).all()
             shown = [{"id": g.id, "title": g.title, "ruleset": g.ruleset, "status": g.status, "turn": g.turn,
@@ -298,7 +361,7 @@ class Web:
         last = self._public_turns(game) if game is not None else None
         return (game, last) if game is not None and last is not None else None
 
-    async def archive_game(self, request: Request) -> Response:
+    def archive_game(self, request: Request) -> Response:
         found = self._public_game(request.path_params["game"])
         if found is None:
             return self.refuse(404, "Not public", "No such game, or it is still being played.")
@@ -310,7 +373,7 @@ class Web:
         return self.page("archive_game.html.j2", game=game, turns=turns, over=over,
                          outcome=json.loads(game.outcome_json).get("text", "") if game.outcome_json else "")
 
-    async def archive_turn(self, request: Request) -> Response:
+    def archive_turn(self, request: Request) -> Response:
         found = self._public_game(request.path_params["game"])
         turn = int(request.path_params["turn"])
         if found is None or turn > found[1]:
@@ -327,7 +390,7 @@ class Web:
         return self.page("archive_turn.html.j2", game=game, turn=turn, rows=rows,
                          prev=turns[i - 1] if i > 0 else None, next=turns[i + 1] if i + 1 < len(turns) else None)
 
-    async def archive_part(self, request: Request) -> Response:
+    def archive_part(self, request: Request) -> Response:
         found = self._public_game(request.path_params["game"])
         sid = int(request.path_params["sid"])
         part = self._sitrep(found[0].id, None, sid) if found else None
@@ -336,7 +399,7 @@ class Web:
         base = f"/archive/{quote(found[0].id, safe='')}/"
         return self._part(part[0], request.path_params["fmt"], f"{base}s/{sid}.png")
 
-    async def record(self, request: Request) -> Response:
+    def record(self, request: Request) -> Response:
         found = self._public_game(request.path_params["game"])
         if found is None or found[0].status not in PUBLIC_STATUSES:
             return self.refuse(404, "Not public", "The record of a game is public once it is over.")
@@ -361,11 +424,16 @@ class Web:
         return fields.get("k") == key.fingerprint
 
     async def gm_login(self, request: Request) -> Response:
+        form = await _form(request) if request.method == "POST" else None
+        if request.method == "POST" and form is None:
+            return self.refuse(413, "Too long", "That is longer than any signature.")
+        return await run_in_threadpool(self._gm_login, form)
+
+    def _gm_login(self, form: dict[str, list[str]] | None) -> Response:
         if self.deps.gm_key is None:
             return self.refuse(403, "No GM key", "Set [server] gm_key in config.toml to log in here.")
         problem = ""
-        if request.method == "POST":
-            form = parse_qs((await request.body()).decode("utf-8", "replace"))
+        if form is not None:
             challenge = form.get("challenge", [""])[0]
             signature = form.get("signature", [""])[0]
             problem = self._check_login(challenge, signature)
@@ -406,12 +474,12 @@ class Web:
         self.used_challenges[challenge] = now
         return ""
 
-    async def gm_logout(self, request: Request) -> Response:
+    def gm_logout(self, request: Request) -> Response:
         resp = RedirectResponse("/", 303)
         resp.delete_cookie("gm", path="/gm/")
         return resp
 
-    async def gm_home(self, request: Request) -> Response:
+    def gm_home(self, request: Request) -> Response:
         if not self._gm(request):
             return RedirectResponse("/gm/login", 303)
         from pbem.services.queries import Queries
@@ -436,10 +504,10 @@ class Web:
 
     # ------------------------------------------------------------------ the rest
 
-    async def index(self, request: Request) -> Response:
+    def index(self, request: Request) -> Response:
         return self.page("index.html.j2")
 
-    async def css(self, request: Request) -> Response:
+    def css(self, request: Request) -> Response:
         text = (resources.files("pbem.templates") / "web" / "web.css").read_text()
         return Response(text, media_type="text/css", headers={"Cache-Control": "max-age=3600"})
 
@@ -454,6 +522,7 @@ def create_app(deps: Deps, *, limit: RateLimit | None = None) -> ASGIApp:
         Route("/g/{game}/{seat}/", web.seat_home),
         Route("/g/{game}/{seat}/r/{sid:int}", web.seat_sitrep),
         Route("/g/{game}/{seat}/r/{sid:int}.{fmt}", web.seat_sitrep),
+        Route("/g/{game}/{seat}/orders", web.seat_orders, methods=["GET", "POST"]),
         Route("/archive/", web.archive),
         Route("/archive/{game}/", web.archive_game),
         Route("/archive/{game}/t/{turn:int}", web.archive_turn),

@@ -259,3 +259,30 @@ def test_the_secret_is_made_once_private_and_shared(tmp_path):
     links.rotate_secret(tmp_path)
     assert links.load_secret(tmp_path) != first
     assert sorted(p.name for p in tmp_path.iterdir()) == [links.SECRET_FILE]
+
+
+def test_signed_orders_pasted_on_the_web_go_through_the_mail_intake(web_server, game, client, keys):
+    from pbem.store.models import Inbound, Submission
+    from tests.helpers import order_text, signed
+
+    st = web_server.status("g1")
+    seat = st["owing"][0]
+    body = "DIG\n" if st["window"] == "interrupt" else "FIRE 4\n"
+    text = signed(order_text(web_server, "g1", seat, body), keys[seat])
+    # no link, no page: nothing is taken in
+    assert client.post(f"/g/g1/{seat}/orders", data={"signed": text}).status_code == 403
+    enter(client, web_server, seat)
+    form = client.get(f"/g/g1/{seat}/orders")
+    assert form.status_code == 200 and "PBEM-ORDERS 1" in form.text and form.headers["cache-control"] == "no-store"
+    forged = client.post(f"/g/g1/{seat}/orders", data={"signed": signed(order_text(web_server, "g1", seat, body),
+                                                                           keys["mallory"])})
+    assert "<h2>Rejected</h2>" in forged.text
+    ok = client.post(f"/g/g1/{seat}/orders", data={"signed": text.replace("\n", "\r\n")})  # as a browser posts it
+    assert "<h2>Accepted</h2>" in ok.text, ok.text
+    with web_server.reader() as s:
+        sub = s.exec(select(Submission).where(Submission.seat == seat).order_by(col(Submission.id).desc())).first()
+        inbound = s.get(Inbound, sub.inbound_id)
+    assert sub.text.endswith(body) and sub.current
+    assert inbound.sender == f"{seat}@players.test" and inbound.status == "accepted"
+    assert client.post(f"/g/g1/{seat}/orders", content=b"signed=" + b"x" * (4 << 20),
+                       headers={"content-type": "application/x-www-form-urlencoded"}).status_code == 413
