@@ -109,8 +109,8 @@ class SitrepService:
             told = any(en["payload"].get("notices") for en in entries)
             if not (owes or saw or told or over or last is None or force):
                 continue
-            link = seat_link(web["url"], signer, game.id, seat.name, self.deps.clock(), web["link_days"]) \
-                if signer else ""
+            link = seat_link(web["url"], signer, game.id, seat.name, seat.fingerprint, self.deps.clock(),
+                             web["link_days"]) if signer else ""
             built = build_sitrep(ruleset, game, seat_dict(seat), state, entries, self.deps.key_fingerprint, link)
             mid = self.outbox.message_id("sitrep", game.id, seat.name, game.journal_head)
             s.add(Sitrep(game_id=game.id, seat=seat.name, seq=game.journal_seq, from_seq=from_seq, turn=game.turn,

@@ -195,9 +195,12 @@ class Web:
                                "It has expired, or the GM has revoked every link. The next sitrep you are "
                                "mailed carries a fresh one.")
         game, seat = str(fields["g"]), str(fields["s"])
+        if not self._player_holds(game, seat, fields.get("k")):
+            return self.refuse(403, "This link no longer opens anything",
+                               "The side has passed to another player since this link was mailed.")
         minutes = float(self.cfg["cookie_minutes"])
         exp = min(self.now() + timedelta(minutes=minutes), datetime.fromtimestamp(fields["exp"], self.now().tzinfo))
-        value = self.secret.signer().make(links.SEAT_COOKIE, {"g": game, "s": seat}, exp)
+        value = self.secret.signer().make(links.SEAT_COOKIE, {"g": game, "s": seat, "k": fields["k"]}, exp)
         resp = RedirectResponse(_seat_url(game, seat), 303)
         self.cookie(resp, _cookie_name(game, seat), value, "/g/", minutes)
         return resp
@@ -209,7 +212,15 @@ class Web:
             fields = self.secret.signer().check(links.SEAT_COOKIE, value, self.now())
         except BadToken:
             return None
-        return (game, seat) if (fields.get("g"), fields.get("s")) == (game, seat) else None
+        if (fields.get("g"), fields.get("s")) != (game, seat) or not self._player_holds(game, seat, fields.get("k")):
+            return None
+        return game, seat
+
+    def _player_holds(self, game: str, seat: str, tag: Any) -> bool:
+        """Whether the seat is still held by the player (key) a link was made for."""
+        with self.deps.reader() as s:
+            fingerprint = s.exec(select(Seat.fingerprint).where(Seat.game_id == game, Seat.name == seat)).first()
+        return fingerprint is not None and tag == links.player_tag(fingerprint)
 
     def _no_seat(self) -> HTMLResponse:
         return self.refuse(403, "Open this page by the link in your sitrep",

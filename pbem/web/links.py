@@ -99,10 +99,17 @@ class Signer:
             raise BadToken("expired")
         return fields
 
-    def link_token(self, game: str, seat: str, now: datetime, days: float) -> str:
-        return self.make(LINK, {"g": game, "s": seat}, now + timedelta(days=days))
+    def link_token(self, game: str, seat: str, fingerprint: str, now: datetime, days: float) -> str:
+        return self.make(LINK, {"g": game, "s": seat, "k": player_tag(fingerprint)}, now + timedelta(days=days))
 
 
-def seat_link(base_url: str, signer: Signer, game: str, seat: str, now: datetime, days: float) -> str:
-    """The URL a sitrep carries for one seat."""
-    return f"{base_url.rstrip('/')}/l/{signer.link_token(game, seat, now, days)}"
+def player_tag(fingerprint: str) -> str:
+    """A short tag of the seat's key: a link made for one player stops working when the GM gives the seat to
+    another (``gm replace`` with a new key)."""
+    return hashlib.sha256(fingerprint.encode()).hexdigest()[:12]
+
+
+def seat_link(base_url: str, signer: Signer, game: str, seat: str, fingerprint: str, now: datetime,
+              days: float) -> str:
+    """The URL a sitrep carries for one seat and its player."""
+    return f"{base_url.rstrip('/')}/l/{signer.link_token(game, seat, fingerprint, now, days)}"

@@ -243,6 +243,20 @@ def test_without_a_url_sitreps_carry_no_link(web_server, keys):
     assert not (web_server.home.path / links.SECRET_FILE).exists()
 
 
+def test_a_link_stops_when_the_side_passes_to_another_player(web_server, game, client, keys):
+    path = mailed_link(web_server, "west")
+    enter(client, web_server, "west")
+    web_server.replace_player("g1", "west", "new-west@players.test",
+                              sshsig.public_key_of(keys["mallory"]).line())
+    assert client.get("/g/g1/west/").status_code == 403
+    r = client.get(path, follow_redirects=False)
+    assert r.status_code == 403 and "passed to another player" in r.text
+    # an address or zone change alone keeps the player's link
+    east = mailed_link(web_server, "east")
+    web_server.replace_player("g1", "east", "east2@players.test")
+    assert client.get(east, follow_redirects=False).status_code == 303
+
+
 def test_a_link_lasts_link_days(web_server, game, clock):
     signer = links.Signer(links.load_secret(web_server.home.path))
     token = mailed_link(web_server, "east")[3:]
