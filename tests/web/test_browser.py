@@ -72,10 +72,17 @@ def browser():
     for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
                 "--window-size=1100,1400", "--lang=en-GB"):
         opts.add_argument(arg)
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
     driver.set_page_load_timeout(30)
     yield driver
-    driver.quit()
+    try:  # no page the test saw broke its Content-Security-Policy, nor ran or needed a script
+        problems = [e["message"] for e in driver.get_log("browser")
+                    if "Content Security Policy" in e["message"] or "Refused to" in e["message"]]
+        assert "<script" not in driver.page_source
+    finally:
+        driver.quit()
+    assert not problems, problems
 
 
 def shot(driver, tmp_path: Path, name: str, *, height: int | None = None) -> Path:

@@ -207,6 +207,23 @@ def test_the_gm_logs_in_by_signing_a_challenge(web_server, game, client, keys):
     assert "east@players.test" in page.text and page.headers["cache-control"] == "no-store"
 
 
+def test_the_dashboard_shows_held_games_and_why_and_failing_mail(web_server, game, client, keys):
+    from pbem.store.models import Game
+
+    with web_server.session() as s:
+        g = s.get(Game, "g1")
+        g.status, g.held_reason = "held", "2 sides missing orders at once (circuit breaker)"
+        s.add(g)
+        row = s.exec(select(Outbox).order_by(col(Outbox.id))).first()
+        row.state, row.attempts, row.last_error = "failed", 5, "550 mailbox unavailable"
+        s.add(row)
+        s.commit()
+    login(client, keys["gm"])
+    page = client.get("/gm/").text
+    assert "<b>g1</b>: 2 sides missing orders at once (circuit breaker)" in page
+    assert "failed: 1" in page and "550 mailbox unavailable" in page
+
+
 @pytest.mark.parametrize("who", ["east", "namespace", "replayed"])
 def test_a_wrong_signature_does_not_log_in(web_server, game, client, keys, who):
     if who == "replayed":
