@@ -21,8 +21,8 @@ LINK = re.compile(re.escape(URL) + r"/l/([A-Za-z0-9_.-]+)")
 
 
 @pytest.fixture
-def web_server(tmp_path, clock, keys):
-    srv = Server.init(Home(tmp_path / "home"), f"sqlite:///{tmp_path}/pbem.db", clock=clock, extra_rulesets=(DUEL,))
+def web_server(tmp_path, db_url, clock, keys):
+    srv = Server.init(Home(tmp_path / "home"), db_url, clock=clock, extra_rulesets=(DUEL,))
     (srv.home.path / "gm.pub").write_text(sshsig.public_key_of(keys["gm"]).line() + "\n")
     srv.home.config.setdefault("server", {}).update({"gm_key": "gm.pub", "gm": "gm@club.test"})
     srv.home.config["web"] = {"url": URL}
