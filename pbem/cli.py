@@ -253,15 +253,149 @@ def games(ctx, tz, as_json, owing, held, show_all):
 @click.option("--json", "as_json", is_flag=True, help="A list of objects, for tools.")
 @click.pass_context
 def players(ctx, as_json):
-    """List every player (a player is their key) with address, zone and the sides they hold."""
+    """List every player (a player is their key) with address, zone, the sides they hold, ratings and reliability."""
+    from pbem.club.listing import club_lines, players as club_players
     from pbem.overview import players_table
 
-    found = _server(ctx).queries.players()
+    server = _server(ctx)
+    found = club_players(server.services, server.queries.players())
     if as_json:
         click.echo(json.dumps(found, indent=2, ensure_ascii=False))
         return
-    for line in players_table(found) or ["no players registered"]:
-        click.echo(line)
+    for p in found:
+        lines = players_table([p])
+        for line in lines[:1] + club_lines(p) + lines[1:]:
+            click.echo(line)
+    if not found:
+        click.echo("no players registered")
+
+
+@main.group("club")
+def club_group():
+    """Club play: players' names, zones and preferences, key changes, voided games (see also `pbem ratings`)."""
+
+
+@club_group.command("set")
+@click.argument("who")
+@click.option("--name", help="The name shown in lists and ladders.")
+@click.option("--tz", help="The player's own time zone, e.g. Europe/Warsaw.")
+@click.option("--email", help="The player's club address (each seat keeps its own).")
+@click.option("--kind", type=click.Choice(["human", "bot"]), help="Only games of human players are rated.")
+@click.option("--pref", "prefs", multiple=True, help="NAME=VALUE, repeatable; NAME= removes it.")
+@click.pass_context
+def club_set(ctx, who, name, tz, email, kind, prefs):
+    """Change what the club knows of WHO (a key fingerprint, its beginning, or an address)."""
+    from pbem.club.players import find, set_profile
+
+    parsed = {}
+    for item in prefs:
+        key, eq, value = item.partition("=")
+        if not eq:
+            raise click.BadParameter(f"{item!r}: give NAME=VALUE", param_hint="--pref")
+        parsed[key.strip()] = value.strip()
+    server = _server(ctx)
+    with server.deps.session() as s:
+        from pbem.club.players import sync
+
+        sync(s, server.deps.clock())
+        player = find(s, who)
+        changed = set_profile(s, player, server.deps.clock(), name=name, tz=tz, email=email, kind=kind,
+                              prefs=parsed)
+        s.commit()
+    click.echo(f"{player.fingerprint}: changed {', '.join(changed) or 'nothing'}")
+
+
+@club_group.command("newkey")
+@click.argument("who")
+@click.argument("keyfile", type=click.Path(exists=True, dir_okay=False))
+@click.pass_context
+def club_newkey(ctx, who, keyfile):
+    """Give WHO a new key (KEYFILE, an OpenSSH public key) in every game of theirs still running.
+
+    Players do it themselves with a PBEM-COMMAND file signed with the old key: NEWKEY <public key>.
+    """
+    from pbem.club.players import find, new_key
+
+    server = _server(ctx)
+    with server.deps.session() as s:
+        from pbem.club.players import sync
+
+        sync(s, server.deps.clock())
+        fingerprint = find(s, who).fingerprint
+        s.commit()
+    click.echo(new_key(server.services, fingerprint, Path(keyfile).read_text(), "the GM"))
+
+
+@club_group.command("void")
+@click.argument("game_id")
+@click.option("--reason", required=True, help="Why: it goes into the game's journal.")
+@click.pass_context
+def club_void(ctx, game_id, reason):
+    """Leave the finished game GAME_ID out of the ratings (a journal entry; then `pbem ratings --update`)."""
+    from pbem.club.listing import void
+
+    click.echo(void(_server(ctx).services, game_id, reason))
+
+
+@main.command()
+@click.option("--update", is_flag=True, help="Recompute every rating from the journals and store them.")
+@click.option("--export", "export_file", type=click.Path(dir_okay=False),
+              help="Write the inputs (results from the journals, parameters, library) and the ratings as JSON.")
+@click.option("--verify", is_flag=True,
+              help="Recompute from the journals and fail (exit 1) naming any difference with what is stored.")
+@click.option("--inputs", "inputs_file", type=click.Path(exists=True, dir_okay=False),
+              help="With --verify: recompute an export's ratings from its own inputs; needs no pbem home.")
+@click.option("--scope", default="overall", show_default=True, help="overall, or a ruleset's name.")
+@click.option("--sides", is_flag=True, help="Show each scenario side's estimated advantage instead.")
+@click.option("--json", "as_json", is_flag=True, help="The stored ratings as JSON.")
+@click.pass_context
+def ratings(ctx, update, export_file, verify, inputs_file, scope, sides, as_json):
+    """Ratings (OpenSkill, Plackett-Luce), per ruleset and overall, that anyone can recompute from the journals."""
+    from pbem.club import ratings as R
+
+    if inputs_file:
+        if not verify:
+            raise click.BadParameter("--inputs goes with --verify", param_hint="--inputs")
+        problems = R.verify_export(json.loads(Path(inputs_file).read_text()))
+        _verdict(problems, f"every rating of {inputs_file} recomputed from its inputs")
+        return
+    server = _server(ctx)
+    if update:
+        click.echo(f"{R.update(server.deps)} ratings recomputed from the journals and stored")
+    if export_file:
+        data = R.export(server.deps)
+        Path(export_file).write_text(json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
+        click.echo(f"wrote {export_file}: {len(data['results'])} rated result(s), {len(data['ratings'])} rating(s)")
+    if verify:
+        _verdict(R.verify(server.deps), "every stored rating recomputed from the journals")
+        return
+    if update or export_file:
+        return
+    if as_json:
+        click.echo(json.dumps(R.stored(server.deps), indent=2, ensure_ascii=False))
+    elif sides:
+        for row in R.side_advantages(R.stored(server.deps), scope) or [{"side": "no side rated yet"}]:
+            click.echo(f"{row['side']:<48} " + (f"{row['advantage']:+7.2f}  sigma {row['sigma']:.2f}  "
+                                                f"{row['games']} game(s)" if "advantage" in row else ""))
+    else:
+        from pbem.club.listing import ratings_table
+
+        for line in ratings_table(server.services, scope):
+            click.echo(line)
+        stale = R.verify(server.deps)
+        if stale:  # a game ended (or was voided) since the last update
+            click.echo(f"(the stored ratings are not those of the journals now: {len(stale)} difference(s); "
+                       "`pbem ratings --update` recomputes them, `--verify` names them)")
+
+
+def _verdict(problems: list[str], ok: str) -> None:
+    failures = [p for p in problems if not p.startswith("note: ")]
+    for p in problems:
+        click.echo(p, err=bool(failures))
+    if failures:
+        click.echo(f"ratings verify: {len(failures)} difference(s)", err=True)
+        sys.exit(1)
+    click.echo(f"ratings verify: OK, {ok}")
 
 
 @main.group()

@@ -16,7 +16,9 @@ from pbem.crypto import sshsig
 #: Verbs a command file may carry, with how many arguments, and who may send them.
 GM_VERBS = {"PAUSE": (0, 0), "RESUME": (0, 0), "EXTEND": (1, 1), "RESOLVE": (0, 0), "ROLLBACK": (1, 1),
             "REPLACE": (3, 99), "RESEND": (1, 1), "END": (0, 99)}
-PLAYER_VERBS = {"VACATION": (1, 1)}
+# club play (pbem.club.players): NEWKEY <public key line>; PROFILE name|tz|email <value>, PROFILE pref <name> [<value>]
+PLAYER_VERBS = {"VACATION": (1, 1), "NEWKEY": (2, 20), "PROFILE": (2, 40)}
+PROFILE_FIELDS = ("name", "tz", "email", "pref")
 
 #: The most hours one EXTEND or VACATION may add (sixty days), and the largest journal sequence number.
 MAX_HOURS = 24 * 60
@@ -87,6 +89,10 @@ def arguments(verb: str, args: list[str]) -> list[Any]:
         return [seq_argument(args[0])]
     if verb == "REPLACE":
         return [side_argument(args[0], verb), address_argument(args[1]), key_argument(" ".join(args[2:])).line()]
+    if verb == "NEWKEY":
+        return [key_argument(" ".join(args)).line()]
+    if verb == "PROFILE":
+        return profile_arguments(args)
     if verb == "RESEND":
         return [side_argument(args[0], verb)]
     if verb == "END":
@@ -95,3 +101,19 @@ def arguments(verb: str, args: list[str]) -> list[Any]:
             raise ArgumentError(f"END: the text is {len(text):,} characters; at most {MAX_TEXT:,}")
         return [text]
     return []
+
+
+def profile_arguments(args: list[str]) -> list[str]:
+    """PROFILE's field and value: ``name Jan Kowalski``, ``tz Europe/Warsaw``, ``email a@b``, ``pref NAME [VALUE]``
+    (no value removes the preference)."""
+    field = args[0].lower()
+    if field not in PROFILE_FIELDS:
+        raise ArgumentError(f"PROFILE changes {', '.join(PROFILE_FIELDS)}, not {args[0][:40]!r}")
+    if field == "pref":
+        return [field, args[1], " ".join(args[2:])]
+    value = " ".join(args[1:])
+    if field == "email":
+        value = address_argument(value)
+    if len(value) > 200:
+        raise ArgumentError(f"PROFILE {field}: at most 200 characters")
+    return [field, value]

@@ -181,7 +181,9 @@ def replace_player(sv: Services, game_id: str, seat: str, email: str | None = No
         if row is None:
             raise ServerError(f"game {game_id} has no side {seat!r}")
         changed = []
+        held: dict[str, str] = {}  # whose key held the seat until now: the journal keeps who left a game
         if key is not None:
+            held = {"from_fingerprint": row.fingerprint, "to_fingerprint": key.fingerprint}
             clash = s.exec(select(Seat).where(Seat.game_id == game_id, Seat.fingerprint == key.fingerprint,
                                               Seat.name != seat)).first()
             if clash is not None:
@@ -204,7 +206,7 @@ def replace_player(sv: Services, game_id: str, seat: str, email: str | None = No
         notice = (f"{by} replaced the player of {seat}" if key is not None else
                   f"{by} changed the {' and '.join(changed)} of {seat}'s player")
         _entry(sv, s, game, f"REPLACE {seat} {','.join(changed)}", notice, by,
-               extra={"seat": seat, "changed": changed, **zone})
+               extra={"seat": seat, "changed": changed, **zone, **held})
         _sitreps(sv, s, game)
         s.commit()
     return notice + (f" (new {', '.join(changed)})" if key is not None and len(changed) > 1 else "")
@@ -337,4 +339,20 @@ def _run(sv: Services, game_id: str, verb: str, args: list[Any], *, by: str, sea
         return end_game(sv, game_id, args[0], by)
     if verb == "VACATION":
         return vacation(sv, game_id, seat, args[0])
+    if verb == "NEWKEY":  # club play: the player's key, in every game of theirs still running
+        from pbem.club.players import new_key  # on use: pbem.club is built over these services
+
+        return new_key(sv, _seat_key(sv, game_id, seat), args[0], f"side {seat} of {game_id}")
+    if verb == "PROFILE":
+        from pbem.club.players import profile_command
+
+        return profile_command(sv, _seat_key(sv, game_id, seat), args)
     raise ServerError(f"unknown command {verb!r}")
+
+
+def _seat_key(sv: Services, game_id: str, seat: str) -> str:
+    with sv.deps.reader() as s:
+        row = _seat(s, game_id, seat)
+    if row is None or not row.fingerprint:
+        raise ServerError(f"game {game_id} has no player of side {seat!r}")
+    return row.fingerprint

@@ -391,8 +391,8 @@ class VerifySignature(Handler):
             if msg.file.kind == "command" and not msg.file.side:
                 raise Reject([problem(Code.COMMAND_FORBIDDEN,
                                       f"GM commands must be signed with the GM's key; you signed with the key "
-                                      f"of side {other}. Players may send only VACATION, with a Side: line "
-                                      "naming their side")])
+                                      f"of side {other}. Players may send only {', '.join(sorted(PLAYER_VERBS))}, "
+                                      "with a Side: line naming their side")])
             raise Reject([problem(Code.SIG_WRONG_KEY,
                                   f"you signed with the key of side {other} but the header says Side: "
                                   f"{msg.file.side}; a side may only send its own orders")])

@@ -4,10 +4,10 @@ from __future__ import annotations
 from pbem.core.errors import UnknownRulesetError
 from pbem.core.ruleset import Ruleset
 
-from . import aa_miniatures, bismarck, lew_morski, sky_ww2
+from . import aa_miniatures, bismarck, lew_morski, sky_ww2, wing_leader
 
 RULESETS: tuple[Ruleset, ...] = (bismarck.RULESET, lew_morski.RULESET, sky_ww2.RULESET,
-                                  aa_miniatures.RULESET)
+                                  aa_miniatures.RULESET, wing_leader.RULESET)
 
 
 def find_ruleset(name: str, extra: tuple[Ruleset, ...] = ()) -> Ruleset:

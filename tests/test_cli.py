@@ -234,3 +234,24 @@ def test_verify_without_a_server_key_names_the_signer_to_compare(mailed, tmp_pat
     result = CliRunner().invoke(main, ["--home", str(tmp_path / "no-home"), "verify", str(mailed["ack"])])
     assert result.exit_code == 0, result.output
     assert "signature OK, by SHA256:" in result.stdout and "compare this fingerprint" in result.stdout
+
+
+def test_rules_and_placeholders_list_wing_leader():
+    """`pbem rules` names Wing Leader with its three scenarios and options; `pbem placeholders` lists its chosen
+    values (the lost tables and cards), and `--all` its rulebook and example values too."""
+    def cli(*args):
+        result = CliRunner().invoke(main, list(args), catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    block = cli("rules", "--provenance").split("wing_leader:", 1)[1]
+    for line in ("scenario sweep:", "scenario raid:", "scenario dogfight:", "option cadence='standard'",
+                 "option seats_per_side=1", "option escape_reading='rule'"):
+        assert line in block, line
+    counts = dict(reversed(p.split()) for p in block.split("data values: ", 1)[1].splitlines()[0].split(", "))
+    assert set(counts) == {"rulebook", "example", "placeholder"} and all(int(n) > 0 for n in counts.values())
+    placeholders = cli("placeholders", "wing_leader").splitlines()
+    assert placeholders and all(ln.endswith("(placeholder)") for ln in placeholders)
+    assert any("scenarios.toml: " in ln for ln in placeholders) and any("aircraft.toml: " in ln for ln in placeholders)
+    every = cli("placeholders", "wing_leader", "--all")
+    assert "(rulebook)" in every and "(example)" in every

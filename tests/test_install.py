@@ -155,7 +155,8 @@ def test_the_installed_server_sets_up_and_plays_a_turn_outside_the_checkout(inst
         assert pbem("--version").strip()
     pbem("init")
     rules = pbem("rules")
-    games = {"b": ("bismarck", "last-dash"), "lm": ("lew_morski", "w1"), "sky": ("sky_ww2", "quick")}
+    games = {"b": ("bismarck", "last-dash"), "lm": ("lew_morski", "w1"), "sky": ("sky_ww2", "quick"),
+             "wl": ("wing_leader", "raid")}
     for game_id, (ruleset, scenario) in games.items():
         assert f"{ruleset}:" in rules
         pbem("game", "new", game_id, "--rules", ruleset, "--scenario", scenario)

@@ -228,7 +228,31 @@ def aa_miniatures_pairs():
                                 orders={"axis": "ATTACK mg42 garand GRAZE", "allies": "HOLD sherman_a"})
 
 
-PAIRS = [*duel_pairs(), *bismarck_pairs(), *lew_morski_pairs(), *sky_ww2_pairs(), *aa_miniatures_pairs()]
+# -- Wing Leader: open information [5.2], but standing orders stay with their side ---------------------------
+
+WL_SWEEP = {"scenario": "sweep"}
+WL_SEATS = {"scenario": "raid", "options": {"seats_per_side": 3},
+            "edits": [["flow.step", "raider_tally"]]}  # past the choice of wings: the wings as scenario order gives them
+
+
+def wing_leader_pairs():
+    yield "wing_leader", Pair("the Defender's standing orders", "allies",
+                              state("wing_leader", WL_SWEEP),
+                              state("wing_leader", WL_SWEEP, [["flow.standing", [
+                                  ["axis", "DOGFIGHT", "DOGFIGHT SEEK"], ["axis", "CONSENT", "CONSENT YES"],
+                                  ["axis", "TACTIC K", "TACTIC K TURN"], ["axis", "REACT L", "REACT L ASK"]]]]),
+                              probe="TALLY A K\nTACTIC A SPEED\nDOGFIGHT ASK", orders={"allies": "TACTIC A SPEED"})
+    # the seats of one side see each other's orders (allies, 9.1); another side's seats never do
+    yield "wing_leader", Pair("an enemy seat's per-squadron standing orders", "allies-1",
+                              state("wing_leader", WL_SEATS),
+                              state("wing_leader", WL_SEATS, [["flow.standing", [
+                                  ["axis-2", "TACTIC L", "TACTIC L TURN"], ["axis-3", "ARRIVE M", "ARRIVE M 12"],
+                                  ["axis-1", "TACTIC K", "TACTIC K SPEED"]]]]),
+                              probe="TALLY T K\nREACT B ASK", orders={"allies-1": "TACTIC B SPEED"})
+
+
+PAIRS = [*duel_pairs(), *bismarck_pairs(), *lew_morski_pairs(), *sky_ww2_pairs(), *aa_miniatures_pairs(),
+         *wing_leader_pairs()]
 
 
 @pytest.mark.parametrize("game,pair", PAIRS, ids=[f"{g}-{p.name}" for g, p in PAIRS])
@@ -252,6 +276,15 @@ def test_aa_miniatures_pairs_would_catch_an_open_game():
 def _opened(position):
     data = RULESETS["aa_miniatures"].dump(position)
     return RULESETS["aa_miniatures"].load(dict(data, fog=False))
+
+
+def test_wing_leader_pairs_differ_for_the_seat_that_owns_the_orders():
+    """The pairs are sharp: the seat whose standing orders differ sees the difference in its view and form."""
+    owners = {"allies": "axis", "allies-1": "axis-2"}
+    for game, pair in wing_leader_pairs():
+        own = owners[pair.seat]
+        found = leaks(RULESETS[game], dataclasses.replace(pair, seat=own, orders={pair.seat: pair.orders[pair.seat]}))
+        assert any("view differs" in f for f in found) and any("order form differs" in f for f in found), pair.name
 
 
 def test_every_game_is_probed():

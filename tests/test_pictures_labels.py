@@ -13,7 +13,7 @@ from pbem.core.picture import Circle, Picture, Text, title_text
 from pbem.core.play import play
 
 SEED = b"pictures: labels never overlap, 2026"
-RULESETS = ("aa_miniatures", "bismarck", "lew_morski", "sky_ww2")
+RULESETS = ("aa_miniatures", "bismarck", "lew_morski", "sky_ww2", "wing_leader")
 
 
 def _ruleset(name: str):

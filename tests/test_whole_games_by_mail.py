@@ -16,6 +16,9 @@ GAMES = [
     ("sky_ww2", "quick", {"aircraft": 3, "players": 6}),  # 3-v-3 with six players, hands private to each
     ("aa_miniatures", "meeting", {}),
     ("aa_miniatures", "assault", {"visibility": "fog"}),  # sealed deployment, each side sees what its units see
+    ("wing_leader", "sweep", {}),
+    ("wing_leader", "raid", {"seats_per_side": 3}),  # six players, one a wing, each ordering only its own
+    ("wing_leader", "dogfight", {"cadence": "fast"}),
 ]
 
 

@@ -172,3 +172,40 @@ def table(model: type[SQLModel]) -> Table:
     """The SQLAlchemy table of a model declared with ``table=True``, for Core statements."""
     # SQLModel sets __table__ on every such class; its types do not declare it
     return model.__table__  # type: ignore[attr-defined]
+
+
+# ---------------------------------------------------------------- club play (pbem.club)
+class Player(SQLModel, table=True):
+    """A club member: one OpenSSH key (a player is their key), with an address, a name, a zone and preferences.
+
+    Seats name their player by the key's fingerprint; a player appears here the first time the club reads
+    the seats (``pbem.club.players.sync``).  A key replaced by ``NEWKEY`` keeps its row, pointing at the new
+    fingerprint in ``replaced_by``, so that finished games (which keep the old fingerprint) stay theirs.
+    """
+
+    fingerprint: str = Field(primary_key=True, max_length=80)
+    pubkey: str = Field(default="", sa_column=Column(Text, nullable=False))
+    email: str = ""
+    name: str = ""
+    tz: str = "UTC"
+    kind: str = Field(default="human", max_length=16)  # human | bot: only games of humans are rated
+    prefs_json: str = Field(default="{}", sa_column=Column(Text, nullable=False))
+    replaced_by: str = Field(default="", index=True, max_length=80)
+    created_at: datetime
+    updated_at: datetime
+
+
+class Rating(SQLModel, table=True):
+    """A stored rating: a player's (or a side's advantage, fingerprint ``side:RULESET/SCENARIO/SIDE``) in one
+    scope (``overall`` or a ruleset's name), as `pbem ratings --update` computed it from the journals."""
+
+    __table_args__ = (UniqueConstraint("fingerprint", "scope"),)
+    id: Optional[int] = Field(default=None, primary_key=True)
+    fingerprint: str = Field(index=True, max_length=200)
+    scope: str = Field(max_length=64)
+    mu: float
+    sigma: float
+    games: int = 0
+    last_game: str = Field(default="", max_length=64)
+    last_played: Optional[datetime] = None
+    computed_at: datetime

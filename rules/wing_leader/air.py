@@ -18,6 +18,7 @@ class Air:
         self.moved: list[str] = []
         self.ordered: set[str] = set()    # tallies placed by a Wing Leader's order this phase (9.3 a)
         self.no_roll: set[str] = set()    # flights split off this phase, which may not roll (9.3.1)
+        self.rolled: list[str] = []       # squadrons that rolled to tally this phase (9.5.4.1)
         self.reacting: dict[str, str] = {}  # escorts' answers to a reaction question this phase (10.4)
         self.fought: set[str] = set()
         self.moved_last = state.moved_last

@@ -1,16 +1,19 @@
 """One air combat carried out with dice and reported [10.2-10.7]: leads, rating, the two Air Combat Table
 rolls, hit allocation, confirmation, removal, cohesion, ammunition, and the tallies the combat leaves.
 
-Lead squadrons are chosen by default (the lead-choice decision is not built): the attacker's lead is the
-attacker first to arrive, the defender's the squadron it tallies.  The rating is the attacker lead's
-standing ``TACTIC`` (SPEED, TURN, BEST = the better column, ASK = an interrupt for its owner).
+Lead squadrons come from the sides' standing ``LEADS`` lists, by default the attacker first to arrive and
+the squadron it tallies; ``LEADS ASK`` asks the side (defender first, 10.2).  The rating is the attacker
+lead's standing ``TACTIC`` (SPEED, TURN, BEST = the better column, ASK = an interrupt for its owner).  Hits
+go round the enemy squadrons in the order of the side's ``HITS`` list; ``HITS ASK`` asks, after the rolls,
+when the spread leaves a choice (10.2.2).  A squadron entering a dogfight with its target elsewhere takes a
+new tally in it: the first by the side's ``RETALLY`` list, else by ID; ``RETALLY ASK`` asks (10.8.1).
 """
 from __future__ import annotations
 
 from pbem.core.interrupts import Ask
 from pbem.core.work import Work
 
-from . import combat, dogfight, radio
+from . import combat, dogfight, radio, wings
 from .fog import dice_seen_by, tell
 from .model import Squadron, max_losses, owner
 from .seating import side_standing, speaker
@@ -18,18 +21,36 @@ from .sky import name
 from .tables import scenario
 
 
-def _sides(w: Work, fight: combat.Fight) -> tuple[list[Squadron], list[Squadron], Squadron, Squadron]:
-    """Both sides and their leads [10.2]: the defender chooses first, then the attacker, each by its
-    standing ``LEADS`` list; by default the unbroken attacker first to arrive (a broken squadron cannot
-    attack, 10.7.1, though it may be someone's target) and the squadron it tallies."""
+Picks = dict   # what was chosen before the combat: "dlead", "alead" (squadron IDs), "rating" (speed/turn)
+
+
+def _sides(w: Work, fight: combat.Fight, picks: Picks | None = None) -> tuple[list[Squadron], list[Squadron],
+                                                                             Squadron, Squadron]:
+    """Both sides and their leads [10.2]: the defender chooses first, then the attacker, each as answered
+    (``picks``), else by its standing ``LEADS`` list; by default the unbroken attacker first to arrive (a
+    broken squadron cannot attack, 10.7.1, though it may be someone's target) and the squadron it tallies."""
     air = w.data
+    picks = picks or {}
     attackers = sorted((air.squadron(s) for s in _by_arrival(fight.attackers, list(air.moved_last))),
                        key=lambda s: s.broken)
     defenders = [air.squadron(s) for s in fight.defenders]
-    default = next((d for d in defenders if d.id == attackers[0].tally), defenders[0])
-    dlead = _preferred(w, defenders, default)
-    alead = _preferred(w, [a for a in attackers if not a.broken] or attackers, attackers[0])
+    dlead = _picked(defenders, picks.get("dlead")) or _preferred(w, defenders, _default_dlead(attackers, defenders))
+    able = _able(attackers)
+    alead = _picked(able, picks.get("alead")) or _preferred(w, able, attackers[0])
     return attackers, defenders, alead, dlead
+
+
+def _able(attackers: list[Squadron]) -> list[Squadron]:
+    """The attackers that may lead: the unbroken ones (all when none is) [10.7.1]."""
+    return [a for a in attackers if not a.broken] or attackers
+
+
+def _default_dlead(attackers: list[Squadron], defenders: list[Squadron]) -> Squadron:
+    return next((d for d in defenders if d.id == attackers[0].tally), defenders[0])
+
+
+def _picked(side: list[Squadron], sid: str | None) -> Squadron | None:
+    return next((s for s in side if s.id == sid), None) if sid else None
 
 
 def _preferred(w: Work, side: list[Squadron], default: Squadron) -> Squadron:
@@ -39,19 +60,51 @@ def _preferred(w: Work, side: list[Squadron], default: Squadron) -> Squadron:
     return next((s for sid in wanted for s in side if s.id == sid), default)
 
 
-def _targets(w: Work, shooter_side: str, lead: Squadron, others: list[Squadron]) -> list[Squadron]:
-    """The order hits go round the enemy squadrons [10.2.2]: the shooting side's standing ``HITS`` list
-    first, then the enemy lead, then the rest."""
+def _asks(w: Work, side: str, key: str) -> bool:
+    """Whether the side's standing order under ``key`` (LEADS, HITS, RETALLY) is ASK."""
+    kept = side_standing(w, side, key)
+    return kept is not None and kept.words[1:] == ("ASK",)
+
+
+def _targets(w: Work, shooter_side: str, lead: Squadron, others: list[Squadron], answer: str = "") -> list[Squadron]:
+    """The order hits go round the enemy squadrons [10.2.2]: the shooting player's answer, else its standing
+    ``HITS`` list, first; then the enemy lead, then the rest."""
     kept = side_standing(w, shooter_side, "HITS")
-    wanted = list(kept.words[1:]) if kept is not None else []
+    wanted = list(dict.fromkeys(answer.split() + (list(kept.words[1:]) if kept is not None else [])))
     everyone = [lead] + [o for o in others if o.id != lead.id]
     return sorted(everyone, key=lambda s: wanted.index(s.id) if s.id in wanted else len(wanted))
 
 
-def ask_rating(w: Work, fight: combat.Fight) -> Ask | None:
+def question(w: Work, fight: combat.Fight, picks: Picks) -> tuple[str, Ask] | None:
+    """The next decision before the combat that a side asked to be asked, with the step that resumes it:
+    the defender's lead, then the attacker's (knowing the defender's) [10.2], then the rating [10.5].
+    Decisions taken are written into ``picks``."""
+    attackers, defenders, alead, dlead = _sides(w, fight, picks)
+    where = name(fight.square)
+    if "dlead" not in picks:
+        picks["dlead"] = dlead.id
+        if len(defenders) > 1 and _asks(w, dlead.side, "LEADS"):
+            return "lead_choice", Ask(speaker(w, dlead.side, defenders), "lead",
+                                      f"{'+'.join(s.id for s in attackers)} attack you in {where}: which squadron "
+                                      f"leads your defence (10.2)?", dlead.id, tuple(s.id for s in defenders))
+    if "alead" not in picks:
+        picks["alead"] = alead.id
+        able = _able(attackers)
+        if len(able) > 1 and _asks(w, alead.side, "LEADS"):
+            return "lead_choice", Ask(speaker(w, alead.side, able), "lead",
+                                      f"you attack {'+'.join(s.id for s in defenders)} in {where}, led by {dlead.id}: "
+                                      f"which squadron leads your attack (10.2)?", alead.id, tuple(s.id for s in able))
+    if "rating" not in picks:
+        ask = ask_rating(w, fight, picks)
+        if ask is not None:
+            return "combat_choice", ask
+    return None
+
+
+def ask_rating(w: Work, fight: combat.Fight, picks: Picks | None = None) -> Ask | None:
     """The question for the attacking lead's owner when its standing order is ``TACTIC <sq> ASK`` and the
     fight is not head-on (head-on is always hit-and-run, 10.3) [10.5]."""
-    attackers, defenders, alead, dlead = _sides(w, fight)
+    attackers, defenders, alead, dlead = _sides(w, fight, picks)
     kept = w.standing_order(owner(alead), f"TACTIC {alead.id}")
     if kept is None or kept.words[-1] != "ASK" or alead.dogfight or combat.head_on(alead, dlead):
         return None
@@ -61,16 +114,17 @@ def ask_rating(w: Work, fight: combat.Fight) -> Ask | None:
                f"{cols[combat.SPEED]:+d}, TURN column {cols[combat.TURN]:+d}", "BEST", ("SPEED", "TURN", "BEST"))
 
 
-def best_rating(w: Work, fight: combat.Fight) -> str:
-    attackers, defenders, alead, dlead = _sides(w, fight)
+def best_rating(w: Work, fight: combat.Fight, picks: Picks | None = None) -> str:
+    attackers, defenders, alead, dlead = _sides(w, fight, picks)
     return _better(alead, dlead, attackers, defenders)
 
 
-def resolve(w: Work, fight: combat.Fight, chosen: str | None = None) -> None:
-    """One air combat; ``chosen`` is the rating the attacker answered, else its standing order decides."""
+def fire(w: Work, fight: combat.Fight, picks: Picks | None = None) -> dict:
+    """One air combat up to its two Air Combat Table rolls [10.5]: the volley (JSON) that ``land`` carries
+    out; ``picks`` are the leads and rating answered, else the standing orders decide."""
     air = w.data
-    attackers, defenders, alead, dlead = _sides(w, fight)
-    kind = chosen or _rating_kind(w, alead, dlead, attackers, defenders)
+    attackers, defenders, alead, dlead = _sides(w, fight, picks)
+    kind = (picks or {}).get("rating") or _rating_kind(w, alead, dlead, attackers, defenders)
     a_value, d_value = combat.rating(alead, attackers, kind), combat.rating(dlead, defenders, kind)
     weather = air.now().sky.weather_at(fight.square)
     tell(w, f"air combat in {name(fight.square)}: {'+'.join(s.id for s in attackers)} attack "
@@ -86,14 +140,47 @@ def resolve(w: Work, fight: combat.Fight, chosen: str | None = None) -> None:
         d_hits = _act_roll(w, dlead, combat.column(d_value, a_value), d_mod, "defender")
     else:
         tell(w, f"{dlead.id} is unarmed and does not fire (10.5.3)", [dlead.id], kind="combat")
+    return {"alead": alead.id, "dlead": dlead.id, "a_hits": a_hits, "d_hits": d_hits, "head_on": head_on,
+            "weather": weather}
+
+
+def hits_asks(w: Work, fight: combat.Fight, volley: dict) -> list[Ask]:
+    """The sides whose standing order is ``HITS ASK`` and whose hits leave a choice (more than one enemy
+    squadron, hits not a multiple of their number) are asked how to spread them, both at once [10.2.2]."""
+    air = w.data
+    asks = []
+    for shooter, hits, enemy_lead, enemies in ((volley["alead"], volley["a_hits"], volley["dlead"], fight.defenders),
+                                               (volley["dlead"], volley["d_hits"], volley["alead"], fight.attackers)):
+        side = air.squadron(shooter).side
+        targets = [t for t in _targets(w, side, air.squadron(enemy_lead), [air.squadron(e) for e in enemies])
+                   if t.on_map]
+        if len(targets) < 2 or hits % len(targets) == 0 or not _asks(w, side, "HITS"):
+            continue
+        asks.append(Ask(speaker(w, side, [air.squadron(shooter)]), f"hits-{side}",
+                        f"{shooter} scored {hits} hit{'s' if hits != 1 else ''} in {name(fight.square)}: every enemy "
+                        f"squadron takes one before any takes another; which first (10.2.2)?",
+                        targets[0].id, tuple(t.id for t in targets)))
+    return asks
+
+
+def land(w: Work, fight: combat.Fight, volley: dict, answers: dict[str, str] | None = None) -> list[Ask]:
+    """The rest of the combat [10.2.2-10.7]: hits spread (as answered by side, else standing orders),
+    confirmed, cohesion and ammunition, the tallies it leaves; in a dogfight, the new tallies its owners
+    asked to choose (see ``_release``)."""
+    air = w.data
+    answers = answers or {}
+    attackers = [air.squadron(s) for s in fight.attackers]
+    defenders = [air.squadron(s) for s in fight.defenders]
+    alead, dlead = air.squadron(volley["alead"]), air.squadron(volley["dlead"])
     before = {s.id: s.losses for s in attackers + defenders}
-    _confirm_all(w, alead, _targets(w, alead.side, dlead, defenders), a_hits, head_on)
-    _confirm_all(w, dlead, _targets(w, dlead.side, alead, attackers), d_hits, False)
+    _confirm_all(w, alead, _targets(w, alead.side, dlead, defenders, answers.get(alead.side, "")),
+                 volley["a_hits"], volley["head_on"])
+    _confirm_all(w, dlead, _targets(w, dlead.side, alead, attackers, answers.get(dlead.side, "")),
+                 volley["d_hits"], False)
     for sid in before:
-        _after(w, sid, air.squadron(sid).losses - before[sid], weather)
+        _after(w, sid, air.squadron(sid).losses - before[sid], volley["weather"])
     _tallies_after(w, [s.id for s in defenders], alead.id)
-    if alead.dogfight:
-        _release(w, fight.square)
+    return _release(w, fight.square) if alead.dogfight else []
 
 
 def _dogfighters(w: Work, fight: combat.Fight) -> list[Squadron]:
@@ -114,18 +201,19 @@ def dogfight_asks(w: Work, fight: combat.Fight) -> list[Ask]:
                 "DECLINE", ("SEEK", "DECLINE")) for side in sides if _standing_dogfight(w, side) == "ASK"]
 
 
-def offer_dogfight(w: Work, fight: combat.Fight, answers: dict[str, str]) -> None:
+def offer_dogfight(w: Work, fight: combat.Fight, answers: dict[str, str]) -> list[Ask]:
     """After the cohesion checks, unbroken fighters of both sides left in the square may dogfight [10.8]:
     both SEEK, it starts; one SEEKs, 1d6 + Basic Speed each for its fastest squadron, the seeker wins ties.
-    A side's wish is its answer (``answers`` by side), else its standing order (DECLINE when none)."""
+    A side's wish is its answer (``answers`` by side), else its standing order (DECLINE when none).
+    Returns the questions of the new tallies the owners asked to choose [10.8.1] (the default placed)."""
     air = w.data
     here = _dogfighters(w, fight)
     sides = sorted({s.side for s in here})
     if not here:
-        return
+        return []
     seeks = {side: answers.get(side, _standing_dogfight(w, side)) == "SEEK" for side in sides}
     if not any(seeks.values()):
-        return
+        return []
     if not all(seeks.values()):
         seeker = next(side for side in sides if seeks[side])
         decliner = next(side for side in sides if not seeks[side])
@@ -137,15 +225,41 @@ def offer_dogfight(w: Work, fight: combat.Fight, answers: dict[str, str]) -> Non
         tell(w, f"{seeker} seeks a dogfight in {name(fight.square)}: {a.id} rolled {ra}, {d.id} rolled {rd}: "
              + ("it starts" if won else "declined") + " (10.8)", [a.id, d.id], kind="dogfight")
         if not won:
-            return
-    for s in dogfight.lock(here, scenario(air.state.scenario)["edges"]):
+            return []
+    locked = dogfight.lock(here, scenario(air.state.scenario)["edges"], lambda s, enemies: _retally(w, s, enemies))
+    for s in locked:
         air.put(s)
     tell(w, f"dogfight in {name(fight.square)}: {' '.join(sorted(s.id for s in here))} (10.8.1)",
          sorted(s.id for s in here), kind="dogfight")
+    return [Ask(owner(s), f"tally-{s.id}", f"{s.id} is in the dogfight in {name(fight.square)} and its target is not: "
+                f"which enemy of the dogfight does it tally (10.8.1)?", s.tally, tuple(enemies))
+            for was, s in zip(here, locked, strict=True)
+            for enemies in [sorted(e.id for e in here if e.side != s.side)]
+            if was.tally != s.tally and len(enemies) > 1 and _asks(w, s.side, "RETALLY")]
 
 
-def _release(w: Work, square: tuple[int, int]) -> None:
-    """A dogfight ends once a side has no unbroken squadron left in it [10.8.1]."""
+def _retally(w: Work, sq: Squadron, enemies: list[str]) -> str:
+    """A dogfighter's new tally by default: the first of its side's standing ``RETALLY`` list in the
+    dogfight, else the first enemy by ID [10.8.1]."""
+    kept = side_standing(w, sq.side, "RETALLY")
+    wanted = [e for e in (kept.words[1:] if kept is not None else ()) if e in enemies]
+    return wanted[0] if wanted else enemies[0]
+
+
+def retally(w: Work, answers: dict[str, str]) -> None:
+    """The owners' answers to the new-tally questions (``tally-<sq>`` -> enemy) [10.8.1]."""
+    air = w.data
+    for key, enemy in sorted(answers.items()):
+        sq = air.squadrons.get(key.removeprefix("tally-"))
+        if sq is not None and sq.dogfight and sq.tally != enemy:
+            air.put(sq.move(tally=enemy))
+            tell(w, f"{sq.id} tallies {enemy} in the dogfight (10.8.1)", [sq.id, enemy], kind="dogfight")
+
+
+def _release(w: Work, square: tuple[int, int]) -> list[Ask]:
+    """A dogfight ends once a side has no unbroken squadron left in it [10.8.1]; while it goes on, a
+    squadron whose target broke and left it must tally an enemy still in it: the side's ``RETALLY`` list,
+    else the first by ID; ``RETALLY ASK`` asks its owner (the questions are returned)."""
     air = w.data
     stack = [s for s in air.squadrons.values() if s.dogfight and s.at == square and s.on_map and not s.broken]
     if len({s.side for s in stack}) < 2:
@@ -153,6 +267,19 @@ def _release(w: Work, square: tuple[int, int]) -> None:
             air.put(s.move(dogfight=False))
         if stack:
             tell(w, f"the dogfight in {name(square)} is over (10.8.1)", [s.id for s in stack], kind="dogfight")
+        return []
+    asks = []
+    for s in stack:
+        enemies = sorted(e.id for e in stack if e.side != s.side)
+        if s.tally in enemies:
+            continue
+        air.put(s.move(tally=_retally(w, s, enemies)))
+        tell(w, f"{s.id}'s target left the dogfight: it tallies {air.squadron(s.id).tally} (10.8.1)",
+             [s.id, air.squadron(s.id).tally], kind="dogfight")
+        if len(enemies) > 1 and _asks(w, s.side, "RETALLY"):
+            asks.append(Ask(owner(s), f"tally-{s.id}", f"{s.id}'s target left the dogfight in {name(square)}: which "
+                            f"enemy of the dogfight does it tally (10.8.1)?", air.squadron(s.id).tally, tuple(enemies)))
+    return asks
 
 
 def _standing_dogfight(w: Work, side: str) -> str:
@@ -227,9 +354,13 @@ def _after(w: Work, sid: str, losses_now: int, weather: int) -> None:
         sq = combat.broken_effects(combat.disrupt(sq, levels))
         state = "broken" if sq.broken else f"{levels} disruption level{'s' if levels != 1 else ''}"
         tell(w, f"{sid} cohesion: rolled {roll}{mod:+d} = {roll + mod}: {state} (10.7)", [sid], kind="cohesion")
-        if combat.crew_loss(sq, losses_now, roll):
-            sq = sq.move(experte=False)
-            tell(w, f"{sid} loses its Experte (10.7.3)", [sid], kind="cohesion")
+        leads = wings.leads_wing(air.now(), sq)
+        if combat.crew_loss(sq, losses_now, roll, leads):
+            marker = "Experte-leader (one marker, 5.2.1)" if leads and sq.experte else \
+                "Wing Leader" if leads else "Experte"
+            sq = sq.move(experte=False, left_wing=sq.left_wing or leads)
+            tell(w, f"{sid} loses its {marker} (10.7.3)"
+                 + ("; its wing formation is no more (9.5.2)" if leads else ""), [sid], kind="cohesion")
     air.put(combat.spend_ammo(sq).unescort())   # an escort that fought is a Sweep now [9.2.2 a]
 
 

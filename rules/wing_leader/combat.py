@@ -131,10 +131,10 @@ def firepower(shooter: Squadron) -> int:
     return (shooter.firepower or 0) + (1 if shooter.experte else 0)
 
 
-def crew_loss(sq: Squadron, losses_now: int, cohesion_natural: int) -> bool:
-    """The Experte is lost when the squadron took a loss in the combat and rolled a natural 2 for cohesion
-    [10.7.3]."""
-    return sq.experte and losses_now >= 1 and cohesion_natural == 2
+def crew_loss(sq: Squadron, losses_now: int, cohesion_natural: int, leads_wing: bool = False) -> bool:
+    """The Experte or Wing Leader marker is lost when the squadron took a loss in the combat and rolled a
+    natural 2 for cohesion [10.7.3]; an Experte in the leader's squadron is one marker with it [5.2.1]."""
+    return (sq.experte or leads_wing) and losses_now >= 1 and cohesion_natural == 2
 
 
 def confirm(natural: int, firepower: int, target: Squadron, head_on_attack: bool) -> str:

@@ -1,11 +1,11 @@
 """Dogfights [10.8]: starting one after an air combat, who moves the stack, and keeping it together.
 
-Whether a side wants a dogfight is its standing order ``DOGFIGHT SEEK|DECLINE`` (DECLINE when none is
-given); the ASK interrupt is not built.  In a contested start each side rolls for its fastest squadron.
+Whether a side wants a dogfight is its standing order ``DOGFIGHT SEEK|DECLINE|ASK`` (DECLINE when none is
+given).  In a contested start each side rolls for its fastest squadron.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from .model import Squadron
 from .sky import HEADINGS, Square, distance
@@ -29,13 +29,15 @@ def fastest(side: Sequence[Squadron]) -> Squadron:
     return max(side, key=lambda s: (s.basic()[0], s.id))
 
 
-def lock(squadrons: Sequence[Squadron], edges: dict[str, str]) -> list[Squadron]:
+def lock(squadrons: Sequence[Squadron], edges: dict[str, str],
+         prefer: Callable[[Squadron, list[str]], str] = lambda s, enemies: enemies[0]) -> list[Squadron]:
     """Stack everyone in the dogfight facing level toward its own edge [10.8.1]; each must tally an enemy
-    in the dogfight: it keeps its tally there, else takes the first enemy of the stack [7.2.4]."""
+    in the dogfight: it keeps its tally there, else takes the one ``prefer`` gives among the enemies of
+    the stack (by ID), its owner's choice [7.2.4]."""
     locked = []
     for s in squadrons:
         enemies = sorted(e.id for e in squadrons if e.side != s.side)
-        tally = s.tally if s.tally in enemies else enemies[0]
+        tally = s.tally if s.tally in enemies else prefer(s, enemies)
         locked.append(s.move(dogfight=True, heading=HEADINGS.index(edges[s.side]), tally=tally, alert=True))
     return locked
 

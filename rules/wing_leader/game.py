@@ -8,10 +8,12 @@ a window, except the interrupts a side asked for (``TACTIC <sq> ASK``, ``DOGFIGH
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from pbem.core.flow import OVER
 from pbem.core.phases import ALL, Step, Steps
 from pbem.core.ruleset import Seat, Window
+from pbem.core.scripts import Cursor
 from pbem.core.verbs import Order
 from pbem.core.work import EVERYONE, Work
 
@@ -21,7 +23,7 @@ from .air import Air
 from .fog import dice_seen_by, tell_order
 from .model import SIDES, State, side_of
 from .moves import AskReaction, activate, keeping_formation, move_stack
-from .orders import Break, End, Escape, Rejoin, Vector, dump_order, load_order
+from .orders import Break, End, Escape, Rejoin, Vector, Wings, dump_order, load_order
 from .tally_phase import both_tallies, defender_tally, raider_tally
 
 
@@ -48,21 +50,28 @@ def movement_phase(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
     _moves(w, order, orders)
 
 
-def _moves(w: Work[Air], order: Sequence[str], orders: Mapping[str, Sequence[Order]]) -> None:
+def _moves(w: Work[Air], order: Sequence[str], orders: Mapping[str, Sequence[Order]],
+           stopped: Mapping[str, Any] | None = None) -> None:
     """The squadrons' moves in ``order`` (those not moved yet), then the Combat Phase.  A move that reaches
-    an escort whose owner asked to be asked stops here and resumes in ``reaction_choice`` [10.4]."""
+    an escort whose owner asked to be asked stops here and resumes in ``reaction_choice`` [10.4], its
+    squadron's script at the entry that stopped (``stopped``)."""
     air = w.data
     for sid in order:
         if sid in air.moved or sid not in air.squadrons:   # moved with its stack or while reacting; or split
             continue
+        again = stopped if stopped is not None and stopped["sq"] == sid else None
         try:
             if air.squadron(sid).dogfight:
                 move_stack(w, air.squadron(sid), orders)
+            elif again is not None:
+                activate(w, air.squadron(sid), orders.get(air.squadron(sid).side, ()),
+                         Cursor.load(again["cursor"]), bool(again["carried"]))
             else:
                 activate(w, air.squadron(sid), orders.get(air.squadron(sid).side, ()))
         except AskReaction as ask:
             w.interrupt("reaction_choice", ask.asks, order=list(order), moved=list(air.moved),
                         reacting=dict(air.reacting),
+                        stopped={"sq": sid, "cursor": ask.cursor.dump(), "carried": ask.carried},
                         orders={side: [dump_order(o) for o in orders.get(side, ())] for side in SIDES})
             return
     air.moved_last = tuple(air.moved)
@@ -81,27 +90,63 @@ def _roll_off(w: Work[Air]) -> str:
 
 
 def _combats(w: Work[Air], fights: Sequence[combat.Fight], start: int, admin: list[str],
-             chosen: str | None = None) -> None:
-    """The Combat Phase from fight ``start`` on, then the Administrative Phase.  A fight whose attacking
-    lead's standing order is ``TACTIC <sq> ASK`` stops before it and asks its owner (``chosen`` is the
-    answer when resuming); a side whose standing order is ``DOGFIGHT ASK`` is asked after it."""
+             picks: Mapping[str, Any] | None = None) -> None:
+    """The Combat Phase from fight ``start`` on, then the Administrative Phase.  Before a fight, the leads
+    of a side whose standing order is ``LEADS ASK`` (defender first, 10.2) and the rating of an attacking
+    lead whose standing order is ``TACTIC <sq> ASK`` (10.5) are asked (``picks``: the answers so far, when
+    resuming); after its rolls, a side with ``HITS ASK`` how to spread its hits (10.2.2); after it, a side
+    with ``DOGFIGHT ASK`` whether to dogfight (10.8), and with ``RETALLY ASK`` its new tallies (10.8.1)."""
     air = w.data
     for i in range(start, len(fights)):
-        kind = chosen if i == start else None
-        ask = None if kind else air_combat.ask_rating(w, fights[i])
-        if ask is not None:
-            w.interrupt("combat_choice", [ask], fights=[f.dump() for f in fights], index=i, admin=admin,
-                        fought=sorted(air.fought))
+        chosen = dict(picks or {}) if i == start else {}
+        asked = air_combat.question(w, fights[i], chosen)
+        if asked is not None:
+            w.interrupt(asked[0], [asked[1]], **_where(w, fights, i, admin), picks=chosen)
             return
         air.fought.update(fights[i].attackers + fights[i].defenders)
-        air_combat.resolve(w, fights[i], kind)
-        asks = air_combat.dogfight_asks(w, fights[i])
+        volley = air_combat.fire(w, fights[i], chosen)
+        asks = air_combat.hits_asks(w, fights[i], volley)
         if asks:
-            w.interrupt("dogfight_choice", asks, fights=[f.dump() for f in fights], index=i + 1, offer=i,
-                        admin=admin, fought=sorted(air.fought))
+            w.interrupt("hits_choice", asks, **_where(w, fights, i, admin), volley=volley)
             return
-        air_combat.offer_dogfight(w, fights[i], {})
+        if _after_fire(w, fights, i, admin, volley, {}):
+            return
     administrative(w, [admin_order(t) for t in admin])
+
+
+def _where(w: Work[Air], fights: Sequence[combat.Fight], i: int, admin: list[str]) -> dict[str, Any]:
+    """Where the Combat Phase stopped, as JSON for its interrupt."""
+    return {"fights": [f.dump() for f in fights], "index": i, "admin": admin, "fought": sorted(w.data.fought)}
+
+
+def _after_fire(w: Work[Air], fights: Sequence[combat.Fight], i: int, admin: list[str], volley: dict[str, Any],
+                answers: dict[str, str]) -> bool:
+    """Fight ``i`` after its rolls: hits, cohesion, then the dogfight offer; whether it stopped for a question."""
+    asks = air_combat.land(w, fights[i], volley, answers)
+    if asks:   # new tallies in a dogfight that goes on [10.8.1]
+        w.interrupt("tally_choice", asks, **_where(w, fights, i, admin))
+        return True
+    asks = air_combat.dogfight_asks(w, fights[i])
+    if asks:
+        w.interrupt("dogfight_choice", asks, **_where(w, fights, i, admin))
+        return True
+    return _after_offer(w, fights, i, admin, {})
+
+
+def _after_offer(w: Work[Air], fights: Sequence[combat.Fight], i: int, admin: list[str],
+                 answers: dict[str, str]) -> bool:
+    """The dogfight offer after fight ``i`` [10.8]; whether it stopped for new-tally questions [10.8.1]."""
+    asks = air_combat.offer_dogfight(w, fights[i], answers)
+    if asks:
+        w.interrupt("tally_choice", asks, **_where(w, fights, i, admin))
+        return True
+    return False
+
+
+def _resumed(w: Work[Air]) -> tuple[list[combat.Fight], Mapping[str, Any]]:
+    data = w.resumed.data
+    w.data.fought.update(data["fought"])
+    return [combat.Fight.load(f) for f in data["fights"]], data
 
 
 def reaction_choice(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
@@ -110,33 +155,74 @@ def reaction_choice(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None
     air = w.data
     air.moved = list(data["moved"])
     air.reacting = {**data["reacting"], **{k.removeprefix("react-"): v for k, v in w.answers.items()}}
-    _moves(w, data["order"], {side: tuple(load_order(o) for o in kept) for side, kept in data["orders"].items()})
+    _moves(w, data["order"], {side: tuple(load_order(o) for o in kept) for side, kept in data["orders"].items()},
+           data.get("stopped"))
 
 
 def dogfight_choice(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
     """Resume after a combat whose sides were asked whether to dogfight (DECLINE on silence) [10.8]."""
-    data = w.resumed.data
-    w.data.fought.update(data["fought"])
-    fights = [combat.Fight.load(f) for f in data["fights"]]
+    fights, data = _resumed(w)
     answers = {key.removeprefix("dogfight-"): answer for key, answer in w.answers.items()}
-    air_combat.offer_dogfight(w, fights[data["offer"]], answers)
-    _combats(w, fights, data["index"], data["admin"])
+    if not _after_offer(w, fights, data["index"], data["admin"], answers):
+        _combats(w, fights, data["index"] + 1, data["admin"])
+
+
+def tally_choice(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
+    """Resume after a dogfight started whose owners chose their squadrons' new tallies (the first enemy by
+    their RETALLY list, else by ID, on silence) [10.8.1]."""
+    fights, data = _resumed(w)
+    air_combat.retally(w, dict(w.answers))
+    _combats(w, fights, data["index"] + 1, data["admin"])
+
+
+def hits_choice(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
+    """Resume a combat after its rolls with the hits spread as the shooting sides answered (their HITS
+    lists on silence) [10.2.2]."""
+    fights, data = _resumed(w)
+    answers = {key.removeprefix("hits-"): answer for key, answer in w.answers.items()}
+    if not _after_fire(w, fights, data["index"], data["admin"], dict(data["volley"]), answers):
+        _combats(w, fights, data["index"] + 1, data["admin"])
+
+
+def lead_choice(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
+    """Resume before a combat with the lead a side chose: the defender's, then the attacker's [10.2]."""
+    fights, data = _resumed(w)
+    picks = dict(data["picks"])
+    picks["alead" if "alead" in picks else "dlead"] = w.answers["lead"]
+    _combats(w, fights, data["index"], data["admin"], picks)
 
 
 def combat_choice(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
     """Resume the Combat Phase with the asked rating (the better column on silence) [10.5]."""
-    data = w.resumed.data
-    w.data.fought.update(data["fought"])
+    fights, data = _resumed(w)
+    picks = dict(data["picks"])
     answer = w.answers["rating"]
-    chosen = None if answer == "BEST" else combat.SPEED if answer == "SPEED" else combat.TURN
-    fights = [combat.Fight.load(f) for f in data["fights"]]
-    if chosen is None:
-        chosen = air_combat.best_rating(w, fights[data["index"]])
-    _combats(w, fights, data["index"], data["admin"], chosen)
+    picks["rating"] = (air_combat.best_rating(w, fights[data["index"]], picks) if answer == "BEST"
+                       else combat.SPEED if answer == "SPEED" else combat.TURN)
+    _combats(w, fights, data["index"], data["admin"], picks)
 
 
 #: The first window of a turn under each cadence.
 FIRST_STEP = {"standard": "raider_tally", "fast": "tallies", "single": "turn"}
+
+
+def choosers(state: State) -> tuple[str, ...]:
+    """The seats that choose wings: those of a side with two or more [9.5]."""
+    return tuple(seat for side in SIDES if len(state.seats_of(side)) > 1 for seat in state.seats_of(side))
+
+
+def first_step(state: State) -> str:
+    """The game's first window: the choice of wings when a side has several players, else the first turn's."""
+    return "wings" if choosers(state) else FIRST_STEP[state.option("cadence", "standard")]
+
+
+def _wings(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
+    seating.choose_wings(w, {seat: [m for o in kept if isinstance(o, Wings) for m in o.squadrons]
+                             for seat, kept in orders.items()})
+
+
+def _first_turn(w: Work[Air]) -> str:
+    return FIRST_STEP[w.data.state.option("cadence", "standard")]
 
 
 def _next_after_movement(w: Work[Air]) -> str:
@@ -160,6 +246,8 @@ def _both_tallies(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
 
 
 STEPS: Steps[State, Air] = Steps([
+    Step("wings", _wings, next=_first_turn, who=choosers,
+         title="the choice of wings", prompt="Before the first turn: each player of a side chooses the wings he commands (9.5)"),
     Step("raider_tally", _raider_tally, next="defender_tally", who=lambda s: s.seats_of(s.raider),
          title="the Raider's tally rolls", prompt="Tally Phase [6.0, 7.2]: the Raider drops and rolls first"),
     Step("defender_tally", _defender_tally, next="movement", who=lambda s: s.seats_of(s.defender),
@@ -176,5 +264,11 @@ STEPS: Steps[State, Air] = Steps([
          title="seek or decline a dogfight", prompt="Dogfight [10.8]: SEEK or DECLINE"),
     Step("combat_choice", combat_choice, next=_next_after_movement, window=Window.INTERRUPT,
          title="choose the combat rating", prompt="Air combat [10.5]: SPEED (hit-and-run) or TURN (turning fight)"),
+    Step("lead_choice", lead_choice, next=_next_after_movement, window=Window.INTERRUPT,
+         title="choose the lead squadron", prompt="Air combat [10.2]: LEAD <squadron>"),
+    Step("hits_choice", hits_choice, next=_next_after_movement, window=Window.INTERRUPT,
+         title="spread the hits", prompt="Air combat [10.2.2]: HITS <enemy> ... (who takes them first)"),
+    Step("tally_choice", tally_choice, next=_next_after_movement, window=Window.INTERRUPT,
+         title="choose a tally in the dogfight", prompt="Dogfight [10.8.1]: TALLY <squadron> <enemy>"),
 ], seats=seats, open=Air, close=Air.freeze, sides=SIDES, standing=seating.STANDING)
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from pbem.core.flow import Flow
 
+from . import advanced
 from .sky import Sky, Square, sky_of
 from .tables import band_value, card, scenario
 
@@ -146,6 +147,10 @@ class State:
 
     def option(self, key: str, default: Any = None) -> Any:
         return dict(self.options).get(key, default)
+
+    def uses(self, rule: str) -> bool:
+        """Whether this game's scenario switches on advanced rule ``rule`` (13–15) [13.0]; the basic game uses none."""
+        return advanced.uses(scenario(self.scenario).get("advanced", ()), rule)
 
     def squadron(self, sid: str) -> Squadron:
         found = self.find(sid)

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 
 from pbem.core.errors import IllegalOrderError
 from pbem.core.interrupts import Ask
-from pbem.core.scripts import run
+from pbem.core.scripts import Cursor, Reached, resume
 from pbem.core.verbs import Order
 from pbem.core.work import Work
 
@@ -22,24 +22,51 @@ from .tables import scenario
 from .tally_phase import inner
 
 
-def activate(w: Work[Air], sq: Squadron, side_orders: Sequence[Order]) -> None:
+def activate(w: Work[Air], sq: Squadron, side_orders: Sequence[Order], cursor: Cursor | None = None,
+             carried: bool = False) -> None:
     """A squadron's move at its turn: its owner's orders for it, in order, the first that can be carried out;
-    else what its mission does by itself [9.2]."""
+    else what its mission does by itself [9.2].
+
+    A move that stops for a reaction question [10.4] raises :class:`AskReaction` carrying where the script
+    stood (``cursor``: the entry that stopped, ``carried``: whether an earlier one was carried out); the
+    resumed move starts there, so nothing said to the author before the stop is said again.
+    """
     entries = [o for o in side_orders if subject(o) == sq.id and isinstance(inner(o), MOVEMENT)]
-    done = run(w, sq.side, entries, lambda o: _perform(w, sq.id, o), CONDITIONS, about=sq.id)
-    if not any(done):
+    start = cursor or Cursor()
+    at: list[Reached] = []
+    done = [carried]
+
+    def perform(order: Order) -> str | None:
+        why = _perform(w, sq.id, order)
+        done[0] = done[0] or why is None
+        return why
+
+    try:
+        end = resume(w, sq.side, entries, start, perform, CONDITIONS, about=sq.id, on_reach=at.append)
+    except AskReaction as ask:   # stopped in an entry: it is carried out again when resuming
+        ask.cursor, ask.carried = Cursor(at[-1].index, at[-1].previous), done[0]
+        raise
+    if done[0]:
+        return
+    try:
         why = _perform(w, sq.id, None)
-        if why:
-            w.data.moved.append(sq.id)
-            tell(w, f"{sq.id} cannot move: {why}", [sq.id], kind="move")
+    except AskReaction as ask:   # the mission's own move stopped: every entry was already tried
+        ask.cursor, ask.carried = end, False
+        raise
+    if why:
+        w.data.moved.append(sq.id)
+        tell(w, f"{sq.id} cannot move: {why}", [sq.id], kind="move")
 
 
 def _perform(w: Work[Air], sid: str, order: Order | None) -> str | None:
-    """Carry one movement order out now, or the mission's own move (``None``); the reason it cannot be."""
+    """Carry one movement order out now, or the mission's own move (``None``); the reason it cannot be.
+    What it tells the players is said only once the move is made: a move may stop for a reaction question
+    and start over when answered [10.4]."""
     air = w.data
     if sid in air.moved:
         return f"{sid} has already moved this turn"
-    sq, why = _jettison(w, air.squadron(sid), order)
+    notes: Notes = []
+    sq, why = _jettison(air.squadron(sid), order, notes)
     if why:
         return why
     tokens, dive, why = _plan(air, sq, order)
@@ -54,9 +81,10 @@ def _perform(w: Work[Air], sid: str, order: Order | None) -> str | None:
         return None
     tokens = _fitting(sq, tokens, mp)
     try:
-        walk, moved, balbo = _fly(w, sq, tokens, mp, dive)
+        walk, moved, balbo = _fly(w, sq, tokens, mp, dive, notes)
     except IllegalOrderError as exc:  # the plan no longer fits the position
         return str(exc)
+    _flush(w, notes)
     moved = _settle(w, sq, moved, order, balbo)
     before = witnesses(w, sid)
     air.put(moved)
@@ -69,19 +97,29 @@ def _perform(w: Work[Air], sid: str, order: Order | None) -> str | None:
     return None
 
 
-def _jettison(w: Work[Air], sq: Squadron, order: Order | None) -> tuple[Squadron, str | None]:
+Notes = list[tuple[str, list[str], str]]   # (text, the squadrons it is about, kind): said by ``_flush``
+
+
+def _flush(w: Work[Air], notes: Notes) -> None:
+    """Say the notes held back until a move can no longer stop for a question [10.4]."""
+    for text, ids, kind in notes:
+        tell(w, text, ids, kind=kind)
+    notes.clear()
+
+
+def _jettison(sq: Squadron, order: Order | None, notes: Notes) -> tuple[Squadron, str | None]:
     """A JETTISON order first drops the bomb load, and a bomber that jettisons returns to base [9.2.1.1];
     the squadron as it then is, or why it cannot."""
     if not (isinstance(order, Plain) and order.verb == "JETTISON"):
         return sq, None
     if not sq.bombs:
         return sq, f"{sq.id} carries no bomb load"
-    tell(w, f"{sq.id} jettisons its bomb load (9.2.1.1)", [sq.id], kind="move")
+    notes.append((f"{sq.id} jettisons its bomb load (9.2.1.1)", [sq.id], "move"))
     return sq.move(bombs=False, mission="rtb"), None
 
 
-def _fly(w: Work[Air], sq: Squadron, tokens: list[str], mp: int,
-         dive: bool) -> tuple[movement.Walk, Squadron, bool]:
+def _fly(w: Work[Air], sq: Squadron, tokens: list[str], mp: int, dive: bool,
+         notes: Notes) -> tuple[movement.Walk, Squadron, bool]:
     """Walk the planned tokens, stopping in the tallied target's square [7.2.3] or short of it when its
     escorts react successfully [10.4.2]: the walk, the squadron after it, and whether it flew in a Balbo.
 
@@ -94,20 +132,20 @@ def _fly(w: Work[Air], sq: Squadron, tokens: list[str], mp: int,
     balbo = wings.in_balbo(air.now(), sq)
     if balbo and dive:   # taking the dive bonus breaks the Balbo: the squadron leaves its wing [9.5.6]
         balbo, sq = False, sq.move(left_wing=True)
-        tell(w, f"{sq.id} leaves its Balbo to dive (9.5.6)", [sq.id], kind="wing")
+        notes.append((f"{sq.id} leaves its Balbo to dive (9.5.6)", [sq.id], "wing"))
     walk = movement.walk(sq, tokens, mp, stop_at=target, head_on_from=front, balbo=balbo)
-    if _stopped_by_escorts(w, sq, walk):
+    if _stopped_by_escorts(w, sq, walk, notes):
         walk = movement.walk(sq, tokens[:walk.used - 1], mp)
         dive = dive and walk.dived
     return walk, movement.finish(sq, walk, dive_declared=dive), balbo
 
 
-def _stopped_by_escorts(w: Work[Air], sq: Squadron, walk: movement.Walk) -> bool:
+def _stopped_by_escorts(w: Work[Air], sq: Squadron, walk: movement.Walk, notes: Notes) -> bool:
     """Whether the walk entered the tallied target's square and its escorts' reaction stopped it [10.4.2]."""
     if not sq.tally or not walk.path or walk.entered_from is None:
         return False
     bomber = w.data.squadron(sq.tally)
-    return walk.at == bomber.at and _reaction(w, sq, bomber, walk.entered_from) == reaction.SUCCESS
+    return walk.at == bomber.at and _reaction(w, sq, bomber, walk.entered_from, notes) == reaction.SUCCESS
 
 
 def _settle(w: Work[Air], start: Squadron, moved: Squadron, order: Order | None, balbo: bool) -> Squadron:
@@ -166,7 +204,8 @@ def _fitting(sq: Squadron, tokens: list[str], mp: int) -> list[str]:
     return []
 
 
-def _reaction(w: Work[Air], mover: Squadron, bomber: Squadron, came_from: tuple[int, int]) -> str:
+def _reaction(w: Work[Air], mover: Squadron, bomber: Squadron, came_from: tuple[int, int],
+              notes: Notes) -> str:
     """Escorts react to ``mover`` entering ``bomber``'s square [10.4]: each willing eligible escort rolls
     2d6; the best result counts for all [10.4.5].  A success stops the mover short and the escorts attack
     it there; a late reaction lets it in and the escorts join the bomber's defence [10.4.2, 10.4.3]."""
@@ -175,6 +214,7 @@ def _reaction(w: Work[Air], mover: Squadron, bomber: Squadron, came_from: tuple[
         return reaction.NONE
     state = air.now()
     escorts = _willing(w, reaction.eligible(state, bomber), mover, bomber)
+    _flush(w, notes)   # no question can stop this move any more
     results = []
     for e in escorts:
         seen_by = dice_seen_by(w, [e.id, mover.id])
@@ -200,6 +240,8 @@ class AskReaction(Exception):
     def __init__(self, asks: list[Ask]) -> None:
         super().__init__("reaction question")
         self.asks = asks
+        self.cursor = Cursor()     # where the moving squadron's script resumes (set by ``activate``)
+        self.carried = False
 
 
 def _willing(w: Work[Air], escorts: list[Squadron], mover: Squadron, bomber: Squadron) -> list[Squadron]:

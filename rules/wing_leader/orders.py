@@ -8,8 +8,9 @@ Administrative Phase ``VECTOR <sq> <square>`` (GCI, 9.2.4), ``ESCAPE <sq>`` (11.
 (a voluntary break after combat, 10.7.1) and ``ESCORT <sq>`` (a former escort escorts again, 9.2.2).  Any of them may
 be conditional (``IF TALLYING A THEN PURSUE A ELSE RTB A``); a later order for the same squadron stands in
 when the earlier cannot be carried out.  Standing orders: ``TACTIC <sq> SPEED|TURN|BEST|ASK`` [10.5],
-``REACT <escort> YES|NO`` [10.4], ``DOGFIGHT SEEK|DECLINE`` [10.8], ``LEADS <sq>...`` [10.2] and
-``HITS <enemy>...`` [10.2.2]; a dogfight stack's move if the die gives
+``REACT <escort> YES|NO|ASK`` [10.4], ``DOGFIGHT SEEK|DECLINE|ASK`` [10.8], ``LEADS <sq>...|ASK`` [10.2],
+``HITS <enemy>...|ASK`` [10.2.2] and ``RETALLY <enemy>...|ASK`` [10.8.1]; before the first turn, a wing
+player's ``WINGS <sq>...`` [9.5]; a dogfight stack's move if the die gives
 it to this side: ``STACK <sq> STAY|<square>`` [10.8.2].
 """
 from __future__ import annotations
@@ -32,13 +33,15 @@ class Tally:
 
 @dataclass(frozen=True)
 class Command:
-    """A Wing Leader's order: the recipient tallies the target without a roll [9.5.4, 7.2.4]."""
+    """A Wing Leader's order: the recipient tallies the target without a roll [9.5.4, 7.2.4]; with
+    ``wing``, every Available squadron of ``sq``'s wing formation does (``ORDER WING``, 9.5.4.1)."""
 
     sq: str
     target: str
+    wing: bool = False
 
     def text(self) -> str:
-        return f"ORDER {self.sq} {self.target}"
+        return f"ORDER {'WING ' if self.wing else ''}{self.sq} {self.target}"
 
 
 @dataclass(frozen=True)
@@ -171,8 +174,9 @@ class React:
 
 @dataclass(frozen=True)
 class Priority:
-    """Standing order of a side: ``LEADS`` (which squadrons lead its combats, in order, 10.2) or ``HITS``
-    (which enemy squadrons take its hits first, 10.2.2)."""
+    """Standing order of a side: ``LEADS`` (which squadrons lead its combats, in order, 10.2), ``HITS``
+    (which enemy squadrons take its hits first, 10.2.2) or ``RETALLY`` (which enemy a dogfighter tallies
+    when its target is not in the dogfight, 10.8.1); ``ASK`` alone asks when it comes to it."""
 
     verb: str
     squadrons: tuple[str, ...]
@@ -258,6 +262,16 @@ class Return:
         return f"RETURN {self.sq} {self.square}"
 
 
+@dataclass(frozen=True)
+class Wings:
+    """The formations a wing player asks to command, each named by one of its squadrons [9.5]."""
+
+    squadrons: tuple[str, ...]
+
+    def text(self) -> str:
+        return " ".join(("WINGS",) + self.squadrons)
+
+
 MOVEMENT = (Move, Pursue, Plain, Join, Return)
 
 
@@ -271,15 +285,24 @@ def subject(order: Order) -> str:
 @dataclass(frozen=True)
 class Answer:
     """The answer in an interrupt window: SPEED, TURN or BEST to a rating question [10.5], SEEK or DECLINE
-    to a dogfight question [10.8]."""
+    to a dogfight question [10.8], YES or NO to a reaction question [10.4]; ``LEAD <sq>`` [10.2],
+    ``HITS <enemy>...`` [10.2.2] and ``TALLY <sq> <enemy>`` [10.8.1] answer the question their ``about``
+    names (an ask key, or the kind before its dash)."""
 
     choice: str
+    about: str = ""
+    verb: str = ""
 
     def text(self) -> str:
-        return self.choice
+        return f"{self.verb} {self.choice}".strip() if self.verb != "TALLY" else \
+            f"TALLY {self.about.removeprefix('tally-')} {self.choice}"
 
     def answer_to(self, ask: Any) -> str | None:
-        return self.choice if self.choice in ask.choices else None
+        if self.about and self.about not in (ask.key, ask.key.split("-")[0]):
+            return None
+        if not self.about and ask.key.split("-")[0] in ("lead", "hits", "tally"):
+            return None
+        return self.choice if all(c in ask.choices for c in self.choice.split()) else None
 
 
 
@@ -303,4 +326,4 @@ def load_order(data: Any) -> Any:
 
 _KINDS: dict[str, Any] = {k.__name__: k for k in (
     Tally, Command, Split, Drop, Move, Pursue, Plain, Vector, Escape, End, Rejoin, Break, Tactic, React, Priority,
-    Arrive, Consent, Seek, Stack, Join, Return, Answer, If, Condition)}
+    Arrive, Consent, Seek, Stack, Join, Return, Answer, Wings, If, Condition)}

@@ -11,14 +11,14 @@ from pbem.core.errors import IllegalOrderError, OrderProblem, OrderSyntaxError
 from pbem.core.flow import Flow
 from pbem.core.orders import OrderLine
 from pbem.core.ruleset import View
-from pbem.core.scripts import ConditionKind, Conditions, scripted
+from pbem.core.scripts import ConditionKind, Conditions, If, scripted
 from pbem.core.standing import parse_cancel
 from pbem.core.verbs import Order, Verb, VerbTable, arity, one_of
 
 from . import dogfight, movement, radio, tally, wings
 from .model import Squadron, State, owner, side_of
 from .orders import (Answer, Arrive, Break, Command, Consent, Drop, End, Escape, Join, Move, Plain, Priority, Pursue, React, Rejoin,
-                     Return, Seek, Split, Stack, Tactic, Tally, Vector)
+                     Return, Seek, Split, Stack, Tactic, Tally, Vector, Wings)
 
 
 TALLY_STEPS = ("raider_tally", "defender_tally", "tallies")
@@ -49,11 +49,30 @@ def _own(view: View, seat: str, sid: str, rule: str) -> Squadron:
 
 
 def _window(view: View, tally_window: bool) -> None:
+    if view["step"] == "wings":
+        raise IllegalOrderError("the players are choosing their wings (WINGS); the first Tally Phase comes next",
+                                rule="6.0")
     if view["step"] == "turn":   # cadence single: one window for both phases
         return
     if (view["step"] in TALLY_STEPS) != tally_window:
         raise IllegalOrderError("this order belongs to the " + ("Tally" if tally_window else "Movement")
                                 + " Phase; now is the " + view["step_title"], rule="6.0")
+
+
+def parse_wings(args: Sequence[str], view: View, seat: str) -> Wings:
+    """The formations a wing player asks for, each named by one of its squadrons, before the first turn [9.5]."""
+    if view["step"] != "wings":
+        raise IllegalOrderError("wings are chosen before the first turn, not now", rule="9.5")
+    if not args:
+        raise OrderSyntaxError("expected WINGS <squadron> ... (a squadron of each wing you want)", rule="9.5")
+    state = position(view)
+    ids = [a.upper() for a in args]
+    ours = {s.id for s in state.of_side(side_of(seat))}
+    strangers = [i for i in ids if i not in ours]
+    if strangers:
+        raise IllegalOrderError(f"{', '.join(strangers)}: not a squadron of your side ({', '.join(sorted(ours))})",
+                                rule="9.5")
+    return Wings(tuple(dict.fromkeys(ids)))
 
 
 def parse_tally(args: Sequence[str], view: View, seat: str) -> Tally:
@@ -80,7 +99,11 @@ def _targets(legal: dict[str, int]) -> str:
 
 
 def parse_command(args: Sequence[str], view: View, seat: str) -> Command:
-    arity(args, 2, "ORDER <squadron> <enemy>", rule="9.5.4")
+    """``ORDER <squadron> <enemy>``, or ``ORDER WING <squadron> <enemy>``: every Available squadron of that
+    squadron's wing formation onto one enemy [9.5.4, 9.5.4.1]."""
+    whole_wing = bool(args) and args[0].upper() == "WING"
+    args = args[1:] if whole_wing else args
+    arity(args, 2, "ORDER [WING] <squadron> <enemy>", rule="9.5.4")
     _window(view, True)
     sq = _own(view, seat, args[0], "9.5.4")
     state = position(view)
@@ -89,7 +112,17 @@ def parse_command(args: Sequence[str], view: View, seat: str) -> Command:
         target = state.squadron(args[1].upper())
     except KeyError:
         raise IllegalOrderError(f"no squadron {args[1]}", rule="9.5.4") from None
-    why = "it is in no wing formation" if leader is None else wings.order_problem(state, leader, sq, target)
+    if leader is None:
+        raise IllegalOrderError(f"{sq.id} cannot be ordered onto {target.id}: it is in no wing formation", rule="9.5.4")
+    if whole_wing:
+        wing = wings.wing_of(state, sq)
+        formation = wings.wing_formation(state, wing) if wing is not None else set()
+        problems = {m: wings.order_problem(state, leader, state.squadron(m), target) for m in sorted(formation)}
+        if all(problems.values()):
+            raise IllegalOrderError(f"no squadron of {leader.id}'s wing formation can be ordered onto {target.id}: "
+                                    + "; ".join(p for p in problems.values() if p), rule="9.5.4.1")
+        return Command(sq.id, target.id, wing=True)
+    why = wings.order_problem(state, leader, sq, target)
     if why:
         raise IllegalOrderError(f"{sq.id} cannot be ordered onto {target.id}: {why}", rule="9.5.4")
     return Command(sq.id, target.id)
@@ -288,9 +321,13 @@ def parse_tactic(args: Sequence[str], view: View, seat: str) -> Tactic:
 
 
 def parse_priority(verb: str, rule: str) -> Any:
+    """``LEADS`` (own squadrons), ``HITS`` and ``RETALLY`` (enemy squadrons) priority lists, or ``ASK``: an
+    interrupt for that decision when it comes [10.2, 10.2.2, 10.8.1]."""
     def parse(args: Sequence[str], view: View, seat: str) -> Priority:
         state = position(view)
         ids = [a.upper() for a in args]
+        if ids == ["ASK"]:
+            return Priority(verb, ("ASK",))
         own = verb == "LEADS"
         unknown = [i for i in ids if i not in {s.id for s in state.squadrons if (s.side == side_of(seat)) == own}]
         if unknown:
@@ -378,7 +415,8 @@ VERBS = scripted(VerbTable([
     Verb("TALLY", parse_tally, "TALLY <squadron> <enemy>", "7.2"),
     Verb("DROP", parse_drop, "DROP <squadron>", "7.2.2"),
     Verb("SPLIT", parse_split, "SPLIT <squadron>", "9.3"),
-    Verb("ORDER", parse_command, "ORDER <squadron> <enemy> (Wing Leader)", "9.5.4"),
+    Verb("ORDER", parse_command, "ORDER [WING] <squadron> <enemy> (Wing Leader; WING: the whole wing formation)",
+         "9.5.4"),
     Verb("MOVE", parse_move, "MOVE <squadron> [DIVE] <square|heading|SLOW|<|>> ...", "8.1"),
     Verb("PURSUE", parse_pursue, "PURSUE <squadron> [DIVE]", "7.2.3"),
     Verb("RTB", parse_plain("RTB", "9.2.6"), "RTB <squadron>", "9.2.6"),
@@ -397,8 +435,11 @@ VERBS = scripted(VerbTable([
     Verb("DOGFIGHT", parse_seek, "DOGFIGHT SEEK|DECLINE|ASK", "10.8"),
     Verb("CONSENT", parse_consent, "CONSENT YES|NO", "11.0"),
     Verb("ARRIVE", parse_arrive, "ARRIVE <squadron> <altitude>", "5.3.1"),
-    Verb("LEADS", parse_priority("LEADS", "10.2"), "LEADS <squadron> ... (none: the default)", "10.2"),
-    Verb("HITS", parse_priority("HITS", "10.2.2"), "HITS <enemy> ... (none: the default)", "10.2.2"),
+    Verb("LEADS", parse_priority("LEADS", "10.2"), "LEADS <squadron> ...|ASK (none: the default)", "10.2"),
+    Verb("HITS", parse_priority("HITS", "10.2.2"), "HITS <enemy> ...|ASK (none: the default)", "10.2.2"),
+    Verb("RETALLY", parse_priority("RETALLY", "10.8.1"),
+         "RETALLY <enemy> ...|ASK (a new tally in a dogfight; none: the first by ID)", "10.8.1"),
+    Verb("WINGS", parse_wings, "WINGS <squadron> ... (before the first turn: the wings you command)", "9.5"),
     Verb("STACK", parse_stack, "STACK <squadron> STAY|<square>", "10.8.2"),
     Verb("CANCEL", parse_cancel, "CANCEL TACTIC|REACT <squadron>", "10.5"),
 ], rule="6.0"), CONDITIONS)
@@ -416,17 +457,40 @@ def _order_limits(parsed: Sequence[tuple[OrderLine, Order]], state: State) -> li
         given[leader.id] = given.get(leader.id, 0) + 1
         limit = wings.orders_allowed(state, leader)
         if limit is not None and given[leader.id] > limit:
-            problems.append(IllegalOrderError(f"{leader.id}'s wing has no radio or its net is jammed: one order only",
+            problems.append(IllegalOrderError(f"{leader.id}'s wing has no radio or its net is jammed: one order only "
+                                              "(or one ORDER WING: the whole wing formation onto one enemy)",
                                               rule="9.5.4.1").problem(line.line_no, line.text))
+    return problems
+
+
+def _wing_rolls(parsed: Sequence[tuple[OrderLine, Order]], state: State) -> list[OrderProblem]:
+    """Without radio or under jamming only one squadron of a wing may roll to tally each turn [9.5.4.1]
+    (conditional TALLY lines count: any of them might roll)."""
+    first: dict[str, str] = {}
+    problems = []
+    for line, order in parsed:
+        tally_order = order.then if isinstance(order, If) else order
+        if not isinstance(tally_order, Tally):
+            continue
+        sq = state.squadron(tally_order.sq)
+        wing, leader = wings.wing_of(state, sq), wings.leader_of(state, sq)
+        if wing is None or leader is None or wings.orders_allowed(state, leader) is None:
+            continue
+        if first.setdefault(wing["name"], sq.id) != sq.id:
+            problems.append(IllegalOrderError(
+                f"{first[wing['name']]} already rolls for {wing['name']}: a wing without radio or under jamming "
+                f"rolls for one squadron a turn; the Wing Leader may ORDER the others", rule="9.5.4.1")
+                .problem(line.line_no, line.text))
     return problems
 
 
 def whole(parsed: Sequence[tuple[OrderLine, Order]], view: View, seat: str) -> list[OrderProblem]:
     """One tally roll per squadron per phase, and a tallying squadron drops before it rolls [7.2, 7.2.2];
-    one Wing Leader order only without radio or under jamming [9.5.4.1]."""
+    one Wing Leader order (or one order to the whole wing) and one tally roll per wing only without radio
+    or under jamming [9.5.4.1]."""
     problems, rolled, dropped = [], set(), set()
     state = position(view)
-    problems += _order_limits(parsed, state)
+    problems += _order_limits(parsed, state) + _wing_rolls(parsed, state)
     for line, order in parsed:
         if isinstance(order, Drop):
             dropped.add(order.sq)
@@ -443,17 +507,97 @@ def whole(parsed: Sequence[tuple[OrderLine, Order]], view: View, seat: str) -> l
     return problems
 
 
+def _seat_asks(view: View) -> list[dict[str, Any]]:
+    return list(view.get("asks") or [])
+
+
+def _refuse(view: View, rule: str) -> IllegalOrderError:
+    wanted = "; ".join(f"{a['question']} -> {answer_usage(a)}" for a in _seat_asks(view)) or view["asking"]
+    return IllegalOrderError(f"the question is: {wanted}", rule=rule)
+
+
 def _parse_answer(choice: str) -> Any:
     def parse(args: Sequence[str], view: View, seat: str) -> Answer:
         arity(args, 0, choice, rule="10.5")
-        if choice not in view["asking_choices"]:
+        if not any(choice in a["choices"] and a["key"].split("-")[0] not in ("lead", "hits", "tally")
+                   for a in _seat_asks(view)):
             raise IllegalOrderError(f"the question is: {view['asking']}; answer "
                                     f"{' or '.join(view['asking_choices'])}", rule="10.5, 10.8")
         return Answer(choice)
     return parse
 
 
-ANSWERS = VerbTable([Verb(c, _parse_answer(c), c, "10.5, 10.8") for c in ("SPEED", "TURN", "BEST", "SEEK", "DECLINE",
-                                                                              "YES", "NO")],
-                    rule="10.5, 10.8")
+def _ask_of(view: View, kind: str, rule: str) -> dict[str, Any]:
+    found = next((a for a in _seat_asks(view) if a["key"] == kind or a["key"].split("-")[0] == kind), None)
+    if found is None:
+        raise _refuse(view, rule)
+    return found
 
+
+def parse_lead_answer(args: Sequence[str], view: View, seat: str) -> Answer:
+    arity(args, 1, "LEAD <squadron>", rule="10.2")
+    ask = _ask_of(view, "lead", "10.2")
+    sid = args[0].upper()
+    if sid not in ask["choices"]:
+        raise IllegalOrderError(f"{sid} may not lead this combat; choose one of {', '.join(ask['choices'])}",
+                                rule="10.2")
+    return Answer(sid, "lead", "LEAD")
+
+
+def parse_hits_answer(args: Sequence[str], view: View, seat: str) -> Answer:
+    if not args:
+        raise OrderSyntaxError("expected HITS <enemy> ... (the order they take your hits)", rule="10.2.2")
+    ask = _ask_of(view, "hits", "10.2.2")
+    ids = list(dict.fromkeys(a.upper() for a in args))
+    wrong = [i for i in ids if i not in ask["choices"]]
+    if wrong:
+        raise IllegalOrderError(f"{', '.join(wrong)}: not in this combat; the enemy squadrons are "
+                                f"{', '.join(ask['choices'])}", rule="10.2.2")
+    return Answer(" ".join(ids), "hits", "HITS")
+
+
+def parse_tally_answer(args: Sequence[str], view: View, seat: str) -> Answer:
+    arity(args, 2, "TALLY <squadron> <enemy>", rule="10.8.1")
+    ask = _ask_of(view, f"tally-{args[0].upper()}", "10.8.1")
+    enemy = args[1].upper()
+    if enemy not in ask["choices"]:
+        raise IllegalOrderError(f"{args[0].upper()} must tally an enemy of the dogfight: "
+                                f"{', '.join(ask['choices'])}", rule="10.8.1")
+    return Answer(enemy, ask["key"], "TALLY")
+
+
+#: The rule each yes/no-style question of an interrupt answers (a combat rating, a dogfight, an escort's reaction).
+ASK_RULES = {("SPEED", "TURN", "BEST"): "10.5", ("SEEK", "DECLINE"): "10.8", ("YES", "NO"): "10.4"}
+
+
+def answer_usage(ask: dict[str, Any]) -> str:
+    """How an ask is answered: its verb and choices."""
+    kind = ask["key"].split("-")[0]
+    if kind == "lead":
+        return f"LEAD <{' or '.join(ask['choices'])}> (10.2)"
+    if kind == "hits":
+        return f"HITS <{' '.join(ask['choices'])} in the order they take the hits> (10.2.2)"
+    if kind == "tally":
+        return f"TALLY {ask['key'].removeprefix('tally-')} <{' or '.join(ask['choices'])}> (10.8.1)"
+    rule = ASK_RULES.get(tuple(ask["choices"]), "")
+    return " or ".join(ask["choices"]) + (f" ({rule})" if rule else "")
+
+
+def answer_line(ask: dict[str, Any], choice: str) -> str:
+    """The line answering ``ask`` with ``choice``."""
+    kind = ask["key"].split("-")[0]
+    if kind == "lead":
+        return f"LEAD {choice}"
+    if kind == "hits":
+        return f"HITS {choice}"
+    if kind == "tally":
+        return f"TALLY {ask['key'].removeprefix('tally-')} {choice}"
+    return choice
+
+
+ANSWERS = VerbTable([Verb(c, _parse_answer(c), c, "10.5, 10.8") for c in ("SPEED", "TURN", "BEST", "SEEK", "DECLINE",
+                                                                              "YES", "NO")]
+                    + [Verb("LEAD", parse_lead_answer, "LEAD <squadron>", "10.2"),
+                       Verb("HITS", parse_hits_answer, "HITS <enemy> ...", "10.2.2"),
+                       Verb("TALLY", parse_tally_answer, "TALLY <squadron> <enemy>", "10.8.1")],
+                    rule="10.5, 10.8")

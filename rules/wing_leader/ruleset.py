@@ -16,7 +16,7 @@ from pbem.core.ruleset import Checked, Option, RulesetInfo, Scenario, View
 from pbem.core.orders import OrderLine
 
 from . import radio, seating, sky
-from .game import FIRST_STEP, STEPS, seats
+from .game import STEPS, first_step, seats
 from .model import SIDES, WAITING, Squadron, State
 from .parsing import ANSWERS, VERBS, whole
 from .picture import picture
@@ -41,8 +41,8 @@ def setup(name: str, options: Mapping[str, Any], dice: Dice) -> State:
     if bad:
         raise RulesetDefinitionError(f"scenario {name}: " + "; ".join(bad))
     squadrons, seat_names = seating.assign(squadrons, s.get("wings", ()), int(options.get("seats_per_side", 1)))
-    first = FIRST_STEP[options.get("cadence", "standard")]
-    state = State(name, squadrons, STEPS.start(first), options=tuple(sorted(options.items())), seat_names=seat_names)
+    state = State(name, squadrons, STEPS.start("wings"), options=tuple(sorted(options.items())), seat_names=seat_names)
+    state = replace(state, flow=STEPS.start(first_step(state)))
     alerted = radio.alerted_by_radio(state)   # the first Tally Phase opens with radio alerts [9.4 a]
     return replace(state, squadrons=tuple(q.move(alert=True) if q.id in alerted else q for q in squadrons))
 
@@ -67,7 +67,7 @@ def check_orders(v: View, seat: str, lines: Sequence[OrderLine]) -> Checked:
 
 
 INFO = RulesetInfo(
-    name="wing_leader", title="Wing Leader (basic game, rules 1-12; in progress)", sides=SIDES,
+    name="wing_leader", title="Wing Leader (basic game, rules 1-12; the advanced rules 13-15 as a scenario switches them on)", sides=SIDES,
     scenarios=tuple(Scenario(n, scenarios()[n]["title"], scenarios()[n].get("note", ""))
                     for n in scenarios() if isinstance(scenarios()[n], dict)),
     options=(Option("cadence", "standard", "windows a turn: standard = the Raider's tally, the Defender's tally, "

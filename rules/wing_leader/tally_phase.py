@@ -56,27 +56,59 @@ def _tally_order(w: Work[Air], order: Order) -> str | None:
     why = tally.may_tally(sq) or tally.target_problem(air.now(), sq, target)
     if sq.id in air.no_roll:
         why = f"{sq.id} was split off this phase and may not roll (9.3.1)"
+    why = why or _wing_rolled(air, sq)
     if why:
         return why
+    air.rolled.append(sq.id)
     if roll_tally(w, sq, target):
         radio_alerts(w)
     return None
 
 
+def _wing_rolled(air: Air, sq: Squadron) -> str | None:
+    """Without radio, or with its net jammed, only one squadron of a wing may roll to tally each turn
+    [9.5.4.1]: why ``sq`` may not, or None."""
+    state = air.now()
+    wing = wings.wing_of(state, sq)
+    lead = wings.leader_of(state, sq)
+    if wing is None or lead is None or wings.orders_allowed(state, lead) is None:
+        return None
+    other = next((r for r in air.rolled if r in wings.members(state, wing)), None)
+    return (f"{other} of its wing rolled this turn; a wing without radio or under jamming rolls once (9.5.4.1)"
+            if other is not None else None)
+
+
 def _command(w: Work[Air], order: Command) -> str | None:
-    """A Wing Leader's order places the recipient's tally without a roll [9.5.4, 7.2.4]."""
+    """A Wing Leader's order places the recipient's tally without a roll [9.5.4, 7.2.4]; ``ORDER WING``
+    places it on every Available squadron of the wing formation that tallies nobody [9.5.4.1]."""
     air = w.data
     state = air.now()
     sq, target = air.squadron(order.sq), air.squadron(order.target)
     leader = wings.leader_of(state, sq)
     if leader is None:
         return f"{sq.id} is in no wing formation"
-    why = wings.order_problem(state, leader, sq, target)
-    if why:
-        return why
-    air.put(sq.move(tally=target.id, alert=True, vector=None).unescort())
-    air.ordered.add(sq.id)
-    tell(w, f"{leader.id} orders {sq.id} onto {target.id}: tallied (9.5.4)", [leader.id, sq.id, target.id], kind="tally")
+    wing = wings.wing_of(state, sq)
+    recipients = [sq.id]
+    if wing is not None and order.wing:
+        formation = wings.wing_formation(state, wing)
+        recipients = [m for m in wings.members(state, wing) if m in formation]
+    placed, refused = [], []
+    for rid in recipients:
+        why = wings.order_problem(air.now(), leader, air.squadron(rid), target)
+        if why:
+            refused.append(why)
+            continue
+        air.put(air.squadron(rid).move(tally=target.id, alert=True, vector=None).unescort())
+        air.ordered.add(rid)
+        placed.append(rid)
+    if not placed:
+        return "; ".join(refused)
+    if order.wing:
+        tell(w, f"{leader.id} orders its wing onto {target.id}: {', '.join(placed)} tallied (9.5.4.1)"
+             + (f"; not: {'; '.join(refused)}" if refused else ""), [leader.id, *placed, target.id], kind="tally")
+    else:
+        tell(w, f"{leader.id} orders {sq.id} onto {target.id}: tallied (9.5.4)", [leader.id, sq.id, target.id],
+             kind="tally")
     radio_alerts(w)
     return None
 
@@ -107,9 +139,10 @@ def leave_wings(w: Work[Air]) -> None:
     it for good [9.5.2]."""
     air = w.data
     for wing in wings.wings(air.now()):
-        before, now = air.state.find(wing["leader"]), air.now().find(wing["leader"])
+        lead = wings.leader_id(air.now(), wing)
+        before, now = (air.state.find(lead), air.now().find(lead)) if lead is not None else (None, None)
         if before is not None and now is not None and now.tally and not before.tally and before.mission == "intercept":
-            for m in wing["members"]:
+            for m in wings.members(air.now(), wing):
                 sq = air.squadrons.get(m)
                 if sq is not None and m != now.id and not sq.tally and not sq.left_wing:
                     air.put(sq.move(left_wing=True, vector=before.vector))

@@ -8,17 +8,22 @@ from pbem.core.defaults import to_json
 from pbem.core.dice import Dice
 from pbem.core.ruleset import Outcome, View
 
-from . import escape, fog, movement, radio, tally
-from .model import SIDES, Squadron, State, owner, side_of
-from .parsing import allowed_moves, free_mover, plain_problem, position
-from .sky import HEADINGS, distance, name
-from .tables import card, scenario
+from . import dogfight, fog, movement, radio, reaction, seating, tally, unplayed
+from .model import ENTERING, SIDES, WAITING, Squadron, State, owner, side_of
+from .parsing import allowed_moves, answer_line, answer_usage, free_mover, plain_problem, position
+from .sky import HEADINGS, name
+from .tables import card, scenario, tables
 from .tally_phase import jammed_now
 from .victory import points
 
 STEP_TITLES = {"raider_tally": "Raider's Tally Phase", "defender_tally": "Defender's Tally Phase",
                "tallies": "Tally Phase (both sides)", "turn": "Tally and Movement Phases",
-               "movement": "Movement Phase", "over": "end of the game"}
+               "movement": "Movement Phase", "wings": "choice of wings", "over": "end of the game"}
+
+
+#: What stands where no standing order says otherwise [10.4, 10.5, 10.8, 11.0].
+DEFAULTS = "# Where no standing order says otherwise: TACTIC <sq> BEST, REACT <escort> YES, DOGFIGHT DECLINE, CONSENT NO"
+#: The rule behind each interrupt, known by its answers: the rating [10.5], a dogfight [10.8], a reaction [10.4].
 
 
 def view(state: State, seat: str) -> dict[str, Any]:
@@ -36,9 +41,12 @@ def view(state: State, seat: str) -> dict[str, Any]:
         "victory_points": points(state) if state.flow.over or not fog.fogged(state) else {},
         "flexible": side_of(seat) in scenario(state.scenario).get("flexibility", ()),
         "standing": _standing(state, seat),
+        "allied_standing": _allied_standing(state, seat),
         "asking": _question(state, seat),
         "asking_choices": list(next((a.choices for a in state.flow.pending.asks if a.seat == seat), ()))
         if state.flow.pending is not None else [],
+        "asks": [{"key": a.key, "question": a.question, "default": a.default, "choices": list(a.choices)}
+                 for a in state.flow.pending.asks if a.seat == seat] if state.flow.pending is not None else [],
     }
     if fog.fogged(state):   # only under fog, so that open views stay as they were
         out.update(fog=True, last_known=fog.last_known(state, side), radar=fog.plots(state, side))
@@ -57,6 +65,13 @@ def _standing(state: State, seat: str) -> list[dict[str, str]]:
     """The seat's standing orders, then its side's (kept under the side's name when it has several seats)."""
     side = side_of(seat)
     return state.flow.standing.view_of(seat) + (state.flow.standing.view_of(side) if side != seat else [])
+
+
+def _allied_standing(state: State, seat: str) -> list[dict[str, str]]:
+    """The standing orders of the seat's allies (the other players of its side): theirs to change, shown
+    because the side fights one battle [10.2, 10.4]."""
+    return [{"seat": other, **o} for other in state.seats_of(side_of(seat)) if other not in (seat, side_of(seat))
+            for o in state.flow.standing.view_of(other)]
 
 
 def _question(state: State, seat: str) -> str:
@@ -103,16 +118,20 @@ def _tally_targets(state: State, seat: str, shown: list[Squadron]) -> dict[str, 
 
 def order_form(v: View, seat: str) -> str:
     if v["asking"]:
-        choices = v["asking_choices"]
-        return f"# {v['asking']}\n# Answer {' or '.join(choices)} (10.5, 10.8).\n{choices[-1]}\n"
+        return "".join(f"# {a['question']}\n# Answer {answer_usage(a)}; on silence: {a['default']}\n"
+                       f"{answer_line(a, a['default'])}\n" for a in v["asks"])
     lines = [f"# {scenario(v['scenario'])['title']}: turn {v['turn']}, {v['step_title']} ({seat})"]
     state = position(v)
+    lines += [f"# {note}" for note in unplayed.notes(v["scenario"])]
+    if v["step"] == "wings":
+        return "\n".join(lines + seating.wings_form(state, seat, scenario(v["scenario"]).get("wings", ()))) + "\n"
     tally_step = v["step"] in ("raider_tally", "defender_tally", "tallies", "turn")
     if tally_step and not _my_tally_window(state, seat):
         lines.append("# The other side rolls its tallies now; yours come in the next window (6.0). Standing "
                      "orders (TACTIC, REACT, DOGFIGHT, LEADS, HITS, CONSENT, ARRIVE) may be sent.")
     for sq in state.of_seat(seat):
         if not sq.on_map:
+            lines += _arrival_lines(sq)
             continue
         lines.append(f"# {sq.id} {card(sq.model)['name']} at {name(sq.at)} heading {HEADINGS[sq.heading]}, "
                      f"{'alert' if sq.alert else 'unalert'} {sq.mission}" + (f", tallies {sq.tally}" if sq.tally else ""))
@@ -120,6 +139,9 @@ def order_form(v: View, seat: str) -> str:
     lines += _fog_lines(v)
     kept = [f"#   {o['text']}" for o in v["standing"]]
     lines += ["# Standing orders in force (CANCEL <key> removes one):", *kept] if kept else ["# Standing orders: none"]
+    lines.append(DEFAULTS)
+    allied = [f"#   {o['seat']}: {o['text']}" for o in v.get("allied_standing", ())]
+    lines += ["# Your allies' standing orders (theirs to change):", *allied] if allied else []
     return "\n".join(lines) + "\n"
 
 
@@ -134,9 +156,26 @@ def _fog_lines(v: View) -> list[str]:
 
 def _form_lines(v: View, state: State, sq: Squadron) -> list[str]:
     """A squadron's lines of the order form: its tally choices in a tally window, else its move."""
-    if v["step"] in ("raider_tally", "defender_tally", "tallies", "turn"):
+    if v["step"] == "turn":  # cadence single: the tally, then the move, from one message
+        rolling = [f"#   if its tally succeeds it pursues (9.2.7): IF TALLYING {sq.id} THEN ... ELSE ... plans either way"] \
+            if v["tally_targets"].get(sq.id) and not sq.tally else []
+        return [*_tally_lines(v, state, sq), *_move_lines(state, sq), *rolling]
+    if v["step"] in ("raider_tally", "defender_tally", "tallies"):
         return _tally_lines(v, state, sq) if _my_tally_window(state, sq.side) else []
     return _move_lines(state, sq)
+
+
+def _arrival_lines(sq: Squadron) -> list[str]:
+    """A later arrival [5.3.1]: when and where it comes, and the altitude it may be given."""
+    if sq.status == ENTERING:
+        return [f"# {sq.id} {card(sq.model)['name']} flies in from beyond the {sq.edge} edge this turn at altitude "
+                f"{sq.at[1]}, heading {HEADINGS[sq.heading]} (5.3.1, 8.4.1)"]
+    if sq.status != WAITING:
+        return []
+    where = f"at the {sq.edge} edge" if sq.edge else "on its square"
+    alts = f" at altitude {' or '.join(map(str, sq.altitudes))} (ARRIVE {sq.id} <altitude>; else {sq.altitudes[0]})" \
+        if sq.altitudes else ""
+    return [f"# {sq.id} {card(sq.model)['name']} arrives on turn {sq.arrives} {where}{alts} (5.3.1)"]
 
 
 def _tally_lines(v: View, state: State, sq: Squadron) -> list[str]:
@@ -146,8 +185,8 @@ def _tally_lines(v: View, state: State, sq: Squadron) -> list[str]:
     if sq.tally:
         return [f"#   keeps its tally; DROP {sq.id} to give it up (7.2.2)"]
     if not targets:
-        why = tally.may_tally(sq) or "no enemy within 9 squares in sight"
-        return [f"#   no tally possible: {why} (7.2)"]
+        why = tally.may_tally(sq) or "no enemy within 9 squares in sight (7.2)"
+        return [f"#   no tally possible: {why}"]
     best = min(targets, key=lambda t: targets[t])
     legal = ", ".join(f"{t} needs {n}+" for t, n in targets.items())
     return [f"#   may tally: {legal}", f"TALLY {sq.id} {best}"]
@@ -156,6 +195,10 @@ def _tally_lines(v: View, state: State, sq: Squadron) -> list[str]:
 def _move_lines(state: State, sq: Squadron) -> list[str]:
     """A pursuer pursues by default and a free mover moves freely [9.2.7]; anything else flies its mission,
     with the plain orders it may give instead, and an escort learns whether it may react [10.4]."""
+    if sq.dogfight:
+        moves = ", ".join(name(to) for to in dogfight.stack_moves(sq.at) if to != sq.at)
+        return [f"#   in a dogfight: the stack moves as one, for the side a d6 picks (1-3 Raider, 4-6 Defender); "
+                f"it stays unless that side's STACK {sq.id} <square> names one of {moves} (10.8.2)"]
     if sq.tally and not sq.broken:
         return [f"#   free movement with {movement.allowance(sq)} MP (9.2.7); by default it pursues", f"PURSUE {sq.id}"]
     if free_mover(state, sq) is None:
@@ -166,11 +209,14 @@ def _move_lines(state: State, sq: Squadron) -> list[str]:
 
 
 def _reaction_line(state: State, sq: Squadron) -> str:
-    """The escort's bombers it is near enough to react for [10.4], or that it is too far from them."""
-    bombers = [b.id for b in state.of_side(sq.side) if b.on_map and not b.fighter
-               and escape.available(state, sq) and distance(sq.at, b.at) <= 3 and sq.at[1] >= b.at[1] - 1]
-    return (f"#   may react for {', '.join(bombers)} (10.4; REACT {sq.id} NO holds it back)" if bombers
-            else "#   too far from its bombers to react (10.4)")
+    """The bombers the escort may react for now [10.4] with the 2d6 it needs (success, late), or that it
+    may react for none."""
+    table = tables()["reaction"]
+    need = {b.id: (table["success_from"] - reaction.modifier(state, sq, b), table["late_from"] - reaction.modifier(state, sq, b))
+            for b in state.of_side(sq.side) if b.on_map and not b.fighter and sq in reaction.eligible(state, b)}
+    odds = ", ".join(f"{b} (2d6 {s}+, late {late}+)" for b, (s, late) in need.items())
+    return (f"#   may react for {odds} (10.4; REACT {sq.id} NO holds it back)" if need
+            else "#   may react for no bomber now: none within 3 squares, at most one altitude below it and in sight (10.4)")
 
 
 def outcome(state: State) -> Outcome | None:
@@ -186,10 +232,14 @@ def bot_orders(v: View, seat: str, dice: Dice) -> str:
     """Tally each target it can with the best odds; in movement, let missions and PURSUE do the rest,
     sometimes seeking dogfights and leaving the rating to an interrupt (so bot games exercise them)."""
     if v["asking"]:
-        choices = v["asking_choices"]
-        return choices[dice.roll(len(choices), why="bot answer", seen_by=()) - 1] + "\n"
+        return "".join(answer_line(a, a["choices"][dice.roll(len(a["choices"]), why="bot answer", seen_by=()) - 1])
+                       + "\n" for a in v["asks"])
     lines: list[str] = []
     rolling: list[str] = []
+    if v["step"] == "wings":   # sometimes claim a formation of the side (so bot games exercise the choice)
+        ours = sorted(s["id"] for s in v["squadrons"] if s["side"] == v["side"])
+        pick = dice.roll(len(ours) + 1, why="bot wings", seen_by=())
+        return f"WINGS {ours[pick - 1]}\n" if pick <= len(ours) else ""
     if v["step"] in ("raider_tally", "defender_tally", "tallies", "turn"):
         tallying = {s["id"] for s in v["squadrons"] if s["tally"]}
         for sid, targets in sorted(v["tally_targets"].items()):
@@ -209,6 +259,8 @@ def _bot_moves(v: View, seat: str, dice: Dice, rolling: list[str]) -> list[str]:
     state = position(v)
     lines = [] if v["standing"] else [("DOGFIGHT SEEK", "DOGFIGHT ASK", "")[dice.roll(3, why="bot dogfight",
                                                                                      seen_by=()) - 1]]
+    if not v["standing"]:   # sometimes leave leads, hits and dogfight tallies to interrupts too
+        lines += [f"{key} ASK" for key in ("LEADS", "HITS", "RETALLY") if dice.roll(4, why="bot ask", seen_by=()) == 1]
     lines = [line for line in lines if line]
     for s in state.of_seat(seat):
         if s.on_map and s.mission == "escort" and not v["standing"] and dice.roll(2, why="bot react", seen_by=()) == 1:

@@ -34,22 +34,55 @@ def wings(state: State) -> list[dict]:
     return list(scenario(state.scenario).get("wings", ()))
 
 
+def members(state: State, wing: dict) -> list[str]:
+    """The wing's squadrons as they now are: the scenario's, a split squadron's two flights in its place
+    (a flight split on order stays in the wing, 9.5.4; our reading: so do flights split otherwise, 9.3)."""
+    found = []
+    for m in wing["members"]:
+        if state.find(m) is not None:
+            found.append(m)
+        else:
+            found += [f"{m}{n}" for n in (1, 2) if state.find(f"{m}{n}") is not None]
+    return found
+
+
+def leader_id(state: State, wing: dict) -> str | None:
+    """The squadron carrying the wing's Wing Leader marker [9.5.1]: the scenario's, or its first flight once
+    it split (the owner's choice, 9.3: the first flight by default).  A marker lost to a crew loss [10.7.3]
+    takes its squadron out of the wing, which ends the wing formation (it is formed on that squadron, 9.5.2)."""
+    lead = wing["leader"]
+    found = state.find(lead) or state.find(f"{lead}1")
+    return None if found is None else found.id
+
+
+def wing_of(state: State, sq: Squadron) -> dict | None:
+    return next((w for w in wings(state) if sq.id in members(state, w)), None)
+
+
 def leader_of(state: State, sq: Squadron) -> Squadron | None:
     """The Wing Leader's squadron of ``sq``'s wing, while both are in the wing formation."""
-    for wing in wings(state):
-        if sq.id in wing["members"]:
-            formation = wing_formation(state, wing)
-            return state.squadron(wing["leader"]) if sq.id in formation and wing["leader"] in formation else None
-    return None
+    wing = wing_of(state, sq)
+    if wing is None:
+        return None
+    formation = wing_formation(state, wing)
+    lead = leader_id(state, wing)
+    return state.squadron(lead) if lead is not None and sq.id in formation and lead in formation else None
+
+
+def leads_wing(state: State, sq: Squadron) -> bool:
+    """Whether ``sq`` carries the Wing Leader marker of a wing it is still in [9.5.1]."""
+    wing = wing_of(state, sq)
+    return wing is not None and leader_id(state, wing) == sq.id and not sq.left_wing
 
 
 def wing_formation(state: State, wing: dict) -> set[str]:
     """The wing's squadrons in formation with the leader's squadron and Available, not yet gone [9.5.2]."""
-    leader = state.find(wing["leader"])
+    lead = leader_id(state, wing)
+    leader = state.find(lead) if lead is not None else None
     if leader is None or not leader.on_map or leader.left_wing:
         return set()
     chain = formation_of(state, leader)
-    return {m for m in wing["members"] if m in chain and not state.squadron(m).left_wing
+    return {m for m in members(state, wing) if m in chain and not state.squadron(m).left_wing
             and available(state, state.squadron(m))}
 
 
@@ -68,7 +101,7 @@ def leaving(state: State) -> list[str]:
     gone = []
     for wing in wings(state):
         kept = wing_formation(state, wing)
-        gone += [m for m in wing["members"] if m not in kept and (s := state.find(m)) is not None and not s.left_wing]
+        gone += [m for m in members(state, wing) if m not in kept and not state.squadron(m).left_wing]
     return gone
 
 
@@ -76,7 +109,7 @@ def order_problem(state: State, leader: Squadron, recipient: Squadron, target: S
     """Why a Wing Leader order cannot be given, or None [9.5.4]: the leader's squadron Available; the
     recipient Available in the wing formation with no tally; the target tallied by a squadron of the wing
     formation or the wing's net, or in formation with one so tallied; in sight and within 9 squares."""
-    wing = next((w for w in wings(state) if w["leader"] == leader.id), None)
+    wing = next((w for w in wings(state) if leader_id(state, w) == leader.id), None)
     if wing is None or leader.left_wing or not available(state, leader):
         return f"{leader.id} does not lead a wing it can command"
     if recipient.id not in wing_formation(state, wing) or recipient.tally:

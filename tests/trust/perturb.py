@@ -16,9 +16,10 @@ the change is one the rules say ``seat`` cannot know:
   and its aircraft off the map;
 * sky_ww2: deck order, the cards in other seats' hands (hand size and malfunction count kept:
   those are public [L196]), the enemy's unrevealed ground objects and selection candidates;
-* wing_leader: another seat's standing orders (TACTIC, REACT, DOGFIGHT, CONSENT); the map, the
-  Wing Displays and every roll are open [5.2]; in fog games also where an enemy out of the side's
-  sight flies (within its radar plot), enemy vectors, what the other side last saw, enemy arrivals.
+* wing_leader: an enemy seat's standing orders (TACTIC, REACT, DOGFIGHT, CONSENT); the map, the
+  Wing Displays and every roll are open [5.2], and allies see each other's standing orders; in fog games
+  also where an enemy out of the side's sight flies (within its radar plot), enemy vectors, what the other
+  side last saw, enemy arrivals.
 
 The helpers use the rules' geometry to choose a change that stays out of sight; they never
 call ``view`` (the function under test).  Helpers live here, not in rules/.
@@ -339,7 +340,8 @@ def _aa_standing(ruleset, state, seat, rnd):
 # --------------------------------------------------------------------------------- wing_leader
 def perturb_wing_leader(ruleset, state, seat, rnd):
     d = ruleset.dump(state)
-    foe = next(s.name for s in ruleset.seats(state) if s.name != seat)   # an enemy's or an ally's seat
+    mine = next(s.side for s in ruleset.seats(state) if s.name == seat)
+    foe = next(s.name for s in ruleset.seats(state) if s.side != mine)   # an enemy's seat (allies see each other's)
     theirs = [q["id"] for q in d["squadrons"] if (q.get("seat") or q["side"]) == foe]
     rows = d["flow"]["standing"]
     out = []

@@ -131,7 +131,9 @@ def test_an_enemy_gone_out_of_sight_is_remembered_grey_where_last_seen():
     assert glimpse and glimpse[0]["at"] == list(k.at) and glimpse[0]["turn"] == s.turn == 1
     assert "K" not in {q["id"] for q in v["squadrons"]}
     assert any(line.startswith("# last seen: axis K (Fw 190A-4) in ") for line in RULESET.order_form(v, "allies").splitlines())
-    greys = [s for s in RULESET.picture(v).shapes if isinstance(s, Line) and s.color == "#9a9a9a"]
+    from pbem.rules.wing_leader.picture import LEGEND_TOP
+    greys = [s for s in RULESET.picture(v).shapes if isinstance(s, Line) and s.color == "#9a9a9a"
+             and all(y < LEGEND_TOP for _, y in s.points)]  # on the map, not the legend's key
     assert len(greys) == len(v["last_known"]) >= 1
 
 

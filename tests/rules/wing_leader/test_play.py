@@ -163,7 +163,7 @@ def _combat_example() -> State:
     from pathlib import Path
 
     from pbem.testing import known
-    case = known.load_case(Path(__file__).parents[2] / "known" / "wing_leader" / "cases" / "air_combat_example_10_5_1.toml")
+    case = known.load_case(Path(__file__).parents[2] / "known" / "wing_leader" / "air_combat_example_10_5_1.toml")
     return known.start_state(RULESET, case)
 
 
@@ -255,7 +255,7 @@ def test_dogfight_ask_opens_one_window_for_both_sides_and_both_seeking_starts_it
 
     from pbem.core.dice import FixedDice
     from pbem.testing import known
-    case = known.load_case(Path(__file__).parents[2] / "known" / "wing_leader" / "cases" / "dogfight_contested_start.toml")
+    case = known.load_case(Path(__file__).parents[2] / "known" / "wing_leader" / "dogfight_contested_start.toml")
     state = known.start_state(RULESET, case)
     orders = {seat: check_body(RULESET, state, seat, body)[0].orders
               for seat, body in (("allies", "DOGFIGHT ASK"), ("axis", "DOGFIGHT ASK\nPURSUE K"))}
@@ -328,7 +328,8 @@ def test_the_movement_form_says_what_each_mission_allows_and_who_may_react():
     state = RULESET.setup("raid", RULESET.info.resolve_options({}), SeededDice(SEED, "setup"))
     state = _movement(state)
     form = RULESET.order_form(RULESET.view(state, "allies"), "allies")
-    assert "only fly straight on" in form and "may react for T, U (10.4; REACT A NO holds it back)" in form
+    assert "only fly straight on" in form
+    assert "may react for T (2d6 8+, late 6+), U (2d6 8+, late 6+) (10.4; REACT A NO holds it back)" in form
     waiting = RULESET.order_form(RULESET.view(_start(), "axis"), "axis")
     assert "The other side rolls its tallies now" in waiting
 
@@ -340,7 +341,7 @@ def test_react_ask_stops_the_move_asks_the_escort_owner_and_resumes():
 
     from pbem.core.dice import FixedDice
     from pbem.testing import known
-    case = known.load_case(Path(__file__).parents[2] / "known" / "wing_leader" / "cases"
+    case = known.load_case(Path(__file__).parents[2] / "known" / "wing_leader"
                            / "reaction_success_stops_the_attacker.toml")
     state = known.start_state(RULESET, case)
     orders = {"allies": check_body(RULESET, state, "allies", "REACT A ASK")[0].orders, "axis": ()}

@@ -59,8 +59,15 @@ def test_a_seat_orders_only_its_own_wings_and_the_refusal_names_the_rule():
     assert len(problems) == 1 and "[9.1]" in problems[0] and "allies-2" in problems[0]
 
 
+def _past_wings(state: State) -> State:
+    """The first Tally Phase, every seat silent in the choice of wings (the round-robin stands)."""
+    phase = RULESET.phase(state)
+    assert phase.name == "wings"
+    return RULESET.resolve(state, {s: () for s in phase.awaiting}, SeededDice(SEED, phase.name)).state
+
+
 def test_every_seat_of_the_side_is_awaited_and_forms_list_only_the_seats_squadrons():
-    state = _start("raid", 2)
+    state = _past_wings(_start("raid", 2))
     phase = RULESET.phase(state)
     raider = state.raider
     assert phase.awaiting == {f"{raider}-1", f"{raider}-2"}
@@ -101,7 +108,7 @@ def _known(case: str, seats: dict[str, str]) -> State:
     from pathlib import Path
 
     from pbem.testing import known
-    state = known.start_state(RULESET, known.load_case(Path(__file__).parents[2] / "known" / "wing_leader" / "cases"
+    state = known.start_state(RULESET, known.load_case(Path(__file__).parents[2] / "known" / "wing_leader"
                                                        / f"{case}.toml"))
     names = ("allies-1", "allies-2", "axis-1", "axis-2")
     return replace(state, seat_names=names, squadrons=tuple(s.move(seat=seats[s.id]) for s in state.squadrons))
