@@ -422,6 +422,26 @@ class Web:
         return Response(buf.getvalue(), media_type="application/zip",
                         headers={"Content-Disposition": f'attachment; filename="{found[0].id}.zip"'})
 
+    def ratings(self, request: Request) -> Response:
+        """The club's standings (the ratings `pbem ratings --update` stored): names the players chose, or
+        their key's fingerprint, never an address."""
+        from pbem.club import ratings as R
+        from pbem.store.models import Player
+
+        scope = request.path_params.get("scope", R.OVERALL)
+        published = R.stored(self.deps)
+        scopes = sorted({x["scope"] for x in published}, key=lambda x: (x != R.OVERALL, x))
+        with self.deps.reader() as s:
+            names = {p.fingerprint: p.name for p in s.exec(select(Player)).all()}
+        now = self.now()
+        rows = [{**R.current(x, now), "fingerprint": x["fingerprint"], "name": names.get(x["fingerprint"], "")}
+                for x in published if x["scope"] == scope and not x["fingerprint"].startswith("side:")]
+        rows.sort(key=lambda r: (-r["rating"], r["fingerprint"]))
+        if not rows and scope != R.OVERALL:
+            return self.refuse(404, "No such standings", f"No ratings in {scope!r}.")
+        return self.page("ratings.html.j2", scope=scope, scopes=scopes, rows=rows,
+                         sides=R.side_advantages(published, scope))
+
     # ------------------------------------------------------------------ the GM
 
     def _gm(self, request: Request) -> bool:
@@ -539,6 +559,8 @@ def create_app(deps: Deps, *, limit: RateLimit | None = None) -> ASGIApp:
         Route("/archive/{game}/t/{turn:int}", web.archive_turn),
         Route("/archive/{game}/s/{sid:int}.{fmt}", web.archive_part),
         Route("/archive/{game}/record.zip", web.record),
+        Route("/ratings/", web.ratings),
+        Route("/ratings/{scope}", web.ratings),
         Route("/gm/", web.gm_home),
         Route("/gm/login", web.gm_login, methods=["GET", "POST"]),
         Route("/gm/logout", web.gm_logout, methods=["POST"]),

@@ -317,3 +317,24 @@ def test_signed_orders_pasted_on_the_web_go_through_the_mail_intake(web_server, 
     assert inbound.sender == f"{seat}@players.test" and inbound.status == "accepted"
     assert client.post(f"/g/g1/{seat}/orders", content=b"signed=" + b"x" * (4 << 20),
                        headers={"content-type": "application/x-www-form-urlencoded"}).status_code == 413
+
+
+def test_the_standings_show_names_or_keys_best_first_and_never_an_address(web_server, client, clock):
+    from pbem.store.models import Player, Rating
+
+    with web_server.session() as s:
+        s.add(Player(fingerprint="SHA256:aaa", email="ann@players.test", name="Ann", created_at=clock.now,
+                     updated_at=clock.now))
+        for fp, mu, games in [("SHA256:aaa", 30.0, 9), ("SHA256:bbb", 32.0, 2), ("side:duel/standard/east", 26.0, 11),
+                              ("side:duel/standard/west", 24.0, 11)]:
+            for scope in ("overall", "duel"):
+                s.add(Rating(fingerprint=fp, scope=scope, mu=mu, sigma=2.0, games=games, last_game="g0",
+                             last_played=clock.now, computed_at=clock.now))
+        s.commit()
+    page = client.get("/ratings/").text
+    assert "ann@players.test" not in page and "side:" not in page.split("<h2>")[0]
+    ann, bob = page.index("<td>Ann</td>"), page.index("<code>SHA256:bbb")
+    assert bob < ann  # by the cautious estimate mu - 3 sigma: 26 before 24
+    assert "<td>26.0?</td>" in page and "<td>24.0</td>" in page  # fewer than 5 games: provisional
+    assert "duel/standard/east</td><td>+1.00</td>" in page
+    assert client.get("/ratings/duel").status_code == 200 and client.get("/ratings/chess").status_code == 404
