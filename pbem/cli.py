@@ -627,6 +627,44 @@ def daemon(ctx, interval):
     run(_server(ctx), interval)
 
 
+@main.group(invoke_without_command=True)
+@click.option("--listen", default=None, help="host:port to serve on (default: [web] listen, 127.0.0.1:8080).")
+@click.pass_context
+def web(ctx, listen):
+    """Serve the read-only web pages (seat links, the archive, the GM's dashboard) with uvicorn.
+
+    Put it behind a reverse proxy for TLS (deploy/nginx/pbem-web.conf); set [web] url so that
+    sitreps carry each side's link.
+    """
+    if ctx.invoked_subcommand is not None:
+        return
+    import uvicorn
+
+    from pbem import logsetup
+    from pbem.web.app import create_app
+
+    server = _server(ctx)
+    host, _, port = (listen or server.home.section("web")["listen"]).rpartition(":")
+    logsetup.operator()
+    # no access log: a seat link's token is in the path of its first request
+    uvicorn.run(create_app(server.deps), host=host, port=int(port), log_config=None, access_log=False,
+                proxy_headers=True, forwarded_allow_ips="127.0.0.1")
+
+
+@web.command("rotate")
+@click.pass_context
+def web_rotate(ctx):
+    """Make a new web secret: every link in every sitrep sent so far, and every open session, stops working."""
+    from pbem.web.links import rotate_secret
+
+    home = Home.locate(ctx.obj["home"])
+    if not home.exists():
+        raise click.ClickException(f"no pbem home at {home.path}")
+    rotate_secret(home.path)
+    click.echo("web secret rotated: every link and web session made before now is revoked; "
+               "the next sitreps carry new links")
+
+
 @main.group()
 def gm():
     """GM commands; each is a journal entry that every side's next sitrep reports.

@@ -192,6 +192,37 @@ class LmtpSection(Section):
         return v
 
 
+class WebSection(Section):
+    """`pbem web`: the read-only pages beside the mail; sitreps carry a seat's link only when ``url`` is set."""
+
+    #: the public base URL players reach (behind the reverse proxy), e.g. https://pbem.example.org
+    url: str = ""
+    listen: str = "127.0.0.1:8080"
+    #: how long the link in a sitrep opens the seat's pages
+    link_days: float = Field(30.0, gt=0)
+    #: how long the cookie a link is exchanged for lasts (a new visit by the link makes a new one)
+    cookie_minutes: float = Field(60.0, gt=0)
+    #: a running game's turns become public this many turns behind the current one (0: only after the end)
+    archive_delay_turns: int = Field(0, ge=0)
+    #: requests per minute from one address before 429
+    rate_per_minute: int = Field(120, ge=1)
+
+    @field_validator("url")
+    @classmethod
+    def _check_url(cls, v: str) -> str:
+        if v and not re.match(r"^https?://[^/\s]+(/[^\s]*)?$", v):
+            raise ValueError(f"{v!r} is not a base URL like https://pbem.example.org")
+        return v.rstrip("/")
+
+    @field_validator("listen")
+    @classmethod
+    def _check_listen(cls, v: str) -> str:
+        host, sep, port = v.rpartition(":")
+        if not sep or not host or not port.isdigit() or not 1 <= int(port) <= 65535:
+            raise ValueError(f"{v!r} is not host:port (e.g. 127.0.0.1:8080)")
+        return v
+
+
 class Config(Section):
     server: ServerSection = ServerSection()
     database: DatabaseSection = DatabaseSection()
@@ -200,6 +231,7 @@ class Config(Section):
     smtp: SmtpSection = SmtpSection()
     imap: ImapSection = ImapSection()
     lmtp: LmtpSection = LmtpSection()
+    web: WebSection = WebSection()
 
 
 # every field of Config is a section (its annotation a Section subclass), which pydantic's types cannot say

@@ -101,6 +101,17 @@ interrupt_hours = 12
 # The daemon takes mail from an MTA (Postfix) over LMTP: host:port or unix:/path.
 # [lmtp]
 # listen = "127.0.0.1:2424"
+
+# `pbem web`: read-only pages beside the mail.  With url set, every sitrep carries its seat's private
+# link; `pbem web rotate` revokes every link at once.
+# [web]
+# url = "https://pbem.example.org"
+# listen = "127.0.0.1:8080"
+# link_days = 30.0
+# cookie_minutes = 60.0
+# # a running game's turns become public this many turns behind (0: only after the end)
+# archive_delay_turns = 0
+# rate_per_minute = 120
 """
 
 

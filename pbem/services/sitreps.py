@@ -18,6 +18,7 @@ from pbem.services.deps import Deps
 from pbem.services.outbox import OutboxService
 from pbem.services.records import entry_dict, seat_dict
 from pbem.store.models import Game, Journal, Seat, Sitrep
+from pbem.web.links import Signer, load_secret, seat_link
 
 RENDERER = renderer_stamp()
 
@@ -31,10 +32,14 @@ class BuiltSitrep:
     png: bytes | None
     view_json: str
     form: str | None
+    #: what the mail carries: ``text`` and ``html`` plus the seat's web link when [web] url is set (the
+    #: stored sitrep keeps none, so replay rebuilds it byte for byte and no page shows a token)
+    mail_text: str = ""
+    mail_html: str = ""
 
 
 def build_sitrep(ruleset: Ruleset, game: Game, seat: Mapping[str, Any], state: Any,
-                 entries: list[dict[str, Any]], server_key: str = "") -> BuiltSitrep:
+                 entries: list[dict[str, Any]], server_key: str = "", web_link: str = "") -> BuiltSitrep:
     """Render one seat's sitrep from its view and the journal entries it covers.
 
     Uses nothing but the state after the last entry, the entries and the game's fixed facts,
@@ -75,7 +80,9 @@ def build_sitrep(ruleset: Ruleset, game: Game, seat: Mapping[str, Any], state: A
                         {"winner": None, "text": ended["text"]} if ended else None)}
     ctx = sitrep_context(game=meta, seat=seat, view=view, entries=entries, form=form, picture=png is not None)
     text, html = render_sitrep(game.ruleset, ctx, game.templates_dir)
-    return BuiltSitrep(text, html, png, dumps(view), form)
+    mail_text, mail_html = render_sitrep(game.ruleset, {**ctx, "web_link": web_link}, game.templates_dir) \
+        if web_link else (text, html)
+    return BuiltSitrep(text, html, png, dumps(view), form, mail_text, mail_html)
 
 
 class SitrepService:
@@ -92,6 +99,8 @@ class SitrepService:
         """
         phase = ruleset.phase(state)
         over = game.status == "over"
+        web = self.deps.home.section("web")
+        signer = Signer(load_secret(self.deps.home.path)) if web.get("url") else None
         for seat in s.exec(select(Seat).where(Seat.game_id == game.id).order_by(col(Seat.name))).all():
             last = s.exec(select(Sitrep.seq).where(Sitrep.game_id == game.id, Sitrep.seat == seat.name)
                           .order_by(col(Sitrep.seq).desc())).first()
@@ -105,7 +114,9 @@ class SitrepService:
             told = any(en["payload"].get("notices") for en in entries)
             if not (owes or saw or told or over or last is None or force):
                 continue
-            built = build_sitrep(ruleset, game, seat_dict(seat), state, entries, self.deps.key_fingerprint)
+            link = seat_link(web["url"], signer, game.id, seat.name, seat.fingerprint, self.deps.clock(),
+                             web["link_days"]) if signer else ""
+            built = build_sitrep(ruleset, game, seat_dict(seat), state, entries, self.deps.key_fingerprint, link)
             mid = self.outbox.message_id("sitrep", game.id, seat.name, game.journal_head)
             s.add(Sitrep(game_id=game.id, seat=seat.name, seq=game.journal_seq, from_seq=from_seq, turn=game.turn,
                          phase=game.phase, view_json=built.view_json, text=built.text, html=built.html,
@@ -114,5 +125,5 @@ class SitrepService:
             if not seat.email:  # a seat the rules' scripted player plays from the start: kept, mailed to nobody
                 continue
             self.outbox.queue(s, kind="sitrep", to=seat.email, subject=f"[{game.id}] {seat.name}: {what}",
-                              text=built.text, html=built.html, msg_id=mid, now=self.deps.clock(), game_id=game.id,
+                              text=built.mail_text, html=built.mail_html, msg_id=mid, now=self.deps.clock(), game_id=game.id,
                               png=built.png, form=built.form)
