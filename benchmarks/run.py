@@ -94,7 +94,7 @@ def new_server(tmp: Path, db_url: str | None = None) -> Server:
 
 # --------------------------------------------------------------------------- ingest
 def signed_mail(text: str, key, n: int, sender: str) -> bytes:
-    body = text + sshsig.sign(key, text.encode())
+    body = (text + sshsig.sign(key, text.encode())).replace("\n", "\r\n")  # SMTP lines end in CRLF (RFC 5321)
     return (f"From: {sender}\r\nTo: pbem@localhost\r\nSubject: orders\r\nMessage-ID: <bench-{n}@players.test>\r\n"
             f"Content-Type: text/plain; charset=utf-8\r\n\r\n{body}").encode()
 
