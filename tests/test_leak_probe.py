@@ -16,6 +16,8 @@ import pytest
 from pbem.rules.aa_miniatures.board import parse_hex
 from pbem.testing import known
 from pbem.testing.golden import known_rulesets
+from pbem.core.dice import SeededDice
+from pbem.testing.known import check_body
 from pbem.testing.leaks import Pair, leaks
 
 RULESETS = {r.info.name: r for r in known_rulesets()}
@@ -70,6 +72,18 @@ def bismarck_pairs():
                            _air_strike("DEFEND_PRIORITY bismarck"), _air_strike("DEFEND_PRIORITY tirpitz"),
                            probe="FLY swordfish-818 W18 W17+A X18 X19",
                            orders={"allied": "FLY swordfish-818 W18 W17+A X18 X19\nSEARCH NONE", "german": "SEARCH NONE"})
+
+    # issue 16: the German's Shadowed move ordered a turn ahead is a standing order like any other: where
+    # Bismarck will go (or that she will stay) is told to the Allied player only when she moves next turn
+    ahead = [["german", "HUNT", "HUNT AUTO"], ["german", "ON_MERCHANT", "ON_MERCHANT ATTACK"],
+             ["german", "ON_CONVOY", "ON_CONVOY ATTACK"]]
+    yield "bismarck", Pair("the German's Shadowed move ordered a turn ahead", "allied",
+                           state("bismarck", BISMARCK, [["flow.standing", [*ahead, ["german", "IF SHADOWED BISMARCK",
+                                                                                  "IF SHADOWED bismarck THEN MOVE bismarck V17"]]]]),
+                           state("bismarck", BISMARCK, [["flow.standing", [*ahead, ["german", "IF SHADOWED BISMARCK",
+                                                                                  "IF SHADOWED bismarck THEN STAY bismarck"]]]]),
+                           probe="MOVE TF2 U17\nIF SHADOWED TF3 THEN STAY TF3\nSEARCH ALL",
+                           orders={"allied": "SEARCH NONE", "german": "SEARCH NONE"})
 
     yield "bismarck", Pair("an Allied cruiser lost to emergency fuel", "german",
                            state("bismarck", {"scenario": "last-dash", "edits": [["flow.step", "admin"]]}),
@@ -178,6 +192,33 @@ def sky_ww2_pairs():
                           orders={"coalition-1": "STAY\nMANOEUVRE banked-turn TARGET x1 APPLY TARGET ROTATE CW"})
 
 
+def _sky_round(axis_plan: str):
+    """Quick battle, round cadence: both round plans are in; the Coalition, holding the initiative, asked to
+    fly each of its turns by mail, so the round stops at c1's turn with the Axis plans stored and unflown."""
+    ruleset = RULESETS["sky_ww2"]
+    start = ruleset.setup("quick", ruleset.info.resolve_options({}), SeededDice(SKY_SEED, "setup"))
+    phase = ruleset.phase(start)
+    orders = {seat: check_body(ruleset, start, seat, body)[0].orders for seat, body in
+              (("coalition-1", "AIRCRAFT c1 ASK\nAIRCRAFT c2 ASK\nAIRCRAFT c3 ASK"), ("axis-1", axis_plan))}
+    after = ruleset.resolve(start, orders, SeededDice(SKY_SEED, f"resolve/{phase.key}")).state
+    assert ruleset.phase(after).awaiting == {"coalition-1"}
+    return after
+
+
+SKY_SEED = b"leak probe round plans, sky"
+SKY_PLAN = "AIRCRAFT x1\nSTAY\nIF ALT c3 HIGH THEN {x1}\nAIRCRAFT x2\nSTAY\nAIRCRAFT x3\n{x3}"
+
+
+def sky_round_pairs():
+    # issue 16: the round plans are sealed; the enemy learns a plan's lines only as they are flown.  x3 flies
+    # after the next window, so its plan must not show at all; x1 flies in the probe's resolution, and its
+    # IF line, skipped because c3 is not high, is told to the Axis only
+    yield "sky_ww2", Pair("the Axis round plan, still to be flown", "coalition-1",
+                          _sky_round(SKY_PLAN.format(x1="ATTACK snap-shot TARGET c1", x3="STAY")),
+                          _sky_round(SKY_PLAN.format(x1="MANOEUVRE banked-turn TARGET c1", x3="CLIMB")),
+                          probe="STAY\nEND", orders={"coalition-1": "STAY\nEND"})
+
+
 # -- A&A Miniatures in fog: a side sees only the enemies its units have line of sight to ----------------------
 
 # The farm skirmish in fog: the Allies see only the PaK 40 (H7); the Panzer (J4), MG 42 (G5) and grenadiers
@@ -228,7 +269,8 @@ def aa_miniatures_pairs():
                                 orders={"axis": "ATTACK mg42 garand GRAZE", "allies": "HOLD sherman_a"})
 
 
-PAIRS = [*duel_pairs(), *bismarck_pairs(), *lew_morski_pairs(), *sky_ww2_pairs(), *aa_miniatures_pairs()]
+PAIRS = [*duel_pairs(), *bismarck_pairs(), *lew_morski_pairs(), *sky_ww2_pairs(), *sky_round_pairs(),
+         *aa_miniatures_pairs()]
 
 
 @pytest.mark.parametrize("game,pair", PAIRS, ids=[f"{g}-{p.name}" for g, p in PAIRS])
