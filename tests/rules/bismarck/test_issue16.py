@@ -81,7 +81,10 @@ def test_the_listed_d10_is_the_number_the_rules_read(face, read):
     """2.8: a 0 is zero, never ten.  Before: the dice list showed face 7 where the events read 6."""
     dice = FixedDice([face])
     assert T.d10(dice, "test", ()) == read
-    assert dice.rolls[0].value == (read or 10)
+    [roll] = dice.rolls
+    assert roll.value == (read or 10)
+    # the list shows the die's face: a 10 says it is read as 0, as the events read it
+    assert roll.why == "test (10 reads 0)"
 
 
 def test_the_weather_roll_listed_is_the_weather_roll_the_event_reads():
