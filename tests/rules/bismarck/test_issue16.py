@@ -113,3 +113,32 @@ def test_a_scenario_that_splits_a_task_force_is_a_data_error(monkeypatch):
     bad = dict(T.scenarios()["last-dash"], tfs={"TF3": ["renown", "sheffield"]})
     with pytest.raises(RulesetDefinitionError, match="TF3 is spread over X20, Y21"):
         setup._ships("last-dash", bad, {}, {}, {})
+
+
+def test_an_owners_printed_map_loads_through_the_data_override():
+    """Issue 16: an owner's own map loads through the kit's per-game data override, and the orders are
+    checked against it.  Here the owner's map has land in W18, next to Bismarck's W17 in the last dash."""
+    from pbem.core.data import Overrides, load_data, use_overrides
+    from pbem.rules.bismarck.board import board
+    rows = list(load_data("pbem.rules.bismarck", "data/map.toml")["terrain"]["rows"])
+    w, col = ord("W") - ord("A"), 18 - 1
+    assert rows[w][col] == "."
+    rows[w] = rows[w][:col] + "#" + rows[w][col + 1:]
+    mine = Overrides("pbem.rules.bismarck", {"map.toml": {"terrain": {"provenance": "rulebook", "rows": rows}}})
+    s = at(fresh("last-dash"), step="orders")
+    assert not check(s, "german", "MOVE bismarck W18").problems
+    with use_overrides(mine):
+        assert not board().ship_step("W17", "W18", "german")
+        [p] = check(s, "german", "MOVE bismarck W18").problems
+        assert p.rule == "2.1" and "W18 is land" in p.message
+    assert board().ship_step("W17", "W18", "german")
+
+
+def test_an_owners_ship_roster_loads_through_the_data_override():
+    """The owner's own ship cards (here Bismarck's hull) are the ones a new game is set up with."""
+    from pbem.core.data import Overrides, use_overrides
+    hull = T.units()["ships"]["bismarck"]["hull"]
+    mine = Overrides("pbem.rules.bismarck", {"units.toml": {"ships": {"bismarck": {"provenance": "rulebook", "hull": hull + 3}}}})
+    with use_overrides(mine):
+        assert {x.id: x.hull for x in fresh("last-dash").ships}["bismarck"] == hull + 3
+    assert {x.id: x.hull for x in fresh("last-dash").ships}["bismarck"] == hull

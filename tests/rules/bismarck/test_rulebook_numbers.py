@@ -14,6 +14,8 @@ SECTIONS = {"1", "2", "2.1", "2.2", "2.3", "2.3.1", "2.3.2", "2.3.3", "2.4", "2.
             "5", "6", "7", "7.1", "7.2", "7.3", "7.4", "7.5", "7.6", "7.7", "7.7.1", "7.7.2", "7.8", "8", "9", "10",
             "11", "11.1", "11.2", "11.3", "12", "13", "13.1", "13.2", "14", "15", "16"}
 NUMBER = re.compile(r"\d+(?:\.\d+)*")
+#: A rejection's rule: sections, "7.1, 7.3" (never empty: the wrong-phase rejection names one too).
+RULE = re.compile(r"\d+(?:\.\d+)*(?:(?:, |-)\d+(?:\.\d+)*)*")
 #: A bracket that cites sections: "[7.5]", "[7.1, 7.2]", "[2.3-2.8]"; dice shown as "rolls [7, 1, 4]" are not.
 CITED = re.compile(r"(?<!rolls )\[(\d+(?:\.\d+)*(?:\s*[-,;]\s*\d+(?:\.\d+)*)*)\]")
 
@@ -21,6 +23,8 @@ CITED = re.compile(r"(?<!rolls )\[(\d+(?:\.\d+)*(?:\s*[-,;]\s*\d+(?:\.\d+)*)*)\]
 def wrong_numbers(texts: list[Read]) -> list[str]:
     bad = []
     for t in texts:
+        if t.kind == "rule" and not RULE.fullmatch(t.text):
+            bad.append(f"rule {t.where}: {t.text!r} is no section number")
         cites = [t.text] if t.kind == "rule" else CITED.findall(t.text)
         bad += [f"{t.kind} {t.where}: {n} in {t.text[:120]!r}" for c in cites for n in NUMBER.findall(c)
                 if n not in SECTIONS]
@@ -49,7 +53,8 @@ def test_every_cited_number_is_a_section_the_rulebook_prints(texts):
 
 def test_the_scan_would_catch_a_digest_citation():
     planted = [Read("reject", "x", "REFUEL is German only [G-14]"), Read("rule", "x", "4.9"),
-               Read("event", "x", "hit [7.9]"), Read("option", "x", "see digest 3.3")]
-    assert len(forbidden(planted)) == 2 and len(wrong_numbers(planted)) == 2
+               Read("event", "x", "hit [7.9]"), Read("option", "x", "see digest 3.3"), Read("rule", "x", ""),
+               Read("rule", "x", "[4]")]
+    assert len(forbidden(planted)) == 2 and len(wrong_numbers(planted)) == 4
     assert not wrong_numbers([Read("event", "x", "renown fires: rolls [7, 1, 19] -> hit [7.5, 12]")])
     assert FORBIDDEN.search("[L293]") and not FORBIDDEN.search("MiG-3 and LaGG-3")
