@@ -142,3 +142,16 @@ def test_an_owners_ship_roster_loads_through_the_data_override():
     with use_overrides(mine):
         assert {x.id: x.hull for x in fresh("last-dash").ships}["bismarck"] == hull + 3
     assert {x.id: x.hull for x in fresh("last-dash").ships}["bismarck"] == hull
+
+
+def test_a_second_plain_call_in_a_hex_is_acknowledged_with_a_warning():
+    """One naval battle per hex per turn [10]: the second of two plain calls at a contact in one hex is
+    fought only if the first finds none, and the acknowledgement says so (an acknowledged line is acted on,
+    or the player is told why it may not be).  A call that waits for IF PREVIOUS is not warned about."""
+    s = at(fresh("last-dash"), step="orders")
+    c = check(s, "allied", "ENGAGE C1 WITH TF2", "ENGAGE C1 WITH norfolk", "IF PREVIOUS NONE THEN ENGAGE C1 WITH TF3")
+    assert not c.problems
+    [one] = [n for n in c.notes if "one naval battle a turn" in n]
+    assert one.startswith("warning: ENGAGE C1 WITH norfolk: ENGAGE C1 WITH TF2 is called first at a contact "
+                          "reported in W17") and one.endswith("[10]")
+    assert not [n for n in check(s, "allied", "ENGAGE C1 WITH TF2").notes if "one naval battle" in n]
