@@ -2,7 +2,7 @@
 
 An owner of the box has the rulebook, not the digest: every rule a player reads must be numbered as the
 rulebook prints it.  :func:`player_texts` plays bot games and collects, with where each came from, the
-option and scenario descriptions, every event, every order form, and the rejection (rule and message) of
+option and scenario descriptions, every event, every seat's text sitrep, every order form, and the rejection (rule and message) of
 a fuzz of bad order lines -- each verb of the game bare, with junk words, and in every window, so the
 wrong-phase rejections are among them.
 """
@@ -22,7 +22,7 @@ FORBIDDEN = re.compile(r"\bG-\d|\bGAP\b|\bdigest\b|\[L\d+|\bseed line", re.IGNOR
 
 @dataclass(frozen=True)
 class Read:
-    """One text a player reads: ``kind`` is option, scenario, event, form, rule or reject."""
+    """One text a player reads: ``kind`` is option, scenario, event, sitrep, form, rule or reject."""
 
     kind: str
     where: str
@@ -54,6 +54,9 @@ def player_texts(ruleset: Any, verbs: Iterable[str], *, seed: bytes, phases: int
                 phase = ruleset.phase(state)
                 if phase is None or n % every:
                     continue
+                for seat in ruleset.seats(state):  # every seat reads its sitrep, awaited or not
+                    where = f"{scenario.name} {dict(opts)} {phase.key} {seat.name}"
+                    out.append(Read("sitrep", where, sitrep(ruleset, state, seat)))
                 for seat in sorted(phase.awaiting):
                     where = f"{scenario.name} {dict(opts)} {phase.key} {seat}"
                     out.append(Read("form", where, ruleset.order_form(ruleset.view(state, seat), seat)))
@@ -62,6 +65,20 @@ def player_texts(ruleset: Any, verbs: Iterable[str], *, seed: bytes, phases: int
                             out += [Read("rule", f"{where}: {line!r}", p.rule),
                                     Read("reject", f"{where}: {line!r}", p.message)]
     return out
+
+
+GAME = {"id": "g1", "title": "scan", "turn": 1, "phase_title": "scan", "notices": [], "outcome": None,
+        "seed_commitment": "abc", "seed": None, "journal_head": "def", "deadline": "", "prompt": ""}
+
+
+def sitrep(ruleset: Any, state: Any, seat: Any) -> str:
+    """The text sitrep of ``seat`` (its view and order form; events are read on their own)."""
+    from pbem.render import environment
+    view = ruleset.view(state, seat.name)
+    form = ruleset.order_form(view, seat.name) if ruleset.phase(state) else ""
+    return environment().get_template(f"{ruleset.info.name}/sitrep.txt.j2").render(
+        view=view, seat={"name": seat.name, "side": seat.side, "title": seat.title}, game=GAME, events=[],
+        rolls=[], form=form, picture_cid=None)
 
 
 def forbidden(texts: Iterable[Read]) -> list[str]:

@@ -39,7 +39,7 @@ def texts():
 
 def test_the_scan_reads_rejections_events_and_forms(texts):
     kinds = {t.kind for t in texts}
-    assert kinds == {"option", "scenario", "event", "form", "rule", "reject"}
+    assert kinds == {"option", "scenario", "event", "sitrep", "form", "rule", "reject"}
     assert sum(t.kind == "rule" for t in texts) > 500
 
 

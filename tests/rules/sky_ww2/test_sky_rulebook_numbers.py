@@ -38,7 +38,7 @@ def texts():
 
 
 def test_the_scan_reads_rejections_events_and_forms(texts):
-    assert {t.kind for t in texts} == {"option", "scenario", "event", "form", "rule", "reject"}
+    assert {t.kind for t in texts} == {"option", "scenario", "event", "sitrep", "form", "rule", "reject"}
     assert sum(t.kind == "rule" for t in texts) > 500
 
 
