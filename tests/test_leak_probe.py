@@ -144,6 +144,16 @@ def lew_morski_pairs():
                              probe="PASS", orders={})
 
 
+    # issue 16: a side's REACT and AA standing orders are its own, in an open game as in fog; with the
+    # aircraft far apart nothing reacts in the probe's resolution, so every output must be the same
+    for name, opened in (("open", {**FOG, "options": {**FOG["options"], "visibility": "open"}}), ("fog", FOG)):
+        yield "lew_morski", Pair(f"the British REACT and AA standing orders ({name})", "de",
+                                 state("lew_morski", opened, [["flow.standing", [["gb", "REACT Spit-1", "REACT Spit-1 NEVER"]]]]),
+                                 state("lew_morski", opened, [["flow.standing", [["gb", "REACT Spit-1", "REACT Spit-1 ALWAYS"],
+                                                                                 ["gb", "REACT Spit-2", "REACT Spit-2 IF STRENGTH>=3"]]]]),
+                                 probe="MOVE He111-1 FFF\nREACT He111-1 NEVER\nRETURNFIRE He111-1 NO", orders={})
+
+
 LM_MUTUAL_FIRE = Pair("which unseen Spitfire trades fire with a German", "de", *_swapped([31, 34], "NE"),
                       probe="MOVE He111-1 FFF", orders={})
 
