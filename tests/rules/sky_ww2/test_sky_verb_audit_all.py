@@ -37,14 +37,14 @@ WINDOWS = {"script": (duel, "coalition-1"), "round": (nose_to_tail, "coalition-1
            "activate": (activate_window, "axis-1")}
 
 MORE = [  # (verb: precondition, window, body, what the message says, the heading); one line is refused
-    ("REACT_DEFAULT: ASK or PASS", "script", "REACT_DEFAULT NEVER", "ASK, PASS", "Структура хода самолета"),
+    ("REACT_DEFAULT: ASK or PASS", "script", "REACT_DEFAULT NEVER", "ASK, PASS", "Реакции"),
     ("ON_PURSUIT: own aircraft", "script", "ON_PURSUIT x1 YES", "not one of your aircraft", "Цели игры"),
-    ("ON_PURSUIT: an answer", "script", "ON_PURSUIT ALL PERHAPS", "YES, NO, FREE, ASK", "Структура хода"),
+    ("ON_PURSUIT: an answer", "script", "ON_PURSUIT ALL PERHAPS", "YES, NO, FREE, ASK", "Преследование"),
     ("DISCARD_PRIORITY: cards", "script", "DISCARD_PRIORITY bogus-card", "unknown card", "Боевая колода"),
-    ("RESCUE: YES or NO", "script", "RESCUE MAYBE", "YES, NO", "Структура хода самолета"),
-    ("ACTIVATION: AUTO or ASK", "script", "ACTIVATION SOMETIMES", "AUTO, ASK", "Структура хода самолета"),
-    ("DP_USE: FIRST, LAST or NEVER", "script", "DP_USE SOMETIMES", "FIRST, LAST, NEVER", "Структура хода"),
-    ("AA_FIRE: YES or NO", "script", "AA_FIRE MAYBE", "YES, NO", "Структура хода самолета"),
+    ("RESCUE: YES or NO", "script", "RESCUE MAYBE", "YES, NO", "Спасение"),
+    ("ACTIVATION: AUTO or ASK", "script", "ACTIVATION SOMETIMES", "AUTO, ASK", "Инициатива"),
+    ("DP_USE: FIRST, LAST or NEVER", "script", "DP_USE SOMETIMES", "FIRST, LAST, NEVER", "Диспетчерский пункт"),
+    ("AA_FIRE: YES or NO", "script", "AA_FIRE MAYBE", "YES, NO", "Зенитная"),
     ("DESCEND: a cell of the field", "script", "DESCEND CELL 9,9", "bad cell", "Игровое поле"),
     ("CLOSE: not in a dogfight", "script", "CLOSE x1", "in a dogfight", "Схватка"),
     ("END_DISCARD: cards held", "script", "STAY\nEND_DISCARD long-burst", "more than c1 holds", "ТТХ"),
