@@ -38,8 +38,10 @@ def bad_lines(verbs: Iterable[str]) -> list[str]:
 
 
 def player_texts(ruleset: Any, verbs: Iterable[str], *, seed: bytes, phases: int,
-                 options: Iterable[Mapping[str, Any]] = ({},), every: int = 1) -> list[Read]:
-    """Everything a player reads of ``ruleset`` in bot games of each scenario under each option set."""
+                 options: Iterable[Mapping[str, Any]] = ({},), every: int = 1,
+                 windows: Iterable[tuple[str, Any]] = ()) -> list[Read]:
+    """Everything a player reads of ``ruleset`` in bot games of each scenario under each option set, and
+    in the named ``windows`` (positions a short bot game may not reach)."""
     verbs = sorted(set(verbs))
     out = [Read("option", o.name, o.doc) for o in ruleset.info.options]
     out += [Read("scenario", s.name, s.doc) for s in ruleset.info.scenarios]
@@ -47,23 +49,29 @@ def player_texts(ruleset: Any, verbs: Iterable[str], *, seed: bytes, phases: int
         for scenario in ruleset.info.scenarios:
             start = ruleset.setup(scenario.name, ruleset.info.resolve_options(dict(opts)), SeededDice(seed, "setup"))
             steps = play(ruleset, scenario.name, seed, options=dict(opts), max_phases=phases)
-            states = [start] + [s.state for s in steps]
             for step in steps:
                 out += [Read("event", f"{scenario.name} {step.phase.key}", e.text) for e in step.events]
-            for n, state in enumerate(states):
-                phase = ruleset.phase(state)
-                if phase is None or n % every:
-                    continue
-                for seat in ruleset.seats(state):  # every seat reads its sitrep, awaited or not
-                    where = f"{scenario.name} {dict(opts)} {phase.key} {seat.name}"
-                    out.append(Read("sitrep", where, sitrep(ruleset, state, seat)))
-                for seat in sorted(phase.awaiting):
-                    where = f"{scenario.name} {dict(opts)} {phase.key} {seat}"
-                    out.append(Read("form", where, ruleset.order_form(ruleset.view(state, seat), seat)))
-                    for line in bad_lines(verbs):
-                        for p in check_text(ruleset, state, seat, line)[1]:
-                            out += [Read("rule", f"{where}: {line!r}", p.rule),
-                                    Read("reject", f"{where}: {line!r}", p.message)]
+            states = [start] + [s.state for s in steps]
+            out += [r for n, state in enumerate(states) if not n % every
+                    for r in _reads(ruleset, state, f"{scenario.name} {dict(opts)}", verbs)]
+    for name, state in windows:
+        out += _reads(ruleset, state, name, verbs)
+    return out
+
+
+def _reads(ruleset: Any, state: Any, name: str, verbs: list[str]) -> list[Read]:
+    """The sitreps, the awaited seats' forms and the fuzz's rejections of one position."""
+    phase = ruleset.phase(state)
+    if phase is None:
+        return []
+    out = [Read("sitrep", f"{name} {phase.key} {seat.name}", sitrep(ruleset, state, seat))
+           for seat in ruleset.seats(state)]  # every seat reads its sitrep, awaited or not
+    for seat in sorted(phase.awaiting):
+        where = f"{name} {phase.key} {seat}"
+        out.append(Read("form", where, ruleset.order_form(ruleset.view(state, seat), seat)))
+        for line in bad_lines(verbs):
+            for p in check_text(ruleset, state, seat, line)[1]:
+                out += [Read("rule", f"{where}: {line!r}", p.rule), Read("reject", f"{where}: {line!r}", p.message)]
     return out
 
 

@@ -2,12 +2,16 @@
 an unknown word), events, order forms, option and scenario descriptions cite the rulebook's own sections,
 as printed in its contents (1 to 16 with their subsections), never the digest's ([G-14], "digest 3.3")."""
 import re
+from pathlib import Path
 
 import pytest
 
 from pbem.rules.bismarck import RULESET
 from pbem.rules.bismarck.orders import ANSWERS, VERBS
+from tests.rules import old_positions
 from tests.rules.cite_scan import FORBIDDEN, Read, forbidden, player_texts
+
+from .conftest import at, fresh
 
 #: The rulebook's contents: every section number it prints.
 SECTIONS = {"1", "2", "2.1", "2.2", "2.3", "2.3.1", "2.3.2", "2.3.3", "2.4", "2.5", "2.6", "2.7", "2.8", "3", "4",
@@ -31,16 +35,25 @@ def wrong_numbers(texts: list[Read]) -> list[str]:
     return bad
 
 
+#: Stored positions, among them a convoy question and a doctrine question open (see test_migrate.py).
+OLD = old_positions.load(Path(__file__).parent)[0]
+
+
 @pytest.fixture(scope="module")
 def texts():
+    # a bot game awaits only the main orders and the Shadowed movement: the other windows are set up
+    windows = [(step, at(fresh("last-dash"), step=step)) for step in ("shadowed-german", "shadowed-allied")]
+    windows += [(p["why"], RULESET.load(p["dump"])) for p in OLD if p["dump"]["step"] in ("convoy", "doctrine")]
     return player_texts(RULESET, set(VERBS.verbs) | set(ANSWERS.verbs), seed=b"issue 16: the rulebook's numbers",
-                        phases=24, options=({}, {"tirpitz": True}), every=2)
+                        phases=24, options=({}, {"tirpitz": True}), windows=windows)
 
 
 def test_the_scan_reads_rejections_events_and_forms(texts):
     kinds = {t.kind for t in texts}
     assert kinds == {"option", "scenario", "event", "sitrep", "form", "rule", "reject"}
     assert sum(t.kind == "rule" for t in texts) > 500
+    fuzzed = {t.where.split(":")[0].split()[-2].split("/")[-1] for t in texts if t.kind == "rule"}
+    assert {"orders", "shadowed-german", "doctrine", "convoy"} <= fuzzed, fuzzed
 
 
 def test_no_digest_number_or_gap_reaches_a_player(texts):

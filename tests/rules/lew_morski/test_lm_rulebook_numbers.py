@@ -41,6 +41,8 @@ def texts():
 def test_the_scan_reads_rejections_events_and_forms(texts):
     assert {t.kind for t in texts} == {"option", "scenario", "event", "sitrep", "form", "rule", "reject"}
     assert sum(t.kind == "rule" for t in texts) > 500
+    fuzzed = {m.group(1) for t in texts if t.kind == "rule" for m in [re.search(r"\d+/([a-z-]+) ", t.where)] if m}
+    assert {"setup", "de-move", "gb-move", "de-react", "gb-react"} <= fuzzed, fuzzed
 
 
 def test_no_digest_number_or_gap_reaches_a_player(texts):

@@ -13,6 +13,9 @@ from pbem.rules.sky_ww2.orders import TABLE
 from pbem.rules.sky_ww2.rulebook import HEADINGS
 from tests.rules.cite_scan import Read, forbidden, player_texts
 
+from test_sky_issue16 import pursuit_window, react_window
+from test_sky_verb_audit_all import activate_window
+
 HEADING = re.compile(r"«([^»]*)»")
 #: a digest-style number in brackets: "[6.1]", "[10.3]", "[L293]", "[2]"
 NUMBERED = re.compile(r"\[\s*(?:L\s*)?\d+(?:\.\d+)*\s*(?:[,;\]])")
@@ -33,13 +36,17 @@ def wrong_citations(texts: list[Read]) -> list[str]:
 @pytest.fixture(scope="module")
 def texts():
     words = set(TABLE.verbs) | {"IF"}
-    return player_texts(RULESET, words, seed=b"issue 16: the rulebook's headings",
+    # the windows a short bot game does not open: a reaction asked for, a pursuit, an activation
+    windows = [("react", react_window(["dodge", "dive"])), ("pursue", pursuit_window()), ("activate", activate_window())]
+    return player_texts(RULESET, words, seed=b"issue 16: the rulebook's headings", windows=windows,
                         phases=14, options=({}, {"cadence": "turn", "step_mode": True, "events": True}), every=2)
 
 
 def test_the_scan_reads_rejections_events_and_forms(texts):
     assert {t.kind for t in texts} == {"option", "scenario", "event", "sitrep", "form", "rule", "reject"}
     assert sum(t.kind == "rule" for t in texts) > 500
+    fuzzed = {m.group(1) for t in texts if t.kind == "rule" for m in [re.search(r"\d+/(?:[cx]\d+-)?([a-z]+(?:-up)?)", t.where)] if m}
+    assert {"set-up", "deployment", "plan", "turn", "reaction", "pursuit", "activation"} <= fuzzed, fuzzed
 
 
 def test_no_digest_number_or_gap_reaches_a_player(texts):
