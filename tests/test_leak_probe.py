@@ -85,6 +85,15 @@ def bismarck_pairs():
                            probe="MOVE TF2 U17\nIF SHADOWED TF3 THEN STAY TF3\nSEARCH ALL",
                            orders={"allied": "SEARCH NONE", "german": "SEARCH NONE"})
 
+    allied = [["allied", "SHADOW", "SHADOW ON"], ["allied", "AUTO_ENGAGE", "AUTO_ENGAGE ON"]]
+    yield "bismarck", Pair("the Allied Shadowed moves ordered a turn ahead", "german",
+                           state("bismarck", BISMARCK, [["flow.standing", [*allied, *ahead, ["allied", "IF SHADOWED SHEFFIELD",
+                                                                                            "IF SHADOWED sheffield THEN STAY sheffield"]]]]),
+                           state("bismarck", BISMARCK, [["flow.standing", [*allied, *ahead, ["allied", "IF SHADOWED TF2",
+                                                                                            "IF SHADOWED TF2 THEN MOVE TF2 V16"]]]]),
+                           probe="MOVE bismarck W18\nIF SHADOWED bismarck THEN STAY bismarck",
+                           orders={"allied": "SEARCH NONE", "german": "SEARCH NONE"})
+
     yield "bismarck", Pair("an Allied cruiser lost to emergency fuel", "german",
                            state("bismarck", {"scenario": "last-dash", "edits": [["flow.step", "admin"]]}),
                            state("bismarck", {"scenario": "last-dash", "edits": [["flow.step", "admin"],
