@@ -106,7 +106,8 @@ def _apart(ctx: Ctx, orders: Sequence[Order | Cancel | If]) -> list[str]:
 def _one_battle_a_hex(ctx: Ctx, plain: Sequence[Engage]) -> list[str]:
     """Acknowledgement warnings: a plain call at a contact reported in the hex of an earlier plain call is
     fought only if that one finds no battle -- a hex sees one naval battle a turn [10]."""
-    out, first = [], {}
+    out: list[str] = []
+    first: dict[str, Engage] = {}
     for c in plain:
         where = ctx.contacts[c.contact]["hex"]
         if where in first:
