@@ -256,3 +256,19 @@ def test_an_owners_printed_map_loads_through_the_data_override():
         [p] = check(s, "gb", f"AA AA-1 {hex_}").problems
         assert p.rule == "R 6.0.1-6.0.2", str(p)
     assert board.parse_hex(hex_) not in board.terrain().river
+
+
+def test_fog_an_unseen_spitfire_whose_guns_jam_is_not_named_to_the_germans():
+    """The issue: jam results reached seats that may not know of the shooter.  Spit-1, 4 hexes behind
+    He111-1 (visual range 3), fires and rolls 2: its guns jam [R 5.3.4].  The German side is told that an
+    unseen aircraft fired and jammed, never which; the British are told it was Spit-1."""
+    s = _facing_pair("Spit-1", "He111-1", 4, **FOG)
+    w = world(s, [1, 1])
+    assert attacks.unseen_by(w, w.ac["Spit-1"], "de")
+    attacks.fire(w, w.ac["Spit-1"])
+    assert w.ac["Spit-1"].jammed
+    de, gb = w.w.seats_of("de"), w.w.seats_of("gb")
+    german = [e.text for e in w.w.events if e.visible_to & de] + [r.why for r in w.w.dice.rolls if r.seen_by & de]
+    british = [e.text for e in w.w.events if e.visible_to & gb]
+    assert any("guns jammed" in t for t in german) and not any("Spit-1" in t for t in german), german
+    assert any(t.startswith("Spit-1 fires at He111-1") and "guns jammed" in t for t in british), british
