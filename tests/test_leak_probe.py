@@ -16,6 +16,8 @@ import pytest
 from pbem.rules.aa_miniatures.board import parse_hex
 from pbem.testing import known
 from pbem.testing.golden import known_rulesets
+from pbem.core.dice import SeededDice
+from pbem.testing.known import check_body
 from pbem.testing.leaks import Pair, leaks
 
 RULESETS = {r.info.name: r for r in known_rulesets()}
@@ -70,6 +72,27 @@ def bismarck_pairs():
                            _air_strike("DEFEND_PRIORITY bismarck"), _air_strike("DEFEND_PRIORITY tirpitz"),
                            probe="FLY swordfish-818 W18 W17+A X18 X19",
                            orders={"allied": "FLY swordfish-818 W18 W17+A X18 X19\nSEARCH NONE", "german": "SEARCH NONE"})
+
+    # issue 16: the German's Shadowed move ordered a turn ahead is a standing order like any other: where
+    # Bismarck will go (or that she will stay) is told to the Allied player only when she moves next turn
+    ahead = [["german", "HUNT", "HUNT AUTO"], ["german", "ON_MERCHANT", "ON_MERCHANT ATTACK"],
+             ["german", "ON_CONVOY", "ON_CONVOY ATTACK"]]
+    yield "bismarck", Pair("the German's Shadowed move ordered a turn ahead", "allied",
+                           state("bismarck", BISMARCK, [["flow.standing", [*ahead, ["german", "IF SHADOWED BISMARCK",
+                                                                                  "IF SHADOWED bismarck THEN MOVE bismarck V17"]]]]),
+                           state("bismarck", BISMARCK, [["flow.standing", [*ahead, ["german", "IF SHADOWED BISMARCK",
+                                                                                  "IF SHADOWED bismarck THEN STAY bismarck"]]]]),
+                           probe="MOVE TF2 U17\nIF SHADOWED TF3 THEN STAY TF3\nSEARCH ALL",
+                           orders={"allied": "SEARCH NONE", "german": "SEARCH NONE"})
+
+    allied = [["allied", "SHADOW", "SHADOW ON"], ["allied", "AUTO_ENGAGE", "AUTO_ENGAGE ON"]]
+    yield "bismarck", Pair("the Allied Shadowed moves ordered a turn ahead", "german",
+                           state("bismarck", BISMARCK, [["flow.standing", [*allied, *ahead, ["allied", "IF SHADOWED SHEFFIELD",
+                                                                                            "IF SHADOWED sheffield THEN STAY sheffield"]]]]),
+                           state("bismarck", BISMARCK, [["flow.standing", [*allied, *ahead, ["allied", "IF SHADOWED TF2",
+                                                                                            "IF SHADOWED TF2 THEN MOVE TF2 V16"]]]]),
+                           probe="MOVE bismarck W18\nIF SHADOWED bismarck THEN STAY bismarck",
+                           orders={"allied": "SEARCH NONE", "german": "SEARCH NONE"})
 
     yield "bismarck", Pair("an Allied cruiser lost to emergency fuel", "german",
                            state("bismarck", {"scenario": "last-dash", "edits": [["flow.step", "admin"]]}),
@@ -130,6 +153,16 @@ def lew_morski_pairs():
                              probe="PASS", orders={})
 
 
+    # issue 16: a side's REACT and AA standing orders are its own, in an open game as in fog; with the
+    # aircraft far apart nothing reacts in the probe's resolution, so every output must be the same
+    for name, opened in (("open", {**FOG, "options": {**FOG["options"], "visibility": "open"}}), ("fog", FOG)):
+        yield "lew_morski", Pair(f"the British REACT and AA standing orders ({name})", "de",
+                                 state("lew_morski", opened, [["flow.standing", [["gb", "REACT Spit-1", "REACT Spit-1 NEVER"]]]]),
+                                 state("lew_morski", opened, [["flow.standing", [["gb", "REACT Spit-1", "REACT Spit-1 ALWAYS"],
+                                                                                 ["gb", "REACT Spit-2", "REACT Spit-2 IF STRENGTH>=3"]]]]),
+                                 probe="MOVE He111-1 FFF\nREACT He111-1 NEVER\nRETURNFIRE He111-1 NO", orders={})
+
+
 LM_MUTUAL_FIRE = Pair("which unseen Spitfire trades fire with a German", "de", *_swapped([31, 34], "NE"),
                       probe="MOVE He111-1 FFF", orders={})
 
@@ -176,6 +209,33 @@ def sky_ww2_pairs():
                           sky([*post, ["doc.dp.axis", "dodge"]]), sky([*post, ["doc.dp.axis", "snap-shot"]]),
                           probe="STAY\nMANOEUVRE banked-turn TARGET x1 APPLY TARGET ROTATE CW",
                           orders={"coalition-1": "STAY\nMANOEUVRE banked-turn TARGET x1 APPLY TARGET ROTATE CW"})
+
+
+def _sky_round(axis_plan: str):
+    """Quick battle, round cadence: both round plans are in; the Coalition, holding the initiative, asked to
+    fly each of its turns by mail, so the round stops at c1's turn with the Axis plans stored and unflown."""
+    ruleset = RULESETS["sky_ww2"]
+    start = ruleset.setup("quick", ruleset.info.resolve_options({}), SeededDice(SKY_SEED, "setup"))
+    phase = ruleset.phase(start)
+    orders = {seat: check_body(ruleset, start, seat, body)[0].orders for seat, body in
+              (("coalition-1", "AIRCRAFT c1 ASK\nAIRCRAFT c2 ASK\nAIRCRAFT c3 ASK"), ("axis-1", axis_plan))}
+    after = ruleset.resolve(start, orders, SeededDice(SKY_SEED, f"resolve/{phase.key}")).state
+    assert ruleset.phase(after).awaiting == {"coalition-1"}
+    return after
+
+
+SKY_SEED = b"leak probe round plans, sky"
+SKY_PLAN = "AIRCRAFT x1\nSTAY\nIF ALT c3 HIGH THEN {x1}\nAIRCRAFT x2\nSTAY\nAIRCRAFT x3\n{x3}"
+
+
+def sky_round_pairs():
+    # issue 16: the round plans are sealed; the enemy learns a plan's lines only as they are flown.  x3 flies
+    # after the next window, so its plan must not show at all; x1 flies in the probe's resolution, and its
+    # IF line, skipped because c3 is not high, is told to the Axis only
+    yield "sky_ww2", Pair("the Axis round plan, still to be flown", "coalition-1",
+                          _sky_round(SKY_PLAN.format(x1="ATTACK snap-shot TARGET c1", x3="STAY")),
+                          _sky_round(SKY_PLAN.format(x1="MANOEUVRE banked-turn TARGET c1", x3="CLIMB")),
+                          probe="STAY\nEND", orders={"coalition-1": "STAY\nEND"})
 
 
 # -- A&A Miniatures in fog: a side sees only the enemies its units have line of sight to ----------------------
@@ -279,8 +339,8 @@ def wing_leader_pairs():
                               probe="TALLY T K\nREACT B ASK", orders={"allies-1": "TACTIC B SPEED"})
 
 
-PAIRS = [*duel_pairs(), *bismarck_pairs(), *lew_morski_pairs(), *sky_ww2_pairs(), *aa_miniatures_pairs(),
-         *wing_leader_pairs()]
+PAIRS = [*duel_pairs(), *bismarck_pairs(), *lew_morski_pairs(), *sky_ww2_pairs(), *sky_round_pairs(),
+         *aa_miniatures_pairs(), *wing_leader_pairs()]
 
 
 @pytest.mark.parametrize("game,pair", PAIRS, ids=[f"{g}-{p.name}" for g, p in PAIRS])

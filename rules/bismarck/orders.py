@@ -100,6 +100,22 @@ def _apart(ctx: Ctx, orders: Sequence[Order | Cancel | If]) -> list[str]:
             out.append(f"warning: ENGAGE {c.contact} WITH {c.unit}: {c.unit} will be in {there} and {c.contact} "
                        f"was last reported in {ctx.contacts[c.contact]['hex']}; the call finds no battle unless "
                        f"both are in one hex after movement [10]")
+    return out + _one_battle_a_hex(ctx, [o for o in orders if isinstance(o, Engage)])
+
+
+def _one_battle_a_hex(ctx: Ctx, plain: Sequence[Engage]) -> list[str]:
+    """Acknowledgement warnings: a plain call at a contact reported in the hex of an earlier plain call is
+    fought only if that one finds no battle -- a hex sees one naval battle a turn [10]."""
+    out: list[str] = []
+    first: dict[str, Engage] = {}
+    for c in plain:
+        where = ctx.contacts[c.contact]["hex"]
+        if where in first:
+            out.append(f"warning: {c.text()}: {first[where].text()} is called first at a contact reported in "
+                       f"{where}, and a hex sees only one naval battle a turn; this call is fought only if that one "
+                       f"finds no battle [10]")
+        else:
+            first[where] = c
     return out
 
 

@@ -20,9 +20,9 @@ SCENARIO_DOCS = {
     "w1": "Beginners: 3 Spitfires (1 commander) defend 2 targets against 2 Me-110 and 4 He-111; no AA.",
     "w2": "2 Hurricanes and 3 Spitfires against 3 Me-109, 3 Me-110, 4 He-111 and 4 Ju-88; 4 targets, +3 bonus.",
     "w3": "7 Spitfires and 12 AA guns against 5 Me-110 (fighter-bombers); 2 targets, +20 bonus.",
-    "w4": "Reconstructed (digest 3.3, G-19): 3 Hurricanes, 24 AA guns, Spitfire/Hurricane reinforcements against "
+    "w4": "Reconstructed (the scenario table [R 9] is scrambled in the print; this is one reading): 3 Hurricanes, 24 AA guns, Spitfire/Hurricane reinforcements against "
           "7 Me-109 and 12 He-111; 5 targets.",
-    "w5": "Reconstructed (digest 3.3, G-19): 7 Spitfires, 26 AA guns and 3 Hurricanes arriving in stage 10 against "
+    "w5": "Reconstructed (the scenario table [R 9] is scrambled in the print; this is one reading): 7 Spitfires, 26 AA guns and 3 Hurricanes arriving in stage 10 against "
           "two German groups (25 aircraft); all 12 strategic points.",
 }
 

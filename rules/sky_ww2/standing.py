@@ -18,6 +18,7 @@ from pbem.core.standing import Standing
 from pbem.core.standing_rules import Change, StandingKind, StandingRules
 
 from . import tables
+from .rulebook import FORM
 from .words import card_id, illegal, keyword_args, syntax
 
 STANDING = ("REACT", "REACT_DEFAULT", "ON_PURSUIT", "DISCARD_PRIORITY", "RESCUE", "ACTIVATION", "DP_USE",
@@ -211,7 +212,7 @@ class _Reader:
 
     def one_of(self, w: str, choices: Sequence[str]) -> str:
         if w.upper() not in choices:
-            raise syntax(f"{self.verb} takes one of {', '.join(choices)}, not {w!r}")
+            raise syntax(f"{self.verb} takes one of {', '.join(choices)}, not {w!r}", RULE_OF.get(self.verb, FORM))
         return w.lower()
 
     def react(self) -> React | ReactNone:
@@ -260,6 +261,10 @@ class _Reader:
         return cls(self.one_of(self.args[0], cls.CHOICES))
 
 
+#: The rule each standing order serves, cited when its value is malformed.
+RULE_OF = {"REACT_DEFAULT": "L154", "ON_PURSUIT": "L140", "DISCARD_PRIORITY": "L79", "RESCUE": "L198",
+           "ACTIVATION": "L283", "DP_USE": "L148", "AA_FIRE": "L150", "SEQUENCE": "L283"}
+
 READERS: dict[str, Callable[[_Reader], PolicyOrder]] = {
     "REACT_DEFAULT": lambda r: r.choice(ReactDefault), "ON_PURSUIT": _Reader.on_pursuit,
     "DISCARD_PRIORITY": _Reader.discard_priority, "RESCUE": lambda r: r.choice(Rescue),
@@ -277,7 +282,7 @@ def parse_standing(v: dict | None, words: Sequence[str]) -> PolicyOrder:
     if r.verb == "REACT":
         return r.react()
     if not r.args:
-        raise syntax(f"{r.verb} needs a value")
+        raise syntax(f"{r.verb} needs a value", RULE_OF.get(r.verb, FORM))
     if r.verb not in READERS:
         raise syntax(f"unknown standing order {r.verb}")
     return READERS[r.verb](r)

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pbem.core.errors import IllegalOrderError, OrderSyntaxError
 
 from . import tables
-from .rulebook import FORM
+from .rulebook import FORM, TAG, cite
 from .geometry import FACINGS, parse_cell
 
 
@@ -24,12 +24,19 @@ def tidy(message: str) -> str:
     return message
 
 
+def cited(message: str, rule: str) -> str:
+    """A message without seed-line tags: a tag naming the rejection's own rule goes (the rejection
+    cites it), any other names the rulebook's headings, as every text a player reads does."""
+    own = cite(rule) if rule and rule != FORM else None
+    return TAG.sub(lambda m: "" if cite(m.group(1)) == own else f"[{cite(m.group(1))}]", message).replace("  ", " ").replace(" ,", ",")
+
+
 def illegal(message: str, rule: str = "") -> IllegalOrderError:
-    return IllegalOrderError(tidy(message), rule=rule)
+    return IllegalOrderError(tidy(cited(message, rule)), rule=rule)
 
 
 def syntax(message: str, rule: str = FORM) -> OrderSyntaxError:
-    return OrderSyntaxError(tidy(message), rule=rule)
+    return OrderSyntaxError(tidy(cited(message, rule)), rule=rule)
 
 
 def card_id(word: str) -> str:

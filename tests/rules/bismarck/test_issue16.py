@@ -81,7 +81,10 @@ def test_the_listed_d10_is_the_number_the_rules_read(face, read):
     """2.8: a 0 is zero, never ten.  Before: the dice list showed face 7 where the events read 6."""
     dice = FixedDice([face])
     assert T.d10(dice, "test", ()) == read
-    assert dice.rolls[0].value == (read or 10)
+    [roll] = dice.rolls
+    assert roll.value == (read or 10)
+    # the list shows the die's face: a 10 says it is read as 0, as the events read it
+    assert roll.why == "test (10 reads 0)"
 
 
 def test_the_weather_roll_listed_is_the_weather_roll_the_event_reads():
@@ -110,3 +113,45 @@ def test_a_scenario_that_splits_a_task_force_is_a_data_error(monkeypatch):
     bad = dict(T.scenarios()["last-dash"], tfs={"TF3": ["renown", "sheffield"]})
     with pytest.raises(RulesetDefinitionError, match="TF3 is spread over X20, Y21"):
         setup._ships("last-dash", bad, {}, {}, {})
+
+
+def test_an_owners_printed_map_loads_through_the_data_override():
+    """Issue 16: an owner's own map loads through the kit's per-game data override, and the orders are
+    checked against it.  Here the owner's map has land in W18, next to Bismarck's W17 in the last dash."""
+    from pbem.core.data import Overrides, load_data, use_overrides
+    from pbem.rules.bismarck.board import board
+    rows = list(load_data("pbem.rules.bismarck", "data/map.toml")["terrain"]["rows"])
+    w, col = ord("W") - ord("A"), 18 - 1
+    assert rows[w][col] == "."
+    rows[w] = rows[w][:col] + "#" + rows[w][col + 1:]
+    mine = Overrides("pbem.rules.bismarck", {"map.toml": {"terrain": {"provenance": "rulebook", "rows": rows}}})
+    s = at(fresh("last-dash"), step="orders")
+    assert not check(s, "german", "MOVE bismarck W18").problems
+    with use_overrides(mine):
+        assert not board().ship_step("W17", "W18", "german")
+        [p] = check(s, "german", "MOVE bismarck W18").problems
+        assert p.rule == "2.1" and "W18 is land" in p.message
+    assert board().ship_step("W17", "W18", "german")
+
+
+def test_an_owners_ship_roster_loads_through_the_data_override():
+    """The owner's own ship cards (here Bismarck's hull) are the ones a new game is set up with."""
+    from pbem.core.data import Overrides, use_overrides
+    hull = T.units()["ships"]["bismarck"]["hull"]
+    mine = Overrides("pbem.rules.bismarck", {"units.toml": {"ships": {"bismarck": {"provenance": "rulebook", "hull": hull + 3}}}})
+    with use_overrides(mine):
+        assert {x.id: x.hull for x in fresh("last-dash").ships}["bismarck"] == hull + 3
+    assert {x.id: x.hull for x in fresh("last-dash").ships}["bismarck"] == hull
+
+
+def test_a_second_plain_call_in_a_hex_is_acknowledged_with_a_warning():
+    """One naval battle per hex per turn [10]: the second of two plain calls at a contact in one hex is
+    fought only if the first finds none, and the acknowledgement says so (an acknowledged line is acted on,
+    or the player is told why it may not be).  A call that waits for IF PREVIOUS is not warned about."""
+    s = at(fresh("last-dash"), step="orders")
+    c = check(s, "allied", "ENGAGE C1 WITH TF2", "ENGAGE C1 WITH norfolk", "IF PREVIOUS NONE THEN ENGAGE C1 WITH TF3")
+    assert not c.problems
+    [one] = [n for n in c.notes if "one naval battle a turn" in n]
+    assert one.startswith("warning: ENGAGE C1 WITH norfolk: ENGAGE C1 WITH TF2 is called first at a contact "
+                          "reported in W17") and one.endswith("[10]")
+    assert not [n for n in check(s, "allied", "ENGAGE C1 WITH TF2").notes if "one naval battle" in n]

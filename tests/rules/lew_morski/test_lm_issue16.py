@@ -227,3 +227,48 @@ def test_fog_an_unseen_aircraft_does_not_stop_a_shot_at_a_seen_one():
     assert attacks.target(w, w.ac["Me110-1"]) == (w.ac["Spit-2"], 3)
     view = RULESET.view(s, "de")
     assert next(a for a in view["own"] if a["id"] == "Me110-1")["target"]["target"] == "Spit-2"
+
+
+def test_fire_at_an_aircraft_thirty_hexes_off_the_line_is_refused_at_ingest():
+    """The issue's case: ``FIRE Me110-1 AT Spit-1`` with Spit-1 thirty hexes away and off the line of fire
+    was acknowledged, then quietly not fired.  The check knows the path and refuses it [R 5.1-5.3]."""
+    s = put(only(new_state(), "Me110-1", "Spit-1"), "Me110-1", "A5,B10", "N")
+    far = put(s, "Spit-1", "A35,B35", "N")  # 30 hexes off, nowhere near the line ahead of Me110-1
+    assert board.distance(board.parse_hex("A5,B10"), board.parse_hex("A35,B35")) == 30
+    [p] = check(far, "de", "FIRE Me110-1 AT Spit-1").problems
+    assert p.line_no == 1 and p.rule == "R 5.1, 5.2, 5.3.2" and "Spit-1" in p.message, str(p)
+    # and a line that is refused at ingest is never carried out: the same order on the line is accepted
+    assert not check(_facing_pair("Me110-1", "Spit-1", 5), "de", "MOVE Me110-1 FFF\nFIRE Me110-1 AT Spit-1").problems
+
+
+def test_an_owners_printed_map_loads_through_the_data_override():
+    """Issue 16: the printed map is lost, so an owner who has one loads its terrain through the kit's
+    per-game data override, and the orders are checked against it: an AA gun may not stand on the owner's
+    river [R 6.0.2], wherever the authored map put it."""
+    from pbem.core.data import Overrides, use_overrides
+    from pbem.core.dice import FixedDice
+    hex_ = "A10,B30"
+    s = RULESET.setup("w3", RULESET.info.resolve_options({"sun": "south"}), FixedDice([]))
+    assert not check(s, "gb", f"AA AA-1 {hex_}").problems
+    mine = Overrides("pbem.rules.lew_morski", {"board.toml": {"terrain": {"provenance": "rulebook", "river": [hex_]}}})
+    with use_overrides(mine):
+        assert board.terrain().river == {board.parse_hex(hex_)}
+        [p] = check(s, "gb", f"AA AA-1 {hex_}").problems
+        assert p.rule == "R 6.0.1-6.0.2", str(p)
+    assert board.parse_hex(hex_) not in board.terrain().river
+
+
+def test_fog_an_unseen_spitfire_whose_guns_jam_is_not_named_to_the_germans():
+    """The issue: jam results reached seats that may not know of the shooter.  Spit-1, 4 hexes behind
+    He111-1 (visual range 3), fires and rolls 2: its guns jam [R 5.3.4].  The German side is told that an
+    unseen aircraft fired and jammed, never which; the British are told it was Spit-1."""
+    s = _facing_pair("Spit-1", "He111-1", 4, **FOG)
+    w = world(s, [1, 1])
+    assert attacks.unseen_by(w, w.ac["Spit-1"], "de")
+    attacks.fire(w, w.ac["Spit-1"])
+    assert w.ac["Spit-1"].jammed
+    de, gb = w.w.seats_of("de"), w.w.seats_of("gb")
+    german = [e.text for e in w.w.events if e.visible_to & de] + [r.why for r in w.w.dice.rolls if r.seen_by & de]
+    british = [e.text for e in w.w.events if e.visible_to & gb]
+    assert any("guns jammed" in t for t in german) and not any("Spit-1" in t for t in german), german
+    assert any(t.startswith("Spit-1 fires at He111-1") and "guns jammed" in t for t in british), british
