@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from pbem.core.defaults import from_json
-from pbem.core.errors import IllegalOrderError, OrderProblem, OrderSyntaxError
+from pbem.core.errors import IllegalOrderError, OrderError, OrderProblem, OrderSyntaxError
 from pbem.core.flow import Flow
 from pbem.core.orders import OrderLine
 from pbem.core.ruleset import View
@@ -411,6 +411,23 @@ CONDITIONS = Conditions([
 ], rule="9.2")
 
 
+#: The rule each standing order's key answers, for a CANCEL refused (its first word; 6.0, the orders, else).
+CANCEL_RULES = {"TACTIC": "10.5", "REACT": "10.4", "DOGFIGHT": "10.8", "LEADS": "10.2", "HITS": "10.2.2",
+                "RETALLY": "10.8.1"}
+
+
+def parse_cancel_key(args: Sequence[str], view: View, seat: str) -> Order:
+    """CANCEL <key>: the kit's check (the key must be in force), refused under the rule of the order it cancels."""
+    if not args:
+        raise OrderSyntaxError("CANCEL needs the key of a standing order in force, e.g. CANCEL TACTIC A", rule="6.0")
+    try:
+        return parse_cancel(args, view, seat)
+    except OrderError as e:
+        if e.rule:
+            raise
+        raise type(e)(e.message, rule=CANCEL_RULES.get(args[0].upper(), "6.0")) from None
+
+
 VERBS = scripted(VerbTable([
     Verb("TALLY", parse_tally, "TALLY <squadron> <enemy>", "7.2"),
     Verb("DROP", parse_drop, "DROP <squadron>", "7.2.2"),
@@ -441,7 +458,7 @@ VERBS = scripted(VerbTable([
          "RETALLY <enemy> ...|ASK (a new tally in a dogfight; none: the first by ID)", "10.8.1"),
     Verb("WINGS", parse_wings, "WINGS <squadron> ... (before the first turn: the wings you command)", "9.5"),
     Verb("STACK", parse_stack, "STACK <squadron> STAY|<square>", "10.8.2"),
-    Verb("CANCEL", parse_cancel, "CANCEL TACTIC|REACT <squadron>", "10.5"),
+    Verb("CANCEL", parse_cancel_key, "CANCEL TACTIC|REACT <squadron>", "10.5"),
 ], rule="6.0"), CONDITIONS)
 
 
@@ -518,7 +535,7 @@ def _refuse(view: View, rule: str) -> IllegalOrderError:
 
 def _parse_answer(choice: str) -> Any:
     def parse(args: Sequence[str], view: View, seat: str) -> Answer:
-        arity(args, 0, choice, rule="10.5")
+        arity(args, 0, choice, rule=next(r for k, r in ASK_RULES.items() if choice in k))
         if not any(choice in a["choices"] and a["key"].split("-")[0] not in ("lead", "hits", "tally")
                    for a in _seat_asks(view)):
             raise IllegalOrderError(f"the question is: {view['asking']}; answer "
