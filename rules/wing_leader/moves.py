@@ -281,7 +281,9 @@ def _plan(air: Air, sq: Squadron, order: Order | None) -> tuple[list[str], bool,
     verb = order.verb if isinstance(order, Plain) else _mission_verb(sq)
     if verb in ("RTB", "JETTISON"):
         edge = scenario(air.state.scenario)["edges"][sq.side]
-        return movement.toward_edge(sq, edge, movement.allowance(sq)), False, None
+        dive = isinstance(order, Plain) and order.dive
+        tokens = movement.toward_edge(sq, edge, movement.allowance(sq, dive), dive=dive)
+        return tokens, dive and bool(tokens) and tokens[0] not in "<>" and parse(tokens[0])[1] < sq.at[1], None
     if verb == "CIRCLE":
         return [], False, None
     if isinstance(order, (Return, Join)):

@@ -46,12 +46,20 @@ class Command:
 
 @dataclass(frozen=True)
 class Split:
-    """Split a squadron into two flights in the Tally Phase [9.3]."""
+    """Split a squadron into two flights in the Tally Phase [9.3], with the owner's choices [9.3.1]: the losses
+    of the first flight (None: shared evenly, the first the larger share), and which flight (1 or 2) takes the
+    straggler, the Experte and the tally."""
 
     sq: str
+    losses: int | None = None
+    straggler: int = 1
+    experte: int = 1
+    tally: int = 1
 
     def text(self) -> str:
-        return f"SPLIT {self.sq}"
+        chosen = [("LOSSES", self.losses, None), ("STRAGGLER", self.straggler, 1), ("EXPERTE", self.experte, 1),
+                  ("TALLY", self.tally, 1)]
+        return " ".join([f"SPLIT {self.sq}"] + [f"{k} {v}" for k, v, default in chosen if v != default])
 
 
 @dataclass(frozen=True)
@@ -87,9 +95,10 @@ class Plain:
 
     verb: str
     sq: str
+    dive: bool = False   # RTB <sq> DIVE: the dive bonus, declared before it moves [8.2, 9.2.6]
 
     def text(self) -> str:
-        return f"{self.verb} {self.sq}"
+        return f"{self.verb} {self.sq}" + (" DIVE" if self.dive else "")
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,8 @@ from pbem.core.scripts import ConditionKind, Conditions, If, scripted
 from pbem.core.standing import parse_cancel
 from pbem.core.verbs import Order, Verb, VerbTable, arity, one_of
 
-from . import dogfight, movement, radio, tally, wings
-from .model import Squadron, State, owner, side_of
+from . import dogfight, movement, radio, split, tally, wings
+from .model import Squadron, State, max_losses, owner, side_of
 from .orders import (Answer, Arrive, Break, Command, Consent, Drop, End, Escape, Join, Move, Plain, Priority, Pursue, React, Rejoin,
                      Return, Seek, Split, Stack, Tactic, Tally, Vector, Wings)
 
@@ -128,13 +128,34 @@ def parse_command(args: Sequence[str], view: View, seat: str) -> Command:
     return Command(sq.id, target.id)
 
 
+SPLIT_USAGE = "SPLIT <squadron> [LOSSES <n>] [STRAGGLER 1|2] [EXPERTE 1|2] [TALLY 1|2] (after its TALLY or ORDER)"
+
+
 def parse_split(args: Sequence[str], view: View, seat: str) -> Split:
-    arity(args, 1, "SPLIT <squadron> (after its TALLY or ORDER)", rule="9.3")
+    if not args or len(args) % 2 == 0:
+        raise OrderSyntaxError(f"expected {SPLIT_USAGE}", rule="9.3")
     _window(view, True)
     sq = _own(view, seat, args[0], "9.3")
     if sq.flight or sq.disruption or sq.broken:
         raise IllegalOrderError(f"{sq.id} may not split: only undisrupted, unbroken squadrons do", rule="9.3")
-    return Split(sq.id)
+    chosen: dict[str, int] = {}
+    for word, value in zip(args[1::2], args[2::2], strict=True):
+        key = word.upper()
+        if key not in ("LOSSES", "STRAGGLER", "EXPERTE", "TALLY") or key in chosen or not value.isdigit():
+            raise OrderSyntaxError(f"expected {SPLIT_USAGE}", rule="9.3.1")
+        chosen[key] = int(value)
+        if key != "LOSSES" and chosen[key] not in (1, 2):
+            raise OrderSyntaxError(f"{key} names the flight, 1 or 2", rule="9.3.1")
+    for key, has, what in (("STRAGGLER", sq.straggler, "straggler"), ("EXPERTE", sq.experte, "Experte")):
+        if key in chosen and not has:
+            raise IllegalOrderError(f"{sq.id} has no {what} to give a flight", rule="9.3.1")
+    choice = split.Choice(chosen.get("LOSSES"), chosen.get("STRAGGLER", 1), chosen.get("EXPERTE", 1),
+                          chosen.get("TALLY", 1))
+    state = position(view)
+    problem = split.fit_problem(sq, choice, max_losses(state.scenario, sq.move(flight=True)))
+    if problem:
+        raise IllegalOrderError(problem, rule="9.3.1")
+    return Split(sq.id, choice.losses, choice.straggler, choice.experte, choice.tally)
 
 
 def parse_drop(args: Sequence[str], view: View, seat: str) -> Drop:
@@ -167,7 +188,7 @@ def allowed_moves(sq: Squadron) -> str:
     if sq.mission in ("bombing", "escort") or (sq.mission == "sweep" and not sq.alert):
         return "only fly straight on (no order needed)"
     if sq.mission == "rtb":
-        return "only return to base (no order needed)"
+        return f"only return to base (no order needed; RTB {sq.id} DIVE dives for one more MP, 8.2)"
     if sq.mission == "intercept":
         return "follow its vector, CIRCLE or RTB"
     if sq.mission == "cap":
@@ -212,14 +233,23 @@ def parse_pursue(args: Sequence[str], view: View, seat: str) -> Pursue:
 
 def parse_plain(verb: str, rule: str) -> Any:
     def parse(args: Sequence[str], view: View, seat: str) -> Plain:
-        arity(args, 1, f"{verb} <squadron>", rule=rule)
+        dive = verb == "RTB" and len(args) == 2 and args[1].upper() == "DIVE"
+        arity(args[:1] if dive else args, 1, f"{verb} <squadron>" + (" [DIVE]" if verb == "RTB" else ""), rule=rule)
         _window(view, False)
         sq = _own(view, seat, args[0], rule)
-        problem = plain_problem(position(view), sq, verb)
+        problem = plain_problem(position(view), sq, verb) or (dive_problem(sq) if dive else None)
         if problem:
-            raise IllegalOrderError(problem, rule=rule)
-        return Plain(verb, sq.id)
+            raise IllegalOrderError(problem, rule="8.2" if dive and problem == dive_problem(sq) else rule)
+        return Plain(verb, sq.id, dive)
     return parse
+
+
+def dive_problem(sq: Squadron) -> str | None:
+    """Why a squadron returning to base may not declare a dive [8.2, 9.2.6]: it must dive at least one
+    altitude, so not from the lowest; never while it is a bomber with its load (it flies straight on)."""
+    if sq.at[1] <= 0:
+        return f"{sq.id} is at the lowest altitude: a declared dive must dive at least one altitude"
+    return None
 
 
 def plain_problem(state: State, sq: Squadron, verb: str) -> str | None:
@@ -431,12 +461,12 @@ def parse_cancel_key(args: Sequence[str], view: View, seat: str) -> Order:
 VERBS = scripted(VerbTable([
     Verb("TALLY", parse_tally, "TALLY <squadron> <enemy>", "7.2"),
     Verb("DROP", parse_drop, "DROP <squadron>", "7.2.2"),
-    Verb("SPLIT", parse_split, "SPLIT <squadron>", "9.3"),
+    Verb("SPLIT", parse_split, SPLIT_USAGE, "9.3"),
     Verb("ORDER", parse_command, "ORDER [WING] <squadron> <enemy> (Wing Leader; WING: the whole wing formation)",
          "9.5.4"),
     Verb("MOVE", parse_move, "MOVE <squadron> [DIVE] <square|heading|SLOW|<|>> ...", "8.1"),
     Verb("PURSUE", parse_pursue, "PURSUE <squadron> [DIVE]", "7.2.3"),
-    Verb("RTB", parse_plain("RTB", "9.2.6"), "RTB <squadron>", "9.2.6"),
+    Verb("RTB", parse_plain("RTB", "9.2.6"), "RTB <squadron> [DIVE]", "9.2.6"),
     Verb("SWEEP", parse_plain("SWEEP", "9.2.3"), "SWEEP <squadron>", "9.2.3"),
     Verb("CIRCLE", parse_plain("CIRCLE", "8.3.1"), "CIRCLE <squadron>", "8.3.1"),
     Verb("JOIN", parse_join, "JOIN <squadron> <friendly squadron>", "9.2.3"),
