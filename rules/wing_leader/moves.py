@@ -290,7 +290,7 @@ def _plan(air: Air, sq: Squadron, order: Order | None) -> tuple[list[str], bool,
         return _goal_plan(air, sq, order)
     if verb == "VECTOR":
         return _vector_plan(air, sq), False, None
-    return movement.straight(sq, _straight_squares(sq)), False, None
+    return movement.straight(sq, _straight_squares(sq, air.state.option("jet_sweeps", "four"))), False, None
 
 
 def _pursuit_plan(air: Air, sq: Squadron, order: Order | None) -> tuple[list[str], bool, str | None]:
@@ -345,10 +345,11 @@ def _mission_verb(sq: Squadron) -> str:
     return "SWEEP"
 
 
-def _straight_squares(sq: Squadron) -> int:
-    """Fixed moves: 2 squares, jet bombers and escorts 3, jet sweeps 4 (AMB-36) [9.2.1-9.2.3, 8.2]."""
+def _straight_squares(sq: Squadron, jet_sweeps: str = "four") -> int:
+    """Fixed moves: 2 squares, jet bombers and escorts 3, jet sweeps 4 ("jets always 4 MP"; option
+    ``jet_sweeps = fixed``: 2 as the other sweeps) [9.2.1-9.2.3, 8.2]."""
     if sq.jet:
-        return 3 if sq.mission in ("bombing", "escort") else 4
+        return 3 if sq.mission in ("bombing", "escort") else 4 if jet_sweeps == "four" else 2
     return 2
 
 

@@ -152,7 +152,8 @@ def parse_split(args: Sequence[str], view: View, seat: str) -> Split:
     choice = split.Choice(chosen.get("LOSSES"), chosen.get("STRAGGLER", 1), chosen.get("EXPERTE", 1),
                           chosen.get("TALLY", 1))
     state = position(view)
-    problem = split.fit_problem(sq, choice, max_losses(state.scenario, sq.move(flight=True)))
+    problem = split.fit_problem(sq, choice, max_losses(state.scenario, sq.move(flight=True)),
+                                state.option("split_count", "together"))
     if problem:
         raise IllegalOrderError(problem, rule="9.3.1")
     return Split(sq.id, choice.losses, choice.straggler, choice.experte, choice.tally)
@@ -246,7 +247,7 @@ def parse_plain(verb: str, rule: str) -> Any:
 
 def dive_problem(sq: Squadron) -> str | None:
     """Why a squadron returning to base may not declare a dive [8.2, 9.2.6]: it must dive at least one
-    altitude, so not from the lowest; never while it is a bomber with its load (it flies straight on)."""
+    altitude, so not from the lowest."""
     if sq.at[1] <= 0:
         return f"{sq.id} is at the lowest altitude: a declared dive must dive at least one altitude"
     return None
@@ -443,7 +444,7 @@ CONDITIONS = Conditions([
 
 #: The rule each standing order's key answers, for a CANCEL refused (its first word; 6.0, the orders, else).
 CANCEL_RULES = {"TACTIC": "10.5", "REACT": "10.4", "DOGFIGHT": "10.8", "LEADS": "10.2", "HITS": "10.2.2",
-                "RETALLY": "10.8.1"}
+                "RETALLY": "10.8.1", "CONSENT": "11.0"}
 
 
 def parse_cancel_key(args: Sequence[str], view: View, seat: str) -> Order:

@@ -13,7 +13,7 @@ from .model import Squadron
 
 
 def may_split(sq: Squadron, tallied_now: bool, ordered: bool, flexible: bool, flight_max: int,
-              choice: Choice | None = None) -> str | None:
+              choice: Choice | None = None, count: str = "together") -> str | None:
     """Why ``sq`` may not split now, or None [9.3]: only an undisrupted, unbroken squadron (not a flight)
     ordered by its Wing Leader, or of a side with tactical flexibility that tallied this phase; the flights'
     losses and stragglers may not exceed a flight's Max Losses (AMB-21)."""
@@ -24,7 +24,7 @@ def may_split(sq: Squadron, tallied_now: bool, ordered: bool, flexible: bool, fl
     if not (ordered or (flexible and tallied_now)):
         return (f"{sq.id} splits only when its Wing Leader ordered it or, with tactical flexibility, "
                 f"in a Tally Phase in which it tallied")
-    return fit_problem(sq, choice or Choice(), flight_max)
+    return fit_problem(sq, choice or Choice(), flight_max, count)
 
 
 @dataclass(frozen=True)
@@ -38,16 +38,18 @@ class Choice:
     tally: int = 1
 
 
-def fit_problem(sq: Squadron, choice: Choice, flight_max: int) -> str | None:
-    """Why the chosen shares do not fit, or None [9.3.1]: losses and a straggler together may not exceed a
-    flight's Max Losses in either flight (AMB-21)."""
+def fit_problem(sq: Squadron, choice: Choice, flight_max: int, count: str = "together") -> str | None:
+    """Why the chosen shares do not fit, or None [9.3.1]: losses and a straggler together (option
+    ``split_count = losses``: the losses alone) may not exceed a flight's Max Losses in either flight."""
     first, second = _shares(sq, choice)
     if first < 0 or second < 0:
         return f"{sq.id} has {sq.losses} losses to share, not {choice.losses} for its first flight"
-    first += sq.straggler and choice.straggler == 1
-    second += sq.straggler and choice.straggler == 2
+    together = count == "together"
+    first += together and sq.straggler and choice.straggler == 1
+    second += together and sq.straggler and choice.straggler == 2
     if first > flight_max or second > flight_max:
-        return f"{sq.id}'s losses do not fit in two flights (at most {flight_max} a flight, a straggler counting)"
+        counting = ", a straggler counting" if together else ""
+        return f"{sq.id}'s losses do not fit in two flights (at most {flight_max} a flight{counting})"
     return None
 
 

@@ -120,7 +120,8 @@ def _split(w: Work[Air], sq: Squadron, choice: split.Choice) -> str | None:
     tallied_now = bool(sq.tally) and before is not None and not before.tally
     flexible = sq.side in scenario(air.state.scenario).get("flexibility", ())
     limit = int(scenario(air.state.scenario)["max_losses"]["flight"])
-    why = split.may_split(sq, tallied_now, sq.id in air.ordered, flexible, limit, choice)
+    why = split.may_split(sq, tallied_now, sq.id in air.ordered, flexible, limit, choice,
+                          air.state.option("split_count", "together"))
     if why:
         return why
     first, second = split.split(sq, choice)
