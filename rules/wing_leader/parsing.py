@@ -15,7 +15,7 @@ from pbem.core.scripts import ConditionKind, Conditions, If, scripted
 from pbem.core.standing import parse_cancel
 from pbem.core.verbs import Order, Verb, VerbTable, arity, one_of
 
-from . import dogfight, movement, radio, split, tally, wings
+from . import dogfight, missions, movement, radio, split, tally, wings
 from .model import Squadron, State, max_losses, owner, side_of
 from .orders import (Answer, Arrive, Break, Command, Consent, Drop, End, Escape, Join, Move, Plain, Priority, Pursue, React, Rejoin,
                      Return, Seek, Split, Stack, Tactic, Tally, Vector, Wings)
@@ -331,7 +331,7 @@ def parse_rejoin(args: Sequence[str], view: View, seat: str) -> Rejoin:
     arity(args, 1, "ESCORT <squadron>", rule="9.2.2")
     _window(view, False)
     sq = _own(view, seat, args[0], "9.2.2")
-    if not (sq.former_escort and sq.mission == "sweep"):
+    if not missions.may_escort_again(position(view), sq):
         raise IllegalOrderError(f"{sq.id} is not a former escort on Sweep", rule="9.2.2")
     return Rejoin(sq.id)
 

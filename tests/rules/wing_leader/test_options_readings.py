@@ -63,3 +63,20 @@ def test_the_tally_chains_option_reaches_the_movement_order(monkeypatch):
         state = known.start_state(RULESET, known.Case("chains", "-", "-", start))
         RULESET.resolve(state, {"allies": (), "axis": ()}, SeededDice(b"tally chains option reaches the order", "m"))
     assert seen == [False, True]
+
+
+def test_any_sweep_may_be_marked_escort_only_by_option():
+    """9.2.2: which Sweep squadrons the Administrative Phase may mark Escort; the proposed reading is former
+    escorts only."""
+    from dataclasses import replace
+
+    from pbem.rules.wing_leader.missions import rejoin_problem
+
+    from .helpers import state
+    bomber = sq("T", "allies", "b24h", "bombing", "J14", bombs=True)
+    sweep = sq("B", "allies", "p47d", "sweep", "H14")
+    assert "former escort" in rejoin_problem(state(bomber, sweep), sweep)
+    anyone = replace(state(bomber, sweep), options=(("escort_again", "any"),))
+    assert rejoin_problem(anyone, sweep) is None
+    assert "within 3" in rejoin_problem(anyone, sweep.move(at=(3, 14)))
+    assert dict((o.name, o.default) for o in RULESET.info.options)["escort_again"] == "former"
