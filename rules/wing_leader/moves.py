@@ -303,13 +303,20 @@ def _pursuit_plan(air: Air, sq: Squadron, order: Order | None) -> tuple[list[str
 
 
 def _goal_plan(air: Air, sq: Squadron, order: Return | Join) -> tuple[list[str], bool, str | None]:
-    """Toward the square a RETURN names, or toward a friend that JOIN names while it still tallies."""
+    """Toward the square a RETURN names, or toward a friend that JOIN names while it still tallies; with DIVE
+    and the goal lower, the dive bonus [8.2] (dropped when the path would not dive after all)."""
     if isinstance(order, Return):
-        return movement.approach(sq, parse(order.square), movement.allowance(sq)), False, None
-    friend = air.squadrons.get(order.friend)
-    if friend is None or not friend.on_map or not friend.tally:
-        return [], False, f"{order.friend} no longer tallies anyone"
-    return movement.approach(sq, friend.at, movement.allowance(sq)), False, None
+        goal = parse(order.square)
+    else:
+        friend = air.squadrons.get(order.friend)
+        if friend is None or not friend.on_map or not friend.tally:
+            return [], False, f"{order.friend} no longer tallies anyone"
+        goal = friend.at
+    if order.dive and goal[1] < sq.at[1]:
+        tokens = movement.approach(sq, goal, movement.allowance(sq, dive=True))
+        if any(t not in "<>" and parse(t)[1] < sq.at[1] for t in tokens):
+            return tokens, True, None
+    return movement.approach(sq, goal, movement.allowance(sq)), False, None
 
 
 def _vector_plan(air: Air, sq: Squadron) -> list[str]:

@@ -225,6 +225,20 @@ class Consent:
 
 
 @dataclass(frozen=True)
+class Keep:
+    """Standing order: which flight keeps this side's tallies on an enemy squadron that splits, its FIRST
+    (the default) or its SECOND [9.3.1]: the tallying side's choice, made after the owner's."""
+
+    choice: str
+
+    def text(self) -> str:
+        return f"KEEP {self.choice}"
+
+    def standing_change(self) -> tuple[str, str | None]:
+        return "KEEP", None if self.choice == "FIRST" else self.text()
+
+
+@dataclass(frozen=True)
 class Seek:
     """Standing order: whether this side wants a dogfight after an air combat, SEEK or DECLINE [10.8]."""
 
@@ -255,9 +269,10 @@ class Join:
 
     sq: str
     friend: str
+    dive: bool = False   # the dive bonus, taken when the friend is lower [8.2, 9.2.5]
 
     def text(self) -> str:
-        return f"JOIN {self.sq} {self.friend}"
+        return f"JOIN {self.sq} {self.friend}" + (" DIVE" if self.dive else "")
 
 
 @dataclass(frozen=True)
@@ -266,9 +281,10 @@ class Return:
 
     sq: str
     square: str
+    dive: bool = False   # the dive bonus, taken when the square is lower [8.2, 9.2.5]
 
     def text(self) -> str:
-        return f"RETURN {self.sq} {self.square}"
+        return f"RETURN {self.sq} {self.square}" + (" DIVE" if self.dive else "")
 
 
 @dataclass(frozen=True)
@@ -335,4 +351,4 @@ def load_order(data: Any) -> Any:
 
 _KINDS: dict[str, Any] = {k.__name__: k for k in (
     Tally, Command, Split, Drop, Move, Pursue, Plain, Vector, Escape, End, Rejoin, Break, Tactic, React, Priority,
-    Arrive, Consent, Seek, Stack, Join, Return, Answer, Wings, If, Condition)}
+    Arrive, Consent, Seek, Stack, Join, Return, Answer, Wings, If, Condition, Keep)}

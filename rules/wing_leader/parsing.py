@@ -17,7 +17,7 @@ from pbem.core.verbs import Order, Verb, VerbTable, arity, one_of
 
 from . import dogfight, missions, movement, radio, split, tally, wings
 from .model import Squadron, State, max_losses, owner, side_of
-from .orders import (Answer, Arrive, Break, Command, Consent, Drop, End, Escape, Join, Move, Plain, Priority, Pursue, React, Rejoin,
+from .orders import (Answer, Arrive, Break, Command, Consent, Drop, End, Escape, Join, Keep, Move, Plain, Priority, Pursue, React, Rejoin,
                      Return, Seek, Split, Stack, Tactic, Tally, Vector, Wings)
 
 
@@ -268,8 +268,16 @@ def plain_problem(state: State, sq: Squadron, verb: str) -> str | None:
     return f"{sq.id} ({'alert' if sq.alert else 'unalert'} {sq.mission}) may {allowed_moves(sq)}"
 
 
+def _dive_word(args: Sequence[str], n: int) -> tuple[Sequence[str], bool]:
+    """The arguments without a trailing DIVE after the ``n`` words, and whether it was there [8.2]."""
+    if len(args) == n + 1 and args[-1].upper() == "DIVE":
+        return args[:-1], True
+    return args, False
+
+
 def parse_join(args: Sequence[str], view: View, seat: str) -> Join:
-    arity(args, 2, "JOIN <squadron> <friendly squadron>", rule="9.2.3")
+    args, dive = _dive_word(args, 2)
+    arity(args, 2, "JOIN <squadron> <friendly squadron> [DIVE]", rule="9.2.3")
     _window(view, False)
     sq = _own(view, seat, args[0], "9.2.3")
     state = position(view)
@@ -279,18 +287,19 @@ def parse_join(args: Sequence[str], view: View, seat: str) -> Join:
     friend = _own(view, seat, args[1], "9.2.3")
     if not friend.tally or radio.net_of(state, friend) is None or radio.net_of(state, friend) != radio.net_of(state, sq):
         raise IllegalOrderError(f"{friend.id} must tally an enemy and share {sq.id}'s radio net", rule="9.2.3")
-    return Join(sq.id, friend.id)
+    return Join(sq.id, friend.id, dive)
 
 
 def parse_return(args: Sequence[str], view: View, seat: str) -> Return:
-    arity(args, 2, "RETURN <squadron> <square>", rule="9.2.2")
+    args, dive = _dive_word(args, 2)
+    arity(args, 2, "RETURN <squadron> <square> [DIVE]", rule="9.2.2")
     _window(view, False)
     sq = _own(view, seat, args[0], "9.2.2")
     if not (sq.former_escort and sq.mission == "sweep") or sq.tally:
         raise IllegalOrderError(f"only a former escort on Sweep that tallies nobody returns to escort; {sq.id} may "
                                 f"{allowed_moves(sq)}", rule="9.2.2")
     try:
-        return Return(sq.id, movement.sky.name(movement.sky.parse(args[1])))
+        return Return(sq.id, movement.sky.name(movement.sky.parse(args[1])), dive)
     except ValueError as exc:
         raise OrderSyntaxError(str(exc), rule="9.2.2") from None
 
@@ -387,6 +396,11 @@ def parse_consent(args: Sequence[str], view: View, seat: str) -> Consent:
     return Consent(one_of(args[0].upper(), ("YES", "NO"), "CONSENT", rule="11.0"))
 
 
+def parse_keep(args: Sequence[str], view: View, seat: str) -> Keep:
+    arity(args, 1, "KEEP FIRST|SECOND", rule="9.3.1")
+    return Keep(one_of(args[0].upper(), ("FIRST", "SECOND"), "KEEP", rule="9.3.1"))
+
+
 def parse_seek(args: Sequence[str], view: View, seat: str) -> Seek:
     arity(args, 1, "DOGFIGHT SEEK|DECLINE|ASK", rule="10.8")
     return Seek(one_of(args[0].upper(), ("SEEK", "DECLINE", "ASK"), "DOGFIGHT", rule="10.8"))
@@ -444,7 +458,7 @@ CONDITIONS = Conditions([
 
 #: The rule each standing order's key answers, for a CANCEL refused (its first word; 6.0, the orders, else).
 CANCEL_RULES = {"TACTIC": "10.5", "REACT": "10.4", "DOGFIGHT": "10.8", "LEADS": "10.2", "HITS": "10.2.2",
-                "RETALLY": "10.8.1", "CONSENT": "11.0"}
+                "RETALLY": "10.8.1", "CONSENT": "11.0", "KEEP": "9.3.1"}
 
 
 def parse_cancel_key(args: Sequence[str], view: View, seat: str) -> Order:
@@ -470,8 +484,8 @@ VERBS = scripted(VerbTable([
     Verb("RTB", parse_plain("RTB", "9.2.6"), "RTB <squadron> [DIVE]", "9.2.6"),
     Verb("SWEEP", parse_plain("SWEEP", "9.2.3"), "SWEEP <squadron>", "9.2.3"),
     Verb("CIRCLE", parse_plain("CIRCLE", "8.3.1"), "CIRCLE <squadron>", "8.3.1"),
-    Verb("JOIN", parse_join, "JOIN <squadron> <friendly squadron>", "9.2.3"),
-    Verb("RETURN", parse_return, "RETURN <squadron> <square>", "9.2.2"),
+    Verb("JOIN", parse_join, "JOIN <squadron> <friendly squadron> [DIVE]", "9.2.3"),
+    Verb("RETURN", parse_return, "RETURN <squadron> <square> [DIVE]", "9.2.2"),
     Verb("JETTISON", parse_plain("JETTISON", "9.2.1.1"), "JETTISON <squadron>", "9.2.1.1"),
     Verb("VECTOR", parse_vector, "VECTOR <squadron> <square>", "9.2.4"),
     Verb("ESCAPE", parse_escape, "ESCAPE <squadron>", "11.0"),
@@ -482,6 +496,8 @@ VERBS = scripted(VerbTable([
     Verb("REACT", parse_react, "REACT <escort> YES|NO|ASK", "10.4"),
     Verb("DOGFIGHT", parse_seek, "DOGFIGHT SEEK|DECLINE|ASK", "10.8"),
     Verb("CONSENT", parse_consent, "CONSENT YES|NO", "11.0"),
+    Verb("KEEP", parse_keep, "KEEP FIRST|SECOND (an enemy squadron you tally splits: your tallies stay on its first "
+         "or second flight)", "9.3.1"),
     Verb("ARRIVE", parse_arrive, "ARRIVE <squadron> <altitude>", "5.3.1"),
     Verb("LEADS", parse_priority("LEADS", "10.2"), "LEADS <squadron> ...|ASK (none: the default)", "10.2"),
     Verb("HITS", parse_priority("HITS", "10.2.2"), "HITS <enemy> ...|ASK (none: the default)", "10.2.2"),

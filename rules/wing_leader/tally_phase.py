@@ -10,11 +10,12 @@ from pbem.core.work import Work
 from . import radio, split, tally, wings
 from .air import Air
 from .fog import dice_seen_by, tell
-from .model import Squadron, State
+from .model import Squadron, State, enemy_of
 from .orders import Command, Drop, Split, Tally
 from .tables import scenario
 from .sky import name
 from .parsing import CONDITIONS
+from .seating import side_standing
 
 
 def raider_tally(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
@@ -127,9 +128,11 @@ def _split(w: Work[Air], sq: Squadron, choice: split.Choice) -> str | None:
     first, second = split.split(sq, choice)
     air.replace_by(sq.id, first, second)
     air.no_roll.add(second.id if choice.tally == 1 else first.id)
+    keep = side_standing(w, enemy_of(sq.side), "KEEP")   # the tallying side's choice, after the owner's [9.3.1]
+    kept = second if keep is not None and keep.words[-1] == "SECOND" else first
     for enemy in list(air.squadrons.values()):
         if enemy.tally == sq.id:
-            air.put(enemy.move(tally=first.id))
+            air.put(enemy.move(tally=kept.id))
     tell(w, f"{sq.id} splits into the flights {first.id} and {second.id} (9.3)", [first.id, second.id], kind="tally")
     return None
 

@@ -68,6 +68,8 @@ ORDERS = [
     ("REACT", MOVEMENT, "allies", "REACT T YES", "10.4", "only escorts react"),
     ("DOGFIGHT", MOVEMENT, "allies", "DOGFIGHT MAYBE", "10.8", "must be one of SEEK, DECLINE, ASK"),
     ("CONSENT", MOVEMENT, "allies", "CONSENT MAYBE", "11.0", "must be one of YES, NO"),
+    ("KEEP", MOVEMENT, "axis", "KEEP THIRD", "9.3.1", "must be one of FIRST, SECOND"),
+    ("CANCEL", MOVEMENT, "axis", "CANCEL KEEP", "9.3.1", "no standing order KEEP is in force"),
     ("ARRIVE", MOVEMENT, "axis", "ARRIVE M 14", "5.3.1", "may arrive at altitude 10, 12"),
     ("ARRIVE", MOVEMENT, "allies", "ARRIVE A 10", "5.3.1", "still to arrive"),
     ("LEADS", MOVEMENT, "allies", "LEADS K", "10.2", "not yours"),

@@ -1,5 +1,6 @@
 """8.2, 9.2.6: a squadron returning to base may declare a dive: one more MP, and it must dive at least one
-altitude (the first square diagonally below toward its own edge, the rest level)."""
+altitude (the first square diagonally below toward its own edge, the rest level); so may a former escort
+returning to its bombers (9.2.2) or an Alert Sweep joining a friend (9.2.3) when its goal is lower."""
 from __future__ import annotations
 
 from pbem.core.dice import SeededDice
@@ -43,3 +44,19 @@ def test_rtb_dive_is_taken_at_ingest_and_flown_in_the_movement_phase():
 def test_the_form_of_a_squadron_on_its_way_home_offers_the_dive():
     state = _start(ALERT_A + [["squadrons[id=A].mission", "rtb"]])
     assert "RTB A DIVE dives for one more MP, 8.2" in RULESET.order_form(RULESET.view(state, "allies"), "allies")
+
+
+def test_a_former_escort_returning_to_a_lower_square_may_take_the_dive_bonus():
+    """8.2, 9.2.2, 9.2.5: RETURN <sq> <square> DIVE: one more MP when the square is lower and the path dives."""
+    edits = [["flow.step", "movement"], ["squadrons[id=A].mission", "sweep"], ["squadrons[id=A].former_escort", True],
+             ["squadrons[id=A].at", [1, 17]]]
+    state = known.start_state(RULESET, known.Case("return", "-", "-", {"scenario": "raid", "edits": edits}))
+    flown = {}
+    for line in ("RETURN A F15 DIVE", "RETURN A F15"):
+        checked, problems = check_body(RULESET, state, "allies", line)
+        assert problems == [] and [o.text() for o in checked.orders] == [line]
+        done = RULESET.resolve(state, {"allies": checked.orders, "axis": ()},
+                               SeededDice(b"wing leader return dive test seed", "movement"))
+        flown[line] = [e.text for e in done.events if e.text.startswith("A (return)")]
+    assert flown == {"RETURN A F15 DIVE": ["A (return) B17 -> C16 D15 E15, heading E, 3 of 3 MP"],
+                     "RETURN A F15": ["A (return) B17 -> C16 D15, heading SE, 2 of 2 MP"]}
