@@ -45,7 +45,8 @@ def movement_phase(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
     air = w.data
     order = sequence.movement_order(list(air.squadrons.values()), air.state.raider,
                                     lambda s: w.roll(6, f"initiative of {s.id}", seen_by=dice_seen_by(w, [s.id])),
-                                    keeping_formation(air.now()))
+                                    keeping_formation(air.now()),
+                                    depth_first=air.state.option("tally_chains", "breadth") == "depth")
     tell_order(w, order)
     _moves(w, order, orders)
 

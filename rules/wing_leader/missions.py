@@ -25,11 +25,17 @@ def escort_setup_problem(escort: Squadron, bombers: Sequence[Squadron]) -> str |
     return None
 
 
+def may_escort_again(state: State, sq: Squadron) -> bool:
+    """Which Sweep squadrons the Administrative Phase may mark Escort [9.2.2]: former escorts only (option
+    ``escort_again = any``: any Sweep squadron of the side)."""
+    return sq.mission == "sweep" and (sq.former_escort or state.option("escort_again", "former") == "any")
+
+
 def rejoin_problem(state: State, sq: Squadron) -> str | None:
-    """Why a squadron may not be marked Escort again, or None [9.2.2]: a former escort now on Sweep,
-    Available and tallying nobody, within 3 squares of a bomber of its side with the same heading and no
-    more than one altitude below the lowest (AMB-20: former escorts only)."""
-    if not (sq.former_escort and sq.mission == "sweep"):
+    """Why a squadron may not be marked Escort, or None [9.2.2]: a former escort now on Sweep (or any Sweep,
+    by option), Available and tallying nobody, within 3 squares of a bomber of its side with the same heading
+    and no more than one altitude below the lowest."""
+    if not may_escort_again(state, sq):
         return f"{sq.id} is not a former escort on Sweep"
     if sq.tally or not available(state, sq):
         return f"{sq.id} tallies an enemy or is not Available"

@@ -215,20 +215,24 @@ def approach(sq: Squadron, goal: sky.Square, mp: int) -> list[str]:
     return tokens
 
 
-def toward_edge(sq: Squadron, edge: str, mp: int) -> list[str]:
+def toward_edge(sq: Squadron, edge: str, mp: int, dive: bool = False) -> list[str]:
     """Return to base [9.2.6]: level flight toward its own edge with all its MP, turning first if needed,
-    and off the map once it reaches the edge."""
+    and off the map once it reaches the edge; with a declared dive [8.2] the first square is the one
+    diagonally below toward the edge (when it can pay for it), the rest level."""
     heading = sky.HEADINGS.index(edge)
     tokens: list[str] = []
     probe = sq.move(heading=sq.heading)
     at = sq.at
     while True:
-        to = sky.step(at, heading)
+        down = dive and not tokens and at[1] > 0
+        to = sky.step(at, heading + (1 if edge == "E" else -1) if down else heading)
         token = sky.name(to) if sky.on_map(to) else ("<" if edge == "W" else ">")
         try:
             walk(probe, tokens + [token], mp)
         except IllegalOrderError:
-            return tokens
+            return toward_edge(sq, edge, mp - 1) if down else tokens
+        if down and not sky.on_map(to):   # at the edge already: it leaves level, without the bonus
+            return toward_edge(sq, edge, mp - 1)
         tokens.append(token)
         if not sky.on_map(to):
             return tokens

@@ -281,14 +281,16 @@ def _plan(air: Air, sq: Squadron, order: Order | None) -> tuple[list[str], bool,
     verb = order.verb if isinstance(order, Plain) else _mission_verb(sq)
     if verb in ("RTB", "JETTISON"):
         edge = scenario(air.state.scenario)["edges"][sq.side]
-        return movement.toward_edge(sq, edge, movement.allowance(sq)), False, None
+        dive = isinstance(order, Plain) and order.dive
+        tokens = movement.toward_edge(sq, edge, movement.allowance(sq, dive), dive=dive)
+        return tokens, dive and bool(tokens) and tokens[0] not in "<>" and parse(tokens[0])[1] < sq.at[1], None
     if verb == "CIRCLE":
         return [], False, None
     if isinstance(order, (Return, Join)):
         return _goal_plan(air, sq, order)
     if verb == "VECTOR":
         return _vector_plan(air, sq), False, None
-    return movement.straight(sq, _straight_squares(sq)), False, None
+    return movement.straight(sq, _straight_squares(sq, air.state.option("jet_sweeps", "four"))), False, None
 
 
 def _pursuit_plan(air: Air, sq: Squadron, order: Order | None) -> tuple[list[str], bool, str | None]:
@@ -301,13 +303,20 @@ def _pursuit_plan(air: Air, sq: Squadron, order: Order | None) -> tuple[list[str
 
 
 def _goal_plan(air: Air, sq: Squadron, order: Return | Join) -> tuple[list[str], bool, str | None]:
-    """Toward the square a RETURN names, or toward a friend that JOIN names while it still tallies."""
+    """Toward the square a RETURN names, or toward a friend that JOIN names while it still tallies; with DIVE
+    and the goal lower, the dive bonus [8.2] (dropped when the path would not dive after all)."""
     if isinstance(order, Return):
-        return movement.approach(sq, parse(order.square), movement.allowance(sq)), False, None
-    friend = air.squadrons.get(order.friend)
-    if friend is None or not friend.on_map or not friend.tally:
-        return [], False, f"{order.friend} no longer tallies anyone"
-    return movement.approach(sq, friend.at, movement.allowance(sq)), False, None
+        goal = parse(order.square)
+    else:
+        friend = air.squadrons.get(order.friend)
+        if friend is None or not friend.on_map or not friend.tally:
+            return [], False, f"{order.friend} no longer tallies anyone"
+        goal = friend.at
+    if order.dive and goal[1] < sq.at[1]:
+        tokens = movement.approach(sq, goal, movement.allowance(sq, dive=True))
+        if any(t not in "<>" and parse(t)[1] < sq.at[1] for t in tokens):
+            return tokens, True, None
+    return movement.approach(sq, goal, movement.allowance(sq)), False, None
 
 
 def _vector_plan(air: Air, sq: Squadron) -> list[str]:
@@ -343,10 +352,11 @@ def _mission_verb(sq: Squadron) -> str:
     return "SWEEP"
 
 
-def _straight_squares(sq: Squadron) -> int:
-    """Fixed moves: 2 squares, jet bombers and escorts 3, jet sweeps 4 (AMB-36) [9.2.1-9.2.3, 8.2]."""
+def _straight_squares(sq: Squadron, jet_sweeps: str = "four") -> int:
+    """Fixed moves: 2 squares, jet bombers and escorts 3, jet sweeps 4 ("jets always 4 MP"; option
+    ``jet_sweeps = fixed``: 2 as the other sweeps) [9.2.1-9.2.3, 8.2]."""
     if sq.jet:
-        return 3 if sq.mission in ("bombing", "escort") else 4
+        return 3 if sq.mission in ("bombing", "escort") else 4 if jet_sweeps == "four" else 2
     return 2
 
 

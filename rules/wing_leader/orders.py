@@ -46,12 +46,20 @@ class Command:
 
 @dataclass(frozen=True)
 class Split:
-    """Split a squadron into two flights in the Tally Phase [9.3]."""
+    """Split a squadron into two flights in the Tally Phase [9.3], with the owner's choices [9.3.1]: the losses
+    of the first flight (None: shared evenly, the first the larger share), and which flight (1 or 2) takes the
+    straggler, the Experte and the tally."""
 
     sq: str
+    losses: int | None = None
+    straggler: int = 1
+    experte: int = 1
+    tally: int = 1
 
     def text(self) -> str:
-        return f"SPLIT {self.sq}"
+        chosen = [("LOSSES", self.losses, None), ("STRAGGLER", self.straggler, 1), ("EXPERTE", self.experte, 1),
+                  ("TALLY", self.tally, 1)]
+        return " ".join([f"SPLIT {self.sq}"] + [f"{k} {v}" for k, v, default in chosen if v != default])
 
 
 @dataclass(frozen=True)
@@ -87,9 +95,10 @@ class Plain:
 
     verb: str
     sq: str
+    dive: bool = False   # RTB <sq> DIVE: the dive bonus, declared before it moves [8.2, 9.2.6]
 
     def text(self) -> str:
-        return f"{self.verb} {self.sq}"
+        return f"{self.verb} {self.sq}" + (" DIVE" if self.dive else "")
 
 
 @dataclass(frozen=True)
@@ -216,6 +225,20 @@ class Consent:
 
 
 @dataclass(frozen=True)
+class Keep:
+    """Standing order: which flight keeps this side's tallies on an enemy squadron that splits, its FIRST
+    (the default) or its SECOND [9.3.1]: the tallying side's choice, made after the owner's."""
+
+    choice: str
+
+    def text(self) -> str:
+        return f"KEEP {self.choice}"
+
+    def standing_change(self) -> tuple[str, str | None]:
+        return "KEEP", None if self.choice == "FIRST" else self.text()
+
+
+@dataclass(frozen=True)
 class Seek:
     """Standing order: whether this side wants a dogfight after an air combat, SEEK or DECLINE [10.8]."""
 
@@ -246,9 +269,10 @@ class Join:
 
     sq: str
     friend: str
+    dive: bool = False   # the dive bonus, taken when the friend is lower [8.2, 9.2.5]
 
     def text(self) -> str:
-        return f"JOIN {self.sq} {self.friend}"
+        return f"JOIN {self.sq} {self.friend}" + (" DIVE" if self.dive else "")
 
 
 @dataclass(frozen=True)
@@ -257,9 +281,10 @@ class Return:
 
     sq: str
     square: str
+    dive: bool = False   # the dive bonus, taken when the square is lower [8.2, 9.2.5]
 
     def text(self) -> str:
-        return f"RETURN {self.sq} {self.square}"
+        return f"RETURN {self.sq} {self.square}" + (" DIVE" if self.dive else "")
 
 
 @dataclass(frozen=True)
@@ -326,4 +351,4 @@ def load_order(data: Any) -> Any:
 
 _KINDS: dict[str, Any] = {k.__name__: k for k in (
     Tally, Command, Split, Drop, Move, Pursue, Plain, Vector, Escape, End, Rejoin, Break, Tactic, React, Priority,
-    Arrive, Consent, Seek, Stack, Join, Return, Answer, Wings, If, Condition)}
+    Arrive, Consent, Seek, Stack, Join, Return, Answer, Wings, If, Condition, Keep)}

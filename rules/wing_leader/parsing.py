@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from pbem.core.defaults import from_json
-from pbem.core.errors import IllegalOrderError, OrderProblem, OrderSyntaxError
+from pbem.core.errors import IllegalOrderError, OrderError, OrderProblem, OrderSyntaxError
 from pbem.core.flow import Flow
 from pbem.core.orders import OrderLine
 from pbem.core.ruleset import View
@@ -15,9 +15,9 @@ from pbem.core.scripts import ConditionKind, Conditions, If, scripted
 from pbem.core.standing import parse_cancel
 from pbem.core.verbs import Order, Verb, VerbTable, arity, one_of
 
-from . import dogfight, movement, radio, tally, wings
-from .model import Squadron, State, owner, side_of
-from .orders import (Answer, Arrive, Break, Command, Consent, Drop, End, Escape, Join, Move, Plain, Priority, Pursue, React, Rejoin,
+from . import dogfight, missions, movement, radio, split, tally, wings
+from .model import Squadron, State, max_losses, owner, side_of
+from .orders import (Answer, Arrive, Break, Command, Consent, Drop, End, Escape, Join, Keep, Move, Plain, Priority, Pursue, React, Rejoin,
                      Return, Seek, Split, Stack, Tactic, Tally, Vector, Wings)
 
 
@@ -128,13 +128,35 @@ def parse_command(args: Sequence[str], view: View, seat: str) -> Command:
     return Command(sq.id, target.id)
 
 
+SPLIT_USAGE = "SPLIT <squadron> [LOSSES <n>] [STRAGGLER 1|2] [EXPERTE 1|2] [TALLY 1|2] (after its TALLY or ORDER)"
+
+
 def parse_split(args: Sequence[str], view: View, seat: str) -> Split:
-    arity(args, 1, "SPLIT <squadron> (after its TALLY or ORDER)", rule="9.3")
+    if not args or len(args) % 2 == 0:
+        raise OrderSyntaxError(f"expected {SPLIT_USAGE}", rule="9.3")
     _window(view, True)
     sq = _own(view, seat, args[0], "9.3")
     if sq.flight or sq.disruption or sq.broken:
         raise IllegalOrderError(f"{sq.id} may not split: only undisrupted, unbroken squadrons do", rule="9.3")
-    return Split(sq.id)
+    chosen: dict[str, int] = {}
+    for word, value in zip(args[1::2], args[2::2], strict=True):
+        key = word.upper()
+        if key not in ("LOSSES", "STRAGGLER", "EXPERTE", "TALLY") or key in chosen or not value.isdigit():
+            raise OrderSyntaxError(f"expected {SPLIT_USAGE}", rule="9.3.1")
+        chosen[key] = int(value)
+        if key != "LOSSES" and chosen[key] not in (1, 2):
+            raise OrderSyntaxError(f"{key} names the flight, 1 or 2", rule="9.3.1")
+    for key, has, what in (("STRAGGLER", sq.straggler, "straggler"), ("EXPERTE", sq.experte, "Experte")):
+        if key in chosen and not has:
+            raise IllegalOrderError(f"{sq.id} has no {what} to give a flight", rule="9.3.1")
+    choice = split.Choice(chosen.get("LOSSES"), chosen.get("STRAGGLER", 1), chosen.get("EXPERTE", 1),
+                          chosen.get("TALLY", 1))
+    state = position(view)
+    problem = split.fit_problem(sq, choice, max_losses(state.scenario, sq.move(flight=True)),
+                                state.option("split_count", "together"))
+    if problem:
+        raise IllegalOrderError(problem, rule="9.3.1")
+    return Split(sq.id, choice.losses, choice.straggler, choice.experte, choice.tally)
 
 
 def parse_drop(args: Sequence[str], view: View, seat: str) -> Drop:
@@ -167,7 +189,7 @@ def allowed_moves(sq: Squadron) -> str:
     if sq.mission in ("bombing", "escort") or (sq.mission == "sweep" and not sq.alert):
         return "only fly straight on (no order needed)"
     if sq.mission == "rtb":
-        return "only return to base (no order needed)"
+        return f"only return to base (no order needed; RTB {sq.id} DIVE dives for one more MP, 8.2)"
     if sq.mission == "intercept":
         return "follow its vector, CIRCLE or RTB"
     if sq.mission == "cap":
@@ -212,14 +234,23 @@ def parse_pursue(args: Sequence[str], view: View, seat: str) -> Pursue:
 
 def parse_plain(verb: str, rule: str) -> Any:
     def parse(args: Sequence[str], view: View, seat: str) -> Plain:
-        arity(args, 1, f"{verb} <squadron>", rule=rule)
+        dive = verb == "RTB" and len(args) == 2 and args[1].upper() == "DIVE"
+        arity(args[:1] if dive else args, 1, f"{verb} <squadron>" + (" [DIVE]" if verb == "RTB" else ""), rule=rule)
         _window(view, False)
         sq = _own(view, seat, args[0], rule)
-        problem = plain_problem(position(view), sq, verb)
+        problem = plain_problem(position(view), sq, verb) or (dive_problem(sq) if dive else None)
         if problem:
-            raise IllegalOrderError(problem, rule=rule)
-        return Plain(verb, sq.id)
+            raise IllegalOrderError(problem, rule="8.2" if dive and problem == dive_problem(sq) else rule)
+        return Plain(verb, sq.id, dive)
     return parse
+
+
+def dive_problem(sq: Squadron) -> str | None:
+    """Why a squadron returning to base may not declare a dive [8.2, 9.2.6]: it must dive at least one
+    altitude, so not from the lowest."""
+    if sq.at[1] <= 0:
+        return f"{sq.id} is at the lowest altitude: a declared dive must dive at least one altitude"
+    return None
 
 
 def plain_problem(state: State, sq: Squadron, verb: str) -> str | None:
@@ -237,8 +268,16 @@ def plain_problem(state: State, sq: Squadron, verb: str) -> str | None:
     return f"{sq.id} ({'alert' if sq.alert else 'unalert'} {sq.mission}) may {allowed_moves(sq)}"
 
 
+def _dive_word(args: Sequence[str], n: int) -> tuple[Sequence[str], bool]:
+    """The arguments without a trailing DIVE after the ``n`` words, and whether it was there [8.2]."""
+    if len(args) == n + 1 and args[-1].upper() == "DIVE":
+        return args[:-1], True
+    return args, False
+
+
 def parse_join(args: Sequence[str], view: View, seat: str) -> Join:
-    arity(args, 2, "JOIN <squadron> <friendly squadron>", rule="9.2.3")
+    args, dive = _dive_word(args, 2)
+    arity(args, 2, "JOIN <squadron> <friendly squadron> [DIVE]", rule="9.2.3")
     _window(view, False)
     sq = _own(view, seat, args[0], "9.2.3")
     state = position(view)
@@ -248,18 +287,19 @@ def parse_join(args: Sequence[str], view: View, seat: str) -> Join:
     friend = _own(view, seat, args[1], "9.2.3")
     if not friend.tally or radio.net_of(state, friend) is None or radio.net_of(state, friend) != radio.net_of(state, sq):
         raise IllegalOrderError(f"{friend.id} must tally an enemy and share {sq.id}'s radio net", rule="9.2.3")
-    return Join(sq.id, friend.id)
+    return Join(sq.id, friend.id, dive)
 
 
 def parse_return(args: Sequence[str], view: View, seat: str) -> Return:
-    arity(args, 2, "RETURN <squadron> <square>", rule="9.2.2")
+    args, dive = _dive_word(args, 2)
+    arity(args, 2, "RETURN <squadron> <square> [DIVE]", rule="9.2.2")
     _window(view, False)
     sq = _own(view, seat, args[0], "9.2.2")
     if not (sq.former_escort and sq.mission == "sweep") or sq.tally:
         raise IllegalOrderError(f"only a former escort on Sweep that tallies nobody returns to escort; {sq.id} may "
                                 f"{allowed_moves(sq)}", rule="9.2.2")
     try:
-        return Return(sq.id, movement.sky.name(movement.sky.parse(args[1])))
+        return Return(sq.id, movement.sky.name(movement.sky.parse(args[1])), dive)
     except ValueError as exc:
         raise OrderSyntaxError(str(exc), rule="9.2.2") from None
 
@@ -300,7 +340,7 @@ def parse_rejoin(args: Sequence[str], view: View, seat: str) -> Rejoin:
     arity(args, 1, "ESCORT <squadron>", rule="9.2.2")
     _window(view, False)
     sq = _own(view, seat, args[0], "9.2.2")
-    if not (sq.former_escort and sq.mission == "sweep"):
+    if not missions.may_escort_again(position(view), sq):
         raise IllegalOrderError(f"{sq.id} is not a former escort on Sweep", rule="9.2.2")
     return Rejoin(sq.id)
 
@@ -354,6 +394,11 @@ def parse_arrive(args: Sequence[str], view: View, seat: str) -> Arrive:
 def parse_consent(args: Sequence[str], view: View, seat: str) -> Consent:
     arity(args, 1, "CONSENT YES|NO", rule="11.0")
     return Consent(one_of(args[0].upper(), ("YES", "NO"), "CONSENT", rule="11.0"))
+
+
+def parse_keep(args: Sequence[str], view: View, seat: str) -> Keep:
+    arity(args, 1, "KEEP FIRST|SECOND", rule="9.3.1")
+    return Keep(one_of(args[0].upper(), ("FIRST", "SECOND"), "KEEP", rule="9.3.1"))
 
 
 def parse_seek(args: Sequence[str], view: View, seat: str) -> Seek:
@@ -411,19 +456,36 @@ CONDITIONS = Conditions([
 ], rule="9.2")
 
 
+#: The rule each standing order's key answers, for a CANCEL refused (its first word; 6.0, the orders, else).
+CANCEL_RULES = {"TACTIC": "10.5", "REACT": "10.4", "DOGFIGHT": "10.8", "LEADS": "10.2", "HITS": "10.2.2",
+                "RETALLY": "10.8.1", "CONSENT": "11.0", "KEEP": "9.3.1"}
+
+
+def parse_cancel_key(args: Sequence[str], view: View, seat: str) -> Order:
+    """CANCEL <key>: the kit's check (the key must be in force), refused under the rule of the order it cancels."""
+    if not args:
+        raise OrderSyntaxError("CANCEL needs the key of a standing order in force, e.g. CANCEL TACTIC A", rule="6.0")
+    try:
+        return parse_cancel(args, view, seat)
+    except OrderError as e:
+        if e.rule:
+            raise
+        raise type(e)(e.message, rule=CANCEL_RULES.get(args[0].upper(), "6.0")) from None
+
+
 VERBS = scripted(VerbTable([
     Verb("TALLY", parse_tally, "TALLY <squadron> <enemy>", "7.2"),
     Verb("DROP", parse_drop, "DROP <squadron>", "7.2.2"),
-    Verb("SPLIT", parse_split, "SPLIT <squadron>", "9.3"),
+    Verb("SPLIT", parse_split, SPLIT_USAGE, "9.3"),
     Verb("ORDER", parse_command, "ORDER [WING] <squadron> <enemy> (Wing Leader; WING: the whole wing formation)",
          "9.5.4"),
     Verb("MOVE", parse_move, "MOVE <squadron> [DIVE] <square|heading|SLOW|<|>> ...", "8.1"),
     Verb("PURSUE", parse_pursue, "PURSUE <squadron> [DIVE]", "7.2.3"),
-    Verb("RTB", parse_plain("RTB", "9.2.6"), "RTB <squadron>", "9.2.6"),
+    Verb("RTB", parse_plain("RTB", "9.2.6"), "RTB <squadron> [DIVE]", "9.2.6"),
     Verb("SWEEP", parse_plain("SWEEP", "9.2.3"), "SWEEP <squadron>", "9.2.3"),
     Verb("CIRCLE", parse_plain("CIRCLE", "8.3.1"), "CIRCLE <squadron>", "8.3.1"),
-    Verb("JOIN", parse_join, "JOIN <squadron> <friendly squadron>", "9.2.3"),
-    Verb("RETURN", parse_return, "RETURN <squadron> <square>", "9.2.2"),
+    Verb("JOIN", parse_join, "JOIN <squadron> <friendly squadron> [DIVE]", "9.2.3"),
+    Verb("RETURN", parse_return, "RETURN <squadron> <square> [DIVE]", "9.2.2"),
     Verb("JETTISON", parse_plain("JETTISON", "9.2.1.1"), "JETTISON <squadron>", "9.2.1.1"),
     Verb("VECTOR", parse_vector, "VECTOR <squadron> <square>", "9.2.4"),
     Verb("ESCAPE", parse_escape, "ESCAPE <squadron>", "11.0"),
@@ -434,6 +496,8 @@ VERBS = scripted(VerbTable([
     Verb("REACT", parse_react, "REACT <escort> YES|NO|ASK", "10.4"),
     Verb("DOGFIGHT", parse_seek, "DOGFIGHT SEEK|DECLINE|ASK", "10.8"),
     Verb("CONSENT", parse_consent, "CONSENT YES|NO", "11.0"),
+    Verb("KEEP", parse_keep, "KEEP FIRST|SECOND (an enemy squadron you tally splits: your tallies stay on its first "
+         "or second flight)", "9.3.1"),
     Verb("ARRIVE", parse_arrive, "ARRIVE <squadron> <altitude>", "5.3.1"),
     Verb("LEADS", parse_priority("LEADS", "10.2"), "LEADS <squadron> ...|ASK (none: the default)", "10.2"),
     Verb("HITS", parse_priority("HITS", "10.2.2"), "HITS <enemy> ...|ASK (none: the default)", "10.2.2"),
@@ -441,7 +505,7 @@ VERBS = scripted(VerbTable([
          "RETALLY <enemy> ...|ASK (a new tally in a dogfight; none: the first by ID)", "10.8.1"),
     Verb("WINGS", parse_wings, "WINGS <squadron> ... (before the first turn: the wings you command)", "9.5"),
     Verb("STACK", parse_stack, "STACK <squadron> STAY|<square>", "10.8.2"),
-    Verb("CANCEL", parse_cancel, "CANCEL TACTIC|REACT <squadron>", "10.5"),
+    Verb("CANCEL", parse_cancel_key, "CANCEL TACTIC|REACT <squadron>", "10.5"),
 ], rule="6.0"), CONDITIONS)
 
 
@@ -518,7 +582,7 @@ def _refuse(view: View, rule: str) -> IllegalOrderError:
 
 def _parse_answer(choice: str) -> Any:
     def parse(args: Sequence[str], view: View, seat: str) -> Answer:
-        arity(args, 0, choice, rule="10.5")
+        arity(args, 0, choice, rule=next(r for k, r in ASK_RULES.items() if choice in k))
         if not any(choice in a["choices"] and a["key"].split("-")[0] not in ("lead", "hits", "tally")
                    for a in _seat_asks(view)):
             raise IllegalOrderError(f"the question is: {view['asking']}; answer "

@@ -15,10 +15,14 @@ from .tally import Modifier
 
 
 def net_of(state: State, sq: Squadron) -> str | None:
+    """The squadron's radio net: its side's one net when the scenario lists none; the net listing it, or,
+    for a flight split off a squadron (``A1``, ``A2``), the net listing that squadron: both flights stay in
+    its net [9.3.1]."""
     nets = scenario(state.scenario).get("nets")
     if nets is None:
         return sq.side
-    return next((n["name"] for n in nets if sq.id in n["members"]), None)
+    ids = (sq.id, sq.id[:-1]) if sq.flight and sq.id[-1:] in ("1", "2") else (sq.id,)
+    return next((n["name"] for n in nets if any(i in n["members"] for i in ids)), None)
 
 
 def gci_rating(state: State) -> int:

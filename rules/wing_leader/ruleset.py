@@ -79,7 +79,17 @@ INFO = RulesetInfo(
                     "squadrons in its sighting range and line of sight, and the Defender's ground control gives radar "
                     "plots of the rest (a house rule, see NOTES.md)", ("open", "fog")),
              Option("escape_reading", "rule", "11.0: escape when the modified roll is below the range (rule) or the "
-                    "natural roll, as the worked example reads (example)", ("rule", "example"))),
+                    "natural roll, as the worked example reads (example)", ("rule", "example")),
+             Option("tally_chains", "breadth", "6.1.2: of squadrons tallying one target, all move before the "
+                    "followers of any of them (breadth) or each one's own followers right after it (depth)",
+                    ("breadth", "depth")),
+             Option("jet_sweeps", "four", "9.2.3, 8.2: a jet on Sweep flying straight on covers 4 squares, as jets "
+                    "always have 4 MP (four), or 2 as other sweeps (fixed)", ("four", "fixed")),
+             Option("split_count", "together", "9.3.1: a flight's share of losses counts its straggler too "
+                    "(together) or only the losses (losses), against a flight's Max Losses", ("together", "losses")),
+             Option("escort_again", "former", "9.2.2: in the Administrative Phase only former escorts on Sweep "
+                    "meeting the escort requirements are marked Escort (former), or any Sweep squadron (any)",
+                    ("former", "any"))),
     rulebook="Wing Leader rules v2 (Russian translation), seeds/000_081fe1e0bed44cb6.txt")
 
 RULESET = Assembled(info=INFO, steps=STEPS, setup=setup, view=view, order_form=order_form,

@@ -44,9 +44,11 @@ def _roll_off(group: list[Squadron], roll: Callable[[Squadron], int]) -> list[Sq
 
 
 def movement_order(squadrons: list[Squadron], raider: str, roll: Callable[[Squadron], int],
-                   follows: dict[str, str] | None = None) -> list[str]:
+                   follows: dict[str, str] | None = None, depth_first: bool = False) -> list[str]:
     """Every squadron on the map once, in the order it moves [6.1]; ``follows`` are wing squadrons keeping
-    formation on their leader (9.5.3), which move right after it as a tallying squadron does."""
+    formation on their leader (9.5.3), which move right after it as a tallying squadron does.  A branching
+    chain goes breadth-first (all of a target's followers, then theirs), or with ``depth_first`` (option
+    ``tally_chains = depth``) each follower's own followers right after it [6.1.2]."""
     base = base_order(squadrons, raider, roll)
     ids = {s.id for s in base}
     target = {s.id: s.tally for s in base if s.fighter and s.tally in ids}
@@ -60,7 +62,8 @@ def movement_order(squadrons: list[Squadron], raider: str, roll: Callable[[Squad
             if sid in moved:
                 continue
             moved.append(sid)
-            queue += [s.id for s in base if target.get(s.id) == sid and s.id not in moved]
+            followers = [s.id for s in base if target.get(s.id) == sid and s.id not in moved]
+            queue = followers + queue if depth_first else queue + followers
 
     def in_loop(sid: str) -> bool:
         seen, cur = set(), target.get(sid)

@@ -1,15 +1,19 @@
 """Splitting a squadron into two flights [9.3, 9.3.1, 9.3.2].
 
 The flights are named after the squadron with 1 and 2 (the counter mix is lost, GAP-9).  The owner's
-choices are defaults: losses are shared as evenly as possible, a straggler and an Experte go with the
-first flight, the first flight keeps the tally; an enemy's tally on the squadron stays on the first flight.
+choices come with the SPLIT order (LOSSES, STRAGGLER, EXPERTE, TALLY); unsaid, losses are shared as evenly as
+possible (the first flight the larger share), and the straggler, the Experte and the tally go with the first
+flight.  An enemy's tally on the squadron stays on the first flight (the opponent's choice, not asked).
 """
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from .model import Squadron
 
 
-def may_split(sq: Squadron, tallied_now: bool, ordered: bool, flexible: bool, flight_max: int) -> str | None:
+def may_split(sq: Squadron, tallied_now: bool, ordered: bool, flexible: bool, flight_max: int,
+              choice: Choice | None = None, count: str = "together") -> str | None:
     """Why ``sq`` may not split now, or None [9.3]: only an undisrupted, unbroken squadron (not a flight)
     ordered by its Wing Leader, or of a side with tactical flexibility that tallied this phase; the flights'
     losses and stragglers may not exceed a flight's Max Losses (AMB-21)."""
@@ -20,22 +24,50 @@ def may_split(sq: Squadron, tallied_now: bool, ordered: bool, flexible: bool, fl
     if not (ordered or (flexible and tallied_now)):
         return (f"{sq.id} splits only when its Wing Leader ordered it or, with tactical flexibility, "
                 f"in a Tally Phase in which it tallied")
-    first, second = _shares(sq)
-    if first + sq.straggler > flight_max or second > flight_max:
-        return f"{sq.id}'s losses do not fit in two flights"
+    return fit_problem(sq, choice or Choice(), flight_max, count)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The owner's choices in a split [9.3.1]: the first flight's losses (None: the larger even share) and the
+    flight (1 or 2) taking the straggler, the Experte and the tally."""
+
+    losses: int | None = None
+    straggler: int = 1
+    experte: int = 1
+    tally: int = 1
+
+
+def fit_problem(sq: Squadron, choice: Choice, flight_max: int, count: str = "together") -> str | None:
+    """Why the chosen shares do not fit, or None [9.3.1]: losses and a straggler together (option
+    ``split_count = losses``: the losses alone) may not exceed a flight's Max Losses in either flight."""
+    first, second = _shares(sq, choice)
+    if first < 0 or second < 0:
+        return f"{sq.id} has {sq.losses} losses to share, not {choice.losses} for its first flight"
+    together = count == "together"
+    first += together and sq.straggler and choice.straggler == 1
+    second += together and sq.straggler and choice.straggler == 2
+    if first > flight_max or second > flight_max:
+        counting = ", a straggler counting" if together else ""
+        return f"{sq.id}'s losses do not fit in two flights (at most {flight_max} a flight{counting})"
     return None
 
 
-def _shares(sq: Squadron) -> tuple[int, int]:
-    return (sq.losses + 1) // 2, sq.losses // 2
+def _shares(sq: Squadron, choice: Choice) -> tuple[int, int]:
+    first = (sq.losses + 1) // 2 if choice.losses is None else choice.losses
+    return first, sq.losses - first
 
 
-def split(sq: Squadron) -> tuple[Squadron, Squadron]:
-    """The two flights [9.3.1]: same quality, ammunition, loads and net; an escort's flight with the tally
+def split(sq: Squadron, choice: Choice | None = None) -> tuple[Squadron, Squadron]:
+    """The two flights [9.3.1]: same quality, ammunition, loads and net; losses, the straggler, the Experte
+    and the tally as the owner chose (by default all with the first flight); an escort's flight with the tally
     becomes a Sweep, the other stays Escort; an Intercept's other flight flies on toward the vector."""
-    first_losses, second_losses = _shares(sq)
-    first = sq.move(id=f"{sq.id}1", flight=True, losses=first_losses)
-    second = sq.move(id=f"{sq.id}2", flight=True, losses=second_losses, straggler=False, experte=False, tally="")
-    if sq.tally and sq.mission == "escort":
-        first = first.unescort()
-    return first, second
+    choice = choice or Choice()
+    losses = _shares(sq, choice)
+    flights = []
+    for n in (1, 2):
+        flight = sq.move(id=f"{sq.id}{n}", flight=True, losses=losses[n - 1],
+                         straggler=sq.straggler and choice.straggler == n, experte=sq.experte and choice.experte == n,
+                         tally=sq.tally if choice.tally == n else "")
+        flights.append(flight.unescort() if flight.tally and sq.mission == "escort" else flight)
+    return flights[0], flights[1]

@@ -10,11 +10,12 @@ from pbem.core.work import Work
 from . import radio, split, tally, wings
 from .air import Air
 from .fog import dice_seen_by, tell
-from .model import Squadron, State
+from .model import Squadron, State, enemy_of
 from .orders import Command, Drop, Split, Tally
 from .tables import scenario
 from .sky import name
 from .parsing import CONDITIONS
+from .seating import side_standing
 
 
 def raider_tally(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
@@ -43,7 +44,7 @@ def _tally_order(w: Work[Air], order: Order) -> str | None:
     if isinstance(order, Command):
         return _command(w, order)
     if isinstance(order, Split):
-        return _split(w, air.squadron(order.sq))
+        return _split(w, air.squadron(order.sq), split.Choice(order.losses, order.straggler, order.experte, order.tally))
     if isinstance(order, Drop):
         sq = air.squadron(order.sq)
         if not sq.tally or sq.dogfight:
@@ -113,22 +114,25 @@ def _command(w: Work[Air], order: Command) -> str | None:
     return None
 
 
-def _split(w: Work[Air], sq: Squadron) -> str | None:
-    """Split into two flights [9.3]: the first keeps the squadron's tally and any enemy tally on it."""
+def _split(w: Work[Air], sq: Squadron, choice: split.Choice) -> str | None:
+    """Split into two flights [9.3] as the owner chose [9.3.1]; the first keeps any enemy tally on it."""
     air = w.data
     before = air.state.find(sq.id)
     tallied_now = bool(sq.tally) and before is not None and not before.tally
     flexible = sq.side in scenario(air.state.scenario).get("flexibility", ())
     limit = int(scenario(air.state.scenario)["max_losses"]["flight"])
-    why = split.may_split(sq, tallied_now, sq.id in air.ordered, flexible, limit)
+    why = split.may_split(sq, tallied_now, sq.id in air.ordered, flexible, limit, choice,
+                          air.state.option("split_count", "together"))
     if why:
         return why
-    first, second = split.split(sq)
+    first, second = split.split(sq, choice)
     air.replace_by(sq.id, first, second)
-    air.no_roll.add(second.id)
+    air.no_roll.add(second.id if choice.tally == 1 else first.id)
+    keep = side_standing(w, enemy_of(sq.side), "KEEP")   # the tallying side's choice, after the owner's [9.3.1]
+    kept = second if keep is not None and keep.words[-1] == "SECOND" else first
     for enemy in list(air.squadrons.values()):
         if enemy.tally == sq.id:
-            air.put(enemy.move(tally=first.id))
+            air.put(enemy.move(tally=kept.id))
     tell(w, f"{sq.id} splits into the flights {first.id} and {second.id} (9.3)", [first.id, second.id], kind="tally")
     return None
 

@@ -22,7 +22,8 @@ STEP_TITLES = {"raider_tally": "Raider's Tally Phase", "defender_tally": "Defend
 
 
 #: What stands where no standing order says otherwise [10.4, 10.5, 10.8, 11.0].
-DEFAULTS = "# Where no standing order says otherwise: TACTIC <sq> BEST, REACT <escort> YES, DOGFIGHT DECLINE, CONSENT NO"
+DEFAULTS = ("# Where no standing order says otherwise: TACTIC <sq> BEST, REACT <escort> YES, DOGFIGHT DECLINE, "
+            "CONSENT NO, KEEP FIRST")
 #: The rule behind each interrupt, known by its answers: the rating [10.5], a dogfight [10.8], a reaction [10.4].
 
 

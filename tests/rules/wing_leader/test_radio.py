@@ -49,3 +49,14 @@ def test_the_chaser_is_the_available_fighter_with_the_best_odds():
     assert escape.chaser(state(hellcat, clear.move(broken=True)), hellcat) is None
     assert escape.may_escape(state(hellcat), hellcat.move(broken=False)) is not None
     assert escape.may_escape(state(hellcat), hellcat.move(broken=False), consent=True) is None
+
+
+def test_both_flights_of_a_split_squadron_stay_on_its_listed_net(monkeypatch):
+    """9.3.1: a split keeps both flights in the squadron's radio net, also when the scenario lists its nets."""
+    from pbem.rules.wing_leader import tables
+    listed = dict(tables.scenario("sweep"), nets=[{"name": "blue", "members": ["A"]}])
+    monkeypatch.setattr(radio, "scenario", lambda name: listed)
+    a1 = sq("A1", "allies", "spitfire9", "sweep", "C15", flight=True)
+    s = state(a1, sq("A2", "allies", "spitfire9", "sweep", "C14", flight=True), sq("B", "allies", "spitfire9", "sweep", "B14"))
+    assert [radio.net_of(s, x) for x in s.squadrons] == ["blue", "blue", None]
+    assert radio.net_of(s, a1.move(flight=False)) is None  # a squadron named A1 is not A's flight

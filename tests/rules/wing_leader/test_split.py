@@ -46,3 +46,18 @@ def test_a_flight_split_off_may_not_roll_this_phase():
     orders = {"allies": (*checked, Tally("A2", "K"))}   # written as if A2 existed: refused when reached
     events = [e.text for e in RULESET.resolve(state, orders, FixedDice([6])).events]
     assert "TALLY A2 K was skipped: A2 was split off this phase and may not roll (9.3.1)" in events
+
+
+def test_the_owner_shares_losses_and_gives_the_straggler_experte_and_tally_to_either_flight():
+    """9.3.1: any proportion, each flight within a flight's Max Losses counting a straggler (AMB-21)."""
+    one = A.move(straggler=True, losses=2)
+    choice = split.Choice(losses=0, straggler=1, experte=2, tally=2)
+    assert split.fit_problem(one, choice, 2) is None
+    first, second = split.split(one, choice)
+    assert (first.losses, first.straggler, first.experte, first.tally) == (0, True, False, "")
+    assert (second.losses, second.straggler, second.experte, second.tally) == (2, False, True, "K")
+    assert "do not fit" in split.fit_problem(one, split.Choice(losses=2), 2)  # 2 losses + the straggler
+    assert "not 3" in split.fit_problem(one, split.Choice(losses=3), 2)
+    escort = sq("E", "allies", "p47d", "escort", "J10", tally="K")
+    one_, two_ = split.split(escort, split.Choice(tally=2))
+    assert (one_.mission, two_.mission) == ("escort", "sweep")
