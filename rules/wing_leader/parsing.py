@@ -17,6 +17,7 @@ from pbem.core.verbs import Order, Verb, VerbTable, arity, one_of
 
 from . import dogfight, movement, radio, tally, wings
 from .model import Squadron, State, owner, side_of
+from .surface import Surface
 from .orders import (Answer, Arrive, Break, Command, Consent, Drop, End, Escape, Join, Move, Plain, Priority, Pursue, React, Rejoin,
                      Return, Seek, Split, Stack, Tactic, Tally, Vector, Wings)
 
@@ -27,7 +28,8 @@ TALLY_STEPS = ("raider_tally", "defender_tally", "tallies")
 def position(view: View) -> State:
     """The position a view shows (everything is public [5.2]), for checks at ingest."""
     squadrons = tuple(from_json(Squadron, d) for d in view["squadrons"])
-    return State(view["scenario"], squadrons, Flow(view["step"], view["turn"]))
+    surfaces = tuple(from_json(Surface, d) for d in view.get("surfaces", ()))   # advanced rule 14
+    return State(view["scenario"], squadrons, Flow(view["step"], view["turn"]), surfaces=surfaces)
 
 
 def _own(view: View, seat: str, sid: str, rule: str) -> Squadron:
