@@ -12,7 +12,7 @@ from pbem.core.flow import Flow
 
 from . import advanced
 from .sky import Sky, Square, sky_of
-from .surface import Surface
+from .surface import Barrage, Surface
 from .tables import band_value, card, scenario
 
 SIDES = ("allies", "axis")
@@ -130,6 +130,7 @@ class State:
     seat_names: tuple[str, ...] = ()   # one seat per wing (``<side>-<n>``); () = one seat a side, named by it
     last_known: tuple[Glimpse, ...] = ()  # under fog, what each side last saw of each enemy it has seen
     surfaces: tuple[Surface, ...] = ()   # surface and ground units, advanced rule 14 (surface.py)
+    barrages: tuple[Barrage, ...] = ()   # Barrage markers on the map [14.2.2] (flak.py)
 
     @property
     def turn(self) -> int:

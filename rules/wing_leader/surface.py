@@ -149,6 +149,15 @@ class Surface:
         return () if self.suppressed else self.flak
 
 
+@dataclass(frozen=True)
+class Barrage:
+    """A Barrage marker of flak unit ``unit`` (flak.py) on the point below and to the left of square ``point``
+    [14.2.2]."""
+
+    unit: str
+    point: tuple[int, int]
+
+
 def damage_level(hits: int, rating: int) -> str:
     """The damage level ``hits`` reach against damage rating ``rating`` [14.1.1].
 

@@ -52,6 +52,7 @@ def view(state: State, seat: str) -> dict[str, Any]:
     if state.surfaces:   # advanced rule 14 only, so that basic views stay as they were
         out["surfaces"] = [to_json(u) for u in state.surfaces]
         out["surface_status"] = [surface_status(u) for u in state.surfaces]
+        out["barrages"] = [to_json(b) for b in state.barrages]
     if fog.fogged(state):   # only under fog, so that open views stay as they were
         out.update(fog=True, last_known=fog.last_known(state, side), radar=fog.plots(state, side))
     return out
