@@ -211,6 +211,29 @@ def auto_targets(state: State, g: Gun, attacked: set[str]) -> list[Squadron]:
     return able[:g.flak.targets]
 
 
+def form_lines(state: State, side: str) -> list[str]:
+    """The order form's flak lines: every side sees the barrage zones (the markers are on the map) [14.2.2];
+    the flak's own side sees each unit's choices and the enemies in its direct-fire reach now [14.2.4]."""
+    lines = []
+    marked = {b.unit: b.point for b in state.barrages}
+    for unit, squares in zones(state).items():
+        lines.append(f"# barrage zone of flak {unit}: {' '.join(name(q) for q in sorted(squares))} (entering, turning "
+                     "or circling there draws a barrage attack, 14.2.3)")
+    for g in guns(state):
+        if g.side != side:
+            continue
+        if not g.flak.direct:
+            lines.append(f"# flak {g.label} ({g.flak.text()}) in {name(g.surface.at)}: small arms, barrage only (14.2)")
+            continue
+        reach = [s.id for s in state.squadrons if s.on_map and s.side != side and in_range(state, g, s) is None]
+        now = f"its Barrage marker at {name(marked[g.label])}: no direct fire (14.2.1)" if g.label in marked else \
+            f"direct fire at up to {g.flak.targets} (in reach now: {' '.join(reach) or 'none'})"
+        lines.append(f"# flak {g.label} ({g.flak.text()}) in {name(g.surface.at)}: {now}; FLAK {g.label} "
+                     f"AUTO|HOLD|AT <enemy>... (14.2.4); BARRAGE {g.label} <square>|OFF in the Administrative Phase, "
+                     f"e.g. {name(barrage_points(g)[0])} (14.2.2)")
+    return lines
+
+
 # --- with dice ---------------------------------------------------------------------------------------------------
 
 def attack(w: Work[Any], g: Gun, sid: str, mode: str, extra_units: int) -> None:

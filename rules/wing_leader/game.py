@@ -79,8 +79,18 @@ def _moves(w: Work[Air], order: Sequence[str], orders: Mapping[str, Sequence[Ord
              if isinstance(o, (Break, Escape, Vector, Rejoin, PlaceBarrage))]
     admin += [f"END {side}" for side in SIDES if any(isinstance(o, End) for o in orders.get(side, ()))]
     if air.state.uses("14.2.4"):   # flak fires before air combat [14.2.4, 14.2.6]
-        flak.direct_fire(w, {})
+        flak.direct_fire(w, _flak_plans(w))
     _combats(w, combat.fights(list(air.squadrons.values()), air.moved, lambda: _roll_off(w)), 0, admin)
+
+
+def _flak_plans(w: Work[Air]) -> dict[str, list[str] | None]:
+    """Each flak unit's standing order ``FLAK <unit> HOLD|AT <sq>...`` (none: AUTO) [14.2.4]."""
+    plans: dict[str, list[str] | None] = {}
+    for g in flak.guns(w.data.now()):
+        kept = seating.side_standing(w, g.side, f"FLAK {g.label}")
+        if kept is not None and len(kept.words) > 2:
+            plans[g.label] = None if kept.words[2] == "HOLD" else list(kept.words[3:])
+    return plans
 
 
 def _roll_off(w: Work[Air]) -> str:

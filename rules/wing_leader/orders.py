@@ -156,6 +156,22 @@ class PlaceBarrage:
 
 
 @dataclass(frozen=True)
+class FlakFire:
+    """Standing order of the flak's side: how flak unit ``unit`` fires directly in the Combat Phase: AUTO (the
+    automatic choice, the default), HOLD (not at all) or AT the squadrons named, in order [14.2.4]."""
+
+    unit: str
+    choice: str
+    targets: tuple[str, ...] = ()
+
+    def text(self) -> str:
+        return " ".join(("FLAK", self.unit, self.choice, *self.targets))
+
+    def standing_change(self) -> tuple[str, str | None]:
+        return f"FLAK {self.unit}", None if self.choice == "AUTO" else self.text()
+
+
+@dataclass(frozen=True)
 class Tactic:
     """Standing order: the rating this squadron's attacks use: SPEED (hit-and-run), TURN, BEST (the better
     column, the default) or ASK (an interrupt window when it comes to it) [10.5]."""
@@ -338,4 +354,4 @@ def load_order(data: Any) -> Any:
 
 _KINDS: dict[str, Any] = {k.__name__: k for k in (
     Tally, Command, Split, Drop, Move, Pursue, Plain, Vector, Escape, End, Rejoin, Break, Tactic, React, Priority,
-    Arrive, Consent, Seek, Stack, Join, Return, Answer, Wings, If, Condition)}
+    Arrive, Consent, Seek, Stack, Join, Return, Answer, Wings, If, Condition, PlaceBarrage, FlakFire)}

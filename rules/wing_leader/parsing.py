@@ -18,7 +18,7 @@ from pbem.core.verbs import Order, Verb, VerbTable, arity, one_of
 from . import dogfight, flak, movement, radio, sky, tally, wings
 from .model import Squadron, State, owner, side_of
 from .surface import Barrage, Surface
-from .orders import (Answer, Arrive, Break, PlaceBarrage, Command, Consent, Drop, End, Escape, Join, Move, Plain, Priority, Pursue, React, Rejoin,
+from .orders import (Answer, Arrive, Break, FlakFire, PlaceBarrage, Command, Consent, Drop, End, Escape, Join, Move, Plain, Priority, Pursue, React, Rejoin,
                      Return, Seek, Split, Stack, Tactic, Tally, Vector, Wings)
 
 
@@ -344,6 +344,30 @@ def parse_barrage(args: Sequence[str], view: View, seat: str) -> PlaceBarrage:
     return PlaceBarrage(unit, sky.name(point))
 
 
+def parse_flak(args: Sequence[str], view: View, seat: str) -> FlakFire:
+    """``FLAK <flak unit> AUTO|HOLD|AT <enemy>...``: a standing order for direct fire [14.2.4]."""
+    if len(args) < 2:
+        raise OrderSyntaxError("expected FLAK <flak unit> AUTO|HOLD|AT <enemy squadron> ...", rule="14.2.4")
+    state = position(view)
+    if not state.uses("14.2.4"):
+        raise IllegalOrderError("this scenario has no direct fire by flak", rule="14.2.4")
+    unit = args[0].upper()
+    g = next((x for x in flak.guns(state) if x.label == unit), None)
+    if g is None or g.side != side_of(seat):
+        mine = ", ".join(x.label for x in flak.guns(state) if x.side == side_of(seat) and x.flak.direct) or "none"
+        raise IllegalOrderError(f"{unit} is not one of your flak units that may fire (yours: {mine})", rule="14.2.4")
+    if not g.flak.direct:
+        raise IllegalOrderError(f"{unit} is small arms: barrage fire only", rule="14.2")
+    choice = one_of(args[1].upper(), ("AUTO", "HOLD", "AT"), "FLAK", rule="14.2.4")
+    targets = tuple(dict.fromkeys(a.upper() for a in args[2:]))
+    if (choice == "AT") != bool(targets):
+        raise OrderSyntaxError("FLAK <unit> AT names the squadrons to fire at; AUTO and HOLD name none", rule="14.2.4")
+    wrong = [t for t in targets if state.find(t) is None or state.squadron(t).side == side_of(seat)]
+    if wrong:
+        raise IllegalOrderError(f"{', '.join(wrong)}: not enemy squadrons", rule="14.2.4")
+    return FlakFire(unit, choice, targets)
+
+
 def parse_tactic(args: Sequence[str], view: View, seat: str) -> Tactic:
     arity(args, 2, "TACTIC <squadron> SPEED|TURN|BEST|ASK", rule="10.5")
     sq = _own(view, seat, args[0], "10.5")
@@ -472,6 +496,7 @@ VERBS = scripted(VerbTable([
     Verb("WINGS", parse_wings, "WINGS <squadron> ... (before the first turn: the wings you command)", "9.5"),
     Verb("STACK", parse_stack, "STACK <squadron> STAY|<square>", "10.8.2"),
     Verb("CANCEL", parse_cancel, "CANCEL TACTIC|REACT <squadron>", "10.5"),
+    Verb("FLAK", parse_flak, "FLAK <flak unit> AUTO|HOLD|AT <enemy>... (standing: direct fire)", "14.2.4"),
     Verb("BARRAGE", parse_barrage, "BARRAGE <flak unit> <square>|OFF (Administrative Phase)", "14.2.2"),
 ], rule="6.0"), CONDITIONS)
 

@@ -99,7 +99,8 @@ def title(seat: str) -> str:
 #: The side fights as one [10.2, 10.8, 11.0]: these standing orders are the side's, kept under its name,
 #: and any of its seats may change them (the last change wins).  TACTIC, REACT and ARRIVE name a
 #: squadron and stay with the seat that commands it.
-STANDING = StandingRules(tuple(StandingKind(key, side=True) for key in ("DOGFIGHT", "CONSENT", "LEADS", "HITS", "RETALLY")))
+STANDING = StandingRules(tuple(StandingKind(key, side=True) for key in ("DOGFIGHT", "CONSENT", "LEADS", "HITS", "RETALLY",
+                                                                 "FLAK")))
 
 
 def side_standing(w: Work[Any], side: str, key: str) -> StandingOrder | None:

@@ -8,7 +8,7 @@ from pbem.core.defaults import to_json
 from pbem.core.dice import Dice
 from pbem.core.ruleset import Outcome, View
 
-from . import dogfight, fog, movement, radio, reaction, seating, tally, unplayed
+from . import dogfight, flak, fog, movement, radio, reaction, seating, tally, unplayed
 from .model import ENTERING, SIDES, WAITING, Squadron, State, owner, side_of
 from .parsing import allowed_moves, answer_line, answer_usage, free_mover, plain_problem, position
 from .sky import HEADINGS, name
@@ -143,6 +143,7 @@ def order_form(v: View, seat: str) -> str:
         lines += _form_lines(v, state, sq)
     lines += _fog_lines(v)
     lines += [f"# {u['line']}" for u in v.get("surface_status", ())]
+    lines += flak.form_lines(state, side_of(seat)) if state.surfaces else []
     kept = [f"#   {o['text']}" for o in v["standing"]]
     lines += ["# Standing orders in force (CANCEL <key> removes one):", *kept] if kept else ["# Standing orders: none"]
     lines.append(DEFAULTS)

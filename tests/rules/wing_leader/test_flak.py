@@ -153,3 +153,29 @@ def test_the_flak_scenario_conforms_and_plays_to_its_result_with_flak_firing():
 def test_the_basic_scenarios_have_no_flak():
     s = RULESET.setup("raid", RULESET.info.resolve_options({}), SeededDice(b"pbem wl14 no flak in the raid", "s"))
     assert s.surfaces == () and s.barrages == () and not s.uses("14.2")
+
+
+def test_the_flak_standing_order_holds_fire_or_names_the_targets():
+    s = replace(state(sq("T", "allies", "b24h", "bombing", "N9", bombs=True), sq("U", "allies", "b24h", "bombing", "L6")),
+                surfaces=(HEAVY_AT_M,))
+    w = _work(s, [])
+    flak.direct_fire(w, {"F1": None})             # FLAK F1 HOLD
+    assert w.events == []
+    w = _work(s, [1, 1])
+    flak.direct_fire(w, {"F1": ["T"]})            # FLAK F1 AT T: only T, though it could take two
+    assert [e.text.split(":")[0] for e in w.events] == ["flak F1 (H1^2) direct fire at T in N9"]
+
+
+def test_the_flak_standing_order_is_checked_at_ingest_and_the_form_lists_the_units():
+    step = next(st for st in play(RULESET, "flak", b"wl14 barrage order ingest test", max_phases=4)
+                if RULESET.phase(st.state) and RULESET.phase(st.state).name == "movement")
+    assert check_body(RULESET, step.state, "axis", "FLAK S2/1 AT T U\nFLAK F1 HOLD")[1] == []
+    for body, why in (("FLAK Y1 AUTO", "small arms"), ("FLAK S2/1 AT K", "not enemy squadrons"),
+                      ("FLAK S2/1 AT", "AT names the squadrons"), ("FLAK Q7 HOLD", "not one of your flak units")):
+        problems = check_body(RULESET, step.state, "axis", body)[1]
+        assert len(problems) == 1 and why in str(problems[0]), (body, problems)
+    form = RULESET.order_form(RULESET.view(step.state, "axis"), "axis")
+    assert "# flak S2/1 (H2^1) in P0: direct fire at up to 1" in form
+    assert "# barrage zone of flak F1: M8 M9 N8 N9" in form
+    enemy = RULESET.order_form(RULESET.view(step.state, "allies"), "allies")
+    assert "# barrage zone of flak F1: M8 M9 N8 N9" in enemy and "FLAK F1" not in enemy
