@@ -369,4 +369,7 @@ def move_stack(w: Work[Air], sq: Squadron, orders: Mapping[str, Sequence[Order]]
         air.moved.append(s.id)
     tell(w, f"the dogfight in {name(sq.at)} ({' '.join(sorted(ids))}) is moved by {side}: "
          + (f"to {name(to)}" if to != sq.at else "stays") + " (10.8.2)", sorted(ids), kind="move")
+    if air.state.uses("14.2.3"):   # a dogfight moving into or staying in a barrage zone: each squadron [14.2.3]
+        for sid in sorted(ids):
+            flak.barrage_after_move(w, sid, to, [to], [], False)
 

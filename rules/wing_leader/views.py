@@ -52,7 +52,8 @@ def view(state: State, seat: str) -> dict[str, Any]:
     if state.surfaces:   # advanced rule 14 only, so that basic views stay as they were
         out["surfaces"] = [to_json(u) for u in state.surfaces]
         out["surface_status"] = [surface_status(u) for u in state.surfaces]
-        out["barrages"] = [to_json(b) for b in state.barrages]
+        live = {g.label for g in flak.guns(state)}   # a suppressed unit's marker is gone with its fire [14.1.2]
+        out["barrages"] = [to_json(b) for b in state.barrages if b.unit in live]
     if fog.fogged(state):   # only under fog, so that open views stay as they were
         out.update(fog=True, last_known=fog.last_known(state, side), radar=fog.plots(state, side))
     return out

@@ -11,6 +11,7 @@ from pbem.rules.wing_leader import flak
 from pbem.rules.wing_leader.air import Air
 from pbem.rules.wing_leader.game import seats
 from pbem.rules.wing_leader.model import DIVE
+from pbem.rules.wing_leader.moves import move_stack
 from pbem.rules.wing_leader.sky import parse
 from pbem.rules.wing_leader.surface import Barrage, Surface, parse_flak
 from pbem.testing import known
@@ -179,3 +180,32 @@ def test_the_flak_standing_order_is_checked_at_ingest_and_the_form_lists_the_uni
     assert "# barrage zone of flak F1: M8 M9 N8 N9" in form
     enemy = RULESET.order_form(RULESET.view(step.state, "allies"), "allies")
     assert "# barrage zone of flak F1: M8 M9 N8 N9" in enemy and "FLAK F1" not in enemy
+
+
+def test_a_dogfight_moving_into_or_staying_in_a_zone_takes_a_barrage_attack_on_each_squadron():
+    s = replace(state(sq("A", "allies", "p47d", "sweep", "M9", tally="K", dogfight=True),
+                      sq("K", "axis", "fw190a8", "sweep", "M9", tally="A", dogfight=True)),
+                surfaces=(HEAVY_AT_M,), barrages=(Barrage("F1", parse("N9")),))
+    s = replace(s, scenario="flak")
+    w = _work(s, [5, 1, 1, 1, 1])       # the Defender moves it (5) and keeps it there; two misses
+    move_stack(w, w.data.squadron("A"), {})
+    texts = [e.text for e in w.events]
+    assert texts[0].startswith("the dogfight in M9 (A K) is moved by axis: stays")
+    assert [t.split(":")[0] for t in texts[1:]] == ["flak F1 (H1^2) barrage attack at A in M9",
+                                                    "flak F1 (H1^2) barrage attack at K in M9"]
+
+
+def test_the_picture_marks_surface_units_with_their_damage_and_barrage_zones_without_overlaps():
+    from pbem import pictures
+    from pbem.core.labels import problems
+    from pbem.core.picture import Circle, Polygon, Text
+    from pbem.rules.wing_leader import picture as pic
+    s = known.start_state(RULESET, known.Case("pic", "-", "-", {"scenario": "flak", "edits": [["surfaces[id=F1].hits", 3]]}))
+    p = RULESET.picture(RULESET.view(s, "allies"))
+    texts = {t.text for t in p.shapes if isinstance(t, Text)}
+    assert {"Y1 -", "F1 H", "S2 -", "S2/2"} <= texts and "F1" not in texts   # F1 suppressed: its marker is gone
+    on_map = [x for x in p.shapes if isinstance(x, Polygon) and x.fill == pic.SURFACE_FILL
+              and max(y for _, y in x.points) <= pic.GRID_BOTTOM]
+    assert len(on_map) == 3
+    assert len([x for x in p.shapes if isinstance(x, Circle) and x.fill == pic.BARRAGE]) == 1
+    assert problems(p) == [] and pictures.render_png(p)[:4] == b"\x89PNG"
