@@ -209,3 +209,30 @@ def test_the_picture_marks_surface_units_with_their_damage_and_barrage_zones_wit
     assert len(on_map) == 3
     assert len([x for x in p.shapes if isinstance(x, Circle) and x.fill == pic.BARRAGE]) == 1
     assert problems(p) == [] and pictures.render_png(p)[:4] == b"\x89PNG"
+
+
+def test_the_sitrep_lists_surface_units_and_every_flak_attack_in_text_and_html():
+    import html as html_
+    from pbem.journal import sitrep_context
+    from pbem.render import render_sitrep
+    steps = play(RULESET, "flak", b"wl14 flak conformance seed 32b", max_phases=60)
+    fired = 0
+    for step in steps:
+        flak_events = [e for e in step.events if e.kind == "flak"]   # an open game: every seat is told all
+        for seat in RULESET.seats(step.state):
+            entry = {"seq": 1, "kind": "resolve", "hash": "0" * 64, "payload": {},
+                     "events": [{"text": e.text, "kind": e.kind, "visible_to": sorted(e.visible_to), "data": dict(e.data)}
+                                for e in step.events], "rolls": []}
+            game = {"id": "g", "title": "t", "ruleset": "wing_leader", "scenario": "flak", "turn": step.phase.turn,
+                    "phase": step.phase.name, "phase_title": step.phase.title, "prompt": "", "deadline": "",
+                    "seed_commitment": "c" * 64, "seed": None, "seed_salt": None, "server_key": "",
+                    "journal_head": "h" * 64, "notices": [], "outcome": None}
+            ctx = sitrep_context(game=game, seat={"name": seat.name, "side": seat.side, "title": seat.title},
+                                 view=RULESET.view(step.state, seat.name), entries=[entry], form=None, picture=False)
+            text, page = render_sitrep("wing_leader", ctx)
+            assert "SURFACE UNITS AND FLAK (14)" in text and "Surface units and flak (14)" in page
+            assert "- surface unit F1 (flak battery, axis) at M0" in text
+            for e in flak_events:
+                assert f"- {e.text}\n" in text and html_.escape(e.text) in page
+                fired += 1
+    assert fired > 10
