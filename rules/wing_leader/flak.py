@@ -29,7 +29,7 @@ ID, ``/`` and the rating's place when it has several (``T1/2``).  A suppressed u
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -231,6 +231,27 @@ def form_lines(state: State, side: str) -> list[str]:
         lines.append(f"# flak {g.label} ({g.flak.text()}) in {name(g.surface.at)}: {now}; FLAK {g.label} "
                      f"AUTO|HOLD|AT <enemy>... (14.2.4); BARRAGE {g.label} <square>|OFF in the Administrative Phase, "
                      f"e.g. {name(barrage_points(g)[0])} (14.2.2)")
+    return lines
+
+
+def bot_lines(state: State, side: str, roll: Callable[[int, str], int]) -> list[str]:
+    """A bot's flak orders (so bot games exercise them): now and then a unit's Barrage marker is put on a legal
+    point or taken off, or its direct fire aimed at an enemy in reach (FLAK AT) or back to AUTO."""
+    lines = []
+    marked = barraging(state)
+    for g in guns(state):
+        if g.side != side or not g.flak.direct:
+            continue
+        pick = roll(6, f"bot flak {g.label}")
+        if pick == 1:
+            points = [p for p in barrage_points(g) if barrage_problem(state, g, p) is None]
+            if points:
+                lines.append(f"BARRAGE {g.label} {name(points[roll(len(points), 'bot barrage point') - 1])}")
+        elif pick == 2 and g.label in marked:
+            lines.append(f"BARRAGE {g.label} OFF")
+        elif pick == 3:
+            reach = [s.id for s in state.squadrons if s.on_map and s.side != side and in_range(state, g, s) is None]
+            lines.append(f"FLAK {g.label} AT {reach[0]}" if reach else f"FLAK {g.label} AUTO")
     return lines
 
 

@@ -260,6 +260,8 @@ def bot_orders(v: View, seat: str, dice: Dice) -> str:
                     lines.append(f"IF TALLYING {sid} THEN SPLIT {sid}")
     if v["step"] in ("movement", "turn"):
         lines += _bot_moves(v, seat, dice, rolling)
+        if v.get("surfaces"):   # advanced rule 14 only: sometimes move a Barrage marker or aim flak
+            lines += flak.bot_lines(position(v), side_of(seat), lambda n, why: dice.roll(n, why=why, seen_by=()))
     return "".join(f"{line}\n" for line in lines)
 
 

@@ -145,8 +145,8 @@ def test_a_barrage_order_is_checked_at_ingest():
 
 def test_the_flak_scenario_conforms_and_plays_to_its_result_with_flak_firing():
     assert check_ruleset(RULESET, "flak", b"wl14 flak conformance seed 32b", max_phases=60) > 10
-    steps = play(RULESET, "flak", b"wl14 flak conformance seed 32b", max_phases=60)
-    assert steps[-1].state.flow.over
+    steps = play(RULESET, "flak", b"wl14 flak scenario plays, seed 2", max_phases=60)
+    assert steps[-1].state.flow.over and RULESET.outcome(steps[-1].state) is not None
     kinds = [e.text for st in steps for e in st.events if e.kind == "flak"]
     assert any("barrage attack" in t for t in kinds) and any("direct fire" in t for t in kinds)
 
@@ -236,3 +236,17 @@ def test_the_sitrep_lists_surface_units_and_every_flak_attack_in_text_and_html()
                 assert f"- {e.text}\n" in text and html_.escape(e.text) in page
                 fired += 1
     assert fired > 10
+
+
+def test_every_form_of_a_flak_game_signed_as_it_came_is_accepted_and_the_bot_moves_its_markers():
+    refused, forms, placed = [], 0, 0
+    for options in ({}, {"cadence": "single"}, {"visibility": "fog"}):
+        for step in play(RULESET, "flak", b"every form signed as it came, 2026", options=options):
+            placed += sum("puts its Barrage marker" in e.text for e in step.events)
+            phase = RULESET.phase(step.state)
+            for seat in sorted(phase.awaiting) if phase else ():
+                form = RULESET.order_form(RULESET.view(step.state, seat), seat)
+                body = "\n".join(line for line in form.splitlines() if not line.startswith("#"))
+                refused += [f"{phase.key} {seat}: {p}" for p in check_body(RULESET, step.state, seat, body)[1]]
+                forms += 1
+    assert forms > 40 and refused == [] and placed > 0
