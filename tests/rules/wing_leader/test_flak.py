@@ -250,3 +250,17 @@ def test_every_form_of_a_flak_game_signed_as_it_came_is_accepted_and_the_bot_mov
                 refused += [f"{phase.key} {seat}: {p}" for p in check_body(RULESET, step.state, seat, body)[1]]
                 forms += 1
     assert forms > 40 and refused == [] and placed > 0
+
+
+def test_a_fighter_broken_by_flak_cannot_attack_in_that_combat_phase_14_2_6():
+    from pbem.rules.wing_leader import combat
+    s = replace(state(sq("A", "allies", "p47d", "sweep", "N9", tally="K", alert=True),
+                      sq("K", "axis", "b24h", "bombing", "N9")), surfaces=(HEAVY_AT_M,))
+    before = combat.fights(list(s.squadrons), ["A"])
+    assert [f.attackers for f in before] == [("A",)]
+    w = _work(s, [6, 6, 1, 1, 1, 1, 1, 1, 1])   # 12+1 = 13: "die" 1 hit, confirmed 1: none; cohesion 1+1: broken;
+    #                                             then K, pursued by A, takes its own roll: 1+1, no hits
+    flak.direct_fire(w, {})
+    hit = w.data.squadron("A")
+    assert hit.broken and hit.tally == "" and hit.mission == "rtb"
+    assert combat.fights(list(w.data.squadrons.values()), ["A"]) == []
