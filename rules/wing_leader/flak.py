@@ -236,7 +236,7 @@ def form_lines(state: State, side: str) -> list[str]:
 
 def bot_lines(state: State, side: str, roll: Callable[[int, str], int]) -> list[str]:
     """A bot's flak orders (so bot games exercise them): now and then a unit's Barrage marker is put on a legal
-    point or taken off, or its direct fire aimed at an enemy in reach (FLAK AT) or back to AUTO."""
+    point or taken off, or its direct fire aimed at an enemy in reach (FLAK AT), back to AUTO, or left to ASK."""
     lines = []
     marked = barraging(state)
     for g in guns(state):
@@ -252,6 +252,8 @@ def bot_lines(state: State, side: str, roll: Callable[[int, str], int]) -> list[
         elif pick == 3:
             reach = [s.id for s in state.squadrons if s.on_map and s.side != side and in_range(state, g, s) is None]
             lines.append(f"FLAK {g.label} AT {reach[0]}" if reach else f"FLAK {g.label} AUTO")
+        elif pick == 4:
+            lines.append(f"FLAK {g.label} ASK")
     return lines
 
 

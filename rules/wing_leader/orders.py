@@ -158,7 +158,8 @@ class PlaceBarrage:
 @dataclass(frozen=True)
 class FlakFire:
     """Standing order of the flak's side: how flak unit ``unit`` fires directly in the Combat Phase: AUTO (the
-    automatic choice, the default), HOLD (not at all) or AT the squadrons named, in order [14.2.4]."""
+    automatic choice, the default), HOLD (not at all), AT the squadrons named, in order, or ASK (an interrupt
+    window at the start of the Combat Phase) [14.2.4]."""
 
     unit: str
     choice: str
@@ -322,6 +323,8 @@ class Answer:
     verb: str = ""
 
     def text(self) -> str:
+        if self.verb == "FLAK":   # FLAK <unit> AUTO|HOLD|<enemy>... [14.2.4]
+            return f"FLAK {self.about.removeprefix('flak-')} {self.choice}"
         return f"{self.verb} {self.choice}".strip() if self.verb != "TALLY" else \
             f"TALLY {self.about.removeprefix('tally-')} {self.choice}"
 

@@ -347,7 +347,7 @@ def parse_barrage(args: Sequence[str], view: View, seat: str) -> PlaceBarrage:
 def parse_flak(args: Sequence[str], view: View, seat: str) -> FlakFire:
     """``FLAK <flak unit> AUTO|HOLD|AT <enemy>...``: a standing order for direct fire [14.2.4]."""
     if len(args) < 2:
-        raise OrderSyntaxError("expected FLAK <flak unit> AUTO|HOLD|AT <enemy squadron> ...", rule="14.2.4")
+        raise OrderSyntaxError("expected FLAK <flak unit> AUTO|HOLD|ASK|AT <enemy squadron> ...", rule="14.2.4")
     state = position(view)
     if not state.uses("14.2.4"):
         raise IllegalOrderError("this scenario has no direct fire by flak", rule="14.2.4")
@@ -358,10 +358,11 @@ def parse_flak(args: Sequence[str], view: View, seat: str) -> FlakFire:
         raise IllegalOrderError(f"{unit} is not one of your flak units that may fire (yours: {mine})", rule="14.2.4")
     if not g.flak.direct:
         raise IllegalOrderError(f"{unit} is small arms: barrage fire only", rule="14.2")
-    choice = one_of(args[1].upper(), ("AUTO", "HOLD", "AT"), "FLAK", rule="14.2.4")
+    choice = one_of(args[1].upper(), ("AUTO", "HOLD", "AT", "ASK"), "FLAK", rule="14.2.4")
     targets = tuple(dict.fromkeys(a.upper() for a in args[2:]))
     if (choice == "AT") != bool(targets):
-        raise OrderSyntaxError("FLAK <unit> AT names the squadrons to fire at; AUTO and HOLD name none", rule="14.2.4")
+        raise OrderSyntaxError("FLAK <unit> AT names the squadrons to fire at; AUTO, HOLD and ASK name none",
+                               rule="14.2.4")
     wrong = [t for t in targets if state.find(t) is None or state.squadron(t).side == side_of(seat)]
     if wrong:
         raise IllegalOrderError(f"{', '.join(wrong)}: not enemy squadrons", rule="14.2.4")
@@ -496,7 +497,7 @@ VERBS = scripted(VerbTable([
     Verb("WINGS", parse_wings, "WINGS <squadron> ... (before the first turn: the wings you command)", "9.5"),
     Verb("STACK", parse_stack, "STACK <squadron> STAY|<square>", "10.8.2"),
     Verb("CANCEL", parse_cancel, "CANCEL TACTIC|REACT <squadron>", "10.5"),
-    Verb("FLAK", parse_flak, "FLAK <flak unit> AUTO|HOLD|AT <enemy>... (standing: direct fire)", "14.2.4"),
+    Verb("FLAK", parse_flak, "FLAK <flak unit> AUTO|HOLD|ASK|AT <enemy>... (standing: direct fire)", "14.2.4"),
     Verb("BARRAGE", parse_barrage, "BARRAGE <flak unit> <square>|OFF (Administrative Phase)", "14.2.2"),
 ], rule="6.0"), CONDITIONS)
 
@@ -622,6 +623,19 @@ def parse_tally_answer(args: Sequence[str], view: View, seat: str) -> Answer:
     return Answer(enemy, ask["key"], "TALLY")
 
 
+def parse_flak_answer(args: Sequence[str], view: View, seat: str) -> Answer:
+    """``FLAK <unit> AUTO|HOLD|<enemy>...``: the answer to a direct-fire question [14.2.4]."""
+    if len(args) < 2:
+        raise OrderSyntaxError("expected FLAK <flak unit> AUTO|HOLD|<enemy squadron> ...", rule="14.2.4")
+    ask = _ask_of(view, f"flak-{args[0].upper()}", "14.2.4")
+    words = list(dict.fromkeys(a.upper() for a in args[1:]))
+    wrong = [x for x in words if x not in ask["choices"]]
+    if wrong or (len(words) > 1 and ("AUTO" in words or "HOLD" in words)):
+        raise IllegalOrderError(f"answer AUTO, HOLD or squadrons in reach: {', '.join(ask['choices'][2:]) or 'none'}",
+                                rule="14.2.4")
+    return Answer(" ".join(words), ask["key"], "FLAK")
+
+
 #: The rule each yes/no-style question of an interrupt answers (a combat rating, a dogfight, an escort's reaction).
 ASK_RULES = {("SPEED", "TURN", "BEST"): "10.5", ("SEEK", "DECLINE"): "10.8", ("YES", "NO"): "10.4"}
 
@@ -635,6 +649,8 @@ def answer_usage(ask: dict[str, Any]) -> str:
         return f"HITS <{' '.join(ask['choices'])} in the order they take the hits> (10.2.2)"
     if kind == "tally":
         return f"TALLY {ask['key'].removeprefix('tally-')} <{' or '.join(ask['choices'])}> (10.8.1)"
+    if kind == "flak":
+        return f"FLAK {ask['key'].removeprefix('flak-')} AUTO|HOLD|<{' '.join(ask['choices'][2:])}...> (14.2.4)"
     rule = ASK_RULES.get(tuple(ask["choices"]), "")
     return " or ".join(ask["choices"]) + (f" ({rule})" if rule else "")
 
@@ -648,6 +664,8 @@ def answer_line(ask: dict[str, Any], choice: str) -> str:
         return f"HITS {choice}"
     if kind == "tally":
         return f"TALLY {ask['key'].removeprefix('tally-')} {choice}"
+    if kind == "flak":
+        return f"FLAK {ask['key'].removeprefix('flak-')} {choice}"
     return choice
 
 
@@ -655,5 +673,6 @@ ANSWERS = VerbTable([Verb(c, _parse_answer(c), c, "10.5, 10.8") for c in ("SPEED
                                                                               "YES", "NO")]
                     + [Verb("LEAD", parse_lead_answer, "LEAD <squadron>", "10.2"),
                        Verb("HITS", parse_hits_answer, "HITS <enemy> ...", "10.2.2"),
-                       Verb("TALLY", parse_tally_answer, "TALLY <squadron> <enemy>", "10.8.1")],
+                       Verb("TALLY", parse_tally_answer, "TALLY <squadron> <enemy>", "10.8.1"),
+                       Verb("FLAK", parse_flak_answer, "FLAK <flak unit> AUTO|HOLD|<enemy>...", "14.2.4")],
                     rule="10.5, 10.8")

@@ -264,3 +264,29 @@ def test_a_fighter_broken_by_flak_cannot_attack_in_that_combat_phase_14_2_6():
     hit = w.data.squadron("A")
     assert hit.broken and hit.tally == "" and hit.mission == "rtb"
     assert combat.fights(list(w.data.squadrons.values()), ["A"]) == []
+
+
+def test_flak_ask_stops_the_combat_phase_for_the_flak_side_to_aim_and_resumes_with_its_answer():
+    case = known.Case("ask", "-", "-", {"scenario": "flak", "seed": "wing leader known-answer seed, 32b", "edits": [
+        ["flow.step", "movement"], ["squadrons[id=T].at", [17, 9]], ["squadrons[id=T].heading", 6],
+        ["squadrons[id=U].status", "destroyed"], ["squadrons[id=A].status", "destroyed"],
+        ["squadrons[id=K].status", "destroyed"], ["squadrons[id=L].status", "destroyed"], ["barrages", []]]})
+    start = known.start_state(RULESET, case)
+    orders = {"allies": check_body(RULESET, start, "allies", "")[0].orders,
+              "axis": check_body(RULESET, start, "axis", "FLAK S2/1 ASK\nFLAK F1 HOLD\nFLAK S2/2 HOLD")[0].orders}
+    asked = RULESET.resolve(start, orders, SeededDice(b"wl14 flak ask test seed, 32 bytes", "r")).state
+    assert RULESET.phase(asked).name.startswith("flak_choice")
+    view = RULESET.view(asked, "axis")
+    assert view["asks"] == [{"key": "flak-S2/1", "default": "AUTO", "choices": ["AUTO", "HOLD", "T"],
+                             "question": "flak S2/1 (H2^1) in P0 may fire directly at up to 1 of T: name them, or AUTO "
+                                         "or HOLD (14.2.4)"}]
+    form = RULESET.order_form(view, "axis")
+    assert "FLAK S2/1 AUTO\n" in form and "FLAK S2/1 AUTO|HOLD|<T...> (14.2.4)" in form
+    assert check_body(RULESET, asked, "axis", "FLAK S2/1 K")[1]            # not a choice: refused
+    held = RULESET.resolve(asked, {"axis": check_body(RULESET, asked, "axis", "FLAK S2/1 HOLD")[0].orders},
+                           SeededDice(b"wl14 flak ask test seed, 32 bytes", "h"))
+    fired = RULESET.resolve(asked, {"axis": check_body(RULESET, asked, "axis", "FLAK S2/1 T")[0].orders},
+                            SeededDice(b"wl14 flak ask test seed, 32 bytes", "h"))
+    assert not RULESET.phase(held.state).name.startswith("flak_choice")
+    assert not any("direct fire" in e.text for e in held.events)
+    assert [e.text.split(":")[0] for e in fired.events if e.kind == "flak"][:1] == ["flak S2/1 (H2^1) direct fire at T in P9"]
