@@ -13,7 +13,7 @@ ID, ``/`` and the rating's place when it has several (``T1/2``).  A suppressed u
   its own square (the illustration is lost: reading in NOTES.md); low-angle naval guns only the points at
   altitude 0/1 (14.2.8).  Line of sight is not needed.
 - **Barrage attack** [14.2.3]: when a squadron's move ends, if it entered a zone, turned in one or circled in
-  one, one attack is made: the lead unit is the strongest (the non-mover's best choice), each further unit whose
+  one, one attack is made: the lead unit is the non-mover's best choice (highest modifier), each further unit whose
   zone it met adds +1.  Only leaving a zone does nothing.  Friend and foe alike.
 - **Direct fire** [14.2.4]: at the start of the Combat Phase, before air combat.  Heavy flak reaches two columns
   either side at any altitude, light flak one column at altitudes 0-4, low-angle guns altitudes 0-1 and no
@@ -316,7 +316,7 @@ def _cohesion(w: Work[Any], sid: str, losses_now: int) -> None:
 
 def barrage_after_move(w: Work[Any], sid: str, start: Square, path: Sequence[Square], turned_in: Sequence[Square],
                        circled: bool) -> None:
-    """The barrage attack when a squadron's move ends [14.2.3]: one attack, led by the strongest unit whose zone
+    """The barrage attack when a squadron's move ends [14.2.3]: one attack, led by the best unit whose zone
     it entered, turned or circled in, +1 for each other such unit."""
     air = w.data
     state = air.now()
@@ -324,8 +324,15 @@ def barrage_after_move(w: Work[Any], sid: str, start: Square, path: Sequence[Squ
     if not met or not air.squadron(sid).on_map:
         return
     live = {g.label: g for g in guns(state)}
-    lead = max((live[u] for u in met), key=lambda g: (g.flak.strength, g.flak.kind == HEAVY, g.label))
+    lead = best_lead([live[u] for u in met], air.squadron(sid), improved(state))
     attack(w, lead, sid, BARRAGE, len(met) - 1)
+
+
+def best_lead(units: Sequence[Gun], target: Squadron, better: Iterable[str] = ()) -> Gun:
+    """The lead unit of a barrage attack: the non-mover's best choice, the one whose own modifiers (strength and
+    the target's altitude for its type) are highest, then the stronger confirmation, then by name [14.2.3]."""
+    return max(units, key=lambda g: (modifier(g, target, BARRAGE, 0), confirm_firepower(g, BARRAGE, better),
+                                     g.flak.strength, g.label))
 
 
 def direct_fire(w: Work[Any], plans: dict[str, list[str] | None]) -> None:

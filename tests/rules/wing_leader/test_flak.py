@@ -110,6 +110,12 @@ def test_the_flak_attack_table_and_confirmation_firepower():
     assert flak.modifier(_gun("H1^2"), b24, flak.BARRAGE, 0, ["fire_direction"]) == flak.modifier(_gun("H1^2"), b24, flak.BARRAGE, 0)
 
 
+def _orders(s, seat, body):
+    checked, problems = check_body(RULESET, s, seat, body)
+    assert checked is not None and problems == [], problems
+    return checked.orders
+
+
 def _work(s, rolls):
     w: Work[Air] = Work(s.flow, seats(s), FixedDice(rolls))
     w.data = Air(s, w)
@@ -272,8 +278,8 @@ def test_flak_ask_stops_the_combat_phase_for_the_flak_side_to_aim_and_resumes_wi
         ["squadrons[id=U].status", "destroyed"], ["squadrons[id=A].status", "destroyed"],
         ["squadrons[id=K].status", "destroyed"], ["squadrons[id=L].status", "destroyed"], ["barrages", []]]})
     start = known.start_state(RULESET, case)
-    orders = {"allies": check_body(RULESET, start, "allies", "")[0].orders,
-              "axis": check_body(RULESET, start, "axis", "FLAK S2/1 ASK\nFLAK F1 HOLD\nFLAK S2/2 HOLD")[0].orders}
+    orders = {"allies": _orders(start, "allies", ""),
+              "axis": _orders(start, "axis", "FLAK S2/1 ASK\nFLAK F1 HOLD\nFLAK S2/2 HOLD")}
     asked = RULESET.resolve(start, orders, SeededDice(b"wl14 flak ask test seed, 32 bytes", "r")).state
     assert RULESET.phase(asked).name.startswith("flak_choice")
     view = RULESET.view(asked, "axis")
@@ -283,10 +289,18 @@ def test_flak_ask_stops_the_combat_phase_for_the_flak_side_to_aim_and_resumes_wi
     form = RULESET.order_form(view, "axis")
     assert "FLAK S2/1 AUTO\n" in form and "FLAK S2/1 AUTO|HOLD|<T...> (14.2.4)" in form
     assert check_body(RULESET, asked, "axis", "FLAK S2/1 K")[1]            # not a choice: refused
-    held = RULESET.resolve(asked, {"axis": check_body(RULESET, asked, "axis", "FLAK S2/1 HOLD")[0].orders},
+    held = RULESET.resolve(asked, {"axis": _orders(asked, "axis", "FLAK S2/1 HOLD")},
                            SeededDice(b"wl14 flak ask test seed, 32 bytes", "h"))
-    fired = RULESET.resolve(asked, {"axis": check_body(RULESET, asked, "axis", "FLAK S2/1 T")[0].orders},
+    fired = RULESET.resolve(asked, {"axis": _orders(asked, "axis", "FLAK S2/1 T")},
                             SeededDice(b"wl14 flak ask test seed, 32 bytes", "h"))
     assert not RULESET.phase(held.state).name.startswith("flak_choice")
     assert not any("direct fire" in e.text for e in held.events)
     assert [e.text.split(":")[0] for e in fired.events if e.kind == "flak"][:1] == ["flak S2/1 (H2^1) direct fire at T in P9"]
+
+
+def test_the_barrage_lead_is_the_best_unit_for_the_target_not_merely_the_strongest():
+    heavy, light = _gun("H1^2"), _gun("L1^1")
+    low = sq("T", "allies", "b24h", "bombing", "M1")      # heavy flak -1 at altitudes 0-2, light +1 at 0-1 (placeholders)
+    high = sq("T", "allies", "b24h", "bombing", "M8")
+    assert flak.best_lead([heavy, light], low) is light
+    assert flak.best_lead([light, heavy], high) is heavy
