@@ -11,19 +11,21 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.core.flow import OVER
+from pbem.core.interrupts import Ask
 from pbem.core.phases import ALL, Step, Steps
 from pbem.core.ruleset import Seat, Window
 from pbem.core.scripts import Cursor
 from pbem.core.verbs import Order
 from pbem.core.work import EVERYONE, Work
 
-from . import air_combat, combat, seating, sequence
+from . import air_combat, combat, flak, seating, sequence
 from .admin import admin_order, administrative
 from .air import Air
 from .fog import dice_seen_by, tell_order
 from .model import SIDES, State, side_of
+from .sky import name
 from .moves import AskReaction, activate, keeping_formation, move_stack
-from .orders import Break, End, Escape, Rejoin, Vector, Wings, dump_order, load_order
+from .orders import Break, End, Escape, PlaceBarrage, Rejoin, Vector, Wings, dump_order, load_order
 from .tally_phase import both_tallies, defender_tally, raider_tally
 
 
@@ -77,9 +79,58 @@ def _moves(w: Work[Air], order: Sequence[str], orders: Mapping[str, Sequence[Ord
             return
     air.moved_last = tuple(air.moved)
     admin = [o.text() for side in (air.state.raider, air.state.defender) for o in orders.get(side, ())
-             if isinstance(o, (Break, Escape, Vector, Rejoin))]
+             if isinstance(o, (Break, Escape, Vector, Rejoin, PlaceBarrage))]
     admin += [f"END {side}" for side in SIDES if any(isinstance(o, End) for o in orders.get(side, ()))]
+    if air.state.uses("14.2.4"):   # flak fires before air combat [14.2.4, 14.2.6]
+        asks = _flak_asks(w)
+        if asks:   # a side whose standing order is FLAK <unit> ASK chooses now
+            w.interrupt("flak_choice", asks, admin=admin, moved=list(air.moved), flak_bomb=dict(air.flak_bomb))
+            return
+        flak.direct_fire(w, _flak_plans(w))
     _combats(w, combat.fights(list(air.squadrons.values()), air.moved, lambda: _roll_off(w)), 0, admin)
+
+
+def _flak_asks(w: Work[Air]) -> list[Ask]:
+    """The direct-fire questions for the flak units whose standing order is ``FLAK <unit> ASK`` and that have an
+    enemy in reach [14.2.4]: AUTO on silence."""
+    state = w.data.now()
+    asks = []
+    for g in flak.guns(state):
+        kept = seating.side_standing(w, g.side, f"FLAK {g.label}")
+        if kept is None or kept.words[2:] != ("ASK",) or not g.flak.direct or g.label in flak.barraging(state):
+            continue
+        reach = [s.id for s in state.squadrons if s.on_map and s.side != g.side and flak.in_range(state, g, s) is None]
+        if reach:
+            asks.append(Ask(seating.speaker(w, g.side, ()), f"flak-{g.label}",
+                            f"flak {g.label} ({g.flak.text()}) in {name(g.surface.at)} may fire directly at up to "
+                            f"{g.flak.targets} of {' '.join(reach)}: name them, or AUTO or HOLD (14.2.4)",
+                            "AUTO", ("AUTO", "HOLD", *reach)))
+    return asks
+
+
+def flak_choice(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
+    """Resume at the start of the Combat Phase with the direct fire the flak's side chose (AUTO on silence)
+    [14.2.4], then the air combats."""
+    data = w.resumed.data
+    air = w.data
+    air.moved = list(data["moved"])
+    air.flak_bomb = dict(data["flak_bomb"])
+    plans = _flak_plans(w)
+    for key, answer in w.answers.items():
+        words = answer.split()
+        plans[key.removeprefix("flak-")] = [] if words == ["AUTO"] else None if words == ["HOLD"] else words
+    flak.direct_fire(w, plans)
+    _combats(w, combat.fights(list(air.squadrons.values()), air.moved, lambda: _roll_off(w)), 0, data["admin"])
+
+
+def _flak_plans(w: Work[Air]) -> dict[str, list[str] | None]:
+    """Each flak unit's standing order ``FLAK <unit> HOLD|AT <sq>...`` (none, or ASK unanswered: AUTO) [14.2.4]."""
+    plans: dict[str, list[str] | None] = {}
+    for g in flak.guns(w.data.now()):
+        kept = seating.side_standing(w, g.side, f"FLAK {g.label}")
+        if kept is not None and len(kept.words) > 2:
+            plans[g.label] = None if kept.words[2] == "HOLD" else list(kept.words[3:])
+    return plans
 
 
 def _roll_off(w: Work[Air]) -> str:
@@ -271,5 +322,7 @@ STEPS: Steps[State, Air] = Steps([
          title="spread the hits", prompt="Air combat [10.2.2]: HITS <enemy> ... (who takes them first)"),
     Step("tally_choice", tally_choice, next=_next_after_movement, window=Window.INTERRUPT,
          title="choose a tally in the dogfight", prompt="Dogfight [10.8.1]: TALLY <squadron> <enemy>"),
+    Step("flak_choice", flak_choice, next=_next_after_movement, window=Window.INTERRUPT,
+         title="aim the flak", prompt="Direct fire [14.2.4]: FLAK <unit> AUTO|HOLD|<enemy>..."),
 ], seats=seats, open=Air, close=Air.freeze, sides=SIDES, standing=seating.STANDING)
 

@@ -153,6 +153,35 @@ class Break:
 
 
 @dataclass(frozen=True)
+class PlaceBarrage:
+    """The flak owner puts flak unit ``unit``'s Barrage marker on a point (``where``: the square above and to
+    the right of it), or takes it off (``OFF``), in the Administrative Phase [14.2.2]."""
+
+    unit: str
+    where: str
+
+    def text(self) -> str:
+        return f"BARRAGE {self.unit} {self.where}"
+
+
+@dataclass(frozen=True)
+class FlakFire:
+    """Standing order of the flak's side: how flak unit ``unit`` fires directly in the Combat Phase: AUTO (the
+    automatic choice, the default), HOLD (not at all), AT the squadrons named, in order, or ASK (an interrupt
+    window at the start of the Combat Phase) [14.2.4]."""
+
+    unit: str
+    choice: str
+    targets: tuple[str, ...] = ()
+
+    def text(self) -> str:
+        return " ".join(("FLAK", self.unit, self.choice, *self.targets))
+
+    def standing_change(self) -> tuple[str, str | None]:
+        return f"FLAK {self.unit}", None if self.choice == "AUTO" else self.text()
+
+
+@dataclass(frozen=True)
 class Tactic:
     """Standing order: the rating this squadron's attacks use: SPEED (hit-and-run), TURN, BEST (the better
     column, the default) or ASK (an interrupt window when it comes to it) [10.5]."""
@@ -319,6 +348,8 @@ class Answer:
     verb: str = ""
 
     def text(self) -> str:
+        if self.verb == "FLAK":   # FLAK <unit> AUTO|HOLD|<enemy>... [14.2.4]
+            return f"FLAK {self.about.removeprefix('flak-')} {self.choice}"
         return f"{self.verb} {self.choice}".strip() if self.verb != "TALLY" else \
             f"TALLY {self.about.removeprefix('tally-')} {self.choice}"
 
@@ -351,4 +382,4 @@ def load_order(data: Any) -> Any:
 
 _KINDS: dict[str, Any] = {k.__name__: k for k in (
     Tally, Command, Split, Drop, Move, Pursue, Plain, Vector, Escape, End, Rejoin, Break, Tactic, React, Priority,
-    Arrive, Consent, Seek, Stack, Join, Return, Answer, Wings, If, Condition, Keep)}
+    Arrive, Consent, Seek, Stack, Join, Return, Answer, Wings, If, Condition, Keep, PlaceBarrage, FlakFire)}

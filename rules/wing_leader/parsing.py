@@ -15,9 +15,10 @@ from pbem.core.scripts import ConditionKind, Conditions, If, scripted
 from pbem.core.standing import parse_cancel
 from pbem.core.verbs import Order, Verb, VerbTable, arity, one_of
 
-from . import dogfight, missions, movement, radio, split, tally, wings
+from . import dogfight, flak, missions, movement, radio, sky, split, tally, wings
 from .model import Squadron, State, max_losses, owner, side_of
-from .orders import (Answer, Arrive, Break, Command, Consent, Drop, End, Escape, Join, Keep, Move, Plain, Priority, Pursue, React, Rejoin,
+from .surface import Barrage, Surface
+from .orders import (Answer, Arrive, Break, Command, Consent, Drop, End, Escape, FlakFire, Join, Keep, Move, PlaceBarrage, Plain, Priority, Pursue, React, Rejoin,
                      Return, Seek, Split, Stack, Tactic, Tally, Vector, Wings)
 
 
@@ -27,7 +28,9 @@ TALLY_STEPS = ("raider_tally", "defender_tally", "tallies")
 def position(view: View) -> State:
     """The position a view shows (everything is public [5.2]), for checks at ingest."""
     squadrons = tuple(from_json(Squadron, d) for d in view["squadrons"])
-    return State(view["scenario"], squadrons, Flow(view["step"], view["turn"]))
+    surfaces = tuple(from_json(Surface, d) for d in view.get("surfaces", ()))   # advanced rule 14
+    barrages = tuple(from_json(Barrage, d) for d in view.get("barrages", ()))
+    return State(view["scenario"], squadrons, Flow(view["step"], view["turn"]), surfaces=surfaces, barrages=barrages)
 
 
 def _own(view: View, seat: str, sid: str, rule: str) -> Squadron:
@@ -354,6 +357,58 @@ def parse_break(args: Sequence[str], view: View, seat: str) -> Break:
     return Break(sq.id)
 
 
+def parse_barrage(args: Sequence[str], view: View, seat: str) -> PlaceBarrage:
+    """``BARRAGE <flak unit> <square>|OFF``: checked against the unit's legal points now [14.2.2, 14.2.8]."""
+    arity(args, 2, "BARRAGE <flak unit> <square>|OFF", rule="14.2.2")
+    _window(view, False)
+    state = position(view)
+    if not state.uses("14.2.2"):
+        raise IllegalOrderError("this scenario does not use flak zones", rule="14.2.2")
+    unit = args[0].upper()
+    g = flak.gun(state, unit)
+    if g is None:
+        known = ", ".join(flak.all_labels(state)) or "none"
+        raise IllegalOrderError(f"no flak unit {unit} that may still fire (flak units: {known}; a unit with heavy "
+                                "damage is suppressed, 14.1.2)", rule="14.2.2")
+    if g.side != side_of(seat):
+        raise IllegalOrderError(f"flak unit {unit} is not yours", rule="14.2.2")
+    if args[1].upper() == "OFF":
+        return PlaceBarrage(unit, "OFF")
+    try:
+        point = sky.parse(args[1])
+    except ValueError as e:
+        raise IllegalOrderError(str(e), rule="14.2.2") from None
+    problem = flak.barrage_problem(state, g, point)
+    if problem:
+        raise IllegalOrderError(problem[0], rule=problem[1])
+    return PlaceBarrage(unit, sky.name(point))
+
+
+def parse_flak(args: Sequence[str], view: View, seat: str) -> FlakFire:
+    """``FLAK <flak unit> AUTO|HOLD|AT <enemy>...``: a standing order for direct fire [14.2.4]."""
+    if len(args) < 2:
+        raise OrderSyntaxError("expected FLAK <flak unit> AUTO|HOLD|ASK|AT <enemy squadron> ...", rule="14.2.4")
+    state = position(view)
+    if not state.uses("14.2.4"):
+        raise IllegalOrderError("this scenario has no direct fire by flak", rule="14.2.4")
+    unit = args[0].upper()
+    g = next((x for x in flak.guns(state) if x.label == unit), None)
+    if g is None or g.side != side_of(seat):
+        mine = ", ".join(x.label for x in flak.guns(state) if x.side == side_of(seat) and x.flak.direct) or "none"
+        raise IllegalOrderError(f"{unit} is not one of your flak units that may fire (yours: {mine})", rule="14.2.4")
+    if not g.flak.direct:
+        raise IllegalOrderError(f"{unit} is small arms: barrage fire only", rule="14.2")
+    choice = one_of(args[1].upper(), ("AUTO", "HOLD", "AT", "ASK"), "FLAK", rule="14.2.4")
+    targets = tuple(dict.fromkeys(a.upper() for a in args[2:]))
+    if (choice == "AT") != bool(targets):
+        raise OrderSyntaxError("FLAK <unit> AT names the squadrons to fire at; AUTO, HOLD and ASK name none",
+                               rule="14.2.4")
+    wrong = [t for t in targets if state.find(t) is None or state.squadron(t).side == side_of(seat)]
+    if wrong:
+        raise IllegalOrderError(f"{', '.join(wrong)}: not enemy squadrons", rule="14.2.4")
+    return FlakFire(unit, choice, targets)
+
+
 def parse_tactic(args: Sequence[str], view: View, seat: str) -> Tactic:
     arity(args, 2, "TACTIC <squadron> SPEED|TURN|BEST|ASK", rule="10.5")
     sq = _own(view, seat, args[0], "10.5")
@@ -506,6 +561,8 @@ VERBS = scripted(VerbTable([
     Verb("WINGS", parse_wings, "WINGS <squadron> ... (before the first turn: the wings you command)", "9.5"),
     Verb("STACK", parse_stack, "STACK <squadron> STAY|<square>", "10.8.2"),
     Verb("CANCEL", parse_cancel_key, "CANCEL TACTIC|REACT <squadron>", "10.5"),
+    Verb("FLAK", parse_flak, "FLAK <flak unit> AUTO|HOLD|ASK|AT <enemy>... (standing: direct fire)", "14.2.4"),
+    Verb("BARRAGE", parse_barrage, "BARRAGE <flak unit> <square>|OFF (Administrative Phase)", "14.2.2"),
 ], rule="6.0"), CONDITIONS)
 
 
@@ -630,6 +687,19 @@ def parse_tally_answer(args: Sequence[str], view: View, seat: str) -> Answer:
     return Answer(enemy, ask["key"], "TALLY")
 
 
+def parse_flak_answer(args: Sequence[str], view: View, seat: str) -> Answer:
+    """``FLAK <unit> AUTO|HOLD|<enemy>...``: the answer to a direct-fire question [14.2.4]."""
+    if len(args) < 2:
+        raise OrderSyntaxError("expected FLAK <flak unit> AUTO|HOLD|<enemy squadron> ...", rule="14.2.4")
+    ask = _ask_of(view, f"flak-{args[0].upper()}", "14.2.4")
+    words = list(dict.fromkeys(a.upper() for a in args[1:]))
+    wrong = [x for x in words if x not in ask["choices"]]
+    if wrong or (len(words) > 1 and ("AUTO" in words or "HOLD" in words)):
+        raise IllegalOrderError(f"answer AUTO, HOLD or squadrons in reach: {', '.join(ask['choices'][2:]) or 'none'}",
+                                rule="14.2.4")
+    return Answer(" ".join(words), ask["key"], "FLAK")
+
+
 #: The rule each yes/no-style question of an interrupt answers (a combat rating, a dogfight, an escort's reaction).
 ASK_RULES = {("SPEED", "TURN", "BEST"): "10.5", ("SEEK", "DECLINE"): "10.8", ("YES", "NO"): "10.4"}
 
@@ -643,6 +713,8 @@ def answer_usage(ask: dict[str, Any]) -> str:
         return f"HITS <{' '.join(ask['choices'])} in the order they take the hits> (10.2.2)"
     if kind == "tally":
         return f"TALLY {ask['key'].removeprefix('tally-')} <{' or '.join(ask['choices'])}> (10.8.1)"
+    if kind == "flak":
+        return f"FLAK {ask['key'].removeprefix('flak-')} AUTO|HOLD|<{' '.join(ask['choices'][2:])}...> (14.2.4)"
     rule = ASK_RULES.get(tuple(ask["choices"]), "")
     return " or ".join(ask["choices"]) + (f" ({rule})" if rule else "")
 
@@ -656,6 +728,8 @@ def answer_line(ask: dict[str, Any], choice: str) -> str:
         return f"HITS {choice}"
     if kind == "tally":
         return f"TALLY {ask['key'].removeprefix('tally-')} {choice}"
+    if kind == "flak":
+        return f"FLAK {ask['key'].removeprefix('flak-')} {choice}"
     return choice
 
 
@@ -663,5 +737,6 @@ ANSWERS = VerbTable([Verb(c, _parse_answer(c), c, "10.5, 10.8") for c in ("SPEED
                                                                               "YES", "NO")]
                     + [Verb("LEAD", parse_lead_answer, "LEAD <squadron>", "10.2"),
                        Verb("HITS", parse_hits_answer, "HITS <enemy> ...", "10.2.2"),
-                       Verb("TALLY", parse_tally_answer, "TALLY <squadron> <enemy>", "10.8.1")],
+                       Verb("TALLY", parse_tally_answer, "TALLY <squadron> <enemy>", "10.8.1"),
+                       Verb("FLAK", parse_flak_answer, "FLAK <flak unit> AUTO|HOLD|<enemy>...", "14.2.4")],
                     rule="10.5, 10.8")

@@ -37,6 +37,8 @@ SIDE_NAMES = {"allies": "Allied", "axis": "Axis"}
 CLOUD_COLOURS = {"wispy": "#e6e9f2", "broken": "#c4c9d6", "dense": "#8d93a3"}
 HAZE, RAIN, SUN, COORD, RULE, DOGFIGHT = "#f1ecdf", "#5d8fc9", "#e0a800", "#666666", "#d0d0d0", "#222222"
 GREY, RADAR = "#9a9a9a", "#2e8b57"
+SURFACE, SURFACE_FILL, BARRAGE = "#6b4f2a", "#d8c8a8", "#d2691e"
+DAMAGE_MARK = {"": "-", "minor": "m", "light": "l", "heavy": "H", "critical": "C", "fatal": "F"}
 SUN_WORDS = {"left_level": "left, level", "left_high": "left, high", "high": "overhead",
              "right_high": "right, high", "right_level": "right, level"}
 #: Where the sun is drawn for each sector [4.2]: on the frame, never on a square; level suns sit in the side margin
@@ -98,6 +100,10 @@ def picture(view: Mapping[str, Any]) -> Picture:
         labels += named
         marks.update({s["id"]: c for s, c in zip(here, centres, strict=True)})
     shapes += [*_tally_lines(squadrons, marks), *drawn]
+    ground, ground_boxes, ground_labels = _surface_marks(view)   # advanced rule 14: surface units, barrages
+    shapes += ground
+    taken += ground_boxes
+    labels += ground_labels
     turn = min(max(int(view["turn"]), 0), ALTITUDES - 1)  # the turn marker rides the altitude track [6.0]
     labels.append(Label(_centre(0, turn), (f"T{view['turn']}",), "#444444", 9, gap=2))
     placed = place(labels, Box(0, TITLE_BAND, WIDTH, GRID_BOTTOM + 1), Occupancy([*FIXED, *taken]))
@@ -107,6 +113,11 @@ def picture(view: Mapping[str, Any]) -> Picture:
         keys.append(Key("arrow", "enemy out of sight, where last seen (t3: on turn 3)", GREY, width=2))
     if view.get("radar"):
         keys.append(Key("square", "radar plot: how many unseen squadrons in that sector and band", RADAR))
+    if view.get("surfaces"):
+        keys.append(Key("square", "surface unit (ID, damage: - none, m minor, l light, H heavy, C critical, F fatal)",
+                        SURFACE, SURFACE_FILL))
+    if view.get("barrages"):
+        keys.append(Key("square", "barrage zone (dot: its marker, 14.2.2)", BARRAGE))
     drawn_legend, height = legend(keys, MARGIN, LEGEND_TOP, width, size=10)
     shapes += drawn_legend
     return Picture(WIDTH, int(LEGEND_TOP + height + 8), tuple(shapes),
@@ -237,6 +248,38 @@ def _tally_lines(squadrons: list[dict[str, Any]], marks: Mapping[str, tuple[floa
         end = (a[0] + (b[0] - a[0]) * k, a[1] + (b[1] - a[1]) * k)
         out += [Line((a, end), colour, 1), Circle(end, 2.5, fill=colour, outline=colour)]
     return out
+
+
+def _surface_marks(view: Mapping[str, Any]) -> tuple[list[Shape], list[Box], list[Label]]:
+    """Surface units as small boxes along the bottom of their column's altitude-0 square, each labelled with its
+    ID and damage [14.0, 14.1.1]; Barrage markers as a dot on their point and their zone outlined [14.2.2]."""
+    shapes: list[Shape] = []
+    boxes: list[Box] = []
+    labels: list[Label] = []
+    levels = {u["id"]: u["level"] for u in view.get("surface_status", ())}
+    by_column: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for u in view.get("surfaces", ()):
+        by_column[int(u["column"])].append(u)
+    for col, units in sorted(by_column.items()):
+        x0, y0 = _corner(col, 0)
+        size = min(8.0, (CELL - 4) / len(units) - 2)
+        for i, u in enumerate(units):
+            x, y = x0 + 2 + i * (size + 2), y0 + CELL - size - 2
+            pts = ((x, y), (x + size, y), (x + size, y + size), (x, y + size))
+            shapes.append(Polygon(pts, fill=SURFACE_FILL, outline=SURFACE))
+            boxes.append(points_box(pts))
+            labels.append(Label((x + size / 2, y + size / 2), (f"{u['id']} {DAMAGE_MARK.get(levels.get(u['id'], ''), '-')}",),
+                                SURFACE, 8, gap=2))
+    for b in view.get("barrages", ()):
+        c, a = int(b["point"][0]), int(b["point"][1])
+        x, y = LEFT + c * CELL, TOP + (ALTITUDES - a) * CELL   # the point: lower-left corner of square (c, a)
+        left, right = max(LEFT, x - CELL), min(LEFT + COLUMNS_N * CELL, x + CELL)
+        top, bottom = y - CELL, min(GRID_BOTTOM, y + CELL)
+        shapes.append(Polygon(((left, top), (right, top), (right, bottom), (left, bottom)), fill=None, outline=BARRAGE))
+        shapes.append(Circle((x, y), 3, fill=BARRAGE, outline=BARRAGE))
+        boxes.append(Box(x - 3, y - 3, x + 3, y + 3))
+        labels.append(Label((x, y), (str(b["unit"]),), BARRAGE, 8, gap=3))
+    return shapes, boxes, labels
 
 
 def _legend_keys(sky: Mapping[str, Any], squadrons: list[dict[str, Any]]) -> list[Key]:

@@ -8,10 +8,11 @@ from pbem.core.defaults import to_json
 from pbem.core.dice import Dice
 from pbem.core.ruleset import Outcome, View
 
-from . import dogfight, fog, movement, radio, reaction, seating, tally, unplayed
+from . import dogfight, flak, fog, movement, radio, reaction, seating, tally, unplayed
 from .model import ENTERING, SIDES, WAITING, Squadron, State, owner, side_of
 from .parsing import allowed_moves, answer_line, answer_usage, free_mover, plain_problem, position
 from .sky import HEADINGS, name
+from .surface import surface_status
 from .tables import card, scenario, tables
 from .tally_phase import jammed_now
 from .victory import points
@@ -49,6 +50,11 @@ def view(state: State, seat: str) -> dict[str, Any]:
         "asks": [{"key": a.key, "question": a.question, "default": a.default, "choices": list(a.choices)}
                  for a in state.flow.pending.asks if a.seat == seat] if state.flow.pending is not None else [],
     }
+    if state.surfaces:   # advanced rule 14 only, so that basic views stay as they were
+        out["surfaces"] = [to_json(u) for u in state.surfaces]
+        out["surface_status"] = [surface_status(u) for u in state.surfaces]
+        live = {g.label for g in flak.guns(state)}   # a suppressed unit's marker is gone with its fire [14.1.2]
+        out["barrages"] = [to_json(b) for b in state.barrages if b.unit in live]
     if fog.fogged(state):   # only under fog, so that open views stay as they were
         out.update(fog=True, last_known=fog.last_known(state, side), radar=fog.plots(state, side))
     return out
@@ -138,6 +144,8 @@ def order_form(v: View, seat: str) -> str:
                      f"{'alert' if sq.alert else 'unalert'} {sq.mission}" + (f", tallies {sq.tally}" if sq.tally else ""))
         lines += _form_lines(v, state, sq)
     lines += _fog_lines(v)
+    lines += [f"# {u['line']}" for u in v.get("surface_status", ())]
+    lines += flak.form_lines(state, side_of(seat)) if state.surfaces else []
     kept = [f"#   {o['text']}" for o in v["standing"]]
     lines += ["# Standing orders in force (CANCEL <key> removes one):", *kept] if kept else ["# Standing orders: none"]
     lines.append(DEFAULTS)
@@ -253,6 +261,8 @@ def bot_orders(v: View, seat: str, dice: Dice) -> str:
                     lines.append(f"IF TALLYING {sid} THEN SPLIT {sid}")
     if v["step"] in ("movement", "turn"):
         lines += _bot_moves(v, seat, dice, rolling)
+        if v.get("surfaces"):   # advanced rule 14 only: sometimes move a Barrage marker or aim flak
+            lines += flak.bot_lines(position(v), side_of(seat), lambda n, why: dice.roll(n, why=why, seen_by=()))
     return "".join(f"{line}\n" for line in lines)
 
 
