@@ -19,6 +19,7 @@ import json
 import re
 from datetime import datetime, timedelta
 
+from sqlalchemy import and_, or_
 from sqlmodel import Session, col, select
 
 from pbem.club.players import identities, sync
@@ -215,7 +216,7 @@ def _live(s: Session, name: str, fingerprint: str, statuses: tuple[str, ...]) ->
 
 
 def _challenge_to(s: Session, name: str, fingerprint: str, number: int) -> LadderChallenge:
-    c = s.get(LadderChallenge, number)
+    c = s.get(LadderChallenge, number, with_for_update=True)
     if c is None or c.ladder != name or c.challenged != fingerprint:
         raise ServerError(f"there is no challenge {number} to you on ladder {name}")
     if c.status != "open":
@@ -374,7 +375,7 @@ def _tell(sv: Services, s: Session, fingerprint: str, subject: str, text: str, t
     if p is None or not p.email:
         return
     ob = sv.outbox
-    ob.queue(s, kind="notice", to=p.email, subject=subject, text=text, html=f"<pre>{_esc(text)}</pre>",
+    ob.queue_once(s, kind="notice", to=p.email, subject=subject, text=text, html=f"<pre>{_esc(text)}</pre>",
              msg_id=ob.message_id("ladder", tag, fingerprint), now=sv.deps.clock())
 
 
@@ -385,11 +386,19 @@ def _esc(text: str) -> str:
 def tick(sv: Services) -> list[str]:
     """Lapse challenges left unanswered (both players told), and settle ladder games that are over."""
     now = sv.deps.clock()
-    done = []
+    done: list[str] = []
+    with sv.deps.reader() as r:  # most passes have nothing to do: no write transaction for them
+        due = r.exec(select(LadderChallenge.id).where(or_(
+            and_(col(LadderChallenge.status) == "open", col(LadderChallenge.expires_at) <= now),
+            and_(col(LadderChallenge.status) == "accepted", col(LadderChallenge.game_id).in_(
+                select(Game.id).where(col(Game.status).in_(ENDED))))))).first()
+    if due is None:
+        return done
     with sv.deps.session() as s:
-        sync(s, now)
+        # locked (PostgreSQL; SQLite's write transaction serialises): two daemons never settle one twice
         lapsed = s.exec(select(LadderChallenge).where(LadderChallenge.status == "open",
-                                                      LadderChallenge.expires_at <= now)).all()
+                                                      LadderChallenge.expires_at <= now)
+                        .order_by(col(LadderChallenge.id)).with_for_update()).all()
         for c in lapsed:
             c.status, c.decided_at = "expired", now
             s.add(c)
@@ -398,7 +407,8 @@ def tick(sv: Services) -> list[str]:
             for fp in (c.challenger, c.challenged):
                 _tell(sv, s, fp, f"[{c.ladder}] challenge {c.id} lapsed", text, f"expired-{c.id}")
             done.append(f"challenge {c.id} on {c.ladder} lapsed")
-        playing = s.exec(select(LadderChallenge).where(LadderChallenge.status == "accepted")).all()
+        playing = s.exec(select(LadderChallenge).where(LadderChallenge.status == "accepted")
+                         .order_by(col(LadderChallenge.id)).with_for_update()).all()
         for c in playing:
             game = s.get(Game, c.game_id)
             if game is not None and game.status in ENDED:
