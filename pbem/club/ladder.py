@@ -177,9 +177,12 @@ def run_command(sv: Services, name: str, fingerprint: str, verb: str, args: list
             busy = _live(s, name, fingerprint, ("accepted",))
             if busy:
                 raise ServerError(f"your ladder game {busy[0].game_id} is still being played; leave once it is over")
-            for c in _live(s, name, fingerprint, ("open",)):
+            for c in _live(s, name, fingerprint, ("open",)):  # withdrawn: the other player is told
                 c.status, c.decided_at = "declined", now
                 s.add(c)
+                other = c.challenged if c.challenger == fingerprint else c.challenger
+                _tell(sv, s, other, f"[{name}] challenge {c.id} withdrawn",
+                      f"{_label(s, fingerprint)} left ladder {name}; challenge {c.id} is withdrawn.\n", f"left-{c.id}")
             s.delete(mine)
             _renumber(s, [r for r in rungs if r is not mine])
             s.commit()

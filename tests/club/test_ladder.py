@@ -237,3 +237,19 @@ def test_the_gm_makes_and_shows_a_ladder_from_the_command_line(gm_server, member
     assert "  1. Alice (SHA256:" in r.output and "@" not in r.output
     r = club_cli(home, "ladder", "new", "club-duel", "--rules", "duel")
     assert r.exit_code != 0 and "exists already" in r.output
+
+
+def test_leaving_withdraws_open_challenges_and_hostile_headers_lose_nothing(club, member_keys):
+    k = member_keys
+    assert _send(club, k["carol"], "CHALLENGE bob\n", who="carol").reasons[0].startswith("challenge 1:")
+    assert _send(club, k["carol"], "LEAVE\n", who="carol").status == "accepted"
+    assert "challenge 1 withdrawn" in _mails_to(club, "bob@club.test")[-1][0]
+    assert _places(club) == ["alice", "bob", "dave"]
+    # a ladder name of control characters and a thousand letters, a thousand lines: answered, nothing done
+    for name in ("x" * 1000, "a\x01b", "duel-ladder\u202e"):
+        v = _send(club, k["dave"], "JOIN\n", who="dave", ladder_name=name)
+        assert v.status == "rejected" and "there is no ladder" in v.reasons[0], v.reasons
+    v = _send(club, k["dave"], "CHALLENGE " + "z" * 5000 + "\n" + "LEAVE\n" * 1000, who="dave")
+    # one malformed line and the whole file does nothing (dave does not leave)
+    assert v.status == "rejected" and len(v.reasons) == 1 and "CHALLENGE names a player" in v.reasons[0]
+    assert _places(club) == ["alice", "bob", "dave"]
