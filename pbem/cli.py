@@ -406,6 +406,40 @@ def ladder_show(ctx, name, as_json):
         click.echo(show(server.services, name), nl=False)
 
 
+@main.group("tournament")
+def tournament_group():
+    """Round-robin tournaments: two games per pair (sides swapped), standings mailed after each round."""
+
+
+@tournament_group.command("new")
+@click.argument("name")
+@click.option("--rules", "ruleset", required=True, help="The ruleset every game is played with.")
+@click.option("--scenario", default="", help="The scenario (default: the ruleset's first).")
+@click.option("--players", required=True, help="Club members, comma-separated: key fingerprints or addresses.")
+@click.pass_context
+def tournament_new(ctx, name, ruleset, scenario, players):
+    """Make the round-robin tournament NAME and start its first round."""
+    from pbem.club.tournament import new_tournament
+
+    who = [p.strip() for p in players.split(",") if p.strip()]
+    click.echo(new_tournament(_server(ctx).services, name, ruleset, scenario, who))
+
+
+@tournament_group.command("standings")
+@click.argument("name")
+@click.option("--json", "as_json", is_flag=True, help="As JSON.")
+@click.pass_context
+def tournament_standings(ctx, name, as_json):
+    """NAME's standings: points (win 1, draw 1/2), then the Sonneborn-Berger tie-break."""
+    from pbem.club.tournament import standings, table
+
+    server = _server(ctx)
+    if as_json:
+        click.echo(json.dumps(standings(server.services, name), indent=2))
+    else:
+        click.echo(table(server.services, name), nl=False)
+
+
 @club_group.command("void")
 @click.argument("game_id")
 @click.option("--reason", required=True, help="Why: it goes into the game's journal.")

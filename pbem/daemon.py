@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pbem import config
-from pbem.club import ladder
+from pbem.club import ladder, tournament
 from pbem.delivery import deliver
 from pbem.mail.inbound import read_capped
 from pbem.server import Server
@@ -111,7 +111,8 @@ def tick(server: Server) -> TickReport:
     for game_id in sorted(touched | set(server.deadlines.due_games())):
         report.resolved += server.resolution.advance(game_id)
     report.reminded = server.deadlines.remind()
-    for line in ladder.tick(server.services):  # lapsed challenges, finished ladder games (pbem.club.ladder)
+    # lapsed challenges, finished ladder and tournament games, tournament rounds (pbem.club)
+    for line in ladder.tick(server.services) + tournament.tick(server.services):
         log.info("%s", line)
     report.held = server.queries.held_games()
     report.sent, report.failed = deliver(server)

@@ -1,4 +1,5 @@
-"""club ladders: ladders, their rungs and challenges, and the replay table of game-less club commands (issue 20)
+"""club ladders and tournaments: ladders, rungs, challenges, round-robin tournaments and their games, and the
+replay table of game-less club commands (issue 20)
 
 Revision ID: 0010
 Revises: 0009
@@ -73,9 +74,37 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint('id'),
     )
     op.create_index(op.f('ix_ladder_challenge_ladder'), 'ladder_challenge', ['ladder'], unique=False)
+    op.create_table(
+        'tournament',
+        sa.Column('name', _s(64), nullable=False),
+        sa.Column('ruleset', _s(64), nullable=False),
+        sa.Column('scenario', _s(64), nullable=False),
+        sa.Column('schedule_json', sa.Text(), nullable=False),
+        sa.Column('round', sa.Integer(), nullable=False),
+        sa.Column('status', _s(16), nullable=False),
+        sa.Column('created_at', sqlmodel.sql.sqltypes.UTCDateTime(), nullable=False),
+        sa.PrimaryKeyConstraint('name'),
+    )
+    op.create_table(
+        'tournament_game',
+        sa.Column('id', sa.Integer(), nullable=False),
+        sa.Column('tournament', _s(64), nullable=False),
+        sa.Column('round', sa.Integer(), nullable=False),
+        sa.Column('game_id', _s(64), nullable=False),
+        sa.Column('first', _s(80), nullable=False),
+        sa.Column('second', _s(80), nullable=False),
+        sa.Column('done', sa.Boolean(), nullable=False),
+        sa.Column('winner', _s(80), nullable=False),
+        sa.ForeignKeyConstraint(['tournament'], ['tournament.name']),
+        sa.PrimaryKeyConstraint('id'),
+    )
+    op.create_index(op.f('ix_tournament_game_tournament'), 'tournament_game', ['tournament'], unique=False)
 
 
 def downgrade() -> None:
+    op.drop_index(op.f('ix_tournament_game_tournament'), table_name='tournament_game')
+    op.drop_table('tournament_game')
+    op.drop_table('tournament')
     op.drop_index(op.f('ix_ladder_challenge_ladder'), table_name='ladder_challenge')
     op.drop_table('ladder_challenge')
     op.drop_index(op.f('ix_ladder_rung_ladder'), table_name='ladder_rung')

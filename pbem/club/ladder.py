@@ -118,7 +118,7 @@ def _label(s: Session, fingerprint: str) -> str:
     return f"{p.name} ({fingerprint})" if p is not None and p.name else fingerprint
 
 
-def _name(s: Session, fingerprint: str) -> str:
+def name_of(s: Session, fingerprint: str) -> str:
     p = s.get(Player, fingerprint)
     return p.name if p is not None and p.name else fingerprint
 
@@ -181,7 +181,7 @@ def run_command(sv: Services, name: str, fingerprint: str, verb: str, args: list
                 c.status, c.decided_at = "declined", now
                 s.add(c)
                 other = c.challenged if c.challenger == fingerprint else c.challenger
-                _tell(sv, s, other, f"[{name}] challenge {c.id} withdrawn",
+                tell(sv, s, other, f"[{name}] challenge {c.id} withdrawn",
                       f"{_label(s, fingerprint)} left ladder {name}; challenge {c.id} is withdrawn.\n", f"left-{c.id}")
             s.delete(mine)
             _renumber(s, [r for r in rungs if r is not mine])
@@ -191,7 +191,7 @@ def run_command(sv: Services, name: str, fingerprint: str, verb: str, args: list
             c = _challenge_to(s, name, fingerprint, int(args[0]))
             c.status, c.decided_at = "declined", now
             s.add(c)
-            _tell(sv, s, c.challenger, f"[{name}] challenge {c.id} declined",
+            tell(sv, s, c.challenger, f"[{name}] challenge {c.id} declined",
                   f"{_label(s, fingerprint)} declined your challenge {c.id} on ladder {name}.\n", f"declined-{c.id}")
             s.commit()
             return f"you declined challenge {c.id}"
@@ -281,7 +281,7 @@ def _challenge(sv: Services, s: Session, lad: Ladder, rungs: list[LadderRung], m
     s.add(c)
     s.flush()
     assert c.id is not None
-    _tell(sv, s, target.fingerprint, f"[{lad.name}] {_name(s, mine.fingerprint)} challenges you (challenge {c.id})",
+    tell(sv, s, target.fingerprint, f"[{lad.name}] {name_of(s, mine.fingerprint)} challenges you (challenge {c.id})",
           f"{_label(s, mine.fingerprint)} (place {mine.place}) challenges you (place {target.place}) on ladder "
           f"{lad.name}.\nAnswer with a signed command file:\n\nPBEM-COMMAND 1\nLadder: {lad.name}\n\nACCEPT {c.id}\n\n"
           f"(or DECLINE {c.id}) before {aware(c.expires_at):%Y-%m-%d %H:%M} UTC, when the challenge lapses.\n",
@@ -334,7 +334,7 @@ def _accept(sv: Services, name: str, fingerprint: str, number: int) -> str:
         s.commit()
         ruleset, scenario = lad.ruleset, lad.scenario
     try:
-        names = _make_game(sv, game_id, ruleset, scenario, f"Ladder {name}: challenge {number}",
+        names = make_game(sv, game_id, ruleset, scenario, f"Ladder {name}: challenge {number}",
                            [players[first], players[c.challenged if first == c.challenger else c.challenger]])
     except ServerError:
         with sv.deps.session() as s:  # the challenge stays open: the GM can mend what failed
@@ -345,7 +345,7 @@ def _accept(sv: Services, name: str, fingerprint: str, number: int) -> str:
             s.commit()
         raise
     with sv.deps.session() as s:
-        _tell(sv, s, c.challenger, f"[{name}] challenge {c.id} accepted: game {game_id}",
+        tell(sv, s, c.challenger, f"[{name}] challenge {c.id} accepted: game {game_id}",
               f"{_label(s, fingerprint)} accepted your challenge {c.id}; game {game_id} has started "
               f"(you play {names[0] if first == c.challenger else names[1]}). Your first sitrep follows.\n",
               f"accepted-{c.id}")
@@ -353,7 +353,7 @@ def _accept(sv: Services, name: str, fingerprint: str, number: int) -> str:
     return f"challenge {c.id} accepted: game {game_id} started; you play {names[0] if first == fingerprint else names[1]}"
 
 
-def _make_game(sv: Services, game_id: str, ruleset: str, scenario: str, title: str,
+def make_game(sv: Services, game_id: str, ruleset: str, scenario: str, title: str,
                players: list[Player | None]) -> list[str]:
     """Make and start a two-seat game, the players seated in seat order; return the seats' names."""
     from pbem.services.lifecycle import GameLifecycle
@@ -373,7 +373,7 @@ def _make_game(sv: Services, game_id: str, ruleset: str, scenario: str, title: s
     return names
 
 
-def _tell(sv: Services, s: Session, fingerprint: str, subject: str, text: str, tag: str) -> None:
+def tell(sv: Services, s: Session, fingerprint: str, subject: str, text: str, tag: str) -> None:
     p = s.get(Player, fingerprint)
     if p is None or not p.email:
         return
@@ -408,7 +408,7 @@ def tick(sv: Services) -> list[str]:
             text = (f"Challenge {c.id} on ladder {c.ladder} ({_label(s, c.challenger)} -> {_label(s, c.challenged)}) "
                     "was not answered in time and has lapsed; the ladder is unchanged.\n")
             for fp in (c.challenger, c.challenged):
-                _tell(sv, s, fp, f"[{c.ladder}] challenge {c.id} lapsed", text, f"expired-{c.id}")
+                tell(sv, s, fp, f"[{c.ladder}] challenge {c.id} lapsed", text, f"expired-{c.id}")
             done.append(f"challenge {c.id} on {c.ladder} lapsed")
         playing = s.exec(select(LadderChallenge).where(LadderChallenge.status == "accepted")
                          .order_by(col(LadderChallenge.id)).with_for_update()).all()
@@ -420,15 +420,18 @@ def tick(sv: Services) -> list[str]:
     return done
 
 
-def _settle(sv: Services, s: Session, c: LadderChallenge, game: Game, now: datetime) -> str:
+def winner_of(sv: Services, s: Session, game: Game) -> str:
+    """The (current) key of the player who won a finished game by its rules; "" for a draw or a GM's end."""
     ruleset, state = sv.states.load(game)
     outcome = ruleset.outcome(state)
-    ids = identities(s)
-    winner = ""
-    if outcome is not None and outcome.winner is not None:
-        seat = s.exec(select(Seat).where(Seat.game_id == game.id, Seat.side == outcome.winner)).first()
-        if seat is not None:
-            winner = ids.get(seat.fingerprint, seat.fingerprint)
+    if outcome is None or outcome.winner is None:
+        return ""
+    seat = s.exec(select(Seat).where(Seat.game_id == game.id, Seat.side == outcome.winner)).first()
+    return identities(s).get(seat.fingerprint, seat.fingerprint) if seat is not None else ""
+
+
+def _settle(sv: Services, s: Session, c: LadderChallenge, game: Game, now: datetime) -> str:
+    winner = winner_of(sv, s, game)
     c.status, c.winner = "done", winner
     s.add(c)
     rungs = _rungs(s, c.ladder)
@@ -437,7 +440,7 @@ def _settle(sv: Services, s: Session, c: LadderChallenge, game: Game, now: datet
     what = "a draw: the ladder is unchanged"
     if winner in places and loser in places:
         w, lo = places[winner], places[loser]
-        what = f"{_name(s, winner)} won"
+        what = f"{name_of(s, winner)} won"
         if w.place > lo.place:
             taken = lo.place
             order = [r for r in rungs if r is not w]
@@ -448,6 +451,6 @@ def _settle(sv: Services, s: Session, c: LadderChallenge, game: Game, now: datet
             what += ": the ladder is unchanged"
     table = "\n".join(f"{r.place:>3}. {_label(s, r.fingerprint)}" for r in sorted(rungs, key=lambda r: r.place))
     for fp in (c.challenger, c.challenged):
-        _tell(sv, s, fp, f"[{c.ladder}] game {game.id}: {what}", f"Game {game.id} is over: {what}.\n\n{table}\n",
+        tell(sv, s, fp, f"[{c.ladder}] game {game.id}: {what}", f"Game {game.id} is over: {what}.\n\n{table}\n",
               f"done-{c.id}")
     return f"ladder {c.ladder}, game {game.id}: {what}"

@@ -283,3 +283,29 @@ class LadderChallenge(SQLModel, table=True):
     game_id: str = Field(default="", max_length=64)
     first_seat: str = Field(default="", max_length=80)  # who holds the game's first seat (alternates per pair)
     winner: str = Field(default="", max_length=80)  # a fingerprint; "" for a draw
+
+
+class Tournament(SQLModel, table=True):
+    """A round-robin tournament: every pair meets once a round-set, in two games with the sides swapped."""
+
+    name: str = Field(primary_key=True, max_length=64)
+    ruleset: str = Field(max_length=64)
+    scenario: str = Field(default="", max_length=64)
+    schedule_json: str = Field(default="[]", sa_column=Column(Text, nullable=False))  # rounds of [fp, fp] pairs
+    round: int = 0  # the round being played (1 is the first); past the last once finished
+    status: str = Field(default="playing", max_length=16)  # playing | finished
+    created_at: datetime
+
+
+class TournamentGame(SQLModel, table=True):
+    """One game of a tournament: its round, who holds the first seat and who the second, and the result."""
+
+    __tablename__ = "tournament_game"
+    id: Optional[int] = Field(default=None, primary_key=True)
+    tournament: str = Field(foreign_key="tournament.name", index=True, max_length=64)
+    round: int
+    game_id: str = Field(max_length=64)
+    first: str = Field(max_length=80)
+    second: str = Field(max_length=80)
+    done: bool = False
+    winner: str = Field(default="", max_length=80)  # a fingerprint; "" for a draw
