@@ -27,7 +27,7 @@ from pbem.journal import local_time
 from pbem.mail.inbound import (HEADER_CAP, Capped, Inbound, MailError, SignedText, header_block, read_message,
                                size_of)
 from pbem.store.claim import claim_game_for_intake
-from pbem.store.models import ClubCommand, Game, Journal, Player, Seat, Submission
+from pbem.store.models import ClubCommand, Game, Journal, Ladder, Player, Seat, Submission
 from pbem.store.times import aware
 
 
@@ -478,12 +478,10 @@ class CheckCommands(Handler):
         if problems:
             raise Reject(problems)
 
-
     @staticmethod
     def _club(msg: Message, ctx: IntakeContext) -> None:
         """A club command file: known ladder verbs with their arguments, a ladder that exists, never replayed."""
-        from pbem.club.ladder import arguments_problem
-        from pbem.store.models import Ladder
+        from pbem.club.ladder import arguments_problem  # on use: the club imports the services
 
         assert msg.file is not None
         problems = []
