@@ -346,6 +346,100 @@ def club_newkey(ctx, who, keyfile):
     click.echo(new_key(server.services, fingerprint, Path(keyfile).read_text(), "the GM"))
 
 
+@club_group.command("add")
+@click.argument("email")
+@click.argument("keyfile", type=click.Path(exists=True, dir_okay=False))
+@click.option("--name", default="", help="The name shown in lists and ladders (default: the address's name).")
+@click.option("--tz", default="UTC", show_default=True, help="The player's own time zone.")
+@click.pass_context
+def club_add(ctx, email, keyfile, name, tz):
+    """Make a club member of the key KEYFILE (an OpenSSH public key) at EMAIL, before any game of theirs."""
+    from pbem.club.ladder import add_member
+
+    click.echo(add_member(_server(ctx).services, email, Path(keyfile).read_text(), name=name, tz=tz))
+
+
+@main.group("ladder")
+def ladder_group():
+    """Club ladders: players challenge those a few places above them by signed mail (Ladder: NAME files)."""
+
+
+@ladder_group.command("new")
+@click.argument("name")
+@click.option("--rules", "ruleset", required=True, help="The ruleset every game of the ladder is played with.")
+@click.option("--scenario", default="", help="The scenario (default: the ruleset's first).")
+@click.option("--above", type=int, default=3, show_default=True, help="Places up a player may challenge.")
+@click.option("--open", "open_max", type=int, default=2, show_default=True,
+              help="Challenges a player may have under way at once.")
+@click.option("--cooldown-days", type=float, default=7.0, show_default=True,
+              help="Days before challenging the same player again.")
+@click.option("--expire-days", type=float, default=7.0, show_default=True,
+              help="Days an unanswered challenge stays open.")
+@click.option("--min-reliability", type=float, default=0.0, show_default=True,
+              help="The reliability score (0-100) a challenger needs.")
+@click.option("--sides", type=click.Choice(["alternate"]), default="alternate", show_default=True,
+              help="How sides are given: alternating between the pair's games.")
+@click.pass_context
+def ladder_new(ctx, name, ruleset, scenario, above, open_max, cooldown_days, expire_days, min_reliability, sides):
+    """Make the ladder NAME."""
+    from pbem.club.ladder import new_ladder
+
+    row = new_ladder(_server(ctx).services, name, ruleset, scenario, above=above, open_max=open_max,
+                     cooldown_days=cooldown_days, expire_days=expire_days, min_reliability=min_reliability,
+                     sides=sides)
+    click.echo(f"ladder {row.name}: {row.ruleset}/{row.scenario}; players send 'PBEM-COMMAND 1' files with "
+               f"'Ladder: {row.name}' and JOIN, CHALLENGE <player>, ACCEPT <n>, DECLINE <n>, LEAVE")
+
+
+@ladder_group.command("show")
+@click.argument("name")
+@click.option("--json", "as_json", is_flag=True, help="The standings as JSON.")
+@click.pass_context
+def ladder_show(ctx, name, as_json):
+    """The ladder NAME: its limits, standings and challenges under way."""
+    from pbem.club.ladder import show, standings
+
+    server = _server(ctx)
+    if as_json:
+        click.echo(json.dumps(standings(server.services, name), indent=2))
+    else:
+        click.echo(show(server.services, name), nl=False)
+
+
+@main.group("tournament")
+def tournament_group():
+    """Round-robin tournaments: two games per pair (sides swapped), standings mailed after each round."""
+
+
+@tournament_group.command("new")
+@click.argument("name")
+@click.option("--rules", "ruleset", required=True, help="The ruleset every game is played with.")
+@click.option("--scenario", default="", help="The scenario (default: the ruleset's first).")
+@click.option("--players", required=True, help="Club members, comma-separated: key fingerprints or addresses.")
+@click.pass_context
+def tournament_new(ctx, name, ruleset, scenario, players):
+    """Make the round-robin tournament NAME and start its first round."""
+    from pbem.club.tournament import new_tournament
+
+    who = [p.strip() for p in players.split(",") if p.strip()]
+    click.echo(new_tournament(_server(ctx).services, name, ruleset, scenario, who))
+
+
+@tournament_group.command("standings")
+@click.argument("name")
+@click.option("--json", "as_json", is_flag=True, help="As JSON.")
+@click.pass_context
+def tournament_standings(ctx, name, as_json):
+    """NAME's standings: points (win 1, draw 1/2), then the Sonneborn-Berger tie-break."""
+    from pbem.club.tournament import standings, table
+
+    server = _server(ctx)
+    if as_json:
+        click.echo(json.dumps(standings(server.services, name), indent=2))
+    else:
+        click.echo(table(server.services, name), nl=False)
+
+
 @club_group.command("void")
 @click.argument("game_id")
 @click.option("--reason", required=True, help="Why: it goes into the game's journal.")

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pbem import config
+from pbem.club import ladder, tournament
 from pbem.delivery import deliver
 from pbem.mail.inbound import read_capped
 from pbem.server import Server
@@ -110,6 +111,9 @@ def tick(server: Server) -> TickReport:
     for game_id in sorted(touched | set(server.deadlines.due_games())):
         report.resolved += server.resolution.advance(game_id)
     report.reminded = server.deadlines.remind()
+    # lapsed challenges, finished ladder and tournament games, tournament rounds (pbem.club)
+    for line in ladder.tick(server.services) + tournament.tick(server.services):
+        log.info("%s", line)
     report.held = server.queries.held_games()
     report.sent, report.failed = deliver(server)
     return report

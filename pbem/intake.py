@@ -27,7 +27,7 @@ from pbem.journal import local_time
 from pbem.mail.inbound import (HEADER_CAP, Capped, Inbound, MailError, SignedText, header_block, read_message,
                                size_of)
 from pbem.store.claim import claim_game_for_intake
-from pbem.store.models import Game, Journal, Seat, Submission
+from pbem.store.models import ClubCommand, Game, Journal, Ladder, Player, Seat, Submission
 from pbem.store.times import aware
 
 
@@ -84,6 +84,9 @@ class Message:
     by_gm: bool = False
     # Why the header's game or side was not found; told only once the signer is known (see VerifySignature).
     unknown: OrderProblem | None = None
+    # A club command file (a ``Ladder:`` header, no game): the ladder named, and the signer's player row.
+    ladder: str = ""
+    player: Player | None = None
 
     @property
     def size(self) -> int:
@@ -100,6 +103,8 @@ class Message:
         """Where a reply goes: the registered address once the signer is known, else the sender."""
         if self.seat is not None and self.key is not None:
             return self.seat.email
+        if self.player is not None and self.key is not None:
+            return self.player.email
         return self.mail.sender if self.mail and not self.mail.automatic else ""
 
 
@@ -298,6 +303,12 @@ class IdentifyGame(Handler):
 
     def process(self, msg, ctx):
         assert msg.file is not None
+        if msg.file.kind == "command" and "Ladder" in msg.file.header:
+            msg.ladder = msg.file.header["Ladder"]  # a club command file: no game, no side
+            if msg.file.game or msg.file.side:
+                msg.unknown = problem(Code.HEADER_BAD, "a club command file names a ladder and no game or "
+                                      "side: leave out the Game: and Side: lines")
+            return
         game = ctx.game(msg.file.game)
         if game is None:
             msg.unknown = problem(Code.GAME_UNKNOWN, f"there is no game {msg.file.game!r} on this server "
@@ -312,7 +323,7 @@ class IdentifySeat(Handler):
 
     def process(self, msg, ctx):
         assert msg.file is not None
-        if msg.game is None or (msg.file.kind == "command" and not msg.file.side):
+        if msg.ladder or msg.game is None or (msg.file.kind == "command" and not msg.file.side):
             return  # an unknown game, told after the signature; or a GM command: the GM's key decides
         seat = ctx.seat(msg.game.id, msg.file.side)
         if seat is None:
@@ -332,6 +343,9 @@ class VerifySignature(Handler):
         assert msg.signed is not None and msg.file is not None
         key = self._signer(msg)  # what a signature says on its own, the same for every game
         msg.signed_sha256 = hashlib.sha256(msg.file.text.encode()).hexdigest()
+        if msg.ladder:
+            self._club_signer(msg, ctx, key)
+            return
         if msg.unknown is None and msg.game is not None:
             if msg.seat is None:  # a GM command
                 if ctx.gm_key is not None and key.fingerprint == ctx.gm_key.fingerprint:
@@ -365,6 +379,22 @@ class VerifySignature(Handler):
                     break
         assert error is not None
         raise Reject([problem(Code(error.code), error.message)])
+
+    @staticmethod
+    def _club_signer(msg: Message, ctx: IntakeContext, key: sshsig.PublicKey) -> None:
+        """A club command file is signed by a club member's current key; a stranger gets :data:`STRANGER`."""
+        player = ctx.session.get(Player, key.fingerprint) if key.fingerprint else None
+        if player is None and key.fingerprint and ctx.session.exec(
+                select(Seat.id).where(Seat.fingerprint == key.fingerprint)).first() is not None:
+            from pbem.club.players import sync  # a seated key the club has not read yet
+
+            sync(ctx.session, ctx.now or datetime.now(UTC))
+            player = ctx.session.get(Player, key.fingerprint)
+        if player is None or player.replaced_by:
+            raise Reject([problem(Code.SIG_WRONG_KEY, STRANGER.format(fingerprint=key.fingerprint))])
+        msg.key, msg.player = key, player
+        if msg.unknown is not None:
+            raise Reject([msg.unknown])
 
     @staticmethod
     def _refuse(msg: Message, ctx: IntakeContext, key: sshsig.PublicKey) -> None:
@@ -412,9 +442,13 @@ class CheckCommands(Handler):
     description = "command files: known verbs with their arguments, allowed to the signer, never replayed"
 
     def process(self, msg, ctx):
-        assert msg.file is not None and msg.game is not None
+        assert msg.file is not None
         if msg.file.kind != "command":
             return
+        if msg.ladder:
+            self._club(msg, ctx)
+            return
+        assert msg.game is not None
         allowed = GM_VERBS if msg.by_gm else PLAYER_VERBS
         problems = []
         for line in msg.file.lines:
@@ -441,6 +475,34 @@ class CheckCommands(Handler):
         if ctx.signed_before(msg.game.id, msg.signed_sha256):
             problems.append(problem(Code.REPLAY, "this signed command file was already carried out once; "
                                     "sign a new one to repeat it"))
+        if problems:
+            raise Reject(problems)
+
+    @staticmethod
+    def _club(msg: Message, ctx: IntakeContext) -> None:
+        """A club command file: known ladder verbs with their arguments, a ladder that exists, never replayed."""
+        from pbem.club.ladder import arguments_problem  # on use: the club imports the services
+
+        assert msg.file is not None
+        problems = []
+        if ctx.session.get(Ladder, msg.ladder) is None:
+            problems.append(problem(Code.COMMAND_UNKNOWN, f"there is no ladder {msg.ladder[:64]!r} on this server "
+                                    "(check the Ladder: line of the header)"))
+        for line in msg.file.lines:
+            verb, args = line.verb, list(line.words[1:])
+            why = arguments_problem(verb, args)
+            if why:
+                problems.append(problem(Code.COMMAND_UNKNOWN, why, line_no=line.line_no, text=line.text))
+            msg.commands.append((verb, args))
+        if not msg.file.lines:
+            problems.append(problem(Code.COMMAND_UNKNOWN, "the command file holds no command"))
+        assert msg.key is not None
+        fp = msg.key.fingerprint
+        if (fp, msg.signed_sha256) in ctx.pending_signed or ctx.session.exec(
+                select(ClubCommand.id).where(ClubCommand.fingerprint == fp,
+                                             ClubCommand.signed_sha256 == msg.signed_sha256)).first() is not None:
+            problems.append(problem(Code.REPLAY, "this signed command file was already carried out once; to "
+                                    "repeat it, change it (a comment line will do) and sign it again"))
         if problems:
             raise Reject(problems)
 

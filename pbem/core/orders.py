@@ -111,7 +111,8 @@ def parse_order_file(text: str) -> tuple[OrderFile | None, list[OrderProblem]]:
             problems.append(OrderProblem(i + 1, rows[i], Code.HEADER_BAD, f"header {key!r} given twice"))
         header[key] = m.group(2).strip()
         i += 1
-    needed = HEADER_KEYS if kind == "orders" else ("Game",)
+    # a club command file names a ladder instead of a game (pbem.club.ladder)
+    needed = HEADER_KEYS if kind == "orders" else () if header.get("Ladder") else ("Game",)
     for key in needed:
         if not header.get(key):
             problems.append(OrderProblem(0, "", Code.HEADER_MISSING,

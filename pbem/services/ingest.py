@@ -21,6 +21,7 @@ from pbem.render import render_reply
 from pbem.services import replies
 from pbem.services.wiring import Services
 from pbem.store import writes as store_writes
+from pbem.store.models import ClubCommand
 
 # The loggers keep the names they had when this lived in the server: operators filter on them.
 log = logging.getLogger("pbem.server")
@@ -94,11 +95,14 @@ class IntakeService:
         verdicts = []
         for verdict, msg, sha in results:
             _log_decision(verdict)
-            if verdict.status == "accepted" and msg is not None and msg.commands:
+            if verdict.status == "accepted" and msg is not None and msg.ladder:
+                verdict.reasons = self._run_club(msg, sha)
+            elif verdict.status == "accepted" and msg is not None and msg.commands:
                 verdict.reasons = self._run_commands(msg, sha)
             verdicts.append(verdict)
         if advance:
-            for game_id in sorted({v.game for v, m, _ in results if v.status == "accepted" and not (m and m.commands)}):
+            for game_id in sorted({v.game for v, m, _ in results
+                                  if v.status == "accepted" and v.game and not (m and m.commands)}):
                 resolved = self.services.resolution.advance(game_id)
                 for v in verdicts:
                     if v.game == game_id and v.status == "accepted":
@@ -194,8 +198,13 @@ class IntakeService:
             kept = header_block(raw)  # the outbox keeps the bytes; the copy adds the relays' header lines
         else:
             status = "accepted"
-            assert msg.mail is not None and msg.game is not None and msg.file is not None
-            if msg.commands:
+            assert msg.mail is not None and msg.file is not None
+            if msg.ladder:
+                why = "club command"
+                self._club_recorded(ctx, msg, now)
+                verdict = Verdict("accepted", msg.mail.message_id, reasons=["club command"])
+            elif msg.commands:
+                assert msg.game is not None
                 # recorded before it runs: a signed command is carried out once, whatever happens next
                 writes.submissions.append(replies.submission_values(
                     msg, now, seat=msg.seat.name if msg.seat else "gm", turn=0, phase="command", current=False))
@@ -203,6 +212,7 @@ class IntakeService:
                 verdict = Verdict("accepted", msg.mail.message_id, msg.game.id,
                                   msg.seat.name if msg.seat else "gm", ["command"])
             else:
+                assert msg.game is not None
                 why = f"{len(msg.file.lines)} order line(s) for turn {msg.file.turn} {msg.file.phase}"
                 reason = replies.accept(outbox, msg, ctx, sha, now, writes)
                 verdict = Verdict("accepted", msg.mail.message_id, msg.game.id,
@@ -213,6 +223,54 @@ class IntakeService:
             seat=msg.seat.name if msg.seat else "")
         return verdict, msg, writes
 
+
+    @staticmethod
+    def _club_recorded(ctx: IntakeContext, msg: Message, now: datetime) -> None:
+        """A club command file is recorded before it runs (its own replay table): carried out once."""
+        assert msg.file is not None and msg.player is not None
+        assert msg.key is not None
+        ctx.session.add(ClubCommand(signed_sha256=msg.signed_sha256, fingerprint=msg.key.fingerprint,
+                                    ladder=msg.ladder, text=msg.file.text, created_at=now))
+        ctx.session.flush()
+        ctx.pending_signed.add((msg.key.fingerprint, msg.signed_sha256))
+
+    def _run_club(self, msg: Message, sha: str) -> list[str]:
+        """Carry out a club command file's lines in order; answer the player at their club address."""
+        from pbem.club import ladder
+
+        assert msg.file is not None and msg.mail is not None and msg.player is not None
+        results, problems = [], []
+        for n, (verb, args) in enumerate(msg.commands):
+            try:
+                results.append(ladder.run_command(self.services, msg.ladder, msg.player.fingerprint, verb, args))
+            except PbemError as exc:
+                line = msg.file.lines[n]
+                problems.append({"where": f"line {line.line_no}: {line.text!r}: ", "message": str(exc),
+                                 "rule": "", "code": Code.COMMAND_FORBIDDEN.value})
+        self._answer(msg, sha, results, problems, to=msg.player.email, where=f"ladder {msg.ladder}",
+                     by=msg.player.name or msg.player.fingerprint, game_id="")
+        return results + [f"failed: {p['where']}{p['message']}" for p in problems]
+
+    def _answer(self, msg: Message, sha: str, results: list[str], problems: list[dict[str, str]], *, to: str,
+                where: str, by: str, game_id: str) -> None:
+        assert msg.mail is not None
+        with self.deps.session() as s:
+            if problems:
+                ctx = {"game_id": game_id or where, "seat": by, "message_id": msg.mail.message_id, "subject": "",
+                       "hint": f"Carried out before the problem: {'; '.join(results) or 'nothing'}.",
+                       "problems": problems}
+                text, html = render_reply("reject", ctx)
+            else:
+                text = "COMMANDS CARRIED OUT\n\n" + "\n".join(f"- {r}" for r in results) + "\n"
+                html = "<ul>" + "".join(f"<li>{r}</li>" for r in results) + "</ul>"
+            if to:
+                done = f"{len(results)} carried out"
+                what = f"{len(problems)} problem{'' if len(problems) == 1 else 's'}, {done}" if problems else done
+                self.services.outbox.queue(s, kind="ack", to=to, subject=f"[{game_id or where}] commands: {by} — {what}",
+                                           text=text, html=html, msg_id=self.services.outbox.message_id("command", sha),
+                                           now=self.deps.clock(), game_id=game_id,
+                                           in_reply_to=msg.mail.message_id)
+            s.commit()
 
     def _run_commands(self, msg: Message, sha: str) -> list[str]:
         """Carry out the lines of a command file in order; reply with what each did (or why it failed)."""
@@ -228,23 +286,7 @@ class IntakeService:
                 problems.append({"where": f"line {line.line_no}: {line.text!r}: ", "message": str(exc),
                                  "rule": "", "code": Code.COMMAND_FORBIDDEN.value})
         to = self.deps.gm_address if msg.by_gm or msg.seat is None else msg.seat.email
-        with self.deps.session() as s:
-            if problems:
-                ctx = {"game_id": msg.game.id, "seat": by, "message_id": msg.mail.message_id, "subject": "",
-                       "hint": f"Carried out before the problem: {'; '.join(results) or 'nothing'}.",
-                       "problems": problems}
-                text, html = render_reply("reject", ctx)
-            else:
-                text = "COMMANDS CARRIED OUT\n\n" + "\n".join(f"- {r}" for r in results) + "\n"
-                html = "<ul>" + "".join(f"<li>{r}</li>" for r in results) + "</ul>"
-            if to:
-                done = f"{len(results)} carried out"
-                what = f"{len(problems)} problem{'' if len(problems) == 1 else 's'}, {done}" if problems else done
-                self.services.outbox.queue(s, kind="ack", to=to, subject=f"[{msg.game.id}] commands: {by} — {what}",
-                                           text=text, html=html, msg_id=self.services.outbox.message_id("command", sha),
-                                           now=self.deps.clock(), game_id=msg.game.id,
-                                           in_reply_to=msg.mail.message_id)
-            s.commit()
+        self._answer(msg, sha, results, problems, to=to, where=msg.game.id, by=by, game_id=msg.game.id)
         return results + [f"failed: {p['where']}{p['message']}" for p in problems]
 
 

@@ -225,3 +225,87 @@ class Rating(SQLModel, table=True):
     last_game: str = Field(default="", max_length=64)
     last_played: Optional[datetime] = None
     computed_at: datetime
+
+
+class ClubCommand(SQLModel, table=True):
+    """A signed club command file (one naming a ladder, not a game), kept once: the same text signed by the
+    same key sent again is a replay and is refused, whatever it asked for."""
+
+    __tablename__ = "club_command"
+    __table_args__ = (UniqueConstraint("fingerprint", "signed_sha256"),)
+    id: Optional[int] = Field(default=None, primary_key=True)
+    signed_sha256: str = Field(max_length=64)
+    fingerprint: str = Field(max_length=80)
+    ladder: str = Field(default="", max_length=64)
+    text: str = Field(default="", sa_column=Column(Text, nullable=False))
+    created_at: datetime
+
+
+class Ladder(SQLModel, table=True):
+    """A club ladder for one ruleset (and scenario): players climb it by challenging those above them."""
+
+    name: str = Field(primary_key=True, max_length=64)
+    ruleset: str = Field(max_length=64)
+    scenario: str = Field(default="", max_length=64)
+    above: int = 3  # a player may challenge at most this many places above their own
+    open_max: int = 2  # open challenges a player may have at once (made or received)
+    cooldown_days: float = 7.0  # before challenging the same player again
+    expire_days: float = 7.0  # an unanswered challenge lapses after this
+    min_reliability: float = 0.0  # the reliability score (0-100) a challenger needs
+    sides: str = Field(default="alternate", max_length=16)
+    created_at: datetime
+
+
+class LadderRung(SQLModel, table=True):
+    """A player's place on a ladder (1 is the top)."""
+
+    __tablename__ = "ladder_rung"
+    __table_args__ = (UniqueConstraint("ladder", "fingerprint"),)
+    id: Optional[int] = Field(default=None, primary_key=True)
+    ladder: str = Field(foreign_key="ladder.name", index=True, max_length=64)
+    fingerprint: str = Field(max_length=80)
+    place: int
+    joined_at: datetime
+
+
+class LadderChallenge(SQLModel, table=True):
+    """A challenge on a ladder: open, then declined, expired or accepted (a game), then done."""
+
+    __tablename__ = "ladder_challenge"
+    id: Optional[int] = Field(default=None, primary_key=True)
+    ladder: str = Field(foreign_key="ladder.name", index=True, max_length=64)
+    challenger: str = Field(max_length=80)
+    challenged: str = Field(max_length=80)
+    status: str = Field(default="open", max_length=16)  # open | accepted | declined | expired | done
+    created_at: datetime
+    expires_at: datetime
+    decided_at: Optional[datetime] = None
+    game_id: str = Field(default="", max_length=64)
+    first_seat: str = Field(default="", max_length=80)  # who holds the game's first seat (alternates per pair)
+    winner: str = Field(default="", max_length=80)  # a fingerprint; "" for a draw
+
+
+class Tournament(SQLModel, table=True):
+    """A round-robin tournament: every pair meets once a round-set, in two games with the sides swapped."""
+
+    name: str = Field(primary_key=True, max_length=64)
+    ruleset: str = Field(max_length=64)
+    scenario: str = Field(default="", max_length=64)
+    schedule_json: str = Field(default="[]", sa_column=Column(Text, nullable=False))  # rounds of [fp, fp] pairs
+    round: int = 0  # the round being played (1 is the first); past the last once finished
+    status: str = Field(default="playing", max_length=16)  # playing | finished
+    created_at: datetime
+
+
+class TournamentGame(SQLModel, table=True):
+    """One game of a tournament: its round, who holds the first seat and who the second, and the result."""
+
+    __tablename__ = "tournament_game"
+    id: Optional[int] = Field(default=None, primary_key=True)
+    tournament: str = Field(foreign_key="tournament.name", index=True, max_length=64)
+    round: int
+    game_id: str = Field(max_length=64)
+    first: str = Field(max_length=80)
+    second: str = Field(max_length=80)
+    done: bool = False
+    winner: str = Field(default="", max_length=80)  # a fingerprint; "" for a draw
