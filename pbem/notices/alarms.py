@@ -1,0 +1,90 @@
+"""Alarms: one mail per phase when a set share of a player's time is left and no orders have come.
+
+``PROFILE pref alarm 25`` rings when a quarter of the time is left.  The time is the seat's own: from when
+its clock started to its own deadline in a game with a time bank (``Seat.clock_start``/``clock_due``), else
+from when the phase opened (its first journal entry) to the game's deadline.  Once per seat and phase: the
+mail's Message-ID is made from the game, turn, phase and seat, and the outbox keeps Message-IDs unique.
+"""
+from __future__ import annotations
+
+import json
+from datetime import datetime
+
+from sqlalchemy import func
+from sqlmodel import Session, col, select
+
+from pbem.journal import local_time
+from pbem.notices import prefs as notice_prefs
+from pbem.services.deps import Deps
+from pbem.services.outbox import OutboxService
+from pbem.store.models import Game, Journal, Player, Seat, Submission
+from pbem.store.times import aware
+
+
+def share_left(start: datetime, deadline: datetime, now: datetime) -> float:
+    """The percentage of the time from ``start`` to ``deadline`` still left at ``now`` (0 past it)."""
+    total = (deadline - start).total_seconds()
+    if total <= 0:
+        return 0.0
+    return max(0.0, (deadline - now).total_seconds()) * 100.0 / total
+
+
+class Alarms:
+    """What the daemon asks each pass: whose alarm rings now."""
+
+    def __init__(self, deps: Deps, outbox: OutboxService) -> None:
+        self.deps, self.outbox = deps, outbox
+
+    def run(self) -> int:
+        """Queue the alarms due now; return how many were queued."""
+        now = self.deps.clock()
+        count = 0
+        with self.deps.session() as s:
+            wanting = {p.fingerprint: pr for p in s.exec(select(Player).where(col(Player.prefs_json).contains("alarm")))
+                       if (pr := notice_prefs.of_player(p)).alarm is not None}
+            if not wanting:
+                return 0
+            seats = s.exec(select(Seat, Game).join(Game, col(Game.id) == col(Seat.game_id)).where(
+                Game.status == "active", Game.window == "orders", col(Seat.fingerprint).in_(list(wanting)),
+                Seat.bot == "", Seat.email != "")).all()
+            for seat, game in seats:
+                count += self._ring(s, game, seat, wanting[seat.fingerprint].alarm or 0.0, now)
+            s.commit()
+        return count
+
+    def _ring(self, s: Session, game: Game, seat: Seat, share: float, now: datetime) -> int:
+        if seat.name not in json.loads(game.awaiting_json):
+            return 0
+        if game.clock and seat.clock_due is not None and seat.clock_start is not None:
+            start, deadline = aware(seat.clock_start), aware(seat.clock_due)
+        elif game.deadline is not None:
+            deadline = aware(game.deadline)
+            opened = s.exec(select(func.min(Journal.created_at)).where(
+                Journal.game_id == game.id, Journal.turn == game.turn, Journal.phase == game.phase)).first()
+            start = aware(opened) if opened is not None else now
+        else:
+            return 0
+        left = share_left(start, deadline, now)
+        if not 0 < left <= share:
+            return 0
+        if s.exec(select(Submission.id).where(Submission.game_id == game.id, Submission.seat == seat.name,
+                                              Submission.turn == game.turn, Submission.phase == game.phase,
+                                              Submission.current == True)).first() is not None:  # noqa: E712
+            return 0
+        when = local_time(deadline, seat.tz)
+        text = (f"Alarm: {left:.0f} % of your time is left for game {game.id}, turn {game.turn}, "
+                f"{game.phase_title or game.phase} (seat {seat.name}), and no orders have come.\n"
+                f"They are due {when}. `pbem orders {game.id} {seat.name}` prints a fresh order form.\n"
+                f"(You asked for this alarm with PROFILE pref alarm {share:g}; PROFILE pref alarm with no "
+                f"value stops it.)\n")
+        mid = self.outbox.message_id("alarm", game.id, game.turn, game.phase, seat.name)
+        return int(self.outbox.queue_once(s, kind="notice", to=seat.email,
+                                          subject=f"[{game.id}] alarm: {left:.0f} % of your time left",
+                                          text=text, html=f"<pre>{_escape(text)}</pre>", msg_id=mid, now=now,
+                                          game_id=game.id))
+
+
+def _escape(text: str) -> str:
+    from html import escape
+
+    return escape(text)
