@@ -2,7 +2,7 @@
 
 ``PROFILE pref alarm 25`` rings when a quarter of the time is left.  The time is the seat's own: from when
 its clock started to its own deadline in a game with a time bank (``Seat.clock_start``/``clock_due``), else
-from when the phase opened (its first journal entry) to the game's deadline.  Once per seat and phase: the
+from when the phase opened (the game's latest setup or resolution entry) to the game's deadline.  Once per seat and phase: the
 mail's Message-ID is made from the game, turn, phase and seat, and the outbox keeps Message-IDs unique.
 """
 from __future__ import annotations
@@ -59,8 +59,9 @@ class Alarms:
             start, deadline = aware(seat.clock_start), aware(seat.clock_due)
         elif game.deadline is not None:
             deadline = aware(game.deadline)
-            opened = s.exec(select(func.min(Journal.created_at)).where(
-                Journal.game_id == game.id, Journal.turn == game.turn, Journal.phase == game.phase)).first()
+            # the phase opened with the game's latest setup or resolution (a GM's entry since does not reopen it)
+            opened = s.exec(select(func.max(Journal.created_at)).where(
+                Journal.game_id == game.id, col(Journal.kind).in_(("setup", "resolve")))).first()
             start = aware(opened) if opened is not None else now
         else:
             return 0
