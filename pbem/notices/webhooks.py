@@ -171,7 +171,7 @@ class Poster:
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, req, fp, code, msg, headers, newurl):  # type: ignore[no-untyped-def]
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
         return None  # a redirect is answered as the error it is: a hook URL names where to post
 
 
