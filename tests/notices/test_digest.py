@@ -39,6 +39,7 @@ def test_a_digest_goes_once_a_local_day_at_the_chosen_hour_across_daylight_savin
         datetime(2026, 10, 25, 6, tzinfo=UTC),
         datetime(2026, 10, 26, 6, tzinfo=UTC), datetime(2026, 10, 27, 6, tzinfo=UTC)]
     assert len(mails_to(server, "alice@club.test", "sitrep")) == before  # never more often than she asked
+    assert not [m for m in mails_to(server, "alice@club.test", "notice") if "orders due" in m.subject]  # no reminders
     assert mails_to(server, "bob@club.test", "sitrep")  # bob still has his mail per phase
     with server.session() as s:  # alice's sitreps are stored as ever, and replay rebuilds them
         assert s.exec(select(Sitrep).where(Sitrep.seat == "east", Sitrep.game_id == "g3")).first() is not None
@@ -106,3 +107,17 @@ def test_back_to_a_mail_per_phase(server, clock, players):
     send(server, "g1", "east", k["alice"])
     send(server, "g1", "west", k["bob"])
     assert len(mails_to(server, "alice@club.test", "sitrep")) == 2
+
+
+def test_a_digest_player_gets_no_reminder_mail_a_phase_player_does(server, clock, players):
+    k = players
+    new_game(server, k, "g1", {"east": "alice", "west": "bob"})
+    new_game(server, k, "g2", {"east": "carol", "west": "bob"})
+    prefer(server, k, "alice", notices="digest")
+    walk(server, clock, 40)  # 12 h before the 48 h deadline nobody met
+
+    def reminders(who):
+        return [m for m in mails_to(server, f"{who}@club.test", "notice") if "orders due" in m.subject]
+
+    assert reminders("alice") == []
+    assert len(reminders("carol")) == 1
