@@ -132,9 +132,10 @@ def notices(server: Server, report: TickReport) -> None:
 
     deps, outbox = server.deps, server.services.outbox
     try:
+        # hooks first: a digest of the same pass then tells of a post that failed for good
+        report.hooks_posted, report.hooks_failed = Poster(deps).run()
         report.alarms = Alarms(deps, outbox).run()
         report.digests = Digests(deps, outbox, server.queries.order_form).run()
-        report.hooks_posted, report.hooks_failed = Poster(deps).run()
     except Exception:
         log.exception("notices failed this pass; the next pass tries again")
 

@@ -107,3 +107,26 @@ def test_a_hook_to_a_private_address_fails_without_posting(server, clock, player
     walk(server, clock, 1)
     [row] = hook_rows(server)
     assert row.state == "failed" and "local or private address" in row.last_error and hooks.posts == []
+
+
+def test_a_digest_player_reads_of_a_failed_hook_in_the_next_digest(server, clock, players, hooks):
+    from datetime import datetime
+
+    from tests.notices.conftest import composed
+
+    k = players
+    clock.now = datetime(2026, 11, 2, 10, 0, tzinfo=UTC)
+    allow_local(server, webhook_attempts=1)
+    new_game(server, k, "g1", {"east": "alice", "west": "bob"})
+    prefer(server, k, "alice", notices="digest", digest_hour="7", webhook=f"{hooks.url}/alice slack")
+    hooks.plan = [404]
+    next_phase(server, "g1", k)
+    walk(server, clock, 1)  # the hook fails for good; her digest of the day goes in the same pass, after it
+    [row] = hook_rows(server)
+    assert row.state == "failed" and hooks.posts[0][1] == {"text": hooks.posts[0][1]["text"]}
+    [digest] = mails_to(server, "alice@club.test", "digest")
+    text = composed(server, digest).get_body(("plain",)).get_content()
+    assert "Your web hook:" in text and "failed for game g1 after 1 tries: HTTP 404" in text
+    walk(server, clock, 24)
+    later = composed(server, mails_to(server, "alice@club.test", "digest")[-1]).get_body(("plain",)).get_content()
+    assert "Your web hook" not in later  # told once
