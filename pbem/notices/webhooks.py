@@ -83,6 +83,12 @@ def _insert_once(dialect: str) -> Insert:
     return sqlite_insert(hooks).on_conflict_do_nothing(index_elements=["key"]).returning(hooks.c.id)
 
 
+def shown_url(url: str) -> str:
+    """The URL as logs and mail show it: its scheme and host only (a hook's path often holds its token)."""
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.hostname or '?'}/…"
+
+
 def unshown_failures(s: Session, fingerprint: str) -> list[str]:
     """Lines telling the player of their hook's posts that failed for good since they were last told
     (marked told: each failure is shown once)."""
@@ -92,7 +98,7 @@ def unshown_failures(s: Session, fingerprint: str) -> list[str]:
                                         Webhook.shown == False).order_by(col(Webhook.id))).all()  # noqa: E712
     lines = []
     for row in rows:
-        lines.append(f"Your web hook {row.url} failed for game {row.game_id} after {row.attempts} tries: "
+        lines.append(f"Your web hook {shown_url(row.url)} failed for game {row.game_id} after {row.attempts} tries: "
                      f"{row.last_error[:200]}")
         row.shown = True
         s.add(row)
@@ -126,7 +132,8 @@ class Poster:
                 elif live.attempts >= int(cfg["webhook_attempts"]):
                     live.state, live.last_error, live.not_before = "failed", error[:2000], None
                     failed += 1
-                    log.warning("web hook %s for game %s failed for good: %s", live.url, live.game_id, error)
+                    log.warning("web hook %s for game %s failed for good: %s", shown_url(live.url), live.game_id,
+                                error)
                 else:
                     live.state, live.last_error = "queued", error[:2000]
                     live.not_before = now + timedelta(minutes=4 ** (live.attempts - 1))

@@ -130,3 +130,9 @@ def test_a_digest_player_reads_of_a_failed_hook_in_the_next_digest(server, clock
     walk(server, clock, 24)
     later = composed(server, mails_to(server, "alice@club.test", "digest")[-1]).get_body(("plain",)).get_content()
     assert "Your web hook" not in later  # told once
+
+
+def test_a_hooks_token_is_never_shown():
+    from pbem.notices.webhooks import shown_url
+
+    assert shown_url("https://discord.com/api/webhooks/123/SECRET-TOKEN") == "https://discord.com/…"
