@@ -60,3 +60,17 @@ def of_player(player: Player | None) -> NoticePrefs:
 def of_fingerprint(s: Session, fingerprint: str) -> NoticePrefs:
     """The preferences of the player holding the key (the defaults for a key the club has no record of)."""
     return of_player(s.get(Player, fingerprint)) if fingerprint else NoticePrefs()
+
+
+def check(key: str, value: str) -> str:
+    """Why a notice preference's value cannot be read ("" if it can, or if ``key`` is not a notice's)."""
+    if not value or key not in ("notices", "digest_hour", "alarm", "webhook"):
+        return ""
+    p = parse({key: value})
+    ok = {"notices": p.mode == value.strip().lower(), "digest_hour": p.digest_hour is not None,
+          "alarm": p.alarm is not None,
+          "webhook": bool(p.webhook) and (len(value.split()) == 1 or p.webhook_format == value.split()[-1].lower())}
+    hint = {"notices": "phase or digest", "digest_hour": "a local hour, 0 to 23",
+            "alarm": "the percentage of your time left, e.g. 25",
+            "webhook": "an http(s) URL, then discord, slack, matrix or json"}
+    return "" if ok[key] else f"preference {key}: {hint[key]}, not {value[:60]!r}"

@@ -38,3 +38,19 @@ def test_two_daemons_finding_the_same_digest_due_queue_it_once(server, clock, pl
     assert two._one(alice, clock.now.date(), mid, clock.now) == 0  # its insert meets the first one's row
     assert len(mails_to(server, "alice@club.test", "digest")) == 1
     assert one.run() == 0 and two.run() == 0  # and a later pass that day sees it queued
+
+
+def test_a_notice_preference_that_cannot_be_read_is_refused_when_set(server, players):
+    import pytest
+
+    from pbem.notices.prefs import check
+    from pbem.services.records import ServerError
+
+    assert check("notices", "digest") == check("alarm", "25") == check("digest_hour", "7") == ""
+    assert check("webhook", "https://x.test/h matrix") == check("webhook", "https://x.test/h") == ""
+    assert check("colour", "red") == "" and check("alarm", "") == ""  # not a notice's; removing one
+    assert "phase or digest" in check("notices", "daily")
+    assert "discord, slack, matrix or json" in check("webhook", "https://x.test/h telegram")
+    new_game(server, players, "g1", {"east": "alice", "west": "bob"})
+    with pytest.raises(ServerError, match="a local hour, 0 to 23"):
+        prefer(server, players, "alice", digest_hour="25")
