@@ -223,6 +223,37 @@ class WebSection(Section):
         return v
 
 
+class NoticesSection(Section):
+    """How players hear of their games beside the per-phase sitrep (pbem.notices); each player chooses with
+    ``PROFILE pref notices phase|digest``, ``pref digest_hour``, ``pref alarm``, ``pref webhook``."""
+
+    #: the club's own hook: every seat's "your move" is posted there too ("" for none)
+    webhook_url: str = ""
+    webhook_format: str = "json"
+    #: let hooks post to loopback and private addresses (a club server should not: players name the URLs)
+    webhook_private: bool = False
+    #: seconds before a post is given up as failed (and retried)
+    webhook_timeout: float = Field(10.0, gt=0)
+    #: tries before a post fails for good; waits 1, 4, 16, 64 … minutes between them
+    webhook_attempts: int = Field(6, ge=1)
+    #: the local hour a digest goes when the player names none
+    digest_hour: int = Field(7, ge=0, le=23)
+
+    @field_validator("webhook_url")
+    @classmethod
+    def _check_url(cls, v: str) -> str:
+        if v and not re.match(r"^https?://[^/\s]+(/[^\s]*)?$", v):
+            raise ValueError(f"{v!r} is not an http(s) URL")
+        return v
+
+    @field_validator("webhook_format")
+    @classmethod
+    def _check_format(cls, v: str) -> str:
+        if v not in ("discord", "slack", "matrix", "json"):
+            raise ValueError(f"{v!r}: a hook's format is discord, slack, matrix or json")
+        return v
+
+
 class Config(Section):
     server: ServerSection = ServerSection()
     database: DatabaseSection = DatabaseSection()
@@ -232,6 +263,7 @@ class Config(Section):
     imap: ImapSection = ImapSection()
     lmtp: LmtpSection = LmtpSection()
     web: WebSection = WebSection()
+    notices: NoticesSection = NoticesSection()
 
 
 # every field of Config is a section (its annotation a Section subclass), which pydantic's types cannot say

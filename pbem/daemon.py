@@ -32,12 +32,19 @@ class TickReport:
     failed: int = 0
     held: list[str] = field(default_factory=list)
     reminded: int = 0
+    digests: int = 0
+    alarms: int = 0
+    hooks_posted: int = 0
+    hooks_failed: int = 0
 
     def line(self) -> str:
         v = ", ".join(f"{n} {k}" for k, n in sorted(self.verdicts.items())) or "none"
         held = f"; held: {', '.join(self.held)}" if self.held else ""
+        notices = (f"; {self.digests} digest(s), {self.alarms} alarm(s), web hooks {self.hooks_posted} posted, "
+                   f"{self.hooks_failed} failed" if self.digests or self.alarms or self.hooks_posted
+                   or self.hooks_failed else "")
         return (f"tick: {self.ingested} message(s) in ({v}); {self.resolved} phase(s) resolved; "
-                f"{self.reminded} reminder(s); {self.sent} sent, {self.failed} failed{held}")
+                f"{self.reminded} reminder(s); {self.sent} sent, {self.failed} failed{held}{notices}")
 
 
 #: Messages taken in one transaction from a Maildir or an IMAP poll.
@@ -114,9 +121,27 @@ def tick(server: Server) -> TickReport:
     # lapsed challenges, finished ladder and tournament games, tournament rounds (pbem.club)
     for line in ladder.tick(server.services) + tournament.tick(server.services):
         log.info("%s", line)
+    notices(server, report)
     report.held = server.queries.held_games()
     report.sent, report.failed = deliver(server)
     return report
+
+
+def notices(server: Server, report: TickReport) -> None:
+    """The notices players chose beside the per-phase sitrep (pbem.notices): alarms, digests, web hooks.
+    A failure here is logged and the pass goes on: mail already decided must still go."""
+    from pbem.notices.alarms import Alarms
+    from pbem.notices.digest import Digests
+    from pbem.notices.webhooks import Poster
+
+    deps, outbox = server.deps, server.services.outbox
+    try:
+        # hooks first: a digest of the same pass then tells of a post that failed for good
+        report.hooks_posted, report.hooks_failed = Poster(deps).run()
+        report.alarms = Alarms(deps, outbox).run()
+        report.digests = Digests(deps, outbox, server.queries.order_form).run()
+    except Exception:
+        log.exception("notices failed this pass; the next pass tries again")
 
 
 def warn_if_no_gm(home) -> None:
@@ -135,7 +160,8 @@ def banner(server: Server, interval: float) -> str:
 
 
 def _did_work(report: TickReport) -> bool:
-    return bool(report.ingested or report.resolved or report.sent or report.failed or report.reminded)
+    return bool(report.ingested or report.resolved or report.sent or report.failed or report.reminded
+                or report.digests or report.alarms or report.hooks_posted or report.hooks_failed)
 
 
 def run(server: Server, interval: float = 60.0) -> None:

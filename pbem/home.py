@@ -112,6 +112,18 @@ interrupt_hours = 12
 # # a running game's turns become public this many turns behind (0: only after the end)
 # archive_delay_turns = 0
 # rate_per_minute = 120
+
+# Notices beside the sitrep per phase: each player picks with PROFILE pref notices phase|digest, digest_hour,
+# alarm and webhook.  The club's own hook hears every seat's "your move" (discord, slack, matrix or json).
+# [notices]
+# webhook_url = "https://discord.com/api/webhooks/ID/TOKEN"
+# webhook_format = "discord"
+# # allow hooks to loopback and private addresses (players name the URLs: keep it off on a club server)
+# webhook_private = false
+# webhook_timeout = 10.0
+# webhook_attempts = 6
+# # the local hour a digest goes when the player names none
+# digest_hour = 7
 """
 
 

@@ -23,6 +23,7 @@ from sqlmodel import Session, col, select
 
 from pbem.contact import ContactError, check_address, check_tz
 from pbem.crypto import sshsig
+from pbem.notices import prefs as notice_prefs
 from pbem.services.records import ServerError, append_entry
 from pbem.services.wiring import Services
 from pbem.store.claim import claim_game
@@ -110,6 +111,8 @@ def set_profile(s: Session, player: Player, now: datetime, *, name: str | None =
         for key, value in prefs.items():
             if not _PREF.match(key) or len(value) > 200:
                 raise ServerError(f"preference {key[:40]!r}: a lower-case name and a value of at most 200 characters")
+            if problem := notice_prefs.check(key, value):  # pbem.notices reads these: say so now, not never
+                raise ServerError(problem)
             if value:
                 current[key] = value
             else:

@@ -8,6 +8,7 @@ from sqlalchemy import select as sa_select
 from sqlmodel import SQLModel, col, select
 
 from pbem.journal import local_time
+from pbem.notices import prefs as notice_prefs
 from pbem.services.deps import Deps
 from pbem.services.outbox import OutboxService
 from pbem.store.models import Game, Outbox, Seat, Submission
@@ -44,6 +45,8 @@ class Deadlines:
                 for seat in s.exec(select(Seat).where(Seat.game_id == game.id)).all():
                     if seat.name not in json.loads(game.awaiting_json) or seat.name in subs or seat.bot:
                         continue
+                    if notice_prefs.of_fingerprint(s, seat.fingerprint).digest:
+                        continue  # one mail a day, as the player chose; their alarm (pbem.notices) is theirs to set
                     deadline = aware(seat.clock_due) if game.clock and seat.clock_due is not None else latest
                     if deadline - timedelta(hours=game.remind_hours) > now or deadline < now:
                         continue

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
+from email.mime.text import MIMEText
 from html import escape
 from typing import Any
 from collections.abc import Mapping
@@ -20,9 +21,13 @@ from pbem.store.times import aware
 
 def outbox_row(*, kind: str, to: str, subject: str, text: str, html: str, msg_id: str, now: datetime,
                game_id: str = "", in_reply_to: str = "", png: bytes | None = None,
-               form: str | None = None, ack: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """The values of one queued message, ready to insert."""
+               form: str | None = None, ack: Mapping[str, Any] | None = None,
+               forms: list[list[str]] | None = None) -> dict[str, Any]:
+    """The values of one queued message, ready to insert (``forms``: more order forms, [file name, text],
+    as a digest of several games carries)."""
     parts: dict[str, Any] = {"text": text, "html": html, "form": form, "in_reply_to": in_reply_to}
+    if forms:
+        parts["forms"] = forms
     if ack is not None:  # kept to render the ack again should its phase resolve before it is sent
         parts["ack"] = ack
     return {"created_at": now, "game_id": game_id, "kind": kind, "to_addr": to, "subject": subject,
@@ -69,6 +74,12 @@ class OutboxService:
                        now=aware(row.created_at), game_id=row.game_id, kind=row.kind,
                        in_reply_to=parts.get("in_reply_to", ""), png=row.png, form=parts.get("form"),
                        key=self.deps.key)
+        for name, form in parts.get("forms", []):  # before the server's signature, after the body
+            attachment = MIMEText(form, "plain", "utf-8")
+            attachment.add_header("Content-Disposition", "attachment", filename=name)
+            payload = mail.get_payload()
+            assert isinstance(payload, list)
+            payload.insert(len(payload) - 1 if self.deps.key is not None else len(payload), attachment)
         return as_bytes(mail)
 
     def report_bounce(self, row: Outbox, error: str, *, hint: str | None = None) -> None:

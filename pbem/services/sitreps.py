@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from html import escape
 from datetime import datetime
 from typing import Any
 from collections.abc import Mapping
@@ -11,6 +12,8 @@ from sqlmodel import Session, col, select
 from pbem.clocks.seats import clock_line
 from pbem.core.play import orders_text
 from pbem.core.ruleset import Ruleset
+from pbem.notices import prefs as notice_prefs
+from pbem.notices import webhooks
 from pbem.journal import dumps, local_time, sitrep_context
 from pbem.pictures import render_png
 from pbem.render import render_sitrep, renderer_stamp
@@ -38,6 +41,14 @@ class BuiltSitrep:
     mail_html: str = ""
 
 
+def deadline_of(entries: list[dict[str, Any]], seat: str) -> tuple[datetime | None, Any]:
+    """The seat's deadline and bank as the latest of ``entries`` that names a deadline records them."""
+    # a game with a time bank records each seat's own deadline and clock beside the game's (pbem.clocks)
+    last: dict[str, Any] = next((e["payload"] for e in reversed(entries) if e["payload"].get("deadline")), {})
+    own = last.get("deadlines", {}).get(seat) or last.get("deadline")
+    return (datetime.fromisoformat(own) if own else None), last.get("banks", {}).get(seat)
+
+
 def build_sitrep(ruleset: Ruleset, game: Game, seat: Mapping[str, Any], state: Any,
                  entries: list[dict[str, Any]], server_key: str = "", web_link: str = "") -> BuiltSitrep:
     """Render one seat's sitrep from its view and the journal entries it covers.
@@ -46,11 +57,7 @@ def build_sitrep(ruleset: Ruleset, game: Game, seat: Mapping[str, Any], state: A
     so ``pbem replay`` can rebuild it byte for byte.  ``server_key`` is the fingerprint of the key
     that signs the server's mail, named in the footer so a player knows which key to expect.
     """
-    # a game with a time bank records each seat's own deadline and clock beside the game's (pbem.clocks)
-    last: dict[str, Any] = next((e["payload"] for e in reversed(entries) if e["payload"].get("deadline")), {})
-    own = last.get("deadlines", {}).get(seat["name"]) or last.get("deadline")
-    deadline = datetime.fromisoformat(own) if own else None
-    bank = last.get("banks", {}).get(seat["name"])
+    deadline, bank = deadline_of(entries, seat["name"])
     view = ruleset.view(state, seat["name"])
     phase = ruleset.phase(state)
     owes = phase is not None and (seat["name"] in phase.awaiting or seat["name"] in phase.optional)
@@ -124,6 +131,29 @@ class SitrepService:
             what = "final report" if over else f"turn {game.turn} {game.phase_title}"
             if not seat.email:  # a seat the rules' scripted player plays from the start: kept, mailed to nobody
                 continue
+            prefs = notice_prefs.of_fingerprint(s, seat.fingerprint)
+            if owes:  # the player's and the club's chats hear "your move" (pbem.notices.webhooks)
+                self._hooks(s, game, seat, prefs, deadline_of(entries, seat.name)[0])
+            if prefs.digest:  # the player reads it in tomorrow's digest (pbem.notices.digest)
+                continue
+            text, html = built.mail_text, built.mail_html
+            failures = webhooks.unshown_failures(s, seat.fingerprint)
+            if failures:  # the mail's footer only: the stored sitrep stays what replay rebuilds
+                text += "\n" + "\n".join(failures) + "\n"
+                html += "".join(f"<p><small>{escape(f)}</small></p>" for f in failures)
             self.outbox.queue(s, kind="sitrep", to=seat.email, subject=f"[{game.id}] {seat.name}: {what}",
-                              text=built.mail_text, html=built.mail_html, msg_id=mid, now=self.deps.clock(), game_id=game.id,
+                              text=text, html=html, msg_id=mid, now=self.deps.clock(), game_id=game.id,
                               png=built.png, form=built.form)
+
+    def _hooks(self, s: Session, game: Game, seat: Seat, prefs: notice_prefs.NoticePrefs,
+               deadline: datetime | None) -> None:
+        """Queue the "your move" posts of a seat that owes orders: to its player's hook and the club's."""
+        club = self.deps.home.section("notices")
+        hooks = [(prefs.webhook, prefs.webhook_format, seat.fingerprint)] if prefs.webhook else []
+        if club["webhook_url"]:
+            hooks.append((club["webhook_url"], club["webhook_format"], ""))
+        for url, fmt, fingerprint in hooks:
+            webhooks.queue_move(s, url=url, fmt=fmt, key=f"{fingerprint or 'club'}/{game.id}/{seat.name}/"
+                                f"{game.journal_head}", fingerprint=fingerprint, game_id=game.id, seat=seat.name,
+                                phase_title=f"turn {game.turn}, {game.phase_title or game.phase}",
+                                deadline=deadline, tz=seat.tz, now=self.deps.clock())

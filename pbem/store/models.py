@@ -309,3 +309,35 @@ class TournamentGame(SQLModel, table=True):
     second: str = Field(max_length=80)
     done: bool = False
     winner: str = Field(default="", max_length=80)  # a fingerprint; "" for a draw
+
+
+# ---------------------------------------------------------------- notices that fit real lives (pbem.notices)
+class Webhook(SQLModel, table=True):
+    """A post to a player's (or the club's) web hook, queued like mail: "your move in game X, due …".
+
+    Built from the game id, the seat, the phase title and the deadline only (nothing a seat may not know);
+    ``key`` makes it once per seat and phase opening; ``shown`` records that a failure was told to the player.
+    """
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    created_at: datetime
+    key: str = Field(index=True, unique=True, max_length=400)
+    fingerprint: str = Field(default="", index=True, max_length=80)  # the player's; "" for the club's hook
+    game_id: str = Field(default="", index=True, max_length=64)
+    url: str = Field(sa_column=Column(Text, nullable=False))
+    format: str = Field(default="json", max_length=16)  # discord | slack | matrix | json
+    body: str = Field(sa_column=Column(Text, nullable=False))  # the JSON posted
+    state: str = Field(default="queued", index=True, max_length=16)  # queued | sending | sent | failed
+    attempts: int = 0
+    not_before: Optional[datetime] = None
+    sent_at: Optional[datetime] = None
+    last_error: str = Field(default="", sa_column=Column(Text, nullable=False))
+    shown: bool = False
+
+
+class NoticeMark(SQLModel, table=True):
+    """When a player was last sent a notice of a kind (``digest``): a digest covers the sitreps since."""
+
+    fingerprint: str = Field(primary_key=True, max_length=80)
+    kind: str = Field(primary_key=True, max_length=16)
+    at: datetime
