@@ -12,7 +12,7 @@ translated: an order file means the same in every language, and replay does not 
 from __future__ import annotations
 
 import gettext as _gettext
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from functools import lru_cache
 from importlib import resources
 from zoneinfo import ZoneInfo
@@ -50,6 +50,11 @@ def effective(lang: str | None, default: str | None = None) -> str:
     return SOURCE
 
 
+def server_default(deps) -> str:
+    """The server's default language (``[server] lang``), for seats that chose none."""
+    return str(deps.home.section("server").get("lang") or SOURCE)
+
+
 @lru_cache(maxsize=16)
 def translations(lang: str) -> _gettext.NullTranslations:
     """The catalog of a language (English: none, the messages are the texts)."""
@@ -83,17 +88,17 @@ def local_time(when: datetime | None, tz: str, lang: str = SOURCE) -> str:
     from babel.dates import format_datetime
 
     if when.tzinfo is None:
-        when = when.replace(tzinfo=timezone.utc)
+        when = when.replace(tzinfo=UTC)
     try:
         zone = ZoneInfo(tz)
     except Exception:  # an unknown zone in the seat record: UTC rather than fail a sitrep
         zone, tz = ZoneInfo("UTC"), "UTC"
     pattern = "EEE d MMM y HH:mm"
-    utc = when.astimezone(timezone.utc)
+    utc = when.astimezone(UTC)
     if tz in ("UTC", ""):
-        return f"{format_datetime(utc, pattern, tzinfo=timezone.utc, locale=lang)} UTC"
+        return f"{format_datetime(utc, pattern, tzinfo=UTC, locale=lang)} UTC"
     return (f"{format_datetime(when, pattern, tzinfo=zone, locale=lang)} {tz} "
-            f"({format_datetime(utc, 'HH:mm', tzinfo=timezone.utc, locale=lang)} UTC)")
+            f"({format_datetime(utc, 'HH:mm', tzinfo=UTC, locale=lang)} UTC)")
 
 
 def number(value: float, lang: str = SOURCE) -> str:
@@ -103,3 +108,37 @@ def number(value: float, lang: str = SOURCE) -> str:
     from babel.numbers import format_decimal
 
     return format_decimal(value, locale=lang)
+
+
+def set_seat_lang(deps, game_id: str, seat: str, lang: str) -> str:
+    """Choose the language SIDE's player reads in GAME_ID (``--lang``); return it, checked."""
+    from sqlmodel import select
+
+    from pbem.core.errors import PbemError
+    from pbem.store.models import Seat
+
+    try:
+        code = check_lang(lang)
+    except LanguageError as exc:
+        raise PbemError(str(exc)) from None
+    with deps.session() as s:
+        row = s.exec(select(Seat).where(Seat.game_id == game_id, Seat.name == seat)).first()
+        if row is None:
+            raise PbemError(f"game {game_id} has no side {seat!r}")
+        row.lang = code
+        s.add(row)
+        s.commit()
+    return code
+
+
+def set_player_lang(s, fingerprint: str, lang: str) -> int:
+    """The language of every seat the key ``fingerprint`` holds (a player's ``PROFILE lang``); how many seats."""
+    from sqlmodel import select
+
+    from pbem.store.models import Seat
+
+    rows = s.exec(select(Seat).where(Seat.fingerprint == fingerprint)).all()
+    for row in rows:
+        row.lang = lang
+        s.add(row)
+    return len(rows)
