@@ -16,7 +16,7 @@ _PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|<code>.*?</code>|`[^`]*`|<[^>]+>")
 @lru_cache(maxsize=4)
 def english_fragments(lang: str) -> tuple[str, ...]:
     """The English runs of words of every message the ``lang`` catalog translates differently (placeholders,
-    markup and commands cut out; runs of two words or more, so that 'none' or 'orders' alone do not count)."""
+    markup and commands cut out; runs of two words of two letters or more, so that 'none', 'orders' or 'on d' do not count)."""
     with open(LOCALE / lang / "LC_MESSAGES" / "pbem.po", "rb") as f:
         cat = read_po(f, locale=lang)
     out = set()
@@ -30,7 +30,7 @@ def english_fragments(lang: str) -> tuple[str, ...]:
                 continue
             for run in _PLACEHOLDER.split(msgid):
                 run = run.strip(" —:;,.()\"'`")
-                if len(re.findall(r"[A-Za-z]+", run)) >= 2:
+                if len(re.findall(r"[A-Za-z]{2,}", run)) >= 2:
                     out.add(run)
     return tuple(sorted(out, key=len, reverse=True))
 
