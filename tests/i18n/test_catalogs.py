@@ -96,7 +96,7 @@ def test_plural_forms_for_1_2_5_21(lang):
     ngettext = i18n.ngettext(lang)
     problems, lines = PLURALS[lang]
     assert [ngettext("%(num)d problem", "%(num)d problems", n) % {"num": n} for n in counts] == problems
-    for n, expected in zip(counts, lines):  # the same rule in a template, through Jinja's {{ ngettext }}
+    for n, expected in zip(counts, lines, strict=True):  # the same rule in a template (Jinja's ngettext)
         ctx = {"game_id": "g", "seat": "east", "turn": 1, "phase": "fire", "replaced": "", "unchanged": False,
                "lines": [{"line_no": i + 1, "text": "FIRE 1"} for i in range(n)], "notes": [], "fingerprint": "k",
                "resolved": False, "completes": False, "deadline": "", "message_id": ""}

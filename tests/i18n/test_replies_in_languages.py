@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import email
 import email.policy
-from datetime import timedelta
 
 import pytest
-from click.testing import CliRunner
 from sqlmodel import select
 
 from pbem import i18n
@@ -99,7 +97,7 @@ def test_an_english_player_reads_english(server, duel_game, keys, clock):
     server.remind()
     got = mails(server, "east@players.test")
     assert {k for k, *_ in got} == {"sitrep", "notice"}
-    for kind, subject, text, _ in got:
+    for kind, _subject, text, _ in got:
         assert "Reminder: your orders for game g1" in text or kind != "notice"
         assert untranslated(text, "ru")  # the check finds English where there is English
     with server.session() as s:
