@@ -8,6 +8,18 @@ installed wheel carries working catalogs without a compile step).  English is th
 
 Order keywords, unit identifiers, phase keys and the machine tokens of subjects (``[GAME] REJECTED``) are never
 translated: an order file means the same in every language, and replay does not depend on one.
+
+After marking or changing a message (from the checkout, with the dev venv)::
+
+    pybabel extract -F babel.cfg -k _ -k gettext -k ngettext:1,2 --no-location --sort-output \
+        --project pbem --copyright-holder pbem -o pbem/locale/pbem.pot .
+    pybabel update -i pbem/locale/pbem.pot -d pbem/locale -D pbem --no-fuzzy-matching
+    (translate the new empty msgstr entries in each pbem.po)
+    pybabel compile -d pbem/locale -D pbem
+
+To add a language (say German): ``pybabel init -i pbem/locale/pbem.pot -d pbem/locale -D pbem -l de``, translate
+``pbem/locale/de/LC_MESSAGES/pbem.po`` (Babel writes its plural rule into the header) and compile: the language
+is offered as soon as its ``pbem.mo`` exists, and tests/i18n then fail on any message it leaves untranslated.
 """
 from __future__ import annotations
 

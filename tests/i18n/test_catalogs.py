@@ -15,7 +15,7 @@ from pbem.render import render_reply
 
 ROOT = Path(__file__).resolve().parents[2]  # the checkout: its code and templates are what is extracted
 LOCALE = ROOT / "pbem" / "locale"
-SHIPPED = ["ru", "pl"]
+SHIPPED = list(i18n.languages()[1:])  # every catalog found: a language added is checked from the start
 KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2)}
 
 
@@ -38,7 +38,7 @@ def catalog(lang: str):
 
 
 def test_the_shipped_languages_are_english_russian_and_polish():
-    assert i18n.languages() == ("en", "pl", "ru")
+    assert i18n.languages()[0] == "en" and {"ru", "pl"} <= set(SHIPPED)
 
 
 @pytest.mark.parametrize("lang", SHIPPED)
@@ -90,7 +90,7 @@ PLURALS = {  # problems, lines: 1, 2, 5, 21
 }
 
 
-@pytest.mark.parametrize("lang", [*SHIPPED, "en"])
+@pytest.mark.parametrize("lang", ["ru", "pl", "en"])
 def test_plural_forms_for_1_2_5_21(lang):
     counts = [1, 2, 5, 21]
     ngettext = i18n.ngettext(lang)
