@@ -239,6 +239,8 @@ def _gm_zone(server, tz: str | None) -> str:
         raise click.BadParameter(str(exc), param_hint="--tz") from None
 
 
+_LANG_OPTION = click.option("--lang", default=None,
+                            help="The language the player reads: en, ru or pl (default: the config's [server] lang).")
 _TZ_OPTION = click.option("--tz", default=None,
                           help="Show times in this zone (default: the config's [server] tz, else UTC).")
 
@@ -524,10 +526,15 @@ def player():
 @click.option("--key", "keyfile", required=True, type=click.Path(exists=True, dir_okay=False),
               help="OpenSSH public key file (ssh-ed25519), e.g. from `pbem keygen`.")
 @click.option("--tz", default="UTC", show_default=True, help="The player's time zone, e.g. Europe/Warsaw.")
+@_LANG_OPTION
 @click.pass_context
-def player_add(ctx, game_id, side, email, keyfile, tz):
+def player_add(ctx, game_id, side, email, keyfile, tz, lang):
     """Register the player of SIDE in GAME_ID."""
     server = _server(ctx)
+    if lang:  # before the seat is taken: the last player's seat starts the game and its first sitreps
+        from pbem.i18n import set_seat_lang
+
+        set_seat_lang(server.deps, game_id, side, lang)
     seat = server.lifecycle.add_player(game_id, side, email, Path(keyfile).read_text(), tz)
     click.echo(f"{game_id}/{seat.name}: {email} key {seat.fingerprint}")
     st = server.queries.status(game_id)
@@ -816,13 +823,21 @@ def gm_rollback(ctx, game_id, seq):
 @click.option("--key", "keyfile", default=None, type=click.Path(exists=True, dir_okay=False),
               help="A new public key: a new player (their vacation allowance starts again).")
 @click.option("--tz", default=None, help="The player's new time zone, e.g. Europe/Warsaw.")
+@_LANG_OPTION
 @click.pass_context
-def gm_replace(ctx, game_id, side, email, keyfile, tz):
-    """Change SIDE's player: a new address, key or zone, each optional; what is not given is kept."""
-    if email is None and keyfile is None and tz is None:
-        raise click.UsageError("give at least one of --email, --key and --tz")
+def gm_replace(ctx, game_id, side, email, keyfile, tz, lang):
+    """Change SIDE's player: a new address, key, zone or language, each optional; what is not given is kept."""
+    if email is None and keyfile is None and tz is None and lang is None:
+        raise click.UsageError("give at least one of --email, --key, --tz and --lang")
+    server = _server(ctx)
+    if lang is not None:
+        from pbem.i18n import set_seat_lang
+
+        click.echo(f"{game_id}/{side}: reads {set_seat_lang(server.deps, game_id, side, lang)}")
+        if email is None and keyfile is None and tz is None:
+            return
     pubkey = Path(keyfile).read_text() if keyfile else None
-    click.echo(_gm().replace_player(_server(ctx).services, game_id, side, email, pubkey, tz=tz))
+    click.echo(_gm().replace_player(server.services, game_id, side, email, pubkey, tz=tz))
 
 
 @gm.command("resend")

@@ -20,7 +20,7 @@ GM_VERBS = {"PAUSE": (0, 0), "RESUME": (0, 0), "EXTEND": (1, 1), "RESOLVE": (0, 
 # club play (pbem.club.players): NEWKEY <public key line>; PROFILE name|tz|email <value>, PROFILE pref <name> [<value>]
 # clocks (pbem.clocks): REST <weekday>... | REST none
 PLAYER_VERBS = {"VACATION": (1, 1), "NEWKEY": (2, 20), "PROFILE": (2, 40), "REST": (1, 7)}
-PROFILE_FIELDS = ("name", "tz", "email", "pref")
+PROFILE_FIELDS = ("name", "tz", "email", "pref", "lang")
 
 #: The most hours one EXTEND or VACATION may add (sixty days), and the largest journal sequence number.
 MAX_HOURS = 24 * 60
@@ -121,6 +121,13 @@ def profile_arguments(args: list[str]) -> list[str]:
     value = " ".join(args[1:])
     if field == "email":
         value = address_argument(value)
+    if field == "lang":  # the language the player reads (pbem.i18n)
+        from pbem.i18n import LanguageError, check_lang
+
+        try:
+            value = check_lang(value)
+        except LanguageError as exc:
+            raise ArgumentError(f"PROFILE lang: {exc}") from None
     if len(value) > 200:
         raise ArgumentError(f"PROFILE {field}: at most 200 characters")
     return [field, value]

@@ -53,6 +53,15 @@ class ServerSection(Section):
     gm_key: str = ""
     #: the GM's time zone: `pbem games` and `gm journal` show times in it
     tz: str = "UTC"
+    #: the language of players who chose none (pbem.i18n: en, ru, pl); each seat may choose its own
+    lang: str = "en"
+
+    @field_validator("lang")
+    @classmethod
+    def _check_lang(cls, v: str) -> str:
+        from pbem.i18n import check_lang
+
+        return check_lang(v)
 
     @field_validator("tz")
     @classmethod

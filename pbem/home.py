@@ -34,6 +34,9 @@ max_message_bytes = 1048576
 # gm_key = "gm.pub"
 # The GM's time zone: `pbem games` and `pbem gm journal` show times in it.
 # tz = "Europe/Warsaw"
+# The language of players who chose none (en, ru or pl); each chooses his own with
+# `player add --lang`, `gm replace --lang` or a signed `PROFILE lang ru`.
+# lang = "ru"
 
 [database]
 # SQLite in this folder by default; for PostgreSQL, say

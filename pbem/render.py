@@ -17,9 +17,11 @@ from importlib import resources
 from typing import Any, Mapping
 
 import jinja2
+from jinja2.ext import InternationalizationExtension
 from jinja2.sandbox import SandboxedEnvironment, SecurityError
 
 from pbem.core.errors import PbemError
+from pbem.i18n import SOURCE, translations
 
 #: The most items a template may make with ``*`` (a string or list repeated), and the largest power.
 MAX_REPEAT = 1_000_000
@@ -47,8 +49,18 @@ class Sandbox(SandboxedEnvironment):
         return super().call_binop(context, operator, left, right)
 
 
+class I18n(InternationalizationExtension):
+    """Jinja's i18n extension, English (the messages themselves) until a language's catalog is installed,
+    with new-style gettext: ``_("Game %(id)s", id=game.id)`` formats, and escapes its values in HTML."""
+
+    def __init__(self, environment: jinja2.Environment) -> None:
+        super().__init__(environment)
+        environment.install_gettext_translations(translations(SOURCE), newstyle=True)  # type: ignore[attr-defined]
+
+
 #: How every template is read; a test builds a plain environment with the same options to compare.
 OPTIONS: dict[str, Any] = dict(
+    extensions=[I18n],
     undefined=jinja2.StrictUndefined,  # a template that reaches for a missing field fails loudly
     trim_blocks=True,
     lstrip_blocks=True,
@@ -66,13 +78,18 @@ def loader(override_dir: str = "") -> jinja2.BaseLoader:
 
 
 @lru_cache(maxsize=64)
-def environment(override_dir: str = "") -> jinja2.Environment:
-    return Sandbox(
+def environment(override_dir: str = "", lang: str = "en") -> jinja2.Environment:
+    """The sandbox for one override folder and one language: ``_``, ``gettext``, ``ngettext`` and
+    ``{% trans %}`` use that language's catalog (pbem.i18n); English renders the messages themselves."""
+    env = Sandbox(
         loader=loader(override_dir),
         # the shipped templates change only with pbem itself; a GM's override folder is re-read when edited
         auto_reload=bool(override_dir),
         **OPTIONS,
     )
+    env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
+    env.globals["lang"] = lang
+    return env
 
 
 def _pick(env: jinja2.Environment, ruleset: str, name: str) -> jinja2.Template:
@@ -90,17 +107,19 @@ def _render(pick, context: Mapping[str, Any]) -> str:
         raise RenderError(f"template {name} failed: {exc.__class__.__name__}: {exc}"[:1000]) from exc
 
 
-def render_sitrep(ruleset: str, context: Mapping[str, Any], override_dir: str = "") -> tuple[str, str]:
-    """Return (text, html) of a sitrep."""
-    env = environment(override_dir)
+def render_sitrep(ruleset: str, context: Mapping[str, Any], override_dir: str = "", lang: str = SOURCE
+                  ) -> tuple[str, str]:
+    """Return (text, html) of a sitrep, in the reader's language."""
+    env = environment(override_dir, lang)
     text = _render(lambda: _pick(env, ruleset, "sitrep.txt.j2"), context)
     html = _render(lambda: _pick(env, ruleset, "sitrep.html.j2"), context)
     return text, html
 
 
-def render_reply(kind: str, context: Mapping[str, Any], override_dir: str = "") -> tuple[str, str]:
-    """Return (text, html) of an acknowledgement (``ack``) or rejection (``reject``)."""
-    env = environment(override_dir)
+def render_reply(kind: str, context: Mapping[str, Any], override_dir: str = "", lang: str = SOURCE
+                 ) -> tuple[str, str]:
+    """Return (text, html) of an acknowledgement (``ack``) or rejection (``reject``), in the reader's language."""
+    env = environment(override_dir, lang)
     return (_render(lambda: env.get_template(f"common/{kind}.txt.j2"), context),
             _render(lambda: env.get_template(f"common/{kind}.html.j2"), context))
 
@@ -110,3 +129,18 @@ def renderer_stamp() -> str:
     from importlib.metadata import version
 
     return f"pbem {version('pbem')}, Jinja2 {version('jinja2')}, Pillow {version('pillow')}"
+
+
+#: how a stamp names the language a sitrep was written in (English: not named, as before languages)
+LANG_MARK = ", lang "
+
+
+def stamp_with_lang(stamp: str, lang: str) -> str:
+    """The renderer stamp of a sitrep in ``lang``: replay reads the language back from it."""
+    return stamp if lang == SOURCE else f"{stamp}{LANG_MARK}{lang}"
+
+
+def stamp_lang(stamp: str) -> tuple[str, str]:
+    """(renderer, language) of a stored stamp."""
+    base, mark, lang = (stamp or "").rpartition(LANG_MARK)
+    return (base, lang) if mark else (stamp, SOURCE)

@@ -18,6 +18,7 @@ from pbem.core.dice import Roll
 from pbem.core.play import phase_dice, setup_dice
 from pbem.core.ruleset import Event
 from pbem.journal import GENESIS, entry_hash, events_json, rolls_json, seed_commitment, state_hash, zone_at
+from pbem.render import stamp_lang
 from pbem.server import Server
 from pbem.services.records import entry_dict, get_game, seat_dict
 from pbem.services.resolution import stored_orders
@@ -104,10 +105,13 @@ def replay(server: Server, game_id: str, progress=None) -> ReplayReport:
         # a zone the GM changed later was not the zone this sitrep was written in
         seat = {**seats[row.seat], "tz": zone_at(row.seat, seats[row.seat]["tz"],
                                                  [e["payload"] for e in entries if e["seq"] > row.seq])}
+        # each sitrep again in the language it was sent in, which its stamp names
+        renderer, lang = stamp_lang(row.renderer)
         built = build_sitrep(ruleset, game, seat, states[row.seq],
-                             [e for e in entries if row.from_seq <= e["seq"] <= row.seq], deps.key_fingerprint)
+                             [e for e in entries if row.from_seq <= e["seq"] <= row.seq], deps.key_fingerprint,
+                             lang=lang)
         checks: list[tuple[str, object, object]] = [("view", built.view_json, row.view_json)]
-        if row.renderer == RENDERER:
+        if renderer == RENDERER:
             checks += [("text", built.text, row.text), ("html", built.html, row.html), ("picture", built.png, row.png)]
         elif f"rendered by {row.renderer}" not in " ".join(report.notes):
             # Templates and the imaging library may change between versions; the game may not.

@@ -83,7 +83,8 @@ def test_shipped_templates_render_the_same_bytes_as_without_the_sandbox(ruleset,
     sandboxed = built()
     assert all(isinstance(env, render.Sandbox) for env in [render.environment("")])
     monkeypatch.setattr(render, "environment",
-                        lambda override_dir="": jinja2.Environment(loader=render.loader(override_dir), **render.OPTIONS))
+                        lambda override_dir="", lang="en": jinja2.Environment(loader=render.loader(override_dir),
+                                                                              **render.OPTIONS))
     assert built() == sandboxed
 
 

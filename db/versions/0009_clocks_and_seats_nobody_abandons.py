@@ -1,7 +1,7 @@
 """time banks per seat, rest days, civil disorder and scripted seats (issue 21)
 
 Revision ID: 0009
-Revises: 0007
+Revises: 0008
 """
 from alembic import op
 import sqlalchemy as sa

@@ -194,6 +194,12 @@ def profile_command(sv: Services, fingerprint: str, args: list[str]) -> str:
         if field == "pref":
             set_profile(s, player, now, prefs={args[1]: args[2]})
             what = f"preference {args[1]} {'set to ' + repr(args[2]) if args[2] else 'removed'}"
+        elif field == "lang":  # kept as a preference, and read by every seat the key holds (pbem.i18n)
+            from pbem.i18n import set_player_lang
+
+            set_profile(s, player, now, prefs={"lang": args[1]})
+            seats = set_player_lang(s, fingerprint, args[1])
+            what = f"language is now {args[1]!r} (in {seats} game{'' if seats == 1 else 's'})"
         else:
             set_profile(s, player, now, name=args[1] if field == "name" else None,
                         tz=args[1] if field == "tz" else None, email=args[1] if field == "email" else None)

@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import select as sa_select
 from sqlmodel import SQLModel, col, select
 
-from pbem.journal import local_time
+from pbem import i18n
 from pbem.notices import prefs as notice_prefs
 from pbem.services.deps import Deps
 from pbem.services.outbox import OutboxService
@@ -53,14 +53,21 @@ class Deadlines:
                     mid = self.outbox.message_id("remind", game.id, game.turn, game.phase, seat.name, iso(deadline))
                     if s.exec(select(Outbox.id).where(Outbox.message_id == mid)).first() is not None:
                         continue  # reminded already for this deadline
-                    when = local_time(deadline, seat.tz)
-                    grace = f" (and a grace period of {game.grace_hours:g} h)" if game.grace_hours else ""
-                    text = (f"Reminder: your orders for game {game.id}, turn {game.turn}, {game.phase_title} "
-                            f"are due {when}{grace}.\nReply to your latest sitrep with the signed order form; "
-                            f"`pbem orders {game.id} {seat.name}` prints a fresh one.\n")
+                    lang = i18n.effective(seat.lang, i18n.server_default(self.deps))
+                    _ = i18n.gettext(lang)
+                    when = i18n.local_time(deadline, seat.tz, lang)
+                    grace = _(" (and a grace period of %(hours)s h)") % {
+                        "hours": i18n.number(game.grace_hours, lang)} if game.grace_hours else ""
+                    text = (_("Reminder: your orders for game %(game)s, turn %(turn)s, %(phase)s are due %(when)s%(grace)s.")
+                            % {"game": game.id, "turn": game.turn, "phase": game.phase_title, "when": when,
+                               "grace": grace} + "\n"
+                            + _("Reply to your latest sitrep with the signed order form; "
+                                "`%(command)s` prints a fresh one.") % {"command": f"pbem orders {game.id} {seat.name}"}
+                            + "\n")
                     # once: another daemon's pass may queue the same reminder at the same moment
                     count += self.outbox.queue_once(s, kind="notice", to=seat.email,
-                                                    subject=f"[{game.id}] orders due {when}", text=text,
+                                                    subject=f"[{game.id}] " + _("orders due %(when)s") % {"when": when},
+                                                    text=text,
                                                     html=f"<p>{text}</p>", msg_id=mid, now=now, game_id=game.id)
             s.commit()
         return count

@@ -10,7 +10,7 @@ from typing import Any
 from sqlmodel import col, select
 
 from pbem.intake import IntakeContext, Message, Reject
-from pbem.journal import local_time
+from pbem import i18n
 from pbem.mail.inbound import LINE_CAP, header_block, one_line
 from pbem.render import render_reply
 from pbem.services.outbox import OutboxService, outbox_row
@@ -47,10 +47,12 @@ def failure_rows(outbox: OutboxService, sha: str, mid: str, sender: str, why: st
                  ) -> list[dict[str, Any]]:
     """The sender's and the GM's notices that intake failed on a message (kept, nothing applied)."""
     rows = []
-    text = ("pbem could not process your message because of an internal error. The message is kept, "
-            "nothing in it was applied, and the GM has been told. Please wait for the GM before resending.\n")
+    # the sender is not known to be a player yet: the server's language
+    _ = i18n.gettext(i18n.effective(None, i18n.server_default(outbox.deps)))
+    text = _("pbem could not process your message because of an internal error. The message is kept, "
+             "nothing in it was applied, and the GM has been told. Please wait for the GM before resending.") + "\n"
     if sender:
-        rows.append(outbox_row(kind="reject", to=sender, subject="pbem: internal error", text=text,
+        rows.append(outbox_row(kind="reject", to=sender, subject=_("pbem: internal error"), text=text,
                                html=f"<p>{text}</p>", msg_id=outbox.message_id("error", sha), now=now,
                                in_reply_to=mid))
     gm = outbox.deps.gm_address
@@ -78,26 +80,36 @@ def reject_rows(outbox: OutboxService, msg: Message, rej: Reject, sha: str, now:
                          (f"line {p.line_no}: " if p.line_no else ""),
                          "message": one_line(p.message), "rule": p.rule, "code": p.code.value}
                         for p in rej.problems]}
-    text, html = render_reply("reject", ctx)
-    return [outbox_row(kind="reject", to=to, subject=reject_subject(msg, len(rej.problems)), text=text, html=html,
+    lang = reply_lang(outbox, msg)
+    text, html = render_reply("reject", ctx, lang=lang)
+    return [outbox_row(kind="reject", to=to, subject=reject_subject(msg, len(rej.problems), lang), text=text, html=html,
                        msg_id=outbox.message_id("reject", sha), now=now, game_id=ctx["game_id"], in_reply_to=mid)]
 
 
-def reject_subject(msg: Message, problems: int) -> str:
+def reply_lang(outbox: OutboxService, msg: Message) -> str:
+    """The language of a reply: the seat's once the signature has shown who sent it, else the server's
+    (a forger learns nothing of a player, not even his language)."""
+    own = msg.seat.lang if msg.seat is not None and msg.key is not None else None
+    return i18n.effective(own, i18n.server_default(outbox.deps))
+
+
+def reject_subject(msg: Message, problems: int, lang: str = i18n.SOURCE) -> str:
     """A rejection's subject, in our own words only (never the sender's Subject).
 
     Only once the signature has shown who sent it does it name the game and side, so a stranger or a
-    forger learns nothing from it; before that it is neutral.
+    forger learns nothing from it; before that it is neutral.  ``[GAME] REJECTED:``, the side and the
+    turn and phase stay as they are in every language (mail filters sort on them); the rest is translated.
     """
-    count = f"{problems} problem{'' if problems == 1 else 's'}"
+    _, ngettext = i18n.gettext(lang), i18n.ngettext(lang)
+    count = ngettext("%(num)d problem", "%(num)d problems", problems) % {"num": problems}
     if msg.game is None or msg.key is None or msg.file is None:
-        return f"pbem: message not accepted — {count}"
+        return _("pbem: message not accepted — %(count)s") % {"count": count}
     who = msg.seat.name if msg.seat is not None else "GM"
-    what = "commands"
+    what = _("commands")
     if msg.file.kind == "orders":
         # turn and phase come from the sender's header: named only when they look like ours
         plain = _PHASE_NAME.match(msg.file.phase) and msg.file.turn < 1_000_000
-        what = f"turn {msg.file.turn} {msg.file.phase}" if plain else "orders"
+        what = f"turn {msg.file.turn} {msg.file.phase}" if plain else _("orders")
     return f"[{msg.game.id}] REJECTED: {who} {what} — {count}"
 
 
@@ -107,9 +119,10 @@ def accept(outbox: OutboxService, msg: Message, ctx: IntakeContext, sha: str, no
     assert msg.game and msg.seat and msg.file and msg.checked is not None and msg.mail is not None
     game, seat, f = msg.game, msg.seat, msg.file
     replaced_at = ""
+    lang = reply_lang(outbox, msg)
     if msg.replaced is not None and not msg.unchanged:
         writes.retire = msg.replaced
-        replaced_at = local_time(aware(msg.replaced.created_at), seat.tz)
+        replaced_at = i18n.local_time(aware(msg.replaced.created_at), seat.tz, lang)
     if not msg.unchanged:
         writes.submissions.append(submission_values(msg, now, seat=seat.name, turn=f.turn, phase=f.phase,
                                                     current=True))
@@ -122,9 +135,10 @@ def accept(outbox: OutboxService, msg: Message, ctx: IntakeContext, sha: str, no
              "notes": list(msg.checked.notes) + msg.notes, "replaced": replaced_at, "unchanged": msg.unchanged,
              "fingerprint": msg.key.fingerprint if msg.key else "", "completes": completes, "resolved": False,
              # a game with a time bank: the side's own deadline (pbem.clocks)
-             "deadline": "" if completes else local_time(aware(seat.clock_due or game.deadline), seat.tz),
-             "message_id": msg.mail.message_id}
-    text, html = render_reply("ack", reply)
+             "deadline": "" if completes else i18n.local_time(aware(seat.clock_due or game.deadline), seat.tz, lang),
+             "message_id": msg.mail.message_id,
+             "lang": lang}  # the resolution re-renders it (resolved) in the same language
+    text, html = render_reply("ack", reply, lang=lang)
     writes.outbox.append(outbox_row(
         kind="ack", to=seat.email, subject=f"[{game.id}] accepted: {seat.name} turn {f.turn} {f.phase}",
         text=text, html=html, msg_id=outbox.message_id("ack", sha), now=now,

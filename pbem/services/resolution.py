@@ -141,7 +141,7 @@ class ResolutionService:
             if not ack or ack["resolved"] or (ack["turn"], ack["phase"]) not in phases:
                 continue
             ack.update(resolved=True, completes=True, deadline="")
-            parts["text"], parts["html"] = render_reply("ack", ack)
+            parts["text"], parts["html"] = render_reply("ack", ack, lang=ack.get("lang", "en"))
             row.parts_json = json.dumps(parts, ensure_ascii=False)
             s.add(row)
 

@@ -12,11 +12,12 @@ from sqlmodel import Session, col, select
 from pbem.clocks.seats import clock_line
 from pbem.core.play import orders_text
 from pbem.core.ruleset import Ruleset
+from pbem.journal import dumps, sitrep_context
 from pbem.notices import prefs as notice_prefs
 from pbem.notices import webhooks
-from pbem.journal import dumps, local_time, sitrep_context
 from pbem.pictures import render_png
-from pbem.render import render_sitrep, renderer_stamp
+from pbem import i18n
+from pbem.render import render_sitrep, renderer_stamp, stamp_with_lang
 from pbem.services.deps import Deps
 from pbem.services.outbox import OutboxService
 from pbem.services.records import entry_dict, seat_dict
@@ -50,12 +51,14 @@ def deadline_of(entries: list[dict[str, Any]], seat: str) -> tuple[datetime | No
 
 
 def build_sitrep(ruleset: Ruleset, game: Game, seat: Mapping[str, Any], state: Any,
-                 entries: list[dict[str, Any]], server_key: str = "", web_link: str = "") -> BuiltSitrep:
+                 entries: list[dict[str, Any]], server_key: str = "", web_link: str = "",
+                 lang: str = i18n.SOURCE) -> BuiltSitrep:
     """Render one seat's sitrep from its view and the journal entries it covers.
 
     Uses nothing but the state after the last entry, the entries and the game's fixed facts,
     so ``pbem replay`` can rebuild it byte for byte.  ``server_key`` is the fingerprint of the key
-    that signs the server's mail, named in the footer so a player knows which key to expect.
+    that signs the server's mail, named in the footer so a player knows which key to expect.  ``lang`` is
+    the language it is written in (pbem.i18n), stamped on the stored sitrep for replay.
     """
     deadline, bank = deadline_of(entries, seat["name"])
     view = ruleset.view(state, seat["name"])
@@ -76,7 +79,7 @@ def build_sitrep(ruleset: Ruleset, game: Game, seat: Mapping[str, Any], state: A
             "turn": phase.turn if phase else game.turn, "phase": phase.name if phase else "over",
             "phase_title": (phase.title or phase.name) if phase else "game over",
             "prompt": phase.prompt if phase and owes else "",
-            "deadline": local_time(deadline, seat.get("tz", "UTC")) if owes else "",
+            "deadline": i18n.local_time(deadline, seat.get("tz", "UTC"), lang) if owes else "",
             "clock": clock_line(bank) if owes and bank is not None else "",
             "seed_commitment": game.seed_commitment, "seed": game.seed_hex if over else None,
             "server_key": server_key,
@@ -86,8 +89,8 @@ def build_sitrep(ruleset: Ruleset, game: Game, seat: Mapping[str, Any], state: A
             "outcome": ({"winner": outcome.winner, "text": outcome.text} if outcome else
                         {"winner": None, "text": ended["text"]} if ended else None)}
     ctx = sitrep_context(game=meta, seat=seat, view=view, entries=entries, form=form, picture=png is not None)
-    text, html = render_sitrep(game.ruleset, ctx, game.templates_dir)
-    mail_text, mail_html = render_sitrep(game.ruleset, {**ctx, "web_link": web_link}, game.templates_dir) \
+    text, html = render_sitrep(game.ruleset, ctx, game.templates_dir, lang)
+    mail_text, mail_html = render_sitrep(game.ruleset, {**ctx, "web_link": web_link}, game.templates_dir, lang) \
         if web_link else (text, html)
     return BuiltSitrep(text, html, png, dumps(view), form, mail_text, mail_html)
 
@@ -123,12 +126,17 @@ class SitrepService:
                 continue
             link = seat_link(web["url"], signer, game.id, seat.name, seat.fingerprint, self.deps.clock(),
                              web["link_days"]) if signer else ""
-            built = build_sitrep(ruleset, game, seat_dict(seat), state, entries, self.deps.key_fingerprint, link)
+            lang = i18n.effective(seat.lang, i18n.server_default(self.deps))
+            built = build_sitrep(ruleset, game, seat_dict(seat), state, entries, self.deps.key_fingerprint, link,
+                                 lang)
             mid = self.outbox.message_id("sitrep", game.id, seat.name, game.journal_head)
             s.add(Sitrep(game_id=game.id, seat=seat.name, seq=game.journal_seq, from_seq=from_seq, turn=game.turn,
                          phase=game.phase, view_json=built.view_json, text=built.text, html=built.html,
-                         png=built.png, message_id=mid, renderer=RENDERER, created_at=self.deps.clock()))
-            what = "final report" if over else f"turn {game.turn} {game.phase_title}"
+                         png=built.png, message_id=mid, renderer=stamp_with_lang(RENDERER, lang),
+                         created_at=self.deps.clock()))
+            _ = i18n.gettext(lang)
+            what = _("final report") if over else _("turn %(turn)s %(phase)s") % {"turn": game.turn,
+                                                                                  "phase": game.phase_title}
             if not seat.email:  # a seat the rules' scripted player plays from the start: kept, mailed to nobody
                 continue
             prefs = notice_prefs.of_fingerprint(s, seat.fingerprint)

@@ -82,6 +82,8 @@ class Seat(SQLModel, table=True):
     missed: int = 0  # phases in a row it owed orders and sent none
     bot: str = Field(default="", max_length=16)  # "" | "disorder" (abandoned) | "scripted" (from the start)
     vacation_balance: float = 0.0  # hours of vacation earned and not spent (games with vacation_earn)
+    # the language its player reads (pbem.i18n: "en", "ru", "pl"); "" the server's default ([server] lang)
+    lang: str = Field(default="", max_length=16)
 
 
 class Inbound(SQLModel, table=True):

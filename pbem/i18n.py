@@ -1,0 +1,156 @@
+"""The players' languages: gettext catalogs, and dates and numbers in the reader's locale.
+
+Every text a player reads is written in English in the code and templates and marked for translation
+(``_("...")`` and ``ngettext`` in Python, ``{{ _("...") }}``/``{% trans %}`` in templates).  Babel extracts the
+marked messages (``babel.cfg``) into ``pbem/locale/pbem.pot``; each language has its catalog in
+``pbem/locale/<lang>/LC_MESSAGES/pbem.po``, compiled to ``pbem.mo`` beside it (both are committed, so an
+installed wheel carries working catalogs without a compile step).  English is the source and has no catalog.
+
+Order keywords, unit identifiers, phase keys and the machine tokens of subjects (``[GAME] REJECTED``) are never
+translated: an order file means the same in every language, and replay does not depend on one.
+
+After marking or changing a message (from the checkout, with the dev venv)::
+
+    pybabel extract -F babel.cfg -k _ -k gettext -k ngettext:1,2 --no-location --sort-output \
+        --project pbem --copyright-holder pbem -o pbem/locale/pbem.pot .
+    pybabel update -i pbem/locale/pbem.pot -d pbem/locale -D pbem --no-fuzzy-matching
+    (translate the new empty msgstr entries in each pbem.po)
+    pybabel compile -d pbem/locale -D pbem
+
+To add a language (say German): ``pybabel init -i pbem/locale/pbem.pot -d pbem/locale -D pbem -l de``, translate
+``pbem/locale/de/LC_MESSAGES/pbem.po`` (Babel writes its plural rule into the header) and compile: the language
+is offered as soon as its ``pbem.mo`` exists, and tests/i18n then fail on any message it leaves untranslated.
+"""
+from __future__ import annotations
+
+import gettext as _gettext
+from datetime import UTC, datetime
+from functools import lru_cache
+from importlib import resources
+from zoneinfo import ZoneInfo
+
+#: the source language: its texts are the messages themselves
+SOURCE = "en"
+DOMAIN = "pbem"
+
+
+class LanguageError(ValueError):
+    """A language pbem has no catalog for."""
+
+
+def languages() -> tuple[str, ...]:
+    """English and every language a catalog is shipped for (adding a catalog adds the language)."""
+    base = resources.files("pbem") / "locale"
+    found = sorted(d.name for d in base.iterdir()
+                   if d.is_dir() and (d / "LC_MESSAGES" / f"{DOMAIN}.mo").is_file()) if base.is_dir() else []
+    return (SOURCE, *found)
+
+
+def check_lang(lang: str) -> str:
+    """The language code, checked: one pbem has a catalog for ('' is not one)."""
+    code = (lang or "").strip().lower()
+    if code not in languages():
+        raise LanguageError(f"language {lang[:20]!r}: pbem speaks {', '.join(languages())}")
+    return code
+
+
+def effective(lang: str | None, default: str | None = None) -> str:
+    """The language to write in: the seat's, else the server's default, else English (an unknown one: English)."""
+    for code in (lang, default):
+        if code and code in languages():
+            return code
+    return SOURCE
+
+
+def server_default(deps) -> str:
+    """The server's default language (``[server] lang``), for seats that chose none."""
+    return str(deps.home.section("server").get("lang") or SOURCE)
+
+
+@lru_cache(maxsize=16)
+def translations(lang: str) -> _gettext.NullTranslations:
+    """The catalog of a language (English: none, the messages are the texts)."""
+    if lang == SOURCE or lang not in languages():
+        return _gettext.NullTranslations()
+    path = resources.files("pbem") / "locale" / lang / "LC_MESSAGES" / f"{DOMAIN}.mo"
+    with path.open("rb") as f:
+        return _gettext.GNUTranslations(f)
+
+
+def gettext(lang: str):
+    """``_`` for one language."""
+    return translations(lang).gettext
+
+
+def ngettext(lang: str):
+    """``ngettext`` for one language (Russian and Polish have three plural forms)."""
+    return translations(lang).ngettext
+
+
+def local_time(when: datetime | None, tz: str, lang: str = SOURCE) -> str:
+    """A time as its reader writes it: their zone and language, with UTC beside it.
+
+    English keeps the form pbem always wrote (``pbem.journal.local_time``); other languages name the day
+    and month in their own words (Babel's CLDR data).
+    """
+    from pbem.journal import local_time as english
+
+    if lang == SOURCE or when is None:
+        return english(when, tz)
+    from babel.dates import format_datetime
+
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    try:
+        zone = ZoneInfo(tz)
+    except Exception:  # an unknown zone in the seat record: UTC rather than fail a sitrep
+        zone, tz = ZoneInfo("UTC"), "UTC"
+    pattern = "EEE d MMM y HH:mm"
+    utc = when.astimezone(UTC)
+    if tz in ("UTC", ""):
+        return f"{format_datetime(utc, pattern, tzinfo=UTC, locale=lang)} UTC"
+    return (f"{format_datetime(when, pattern, tzinfo=zone, locale=lang)} {tz} "
+            f"({format_datetime(utc, 'HH:mm', tzinfo=UTC, locale=lang)} UTC)")
+
+
+def number(value: float, lang: str = SOURCE) -> str:
+    """A number in the reader's locale (English: as Python writes it with ``:g``)."""
+    if lang == SOURCE:
+        return f"{value:g}"
+    from babel.numbers import format_decimal
+
+    return format_decimal(value, locale=lang)
+
+
+def set_seat_lang(deps, game_id: str, seat: str, lang: str) -> str:
+    """Choose the language SIDE's player reads in GAME_ID (``--lang``); return it, checked."""
+    from sqlmodel import select
+
+    from pbem.core.errors import PbemError
+    from pbem.store.models import Seat
+
+    try:
+        code = check_lang(lang)
+    except LanguageError as exc:
+        raise PbemError(str(exc)) from None
+    with deps.session() as s:
+        row = s.exec(select(Seat).where(Seat.game_id == game_id, Seat.name == seat)).first()
+        if row is None:
+            raise PbemError(f"game {game_id} has no side {seat!r}")
+        row.lang = code
+        s.add(row)
+        s.commit()
+    return code
+
+
+def set_player_lang(s, fingerprint: str, lang: str) -> int:
+    """The language of every seat the key ``fingerprint`` holds (a player's ``PROFILE lang``); how many seats."""
+    from sqlmodel import select
+
+    from pbem.store.models import Seat
+
+    rows = s.exec(select(Seat).where(Seat.fingerprint == fingerprint)).all()
+    for row in rows:
+        row.lang = lang
+        s.add(row)
+    return len(rows)
