@@ -206,8 +206,10 @@ def load_problem(view: View, unit: Unit, carrier: Unit) -> str | None:
         return f"{carrier.stats.name} carries nobody (your transports: {carriers or 'none'})"
     if unit.stats.kind not in ("soldier", ARTILLERY) or unit.disrupted:
         return f"{unit.id} cannot board: only soldiers and guns that may move do"
-    if any(c["aboard"] == carrier.id for c in view["cargo"]):
-        return f"{carrier.id} already carries a unit (one, a placeholder)"
+    capacity = combat.tables()["readings"]["transport_capacity"]
+    if sum(c["aboard"] == carrier.id for c in view["cargo"]) >= capacity:
+        return (f"{carrier.id} is full: it carries {capacity} "
+                f"{'unit' if capacity == 1 else 'units'} (L9 gives no number; a placeholder)")
     if distance(unit.hex, carrier.hex) > 1:
         return f"{unit.id} must be in or next to {carrier.id}'s hex"
     return None
