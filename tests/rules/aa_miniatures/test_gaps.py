@@ -10,7 +10,7 @@ import pytest
 from pbem.core.data import Overrides, load_data, use_overrides
 from pbem.core.dice import FixedDice, SeededDice
 from pbem.core.orders import OrderLine
-from pbem.rules.aa_miniatures import RULESET, combat
+from pbem.rules.aa_miniatures import RULESET, combat, reactions
 from pbem.rules.aa_miniatures.board import PACKAGE
 from pbem.rules.aa_miniatures.los import clear, cover_needed
 from pbem.testing import known
@@ -237,3 +237,16 @@ def test_g18_a_transport_carries_as_many_as_the_data_says():
     assert len(problems) == 1 and "L9" in str(problems[0]) and "carries 1 unit" in str(problems[0])
     with use_overrides(_readings(transport_capacity=2)):
         assert not RULESET.check_orders(RULESET.view(loaded, "allies"), "allies", second).problems
+
+
+def test_g23_the_overwatch_row_takes_in_the_units_own_hex_only_when_the_data_says_so():
+    """L220: the row is "a straight row of hexes one hex wide" in the weapon's direction; whether it starts
+    in the unit's own hex is unstated.  A Panzer coming into the watching gun's hex: off the row by default."""
+    board = open_board()
+    gun = unit("g", "six_pounder", (0, 0), side="allies", overwatch=0)
+    tank = unit("pz", "panzer", (0, 1), side="axis")
+    assert reactions.on_row(board, gun, tank, (0, -2))  # two hexes north, in its direction
+    assert not reactions.on_row(board, gun, tank, (0, 0))
+    with use_overrides(_readings(ow_row_own_hex=True)):
+        assert reactions.on_row(board, gun, tank, (0, 0))
+        assert not reactions.on_row(board, gun, tank, (1, 0))  # next to it, off the row, as before
