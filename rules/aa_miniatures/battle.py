@@ -64,7 +64,7 @@ def _load(w: Work[Battle], unit: Unit, order: Load) -> str | None:
     """The unit boards: it leaves the map and rides in the transport, ignoring stacking (L9)."""
     b = w.data
     carrier = b.unit(order.transport)
-    if carrier is None or unit.disrupted or distance(unit.hex, carrier.hex) > 1 or \
+    if carrier is None or unit.disrupted or distance(unit.hex, carrier.hex) > _reach() or \
             sum(c.aboard == carrier.id for c in b.cargo.values()) >= _capacity():
         return f"{unit.id} cannot board {order.transport} now"
     del b.units[unit.id]
@@ -78,6 +78,12 @@ def _capacity() -> int:
     """How many units a transport carries: L9 gives no number (``tables.toml [readings]
     transport_capacity``, a placeholder 1; digest G18)."""
     return int(combat.tables()["readings"]["transport_capacity"])
+
+
+def _reach() -> int:
+    """How far from the transport a unit boards it: 1 (in or next to its hex, a reading) or 0 (the digest's
+    proposal: it moves into the transport's hex first), ``tables.toml [readings] load_reach`` (digest G18)."""
+    return int(combat.tables()["readings"]["load_reach"])
 
 
 def _unload(w: Work[Battle], seat: str, order: Unload) -> str | None:

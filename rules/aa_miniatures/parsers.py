@@ -210,8 +210,9 @@ def load_problem(view: View, unit: Unit, carrier: Unit) -> str | None:
     if sum(c["aboard"] == carrier.id for c in view["cargo"]) >= capacity:
         return (f"{carrier.id} is full: it carries {capacity} "
                 f"{'unit' if capacity == 1 else 'units'} (L9 gives no number; a placeholder)")
-    if distance(unit.hex, carrier.hex) > 1:
-        return f"{unit.id} must be in or next to {carrier.id}'s hex"
+    if distance(unit.hex, carrier.hex) > combat.tables()["readings"]["load_reach"]:
+        where = "in or next to" if combat.tables()["readings"]["load_reach"] else "in"
+        return f"{unit.id} must be {where} {carrier.id}'s hex (L9 says no more; a placeholder)"
     return None
 
 

@@ -250,3 +250,17 @@ def test_g23_the_overwatch_row_takes_in_the_units_own_hex_only_when_the_data_say
     with use_overrides(_readings(ow_row_own_hex=True)):
         assert reactions.on_row(board, gun, tank, (0, 0))
         assert not reactions.on_row(board, gun, tank, (1, 0))  # next to it, off the row, as before
+
+
+def test_g18_a_unit_boards_from_next_door_unless_the_data_says_only_from_the_transports_hex():
+    """The Garand in H11 is next to the half-track in G12: it boards by default; with ``load_reach = 0``
+    (the digest's proposal: it moves into the transport's hex first) the order is refused, citing L9."""
+    state = RULESET.setup("meeting", RULESET.info.resolve_options({}), SeededDice(b"aa miniatures setup seed", "s"))
+    data = RULESET.dump(state)
+    data["first"] = "allies"
+    state = RULESET.load(data)
+    assert _riders(state, "LOAD garand_2 INTO halftrack") == ["garand_2"]
+    with use_overrides(_readings(load_reach=0)):
+        problems = RULESET.check_orders(RULESET.view(state, "allies"), "allies",
+                                        [OrderLine(1, "LOAD garand_2 INTO halftrack")]).problems
+    assert len(problems) == 1 and "must be in halftrack's hex" in str(problems[0]) and "L9" in str(problems[0])
