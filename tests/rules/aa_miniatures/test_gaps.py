@@ -22,7 +22,7 @@ GAPS = 31  # the digest's gap list runs G1 to G31
 FRAGMENT_LINES = 384  # the fragment breaks off at L384
 ROW = re.compile(r"^\| G(\d+) \| ([^|]+) \| (option|data|reading|stated: L[\d, L-]+) \| (.+) \|$")
 #: the gaps left a fixed reading: the digest proposes no other, and the fragment offers none
-READINGS = {14, 15, 16, 26}
+READINGS = {14, 15, 26}
 DATA = re.compile(r"`(\w+\.toml) \[([\w.]+)\](?: (\w+))?`")
 
 
@@ -264,3 +264,22 @@ def test_g18_a_unit_boards_from_next_door_unless_the_data_says_only_from_the_tra
         problems = RULESET.check_orders(RULESET.view(state, "allies"), "allies",
                                         [OrderLine(1, "LOAD garand_2 INTO halftrack")]).problems
     assert len(problems) == 1 and "must be in halftrack's hex" in str(problems[0]) and "L9" in str(problems[0])
+
+
+def test_g16_an_aircraft_strikes_from_anywhere_unless_the_data_keeps_it_near_its_edge():
+    """The P-47 strikes from D3 on the 9-row LOS map, the Allies' zone on its southern edge: accepted by
+    default; ``strike_reach = 7`` (rows 3-9) still takes it, ``strike_reach = 6`` (rows 4-9) refuses it."""
+    case = known.load_case(Path(__file__).parents[2] / "known" / "aa_miniatures" / "air_strike_and_aa_fire.toml")
+    state = known.start_state(RULESET, case)
+
+    def problems() -> list[str]:
+        lines = [OrderLine(1, case.orders["allies"])]
+        return [str(p) for p in RULESET.check_orders(RULESET.view(state, "allies"), "allies", lines).problems]
+
+    assert problems() == []
+    with use_overrides(_readings(strike_reach=7)):
+        assert problems() == []
+    with use_overrides(_readings(strike_reach=6)):
+        refused = problems()
+    assert len(refused) == 1 and "D3 is too far from your edge" in refused[0] and "rows 4-9" in refused[0]
+    assert "L244-L252" in refused[0]
