@@ -221,7 +221,13 @@ def shoot(w: Work[Battle], shot: Shot, mover: Unit, a: Hex, b: Hex) -> Unit | No
     tell(w, [firer, target], f"{{0}} {label} at {{1}} in {hex_name(shot.at)}: {text}", "reaction")
     if not hit:
         return None
-    return _stopped(target, a, b) if shot.why == "df" else target.but(disrupted=True, overwatch=None)
+    if shot.why != "df":
+        return target.but(disrupted=True, overwatch=None)
+    stopped = _stopped(target, a, b)
+    if stopped.hex != shot.at:  # another reading of where it stops (df_stop): say where it ends
+        bt.put(stopped)
+        tell(w, [stopped], f"{{0}} stops in {hex_name(stopped.hex)}, Disrupted (L346)", "move")
+    return stopped
 
 
 def _stopped(target: Unit, a: Hex, b: Hex) -> Unit:

@@ -209,6 +209,8 @@ def test_g25_fired_at_in_the_hex_it_leaves_it_stops_in_the_hex_entered_under_tha
             result = _known("t8_defensive_fire_into_the_hex_left", [6] * 5 + [1] * 7)
         sherman = next(u for u in RULESET.view(result.state, "allies")["units"] if u["id"] == "sherman_a")
         assert (sherman["hex"], sherman["disrupted"]) == (stops, True)
+        told = [e.text for e in result.events if e.kind == "move"]
+        assert told == ([] if reading == "fired_at" else ["allies sherman_a stops in H7, Disrupted (L346)"])
 
 
 def _riders(state, orders: str) -> list[str]:
