@@ -24,7 +24,8 @@ RULESET = Assembled(
                      scenarios=tuple(Scenario(k, v["title"]) for k, v in scenarios().items()),
                      options=(Option("sight", "edge", "line of sight along hex edges and through vertices: 'edge' "
                                      "blocks only when both sides are blocked (digest 4.8); 'strict' also blocks "
-                                     "at a blocking hex met only at a vertex (L194 read literally)",
+                                     "at a blocking hex met only at a vertex and at the end of a hedge or cliff side (L194 read "
+                                     "literally, digest G11)",
                                      ("edge", "strict")),
                               Option("cadence", "standard", "'standard': the first player moves, then the second "
                                      "(having seen the first), then both send attack lists (3 windows a turn); "

@@ -64,14 +64,26 @@ def _load(w: Work[Battle], unit: Unit, order: Load) -> str | None:
     """The unit boards: it leaves the map and rides in the transport, ignoring stacking (L9)."""
     b = w.data
     carrier = b.unit(order.transport)
-    if carrier is None or unit.disrupted or distance(unit.hex, carrier.hex) > 1 or \
-            any(c.aboard == carrier.id for c in b.cargo.values()):
+    if carrier is None or unit.disrupted or distance(unit.hex, carrier.hex) > _reach() or \
+            sum(c.aboard == carrier.id for c in b.cargo.values()) >= _capacity():
         return f"{unit.id} cannot board {order.transport} now"
     del b.units[unit.id]
     b.cargo[unit.id] = unit.but(aboard=carrier.id, overwatch=None)
     b.acted.add(unit.id)
     tell(w, [unit, carrier], f"{{0}} boards {{1}} in {hex_name(carrier.hex)}", "move")
     return None
+
+
+def _capacity() -> int:
+    """How many units a transport carries: L9 gives no number (``tables.toml [readings]
+    transport_capacity``, a placeholder 1; digest G18)."""
+    return int(combat.tables()["readings"]["transport_capacity"])
+
+
+def _reach() -> int:
+    """How far from the transport a unit boards it: 1 (in or next to its hex, a reading) or 0 (the digest's
+    proposal: it moves into the transport's hex first), ``tables.toml [readings] load_reach`` (digest G18)."""
+    return int(combat.tables()["readings"]["load_reach"])
 
 
 def _unload(w: Work[Battle], seat: str, order: Unload) -> str | None:
@@ -194,9 +206,12 @@ def _anti_aircraft(w: Work[Battle], plane: Unit) -> Unit:
 
 
 def _grazed(b: Battle, attacker: Unit, target: Unit) -> list[Unit | None]:
-    """Enemies in the hexes next to the target that the line of fire touches (L278-L280)."""
+    """Enemies in the hexes next to the target that the line of fire touches (L278-L280); also the
+    others in the target's own hex when ``tables.toml [readings] graze_target_hex`` (digest G20)."""
     hexes = grazed_hexes(attacker.hex, target.hex)
-    return [u for u in b.all() if u.side == target.side and u.hex in hexes]
+    if combat.tables()["readings"]["graze_target_hex"]:
+        hexes = (target.hex, *hexes)
+    return [u for u in b.all() if u.side == target.side and u.hex in hexes and u.id != target.id]
 
 
 def _roll_attack(w: Work[Battle], attacker: Unit, target: Unit) -> None:

@@ -60,9 +60,12 @@ def die_modifier(attacker: Unit, target: Unit, *, enfilade: bool = False, aircra
 
 
 def successes(faces: Sequence[int], modifier: int) -> int:
-    """Each die succeeds on a modified 4 or more (L92-L96); no automatic success (digest 4.3)."""
+    """Each die succeeds on a modified 4 or more (L92-L96); no automatic success or failure, unless
+    ``tables.toml [readings] natural_rolls`` says a natural 6 always succeeds and a natural 1 always
+    fails (digest G13; with the fragment's modifiers, -2 to +2 on 4+, the two readings never differ)."""
     need = tables()["roll"]["success"]
-    return sum(1 for f in faces if f + modifier >= need)
+    natural = tables()["readings"]["natural_rolls"]
+    return sum(1 for f in faces if (f == 6 if natural and f in (1, 6) else f + modifier >= need))
 
 
 def hits_for(hits_successes: int, d: int) -> int:

@@ -18,7 +18,7 @@ from pbem.core.sight import Contact, sight
 
 from .board import Board
 from .model import Unit
-from .tables import AIRCRAFT, VEHICLE
+from .tables import AIRCRAFT, VEHICLE, tables
 
 LOS_RULE = "Line of sight, L43-L45, L188-L210"
 
@@ -47,22 +47,27 @@ def clear(board: Board, a: Hex, b: Hex, *, strict: bool = False) -> bool:
     cliffs_open = board.on_cliff(a) and board.on_cliff(b)  # both ends on cliffs (L202)
     blocked = all(_meets_blocking(board, s.nudged(side), s.nudged_sides(side), ends, cliffs_open)
                   for side in (1, -1))
-    if strict and not blocked:
+    if strict and not blocked:  # "even the smallest part" (L194): a blocking hex met at a vertex, and a
+        # hedge or cliff side whose end the line passes (crossed by one nudged line only) block too
         touched = s.hexes(Contact.TOUCHED)
-        blocked = _meets_blocking(board, touched, (), ends, cliffs_open)
+        blocked = _meets_blocking(board, touched, (), ends, cliffs_open) or \
+            any(_side_blocks(board, side, ends, cliffs_open) for n in (1, -1) for side in s.nudged_sides(n))
     return not blocked
 
 
 def cover_needed(board: Board, target: Unit, attacker_hex: Hex) -> int:
     """The cover roll the target needs (0: no cover): in cover terrain or on a cliff hex, or behind a
-    hedge that the line crosses on the target hex's boundary (L184-L186; the numbers are placeholders)."""
+    hedge that the line crosses on the target hex's boundary (L184-L186; the numbers are placeholders).
+    ``hedge_cover = "line"`` (digest G9): behind any hedge the line crosses, the attacker's own too
+    (every other crossed hedge blocks the sight, L204)."""
     kind = "vehicle" if target.stats.kind == VEHICLE else "soldier"
     needs = [board.terrain(target.hex).cover[kind]]
     if board.on_cliff(target.hex):
         needs.append(board.terrain_of_side("cliff").cover[kind])
     if attacker_hex != target.hex:
         crossed = sight(attacker_hex, target.hex).crossed_sides
-        if any(target.hex in side and board.sides.get(side) == "hedge" for side in crossed):
+        anywhere = tables()["readings"]["hedge_cover"] == "line"
+        if any((anywhere or target.hex in side) and board.sides.get(side) == "hedge" for side in crossed):
             needs.append(board.terrain_of_side("hedge").cover[kind])
     offered = [n for n in needs if n > 0]
     return min(offered) if offered else 0

@@ -219,7 +219,23 @@ def shoot(w: Work[Battle], shot: Shot, mover: Unit, a: Hex, b: Hex) -> Unit | No
                      lambda why: w.roll(6, why, seen_by=dice_seen_by(w, [firer, target])))
     label = "defensive fire" if shot.why == "df" else "overwatch fire"
     tell(w, [firer, target], f"{{0}} {label} at {{1}} in {hex_name(shot.at)}: {text}", "reaction")
-    return target.but(disrupted=True, overwatch=None) if hit else None
+    if not hit:
+        return None
+    if shot.why != "df":
+        return target.but(disrupted=True, overwatch=None)
+    stopped = _stopped(target, a, b)
+    if stopped.hex != shot.at:  # another reading of where it stops (df_stop): say where it ends
+        bt.put(stopped)
+        tell(w, [stopped], f"{{0}} stops in {hex_name(stopped.hex)}, Disrupted (L346)", "move")
+    return stopped
+
+
+def _stopped(target: Unit, a: Hex, b: Hex) -> Unit:
+    """Where a defensive fire that Disrupts stops the mover (L346 says only that it stops): in the hex
+    fired at, or as ``tables.toml [readings] df_stop`` says, in the hex it ``entered`` or ``left``
+    whichever hex it was fired at in (digest G25); it keeps the facing of the step A -> B."""
+    where = {"entered": b, "left": a}.get(tables()["readings"]["df_stop"], target.hex)
+    return target.but(hex=where, disrupted=True, overwatch=None)
 
 
 # ------------------------------------------------------------------------------ ask and resume

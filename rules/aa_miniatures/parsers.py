@@ -139,6 +139,7 @@ def parse_air(args: tuple[str, ...], view: View, seat: str) -> Air:
         raise OrderSyntaxError(f"expected {AIR_USAGE}", rule=STRIKE_RULE)
     plane = _ready_plane(view, seat, args[0])
     at = _strike_hex(view, words[2])
+    _within_reach(view, at)
     target = _target(view, plane.but(hex=at), args[4])
     face = _strike_facing(plane, at, target, words[6] if len(words) == 7 else None)
     return Air(plane.id, hex_name(at), target.id, face)
@@ -170,6 +171,23 @@ def _strike_hex(view: View, word: str) -> Hex:
     if any(u.hex == at and u.stats.kind == AIRCRAFT for u in units_of(view)):
         raise IllegalOrderError(f"{word} already holds an aircraft (one per hex, L1)", rule=STACK_RULE)
     return at
+
+
+def _within_reach(view: View, at: Hex) -> None:
+    """With ``tables.toml [readings] strike_reach`` N > 0 an aircraft strikes only from the N rows of
+    its side's own map edge (the edge its set-up zone touches; digest G16); 0: anywhere.
+
+    :raises IllegalOrderError: the hex is farther from the side's edge.
+    """
+    reach = int(combat.tables()["readings"]["strike_reach"])
+    if not reach:
+        return
+    rows = sorted(int(n[1:]) for n in scenarios()[view["scenario"]][f"{view['side']}_zone"])
+    height = view_board(view).height
+    lowest, highest = (1, reach) if rows[0] == 1 else (height - reach + 1, height)
+    if not lowest <= int(hex_name(at)[1:]) <= highest:
+        raise IllegalOrderError(f"{hex_name(at)} is too far from your edge: aircraft strike from rows {lowest}-{highest} "
+                                f"(L244-L252 give no placement rule; placeholder strike_reach {reach})", rule=STRIKE_RULE)
 
 
 def _strike_facing(plane: Unit, at: Hex, target: Unit, word: str | None) -> str:
@@ -206,10 +224,13 @@ def load_problem(view: View, unit: Unit, carrier: Unit) -> str | None:
         return f"{carrier.stats.name} carries nobody (your transports: {carriers or 'none'})"
     if unit.stats.kind not in ("soldier", ARTILLERY) or unit.disrupted:
         return f"{unit.id} cannot board: only soldiers and guns that may move do"
-    if any(c["aboard"] == carrier.id for c in view["cargo"]):
-        return f"{carrier.id} already carries a unit (one, a placeholder)"
-    if distance(unit.hex, carrier.hex) > 1:
-        return f"{unit.id} must be in or next to {carrier.id}'s hex"
+    capacity = combat.tables()["readings"]["transport_capacity"]
+    if sum(c["aboard"] == carrier.id for c in view["cargo"]) >= capacity:
+        return (f"{carrier.id} is full: it carries {capacity} "
+                f"{'unit' if capacity == 1 else 'units'} (L9 gives no number; a placeholder)")
+    if distance(unit.hex, carrier.hex) > combat.tables()["readings"]["load_reach"]:
+        where = "in or next to" if combat.tables()["readings"]["load_reach"] else "in"
+        return f"{unit.id} must be {where} {carrier.id}'s hex (L9 says no more; a placeholder)"
     return None
 
 

@@ -46,8 +46,9 @@ def can_react(firer: Unit, used: Iterable[str]) -> bool:
 
 
 def on_row(board: Board, firer: Unit, mover: Unit, h: Hex, *, strict: bool = False) -> bool:
-    """``h`` is on the overwatch row of ``firer``, within its range against ``mover``, in sight."""
-    if firer.overwatch is None or h == firer.hex:
+    """``h`` is on the overwatch row of ``firer``, within its range against ``mover``, in sight.  The
+    unit's own hex is on the row only when ``tables.toml [readings] ow_row_own_hex`` (digest G23)."""
+    if firer.overwatch is None or (h == firer.hex and not combat.tables()["readings"]["ow_row_own_hex"]):
         return False
     n = distance(firer.hex, h)
     if step(firer.hex, firer.overwatch, n) != h:

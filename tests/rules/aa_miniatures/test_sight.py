@@ -1,6 +1,9 @@
 """Line of sight, arcs and the defence used, enfilade, grazing and cover (digest 4.5, 4.6, 4.8, 4.9, 4.13)."""
 from __future__ import annotations
 
+from dataclasses import replace
+from types import MappingProxyType
+
 import pytest
 
 from pbem.core.sight import Contact, sight
@@ -166,3 +169,18 @@ def test_advanced_rules_give_soldiers_a_facing():
     assert combat.facing_defence(gun, (0, 3)) == "front"
     assert combat.facing_defence(gun, (0, 3), advanced=True) == "rear"
     assert combat.facing_defence(gun, (0, -3), advanced=True) == "front"
+
+
+def test_strict_reading_blocks_at_the_end_of_a_hedge():
+    """The same line passes the vertex of (2,-1): the hexside there that one nudged line crosses and the
+    other does not ends at that vertex.  A hedge on it is passed only at its end: clear by default (G11),
+    blocked under the strict reading (L194)."""
+    a, b = (0, 0), (5, -1)
+    s = sight(a, b)
+    ends = set(s.nudged_sides(1)) ^ set(s.nudged_sides(-1))
+    assert ends
+    for side in ends:
+        m = replace(open_board(), sides=MappingProxyType({side: "hedge"}))
+        assert los.clear(m, a, b) and not los.clear(m, a, b, strict=True)
+        across = open_board(sides={((0, -1), 0): "hedge"})  # a hedge the line never meets stays open
+        assert los.clear(across, a, b, strict=True)
