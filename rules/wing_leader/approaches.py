@@ -15,13 +15,28 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
+from . import loads
+from .model import Squadron
 from .sky import Square
+from .tables import card
 
 KINDS = ("level", "dive", "steep", "glide", "torpedo", "rocket", "strafing", "parafrag", "skip", "recon")
 #: Squares of straight level flight a bombsight needs to aim [15.3.1]; reconnaissance needs four [15.2.1.2].
 BOMBSIGHT_CELLS = {"T": 1, "V": 2, "G": 4}
 RECON_CELLS = 4
+
+
+class Aimed(Protocol):
+    """What an approach reads of its target (rule 14's surface unit, ``surface.py``): its square, altitude 0
+    of its column [14.0], and whether it is a ship."""
+
+    @property
+    def at(self) -> Square: ...
+
+    @property
+    def ship(self) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -106,7 +121,7 @@ def dive(path: Sequence[Square], column: int, *, abilities: Sequence[str], sight
     """Dive bombing [15.3.2]: Dive Brake only, the target in sight as the dive begins, from altitude 2–10
     over the target or the next column, straight down to 1 or 0; aimed after at least 4 levels; diving two
     levels or more in a turn keeps the squadron out of air combat that turn."""
-    if "dive_brake" not in abilities:
+    if "dive_brakes" not in abilities:
         return Run("dive", problem="15.3.2: only aircraft with a Dive Brake may dive-bomb")
     if not sight:
         return Run("dive", problem="15.3.2: the squadron must see the target before the dive begins [4.6]")
@@ -120,7 +135,7 @@ def steep(path: Sequence[Square], column: int, *, abilities: Sequence[str], airc
           fighter_bomber: bool, sight: bool, release_alt: int = 1) -> Run:
     """Steep-angle bombing [15.3.3]: fighter-bombers and dive bombers (a Dive Brake), others only with Speed
     Brakes; the target in sight; from 2–10 straight down to 1 or higher; aimed after at least 3 levels."""
-    dive_bomber = aircraft_class == "dive_bomber" or "dive_brake" in abilities
+    dive_bomber = aircraft_class == "dive_bomber" or "dive_brakes" in abilities
     if not (fighter_bomber or dive_bomber or "speed_brakes" in abilities):
         return Run("steep", problem="15.3.3: only fighter-bombers, dive bombers and aircraft with Speed "
                                     "Brakes may make a steep-angle attack")
@@ -240,3 +255,38 @@ def recon(path: Sequence[Square], column: int, *, sight_all_the_way: bool) -> Ru
     target in sight throughout; success is decided later (unbroken after flak)."""
     run = level(path, column, "", cells=RECON_CELLS)
     return Run("recon", released=run.released, release=run.release, aimed=run.aimed and sight_all_the_way)
+
+
+def check(sq: Squadron, kind: str, path: Sequence[Square], target: Aimed, *, load: str, sight: bool = True,
+          release_alt: int | None = None, adjacent: bool = False, turn_start: int = 0,
+          skip_allowed: bool = False, fighter_bomber: bool = False, sight_all_the_way: bool = True) -> Run:
+    """A squadron's run of ``kind`` at ``target``, its card and load read: the load first [15.1], then the
+    approach's own prerequisites and aim [15.3, 15.5].  ``release_alt`` None = the lowest allowed."""
+    if kind not in KINDS:
+        return Run(kind, problem=f"15.3: {kind!r} is not an approach ({', '.join(KINDS)})")
+    problem = loads.approach_problem(load, kind)
+    if problem:
+        return Run(kind, problem=problem)
+    c = card(sq.model)
+    abilities, cls, sight_kind, column = c["abilities"], c["class"], c.get("bombsight", "T"), target.at[0]
+    if kind == "level":
+        return level(path, column, sight_kind)
+    if kind == "dive":
+        return dive(path, column, abilities=abilities, sight=sight,
+                    release_alt=0 if release_alt is None else release_alt, turn_start=turn_start)
+    if kind == "steep":
+        return steep(path, column, abilities=abilities, aircraft_class=cls, fighter_bomber=fighter_bomber,
+                     sight=sight, release_alt=1 if release_alt is None else release_alt)
+    if kind == "glide":
+        return glide(path, column, aircraft_class=cls, sight=sight)
+    if kind == "torpedo":
+        return torpedo(path, column, abilities=abilities, ship=target.ship, adjacent=adjacent)
+    if kind == "rocket":
+        return rocket(path, column, abilities=abilities, turn_start=turn_start)
+    if kind == "strafing":
+        return strafing(path, column, armed=sq.armed, mission=sq.mission, ammo=sq.ammo, turn_start=turn_start)
+    if kind == "parafrag":
+        return parafrag(path, column, sight_kind)
+    if kind == "skip":
+        return skip(path, column, sight_kind, allowed=skip_allowed, ship=target.ship)
+    return recon(path, column, sight_all_the_way=sight_all_the_way)

@@ -14,7 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from .tables import halve, round_half_up, tables
+from .approaches import Run
+from .model import Squadron
+from .sky import Square, distance
+from .tables import card, halve, round_half_up, tables
 
 TORPEDO_STRENGTH = 20      # always, whatever the card's bomb load [15.3.5]
 KAMIKAZE_PER_AIRCRAFT = 3  # added per aircraft left in the squadron [15.5.3]
@@ -51,6 +54,8 @@ class Strike:
     flak: str = ""            # "barrage" or "direct": the worst Bomb-column flak result it took [14.2.5]
     from_sun: bool = False    # a dive or steep attack from the sun on a ship [14.1.3]
     remaining: int = 0        # a kamikaze's aircraft left: max losses - losses [15.5.3]
+    card_modifier: int = 0    # the card's torpedo attack modifier [15.3.5]
+    turn: int = 0             # the turn (a carrier that launched this turn has modifier 0, 13.7.1)
 
 
 def strength(s: Strike, target: Target) -> int:
@@ -82,6 +87,9 @@ def strength(s: Strike, target: Target) -> int:
 def target_modifier(s: Strike, target: Target) -> int:
     """The target's defensive modifier [14.0], one nearer zero for a dive or steep attack from the sun on a
     ship [14.1.3]."""
+    own = getattr(target, "defence_against", None)
+    if callable(own):   # rule 14's surface unit knows its immobile and launching cases too [14.1.3, 13.7.1]
+        return int(own(from_sun=s.from_sun, dive_or_steep=s.kind in ("dive", "steep"), turn=s.turn))
     d = target.defence
     if target.ship and s.from_sun and s.kind in ("dive", "steep") and d:
         d -= 1 if d > 0 else -1
@@ -108,6 +116,8 @@ def modifiers(s: Strike, target: Target) -> list[tuple[str, int]]:
         out.append(("long range", m["long_range"]))
     if s.anvil and s.kind == "torpedo":
         out.append(("anvil", m["anvil"]))
+    if s.kind == "torpedo":
+        out.append(("torpedo (card)", s.card_modifier))
     for kind in ("parafrag", "kamikaze", "skip"):
         if s.kind == kind:
             out.append((kind, m[kind]))
@@ -145,3 +155,62 @@ def resolve(s: Strike, target: Target, roll: int) -> Result:
     n = strength(s, target)
     pct = percent(roll + total_mod)
     return Result(n, roll, total_mod, pct, hits(n, pct), tuple(mods))
+
+
+def strike_of(sq: Squadron, run: Run, target: Target, *, anvil: bool = False, flak: str = "",
+              from_sun: bool = False, max_losses: int = 0, turn: int = 0, kamikaze: bool = False) -> Strike:
+    """The strike a released run makes, read from the squadron and its card [15.3, 15.4, 15.5]: the card's bomb
+    load (its ATGR value for rockets), firepower for strafing, a flight, disrupted or broken squadron, the
+    release altitude and bombsight; a kamikaze's aircraft left are ``max_losses`` less its losses."""
+    c = card(sq.model)
+    kind = "kamikaze" if kamikaze else run.kind
+    return Strike(kind, bomb=int(c.get("atgr" if kind == "rocket" else "bomb", 0)), firepower=sq.firepower or 0,
+                  flight=sq.flight, disrupted=sq.disruption > 0 and not sq.broken, broken=sq.broken,
+                  aimed=run.aimed, long_range=run.long_range, altitude=run.release[1] if run.release else 0,
+                  bombsight=c.get("bombsight", "T"), anvil=anvil, flak=flak, from_sun=from_sun,
+                  remaining=max(0, max_losses - sq.losses), card_modifier=int(c.get("torpedo_modifier", 0)),
+                  turn=turn)
+
+
+def anvils(torpedo_targets: list[str]) -> set[str]:
+    """The ships two squadrons or more torpedo this turn: every torpedo attack on them gets the Anvil [15.5.1]."""
+    return {t for t in torpedo_targets if torpedo_targets.count(t) >= 2}
+
+
+# ---- the bombing mission on its way to the target [15.2.1, 15.2.4, 15.5.3] -------------------------------
+
+def altitude_problem(path: list[Square], target_column: int, *, load: str, strafing: bool = False) -> str:
+    """A bomber not on an approach climbs or dives one level a turn at most; a strafer or an ATGR load within
+    two columns of the target may come down any number [15.2.1].  ``path`` is this turn's squares."""
+    if len(path) < 2:
+        return ""
+    changed = sum(abs(b[1] - a[1]) for a, b in zip(path, path[1:], strict=False))
+    if changed <= 1:
+        return ""
+    free = (strafing or load == "atgr") and abs(path[0][0] - target_column) <= 2 and all(
+        b[1] <= a[1] for a, b in zip(path, path[1:], strict=False))
+    return "" if free else (f"15.2.1: a bomber on its way changes altitude one level a turn, not {changed}"
+                            " (a strafer or an ATGR load may dive freely within two columns of its target)")
+
+
+def fighter_bomber_allowance(sq: Squadron, enemy_targets: list[Square]) -> int:
+    """A fighter-bomber starting its move within three squares of an enemy surface unit has 3 MP, not the
+    bombers' 2 [15.2.4]."""
+    near = any(distance(sq.at, t) <= 3 for t in enemy_targets)
+    return 3 if near else 2
+
+
+def circling_problem(*, has_circled: bool, approaching: bool) -> str:
+    """A bomber may begin circling once a game, before its approach [15.2.1, 15.3]."""
+    if approaching:
+        return "15.3: no circling during an approach"
+    return "15.2.1: a bomber begins circling once a game and may not begin again" if has_circled else ""
+
+
+KAMIKAZE_RANGE = 7
+
+
+def kamikaze_problem(sq: Squadron, target_at: Square) -> str:
+    """A kamikaze declares a surface target within 7 squares [15.5.3]."""
+    d = distance(sq.at, target_at)
+    return "" if d <= KAMIKAZE_RANGE else f"15.5.3: a kamikaze's target is within {KAMIKAZE_RANGE} squares, not {d}"

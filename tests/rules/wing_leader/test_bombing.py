@@ -7,7 +7,8 @@ import pytest
 
 from pbem.rules.wing_leader import approaches as ap
 from pbem.rules.wing_leader import bombing, loads
-from pbem.rules.wing_leader.sky import parse
+from pbem.rules.wing_leader.model import Squadron
+from pbem.rules.wing_leader.sky import HEADINGS, parse
 
 
 @dataclass(frozen=True)
@@ -83,29 +84,29 @@ def _down(col: str, top: int, bottom: int, before: str = ""):
 def test_dive_prerequisites():
     """T22: no Dive Brake, no sight, or a start at altitude 1 are refused with 15.3.2."""
     assert "Dive Brake" in ap.dive(_down("J", 6, 1), COL_J, abilities=(), sight=True).problem
-    assert "see the target" in ap.dive(_down("J", 6, 1), COL_J, abilities=("dive_brake",), sight=False).problem
-    assert "altitude 2 to 10" in ap.dive(_down("J", 1, 0), COL_J, abilities=("dive_brake",), sight=True).problem
-    assert "next column" in ap.dive(_down("L", 6, 1), COL_J, abilities=("dive_brake",), sight=True).problem
+    assert "see the target" in ap.dive(_down("J", 6, 1), COL_J, abilities=("dive_brakes",), sight=False).problem
+    assert "altitude 2 to 10" in ap.dive(_down("J", 1, 0), COL_J, abilities=("dive_brakes",), sight=True).problem
+    assert "next column" in ap.dive(_down("L", 6, 1), COL_J, abilities=("dive_brakes",), sight=True).problem
 
 
 def test_dive_aim_needs_four_levels():
     """T22: from 6 to 1 (5 levels) aimed; from 4 to 1 (3 levels) no aim; two levels a turn keep it out of combat."""
-    run = ap.dive(_down("J", 6, 1), COL_J, abilities=("dive_brake",), sight=True, release_alt=1)
+    run = ap.dive(_down("J", 6, 1), COL_J, abilities=("dive_brakes",), sight=True, release_alt=1)
     assert run.released and run.aimed and run.release == parse("J1") and run.immune
-    run = ap.dive(_down("J", 4, 1), COL_J, abilities=("dive_brake",), sight=True, release_alt=1)
+    run = ap.dive(_down("J", 4, 1), COL_J, abilities=("dive_brakes",), sight=True, release_alt=1)
     assert run.released and not run.aimed
-    one_level = ap.dive(_down("J", 5, 1), COL_J, abilities=("dive_brake",), sight=True, release_alt=1,
+    one_level = ap.dive(_down("J", 5, 1), COL_J, abilities=("dive_brakes",), sight=True, release_alt=1,
                         turn_start=3)
     assert one_level.released and not one_level.immune   # this turn only J2 -> J1
 
 
 def test_dive_from_the_next_column_enters_the_target_column_once():
     """15.3.2: begun in the next column, the squadron enters the target's column during the dive."""
-    ok = ap.dive(path("I6", "I5", "J4", "J3", "J2", "J1", "J0"), COL_J, abilities=("dive_brake",), sight=True)
+    ok = ap.dive(path("I6", "I5", "J4", "J3", "J2", "J1", "J0"), COL_J, abilities=("dive_brakes",), sight=True)
     assert ok.released and ok.aimed and ok.release == parse("J0")
-    bad = ap.dive(path("J6", "I5", "J4"), COL_J, abilities=("dive_brake",), sight=True)
+    bad = ap.dive(path("J6", "I5", "J4"), COL_J, abilities=("dive_brakes",), sight=True)
     assert "straight down" in bad.problem
-    assert "straight down" in ap.dive(path("J6", "J6"), COL_J, abilities=("dive_brake",), sight=True).problem
+    assert "straight down" in ap.dive(path("J6", "J6"), COL_J, abilities=("dive_brakes",), sight=True).problem
 
 
 def test_steep_attack():
@@ -253,3 +254,80 @@ def test_bombsight_altitude_rows():
     assert bombing.bombsight_modifier("T", 0) == t["T"][0][1]
     assert bombing.bombsight_modifier("G", 19) == t["G"][-1][1]
     assert bombing.bombsight_modifier("", 8) == bombing.bombsight_modifier("T", 8)
+
+
+# ---- the squadron and its card: check() and strike_of() -----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Unit:
+    at: tuple[int, int]
+    ship: bool = True
+    defence: int = 0
+    hardened: bool = False
+
+
+def _sq(model: str, mission: str = "bombing", at: str = "J6", **kw) -> Squadron:
+    return Squadron("S", "allies", model, mission, parse(at), HEADINGS.index("E"), **kw)
+
+
+def test_check_reads_the_card_and_the_load():
+    """A Stuka dives with bombs; a B-24 may not (no Dive Brake); an Avenger with bombs may not torpedo."""
+    ship = Unit(parse("J0"))
+    assert ap.check(_sq("ju87d"), "dive", _down("J", 6, 0), ship, load="bombs").aimed
+    assert "Dive Brake" in ap.check(_sq("b24h"), "dive", _down("J", 6, 0), ship, load="bombs").problem
+    assert "needs a torpedo load" in ap.check(_sq("tbf1"), "torpedo", path("I0", "J0"), ship, load="bombs").problem
+    run = ap.check(_sq("tbf1"), "torpedo", path("H0", "I0", "J0"), ship, load="torpedo")
+    assert run.released and run.aimed
+    assert "not an approach" in ap.check(_sq("tbf1"), "loop", path("I0"), ship, load="bombs").problem
+    # the B-24's card has no bombsight: read as T, one square suffices
+    assert ap.check(_sq("b24h"), "level", path("I9", "J9"), ship, load="bombs").aimed
+
+
+def test_strike_of_a_released_run():
+    """15.4: the card's bomb load, the release altitude, the card's torpedo modifier and bombsight."""
+    ship = Unit(parse("J0"))
+    run = ap.check(_sq("ju87d"), "dive", _down("J", 6, 0), ship, load="bombs")
+    s = bombing.strike_of(_sq("ju87d", disruption=1), run, ship)
+    assert (s.kind, s.bomb, s.altitude, s.disrupted, s.aimed) == ("dive", 3, 0, True, True)
+    t = bombing.strike_of(_sq("b5n2"), ap.check(_sq("b5n2"), "torpedo", path("I0", "J0"), ship, load="torpedo"),
+                          ship)
+    assert dict(bombing.modifiers(t, ship)).get("torpedo (card)") == 1
+    r = bombing.strike_of(_sq("typhoon1b", mission="bombing"),
+                          ap.check(_sq("typhoon1b"), "rocket", path("I1", "J0"), ship, load="atgr"), ship)
+    assert bombing.strength(r, Unit(parse("J0"), ship=False, hardened=True)) == 4   # ATGR 8 halved
+    k = bombing.strike_of(_sq("ju87d", losses=1), run, ship, kamikaze=True, max_losses=3)
+    assert bombing.strength(k, ship) == 3 + 3 * 2
+
+
+def test_anvil_needs_two_torpedo_attacks_on_one_ship():
+    """15.5.1."""
+    assert bombing.anvils(["T1", "T2", "T1"]) == {"T1"}
+    assert bombing.anvils(["T1"]) == set()
+
+
+def test_a_surface_unit_s_own_defence_is_used_when_it_has_one():
+    """14.1.3 via rule 14's unit: an immobile ship's modifier is 0, whatever it prints."""
+    @dataclass(frozen=True)
+    class Immobile(Unit):
+        def defence_against(self, *, from_sun: bool, dive_or_steep: bool, turn: int) -> int:
+            return 0
+
+    assert bombing.target_modifier(bombing.Strike("level"), Immobile(parse("J0"), defence=3)) == 0
+
+
+def test_bombers_on_the_way():
+    """T20 / 15.2.1: one level a turn; a strafer or ATGR load within two columns dives freely; T32 / 15.2.4:
+    a fighter-bomber near an enemy surface unit has 3 MP; a second circling is refused; T29 kamikaze range."""
+    assert bombing.altitude_problem(path("F8", "G7", "H7"), COL_J, load="bombs") == ""
+    assert "one level a turn" in bombing.altitude_problem(path("F8", "G7", "H6"), COL_J, load="bombs")
+    assert bombing.altitude_problem(path("H3", "I2", "J1"), COL_J, load="atgr") == ""
+    assert "one level" in bombing.altitude_problem(path("F3", "G2", "H1"), COL_J, load="atgr")   # 4 columns off
+    assert bombing.altitude_problem(path("H3", "I2", "J1"), COL_J, load="", strafing=True) == ""
+    assert bombing.fighter_bomber_allowance(_sq("p47d", at="G3"), [parse("J0")]) == 3
+    assert bombing.fighter_bomber_allowance(_sq("p47d", at="F3"), [parse("J0")]) == 2
+    assert "once a game" in bombing.circling_problem(has_circled=True, approaching=False)
+    assert "approach" in bombing.circling_problem(has_circled=False, approaching=True)
+    assert bombing.circling_problem(has_circled=False, approaching=False) == ""
+    assert bombing.kamikaze_problem(_sq("a6m", at="C7"), parse("J0")) == ""
+    assert "not 8" in bombing.kamikaze_problem(_sq("a6m", at="B7"), parse("J0"))
