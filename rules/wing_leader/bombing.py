@@ -214,3 +214,41 @@ def kamikaze_problem(sq: Squadron, target_at: Square) -> str:
     """A kamikaze declares a surface target within 7 squares [15.5.3]."""
     d = distance(sq.at, target_at)
     return "" if d <= KAMIKAZE_RANGE else f"15.5.3: a kamikaze's target is within {KAMIKAZE_RANGE} squares, not {d}"
+
+
+# ---- what the players are told ------------------------------------------------------------------------------
+
+#: Ways to roll each total on 2d6, of 36.
+TWO_DICE = {t: 6 - abs(t - 7) for t in range(2, 13)}
+
+
+def chances(s: Strike, target: Target) -> dict[int, int]:
+    """For a planned strike, the hits it may score and in how many of the 36 rolls of 2d6 each comes [15.4]:
+    what the acknowledgement of a bomb run previews."""
+    mod = sum(v for _, v in modifiers(s, target))
+    n = strength(s, target)
+    out: dict[int, int] = {}
+    for total, ways in TWO_DICE.items():
+        h = hits(n, percent(total + mod))
+        out[h] = out.get(h, 0) + ways
+    return dict(sorted(out.items()))
+
+
+def preview(s: Strike, target: Target, target_id: str) -> str:
+    """One line: strength, modifiers and the spread of hits, e.g. ``strength 12, modifiers -3 (no aim -3): 0
+    hits 10/36, 1 hit 6/36 ... (on average 1.9) [15.4]``."""
+    mods = modifiers(s, target)
+    spread = chances(s, target)
+    mean = sum(h * ways for h, ways in spread.items()) / 36
+    named = ", ".join(f"{name} {value:+d}" for name, value in mods)
+    total = sum(v for _, v in mods)
+    parts = ", ".join(f"{h} hit{'s' if h != 1 else ''} {ways}/36" for h, ways in spread.items())
+    return (f"{s.kind} attack on {target_id}: strength {strength(s, target)}, modifier {total:+d}"
+            f"{f' ({named})' if named else ''}: {parts} (on average {mean:.1f}) [15.4]")
+
+
+def describe(sid: str, target_id: str, s: Strike, r: Result) -> str:
+    """The event of a strike resolved in the Combat Phase [15.4]."""
+    named = "".join(f" {name} {value:+d}" for name, value in r.modifiers)
+    return (f"{sid}'s {s.kind} attack on {target_id}: strength {r.strength}, roll {r.roll}{named} = "
+            f"{r.roll + r.modifier}: {r.percent}% of the load hits, {r.hits} hit{'s' if r.hits != 1 else ''} [15.4]")

@@ -331,3 +331,22 @@ def test_bombers_on_the_way():
     assert bombing.circling_problem(has_circled=False, approaching=False) == ""
     assert bombing.kamikaze_problem(_sq("a6m", at="C7"), parse("J0")) == ""
     assert "not 8" in bombing.kamikaze_problem(_sq("a6m", at="B7"), parse("J0"))
+
+
+def test_the_preview_adds_up_to_36_and_matches_resolve():
+    """The acknowledgement's preview: every 2d6 roll counted once, each giving what resolve() would."""
+    s, tgt = bombing.Strike("level", bomb=12, aimed=False, altitude=8), Tgt(defence=-1)
+    spread = bombing.chances(s, tgt)
+    assert sum(spread.values()) == 36
+    counted: dict[int, int] = {}
+    for total, ways in bombing.TWO_DICE.items():
+        h = bombing.resolve(s, tgt, total).hits
+        counted[h] = counted.get(h, 0) + ways
+    assert counted == spread
+    worst, best = bombing.resolve(s, tgt, 2).hits, bombing.resolve(s, tgt, 12).hits
+    assert min(spread) == worst and max(spread) == best and spread[best] >= 1
+    line = bombing.preview(s, tgt, "T1")
+    assert line.startswith("level attack on T1: strength 12") and "no aim" in line and line.endswith("[15.4]")
+    r = bombing.resolve(s, tgt, 9)
+    text = bombing.describe("D", "T1", s, r)
+    assert "roll 9" in text and f"{r.hits} hit" in text and "no aim" in text
