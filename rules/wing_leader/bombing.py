@@ -252,3 +252,42 @@ def describe(sid: str, target_id: str, s: Strike, r: Result) -> str:
     named = "".join(f" {name} {value:+d}" for name, value in r.modifiers)
     return (f"{sid}'s {s.kind} attack on {target_id}: strength {r.strength}, roll {r.roll}{named} = "
             f"{r.roll + r.modifier}: {r.percent}% of the load hits, {r.hits} hit{'s' if r.hits != 1 else ''} [15.4]")
+
+
+def escort_follows(bomber_before: Square, bomber_after: Square) -> int:
+    """The levels an escort climbs (+) or dives (-) with its bombers' change of altitude or approach [15.2.2]."""
+    return bomber_after[1] - bomber_before[1]
+
+
+def approach_allowance(sq: Squadron, mp: int, *, kind: str, aiming: bool, descending: bool) -> int:
+    """Movement on an approach [15.3]: the full allowance (no circling), +1 for a descent where the approach
+    changes altitude (the 8.2 bonus, which bombers on their way do not get, 15.2.1); a slow torpedo
+    aircraft moves 1 MP a turn while aiming [15.3.5.1]."""
+    if kind == "torpedo" and aiming and "slow_torpedo" in card(sq.model)["abilities"]:
+        return 1
+    return mp + (1 if descending and kind in ("dive", "steep", "glide", "rocket", "strafing") else 0)
+
+
+def may_evade(approaching: bool) -> bool:
+    """Bombers on an approach cannot evade [15.3, 13.4.2]."""
+    return not approaching
+
+
+def after_pursuit(sq: Squadron) -> Squadron:
+    """A fighter-bomber that begins pursuing jettisons its load and is a fighter again: a Sweep, Alert,
+    which may strafe [15.2.4, 3.2.1]."""
+    if not may_decline_pursuit(sq):   # not a fighter-bomber
+        return sq
+    return sq.move(bombs=False, mission="sweep", alert=True)
+
+
+def may_decline_pursuit(sq: Squadron) -> bool:
+    """After air combat only a defending fighter-bomber still carrying its load may decline to pursue [15.2.4]."""
+    return sq.mission == "bombing" and sq.bombs and card(sq.model)["class"] == "fighter"
+
+
+
+def recon_succeeds(run: Run, *, broken_after_flak: bool) -> bool:
+    """Reconnaissance succeeds when its aiming was done and the squadron is unbroken after the Combat Phase's
+    flak; its victory points come when it leaves the map or escapes, even broken by then [15.2.1.2]."""
+    return run.kind == "recon" and run.released and run.aimed and not broken_after_flak

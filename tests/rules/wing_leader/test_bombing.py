@@ -350,3 +350,23 @@ def test_the_preview_adds_up_to_36_and_matches_resolve():
     r = bombing.resolve(s, tgt, 9)
     text = bombing.describe("D", "T1", s, r)
     assert "roll 9" in text and f"{r.hits} hit" in text and "no aim" in text
+
+
+def test_mission_details():
+    """15.2.2 escort follows; 15.3 approach MP (+1 descending, none level; slow torpedo 1 MP); 15.3 no evasion;
+    T32 fighter-bomber pursuing -> Sweep, Alert, no load; only fighter-bombers decline; T31 recon success."""
+    assert bombing.escort_follows(parse("J9"), parse("J6")) == -3
+    assert bombing.approach_allowance(_sq("ju87d"), 2, kind="dive", aiming=True, descending=True) == 3
+    assert bombing.approach_allowance(_sq("b24h"), 2, kind="level", aiming=True, descending=True) == 2
+    assert bombing.approach_allowance(_sq("b5n2"), 2, kind="torpedo", aiming=True, descending=False) == 1
+    assert bombing.approach_allowance(_sq("tbf1"), 2, kind="torpedo", aiming=True, descending=False) == 2
+    assert not bombing.may_evade(approaching=True) and bombing.may_evade(approaching=False)
+    fb = bombing.after_pursuit(_sq("p47d", bombs=True))
+    assert (fb.mission, fb.alert, fb.bombs) == ("sweep", True, False)
+    assert bombing.after_pursuit(_sq("b24h", bombs=True)).mission == "bombing"   # a bomber is never a fighter-bomber
+    assert bombing.may_decline_pursuit(_sq("p47d", bombs=True))
+    assert not bombing.may_decline_pursuit(_sq("ju87d", bombs=True))
+    assert not bombing.may_decline_pursuit(_sq("p47d", bombs=False))
+    run = ap.recon(path("F8", "G8", "H8", "I8", "J8"), COL_J, sight_all_the_way=True)
+    assert bombing.recon_succeeds(run, broken_after_flak=False)
+    assert not bombing.recon_succeeds(run, broken_after_flak=True)
