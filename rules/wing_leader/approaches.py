@@ -17,9 +17,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from . import loads
+from pbem.core.errors import IllegalOrderError
+
+from . import loads, movement
 from .model import Squadron
-from .sky import Square
+from .sky import HEADINGS, Square, name, step
 from .tables import card
 
 KINDS = ("level", "dive", "steep", "glide", "torpedo", "rocket", "strafing", "parafrag", "skip", "recon")
@@ -159,8 +161,8 @@ def glide(path: Sequence[Square], column: int, *, aircraft_class: str, sight: bo
     if start[1] < 2:
         return Run("glide", problem="15.3.4: a glide comes down two levels, so it begins at altitude 2 or more")
     toward = 1 if column > start[0] else -1
-    for i, step in enumerate(_steps(path), start=1):
-        if step != (toward, -1):
+    for i, move in enumerate(_steps(path), start=1):
+        if move != (toward, -1):
             return Run("glide", problem="15.3.4: the squadron glides down one level for each column "
                                         "toward the target")
         if path[i][0] == column:
@@ -290,3 +292,82 @@ def check(sq: Squadron, kind: str, path: Sequence[Square], target: Aimed, *, loa
     if kind == "skip":
         return skip(path, column, sight_kind, allowed=skip_allowed, ship=target.ship)
     return recon(path, column, sight_all_the_way=sight_all_the_way)
+
+
+# ---- the order: a bomb run planned in the movement window [15.3] ------------------------------------------
+
+@dataclass(frozen=True)
+class Approach:
+    """``APPROACH <sq> <kind> <target> [RELEASE <altitude>] [EARLY] <steps>...``: the squadron begins (or goes
+    on with) an approach of ``kind`` at surface unit ``target``, flying ``steps`` as a ``MOVE`` does [15.3];
+    ``RELEASE`` names the dive or steep release altitude, ``EARLY`` drops a torpedo in the column before the
+    ship [15.3.5]."""
+
+    sq: str
+    kind: str
+    target: str
+    steps: tuple[str, ...] = ()
+    release: int | None = None
+    early: bool = False
+
+    def text(self) -> str:
+        extra = (f" RELEASE {self.release}" if self.release is not None else "") + (" EARLY" if self.early else "")
+        return " ".join([f"APPROACH {self.sq} {self.kind.upper()} {self.target}{extra}", *self.steps]).strip()
+
+
+def parse_approach(words: Sequence[str]) -> Approach:
+    """The words after ``APPROACH``.  :raises IllegalOrderError: not an approach order (rule 15.3)."""
+    if len(words) < 3:
+        raise IllegalOrderError("write APPROACH <squadron> <kind> <target> [RELEASE <altitude>] [EARLY] <steps>; "
+                                f"kinds: {', '.join(k.upper() for k in KINDS)}", rule="15.3")
+    sq, kind, target, rest = words[0].upper(), words[1].lower(), words[2].upper(), [w.upper() for w in words[3:]]
+    if kind not in KINDS:
+        raise IllegalOrderError(f"{words[1]!r} is not an approach ({', '.join(k.upper() for k in KINDS)})",
+                                rule="15.3")
+    release, early = None, False
+    while rest and rest[0] in ("RELEASE", "EARLY"):
+        if rest[0] == "EARLY":
+            early, rest = True, rest[1:]
+            continue
+        if len(rest) < 2 or not rest[1].isdigit():
+            raise IllegalOrderError("RELEASE is followed by the release altitude, e.g. RELEASE 1", rule="15.3")
+        release, rest = int(rest[1]), rest[2:]
+    if early and kind != "torpedo":
+        raise IllegalOrderError("EARLY (dropping in the column before the target) is for torpedoes only",
+                                rule="15.3.5")
+    return Approach(sq, kind, target, tuple(rest), release, early)
+
+
+def planned(sq: Squadron, order: Approach, target: Aimed, *, load: str, mp: int,
+            flown: Sequence[Square] = (), sight: bool = True, skip_allowed: bool = False,
+            fighter_bomber: bool = False) -> Run:
+    """The ingest check of an approach order: its steps walked as a move (refused as a move is, 8.x), then the
+    run — the squares ``flown`` on earlier turns of this approach, then this turn's — checked as the approach
+    requires [15.1, 15.3].  A problem is returned in the Run; a step the movement rules forbid raises."""
+    walk = movement.walk(sq, order.steps, mp)
+    start = list(flown) or [sq.at]
+    path = start + list(walk.path)
+    return check(sq, order.kind, path, target, load=load, sight=sight, release_alt=order.release,
+                 adjacent=order.early, turn_start=len(start) - 1, skip_allowed=skip_allowed,
+                 fighter_bomber=fighter_bomber)
+
+
+def toward_column(sq: Squadron, column: int, mp: int) -> list[str]:
+    """A bomber's own move on its way to the target [15.2.1]: level toward the target's column, two squares
+    for 2 MP (a jet bomber three for 3), stopping over it; nothing once there (the approach is the player's)."""
+    if sq.at[0] == column:
+        return []
+    heading = HEADINGS.index("E" if column > sq.at[0] else "W")
+    squares = 3 if "jet" in card(sq.model)["abilities"] else 2
+    tokens: list[str] = []
+    at = sq.at
+    for _ in range(squares):
+        at = step(at, heading)
+        try:
+            movement.walk(sq, tokens + [name(at)], mp)
+        except IllegalOrderError:
+            break
+        tokens.append(name(at))
+        if at[0] == column:
+            break
+    return tokens

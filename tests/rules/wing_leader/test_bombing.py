@@ -5,6 +5,7 @@ from dataclasses import dataclass
 
 import pytest
 
+from pbem.core.errors import IllegalOrderError
 from pbem.rules.wing_leader import approaches as ap
 from pbem.rules.wing_leader import bombing, loads
 from pbem.rules.wing_leader.model import Squadron
@@ -370,3 +371,46 @@ def test_mission_details():
     run = ap.recon(path("F8", "G8", "H8", "I8", "J8"), COL_J, sight_all_the_way=True)
     assert bombing.recon_succeeds(run, broken_after_flak=False)
     assert not bombing.recon_succeeds(run, broken_after_flak=True)
+
+
+# ---- the order and the mission's own move ---------------------------------------------------------------------
+
+
+def test_parse_approach():
+    """15.3: APPROACH <sq> <kind> <target> [RELEASE n] [EARLY] <steps>; refusals cite the rule."""
+    o = ap.parse_approach("d dive t1 release 1 S S".split())
+    assert (o.sq, o.kind, o.target, o.release, o.early, o.steps) == ("D", "dive", "T1", 1, False, ("S", "S"))
+    assert o.text() == "APPROACH D DIVE T1 RELEASE 1 S S"
+    assert ap.parse_approach("V torpedo T2 EARLY I0".split()).early
+    for words, rule in ((["D", "loop", "T1"], "15.3"), (["D"], "15.3"), (["D", "dive", "T1", "RELEASE"], "15.3"),
+                        (["D", "dive", "T1", "EARLY"], "15.3.5")):
+        with pytest.raises(IllegalOrderError) as caught:
+            ap.parse_approach(words)
+        assert caught.value.rule == rule
+
+
+def test_planned_walks_the_steps_and_checks_the_run():
+    """A Stuka in J6 facing down dives two levels, then four more next turn: released at J0, aimed (6 levels),
+    out of air combat that turn."""
+    ship = Unit(parse("J0"))
+    stuka = Squadron("D", "axis", "ju87d", "bombing", parse("J6"), HEADINGS.index("S"), bombs=True)
+    run = ap.planned(stuka, ap.parse_approach("D dive T1 J5 J4".split()), ship, load="bombs", mp=3)
+    assert run.problem == "" and not run.released                  # J6 -> J4: not down yet
+    later = stuka.move(at=parse("J4"))
+    run = ap.planned(later, ap.parse_approach("D dive T1 J3 J2 J1 J0".split()), ship, load="bombs", mp=3,
+                     flown=path("J6", "J5", "J4"))
+    assert run.released and run.aimed and run.release == parse("J0") and run.immune
+    refused = ap.planned(stuka.move(model="b24h"), ap.parse_approach("D dive T1 J5".split()), ship, load="bombs",
+                         mp=3)
+    assert "Dive Brake" in refused.problem
+    with pytest.raises(IllegalOrderError):   # three vertical levels cost 1.5 MP: more than 1
+        ap.planned(stuka, ap.parse_approach("D dive T1 J5 J4 J3".split()), ship, load="bombs", mp=1)
+    assert ap.planned(stuka, ap.parse_approach("D dive T1 J5 J4".split()), ship, load="bombs", mp=1).problem == ""
+
+
+def test_toward_the_target_column():
+    """15.2.1: two level squares toward the target's column a turn, stopping over it."""
+    b = Squadron("B", "allies", "b24h", "bombing", parse("E9"), HEADINGS.index("E"), bombs=True)
+    assert ap.toward_column(b, parse("J0")[0], 2) == ["F9", "G9"]
+    assert ap.toward_column(b.move(at=parse("I9")), parse("J0")[0], 2) == ["J9"]
+    assert ap.toward_column(b.move(at=parse("J9")), parse("J0")[0], 2) == []
