@@ -7,12 +7,12 @@ from collections.abc import Sequence
 from pbem.core.verbs import Order
 from pbem.core.work import EVERYONE, Work
 
-from . import combat, escape, missions, movement, radio, tally
+from . import combat, escape, flak, missions, movement, radio, tally
 from .air import Air
 from .fog import dice_seen_by, own, tell
 from .model import ENTERING, SIDES, WAITING, Squadron, enemy_of, owner
 from .seating import side_standing
-from .orders import Break, End, Escape, Rejoin, Vector
+from .orders import Break, End, Escape, PlaceBarrage, Rejoin, Vector
 from .sky import HEADINGS, name, parse
 from .tables import scenario
 from .tally_phase import leave_wings, radio_alerts
@@ -28,6 +28,8 @@ def admin_order(text: str) -> Order:
         return Rejoin(words[1])
     if words[0] == "END":
         return End(words[1])
+    if words[0] == "BARRAGE":
+        return PlaceBarrage(words[1], words[2])
     return Escape(words[1]) if words[0] == "ESCAPE" else Vector(words[1], words[2])
 
 
@@ -65,6 +67,8 @@ def _carry_out(w: Work[Air], orders: Sequence[Order]) -> None:
             _vector(w, air.squadron(order.sq), parse(order.square))
         if isinstance(order, Rejoin):
             _rejoin(w, air.squadron(order.sq))
+        if isinstance(order, PlaceBarrage):
+            flak.place(w, order.unit, order.where)
 
 
 def _check_tallies(w: Work[Air]) -> None:
@@ -83,7 +87,7 @@ def _check_tallies(w: Work[Air]) -> None:
 def _present(w: Work[Air], order: Order) -> bool:
     """An order for a squadron that has split since it was written is skipped and its author told [9.3]."""
     sid = getattr(order, "sq", "")
-    if sid in w.data.squadrons:
+    if not sid or sid in w.data.squadrons:   # not a squadron's order (BARRAGE, 14.2.2), or still there
         return True
     was = w.data.state.find(sid)
     w.say(f"{order.text()} was skipped: {sid} has split into flights (9.3)",

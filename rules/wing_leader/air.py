@@ -21,6 +21,7 @@ class Air:
         self.rolled: list[str] = []       # squadrons that rolled to tally this phase (9.5.4.1)
         self.reacting: dict[str, str] = {}  # escorts' answers to a reaction question this phase (10.4)
         self.fought: set[str] = set()
+        self.flak_bomb: dict[str, int] = {}   # the worst flak Bomb-column result on each squadron [14.2.5]
         self.moved_last = state.moved_last
         self.over = False
 

@@ -51,7 +51,7 @@ class Strike:
     altitude: int = 0         # of the release
     bombsight: str = "T"
     anvil: bool = False       # two torpedo attacks on the ship this turn [15.5.1]
-    flak: str = ""            # "barrage" or "direct": the worst Bomb-column flak result it took [14.2.5]
+    flak: int = 0             # the worst flak Bomb-column result it took this turn (0, -1 or -2) [14.2.5]
     from_sun: bool = False    # a dive or steep attack from the sun on a ship [14.1.3]
     remaining: int = 0        # a kamikaze's aircraft left: max losses - losses [15.5.3]
     card_modifier: int = 0    # the card's torpedo attack modifier [15.3.5]
@@ -121,8 +121,7 @@ def modifiers(s: Strike, target: Target) -> list[tuple[str, int]]:
     for kind in ("parafrag", "kamikaze", "skip"):
         if s.kind == kind:
             out.append((kind, m[kind]))
-    if s.flak:
-        out.append((f"flak ({s.flak})", m[f"flak_{s.flak}"]))
+    out.append(("flak", s.flak))
     return [(name, value) for name, value in out if value]
 
 
@@ -157,7 +156,7 @@ def resolve(s: Strike, target: Target, roll: int) -> Result:
     return Result(n, roll, total_mod, pct, hits(n, pct), tuple(mods))
 
 
-def strike_of(sq: Squadron, run: Run, target: Target, *, anvil: bool = False, flak: str = "",
+def strike_of(sq: Squadron, run: Run, target: Target, *, anvil: bool = False, flak: int = 0,
               from_sun: bool = False, max_losses: int = 0, turn: int = 0, kamikaze: bool = False) -> Strike:
     """The strike a released run makes, read from the squadron and its card [15.3, 15.4, 15.5]: the card's bomb
     load (its ATGR value for rockets), firepower for strafing, a flight, disrupted or broken squadron, the

@@ -17,13 +17,13 @@ from pbem.core.scripts import Cursor
 from pbem.core.verbs import Order
 from pbem.core.work import EVERYONE, Work
 
-from . import air_combat, combat, seating, sequence
+from . import air_combat, combat, flak, seating, sequence
 from .admin import admin_order, administrative
 from .air import Air
 from .fog import dice_seen_by, tell_order
 from .model import SIDES, State, side_of
 from .moves import AskReaction, activate, keeping_formation, move_stack
-from .orders import Break, End, Escape, Rejoin, Vector, Wings, dump_order, load_order
+from .orders import Break, End, Escape, PlaceBarrage, Rejoin, Vector, Wings, dump_order, load_order
 from .tally_phase import both_tallies, defender_tally, raider_tally
 
 
@@ -76,8 +76,10 @@ def _moves(w: Work[Air], order: Sequence[str], orders: Mapping[str, Sequence[Ord
             return
     air.moved_last = tuple(air.moved)
     admin = [o.text() for side in (air.state.raider, air.state.defender) for o in orders.get(side, ())
-             if isinstance(o, (Break, Escape, Vector, Rejoin))]
+             if isinstance(o, (Break, Escape, Vector, Rejoin, PlaceBarrage))]
     admin += [f"END {side}" for side in SIDES if any(isinstance(o, End) for o in orders.get(side, ()))]
+    if air.state.uses("14.2.4"):   # flak fires before air combat [14.2.4, 14.2.6]
+        flak.direct_fire(w, {})
     _combats(w, combat.fights(list(air.squadrons.values()), air.moved, lambda: _roll_off(w)), 0, admin)
 
 

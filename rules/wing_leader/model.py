@@ -12,6 +12,7 @@ from pbem.core.flow import Flow
 
 from . import advanced
 from .sky import Sky, Square, sky_of
+from .surface import Barrage, Surface
 from .tables import band_value, card, scenario
 
 SIDES = ("allies", "axis")
@@ -128,6 +129,8 @@ class State:
     options: tuple[tuple[str, Any], ...] = ()
     seat_names: tuple[str, ...] = ()   # one seat per wing (``<side>-<n>``); () = one seat a side, named by it
     last_known: tuple[Glimpse, ...] = ()  # under fog, what each side last saw of each enemy it has seen
+    surfaces: tuple[Surface, ...] = ()   # surface and ground units, advanced rule 14 (surface.py)
+    barrages: tuple[Barrage, ...] = ()   # Barrage markers on the map [14.2.2] (flak.py)
 
     @property
     def turn(self) -> int:
@@ -161,6 +164,13 @@ class State:
     def find(self, sid: str) -> Squadron | None:
         """The squadron, or None (a squadron split into flights is gone, 9.3)."""
         return next((s for s in self.squadrons if s.id == sid), None)
+
+    def surface(self, uid: str) -> Surface:
+        """A surface or ground unit by its ID [14.0].  :raises KeyError: no such unit."""
+        found = next((u for u in self.surfaces if u.id == uid), None)
+        if found is None:
+            raise KeyError(uid)
+        return found
 
     def of_side(self, side: str) -> tuple[Squadron, ...]:
         return tuple(s for s in self.squadrons if s.side == side)

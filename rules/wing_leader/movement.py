@@ -50,6 +50,7 @@ class Walk:
     exited: str = ""
     path: list[sky.Square] = field(default_factory=list)
     used: int = 0   # how many tokens were carried out
+    turned_in: list[sky.Square] = field(default_factory=list)   # squares it turned in (barrage attacks, 14.2.3)
     balbo: bool = False
 
     def pay(self, cost: float, what: str, rule: str = "8.3") -> None:
@@ -86,6 +87,7 @@ def walk(sq: Squadron, tokens: Sequence[str], mp: int, *, stop_at: sky.Square | 
         elif token in sky.HEADINGS:
             w.pay(tables()["movement_costs"]["stay_and_turn"], f"staying and turning to {token}")
             w.heading = sky.HEADINGS.index(token)
+            w.turned_in.append(w.at)
         else:
             _enter(w, sq, token)
     return w
@@ -117,6 +119,8 @@ def _enter(w: Walk, sq: Squadron, token: str) -> None:
             w.pay(tables()["movement_costs"]["about_turn"], "a turn" if w.balbo else "an about-turn",
                   "9.5.6" if w.balbo else "8.1.1")
         w.pay(_cost(w, sq, to), f"entering {token}")
+    if heading != w.heading:
+        w.turned_in.append(w.at)
     w.entered_from, w.at, w.heading = w.at, to, heading
     w.path.append(to)
     if not sky.on_map(to):

@@ -11,7 +11,7 @@ from pbem.core.scripts import Cursor, Reached, resume
 from pbem.core.verbs import Order
 from pbem.core.work import Work
 
-from . import dogfight, movement, reaction, wings
+from . import dogfight, flak, movement, reaction, wings
 from .air import Air
 from .fog import dice_seen_by, tell, tell_move, told, witnesses
 from .model import CLIMB, DIVE, ENTERING, NONE, Squadron, State, owner
@@ -94,6 +94,8 @@ def _perform(w: Work[Air], sid: str, order: Order | None) -> str | None:
               f"{walk.spent:g} of {walk.mp} MP" + (f", off the {walk.exited} edge" if walk.exited else ""),
               f"{sid} flies out of sight from {name(sq.at)}",
               f"{sid} comes into sight in {name(moved.at)}, heading {HEADINGS[moved.heading]}")
+    if air.state.uses("14.2.3"):   # a barrage attack when the move ends [14.2.3]
+        flak.barrage_after_move(w, sid, sq.at, walk.path, walk.turned_in, not walk.path and not walk.exited)
     return None
 
 

@@ -144,6 +144,18 @@ class Break:
 
 
 @dataclass(frozen=True)
+class PlaceBarrage:
+    """The flak owner puts flak unit ``unit``'s Barrage marker on a point (``where``: the square above and to
+    the right of it), or takes it off (``OFF``), in the Administrative Phase [14.2.2]."""
+
+    unit: str
+    where: str
+
+    def text(self) -> str:
+        return f"BARRAGE {self.unit} {self.where}"
+
+
+@dataclass(frozen=True)
 class Tactic:
     """Standing order: the rating this squadron's attacks use: SPEED (hit-and-run), TURN, BEST (the better
     column, the default) or ASK (an interrupt window when it comes to it) [10.5]."""

@@ -15,9 +15,10 @@ from pbem.core.scripts import ConditionKind, Conditions, If, scripted
 from pbem.core.standing import parse_cancel
 from pbem.core.verbs import Order, Verb, VerbTable, arity, one_of
 
-from . import dogfight, movement, radio, tally, wings
+from . import dogfight, flak, movement, radio, sky, tally, wings
 from .model import Squadron, State, owner, side_of
-from .orders import (Answer, Arrive, Break, Command, Consent, Drop, End, Escape, Join, Move, Plain, Priority, Pursue, React, Rejoin,
+from .surface import Barrage, Surface
+from .orders import (Answer, Arrive, Break, PlaceBarrage, Command, Consent, Drop, End, Escape, Join, Move, Plain, Priority, Pursue, React, Rejoin,
                      Return, Seek, Split, Stack, Tactic, Tally, Vector, Wings)
 
 
@@ -27,7 +28,9 @@ TALLY_STEPS = ("raider_tally", "defender_tally", "tallies")
 def position(view: View) -> State:
     """The position a view shows (everything is public [5.2]), for checks at ingest."""
     squadrons = tuple(from_json(Squadron, d) for d in view["squadrons"])
-    return State(view["scenario"], squadrons, Flow(view["step"], view["turn"]))
+    surfaces = tuple(from_json(Surface, d) for d in view.get("surfaces", ()))   # advanced rule 14
+    barrages = tuple(from_json(Barrage, d) for d in view.get("barrages", ()))
+    return State(view["scenario"], squadrons, Flow(view["step"], view["turn"]), surfaces=surfaces, barrages=barrages)
 
 
 def _own(view: View, seat: str, sid: str, rule: str) -> Squadron:
@@ -314,6 +317,33 @@ def parse_break(args: Sequence[str], view: View, seat: str) -> Break:
     return Break(sq.id)
 
 
+def parse_barrage(args: Sequence[str], view: View, seat: str) -> PlaceBarrage:
+    """``BARRAGE <flak unit> <square>|OFF``: checked against the unit's legal points now [14.2.2, 14.2.8]."""
+    arity(args, 2, "BARRAGE <flak unit> <square>|OFF", rule="14.2.2")
+    _window(view, False)
+    state = position(view)
+    if not state.uses("14.2.2"):
+        raise IllegalOrderError("this scenario does not use flak zones", rule="14.2.2")
+    unit = args[0].upper()
+    g = flak.gun(state, unit)
+    if g is None:
+        known = ", ".join(flak.all_labels(state)) or "none"
+        raise IllegalOrderError(f"no flak unit {unit} that may still fire (flak units: {known}; a unit with heavy "
+                                "damage is suppressed, 14.1.2)", rule="14.2.2")
+    if g.side != side_of(seat):
+        raise IllegalOrderError(f"flak unit {unit} is not yours", rule="14.2.2")
+    if args[1].upper() == "OFF":
+        return PlaceBarrage(unit, "OFF")
+    try:
+        point = sky.parse(args[1])
+    except ValueError as e:
+        raise IllegalOrderError(str(e), rule="14.2.2") from None
+    problem = flak.barrage_problem(state, g, point)
+    if problem:
+        raise IllegalOrderError(problem[0], rule=problem[1])
+    return PlaceBarrage(unit, sky.name(point))
+
+
 def parse_tactic(args: Sequence[str], view: View, seat: str) -> Tactic:
     arity(args, 2, "TACTIC <squadron> SPEED|TURN|BEST|ASK", rule="10.5")
     sq = _own(view, seat, args[0], "10.5")
@@ -442,6 +472,7 @@ VERBS = scripted(VerbTable([
     Verb("WINGS", parse_wings, "WINGS <squadron> ... (before the first turn: the wings you command)", "9.5"),
     Verb("STACK", parse_stack, "STACK <squadron> STAY|<square>", "10.8.2"),
     Verb("CANCEL", parse_cancel, "CANCEL TACTIC|REACT <squadron>", "10.5"),
+    Verb("BARRAGE", parse_barrage, "BARRAGE <flak unit> <square>|OFF (Administrative Phase)", "14.2.2"),
 ], rule="6.0"), CONDITIONS)
 
 

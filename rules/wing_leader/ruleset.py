@@ -15,7 +15,7 @@ from pbem.core.errors import RulesetDefinitionError
 from pbem.core.ruleset import Checked, Option, RulesetInfo, Scenario, View
 from pbem.core.orders import OrderLine
 
-from . import radio, seating, sky
+from . import flak, radio, seating, sky, surface
 from .game import STEPS, first_step, seats
 from .model import SIDES, WAITING, Squadron, State
 from .parsing import ANSWERS, VERBS, whole
@@ -24,8 +24,9 @@ from .tables import scenario, scenarios
 from .missions import escort_setup_problem
 from .views import bot_orders, order_form, outcome, view
 
-#: The advanced rules a scenario may switch on; none is built yet.
-ADVANCED: tuple[str, ...] = ()
+#: The advanced rules a scenario may switch on (those built).
+ADVANCED: tuple[str, ...] = ("14.1", "14.1.1", "14.1.2", "14.1.3", "14.2", "14.2.1", "14.2.2", "14.2.3", "14.2.4",
+                             "14.2.5", "14.2.6", "14.2.7", "14.2.8")
 
 
 def setup(name: str, options: Mapping[str, Any], dice: Dice) -> State:
@@ -41,7 +42,13 @@ def setup(name: str, options: Mapping[str, Any], dice: Dice) -> State:
     if bad:
         raise RulesetDefinitionError(f"scenario {name}: " + "; ".join(bad))
     squadrons, seat_names = seating.assign(squadrons, s.get("wings", ()), int(options.get("seats_per_side", 1)))
-    state = State(name, squadrons, STEPS.start("wings"), options=tuple(sorted(options.items())), seat_names=seat_names)
+    try:   # surface and ground units [14.0]
+        surfaces = tuple(surface.from_row(row, s["defender"]) for row in s.get("surfaces", ()))
+        barrages = tuple(flak.Barrage(unit, sky.parse(point)) for unit, point in s.get("barrages", ()))
+    except ValueError as e:
+        raise RulesetDefinitionError(f"scenario {name}: {e}") from e
+    state = State(name, squadrons, STEPS.start("wings"), options=tuple(sorted(options.items())), seat_names=seat_names,
+                  surfaces=surfaces, barrages=barrages)
     state = replace(state, flow=STEPS.start(first_step(state)))
     alerted = radio.alerted_by_radio(state)   # the first Tally Phase opens with radio alerts [9.4 a]
     return replace(state, squadrons=tuple(q.move(alert=True) if q.id in alerted else q for q in squadrons))

@@ -12,6 +12,7 @@ from . import dogfight, fog, movement, radio, reaction, seating, tally, unplayed
 from .model import ENTERING, SIDES, WAITING, Squadron, State, owner, side_of
 from .parsing import allowed_moves, answer_line, answer_usage, free_mover, plain_problem, position
 from .sky import HEADINGS, name
+from .surface import surface_status
 from .tables import card, scenario, tables
 from .tally_phase import jammed_now
 from .victory import points
@@ -48,6 +49,10 @@ def view(state: State, seat: str) -> dict[str, Any]:
         "asks": [{"key": a.key, "question": a.question, "default": a.default, "choices": list(a.choices)}
                  for a in state.flow.pending.asks if a.seat == seat] if state.flow.pending is not None else [],
     }
+    if state.surfaces:   # advanced rule 14 only, so that basic views stay as they were
+        out["surfaces"] = [to_json(u) for u in state.surfaces]
+        out["surface_status"] = [surface_status(u) for u in state.surfaces]
+        out["barrages"] = [to_json(b) for b in state.barrages]
     if fog.fogged(state):   # only under fog, so that open views stay as they were
         out.update(fog=True, last_known=fog.last_known(state, side), radar=fog.plots(state, side))
     return out
@@ -137,6 +142,7 @@ def order_form(v: View, seat: str) -> str:
                      f"{'alert' if sq.alert else 'unalert'} {sq.mission}" + (f", tallies {sq.tally}" if sq.tally else ""))
         lines += _form_lines(v, state, sq)
     lines += _fog_lines(v)
+    lines += [f"# {u['line']}" for u in v.get("surface_status", ())]
     kept = [f"#   {o['text']}" for o in v["standing"]]
     lines += ["# Standing orders in force (CANCEL <key> removes one):", *kept] if kept else ["# Standing orders: none"]
     lines.append(DEFAULTS)
