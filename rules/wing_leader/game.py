@@ -17,7 +17,7 @@ from pbem.core.scripts import Cursor
 from pbem.core.verbs import Order
 from pbem.core.work import EVERYONE, Work
 
-from . import air_combat, combat, flak, seating, sequence
+from . import air_combat, bomb_runs, combat, flak, seating, sequence
 from .admin import admin_order, administrative
 from .air import Air
 from .fog import dice_seen_by, tell_order
@@ -80,6 +80,8 @@ def _moves(w: Work[Air], order: Sequence[str], orders: Mapping[str, Sequence[Ord
     admin += [f"END {side}" for side in SIDES if any(isinstance(o, End) for o in orders.get(side, ()))]
     if air.state.uses("14.2.4"):   # flak fires before air combat [14.2.4, 14.2.6]
         flak.direct_fire(w, {})
+    if air.state.uses("15.4"):   # bombs after flak, before air combat [15.3, 15.4]
+        bomb_runs.strikes(w)
     _combats(w, combat.fights(list(air.squadrons.values()), air.moved, lambda: _roll_off(w)), 0, admin)
 
 

@@ -11,7 +11,7 @@ from pbem.core.scripts import Cursor, Reached, resume
 from pbem.core.verbs import Order
 from pbem.core.work import Work
 
-from . import dogfight, flak, movement, reaction, wings
+from . import bomb_runs, dogfight, flak, movement, reaction, wings
 from .air import Air
 from .fog import dice_seen_by, tell, tell_move, told, witnesses
 from .model import CLIMB, DIVE, ENTERING, NONE, Squadron, State, owner
@@ -96,6 +96,7 @@ def _perform(w: Work[Air], sid: str, order: Order | None) -> str | None:
               f"{sid} comes into sight in {name(moved.at)}, heading {HEADINGS[moved.heading]}")
     if air.state.uses("14.2.3"):   # a barrage attack when the move ends [14.2.3]
         flak.barrage_after_move(w, sid, sq.at, walk.path, walk.turned_in, not walk.path and not walk.exited)
+    bomb_runs.after_move(w, sq, walk.path)   # a bomber over its target releases [15.3]
     return None
 
 
@@ -290,6 +291,8 @@ def _plan(air: Air, sq: Squadron, order: Order | None) -> tuple[list[str], bool,
         return _goal_plan(air, sq, order)
     if verb == "VECTOR":
         return _vector_plan(air, sq), False, None
+    if order is None and bomb_runs.flying_to_target(air, sq):   # to the target's column [15.2.1]
+        return bomb_runs.plan(air, sq), False, None
     return movement.straight(sq, _straight_squares(sq)), False, None
 
 
