@@ -71,6 +71,9 @@ def after_move(w: Work[Air], before: Squadron, path: list[tuple[int, int]]) -> N
     its dive reaches altitude 0 over it [15.3.2]."""
     air = w.data
     sq = air.squadron(before.id)
+    if sq.dived:   # last turn's dive is over
+        sq = sq.move(dived=0)
+        air.put(sq)
     if not (air.state.uses("15.3.1") and sq.mission == "bombing" and sq.bombs and sq.target):
         return
     if sq.attack == "dive" and _diving(air, before):
@@ -87,6 +90,12 @@ def after_move(w: Work[Air], before: Squadron, path: list[tuple[int, int]]) -> N
     air.put(sq.move(run=(), released="level", aimed=result.aimed, bombs=False, mission="rtb"))
     tell(w, f"{sq.id} releases its bombs over {sq.target} from {name(sq.at)}, level, "
          f"{'aimed' if result.aimed else 'not aimed'} (15.3.1)", [sq.id], kind="bombing")
+
+
+def in_air_combat(air: Air) -> list[Squadron]:
+    """The squadrons that may fight this Combat Phase: not a dive bomber that dived 2 levels or more this turn
+    on its approach [15.3.2]."""
+    return [s for s in air.squadrons.values() if not (air.state.uses("15.3.2") and s.dived >= 2)]
 
 
 def strikes(w: Work[Air]) -> None:
@@ -124,10 +133,14 @@ def _dive(w: Work[Air], before: Squadron, sq: Squadron, path: list[tuple[int, in
         tell(w, f"{sq.id} cannot dive on {sq.target}: {result.problem}; it bombs level", [sq.id], kind="bombing")
         after_move(w, before.move(attack="", run=()), path)
         return
+    dived = before.at[1] - sq.at[1]
+    if dived >= 2:
+        tell(w, f"{sq.id} dives {dived} levels this turn: it neither attacks nor is attacked in air combat (15.3.2)",
+             [sq.id], kind="bombing")
     if not result.released:
-        air.put(sq.move(run=run))
+        air.put(sq.move(run=run, dived=dived))
         return
-    air.put(sq.move(run=(), released="dive", aimed=result.aimed, bombs=False, mission="rtb"))
+    air.put(sq.move(run=(), released="dive", aimed=result.aimed, bombs=False, mission="rtb", dived=dived))
     tell(w, f"{sq.id} dives on {sq.target} from altitude {run[0][1]} and releases at {name(sq.at)}, "
          f"{'aimed' if result.aimed else 'not aimed'} (15.3.2)", [sq.id], kind="bombing")
 

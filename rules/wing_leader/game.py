@@ -82,7 +82,7 @@ def _moves(w: Work[Air], order: Sequence[str], orders: Mapping[str, Sequence[Ord
         flak.direct_fire(w, {})
     if air.state.uses("15.4"):   # bombs after flak, before air combat [15.3, 15.4]
         bomb_runs.strikes(w)
-    _combats(w, combat.fights(list(air.squadrons.values()), air.moved, lambda: _roll_off(w)), 0, admin)
+    _combats(w, combat.fights(bomb_runs.in_air_combat(air), air.moved, lambda: _roll_off(w)), 0, admin)
 
 
 def _roll_off(w: Work[Air]) -> str:

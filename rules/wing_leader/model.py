@@ -66,6 +66,7 @@ class Squadron:
     run: tuple[Square, ...] = ()  # the squares of its bomb run so far [15.3]
     released: str = ""         # the attack it released this turn, for the Combat Phase [15.3, 15.4]
     aimed: bool = False        # whether that attack was aimed [15.3]
+    dived: int = 0             # levels dived this turn on a dive-bombing approach (2+: out of air combat, 15.3.2)
 
     @property
     def on_map(self) -> bool:
@@ -114,7 +115,7 @@ class Squadron:
 
 #: Squadron fields of the advanced rules (13-15): views leave them out while at their defaults
 #: (``shown_json``), so the basic game's views and goldens stay as they were.
-ADVANCED_FIELDS = frozenset({"target", "attack", "run", "released", "aimed"})
+ADVANCED_FIELDS = frozenset({"target", "attack", "run", "released", "aimed", "dived"})
 
 
 def shown_json(sq: Squadron) -> dict[str, Any]:

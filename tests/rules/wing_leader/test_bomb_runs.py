@@ -7,6 +7,7 @@ from dataclasses import replace
 from pbem.core.dice import SeededDice
 from pbem.core.play import play
 from pbem.rules.wing_leader import RULESET, bomb_runs
+from pbem.rules.wing_leader.air import Air
 from pbem.rules.wing_leader.model import State
 from pbem.rules.wing_leader.sky import HEADINGS, parse
 from pbem.rules.wing_leader.victory import points
@@ -54,7 +55,20 @@ def test_a_dive_begun_high_counts_its_levels_across_turns():
     state = _movement(D=("P8", "E"), E=("A19", "E"), H=("B19", "E"))
     d = _resolve(state).state.squadron("D")
     assert d.at == parse("P4") and d.run == tuple(parse(n) for n in ("P8", "P7", "P6", "P5", "P4"))
-    assert d.bombs and not d.released
+    assert d.bombs and not d.released and d.dived == 4
+
+
+def test_a_dive_of_two_levels_or_more_keeps_the_bomber_out_of_air_combat():
+    """15.3.2: the turn it dives 2+ levels it neither attacks nor is attacked; next turn it fights again."""
+    state = _movement(D=("P8", "E"), E=("A19", "E"), H=("B19", "E"))
+    result = _resolve(state)
+    assert "D dives 4 levels this turn: it neither attacks nor is attacked in air combat (15.3.2)" in [
+        e.text for e in result.events]
+    air = Air(result.state, None)   # type: ignore[arg-type]
+    assert "D" not in [s.id for s in bomb_runs.in_air_combat(air)]
+    calm = Air(replace(result.state, squadrons=tuple(replace(s, dived=1) if s.id == "D" else s
+                                                     for s in result.state.squadrons)), None)  # type: ignore[arg-type]
+    assert "D" in [s.id for s in bomb_runs.in_air_combat(calm)]
 
 
 def test_a_level_bomber_releases_as_soon_as_it_is_over_the_target():
