@@ -17,7 +17,7 @@ from . import approaches, bombing, movement
 from .air import Air
 from .fog import dice_seen_by, tell
 from .model import DESTROYED, Squadron, State
-from .sky import name
+from .sky import distance, name
 from .tables import card
 
 RUN_KEPT = 6   # squares of the run remembered: more than the longest aim (G, 4)
@@ -64,6 +64,21 @@ def plan(air: Air, sq: Squadron) -> list[str]:
             tokens.append(name((column, alt)))
         return tokens
     return approaches.toward_column(sq, column, movement.allowance(sq))
+
+
+def escort_plan(air: Air, sq: Squadron) -> list[str] | None:
+    """An escort's own move under 15.2.2: it keeps its place by the nearest bomber of its side flying to a
+    target, climbing or diving as many levels as that bomber does this turn (escorts move first, so the
+    bomber's own move is foreseen); None when no bomber of its side is flying to a target."""
+    if not (air.state.uses("15.2.2") and sq.mission == "escort"):
+        return None
+    bombers = [b for b in air.squadrons.values() if b.side == sq.side and b.on_map and flying_to_target(air, b)]
+    if not bombers:
+        return None
+    bomber = min(bombers, key=lambda b: (distance(b.at, sq.at), b.id))
+    walk = movement.walk(bomber, plan(air, bomber), movement.allowance(bomber))
+    goal = (sq.at[0] + walk.at[0] - bomber.at[0], min(max(sq.at[1] + walk.at[1] - bomber.at[1], 0), 19))
+    return [] if goal == sq.at else movement.approach(sq, goal, movement.allowance(sq))
 
 
 def after_move(w: Work[Air], before: Squadron, path: list[tuple[int, int]]) -> None:

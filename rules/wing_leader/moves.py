@@ -293,6 +293,9 @@ def _plan(air: Air, sq: Squadron, order: Order | None) -> tuple[list[str], bool,
         return _vector_plan(air, sq), False, None
     if order is None and bomb_runs.flying_to_target(air, sq):   # to the target's column [15.2.1]
         return bomb_runs.plan(air, sq), False, None
+    escorting = bomb_runs.escort_plan(air, sq) if order is None else None
+    if escorting is not None:   # with its bombers, climbing or diving as they do [15.2.2]
+        return escorting, False, None
     return movement.straight(sq, _straight_squares(sq)), False, None
 
 

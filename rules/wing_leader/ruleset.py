@@ -27,7 +27,7 @@ from .views import bot_orders, order_form, outcome, view
 #: The advanced rules a scenario may switch on (those built).
 ADVANCED: tuple[str, ...] = ("14.1", "14.1.1", "14.1.2", "14.1.3", "14.2", "14.2.1", "14.2.2", "14.2.3", "14.2.4",
                              "14.2.5", "14.2.6", "14.2.7", "14.2.8",
-                             "15.2.1", "15.3.1", "15.3.2", "15.4")   # rule 15 so far: to the target, level and dive bombing, the strike
+                             "15.2.1", "15.2.2", "15.3.1", "15.3.2", "15.4")   # rule 15 so far
 
 
 def setup(name: str, options: Mapping[str, Any], dice: Dice) -> State:

@@ -127,3 +127,16 @@ def test_the_basic_scenarios_bomb_nothing():
     state = RULESET.setup("raid", RULESET.info.resolve_options({}), SeededDice(SEED, "setup"))
     assert not any(s.target for s in state.squadrons) and not state.uses("15.2.1")
     assert all("flies to" not in line for line in RULESET.order_form(RULESET.view(state, "allies"), "allies").splitlines())
+
+
+def test_an_escort_dives_with_its_bombers():
+    """15.2.2: escorts move first, foreseeing their bombers' move: H above D dives the 4 levels D dives."""
+    state = _movement(D=("P8", "E"), H=("P9", "E"), E=("A19", "E"))
+    after = _resolve(state).state
+    assert after.squadron("D").at == parse("P4") and after.squadron("H").at == parse("P5")
+
+
+def test_an_escort_keeps_its_place_on_the_way():
+    """15.2.2: on the way it keeps its offset from the bomber it escorts."""
+    after = _resolve(_movement(D=("J8", "E"), H=("I9", "E"), E=("A19", "E"))).state
+    assert after.squadron("D").at == parse("L8") and after.squadron("H").at == parse("K9")
