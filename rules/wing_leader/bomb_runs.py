@@ -40,6 +40,13 @@ def attack_problem(sq: Squadron) -> str:
     return ""
 
 
+def choose_attack(sq: Squadron, kind: str) -> Squadron:
+    """The squadron after ``ATTACK <sq> LEVEL|DIVE`` [15.3]: a changed attack starts its run afresh (an approach
+    begun need not be completed, 15.3)."""
+    attack = "" if kind == "level" else kind
+    return sq if attack == sq.attack else sq.move(attack=attack, run=())
+
+
 def _diving(air: Air, sq: Squadron) -> bool:
     """A dive bomber whose dive has begun, or may begin now: over the target at altitude 2-10 [15.3.2]."""
     column = air.state.surface(sq.target).column
@@ -178,4 +185,7 @@ def form_lines(state: State, sq: Squadron) -> list[str]:
         release = (target.column, sq.at[1])
     run = approaches.Run(sq.attack or "level", released=True, release=release, aimed=True)
     chances = bombing.preview(bombing.strike_of(sq, run, target, turn=state.turn), target, target.id)
-    return [f"#   flies to {target.id} ({target.type}) and {how}", f"#   if aimed, without flak: {chances}"]
+    other = "LEVEL" if sq.attack == "dive" else "DIVE"
+    change = ([f"#   ATTACK {sq.id} {other} to attack {other.lower()} instead (15.3)"]
+              if attack_problem(sq.move(attack="" if other == "LEVEL" else "dive")) == "" else [])
+    return [f"#   flies to {target.id} ({target.type}) and {how}", f"#   if aimed, without flak: {chances}", *change]

@@ -280,5 +280,8 @@ def _bot_moves(v: View, seat: str, dice: Dice, rolling: list[str]) -> list[str]:
                 lines.append(f"TACTIC {s.id} ASK")
         elif s.id in rolling:
             lines.append(f"IF TALLYING {s.id} THEN PURSUE {s.id}")
+        if s.on_map and s.attack == "dive" and v["turn"] == 1 and state.uses("15.3.1") and s.bombs and \
+                dice.roll(3, why="bot attack", seen_by=()) == 1:   # sometimes bomb level instead [15.3]
+            lines.append(f"ATTACK {s.id} LEVEL")
     return lines
 

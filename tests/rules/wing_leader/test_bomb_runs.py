@@ -12,6 +12,7 @@ from pbem.rules.wing_leader.model import State
 from pbem.rules.wing_leader.sky import HEADINGS, parse
 from pbem.rules.wing_leader.victory import points
 from pbem.testing.conformance import check_ruleset
+from pbem.testing.known import check_body
 
 SEED = b"wing leader rule 15 test seed, 32b"
 SCENARIO = "dive_bombing"
@@ -140,3 +141,34 @@ def test_an_escort_keeps_its_place_on_the_way():
     """15.2.2: on the way it keeps its offset from the bomber it escorts."""
     after = _resolve(_movement(D=("J8", "E"), H=("I9", "E"), E=("A19", "E"))).state
     assert after.squadron("D").at == parse("L8") and after.squadron("H").at == parse("K9")
+
+
+def _checked(state: State, seat: str, body: str):
+    return check_body(RULESET, state, seat, body)[0]
+
+
+def test_attack_orders_are_checked_at_ingest_with_the_rule():
+    """15.3: ATTACK <sq> LEVEL|DIVE for a bomber flying to its target; a Dive Brake for DIVE (15.3.2)."""
+    state = _movement()
+    assert list(_checked(state, "allies", "ATTACK D LEVEL").problems) == []
+    for body, rule in (("ATTACK H DIVE", "15.3"), ("ATTACK D GLIDE", "15.3"), ("ATTACK D", "15.3")):
+        problems = _checked(state, "allies", body).problems
+        assert [p.rule for p in problems] == [rule], (body, problems)
+    heavy = replace(state, squadrons=tuple(replace(s, model="b24h", attack="") if s.id == "D" else s
+                                           for s in state.squadrons))
+    problems = _checked(heavy, "allies", "ATTACK D DIVE").problems
+    assert [p.rule for p in problems] == ["15.3.2"] and "Dive Brake" in problems[0].message
+    basic = RULESET.setup("raid", RULESET.info.resolve_options({"cadence": "fast"}), SeededDice(SEED, "s"))
+    basic = RULESET.resolve(basic, {s: () for s in RULESET.phase(basic).awaiting}, SeededDice(SEED, "t")).state
+    refused = _checked(basic, "allies", "ATTACK T LEVEL").problems
+    assert [p.rule for p in refused] == ["15.3"] and "bombing rules" in refused[0].message
+
+
+def test_an_attack_order_changes_the_approach_in_play():
+    """ATTACK D LEVEL: over the carrier at altitude 4, the dive bomber now bombs level as it comes over."""
+    state = _movement(D=("N4", "E"), E=("A19", "E"), H=("B19", "E"))
+    orders = _checked(state, "allies", "ATTACK D LEVEL").orders
+    result = RULESET.resolve(state, {"allies": orders, "axis": ()}, SeededDice(SEED, "move"))
+    texts = [e.text for e in result.events]
+    assert "D (attack) N4 -> O4 P4, heading E, 2 of 2 MP" in texts, texts
+    assert "D releases its bombs over C1 from P4, level, aimed (15.3.1)" in texts
