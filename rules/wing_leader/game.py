@@ -18,7 +18,7 @@ from pbem.core.scripts import Cursor
 from pbem.core.verbs import Order
 from pbem.core.work import EVERYONE, Work
 
-from . import air_combat, combat, flak, seating, sequence
+from . import air_combat, bomb_runs, combat, flak, seating, sequence
 from .admin import admin_order, administrative
 from .air import Air
 from .fog import dice_seen_by, tell_order
@@ -87,7 +87,9 @@ def _moves(w: Work[Air], order: Sequence[str], orders: Mapping[str, Sequence[Ord
             w.interrupt("flak_choice", asks, admin=admin, moved=list(air.moved), flak_bomb=dict(air.flak_bomb))
             return
         flak.direct_fire(w, _flak_plans(w))
-    _combats(w, combat.fights(list(air.squadrons.values()), air.moved, lambda: _roll_off(w)), 0, admin)
+    if air.state.uses("15.4"):   # bombs after flak, before air combat [15.3, 15.4]
+        bomb_runs.strikes(w)
+    _combats(w, combat.fights(bomb_runs.in_air_combat(air), air.moved, lambda: _roll_off(w)), 0, admin)
 
 
 def _flak_asks(w: Work[Air]) -> list[Ask]:
@@ -120,7 +122,9 @@ def flak_choice(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
         words = answer.split()
         plans[key.removeprefix("flak-")] = [] if words == ["AUTO"] else None if words == ["HOLD"] else words
     flak.direct_fire(w, plans)
-    _combats(w, combat.fights(list(air.squadrons.values()), air.moved, lambda: _roll_off(w)), 0, data["admin"])
+    if air.state.uses("15.4"):   # bombs after flak, before air combat [15.3, 15.4]
+        bomb_runs.strikes(w)
+    _combats(w, combat.fights(bomb_runs.in_air_combat(air), air.moved, lambda: _roll_off(w)), 0, data["admin"])
 
 
 def _flak_plans(w: Work[Air]) -> dict[str, list[str] | None]:

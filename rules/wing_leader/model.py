@@ -5,9 +5,10 @@ hides what a side does not see: fog.py).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
+from pbem.core.defaults import to_json
 from pbem.core.flow import Flow
 
 from . import advanced
@@ -60,6 +61,12 @@ class Squadron:
     trail: str = ""            # its group entering in trail [8.4.1]
     left_wing: bool = False    # it has left its wing formation, for good [9.5.2]
     seat: str = ""             # the player who commands its wing, "" = its side's only seat (see ``owner``)
+    target: str = ""           # the surface unit its bombing mission attacks (rule 15, bomb_runs.py)
+    attack: str = ""           # the approach it makes there: "" level [15.3.1], "dive" [15.3.2]
+    run: tuple[Square, ...] = ()  # the squares of its bomb run so far [15.3]
+    released: str = ""         # the attack it released this turn, for the Combat Phase [15.3, 15.4]
+    aimed: bool = False        # whether that attack was aimed [15.3]
+    dived: int = 0             # levels dived this turn on a dive-bombing approach (2+: out of air combat, 15.3.2)
 
     @property
     def on_map(self) -> bool:
@@ -104,6 +111,17 @@ class Squadron:
     def unescort(self) -> Squadron:
         """An escort that tallies or fights becomes a Sweep [9.2.2 a]."""
         return self.move(mission="sweep", former_escort=True) if self.mission == "escort" else self
+
+
+#: Squadron fields of the advanced rules (13-15): views leave them out while at their defaults
+#: (``shown_json``), so the basic game's views and goldens stay as they were.
+ADVANCED_FIELDS = frozenset({"target", "attack", "run", "released", "aimed", "dived"})
+
+
+def shown_json(sq: Squadron) -> dict[str, Any]:
+    """A squadron's JSON for a view, its advanced-rule fields only when they are not at their defaults."""
+    defaults = {f.name: f.default for f in fields(Squadron)}
+    return {k: v for k, v in to_json(sq).items() if k not in ADVANCED_FIELDS or v not in (defaults[k], [])}
 
 
 @dataclass(frozen=True)

@@ -11,11 +11,11 @@ from pbem.core.scripts import Cursor, Reached, resume
 from pbem.core.verbs import Order
 from pbem.core.work import Work
 
-from . import dogfight, flak, movement, reaction, wings
+from . import bomb_runs, dogfight, flak, movement, reaction, wings
 from .air import Air
 from .fog import dice_seen_by, tell, tell_move, told, witnesses
 from .model import CLIMB, DIVE, ENTERING, NONE, Squadron, State, owner
-from .orders import MOVEMENT, Join, Move, Plain, Pursue, Return, Stack, subject
+from .orders import MOVEMENT, Attack, Join, Move, Plain, Pursue, Return, Stack, subject
 from .parsing import CONDITIONS
 from .sky import HEADINGS, front_squares, name, parse
 from .tables import scenario
@@ -69,6 +69,9 @@ def _perform(w: Work[Air], sid: str, order: Order | None) -> str | None:
     sq, why = _jettison(air.squadron(sid), order, notes)
     if why:
         return why
+    if isinstance(order, Attack):   # the bomber's attack from now on [15.3]
+        sq = bomb_runs.choose_attack(sq, order.kind)
+        air.put(sq)
     tokens, dive, why = _plan(air, sq, order)
     why = why or _must_stay(air, sq, tokens)
     if why:
@@ -96,6 +99,7 @@ def _perform(w: Work[Air], sid: str, order: Order | None) -> str | None:
               f"{sid} comes into sight in {name(moved.at)}, heading {HEADINGS[moved.heading]}")
     if air.state.uses("14.2.3"):   # a barrage attack when the move ends [14.2.3]
         flak.barrage_after_move(w, sid, sq.at, walk.path, walk.turned_in, not walk.path and not walk.exited)
+    bomb_runs.after_move(w, sq, walk.path)   # a bomber over its target releases [15.3]
     return None
 
 
@@ -292,6 +296,11 @@ def _plan(air: Air, sq: Squadron, order: Order | None) -> tuple[list[str], bool,
         return _goal_plan(air, sq, order)
     if verb == "VECTOR":
         return _vector_plan(air, sq), False, None
+    if (order is None or isinstance(order, Attack)) and bomb_runs.flying_to_target(air, sq):   # [15.2.1]
+        return bomb_runs.plan(air, sq), False, None
+    escorting = bomb_runs.escort_plan(air, sq) if order is None else None
+    if escorting is not None:   # with its bombers, climbing or diving as they do [15.2.2]
+        return escorting, False, None
     return movement.straight(sq, _straight_squares(sq, air.state.option("jet_sweeps", "four"))), False, None
 
 

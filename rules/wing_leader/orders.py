@@ -326,7 +326,18 @@ class Wings:
         return " ".join(("WINGS",) + self.squadrons)
 
 
-MOVEMENT = (Move, Pursue, Plain, Join, Return)
+@dataclass(frozen=True)
+class Attack:
+    """``ATTACK <sq> LEVEL|DIVE``: how a bomber flying to its target attacks it, from this move on [15.3]."""
+
+    sq: str
+    kind: str   # "level" or "dive"
+
+    def text(self) -> str:
+        return f"ATTACK {self.sq} {self.kind.upper()}"
+
+
+MOVEMENT = (Move, Pursue, Plain, Join, Return, Attack)
 
 
 def subject(order: Order) -> str:
@@ -382,4 +393,4 @@ def load_order(data: Any) -> Any:
 
 _KINDS: dict[str, Any] = {k.__name__: k for k in (
     Tally, Command, Split, Drop, Move, Pursue, Plain, Vector, Escape, End, Rejoin, Break, Tactic, React, Priority,
-    Arrive, Consent, Seek, Stack, Join, Return, Answer, Wings, If, Condition, Keep, PlaceBarrage, FlakFire)}
+    Arrive, Consent, Seek, Stack, Join, Return, Answer, Wings, If, Condition, Keep, PlaceBarrage, FlakFire, Attack)}

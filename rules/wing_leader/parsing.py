@@ -15,10 +15,10 @@ from pbem.core.scripts import ConditionKind, Conditions, If, scripted
 from pbem.core.standing import parse_cancel
 from pbem.core.verbs import Order, Verb, VerbTable, arity, one_of
 
-from . import dogfight, flak, missions, movement, radio, sky, split, tally, wings
+from . import bomb_runs, dogfight, flak, missions, movement, radio, sky, split, tally, wings
 from .model import Squadron, State, max_losses, owner, side_of
 from .surface import Barrage, Surface
-from .orders import (Answer, Arrive, Break, Command, Consent, Drop, End, Escape, FlakFire, Join, Keep, Move, PlaceBarrage, Plain, Priority, Pursue, React, Rejoin,
+from .orders import (Answer, Arrive, Attack, Break, Command, Consent, Drop, End, Escape, FlakFire, Join, Keep, Move, PlaceBarrage, Plain, Priority, Pursue, React, Rejoin,
                      Return, Seek, Split, Stack, Tactic, Tally, Vector, Wings)
 
 
@@ -276,6 +276,28 @@ def _dive_word(args: Sequence[str], n: int) -> tuple[Sequence[str], bool]:
     if len(args) == n + 1 and args[-1].upper() == "DIVE":
         return args[:-1], True
     return args, False
+
+
+def parse_attack(args: Sequence[str], view: View, seat: str) -> Attack:
+    """``ATTACK <sq> LEVEL|DIVE``: the approach of a bomber flying to its target [15.3, 15.3.1, 15.3.2]."""
+    arity(args, 2, "ATTACK <squadron> LEVEL|DIVE", rule="15.3")
+    _window(view, False)
+    sq = _own(view, seat, args[0], "15.3")
+    state = position(view)
+    if not state.uses("15.2.1"):
+        raise IllegalOrderError("this scenario does not use the bombing rules (15)", rule="15.3")
+    if not (sq.mission == "bombing" and sq.bombs and sq.target):
+        raise IllegalOrderError(f"{sq.id} is not a bomber flying to a target with its load", rule="15.3")
+    kind = args[1].lower()
+    if kind not in ("level", "dive"):
+        raise IllegalOrderError(f"{args[1]!r}: the attacks are LEVEL (15.3.1) and DIVE (15.3.2)", rule="15.3")
+    if not state.uses(f"15.3.{1 if kind == 'level' else 2}"):
+        raise IllegalOrderError(f"this scenario does not use {kind} bombing", rule="15.3")
+    problem = bomb_runs.attack_problem(sq.move(attack="" if kind == "level" else kind))
+    if problem:
+        rule, _, text = problem.partition(": ")
+        raise IllegalOrderError(text, rule=rule)
+    return Attack(sq.id, kind)
 
 
 def parse_join(args: Sequence[str], view: View, seat: str) -> Join:
@@ -562,6 +584,7 @@ VERBS = scripted(VerbTable([
     Verb("STACK", parse_stack, "STACK <squadron> STAY|<square>", "10.8.2"),
     Verb("CANCEL", parse_cancel_key, "CANCEL TACTIC|REACT <squadron>", "10.5"),
     Verb("FLAK", parse_flak, "FLAK <flak unit> AUTO|HOLD|ASK|AT <enemy>... (standing: direct fire)", "14.2.4"),
+    Verb("ATTACK", parse_attack, "ATTACK <squadron> LEVEL|DIVE (bombers: how they attack their target)", "15.3"),
     Verb("BARRAGE", parse_barrage, "BARRAGE <flak unit> <square>|OFF (Administrative Phase)", "14.2.2"),
 ], rule="6.0"), CONDITIONS)
 

@@ -15,7 +15,7 @@ from pbem.core.errors import RulesetDefinitionError
 from pbem.core.ruleset import Checked, Option, RulesetInfo, Scenario, View
 from pbem.core.orders import OrderLine
 
-from . import flak, radio, seating, sky, surface
+from . import bomb_runs, flak, radio, seating, sky, surface
 from .game import STEPS, first_step, seats
 from .model import SIDES, WAITING, Squadron, State
 from .parsing import ANSWERS, VERBS, whole
@@ -26,7 +26,8 @@ from .views import bot_orders, order_form, outcome, view
 
 #: The advanced rules a scenario may switch on (those built).
 ADVANCED: tuple[str, ...] = ("14.1", "14.1.1", "14.1.2", "14.1.3", "14.2", "14.2.1", "14.2.2", "14.2.3", "14.2.4",
-                             "14.2.5", "14.2.6", "14.2.7", "14.2.8")
+                             "14.2.5", "14.2.6", "14.2.7", "14.2.8",
+                             "15.2.1", "15.2.2", "15.3.1", "15.3.2", "15.4")   # rule 15 so far
 
 
 def setup(name: str, options: Mapping[str, Any], dice: Dice) -> State:
@@ -47,6 +48,13 @@ def setup(name: str, options: Mapping[str, Any], dice: Dice) -> State:
         barrages = tuple(flak.Barrage(unit, sky.parse(point)) for unit, point in s.get("barrages", ()))
     except ValueError as e:
         raise RulesetDefinitionError(f"scenario {name}: {e}") from e
+    ids = {u.id for u in surfaces}
+    lost = [f"{q.id} bombs {q.target}, which is no surface unit of the scenario (15.2.1)" for q in squadrons
+            if q.target and q.target not in ids]
+    lost += [f"{q.id}: {p}" for q in squadrons if q.attack
+             for p in [bomb_runs.attack_problem(q)] if p]
+    if lost:
+        raise RulesetDefinitionError(f"scenario {name}: " + "; ".join(lost))
     state = State(name, squadrons, STEPS.start("wings"), options=tuple(sorted(options.items())), seat_names=seat_names,
                   surfaces=surfaces, barrages=barrages)
     state = replace(state, flow=STEPS.start(first_step(state)))
@@ -59,7 +67,8 @@ def _squadron(row: Mapping[str, Any]) -> Squadron:
                   at=sky.parse(row["at"]) if "at" in row else (0, 0), heading=sky.HEADINGS.index(row["heading"]),
                   alert=row["mission"] in ("intercept", "cap"), vector=sky.parse(row["vector"]) if "vector" in row else None,
                   flight=bool(row.get("flight", False)), quality=row.get("quality", "trained"),
-                  bombs=row["mission"] == "bombing", experte=bool(row.get("experte", False)))
+                  bombs=row["mission"] == "bombing", experte=bool(row.get("experte", False)),
+                  target=str(row.get("target", "")), attack=str(row.get("attack", "")))
     arrive = row.get("arrive")
     if not arrive:
         return sq

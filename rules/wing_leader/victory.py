@@ -35,6 +35,6 @@ def points(state: State) -> dict[str, int]:
     for side in SIDES:
         enemy = enemy_of(side)
         score[side] = sum(s.losses * card(s.model)["vp"] for s in state.of_side(enemy)) \
-            + sum(exit_points(s, edges[enemy]) for s in state.of_side(side)) \
+            + (0 if state.uses("15.2.1") else sum(exit_points(s, edges[enemy]) for s in state.of_side(side))) \
             + sum(u.victory_points for u in state.surfaces if u.side == enemy)   # damage to surface units [14.1.1]
     return score

@@ -8,8 +8,8 @@ from pbem.core.defaults import to_json
 from pbem.core.dice import Dice
 from pbem.core.ruleset import Outcome, View
 
-from . import dogfight, flak, fog, movement, radio, reaction, seating, tally, unplayed
-from .model import ENTERING, SIDES, WAITING, Squadron, State, owner, side_of
+from . import bomb_runs, dogfight, flak, fog, movement, radio, reaction, seating, tally, unplayed
+from .model import ENTERING, SIDES, WAITING, Squadron, State, owner, shown_json, side_of
 from .parsing import allowed_moves, answer_line, answer_usage, free_mover, plain_problem, position
 from .sky import HEADINGS, name
 from .surface import surface_status
@@ -37,7 +37,7 @@ def view(state: State, seat: str) -> dict[str, Any]:
         "step_title": STEP_TITLES.get(step, step), "raider": state.raider, "defender": state.defender,
         "sky": {"clouds": [[name(sq), kind] for sq, kind in state.sky.clouds], "haze": state.sky.haze,
                 "sun": state.sky.sun, "rain": state.sky.rain},
-        "squadrons": [to_json(s) for s in shown],
+        "squadrons": [shown_json(s) for s in shown],
         "wing_display": [_display(s) for s in shown],
         "tally_targets": _tally_targets(state, seat, shown) if _my_tally_window(state, seat) else {},
         "victory_points": points(state) if state.flow.over or not fog.fogged(state) else {},
@@ -143,6 +143,7 @@ def order_form(v: View, seat: str) -> str:
         lines.append(f"# {sq.id} {card(sq.model)['name']} at {name(sq.at)} heading {HEADINGS[sq.heading]}, "
                      f"{'alert' if sq.alert else 'unalert'} {sq.mission}" + (f", tallies {sq.tally}" if sq.tally else ""))
         lines += _form_lines(v, state, sq)
+        lines += bomb_runs.form_lines(state, sq)   # rule 15
     lines += _fog_lines(v)
     lines += [f"# {u['line']}" for u in v.get("surface_status", ())]
     lines += flak.form_lines(state, side_of(seat)) if state.surfaces else []
@@ -284,5 +285,8 @@ def _bot_moves(v: View, seat: str, dice: Dice, rolling: list[str]) -> list[str]:
                 lines.append(f"TACTIC {s.id} ASK")
         elif s.id in rolling:
             lines.append(f"IF TALLYING {s.id} THEN PURSUE {s.id}")
+        if s.on_map and s.attack == "dive" and v["turn"] == 1 and state.uses("15.3.1") and s.bombs and \
+                dice.roll(3, why="bot attack", seen_by=()) == 1:   # sometimes bomb level instead [15.3]
+            lines.append(f"ATTACK {s.id} LEVEL")
     return lines
 

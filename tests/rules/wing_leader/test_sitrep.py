@@ -6,6 +6,7 @@ from __future__ import annotations
 import html
 
 import pytest
+from markupsafe import escape
 
 from pbem.core.play import play
 from pbem.journal import sitrep_context
@@ -64,3 +65,17 @@ def test_the_movement_order_and_every_combat_roll_are_in_both_forms(steps):
                 f"<td>{r['modifier']:+d}</td><td>{r['modified']}</td><td>{r['hits']} hit(s)</td></tr>") in page
     fight = next(e.data for e in step.events if "attackers" in e.data)
     assert f"{'+'.join(fight['attackers'])} attack {'+'.join(fight['defenders'])}" in text
+
+
+def test_bombing_has_its_own_section_only_where_there_is_bombing():
+    """Rule 15: a step with a strike lists every bombing event under BOMBING (15), text and HTML; the basic
+    game's sitreps have no such section."""
+    game = play(RULESET, "dive_bombing", SEED, max_phases=200)
+    step = next(s for s in game if any(e.kind == "bombing" and "attack on" in e.text for e in s.events))
+    seat = RULESET.seats(step.state)[0]
+    text, page = render_sitrep("wing_leader", _context(step, seat))
+    assert "BOMBING (15)" in text and "<h2>Bombing (15)</h2>" in page
+    for e in (e for e in step.events if e.kind == "bombing"):
+        assert f"- {e.text}" in text.split("BOMBING (15)")[1] and f"<li>{escape(e.text)}</li>" in page
+    quiet = next(s for s in game if s.events and not any(e.kind == "bombing" for e in s.events))
+    assert "BOMBING (15)" not in render_sitrep("wing_leader", _context(quiet, seat))[0]
