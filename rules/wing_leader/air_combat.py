@@ -13,7 +13,7 @@ from __future__ import annotations
 from pbem.core.interrupts import Ask
 from pbem.core.work import Work
 
-from . import combat, dogfight, radio, wings
+from . import combat, dogfight, radio, tactics, weapons, wings
 from .fog import dice_seen_by, tell
 from .model import Squadron, max_losses, owner
 from .seating import side_standing, speaker
@@ -108,7 +108,7 @@ def ask_rating(w: Work, fight: combat.Fight, picks: Picks | None = None) -> Ask 
     kept = w.standing_order(owner(alead), f"TACTIC {alead.id}")
     if kept is None or kept.words[-1] != "ASK" or alead.dogfight or combat.head_on(alead, dlead):
         return None
-    cols = {k: combat.column(combat.rating(alead, attackers, k), combat.rating(dlead, defenders, k))
+    cols = {k: combat.column(_rating(w, alead, attackers, k), _rating(w, dlead, defenders, k))
             for k in (combat.SPEED, combat.TURN)}
     return Ask(owner(alead), "rating", f"{alead.id} attacks {dlead.id} in {name(fight.square)}: SPEED gives column "
                f"{cols[combat.SPEED]:+d}, TURN column {cols[combat.TURN]:+d}", "BEST", ("SPEED", "TURN", "BEST"))
@@ -116,7 +116,7 @@ def ask_rating(w: Work, fight: combat.Fight, picks: Picks | None = None) -> Ask 
 
 def best_rating(w: Work, fight: combat.Fight, picks: Picks | None = None) -> str:
     attackers, defenders, alead, dlead = _sides(w, fight, picks)
-    return _better(alead, dlead, attackers, defenders)
+    return _better(w, alead, dlead, attackers, defenders)
 
 
 def fire(w: Work, fight: combat.Fight, picks: Picks | None = None) -> dict:
@@ -125,7 +125,7 @@ def fire(w: Work, fight: combat.Fight, picks: Picks | None = None) -> dict:
     air = w.data
     attackers, defenders, alead, dlead = _sides(w, fight, picks)
     kind = (picks or {}).get("rating") or _rating_kind(w, alead, dlead, attackers, defenders)
-    a_value, d_value = combat.rating(alead, attackers, kind), combat.rating(dlead, defenders, kind)
+    a_value, d_value = _rating(w, alead, attackers, kind), _rating(w, dlead, defenders, kind)
     weather = air.now().sky.weather_at(fight.square)
     tell(w, f"air combat in {name(fight.square)}: {'+'.join(s.id for s in attackers)} attack "
          f"{'+'.join(s.id for s in defenders)}; leads {alead.id} and {dlead.id}; "
@@ -133,10 +133,20 @@ def fire(w: Work, fight: combat.Fight, picks: Picks | None = None) -> dict:
          [alead.id, *(s.id for s in attackers + defenders)], kind="combat", square=name(fight.square), attackers=[s.id for s in attackers],
           defenders=[s.id for s in defenders], rating=kind, ratings=[a_value, d_value])
     head_on = combat.head_on(alead, dlead) and not alead.dogfight
-    a_hits = _act_roll(w, alead, combat.column(a_value, d_value), -weather, "attacker")
+    now = air.now()
+    why = tactics.bounce(now, alead, defenders, attackers, list(air.squadrons.values()))
+    a_bounce, d_bounce = tactics.modifiers() if why else (0, 0)
+    if why:
+        tell(w, f"{alead.id} bounces {dlead.id}: {why} ({a_bounce:+d} and {d_bounce:+d} to the rolls, 13.4.1)",
+             [alead.id, dlead.id], kind="combat")
+    a_hits = _act_roll(w, alead, combat.column(a_value, d_value), a_bounce - weather, "attacker")
     d_hits = 0
+    grouped = weapons.group_bonus(now, defenders, list(air.squadrons.values()))
+    if grouped:
+        tell(w, f"{' '.join(sorted(grouped))} defend{'s' if len(grouped) == 1 else ''} at +1 in a heavy bomber group "
+             f"(13.5.5)", [*sorted(grouped)], kind="combat")
     if dlead.armed:
-        d_mod = combat.defence(defenders, kind) - weather
+        d_mod = combat.defence(defenders, kind, grouped) + d_bounce - weather
         d_hits = _act_roll(w, dlead, combat.column(d_value, a_value), d_mod, "defender")
     else:
         tell(w, f"{dlead.id} is unarmed and does not fire (10.5.3)", [dlead.id], kind="combat")
@@ -303,14 +313,20 @@ def _rating_kind(w: Work, alead: Squadron, dlead: Squadron, attackers: list[Squa
     standing = w.standing_order(owner(alead), f"TACTIC {alead.id}")
     if standing is not None and standing.words[-1] in ("SPEED", "TURN"):
         return combat.SPEED if standing.words[-1] == "SPEED" else combat.TURN
-    return _better(alead, dlead, attackers, defenders)
+    return _better(w, alead, dlead, attackers, defenders)
 
 
-def _better(alead: Squadron, dlead: Squadron, attackers: list[Squadron], defenders: list[Squadron]) -> str:
+def _better(w: Work, alead: Squadron, dlead: Squadron, attackers: list[Squadron], defenders: list[Squadron]) -> str:
     """The rating giving the attacker the better column; hit-and-run on a tie."""
     def edge(kind: str) -> int:
-        return combat.rating(alead, attackers, kind) - combat.rating(dlead, defenders, kind)
+        return _rating(w, alead, attackers, kind) - _rating(w, dlead, defenders, kind)
     return combat.TURN if edge(combat.TURN) > edge(combat.SPEED) else combat.SPEED
+
+
+def _rating(w: Work, lead: Squadron, side: list[Squadron], kind: str) -> int:
+    """A side's combat value, a single aircraft leading at -1 [13.6]."""
+    state = w.data.now()
+    return combat.rating(lead, side, kind, weapons.combat_penalty(state, lead, max_losses(state.scenario, lead)))
 
 
 def _act_roll(w: Work, lead: Squadron, col: int, mod: int, role: str) -> int:
@@ -361,6 +377,9 @@ def _after(w: Work, sid: str, losses_now: int, weather: int) -> None:
             sq = sq.move(experte=False, left_wing=sq.left_wing or leads)
             tell(w, f"{sid} loses its {marker} (10.7.3)"
                  + ("; its wing formation is no more (9.5.2)" if leads else ""), [sid], kind="cohesion")
+    if sq.on_map and sq.drop_tanks:   # our reading: tanks help nobody in a fight, so they go after it [13.2]
+        sq = sq.move(drop_tanks=False)
+        tell(w, f"{sid} jettisons its drop tanks after the combat (13.2)", [sid], kind="combat")
     air.put(combat.spend_ammo(sq).unescort())   # an escort that fought is a Sweep now [9.2.2 a]
 
 

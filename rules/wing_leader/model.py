@@ -5,9 +5,10 @@ hides what a side does not see: fog.py).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
+from pbem.core.defaults import to_json
 from pbem.core.flow import Flow
 
 from . import advanced
@@ -59,6 +60,9 @@ class Squadron:
     trail: str = ""            # its group entering in trail [8.4.1]
     left_wing: bool = False    # it has left its wing formation, for good [9.5.2]
     seat: str = ""             # the player who commands its wing, "" = its side's only seat (see ``owner``)
+    drop_tanks: bool = False   # carries drop tanks [13.2]
+    group: str = ""            # its USAAF heavy bomber group [13.5.5], or ""
+    single: bool = False       # a single aircraft by the scenario [13.6]
 
     @property
     def on_map(self) -> bool:
@@ -85,12 +89,13 @@ class Squadron:
 
     def basic(self) -> tuple[int, int]:
         """Basic Speed and Turn [3.3.2]: the card's band values, -1 both with a load (Low Drag keeps
-        the speed), +1 speed diving, -1 speed climbing or slow-climbing, never below 0."""
+        the speed; drop tanks too, not twice [13.2]), +1 speed diving, -1 speed climbing or slow-climbing,
+        never below 0."""
         speed = band_value(self.model, self.at[1], "speed")
         turn = band_value(self.model, self.at[1], "turn")
-        if self.bombs:
+        if self.bombs or self.drop_tanks:
             turn -= 1
-            speed -= 0 if "low_drag" in card(self.model)["abilities"] else 1
+            speed -= 0 if "low_drag" in card(self.model)["abilities"] and not self.drop_tanks else 1
         if self.marker == DIVE:
             speed += 1
         elif self.marker in (CLIMB, SLOW_CLIMB):
@@ -103,6 +108,17 @@ class Squadron:
     def unescort(self) -> Squadron:
         """An escort that tallies or fights becomes a Sweep [9.2.2 a]."""
         return self.move(mission="sweep", former_escort=True) if self.mission == "escort" else self
+
+
+#: Squadron fields of the advanced rules (13-15): views leave them out while at their defaults
+#: (``shown_json``), so the basic game's views and goldens stay as they were.
+ADVANCED_FIELDS = frozenset({"drop_tanks", "group", "single"})
+
+
+def shown_json(sq: Squadron) -> dict[str, Any]:
+    """A squadron's JSON for a view, its advanced-rule fields only when they are not at their defaults."""
+    defaults = {f.name: f.default for f in fields(Squadron)}
+    return {k: v for k, v in to_json(sq).items() if k not in ADVANCED_FIELDS or v != defaults[k]}
 
 
 @dataclass(frozen=True)
@@ -189,7 +205,7 @@ def side_of(seat: str) -> str:
 def max_losses(scenario_name: str, sq: Squadron) -> int:
     """The scenario's Max Losses for a squadron or a flight [5.1, 10.6]."""
     limits = scenario(scenario_name)["max_losses"]
-    return int(limits["flight" if sq.flight else "squadron"])
+    return 1 if sq.single else int(limits["flight" if sq.flight else "squadron"])   # a single aircraft [13.6]
 
 
 def enemy_of(side: str) -> str:

@@ -15,7 +15,7 @@ from pbem.core.scripts import ConditionKind, Conditions, If, scripted
 from pbem.core.standing import parse_cancel
 from pbem.core.verbs import Order, Verb, VerbTable, arity, one_of
 
-from . import dogfight, movement, radio, tally, wings
+from . import dogfight, movement, radio, tally, weapons, wings
 from .model import Squadron, State, owner, side_of
 from .orders import (Answer, Arrive, Break, Command, Consent, Drop, End, Escape, Join, Move, Plain, Priority, Pursue, React, Rejoin,
                      Return, Seek, Split, Stack, Tactic, Tally, Vector, Wings)
@@ -224,8 +224,8 @@ def parse_plain(verb: str, rule: str) -> Any:
 
 def plain_problem(state: State, sq: Squadron, verb: str) -> str | None:
     """Whether RTB, SWEEP, CIRCLE or JETTISON is open to the squadron [9.2.1.1, 9.2.3, 9.2.4, 9.2.6, 8.3.1]."""
-    if verb == "JETTISON":
-        return None if sq.bombs else f"{sq.id} carries no bomb load"
+    if verb == "JETTISON":   # the bomb load [9.2.1.1], or drop tanks while alert [13.2]
+        return None if sq.bombs else weapons.jettison_problem(sq) if sq.drop_tanks else f"{sq.id} carries no bomb load"
     if not sq.fighter:
         return f"{sq.id} is a bomber by mission: it flies straight on (9.2.1)"
     if verb == "RTB" and (sq.alert or sq.mission != "sweep") and sq.mission != "escort":

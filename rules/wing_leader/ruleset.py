@@ -15,7 +15,7 @@ from pbem.core.errors import RulesetDefinitionError
 from pbem.core.ruleset import Checked, Option, RulesetInfo, Scenario, View
 from pbem.core.orders import OrderLine
 
-from . import radio, seating, sky
+from . import advanced, radio, seating, sky, weapons
 from .game import STEPS, first_step, seats
 from .model import SIDES, WAITING, Squadron, State
 from .parsing import ANSWERS, VERBS, whole
@@ -24,8 +24,8 @@ from .tables import scenario, scenarios
 from .missions import escort_setup_problem
 from .views import bot_orders, order_form, outcome, view
 
-#: The advanced rules a scenario may switch on; none is built yet.
-ADVANCED: tuple[str, ...] = ()
+#: The advanced rules a scenario may switch on: those built.
+ADVANCED: tuple[str, ...] = ("13.2", "13.3", "13.4.1", "13.5.5", "13.6")
 
 
 def setup(name: str, options: Mapping[str, Any], dice: Dice) -> State:
@@ -35,7 +35,8 @@ def setup(name: str, options: Mapping[str, Any], dice: Dice) -> State:
     unknown = [r for r in s.get("advanced", ()) if r not in ADVANCED]
     if unknown:
         raise RulesetDefinitionError(f"scenario {name} needs advanced rules not built yet: {unknown}")
-    squadrons = tuple(_squadron(row) for row in s["squadrons"])
+    squadrons = tuple(weapons.fitted(_squadron(row), row, s, lambda rule: advanced.uses(s.get("advanced", ()), rule))
+                      for row in s["squadrons"])
     bad = [p for e in squadrons if e.mission == "escort"
            for p in [escort_setup_problem(e, [b for b in squadrons if b.side == e.side and b.mission == "bombing"])] if p]
     if bad:

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.core.defaults import to_json
 from pbem.core.dice import Dice
 from pbem.core.ruleset import Outcome, View
 
 from . import dogfight, fog, movement, radio, reaction, seating, tally, unplayed
-from .model import ENTERING, SIDES, WAITING, Squadron, State, owner, side_of
+from .model import ENTERING, SIDES, WAITING, Squadron, State, owner, shown_json, side_of
 from .parsing import allowed_moves, answer_line, answer_usage, free_mover, plain_problem, position
 from .sky import HEADINGS, name
 from .tables import card, scenario, tables
@@ -35,7 +34,7 @@ def view(state: State, seat: str) -> dict[str, Any]:
         "step_title": STEP_TITLES.get(step, step), "raider": state.raider, "defender": state.defender,
         "sky": {"clouds": [[name(sq), kind] for sq, kind in state.sky.clouds], "haze": state.sky.haze,
                 "sun": state.sky.sun, "rain": state.sky.rain},
-        "squadrons": [to_json(s) for s in shown],
+        "squadrons": [shown_json(s) for s in shown],
         "wing_display": [_display(s) for s in shown],
         "tally_targets": _tally_targets(state, seat, shown) if _my_tally_window(state, seat) else {},
         "victory_points": points(state) if state.flow.over or not fog.fogged(state) else {},

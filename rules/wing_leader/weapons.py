@@ -1,0 +1,72 @@
+"""Advanced rules of the squadron's equipment and state [13.2, 13.3, 13.5.5, 13.6]: drop tanks, the fuel
+limit, USAAF heavy bomber groups and single aircraft.
+
+Each acts only when the scenario lists it (``State.uses``); the basic scenarios list none.  The scenario's
+squadron rows say ``drop_tanks = true``, ``fuel_limit = true``, ``group = "<name>"`` and ``single = true``;
+setup (:func:`fitted`) refuses them where the rule is off or the aircraft cannot (13.2: the card's Drop Tanks
+ability).  Values of the lost chart are placeholders in ``tables.toml`` ``[advanced_combat]``.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pbem.core.errors import RulesetDefinitionError
+
+from .model import Squadron, State
+from .tables import card, tables
+
+#: A scenario row's key, the rule it needs.
+FLAGS = {"drop_tanks": "13.2", "fuel_limit": "13.3", "group": "13.5.5", "single": "13.6"}
+
+
+def fitted(sq: Squadron, row: Mapping[str, Any], scenario: Mapping[str, Any], uses: Any) -> Squadron:
+    """A scenario squadron as its row equips it: drop tanks [13.2], Low Ammo at the fuel limit (spared with
+    drop tanks when the scenario's ``fuel_limit_spares_tanks`` says so) [13.3], its heavy bomber group
+    [13.5.5], a single aircraft [13.6].  ``uses(rule)`` tells whether the scenario lists the rule.
+
+    :raises RulesetDefinitionError: a flag whose rule the scenario does not list, or drop tanks on an
+        aircraft without the ability.
+    """
+    for key, rule in FLAGS.items():
+        if row.get(key) and not uses(rule):
+            raise RulesetDefinitionError(f"squadron {sq.id}: '{key}' needs advanced rule {rule} in the scenario's list")
+    tanks = bool(row.get("drop_tanks"))
+    if tanks and "drop_tanks" not in card(sq.model)["abilities"]:
+        raise RulesetDefinitionError(f"squadron {sq.id}: a {card(sq.model)['name']} cannot carry drop tanks (13.2)")
+    short = bool(row.get("fuel_limit")) and not (tanks and scenario.get("fuel_limit_spares_tanks", False))
+    return sq.move(drop_tanks=tanks, ammo=max(sq.ammo, 1) if short else sq.ammo,
+                   group=str(row.get("group", "")), single=bool(row.get("single")))
+
+
+def jettison_problem(sq: Squadron) -> str | None:
+    """Whether a squadron may drop its tanks while it moves: only alert [13.2]."""
+    if not sq.drop_tanks:
+        return f"{sq.id} carries no drop tanks"
+    return None if sq.alert else f"{sq.id} is unalert: drop tanks are jettisoned in movement only when alert (13.2)"
+
+
+def group_bonus(state: State, squadrons: Sequence[Squadron], everyone: Sequence[Squadron]) -> dict[str, int]:
+    """Defence bonus of USAAF heavy bomber groups [13.5.5]: a squadron of a group whose two squadrons are in one
+    square and both unbroken defends at +1, whether or not the other takes part in the combat."""
+    if not state.uses("13.5.5"):
+        return {}
+    bonus = int(tables()["advanced_combat"]["bomber_group_defence"])
+    found = {}
+    for sq in squadrons:
+        mates = [o for o in everyone if sq.group and o.group == sq.group and o.side == sq.side and o.on_map
+                 and o.at == sq.at]
+        if len(mates) >= 2 and not any(m.broken for m in mates):
+            found[sq.id] = bonus
+    return found
+
+
+def single_aircraft(state: State, sq: Squadron, max_losses: int) -> bool:
+    """A single aircraft [13.6]: the scenario says so, or the squadron has taken one loss less than its
+    maximum (our reading: it then fights as one, its maximum unchanged)."""
+    return state.uses("13.6") and (sq.single or sq.losses == max_losses - 1)
+
+
+def combat_penalty(state: State, sq: Squadron, max_losses: int) -> int:
+    """What a single aircraft loses from its combat speed and turn [13.6] (0 when it is not one)."""
+    return int(tables()["advanced_combat"]["single_aircraft"]) if single_aircraft(state, sq, max_losses) else 0

@@ -1,0 +1,129 @@
+"""Advanced rule 13 as built: drop tanks [13.2], the fuel limit [13.3], the bounce [13.4.1], USAAF heavy bomber
+groups [13.5.5] and single aircraft [13.6]; each only where the scenario lists it."""
+from __future__ import annotations
+
+import pytest
+
+from pbem.core.dice import SeededDice
+from pbem.core.errors import RulesetDefinitionError
+from pbem.rules.wing_leader import RULESET, combat, tactics, weapons
+from pbem.rules.wing_leader.model import max_losses
+from pbem.rules.wing_leader.parsing import plain_problem
+from pbem.rules.wing_leader.ruleset import ADVANCED
+from pbem.rules.wing_leader.sky import parse
+from pbem.rules.wing_leader.tables import scenario
+
+from .helpers import sq, state
+
+SEED = b"wing leader rule 13 tests, 32 bytes"
+
+
+def jets(**options: object) -> object:
+    return RULESET.setup("jets", RULESET.info.resolve_options(dict(options)), SeededDice(SEED, "s"))
+
+
+def test_drop_tanks_cost_one_speed_and_one_turn_not_twice_with_a_load():
+    """T2 (13.2, 3.3.2): a P-47D at altitude 14 (speed 6, turn 3) with drop tanks flies at 5/2; with a bomb
+    load as well still 5/2 (one -1, our reading); without either 6/3."""
+    bare = sq("A", "allies", "p47d", "escort", "D14")
+    assert bare.basic() == (6, 3)
+    assert bare.move(drop_tanks=True).basic() == (5, 2)
+    assert bare.move(drop_tanks=True, bombs=True).basic() == (5, 2)
+
+
+def test_drop_tanks_are_jettisoned_in_movement_only_when_alert():
+    """T2 (13.2): JETTISON of an unalert squadron's tanks is refused, an alert one's allowed."""
+    a = sq("A", "allies", "p47d", "escort", "D14", drop_tanks=True)
+    assert "unalert" in (plain_problem(state(a), a, "JETTISON") or "") and "13.2" in plain_problem(state(a), a, "JETTISON")
+    alert = a.move(alert=True, mission="sweep")
+    assert plain_problem(state(alert), alert, "JETTISON") is None
+    bare = a.move(drop_tanks=False)
+    assert plain_problem(state(bare), bare, "JETTISON") == "A carries no bomb load"
+
+
+def test_the_scenario_fits_tanks_groups_single_aircraft_and_the_fuel_limit():
+    """13.2, 13.3, 13.5.5, 13.6: the jets scenario's rows: A tanks; B tanks and at the fuel limit (not spared:
+    Low Ammo from the start); T and U one group; S a single aircraft with max losses 1."""
+    s = jets()
+    by = {q.id: q for q in s.squadrons}
+    assert by["A"].drop_tanks and by["A"].ammo == 0
+    assert by["B"].drop_tanks and by["B"].ammo == 1
+    assert by["T"].group == by["U"].group == "446 BG"
+    assert by["S"].single and max_losses("jets", by["S"]) == 1 and max_losses("jets", by["K"]) == 4
+
+
+def test_a_flag_needs_its_rule_and_tanks_need_the_ability():
+    """Setup refuses drop tanks where 13.2 is off, and on a card without the Drop Tanks ability."""
+    row = {"drop_tanks": True}
+    b24 = sq("T", "allies", "b24h", "bombing", "D14")
+    with pytest.raises(RulesetDefinitionError, match="13.2"):
+        weapons.fitted(b24, row, {}, lambda rule: False)
+    with pytest.raises(RulesetDefinitionError, match="cannot carry drop tanks"):
+        weapons.fitted(b24, row, {}, lambda rule: True)
+    spared = weapons.fitted(sq("A", "allies", "p47d", "escort", "D14"), {"drop_tanks": True, "fuel_limit": True},
+                            {"fuel_limit_spares_tanks": True}, lambda rule: True)
+    assert spared.drop_tanks and spared.ammo == 0
+
+
+def test_a_heavy_bomber_group_defends_at_plus_one_while_both_are_unbroken():
+    """E2 (13.5.5): T and U of one group in one square, both unbroken: T defends at +1 even when U is not in
+    the combat; U broken: no bonus; U elsewhere: none."""
+    t = sq("T", "allies", "b24h", "bombing", "D14", bombs=True, group="G")
+    u = sq("U", "allies", "b24h", "bombing", "D14", bombs=True, group="G")
+    game = state(t, u, scenario="jets")
+    assert weapons.group_bonus(game, [t], [t, u]) == {"T": 1}
+    assert combat.defence([t], combat.SPEED, weapons.group_bonus(game, [t], [t, u])) == 2
+    assert weapons.group_bonus(game, [t], [t, u.move(broken=True)]) == {}
+    assert weapons.group_bonus(game, [t], [t, u.move(at=parse("E14"))]) == {}
+    assert weapons.group_bonus(state(t, u, scenario="raid"), [t], [t, u]) == {}   # 13.5.5 off
+
+
+def test_a_single_aircraft_and_a_squadron_one_loss_short_fight_at_minus_one():
+    """T10 (13.6): a single aircraft's combat speed and turn -1; a squadron of max losses 4 with 3 losses too;
+    with 2 losses not; in a basic scenario never."""
+    game = state(scenario="jets")
+    s = sq("S", "axis", "bf109g6", "intercept", "M15", flight=True, single=True)
+    k = sq("K", "axis", "me262", "intercept", "M15")
+    assert weapons.combat_penalty(game, s, 1) == -1
+    assert weapons.combat_penalty(game, k.move(losses=3), 4) == -1 and weapons.combat_penalty(game, k.move(losses=2), 4) == 0
+    assert weapons.combat_penalty(state(scenario="raid"), k.move(losses=3), 4) == 0
+    assert combat.rating(s, [s], combat.SPEED, -1) == combat.rating(s, [s], combat.SPEED) - 1
+
+
+def test_bounce():
+    """T4 (13.4.1) in the jets scenario (sun left and high): a lone unalert fighter is bounced; an alert one
+    pursuing an attacker is not, even from the sun; two defenders never; a lone bomber only from the sun."""
+    game = state(scenario="jets")
+    a = sq("A", "allies", "p47d", "sweep", "M14", alert=True, tally="K")
+    k = sq("K", "axis", "me262", "intercept", "M14")
+    assert tactics.bounce(game, a, [k], [a], [a, k]) == "K is unalert"
+    k_alert = k.move(alert=True, tally="A")
+    assert tactics.bounce(game, a, [k_alert], [a], [a, k_alert]) == ""
+    far = sq("Z", "allies", "p47d", "sweep", "T14")
+    k_away = k.move(alert=True, tally="Z")
+    assert tactics.bounce(game, a, [k_away], [a], [a, k_away, far]) == "K is pursuing Z outside its square"
+    assert tactics.bounce(game, a, [k, k.move(id="L")], [a], [a, k]) == ""
+    assert tactics.bounce(state(scenario="raid"), a, [k], [a], [a, k]) == ""   # 13.4.1 off
+    bomber = sq("T", "allies", "b24h", "bombing", "M14", bombs=True)
+    axis = sq("K", "axis", "me262", "intercept", "M14", alert=True, tally="T")
+    sky = game.sky
+    sunward = next(parse(f"{c}{h}") for c in "LN" for h in (13, 14, 15) if sky.up_sun(bomber.at, parse(f"{c}{h}")))
+    shade = next(parse(f"{c}{h}") for c in "LN" for h in (13, 14, 15) if not sky.up_sun(bomber.at, parse(f"{c}{h}")))
+    assert tactics.bounce(game, axis.move(entered_from=sunward), [bomber], [axis], [axis, bomber]) \
+        == "K came out of the sun"
+    assert tactics.bounce(game, axis.move(entered_from=shade), [bomber], [axis], [axis, bomber]) == ""
+
+
+def test_the_jets_scenario_lists_only_rules_that_are_built():
+    assert set(scenario("jets")["advanced"]) <= set(ADVANCED)
+
+
+def test_the_jets_scenario_plays_to_its_result_with_rule_13_in_the_events():
+    """The bot plays the advanced scenario to its victory-point result; the escorts' tanks go after their first
+    combat (13.2) and the group's bombers defend at +1 (13.5.5)."""
+    from pbem.core.play import play
+    steps = play(RULESET, "jets", SEED, options={"cadence": "single"}, max_phases=80)
+    assert RULESET.outcome(steps[-1].state) is not None
+    texts = [e.text for s in steps for e in s.events]
+    assert any("jettisons its drop tanks after the combat (13.2)" in t for t in texts)
+    assert any("at +1 in a heavy bomber group (13.5.5)" in t for t in texts)
