@@ -7,7 +7,7 @@ from typing import Any
 from pbem.core.dice import Dice
 from pbem.core.ruleset import Outcome, View
 
-from . import dogfight, fog, movement, radio, reaction, seating, tally, unplayed
+from . import dogfight, fog, movement, radio, reaction, seating, tally, unplayed, weapons
 from .model import ENTERING, SIDES, WAITING, Squadron, State, owner, shown_json, side_of
 from .parsing import allowed_moves, answer_line, answer_usage, free_mover, plain_problem, position
 from .sky import HEADINGS, name
@@ -94,7 +94,8 @@ def _display(s: Squadron) -> dict[str, Any]:
             "alert": s.alert, "tally": s.tally, "vector": name(s.vector) if s.vector else "",
             "losses": s.losses, "straggler": s.straggler, "disrupted": s.disruption, "broken": s.broken,
             "ammo": ("", "low", "depleted")[s.ammo], "quality": s.quality, "marker": s.marker,
-            "speed_turn": list(s.basic()) if s.on_map else [], "dogfight": s.dogfight}
+            "speed_turn": list(s.basic()) if s.on_map else [], "dogfight": s.dogfight,
+            **({"equipment": weapons.equipment(s)} if weapons.equipment(s) else {})}   # advanced markers [13]
 
 
 def _cohesion(s: Squadron) -> str:
@@ -158,10 +159,10 @@ def _form_lines(v: View, state: State, sq: Squadron) -> list[str]:
     if v["step"] == "turn":  # cadence single: the tally, then the move, from one message
         rolling = [f"#   if its tally succeeds it pursues (9.2.7): IF TALLYING {sq.id} THEN ... ELSE ... plans either way"] \
             if v["tally_targets"].get(sq.id) and not sq.tally else []
-        return [*_tally_lines(v, state, sq), *_move_lines(state, sq), *rolling]
+        return [*_tally_lines(v, state, sq), *_move_lines(state, sq), *weapons.form_lines(sq), *rolling]
     if v["step"] in ("raider_tally", "defender_tally", "tallies"):
         return _tally_lines(v, state, sq) if _my_tally_window(state, sq.side) else []
-    return _move_lines(state, sq)
+    return [*_move_lines(state, sq), *weapons.form_lines(sq)]   # drop tanks [13.2]
 
 
 def _arrival_lines(sq: Squadron) -> list[str]:

@@ -70,3 +70,21 @@ def single_aircraft(state: State, sq: Squadron, max_losses: int) -> bool:
 def combat_penalty(state: State, sq: Squadron, max_losses: int) -> int:
     """What a single aircraft loses from its combat speed and turn [13.6] (0 when it is not one)."""
     return int(tables()["advanced_combat"]["single_aircraft"]) if single_aircraft(state, sq, max_losses) else 0
+
+
+def equipment(sq: Squadron) -> str:
+    """The advanced markers on a squadron's Wing Display box, for views and sitreps ("" when none)."""
+    return ", ".join(x for x in ("drop tanks (13.2)" if sq.drop_tanks else "",
+                                 f"group {sq.group} (13.5.5)" if sq.group else "",
+                                 "single aircraft (13.6)" if sq.single else "") if x)
+
+
+def form_lines(sq: Squadron) -> list[str]:
+    """What the order form says of a squadron's drop tanks in the movement window [13.2]."""
+    if not sq.drop_tanks or not sq.on_map:
+        return []
+    if sq.alert:
+        return [f"#   carries drop tanks (speed and turn -1): JETTISON {sq.id} drops them and it flies on (13.2); "
+                f"they go anyway after its first combat"]
+    return ["#   carries drop tanks (speed and turn -1): only once alert may it JETTISON them; they go anyway "
+            "after its first combat (13.2)"]

@@ -127,3 +127,19 @@ def test_the_jets_scenario_plays_to_its_result_with_rule_13_in_the_events():
     texts = [e.text for s in steps for e in s.events]
     assert any("jettisons its drop tanks after the combat (13.2)" in t for t in texts)
     assert any("at +1 in a heavy bomber group (13.5.5)" in t for t in texts)
+
+
+def test_the_form_and_the_sitrep_show_the_drop_tanks_and_the_group():
+    """13.2 in the movement window's form: an unalert escort learns it may jettison only once alert; the
+    sitrep's Wing Display carries the advanced markers (text and HTML)."""
+    from pbem.core.play import play
+    from pbem.render import render_sitrep
+
+    from .test_sitrep import _context
+    s = jets(cadence="single")
+    form = RULESET.order_form(RULESET.view(s, "allies"), "allies")
+    assert "only once alert may it JETTISON them" in form and "(13.2)" in form
+    step = play(RULESET, "jets", SEED, options={"cadence": "single"}, max_phases=1)[0]
+    seat = next(x for x in RULESET.seats(step.state) if x.name == "allies")
+    text, page = render_sitrep("wing_leader", _context(step, seat))
+    assert "[group 446 BG (13.5.5)]" in text and "drop tanks (13.2)" in page
