@@ -216,8 +216,9 @@ def parse_plain(verb: str, rule: str) -> Any:
         _window(view, False)
         sq = _own(view, seat, args[0], rule)
         problem = plain_problem(position(view), sq, verb)
-        if problem:
-            raise IllegalOrderError(problem, rule=rule)
+        if problem:   # drop tanks (a squadron without a bomb load) are 13.2's
+            raise IllegalOrderError(problem, rule="13.2" if verb == "JETTISON" and sq.drop_tanks and not sq.bombs
+                                    else rule)
         return Plain(verb, sq.id)
     return parse
 

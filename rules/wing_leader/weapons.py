@@ -43,7 +43,7 @@ def jettison_problem(sq: Squadron) -> str | None:
     """Whether a squadron may drop its tanks while it moves: only alert [13.2]."""
     if not sq.drop_tanks:
         return f"{sq.id} carries no drop tanks"
-    return None if sq.alert else f"{sq.id} is unalert: drop tanks are jettisoned in movement only when alert (13.2)"
+    return None if sq.alert else f"{sq.id} is unalert: drop tanks are jettisoned in movement only when alert"
 
 
 def group_bonus(state: State, squadrons: Sequence[Squadron], everyone: Sequence[Squadron]) -> dict[str, int]:
