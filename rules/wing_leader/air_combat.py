@@ -18,7 +18,7 @@ from .fog import dice_seen_by, tell
 from .model import Squadron, max_losses, owner
 from .seating import side_standing, speaker
 from .sky import name
-from .tables import scenario
+from .tables import scenario, tables
 
 
 Picks = dict   # what was chosen before the combat: "dlead", "alead" (squadron IDs), "rating" (speed/turn)
@@ -139,19 +139,42 @@ def fire(w: Work, fight: combat.Fight, picks: Picks | None = None) -> dict:
     if why:
         tell(w, f"{alead.id} bounces {dlead.id}: {why} ({a_bounce:+d} and {d_bounce:+d} to the rolls, 13.4.1)",
              [alead.id, dlead.id], kind="combat")
-    a_hits = _act_roll(w, alead, combat.column(a_value, d_value), a_bounce - weather, "attacker")
+    long = weapons.long_range(now, alead, attackers, defenders, _fire_choice(w, alead))
+    specials = tables()["special_weapons"]
+    a_long = int(specials["long_range"]) if long else 0
+    if long:
+        tell(w, f"{alead.id} attacks {dlead.id} at long range with "
+             f"{'its rockets' if long == 'rockets' else 'its Heavy Guns'} (firepower "
+             f"{weapons.long_firepower(alead, long)}, {a_long:+d} to its roll; the bombers do not fire back, "
+             f"{'13.5.3' if long == 'rockets' else '13.5.2'})", [alead.id, dlead.id], kind="combat")
+    a_gyro, d_gyro = (int(specials["gyro_modifier"]) if weapons.gyro(now, s) else 0 for s in (alead, dlead))
+    a_hits = _act_roll(w, alead, combat.column(a_value, d_value), a_bounce + a_long + a_gyro - weather, "attacker")
     d_hits = 0
     grouped = weapons.group_bonus(now, defenders, list(air.squadrons.values()))
     if grouped:
         tell(w, f"{' '.join(sorted(grouped))} defend{'s' if len(grouped) == 1 else ''} at +1 in a heavy bomber group "
              f"(13.5.5)", [*sorted(grouped)], kind="combat")
-    if dlead.armed:
-        d_mod = combat.defence(defenders, kind, grouped) + d_bounce - weather
+    if dlead.armed and not long:
+        d_mod = combat.defence(defenders, kind, grouped) + d_bounce + d_gyro - weather
         d_hits = _act_roll(w, dlead, combat.column(d_value, a_value), d_mod, "defender")
-    else:
+    elif not long:
         tell(w, f"{dlead.id} is unarmed and does not fire (10.5.3)", [dlead.id], kind="combat")
-    return {"alead": alead.id, "dlead": dlead.id, "a_hits": a_hits, "d_hits": d_hits, "head_on": head_on,
-            "weather": weather}
+    volley = {"alead": alead.id, "dlead": dlead.id, "a_hits": a_hits, "d_hits": d_hits, "head_on": head_on,
+              "weather": weather}
+    return {**volley, "long": long} if long else volley
+
+
+def _fire_choice(w: Work, alead: Squadron) -> str:
+    """The attacking lead's standing ``FIRE`` choice (ROCKETS, LONG, CLOSE), or "" [13.5.2, 13.5.3]."""
+    kept = w.standing_order(owner(alead), f"FIRE {alead.id}")
+    return kept.words[-1] if kept is not None else ""
+
+
+def _power(w: Work, shooter: Squadron, long: str) -> int:
+    """The firepower confirming a squadron's hits: long range [13.5.2], else its own [10.6], +1 with gyro
+    sights [13.5.4]."""
+    power = weapons.long_firepower(shooter, long) if long else combat.firepower(shooter)
+    return power + (int(tables()["special_weapons"]["gyro_firepower"]) if weapons.gyro(w.data.now(), shooter) else 0)
 
 
 def hits_asks(w: Work, fight: combat.Fight, volley: dict) -> list[Ask]:
@@ -183,12 +206,16 @@ def land(w: Work, fight: combat.Fight, volley: dict, answers: dict[str, str] | N
     defenders = [air.squadron(s) for s in fight.defenders]
     alead, dlead = air.squadron(volley["alead"]), air.squadron(volley["dlead"])
     before = {s.id: s.losses for s in attackers + defenders}
+    long = volley.get("long", "")
     _confirm_all(w, alead, _targets(w, alead.side, dlead, defenders, answers.get(alead.side, "")),
-                 volley["a_hits"], volley["head_on"])
+                 volley["a_hits"], volley["head_on"], _power(w, alead, long))
     _confirm_all(w, dlead, _targets(w, dlead.side, alead, attackers, answers.get(dlead.side, "")),
-                 volley["d_hits"], False)
+                 volley["d_hits"], False, _power(w, dlead, ""))
+    if long == "rockets":   # the marker turns to its expended side; no Ammo marker for it [13.5.3]
+        air.put(air.squadron(alead.id).move(rockets=2))
     for sid in before:
-        _after(w, sid, air.squadron(sid).losses - before[sid], volley["weather"])
+        _after(w, sid, air.squadron(sid).losses - before[sid], volley["weather"],
+               spend=not (long == "rockets" and sid == alead.id))
     _tallies_after(w, [s.id for s in defenders], alead.id)
     return _release(w, fight.square) if alead.dogfight else []
 
@@ -340,7 +367,7 @@ def _act_roll(w: Work, lead: Squadron, col: int, mod: int, role: str) -> int:
     return hits
 
 
-def _confirm_all(w: Work, shooter: Squadron, targets: list[Squadron], hits: int, head_on: bool) -> None:
+def _confirm_all(w: Work, shooter: Squadron, targets: list[Squadron], hits: int, head_on: bool, power: int) -> None:
     """Hits spread evenly [10.2.2], each confirmed with d6 + the shooter's firepower [10.6], one by one."""
     air = w.data
     for tid in combat.allocate(hits, [t.id for t in targets]):
@@ -348,17 +375,17 @@ def _confirm_all(w: Work, shooter: Squadron, targets: list[Squadron], hits: int,
         if not target.on_map:
             continue
         natural = w.roll(6, f"{shooter.id} confirms a hit on {tid}", seen_by=dice_seen_by(w, [shooter.id, tid]))
-        result = combat.confirm(natural, combat.firepower(shooter), target, head_on)
+        result = combat.confirm(natural, power, target, head_on)
         hit = combat.take(target, result)
         if hit.losses >= max_losses(air.state.scenario, hit):
             hit = hit.move(status="destroyed")
         air.put(hit)
-        tell(w, f"{shooter.id} hit on {tid}: rolled {natural} + firepower {combat.firepower(shooter)}: {result}"
+        tell(w, f"{shooter.id} hit on {tid}: rolled {natural} + firepower {power}: {result}"
              + (f"; {tid} is destroyed (10.6)" if hit.status == "destroyed" else ""), [shooter.id, tid], kind="combat",
              result=result)
 
 
-def _after(w: Work, sid: str, losses_now: int, weather: int) -> None:
+def _after(w: Work, sid: str, losses_now: int, weather: int, spend: bool = True) -> None:
     """Cohesion for each unbroken participant still in play [10.7], then ammunition [10.7.2]."""
     air = w.data
     sq = air.squadron(sid)
@@ -380,7 +407,7 @@ def _after(w: Work, sid: str, losses_now: int, weather: int) -> None:
     if sq.on_map and sq.drop_tanks:   # our reading: tanks help nobody in a fight, so they go after it [13.2]
         sq = sq.move(drop_tanks=False)
         tell(w, f"{sid} jettisons its drop tanks after the combat (13.2)", [sid], kind="combat")
-    air.put(combat.spend_ammo(sq).unescort())   # an escort that fought is a Sweep now [9.2.2 a]
+    air.put((combat.spend_ammo(sq) if spend else sq).unescort())   # an escort that fought is a Sweep now [9.2.2 a]
 
 
 def _tallies_after(w: Work, defenders: list[str], attacker_lead: str) -> None:

@@ -63,6 +63,8 @@ class Squadron:
     drop_tanks: bool = False   # carries drop tanks [13.2]
     group: str = ""            # its USAAF heavy bomber group [13.5.5], or ""
     single: bool = False       # a single aircraft by the scenario [13.6]
+    rockets: int = 0           # air-to-air rockets: 0 none, 1 fitted, 2 expended (the marker stays) [13.5.3]
+    gyro: bool = False         # gyro gunsights, where the scenario says so [13.5.4]
 
     @property
     def on_map(self) -> bool:
@@ -89,13 +91,14 @@ class Squadron:
 
     def basic(self) -> tuple[int, int]:
         """Basic Speed and Turn [3.3.2]: the card's band values, -1 both with a load (Low Drag keeps
-        the speed; drop tanks too, not twice [13.2]), +1 speed diving, -1 speed climbing or slow-climbing,
+        the speed; drop tanks or air-to-air rockets too, not twice [13.2, 13.5.3]), +1 speed diving, -1 speed climbing or slow-climbing,
         never below 0."""
         speed = band_value(self.model, self.at[1], "speed")
         turn = band_value(self.model, self.at[1], "turn")
-        if self.bombs or self.drop_tanks:
+        rockets = bool(self.rockets) and "rockets_free" not in card(self.model)["abilities"]   # not the Me 262 [13.5.3]
+        if self.bombs or self.drop_tanks or rockets:
             turn -= 1
-            speed -= 0 if "low_drag" in card(self.model)["abilities"] and not self.drop_tanks else 1
+            speed -= 0 if "low_drag" in card(self.model)["abilities"] and not (self.drop_tanks or rockets) else 1
         if self.marker == DIVE:
             speed += 1
         elif self.marker in (CLIMB, SLOW_CLIMB):
@@ -112,7 +115,7 @@ class Squadron:
 
 #: Squadron fields of the advanced rules (13-15): views leave them out while at their defaults
 #: (``shown_json``), so the basic game's views and goldens stay as they were.
-ADVANCED_FIELDS = frozenset({"drop_tanks", "group", "single"})
+ADVANCED_FIELDS = frozenset({"drop_tanks", "group", "single", "rockets", "gyro"})
 
 
 def shown_json(sq: Squadron) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from pbem.core.verbs import Order, Verb, VerbTable, arity, one_of
 from . import dogfight, movement, radio, tally, weapons, wings
 from .model import Squadron, State, owner, side_of
 from .orders import (Answer, Arrive, Break, Command, Consent, Drop, End, Escape, Join, Move, Plain, Priority, Pursue, React, Rejoin,
-                     Return, Seek, Split, Stack, Tactic, Tally, Vector, Wings)
+                     Return, Seek, Split, Stack, Tactic, Tally, Vector, Wings, Fire)
 
 
 TALLY_STEPS = ("raider_tally", "defender_tally", "tallies")
@@ -321,6 +321,18 @@ def parse_tactic(args: Sequence[str], view: View, seat: str) -> Tactic:
     return Tactic(sq.id, one_of(args[1].upper(), ("SPEED", "TURN", "BEST", "ASK"), "TACTIC", rule="10.5"))
 
 
+def parse_fire(args: Sequence[str], view: View, seat: str) -> Fire:
+    """``FIRE <sq> ROCKETS|LONG|CLOSE``: the attack it makes on bombers when a long-range attack is open to
+    it [13.5.2, 13.5.3]; refused where the scenario has not the rule or the squadron has not the weapon."""
+    arity(args, 2, "FIRE <squadron> ROCKETS|LONG|CLOSE", rule="13.5.2")
+    sq = _own(view, seat, args[0], "13.5.2")
+    choice = one_of(args[1].upper(), ("ROCKETS", "LONG", "CLOSE"), "FIRE", rule="13.5.2")
+    problem = weapons.fire_problem(position(view), sq, choice)
+    if problem:
+        raise IllegalOrderError(problem[1], rule=problem[0])
+    return Fire(sq.id, choice)
+
+
 def parse_priority(verb: str, rule: str) -> Any:
     """``LEADS`` (own squadrons), ``HITS`` and ``RETALLY`` (enemy squadrons) priority lists, or ``ASK``: an
     interrupt for that decision when it comes [10.2, 10.2.2, 10.8.1]."""
@@ -443,6 +455,7 @@ VERBS = scripted(VerbTable([
     Verb("WINGS", parse_wings, "WINGS <squadron> ... (before the first turn: the wings you command)", "9.5"),
     Verb("STACK", parse_stack, "STACK <squadron> STAY|<square>", "10.8.2"),
     Verb("CANCEL", parse_cancel, "CANCEL TACTIC|REACT <squadron>", "10.5"),
+    Verb("FIRE", parse_fire, "FIRE <squadron> ROCKETS|LONG|CLOSE (advanced: its attack on bombers)", "13.5.2"),
 ], rule="6.0"), CONDITIONS)
 
 

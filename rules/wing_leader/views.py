@@ -159,10 +159,10 @@ def _form_lines(v: View, state: State, sq: Squadron) -> list[str]:
     if v["step"] == "turn":  # cadence single: the tally, then the move, from one message
         rolling = [f"#   if its tally succeeds it pursues (9.2.7): IF TALLYING {sq.id} THEN ... ELSE ... plans either way"] \
             if v["tally_targets"].get(sq.id) and not sq.tally else []
-        return [*_tally_lines(v, state, sq), *_move_lines(state, sq), *weapons.form_lines(sq), *rolling]
+        return [*_tally_lines(v, state, sq), *_move_lines(state, sq), *weapons.form_lines(state, sq), *rolling]
     if v["step"] in ("raider_tally", "defender_tally", "tallies"):
         return _tally_lines(v, state, sq) if _my_tally_window(state, sq.side) else []
-    return [*_move_lines(state, sq), *weapons.form_lines(sq)]   # drop tanks [13.2]
+    return [*_move_lines(state, sq), *weapons.form_lines(state, sq)]   # drop tanks [13.2]
 
 
 def _arrival_lines(sq: Squadron) -> list[str]:

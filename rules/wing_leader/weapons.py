@@ -17,7 +17,10 @@ from .model import Squadron, State
 from .tables import card, tables
 
 #: A scenario row's key, the rule it needs.
-FLAGS = {"drop_tanks": "13.2", "fuel_limit": "13.3", "group": "13.5.5", "single": "13.6"}
+FLAGS = {"drop_tanks": "13.2", "fuel_limit": "13.3", "group": "13.5.5", "single": "13.6", "rockets": "13.5.3",
+         "gyro": "13.5.4"}
+#: A scenario row's equipment, the card ability it needs.
+ABILITY = {"drop_tanks": ("Drop Tanks", "13.2"), "rockets": ("Air-to-Air Rockets", "13.5.3"), "gyro": ("Gyro", "13.5.4")}
 
 
 def fitted(sq: Squadron, row: Mapping[str, Any], scenario: Mapping[str, Any], uses: Any) -> Squadron:
@@ -31,12 +34,17 @@ def fitted(sq: Squadron, row: Mapping[str, Any], scenario: Mapping[str, Any], us
     for key, rule in FLAGS.items():
         if row.get(key) and not uses(rule):
             raise RulesetDefinitionError(f"squadron {sq.id}: '{key}' needs advanced rule {rule} in the scenario's list")
+    abilities = {"rockets": "air_rockets"}
+    for key, (what, rule) in ABILITY.items():
+        if row.get(key) and abilities.get(key, key) not in card(sq.model)["abilities"]:
+            raise RulesetDefinitionError(f"squadron {sq.id}: a {card(sq.model)['name']} has no {what} ({rule})")
+    if row.get("rockets") and sq.bombs:
+        raise RulesetDefinitionError(f"squadron {sq.id}: air-to-air rockets and a bomb load exclude each other (13.5.1)")
     tanks = bool(row.get("drop_tanks"))
-    if tanks and "drop_tanks" not in card(sq.model)["abilities"]:
-        raise RulesetDefinitionError(f"squadron {sq.id}: a {card(sq.model)['name']} cannot carry drop tanks (13.2)")
     short = bool(row.get("fuel_limit")) and not (tanks and scenario.get("fuel_limit_spares_tanks", False))
     return sq.move(drop_tanks=tanks, ammo=max(sq.ammo, 1) if short else sq.ammo,
-                   group=str(row.get("group", "")), single=bool(row.get("single")))
+                   group=str(row.get("group", "")), single=bool(row.get("single")),
+                   rockets=1 if row.get("rockets") else 0, gyro=bool(row.get("gyro")))
 
 
 def jettison_problem(sq: Squadron) -> str | None:
@@ -76,15 +84,70 @@ def equipment(sq: Squadron) -> str:
     """The advanced markers on a squadron's Wing Display box, for views and sitreps ("" when none)."""
     return ", ".join(x for x in ("drop tanks (13.2)" if sq.drop_tanks else "",
                                  f"group {sq.group} (13.5.5)" if sq.group else "",
-                                 "single aircraft (13.6)" if sq.single else "") if x)
+                                 "single aircraft (13.6)" if sq.single else "",
+                                 ("", "rockets (13.5.3)", "rockets expended (13.5.3)")[sq.rockets],
+                                 "gyro sights (13.5.4)" if sq.gyro else "") if x)
 
 
-def form_lines(sq: Squadron) -> list[str]:
-    """What the order form says of a squadron's drop tanks in the movement window [13.2]."""
-    if not sq.drop_tanks or not sq.on_map:
+def form_lines(state: State, sq: Squadron) -> list[str]:
+    """What the order form says in the movement window of a squadron's drop tanks [13.2] and of its long-range
+    weapons [13.5.2, 13.5.3]."""
+    if not sq.on_map:
+        return []
+    lines = []
+    if sq.rockets == 1 and state.uses("13.5.3"):
+        lines.append(f"#   air-to-air rockets: fired at long range (firepower 5) when it attacks bombers with no other "
+                     f"fighter in the combat; FIRE {sq.id} CLOSE keeps them (13.5.3)")
+    elif "heavy_guns" in card(sq.model)["abilities"] and state.uses("13.5.2"):
+        lines.append(f"#   Heavy Guns: FIRE {sq.id} LONG attacks lone bombers at long range (firepower "
+                     f"{card(sq.model)['heavy_guns']}, they do not fire back; 13.5.2)")
+    return lines + _tank_lines(sq)
+
+
+def _tank_lines(sq: Squadron) -> list[str]:
+    if not sq.drop_tanks:
         return []
     if sq.alert:
         return [f"#   carries drop tanks (speed and turn -1): JETTISON {sq.id} drops them and it flies on (13.2); "
                 f"they go anyway after its first combat"]
     return ["#   carries drop tanks (speed and turn -1): only once alert may it JETTISON them; they go anyway "
             "after its first combat (13.2)"]
+
+
+def fire_problem(state: State, sq: Squadron, choice: str) -> tuple[str, str] | None:
+    """Why ``FIRE <sq> <choice>`` is refused (the rule, the reason), or None [13.5.2, 13.5.3]."""
+    if choice == "ROCKETS":
+        if not state.uses("13.5.3"):
+            return "13.5.3", "this scenario does not use air-to-air rockets"
+        return None if sq.rockets else ("13.5.3", f"{sq.id} is not fitted with air-to-air rockets")
+    if choice == "LONG":
+        if not state.uses("13.5.2"):
+            return "13.5.2", "this scenario does not use long-range attacks"
+        return None if "heavy_guns" in card(sq.model)["abilities"] else \
+            ("13.5.2", f"a {card(sq.model)['name']} has no Heavy Guns for a long-range attack")
+    return None
+
+
+def long_range(state: State, alead: Squadron, attackers: Sequence[Squadron], defenders: Sequence[Squadron],
+               choice: str) -> str:
+    """The long-range attack the attacking lead makes [13.5.2, 13.5.3]: "rockets", "guns" or "" (an ordinary
+    attack).  Only against bombers with no fighter in the combat but the attacker itself (our reading: it
+    is a fighter by its mission, so the rule cannot mean it); rockets while unexpended, the default when fitted;
+    Heavy Guns when its standing ``FIRE`` says LONG."""
+    if any(d.fighter for d in defenders) or any(a.id != alead.id and a.fighter for a in attackers):
+        return ""
+    if choice in ("ROCKETS", "") and alead.rockets == 1 and state.uses("13.5.3"):
+        return "rockets"
+    if choice == "LONG" and state.uses("13.5.2") and "heavy_guns" in card(alead.model)["abilities"]:
+        return "guns"
+    return ""
+
+
+def long_firepower(sq: Squadron, kind: str) -> int:
+    """A long-range attacker's firepower: its Heavy Guns value, or 5 with rockets [13.5.2]."""
+    return int(tables()["special_weapons"]["rocket_firepower"]) if kind == "rockets" else int(card(sq.model)["heavy_guns"])
+
+
+def gyro(state: State, sq: Squadron) -> bool:
+    """Gyro gunsights in use [13.5.4]: the scenario fits them and uses the rule."""
+    return sq.gyro and state.uses("13.5.4")

@@ -58,7 +58,7 @@ def test_a_flag_needs_its_rule_and_tanks_need_the_ability():
     b24 = sq("T", "allies", "b24h", "bombing", "D14")
     with pytest.raises(RulesetDefinitionError, match="13.2"):
         weapons.fitted(b24, row, {}, lambda rule: False)
-    with pytest.raises(RulesetDefinitionError, match="cannot carry drop tanks"):
+    with pytest.raises(RulesetDefinitionError, match="has no Drop Tanks"):
         weapons.fitted(b24, row, {}, lambda rule: True)
     spared = weapons.fitted(sq("A", "allies", "p47d", "escort", "D14"), {"drop_tanks": True, "fuel_limit": True},
                             {"fuel_limit_spares_tanks": True}, lambda rule: True)
@@ -143,3 +143,45 @@ def test_the_form_and_the_sitrep_show_the_drop_tanks_and_the_group():
     seat = next(x for x in RULESET.seats(step.state) if x.name == "allies")
     text, page = render_sitrep("wing_leader", _context(step, seat))
     assert "[group 446 BG (13.5.5)]" in text and "drop tanks (13.2)" in page
+
+
+def test_long_range_attacks_only_on_bombers_with_no_other_fighter():
+    """13.5.2, 13.5.3: rockets fire by default while unexpended; Heavy Guns only when FIRE says LONG; never
+    with a fighter defending or a second attacking fighter; expended rockets fire no more."""
+    game = state(scenario="jets")
+    k = sq("K", "axis", "me262", "intercept", "M14", alert=True, tally="T", rockets=1)
+    t = sq("T", "allies", "b24h", "bombing", "M14", bombs=True)
+    a = sq("A", "allies", "p47d", "escort", "M14")
+    assert weapons.long_range(game, k, [k], [t], "") == "rockets"
+    assert weapons.long_range(game, k, [k], [t], "CLOSE") == ""
+    assert weapons.long_range(game, k, [k], [t, a], "") == ""
+    assert weapons.long_range(game, k, [k, k.move(id="L")], [t], "") == ""
+    spent = k.move(rockets=2)
+    assert weapons.long_range(game, spent, [spent], [t], "") == ""
+    assert weapons.long_range(game, spent, [spent], [t], "LONG") == "guns"
+    assert weapons.long_firepower(k, "rockets") == 5 and weapons.long_firepower(k, "guns") == 4
+    assert weapons.long_range(state(scenario="raid"), k, [k], [t], "") == ""   # 13.5.3 off
+
+
+def test_rockets_slow_every_aircraft_but_the_me_262_and_exclude_a_bomb_load():
+    """13.5.3, 3.3.2: rockets, fitted or expended, -1 speed and turn (not the Me 262); 13.5.1: not with bombs."""
+    p47 = sq("A", "allies", "p47d", "sweep", "D14")
+    assert p47.move(rockets=2).basic() == (5, 2)
+    me262 = sq("K", "axis", "me262", "intercept", "D14")
+    assert me262.move(rockets=1).basic() == me262.basic()
+    with pytest.raises(RulesetDefinitionError, match="has no Air-to-Air Rockets"):
+        weapons.fitted(p47, {"rockets": True}, {}, lambda rule: True)
+    with pytest.raises(RulesetDefinitionError, match="13.5.1"):
+        weapons.fitted(me262.move(bombs=True), {"rockets": True}, {}, lambda rule: True)
+
+
+def test_fire_orders_are_refused_without_the_weapon():
+    """FIRE ROCKETS needs rockets fitted (13.5.3); FIRE LONG needs Heavy Guns (13.5.2)."""
+    game = state(scenario="jets")
+    me262 = sq("K", "axis", "me262", "intercept", "D14")
+    assert weapons.fire_problem(game, me262, "ROCKETS") == ("13.5.3", "K is not fitted with air-to-air rockets")
+    assert weapons.fire_problem(game, me262, "LONG") is None
+    p47 = sq("A", "allies", "p47d", "sweep", "D14")
+    assert weapons.fire_problem(game, p47, "LONG") == ("13.5.2", "a P-47D Thunderbolt has no Heavy Guns for a "
+                                                       "long-range attack")
+    assert weapons.fire_problem(state(scenario="raid"), me262, "LONG")[0] == "13.5.2"
