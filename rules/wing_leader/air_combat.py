@@ -139,6 +139,14 @@ def fire(w: Work, fight: combat.Fight, picks: Picks | None = None) -> dict:
     if why:
         tell(w, f"{alead.id} bounces {dlead.id}: {why} ({a_bounce:+d} and {d_bounce:+d} to the rolls, 13.4.1)",
              [alead.id, dlead.id], kind="combat")
+    evade = tactics.evades(now, alead, defenders, why, _choice(w, dlead, "EVADE"))
+    e_mod = tactics.evasion_modifier() if evade else 0
+    if evade:
+        for d in defenders:
+            air.put(air.squadron(d.id).move(evading=True))
+        tell(w, f"{'+'.join(d.id for d in defenders)} evade{'s' if len(defenders) == 1 else ''} {alead.id} "
+             f"({e_mod:+d} to both rolls; no dogfight for them after it, 13.4.2)", [dlead.id, alead.id], kind="combat")
+    a_bounce, d_bounce = a_bounce + e_mod, d_bounce + e_mod
     long = weapons.long_range(now, alead, attackers, defenders, _fire_choice(w, alead))
     specials = tables()["special_weapons"]
     a_long = int(specials["long_range"]) if long else 0
@@ -162,6 +170,12 @@ def fire(w: Work, fight: combat.Fight, picks: Picks | None = None) -> dict:
     volley = {"alead": alead.id, "dlead": dlead.id, "a_hits": a_hits, "d_hits": d_hits, "head_on": head_on,
               "weather": weather}
     return {**volley, "long": long} if long else volley
+
+
+def _choice(w: Work, sq: Squadron, verb: str) -> str:
+    """A squadron's standing order under ``verb`` (its last word), or ""."""
+    kept = w.standing_order(owner(sq), f"{verb} {sq.id}")
+    return kept.words[-1] if kept is not None else ""
 
 
 def _fire_choice(w: Work, alead: Squadron) -> str:
@@ -226,7 +240,7 @@ def _dogfighters(w: Work, fight: combat.Fight) -> list[Squadron]:
     if any(air.squadron(s).dogfight for s in fight.attackers):
         return []   # already a dogfight: it goes on
     here = [s for s in dogfight.candidates(list(air.squadrons.values()), fight.square)
-            if s.id in fight.attackers + fight.defenders]
+            if s.id in fight.attackers + fight.defenders and not s.evading]   # evaders decline [13.4.2]
     return here if len({s.side for s in here}) == 2 else []
 
 
@@ -245,6 +259,9 @@ def offer_dogfight(w: Work, fight: combat.Fight, answers: dict[str, str]) -> lis
     Returns the questions of the new tallies the owners asked to choose [10.8.1] (the default placed)."""
     air = w.data
     here = _dogfighters(w, fight)
+    for sid in fight.defenders:   # the evasion ends with the combat [13.4.2]
+        if air.squadron(sid).evading:
+            air.put(air.squadron(sid).move(evading=False))
     sides = sorted({s.side for s in here})
     if not here:
         return []

@@ -65,6 +65,7 @@ class Squadron:
     single: bool = False       # a single aircraft by the scenario [13.6]
     rockets: int = 0           # air-to-air rockets: 0 none, 1 fitted, 2 expended (the marker stays) [13.5.3]
     gyro: bool = False         # gyro gunsights, where the scenario says so [13.5.4]
+    evading: bool = False      # evaded in the combat being fought: it declines the dogfight after it [13.4.2]
 
     @property
     def on_map(self) -> bool:
@@ -115,7 +116,7 @@ class Squadron:
 
 #: Squadron fields of the advanced rules (13-15): views leave them out while at their defaults
 #: (``shown_json``), so the basic game's views and goldens stay as they were.
-ADVANCED_FIELDS = frozenset({"drop_tanks", "group", "single", "rockets", "gyro"})
+ADVANCED_FIELDS = frozenset({"drop_tanks", "group", "single", "rockets", "gyro", "evading"})
 
 
 def shown_json(sq: Squadron) -> dict[str, Any]:

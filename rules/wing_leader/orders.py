@@ -160,6 +160,21 @@ class Fire:
 
 
 @dataclass(frozen=True)
+class Evade:
+    """Standing order: whether this squadron, leading a defence, evades when it may: YES or NO (the
+    default) [13.4.2]."""
+
+    sq: str
+    choice: str
+
+    def text(self) -> str:
+        return f"EVADE {self.sq} {self.choice}"
+
+    def standing_change(self) -> tuple[str, str | None]:
+        return f"EVADE {self.sq}", None if self.choice == "NO" else self.text()
+
+
+@dataclass(frozen=True)
 class Tactic:
     """Standing order: the rating this squadron's attacks use: SPEED (hit-and-run), TURN, BEST (the better
     column, the default) or ASK (an interrupt window when it comes to it) [10.5]."""

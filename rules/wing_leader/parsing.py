@@ -18,7 +18,7 @@ from pbem.core.verbs import Order, Verb, VerbTable, arity, one_of
 from . import dogfight, movement, radio, tally, weapons, wings
 from .model import Squadron, State, owner, side_of
 from .orders import (Answer, Arrive, Break, Command, Consent, Drop, End, Escape, Join, Move, Plain, Priority, Pursue, React, Rejoin,
-                     Return, Seek, Split, Stack, Tactic, Tally, Vector, Wings, Fire)
+                     Return, Seek, Split, Stack, Tactic, Tally, Vector, Wings, Fire, Evade)
 
 
 TALLY_STEPS = ("raider_tally", "defender_tally", "tallies")
@@ -333,6 +333,15 @@ def parse_fire(args: Sequence[str], view: View, seat: str) -> Fire:
     return Fire(sq.id, choice)
 
 
+def parse_evade(args: Sequence[str], view: View, seat: str) -> Evade:
+    """``EVADE <sq> YES|NO``: whether it evades when it leads a defence and may [13.4.2]."""
+    arity(args, 2, "EVADE <squadron> YES|NO", rule="13.4.2")
+    sq = _own(view, seat, args[0], "13.4.2")
+    if not position(view).uses("13.4.2"):
+        raise IllegalOrderError("this scenario does not use evasion", rule="13.4.2")
+    return Evade(sq.id, one_of(args[1].upper(), ("YES", "NO"), "EVADE", rule="13.4.2"))
+
+
 def parse_priority(verb: str, rule: str) -> Any:
     """``LEADS`` (own squadrons), ``HITS`` and ``RETALLY`` (enemy squadrons) priority lists, or ``ASK``: an
     interrupt for that decision when it comes [10.2, 10.2.2, 10.8.1]."""
@@ -455,6 +464,8 @@ VERBS = scripted(VerbTable([
     Verb("WINGS", parse_wings, "WINGS <squadron> ... (before the first turn: the wings you command)", "9.5"),
     Verb("STACK", parse_stack, "STACK <squadron> STAY|<square>", "10.8.2"),
     Verb("CANCEL", parse_cancel, "CANCEL TACTIC|REACT <squadron>", "10.5"),
+    Verb("EVADE", parse_evade, "EVADE <squadron> YES|NO (advanced: it evades when it leads a defence and may)",
+         "13.4.2"),
     Verb("FIRE", parse_fire, "FIRE <squadron> ROCKETS|LONG|CLOSE (advanced: its attack on bombers)", "13.5.2"),
 ], rule="6.0"), CONDITIONS)
 

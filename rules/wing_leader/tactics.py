@@ -42,3 +42,18 @@ def modifiers() -> tuple[int, int]:
     """The bounce's modifiers to the attacker's and the defender's Air Combat Table rolls (placeholders)."""
     t = tables()["advanced_combat"]
     return int(t["bounce_attacker"]), int(t["bounce_defender"])
+
+
+def evades(state: State, alead: Squadron, defenders: Sequence[Squadron], bounced: str, choice: str) -> bool:
+    """Whether the defence evades [13.4.2]: its lead's standing ``EVADE`` says YES; nobody is bounced; every
+    defender is a bomber or an alert fighter and has a Basic Speed at least the attacking lead's (also in a
+    turning fight).  Not built: Lufbery circles and bombing approaches, which would forbid it."""
+    if not state.uses("13.4.2") or choice != "YES" or bounced:
+        return False
+    speed = alead.basic()[0]
+    return all((not d.fighter or d.alert) and d.basic()[0] >= speed for d in defenders)
+
+
+def evasion_modifier() -> int:
+    """Evasion's modifier to both Air Combat Table rolls (placeholder)."""
+    return int(tables()["advanced_combat"]["evasion"])

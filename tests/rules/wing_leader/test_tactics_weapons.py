@@ -185,3 +185,19 @@ def test_fire_orders_are_refused_without_the_weapon():
     assert weapons.fire_problem(game, p47, "LONG") == ("13.5.2", "a P-47D Thunderbolt has no Heavy Guns for a "
                                                        "long-range attack")
     assert weapons.fire_problem(state(scenario="raid"), me262, "LONG")[0] == "13.5.2"
+
+
+def test_evasion_needs_the_order_the_speed_and_no_bounce():
+    """T5 (13.4.2): every defender at least as fast as the attacking lead (Basic Speed), a bomber or an alert
+    fighter, not bounced, and its lead's EVADE YES; an unalert fighter may not; off in a basic scenario."""
+    game = state(scenario="jets")
+    a = sq("A", "allies", "p47d", "sweep", "M15", alert=True, drop_tanks=True)    # speed 5
+    s = sq("S", "axis", "bf109g6", "intercept", "M15", alert=True)                # speed 6
+    assert tactics.evades(game, a, [s], "", "YES")
+    assert not tactics.evades(game, a, [s], "", "NO") and not tactics.evades(game, a, [s], "S is unalert", "YES")
+    assert not tactics.evades(game, a, [s.move(alert=False)], "", "YES")
+    assert not tactics.evades(game, a.move(drop_tanks=False, marker="dive"), [s], "", "YES")   # 7 > 6
+    assert not tactics.evades(state(scenario="raid"), a, [s], "", "YES")
+    b24 = sq("T", "allies", "b24h", "bombing", "M15", bombs=True)
+    k = sq("K", "axis", "me262", "intercept", "M15", alert=True)
+    assert not tactics.evades(game, k, [b24], "", "YES")
