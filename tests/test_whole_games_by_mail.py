@@ -19,6 +19,7 @@ GAMES = [
     ("wing_leader", "sweep", {}),
     ("wing_leader", "raid", {"seats_per_side": 3}),  # six players, one a wing, each ordering only its own
     ("wing_leader", "dogfight", {"cadence": "fast"}),
+    ("wing_leader", "jets", {"cadence": "single"}),  # advanced rule 13: drop tanks, bomber group, rockets, bounce
 ]
 
 
