@@ -98,7 +98,25 @@ def question(w: Work, fight: combat.Fight, picks: Picks) -> tuple[str, Ask] | No
         ask = ask_rating(w, fight, picks)
         if ask is not None:
             return "combat_choice", ask
+    if "evade" not in picks and w.data.state.uses("13.4.2"):
+        picks["evade"] = ""
+        ask = ask_evade(w, fight, picks)
+        if ask is not None:
+            return "evade_choice", ask
     return None
+
+
+def ask_evade(w: Work, fight: combat.Fight, picks: Picks) -> Ask | None:
+    """The question for the defending lead's owner when its standing order is ``EVADE <sq> ASK`` and the
+    defence may evade [13.4.2]."""
+    attackers, defenders, alead, dlead = _sides(w, fight, picks)
+    now = w.data.now()
+    if _choice(w, dlead, "EVADE") != "ASK" or \
+            not tactics.evades(now, alead, defenders, tactics.bounce(now, alead, defenders, attackers,
+                                                                     list(w.data.squadrons.values())), "YES"):
+        return None
+    return Ask(owner(dlead), "evade", f"{alead.id} attacks {'+'.join(d.id for d in defenders)} in "
+               f"{name(fight.square)}: does your defence evade (13.4.2)?", "NO", ("YES", "NO"))
 
 
 def ask_rating(w: Work, fight: combat.Fight, picks: Picks | None = None) -> Ask | None:
@@ -139,7 +157,7 @@ def fire(w: Work, fight: combat.Fight, picks: Picks | None = None) -> dict:
     if why:
         tell(w, f"{alead.id} bounces {dlead.id}: {why} ({a_bounce:+d} and {d_bounce:+d} to the rolls, 13.4.1)",
              [alead.id, dlead.id], kind="combat")
-    evade = tactics.evades(now, alead, defenders, why, _choice(w, dlead, "EVADE"))
+    evade = tactics.evades(now, alead, defenders, why, (picks or {}).get("evade") or _choice(w, dlead, "EVADE"))
     e_mod = tactics.evasion_modifier() if evade else 0
     if evade:
         for d in defenders:

@@ -161,8 +161,8 @@ class Fire:
 
 @dataclass(frozen=True)
 class Evade:
-    """Standing order: whether this squadron, leading a defence, evades when it may: YES or NO (the
-    default) [13.4.2]."""
+    """Standing order: whether this squadron, leading a defence, evades when it may: YES, NO (the default)
+    or ASK (an interrupt window when it comes to it) [13.4.2]."""
 
     sq: str
     choice: str

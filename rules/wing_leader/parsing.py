@@ -335,11 +335,11 @@ def parse_fire(args: Sequence[str], view: View, seat: str) -> Fire:
 
 def parse_evade(args: Sequence[str], view: View, seat: str) -> Evade:
     """``EVADE <sq> YES|NO``: whether it evades when it leads a defence and may [13.4.2]."""
-    arity(args, 2, "EVADE <squadron> YES|NO", rule="13.4.2")
+    arity(args, 2, "EVADE <squadron> YES|NO|ASK", rule="13.4.2")
     sq = _own(view, seat, args[0], "13.4.2")
     if not position(view).uses("13.4.2"):
         raise IllegalOrderError("this scenario does not use evasion", rule="13.4.2")
-    return Evade(sq.id, one_of(args[1].upper(), ("YES", "NO"), "EVADE", rule="13.4.2"))
+    return Evade(sq.id, one_of(args[1].upper(), ("YES", "NO", "ASK"), "EVADE", rule="13.4.2"))
 
 
 def parse_priority(verb: str, rule: str) -> Any:
@@ -464,7 +464,7 @@ VERBS = scripted(VerbTable([
     Verb("WINGS", parse_wings, "WINGS <squadron> ... (before the first turn: the wings you command)", "9.5"),
     Verb("STACK", parse_stack, "STACK <squadron> STAY|<square>", "10.8.2"),
     Verb("CANCEL", parse_cancel, "CANCEL TACTIC|REACT <squadron>", "10.5"),
-    Verb("EVADE", parse_evade, "EVADE <squadron> YES|NO (advanced: it evades when it leads a defence and may)",
+    Verb("EVADE", parse_evade, "EVADE <squadron> YES|NO|ASK (advanced: it evades when it leads a defence and may)",
          "13.4.2"),
     Verb("FIRE", parse_fire, "FIRE <squadron> ROCKETS|LONG|CLOSE (advanced: its attack on bombers)", "13.5.2"),
 ], rule="6.0"), CONDITIONS)
@@ -604,6 +604,8 @@ def answer_usage(ask: dict[str, Any]) -> str:
         return f"HITS <{' '.join(ask['choices'])} in the order they take the hits> (10.2.2)"
     if kind == "tally":
         return f"TALLY {ask['key'].removeprefix('tally-')} <{' or '.join(ask['choices'])}> (10.8.1)"
+    if kind == "evade":
+        return "YES or NO (13.4.2)"
     rule = ASK_RULES.get(tuple(ask["choices"]), "")
     return " or ".join(ask["choices"]) + (f" ({rule})" if rule else "")
 

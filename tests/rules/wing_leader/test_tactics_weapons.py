@@ -201,3 +201,36 @@ def test_evasion_needs_the_order_the_speed_and_no_bounce():
     b24 = sq("T", "allies", "b24h", "bombing", "M15", bombs=True)
     k = sq("K", "axis", "me262", "intercept", "M15", alert=True)
     assert not tactics.evades(game, k, [b24], "", "YES")
+
+
+def test_evade_ask_stops_before_the_rolls_and_the_answer_decides():
+    """13.4.2 with EVADE S ASK: the axis is asked (NO on silence); answering YES, S evades A."""
+    from dataclasses import replace
+
+    from pbem.core.dice import SeededDice as Dice
+    from pbem.core.flow import Flow
+    from pbem.core.orders import OrderLine
+
+    s = jets()
+    gone = {"T", "U", "B", "K"}
+    moved = tuple(q.move(status="exited") if q.id in gone
+                  else q.move(mission="sweep", alert=True, tally="S", at=parse("V15")) if q.id == "A"
+                  else q.move(at=parse("X15"), alert=True) if q.id == "S" else q for q in s.squadrons)
+    s = replace(s, squadrons=moved, flow=Flow("movement", 1))
+
+    def lines(text: str) -> tuple[OrderLine, ...]:
+        return tuple(OrderLine(i + 1, t) for i, t in enumerate(text.splitlines()))
+
+    def resolve(state, orders):
+        phase = RULESET.phase(state)
+        checked = {seat: RULESET.check_orders(RULESET.view(state, seat), seat, lines(orders.get(seat, "")))
+                   for seat in phase.awaiting}
+        return RULESET.resolve(state, {seat: c.orders for seat, c in checked.items()}, Dice(SEED, phase.key))
+
+    asked = resolve(s, {"axis": "EVADE S ASK"}).state
+    phase = RULESET.phase(asked)
+    assert phase.name.startswith("evade_choice") and phase.awaiting == {"axis"}
+    form = RULESET.order_form(RULESET.view(asked, "axis"), "axis")
+    assert "YES or NO (13.4.2)" in form
+    done = resolve(asked, {"axis": "YES"})
+    assert any("S evades A" in e.text for e in done.events)
