@@ -13,7 +13,7 @@ from __future__ import annotations
 from pbem.core.interrupts import Ask
 from pbem.core.work import Work
 
-from . import combat, dogfight, radio, tactics, weapons, wings
+from . import combat, dogfight, jets, radio, tactics, weapons, wings
 from .fog import dice_seen_by, tell
 from .model import Squadron, max_losses, owner
 from .seating import side_standing, speaker
@@ -174,6 +174,11 @@ def fire(w: Work, fight: combat.Fight, picks: Picks | None = None) -> dict:
              f"{weapons.long_firepower(alead, long)}, {a_long:+d} to its roll; the bombers do not fire back, "
              f"{'13.5.3' if long == 'rockets' else '13.5.2'})", [alead.id, dlead.id], kind="combat")
     a_gyro, d_gyro = (int(specials["gyro_modifier"]) if weapons.gyro(now, s) else 0 for s in (alead, dlead))
+    for s in (alead, dlead):   # high speed [13.8.1]
+        if jets.combat_modifier(now, s):
+            tell(w, f"{s.id} is at high speed ({jets.combat_modifier(now, s):+d} to its roll, 13.8.1, 13.8.3)",
+                 [s.id], kind="combat")
+    a_gyro, d_gyro = a_gyro + jets.combat_modifier(now, alead), d_gyro + jets.combat_modifier(now, dlead)
     a_hits = _act_roll(w, alead, combat.column(a_value, d_value), a_bounce + a_long + a_gyro - weather, "attacker")
     d_hits = 0
     grouped = weapons.group_bonus(now, defenders, list(air.squadrons.values()))

@@ -11,7 +11,7 @@ from pbem.core.scripts import Cursor, Reached, resume
 from pbem.core.verbs import Order
 from pbem.core.work import Work
 
-from . import dogfight, movement, reaction, weapons, wings
+from . import dogfight, jets, movement, reaction, weapons, wings
 from .air import Air
 from .fog import dice_seen_by, tell, tell_move, told, witnesses
 from .model import CLIMB, DIVE, ENTERING, NONE, Squadron, State, owner
@@ -225,7 +225,7 @@ def _reaction(w: Work[Air], mover: Squadron, bomber: Squadron, came_from: tuple[
     for e in escorts:
         seen_by = dice_seen_by(w, [e.id, mover.id])
         roll = w.roll(6, f"{e.id} reacts", seen_by=seen_by) + w.roll(6, f"{e.id} reacts", seen_by=seen_by)
-        mod = reaction.modifier(state, e, bomber)
+        mod = reaction.modifier(state, e, bomber) + jets.reaction_modifier(state, mover)   # high speed [13.8.1]
         results.append(reaction.result(roll + mod))
         tell(w, f"{e.id} reacts to {mover.id} entering {bomber.id}'s square: rolled {roll}{mod:+d} = {roll + mod}: "
              f"{results[-1]} (10.4)", [e.id, mover.id, bomber.id], kind="reaction")

@@ -234,3 +234,17 @@ def test_evade_ask_stops_before_the_rolls_and_the_answer_decides():
     assert "YES or NO (13.4.2)" in form
     done = resolve(asked, {"axis": "YES"})
     assert any("S evades A" in e.text for e in done.events)
+
+
+def test_the_me_262_is_at_high_speed_except_climbing():
+    """13.8.3: high speed at all times but climbing or under a Climb marker; only where 13.8.3 is used; other
+    aircraft never (the placeholder effects: +1 to its combat roll, -2 to escorts reacting to it)."""
+    from pbem.rules.wing_leader import jets as jet_rules
+    from pbem.rules.wing_leader.model import CLIMB, SLOW_CLIMB
+    game = state(scenario="jets")
+    k = sq("K", "axis", "me262", "intercept", "M14")
+    assert jet_rules.high_speed(game, k) and jet_rules.combat_modifier(game, k) == 1
+    assert jet_rules.reaction_modifier(game, k) == -2
+    assert not jet_rules.high_speed(game, k.move(marker=CLIMB)) and not jet_rules.high_speed(game, k.move(marker=SLOW_CLIMB))
+    assert not jet_rules.high_speed(state(scenario="raid"), k)
+    assert not jet_rules.high_speed(game, sq("S", "axis", "bf109g6", "intercept", "M14"))
