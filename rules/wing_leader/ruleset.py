@@ -1,7 +1,7 @@
 """Wing Leader, the basic game (rules 1-12) on the ruleset kit: the ``RULESET`` object.
 
-Advanced rules 13-15 are switched on per scenario (its ``advanced`` list); none is built yet, and a
-scenario that names one is refused at setup rather than played without it.
+Advanced rules 13-15 are switched on per scenario (its ``advanced`` list); ``ADVANCED`` names those built, and
+a scenario that names another is refused at setup rather than played without it.
 """
 from __future__ import annotations
 
