@@ -265,6 +265,8 @@ def _bot_moves(v: View, seat: str, dice: Dice, rolling: list[str]) -> list[str]:
     for s in state.of_seat(seat):
         if s.on_map and s.mission == "escort" and not v["standing"] and dice.roll(2, why="bot react", seen_by=()) == 1:
             lines.append(f"REACT {s.id} ASK")   # sometimes leave the reaction to an interrupt
+        if s.on_map and not v["standing"] and state.uses("13.4.2"):   # evade when it may, or be asked [13.4.2]
+            lines.append(f"EVADE {s.id} {('ASK', 'YES')[dice.roll(2, why='bot evade', seen_by=()) - 1]}")
         if s.on_map and s.dogfight:
             lines.append(f"STACK {s.id} STAY")
         elif s.on_map and s.tally and not s.broken:
