@@ -20,6 +20,7 @@ GAMES = [
     ("wing_leader", "raid", {"seats_per_side": 3}),  # six players, one a wing, each ordering only its own
     ("wing_leader", "dogfight", {"cadence": "fast"}),
     ("wing_leader", "raid", {"visibility": "fog", "seats_per_side": 2}),  # fog and radar plots, two wings a side
+    ("wing_leader", "jets", {"cadence": "single"}),  # advanced rule 13: drop tanks, bomber group, rockets, bounce
 ]
 
 

@@ -13,12 +13,12 @@ from __future__ import annotations
 from pbem.core.interrupts import Ask
 from pbem.core.work import Work
 
-from . import combat, dogfight, radio, wings
+from . import combat, dogfight, jets, radio, tactics, weapons, wings
 from .fog import dice_seen_by, tell
 from .model import Squadron, max_losses, owner
 from .seating import side_standing, speaker
 from .sky import name
-from .tables import scenario
+from .tables import scenario, tables
 
 
 Picks = dict   # what was chosen before the combat: "dlead", "alead" (squadron IDs), "rating" (speed/turn)
@@ -98,7 +98,25 @@ def question(w: Work, fight: combat.Fight, picks: Picks) -> tuple[str, Ask] | No
         ask = ask_rating(w, fight, picks)
         if ask is not None:
             return "combat_choice", ask
+    if "evade" not in picks and w.data.state.uses("13.4.2"):
+        picks["evade"] = ""
+        ask = ask_evade(w, fight, picks)
+        if ask is not None:
+            return "evade_choice", ask
     return None
+
+
+def ask_evade(w: Work, fight: combat.Fight, picks: Picks) -> Ask | None:
+    """The question for the defending lead's owner when its standing order is ``EVADE <sq> ASK`` and the
+    defence may evade [13.4.2]."""
+    attackers, defenders, alead, dlead = _sides(w, fight, picks)
+    now = w.data.now()
+    if _choice(w, dlead, "EVADE") != "ASK" or \
+            not tactics.evades(now, alead, defenders, tactics.bounce(now, alead, defenders, attackers,
+                                                                     list(w.data.squadrons.values())), "YES"):
+        return None
+    return Ask(owner(dlead), "evade", f"{alead.id} attacks {'+'.join(d.id for d in defenders)} in "
+               f"{name(fight.square)}: does your defence evade (13.4.2)?", "NO", ("YES", "NO"))
 
 
 def ask_rating(w: Work, fight: combat.Fight, picks: Picks | None = None) -> Ask | None:
@@ -108,7 +126,7 @@ def ask_rating(w: Work, fight: combat.Fight, picks: Picks | None = None) -> Ask 
     kept = w.standing_order(owner(alead), f"TACTIC {alead.id}")
     if kept is None or kept.words[-1] != "ASK" or alead.dogfight or combat.head_on(alead, dlead):
         return None
-    cols = {k: combat.column(combat.rating(alead, attackers, k), combat.rating(dlead, defenders, k))
+    cols = {k: combat.column(_rating(w, alead, attackers, k), _rating(w, dlead, defenders, k))
             for k in (combat.SPEED, combat.TURN)}
     return Ask(owner(alead), "rating", f"{alead.id} attacks {dlead.id} in {name(fight.square)}: SPEED gives column "
                f"{cols[combat.SPEED]:+d}, TURN column {cols[combat.TURN]:+d}", "BEST", ("SPEED", "TURN", "BEST"))
@@ -116,7 +134,7 @@ def ask_rating(w: Work, fight: combat.Fight, picks: Picks | None = None) -> Ask 
 
 def best_rating(w: Work, fight: combat.Fight, picks: Picks | None = None) -> str:
     attackers, defenders, alead, dlead = _sides(w, fight, picks)
-    return _better(alead, dlead, attackers, defenders)
+    return _better(w, alead, dlead, attackers, defenders)
 
 
 def fire(w: Work, fight: combat.Fight, picks: Picks | None = None) -> dict:
@@ -125,7 +143,7 @@ def fire(w: Work, fight: combat.Fight, picks: Picks | None = None) -> dict:
     air = w.data
     attackers, defenders, alead, dlead = _sides(w, fight, picks)
     kind = (picks or {}).get("rating") or _rating_kind(w, alead, dlead, attackers, defenders)
-    a_value, d_value = combat.rating(alead, attackers, kind), combat.rating(dlead, defenders, kind)
+    a_value, d_value = _rating(w, alead, attackers, kind), _rating(w, dlead, defenders, kind)
     weather = air.now().sky.weather_at(fight.square)
     tell(w, f"air combat in {name(fight.square)}: {'+'.join(s.id for s in attackers)} attack "
          f"{'+'.join(s.id for s in defenders)}; leads {alead.id} and {dlead.id}; "
@@ -133,15 +151,67 @@ def fire(w: Work, fight: combat.Fight, picks: Picks | None = None) -> dict:
          [alead.id, *(s.id for s in attackers + defenders)], kind="combat", square=name(fight.square), attackers=[s.id for s in attackers],
           defenders=[s.id for s in defenders], rating=kind, ratings=[a_value, d_value])
     head_on = combat.head_on(alead, dlead) and not alead.dogfight
-    a_hits = _act_roll(w, alead, combat.column(a_value, d_value), -weather, "attacker")
+    now = air.now()
+    why = tactics.bounce(now, alead, defenders, attackers, list(air.squadrons.values()))
+    a_bounce, d_bounce = tactics.modifiers() if why else (0, 0)
+    if why:
+        tell(w, f"{alead.id} bounces {dlead.id}: {why} ({a_bounce:+d} and {d_bounce:+d} to the rolls, 13.4.1)",
+             [alead.id, dlead.id], kind="combat")
+    evade = tactics.evades(now, alead, defenders, why, (picks or {}).get("evade") or _choice(w, dlead, "EVADE"))
+    e_mod = tactics.evasion_modifier() if evade else 0
+    if evade:
+        for d in defenders:
+            air.put(air.squadron(d.id).move(evading=True))
+        tell(w, f"{'+'.join(d.id for d in defenders)} evade{'s' if len(defenders) == 1 else ''} {alead.id} "
+             f"({e_mod:+d} to both rolls; no dogfight for them after it, 13.4.2)", [dlead.id, alead.id], kind="combat")
+    a_bounce, d_bounce = a_bounce + e_mod, d_bounce + e_mod
+    long = weapons.long_range(now, alead, attackers, defenders, _fire_choice(w, alead))
+    specials = tables()["special_weapons"]
+    a_long = int(specials["long_range"]) if long else 0
+    if long:
+        tell(w, f"{alead.id} attacks {dlead.id} at long range with "
+             f"{'its rockets' if long == 'rockets' else 'its Heavy Guns'} (firepower "
+             f"{weapons.long_firepower(alead, long)}, {a_long:+d} to its roll; the bombers do not fire back, "
+             f"{'13.5.3' if long == 'rockets' else '13.5.2'})", [alead.id, dlead.id], kind="combat")
+    a_gyro, d_gyro = (int(specials["gyro_modifier"]) if weapons.gyro(now, s) else 0 for s in (alead, dlead))
+    for s in (alead, dlead):   # high speed [13.8.1]
+        if jets.combat_modifier(now, s):
+            tell(w, f"{s.id} is at high speed ({jets.combat_modifier(now, s):+d} to its roll, 13.8.1, 13.8.3)",
+                 [s.id], kind="combat")
+    a_gyro, d_gyro = a_gyro + jets.combat_modifier(now, alead), d_gyro + jets.combat_modifier(now, dlead)
+    a_hits = _act_roll(w, alead, combat.column(a_value, d_value), a_bounce + a_long + a_gyro - weather, "attacker")
     d_hits = 0
-    if dlead.armed:
-        d_mod = combat.defence(defenders, kind) - weather
+    grouped = weapons.group_bonus(now, defenders, list(air.squadrons.values()))
+    if grouped:
+        tell(w, f"{' '.join(sorted(grouped))} defend{'s' if len(grouped) == 1 else ''} at +1 in a heavy bomber group "
+             f"(13.5.5)", [*sorted(grouped)], kind="combat")
+    if dlead.armed and not long:
+        d_mod = combat.defence(defenders, kind, grouped) + d_bounce + d_gyro - weather
         d_hits = _act_roll(w, dlead, combat.column(d_value, a_value), d_mod, "defender")
-    else:
+    elif not long:
         tell(w, f"{dlead.id} is unarmed and does not fire (10.5.3)", [dlead.id], kind="combat")
-    return {"alead": alead.id, "dlead": dlead.id, "a_hits": a_hits, "d_hits": d_hits, "head_on": head_on,
-            "weather": weather}
+    volley = {"alead": alead.id, "dlead": dlead.id, "a_hits": a_hits, "d_hits": d_hits, "head_on": head_on,
+              "weather": weather}
+    return {**volley, "long": long} if long else volley
+
+
+def _choice(w: Work, sq: Squadron, verb: str) -> str:
+    """A squadron's standing order under ``verb`` (its last word), or ""."""
+    kept = w.standing_order(owner(sq), f"{verb} {sq.id}")
+    return kept.words[-1] if kept is not None else ""
+
+
+def _fire_choice(w: Work, alead: Squadron) -> str:
+    """The attacking lead's standing ``FIRE`` choice (ROCKETS, LONG, CLOSE), or "" [13.5.2, 13.5.3]."""
+    kept = w.standing_order(owner(alead), f"FIRE {alead.id}")
+    return kept.words[-1] if kept is not None else ""
+
+
+def _power(w: Work, shooter: Squadron, long: str) -> int:
+    """The firepower confirming a squadron's hits: long range [13.5.2], else its own [10.6], +1 with gyro
+    sights [13.5.4]."""
+    power = weapons.long_firepower(shooter, long) if long else combat.firepower(shooter)
+    return power + (int(tables()["special_weapons"]["gyro_firepower"]) if weapons.gyro(w.data.now(), shooter) else 0)
 
 
 def hits_asks(w: Work, fight: combat.Fight, volley: dict) -> list[Ask]:
@@ -173,12 +243,16 @@ def land(w: Work, fight: combat.Fight, volley: dict, answers: dict[str, str] | N
     defenders = [air.squadron(s) for s in fight.defenders]
     alead, dlead = air.squadron(volley["alead"]), air.squadron(volley["dlead"])
     before = {s.id: s.losses for s in attackers + defenders}
+    long = volley.get("long", "")
     _confirm_all(w, alead, _targets(w, alead.side, dlead, defenders, answers.get(alead.side, "")),
-                 volley["a_hits"], volley["head_on"])
+                 volley["a_hits"], volley["head_on"], _power(w, alead, long))
     _confirm_all(w, dlead, _targets(w, dlead.side, alead, attackers, answers.get(dlead.side, "")),
-                 volley["d_hits"], False)
+                 volley["d_hits"], False, _power(w, dlead, ""))
+    if long == "rockets":   # the marker turns to its expended side; no Ammo marker for it [13.5.3]
+        air.put(air.squadron(alead.id).move(rockets=2))
     for sid in before:
-        _after(w, sid, air.squadron(sid).losses - before[sid], volley["weather"])
+        _after(w, sid, air.squadron(sid).losses - before[sid], volley["weather"],
+               spend=not (long == "rockets" and sid == alead.id))
     _tallies_after(w, [s.id for s in defenders], alead.id)
     return _release(w, fight.square) if alead.dogfight else []
 
@@ -189,7 +263,7 @@ def _dogfighters(w: Work, fight: combat.Fight) -> list[Squadron]:
     if any(air.squadron(s).dogfight for s in fight.attackers):
         return []   # already a dogfight: it goes on
     here = [s for s in dogfight.candidates(list(air.squadrons.values()), fight.square)
-            if s.id in fight.attackers + fight.defenders]
+            if s.id in fight.attackers + fight.defenders and not s.evading]   # evaders decline [13.4.2]
     return here if len({s.side for s in here}) == 2 else []
 
 
@@ -208,6 +282,9 @@ def offer_dogfight(w: Work, fight: combat.Fight, answers: dict[str, str]) -> lis
     Returns the questions of the new tallies the owners asked to choose [10.8.1] (the default placed)."""
     air = w.data
     here = _dogfighters(w, fight)
+    for sid in fight.defenders:   # the evasion ends with the combat [13.4.2]
+        if air.squadron(sid).evading:
+            air.put(air.squadron(sid).move(evading=False))
     sides = sorted({s.side for s in here})
     if not here:
         return []
@@ -303,14 +380,20 @@ def _rating_kind(w: Work, alead: Squadron, dlead: Squadron, attackers: list[Squa
     standing = w.standing_order(owner(alead), f"TACTIC {alead.id}")
     if standing is not None and standing.words[-1] in ("SPEED", "TURN"):
         return combat.SPEED if standing.words[-1] == "SPEED" else combat.TURN
-    return _better(alead, dlead, attackers, defenders)
+    return _better(w, alead, dlead, attackers, defenders)
 
 
-def _better(alead: Squadron, dlead: Squadron, attackers: list[Squadron], defenders: list[Squadron]) -> str:
+def _better(w: Work, alead: Squadron, dlead: Squadron, attackers: list[Squadron], defenders: list[Squadron]) -> str:
     """The rating giving the attacker the better column; hit-and-run on a tie."""
     def edge(kind: str) -> int:
-        return combat.rating(alead, attackers, kind) - combat.rating(dlead, defenders, kind)
+        return _rating(w, alead, attackers, kind) - _rating(w, dlead, defenders, kind)
     return combat.TURN if edge(combat.TURN) > edge(combat.SPEED) else combat.SPEED
+
+
+def _rating(w: Work, lead: Squadron, side: list[Squadron], kind: str) -> int:
+    """A side's combat value, a single aircraft leading at -1 [13.6]."""
+    state = w.data.now()
+    return combat.rating(lead, side, kind, weapons.combat_penalty(state, lead, max_losses(state.scenario, lead)))
 
 
 def _act_roll(w: Work, lead: Squadron, col: int, mod: int, role: str) -> int:
@@ -324,7 +407,7 @@ def _act_roll(w: Work, lead: Squadron, col: int, mod: int, role: str) -> int:
     return hits
 
 
-def _confirm_all(w: Work, shooter: Squadron, targets: list[Squadron], hits: int, head_on: bool) -> None:
+def _confirm_all(w: Work, shooter: Squadron, targets: list[Squadron], hits: int, head_on: bool, power: int) -> None:
     """Hits spread evenly [10.2.2], each confirmed with d6 + the shooter's firepower [10.6], one by one."""
     air = w.data
     for tid in combat.allocate(hits, [t.id for t in targets]):
@@ -332,17 +415,17 @@ def _confirm_all(w: Work, shooter: Squadron, targets: list[Squadron], hits: int,
         if not target.on_map:
             continue
         natural = w.roll(6, f"{shooter.id} confirms a hit on {tid}", seen_by=dice_seen_by(w, [shooter.id, tid]))
-        result = combat.confirm(natural, combat.firepower(shooter), target, head_on)
+        result = combat.confirm(natural, power, target, head_on)
         hit = combat.take(target, result)
         if hit.losses >= max_losses(air.state.scenario, hit):
             hit = hit.move(status="destroyed")
         air.put(hit)
-        tell(w, f"{shooter.id} hit on {tid}: rolled {natural} + firepower {combat.firepower(shooter)}: {result}"
+        tell(w, f"{shooter.id} hit on {tid}: rolled {natural} + firepower {power}: {result}"
              + (f"; {tid} is destroyed (10.6)" if hit.status == "destroyed" else ""), [shooter.id, tid], kind="combat",
              result=result)
 
 
-def _after(w: Work, sid: str, losses_now: int, weather: int) -> None:
+def _after(w: Work, sid: str, losses_now: int, weather: int, spend: bool = True) -> None:
     """Cohesion for each unbroken participant still in play [10.7], then ammunition [10.7.2]."""
     air = w.data
     sq = air.squadron(sid)
@@ -361,7 +444,10 @@ def _after(w: Work, sid: str, losses_now: int, weather: int) -> None:
             sq = sq.move(experte=False, left_wing=sq.left_wing or leads)
             tell(w, f"{sid} loses its {marker} (10.7.3)"
                  + ("; its wing formation is no more (9.5.2)" if leads else ""), [sid], kind="cohesion")
-    air.put(combat.spend_ammo(sq).unescort())   # an escort that fought is a Sweep now [9.2.2 a]
+    if sq.on_map and sq.drop_tanks:   # our reading: tanks help nobody in a fight, so they go after it [13.2]
+        sq = sq.move(drop_tanks=False)
+        tell(w, f"{sid} jettisons its drop tanks after the combat (13.2)", [sid], kind="combat")
+    air.put((combat.spend_ammo(sq) if spend else sq).unescort())   # an escort that fought is a Sweep now [9.2.2 a]
 
 
 def _tallies_after(w: Work, defenders: list[str], attacker_lead: str) -> None:

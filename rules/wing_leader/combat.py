@@ -96,10 +96,12 @@ def head_on(attacker: Squadron, target: Squadron) -> bool:
         or (target.entered_from is not None and target.entered_from in front_squares(attacker.at, attacker.heading))
 
 
-def rating(lead: Squadron, side: Sequence[Squadron], kind: str) -> int:
+def rating(lead: Squadron, side: Sequence[Squadron], kind: str, less: int = 0) -> int:
     """A side's combat value [10.2, 10.5]: the lead's Basic Speed or Turn, +1 for every other armed fighter
-    (a broken one cannot attack, so it adds nothing: our reading of 10.7.1)."""
+    (a broken one cannot attack, so it adds nothing: our reading of 10.7.1); ``less`` is added to the lead's
+    value (a single aircraft's -1, 13.6)."""
     speed, turn = lead.basic()
+    speed, turn = speed + less, turn + less
     extra = sum(1 for s in side if s.id != lead.id and s.fighter and s.armed and not s.broken)
     return (speed if kind == SPEED else turn) + extra * tables()["air_combat_modifiers"]["extra_fighter"]
 
@@ -115,9 +117,10 @@ def hits(col: int, modified_roll: int) -> int:
     return sum(1 for t in tables()["air_combat_table"]["thresholds"] if modified_roll + col >= t)
 
 
-def defence(defenders: Sequence[Squadron], kind: str) -> int:
-    """The defending side's best (never summed) defence rating, +2 in a turning fight [10.5.2]."""
-    best = max((card(s.model)["defence"] for s in defenders), default=0)
+def defence(defenders: Sequence[Squadron], kind: str, extra: Mapping[str, int] | None = None) -> int:
+    """The defending side's best (never summed) defence rating, +2 in a turning fight [10.5.2]; ``extra``
+    raises some squadrons' ratings (a heavy bomber group, 13.5.5)."""
+    best = max((card(s.model)["defence"] + (extra or {}).get(s.id, 0) for s in defenders), default=0)
     return best + tables()["air_combat_modifiers"]["turning_defence_bonus"] if best and kind == TURN else best
 
 

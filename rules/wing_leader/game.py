@@ -248,6 +248,13 @@ def lead_choice(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
     _combats(w, fights, data["index"], data["admin"], picks)
 
 
+def evade_choice(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
+    """Resume the Combat Phase with the defence's answer whether it evades (NO on silence) [13.4.2]."""
+    fights, data = _resumed(w)
+    picks = {**data["picks"], "evade": w.answers["evade"]}
+    _combats(w, fights, data["index"], data["admin"], picks)
+
+
 def combat_choice(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
     """Resume the Combat Phase with the asked rating (the better column on silence) [10.5]."""
     fights, data = _resumed(w)
@@ -320,6 +327,8 @@ STEPS: Steps[State, Air] = Steps([
          title="seek or decline a dogfight", prompt="Dogfight [10.8]: SEEK or DECLINE"),
     Step("combat_choice", combat_choice, next=_next_after_movement, window=Window.INTERRUPT,
          title="choose the combat rating", prompt="Air combat [10.5]: SPEED (hit-and-run) or TURN (turning fight)"),
+    Step("evade_choice", evade_choice, next=_next_after_movement, window=Window.INTERRUPT,
+         title="evade or not", prompt="Evasion [13.4.2]: YES or NO"),
     Step("lead_choice", lead_choice, next=_next_after_movement, window=Window.INTERRUPT,
          title="choose the lead squadron", prompt="Air combat [10.2]: LEAD <squadron>"),
     Step("hits_choice", hits_choice, next=_next_after_movement, window=Window.INTERRUPT,

@@ -67,6 +67,12 @@ class Squadron:
     released: str = ""         # the attack it released this turn, for the Combat Phase [15.3, 15.4]
     aimed: bool = False        # whether that attack was aimed [15.3]
     dived: int = 0             # levels dived this turn on a dive-bombing approach (2+: out of air combat, 15.3.2)
+    drop_tanks: bool = False   # carries drop tanks [13.2]
+    group: str = ""            # its USAAF heavy bomber group [13.5.5], or ""
+    single: bool = False       # a single aircraft by the scenario [13.6]
+    rockets: int = 0           # air-to-air rockets: 0 none, 1 fitted, 2 expended (the marker stays) [13.5.3]
+    gyro: bool = False         # gyro gunsights, where the scenario says so [13.5.4]
+    evading: bool = False      # evaded in the combat being fought: it declines the dogfight after it [13.4.2]
 
     @property
     def on_map(self) -> bool:
@@ -93,12 +99,14 @@ class Squadron:
 
     def basic(self) -> tuple[int, int]:
         """Basic Speed and Turn [3.3.2]: the card's band values, -1 both with a load (Low Drag keeps
-        the speed), +1 speed diving, -1 speed climbing or slow-climbing, never below 0."""
+        the speed; drop tanks or air-to-air rockets too, not twice [13.2, 13.5.3]), +1 speed diving, -1 speed climbing or slow-climbing,
+        never below 0."""
         speed = band_value(self.model, self.at[1], "speed")
         turn = band_value(self.model, self.at[1], "turn")
-        if self.bombs:
+        rockets = bool(self.rockets) and "rockets_free" not in card(self.model)["abilities"]   # not the Me 262 [13.5.3]
+        if self.bombs or self.drop_tanks or rockets:
             turn -= 1
-            speed -= 0 if "low_drag" in card(self.model)["abilities"] else 1
+            speed -= 0 if "low_drag" in card(self.model)["abilities"] and not (self.drop_tanks or rockets) else 1
         if self.marker == DIVE:
             speed += 1
         elif self.marker in (CLIMB, SLOW_CLIMB):
@@ -115,7 +123,8 @@ class Squadron:
 
 #: Squadron fields of the advanced rules (13-15): views leave them out while at their defaults
 #: (``shown_json``), so the basic game's views and goldens stay as they were.
-ADVANCED_FIELDS = frozenset({"target", "attack", "run", "released", "aimed", "dived"})
+ADVANCED_FIELDS = frozenset({"target", "attack", "run", "released", "aimed", "dived",
+                             "drop_tanks", "group", "single", "rockets", "gyro", "evading"})
 
 
 def shown_json(sq: Squadron) -> dict[str, Any]:
@@ -217,7 +226,7 @@ def side_of(seat: str) -> str:
 def max_losses(scenario_name: str, sq: Squadron) -> int:
     """The scenario's Max Losses for a squadron or a flight [5.1, 10.6]."""
     limits = scenario(scenario_name)["max_losses"]
-    return int(limits["flight" if sq.flight else "squadron"])
+    return 1 if sq.single else int(limits["flight" if sq.flight else "squadron"])   # a single aircraft [13.6]
 
 
 def enemy_of(side: str) -> str:

@@ -11,7 +11,7 @@ from pbem.core.scripts import Cursor, Reached, resume
 from pbem.core.verbs import Order
 from pbem.core.work import Work
 
-from . import bomb_runs, dogfight, flak, movement, reaction, wings
+from . import bomb_runs, dogfight, flak, jets, movement, reaction, weapons, wings
 from .air import Air
 from .fog import dice_seen_by, tell, tell_move, told, witnesses
 from .model import CLIMB, DIVE, ENTERING, NONE, Squadron, State, owner
@@ -118,6 +118,12 @@ def _jettison(sq: Squadron, order: Order | None, notes: Notes) -> tuple[Squadron
     the squadron as it then is, or why it cannot."""
     if not (isinstance(order, Plain) and order.verb == "JETTISON"):
         return sq, None
+    if sq.drop_tanks and not sq.bombs:   # drop tanks, only while alert [13.2]
+        why = weapons.jettison_problem(sq)
+        if why:
+            return sq, why
+        notes.append((f"{sq.id} jettisons its drop tanks (13.2)", [sq.id], "move"))
+        return sq.move(drop_tanks=False), None
     if not sq.bombs:
         return sq, f"{sq.id} carries no bomb load"
     notes.append((f"{sq.id} jettisons its bomb load (9.2.1.1)", [sq.id], "move"))
@@ -225,7 +231,7 @@ def _reaction(w: Work[Air], mover: Squadron, bomber: Squadron, came_from: tuple[
     for e in escorts:
         seen_by = dice_seen_by(w, [e.id, mover.id])
         roll = w.roll(6, f"{e.id} reacts", seen_by=seen_by) + w.roll(6, f"{e.id} reacts", seen_by=seen_by)
-        mod = reaction.modifier(state, e, bomber)
+        mod = reaction.modifier(state, e, bomber) + jets.reaction_modifier(state, mover)   # high speed [13.8.1]
         results.append(reaction.result(roll + mod))
         tell(w, f"{e.id} reacts to {mover.id} entering {bomber.id}'s square: rolled {roll}{mod:+d} = {roll + mod}: "
              f"{results[-1]} (10.4)", [e.id, mover.id, bomber.id], kind="reaction")
@@ -280,6 +286,8 @@ def _what(order: Order | None) -> str:
 
 def _plan(air: Air, sq: Squadron, order: Order | None) -> tuple[list[str], bool, str | None]:
     """The tokens a movement order or a mission comes to at this moment [9.2, 7.2.3]."""
+    if isinstance(order, Plain) and order.verb == "JETTISON" and sq.mission != "rtb":
+        order = None   # drop tanks gone, it flies on as its mission or tally makes it [13.2]
     if isinstance(order, Move):
         return list(order.steps), order.dive, None
     if isinstance(order, Pursue) or (order is None and sq.tally):

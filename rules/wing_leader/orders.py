@@ -182,6 +182,37 @@ class FlakFire:
 
 
 @dataclass(frozen=True)
+class Fire:
+    """Standing order: how this squadron attacks bombers when it may at long range [13.5.2, 13.5.3]: ROCKETS
+    (its air-to-air rockets, the default while it has them), LONG (its Heavy Guns at long range) or CLOSE
+    (an ordinary attack, the default otherwise)."""
+
+    sq: str
+    choice: str
+
+    def text(self) -> str:
+        return f"FIRE {self.sq} {self.choice}"
+
+    def standing_change(self) -> tuple[str, str | None]:
+        return f"FIRE {self.sq}", self.text()
+
+
+@dataclass(frozen=True)
+class Evade:
+    """Standing order: whether this squadron, leading a defence, evades when it may: YES, NO (the default)
+    or ASK (an interrupt window when it comes to it) [13.4.2]."""
+
+    sq: str
+    choice: str
+
+    def text(self) -> str:
+        return f"EVADE {self.sq} {self.choice}"
+
+    def standing_change(self) -> tuple[str, str | None]:
+        return f"EVADE {self.sq}", None if self.choice == "NO" else self.text()
+
+
+@dataclass(frozen=True)
 class Tactic:
     """Standing order: the rating this squadron's attacks use: SPEED (hit-and-run), TURN, BEST (the better
     column, the default) or ASK (an interrupt window when it comes to it) [10.5]."""

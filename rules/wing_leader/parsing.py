@@ -15,11 +15,12 @@ from pbem.core.scripts import ConditionKind, Conditions, If, scripted
 from pbem.core.standing import parse_cancel
 from pbem.core.verbs import Order, Verb, VerbTable, arity, one_of
 
-from . import bomb_runs, dogfight, flak, missions, movement, radio, sky, split, tally, wings
+from . import bomb_runs, dogfight, flak, missions, movement, radio, sky, split, tally, weapons, wings
 from .model import Squadron, State, max_losses, owner, side_of
 from .surface import Barrage, Surface
-from .orders import (Answer, Arrive, Attack, Break, Command, Consent, Drop, End, Escape, FlakFire, Join, Keep, Move, PlaceBarrage, Plain, Priority, Pursue, React, Rejoin,
-                     Return, Seek, Split, Stack, Tactic, Tally, Vector, Wings)
+from .orders import (Answer, Arrive, Attack, Break, Command, Consent, Drop, End, Escape, Evade, Fire, FlakFire, Join, Keep, Move,
+                     PlaceBarrage, Plain, Priority, Pursue, React, Rejoin, Return, Seek, Split, Stack, Tactic, Tally, Vector,
+                     Wings)
 
 
 TALLY_STEPS = ("raider_tally", "defender_tally", "tallies")
@@ -242,8 +243,13 @@ def parse_plain(verb: str, rule: str) -> Any:
         _window(view, False)
         sq = _own(view, seat, args[0], rule)
         problem = plain_problem(position(view), sq, verb) or (dive_problem(sq) if dive else None)
-        if problem:
-            raise IllegalOrderError(problem, rule="8.2" if dive and problem == dive_problem(sq) else rule)
+        if problem:   # drop tanks (a squadron without a bomb load) are 13.2's
+            cited = rule
+            if dive and problem == dive_problem(sq):
+                cited = "8.2"
+            elif verb == "JETTISON" and sq.drop_tanks and not sq.bombs:
+                cited = "13.2"
+            raise IllegalOrderError(problem, rule=cited)
         return Plain(verb, sq.id, dive)
     return parse
 
@@ -258,8 +264,8 @@ def dive_problem(sq: Squadron) -> str | None:
 
 def plain_problem(state: State, sq: Squadron, verb: str) -> str | None:
     """Whether RTB, SWEEP, CIRCLE or JETTISON is open to the squadron [9.2.1.1, 9.2.3, 9.2.4, 9.2.6, 8.3.1]."""
-    if verb == "JETTISON":
-        return None if sq.bombs else f"{sq.id} carries no bomb load"
+    if verb == "JETTISON":   # the bomb load [9.2.1.1], or drop tanks while alert [13.2]
+        return None if sq.bombs else weapons.jettison_problem(sq) if sq.drop_tanks else f"{sq.id} carries no bomb load"
     if not sq.fighter:
         return f"{sq.id} is a bomber by mission: it flies straight on (9.2.1)"
     if verb == "RTB" and (sq.alert or sq.mission != "sweep") and sq.mission != "escort":
@@ -437,6 +443,27 @@ def parse_tactic(args: Sequence[str], view: View, seat: str) -> Tactic:
     return Tactic(sq.id, one_of(args[1].upper(), ("SPEED", "TURN", "BEST", "ASK"), "TACTIC", rule="10.5"))
 
 
+def parse_fire(args: Sequence[str], view: View, seat: str) -> Fire:
+    """``FIRE <sq> ROCKETS|LONG|CLOSE``: the attack it makes on bombers when a long-range attack is open to
+    it [13.5.2, 13.5.3]; refused where the scenario has not the rule or the squadron has not the weapon."""
+    arity(args, 2, "FIRE <squadron> ROCKETS|LONG|CLOSE", rule="13.5.2")
+    sq = _own(view, seat, args[0], "13.5.2")
+    choice = one_of(args[1].upper(), ("ROCKETS", "LONG", "CLOSE"), "FIRE", rule="13.5.2")
+    problem = weapons.fire_problem(position(view), sq, choice)
+    if problem:
+        raise IllegalOrderError(problem[1], rule=problem[0])
+    return Fire(sq.id, choice)
+
+
+def parse_evade(args: Sequence[str], view: View, seat: str) -> Evade:
+    """``EVADE <sq> YES|NO``: whether it evades when it leads a defence and may [13.4.2]."""
+    arity(args, 2, "EVADE <squadron> YES|NO|ASK", rule="13.4.2")
+    sq = _own(view, seat, args[0], "13.4.2")
+    if not position(view).uses("13.4.2"):
+        raise IllegalOrderError("this scenario does not use evasion", rule="13.4.2")
+    return Evade(sq.id, one_of(args[1].upper(), ("YES", "NO", "ASK"), "EVADE", rule="13.4.2"))
+
+
 def parse_priority(verb: str, rule: str) -> Any:
     """``LEADS`` (own squadrons), ``HITS`` and ``RETALLY`` (enemy squadrons) priority lists, or ``ASK``: an
     interrupt for that decision when it comes [10.2, 10.2.2, 10.8.1]."""
@@ -586,6 +613,9 @@ VERBS = scripted(VerbTable([
     Verb("FLAK", parse_flak, "FLAK <flak unit> AUTO|HOLD|ASK|AT <enemy>... (standing: direct fire)", "14.2.4"),
     Verb("ATTACK", parse_attack, "ATTACK <squadron> LEVEL|DIVE (bombers: how they attack their target)", "15.3"),
     Verb("BARRAGE", parse_barrage, "BARRAGE <flak unit> <square>|OFF (Administrative Phase)", "14.2.2"),
+    Verb("EVADE", parse_evade, "EVADE <squadron> YES|NO|ASK (advanced: it evades when it leads a defence and may)",
+         "13.4.2"),
+    Verb("FIRE", parse_fire, "FIRE <squadron> ROCKETS|LONG|CLOSE (advanced: its attack on bombers)", "13.5.2"),
 ], rule="6.0"), CONDITIONS)
 
 
@@ -738,6 +768,8 @@ def answer_usage(ask: dict[str, Any]) -> str:
         return f"TALLY {ask['key'].removeprefix('tally-')} <{' or '.join(ask['choices'])}> (10.8.1)"
     if kind == "flak":
         return f"FLAK {ask['key'].removeprefix('flak-')} AUTO|HOLD|<{' '.join(ask['choices'][2:])}...> (14.2.4)"
+    if kind == "evade":
+        return "YES or NO (13.4.2)"
     rule = ASK_RULES.get(tuple(ask["choices"]), "")
     return " or ".join(ask["choices"]) + (f" ({rule})" if rule else "")
 

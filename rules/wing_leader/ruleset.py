@@ -1,7 +1,7 @@
 """Wing Leader, the basic game (rules 1-12) on the ruleset kit: the ``RULESET`` object.
 
-Advanced rules 13-15 are switched on per scenario (its ``advanced`` list); none is built yet, and a
-scenario that names one is refused at setup rather than played without it.
+Advanced rules 13-15 are switched on per scenario (its ``advanced`` list); ``ADVANCED`` names those built, and
+a scenario that names another is refused at setup rather than played without it.
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from pbem.core.errors import RulesetDefinitionError
 from pbem.core.ruleset import Checked, Option, RulesetInfo, Scenario, View
 from pbem.core.orders import OrderLine
 
-from . import bomb_runs, flak, radio, seating, sky, surface
+from . import advanced, bomb_runs, flak, radio, seating, sky, surface, weapons
 from .game import STEPS, first_step, seats
 from .model import SIDES, WAITING, Squadron, State
 from .parsing import ANSWERS, VERBS, whole
@@ -25,7 +25,9 @@ from .missions import escort_setup_problem
 from .views import bot_orders, order_form, outcome, view
 
 #: The advanced rules a scenario may switch on (those built).
-ADVANCED: tuple[str, ...] = ("14.1", "14.1.1", "14.1.2", "14.1.3", "14.2", "14.2.1", "14.2.2", "14.2.3", "14.2.4",
+ADVANCED: tuple[str, ...] = ("13.2", "13.3", "13.4.1", "13.4.2", "13.5.1", "13.5.2", "13.5.3", "13.5.4", "13.5.5",
+                             "13.6", "13.8.1", "13.8.3",
+                             "14.1", "14.1.1", "14.1.2", "14.1.3", "14.2", "14.2.1", "14.2.2", "14.2.3", "14.2.4",
                              "14.2.5", "14.2.6", "14.2.7", "14.2.8",
                              "15.2.1", "15.2.2", "15.3.1", "15.3.2", "15.4")   # rule 15 so far
 
@@ -37,7 +39,8 @@ def setup(name: str, options: Mapping[str, Any], dice: Dice) -> State:
     unknown = [r for r in s.get("advanced", ()) if r not in ADVANCED]
     if unknown:
         raise RulesetDefinitionError(f"scenario {name} needs advanced rules not built yet: {unknown}")
-    squadrons = tuple(_squadron(row) for row in s["squadrons"])
+    squadrons = tuple(weapons.fitted(_squadron(row), row, s, lambda rule: advanced.uses(s.get("advanced", ()), rule))
+                      for row in s["squadrons"])
     bad = [p for e in squadrons if e.mission == "escort"
            for p in [escort_setup_problem(e, [b for b in squadrons if b.side == e.side and b.mission == "bombing"])] if p]
     if bad:

@@ -8,7 +8,7 @@ from pbem.core.defaults import to_json
 from pbem.core.dice import Dice
 from pbem.core.ruleset import Outcome, View
 
-from . import bomb_runs, dogfight, flak, fog, movement, radio, reaction, seating, tally, unplayed
+from . import bomb_runs, dogfight, flak, fog, movement, radio, reaction, seating, tally, unplayed, weapons
 from .model import ENTERING, SIDES, WAITING, Squadron, State, owner, shown_json, side_of
 from .parsing import allowed_moves, answer_line, answer_usage, free_mover, plain_problem, position
 from .sky import HEADINGS, name
@@ -102,7 +102,8 @@ def _display(s: Squadron) -> dict[str, Any]:
             "alert": s.alert, "tally": s.tally, "vector": name(s.vector) if s.vector else "",
             "losses": s.losses, "straggler": s.straggler, "disrupted": s.disruption, "broken": s.broken,
             "ammo": ("", "low", "depleted")[s.ammo], "quality": s.quality, "marker": s.marker,
-            "speed_turn": list(s.basic()) if s.on_map else [], "dogfight": s.dogfight}
+            "speed_turn": list(s.basic()) if s.on_map else [], "dogfight": s.dogfight,
+            **({"equipment": weapons.equipment(s)} if weapons.equipment(s) else {})}   # advanced markers [13]
 
 
 def _cohesion(s: Squadron) -> str:
@@ -169,10 +170,10 @@ def _form_lines(v: View, state: State, sq: Squadron) -> list[str]:
     if v["step"] == "turn":  # cadence single: the tally, then the move, from one message
         rolling = [f"#   if its tally succeeds it pursues (9.2.7): IF TALLYING {sq.id} THEN ... ELSE ... plans either way"] \
             if v["tally_targets"].get(sq.id) and not sq.tally else []
-        return [*_tally_lines(v, state, sq), *_move_lines(state, sq), *rolling]
+        return [*_tally_lines(v, state, sq), *_move_lines(state, sq), *weapons.form_lines(state, sq), *rolling]
     if v["step"] in ("raider_tally", "defender_tally", "tallies"):
         return _tally_lines(v, state, sq) if _my_tally_window(state, sq.side) else []
-    return _move_lines(state, sq)
+    return [*_move_lines(state, sq), *weapons.form_lines(state, sq)]   # drop tanks [13.2]
 
 
 def _arrival_lines(sq: Squadron) -> list[str]:
@@ -277,6 +278,8 @@ def _bot_moves(v: View, seat: str, dice: Dice, rolling: list[str]) -> list[str]:
     for s in state.of_seat(seat):
         if s.on_map and s.mission == "escort" and not v["standing"] and dice.roll(2, why="bot react", seen_by=()) == 1:
             lines.append(f"REACT {s.id} ASK")   # sometimes leave the reaction to an interrupt
+        if s.on_map and not v["standing"] and state.uses("13.4.2"):   # evade when it may, or be asked [13.4.2]
+            lines.append(f"EVADE {s.id} {('ASK', 'YES')[dice.roll(2, why='bot evade', seen_by=()) - 1]}")
         if s.on_map and s.dogfight:
             lines.append(f"STACK {s.id} STAY")
         elif s.on_map and s.tally and not s.broken:
