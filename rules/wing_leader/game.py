@@ -87,9 +87,7 @@ def _moves(w: Work[Air], order: Sequence[str], orders: Mapping[str, Sequence[Ord
             w.interrupt("flak_choice", asks, admin=admin, moved=list(air.moved), flak_bomb=dict(air.flak_bomb))
             return
         flak.direct_fire(w, _flak_plans(w))
-    if air.state.uses("15.4"):   # bombs after flak, before air combat [15.3, 15.4]
-        bomb_runs.strikes(w)
-    _combats(w, combat.fights(bomb_runs.in_air_combat(air), air.moved, lambda: _roll_off(w)), 0, admin)
+    _bombs_then_combats(w, admin)
 
 
 def _flak_asks(w: Work[Air]) -> list[Ask]:
@@ -122,9 +120,15 @@ def flak_choice(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
         words = answer.split()
         plans[key.removeprefix("flak-")] = [] if words == ["AUTO"] else None if words == ["HOLD"] else words
     flak.direct_fire(w, plans)
-    if air.state.uses("15.4"):   # bombs after flak, before air combat [15.3, 15.4]
+    _bombs_then_combats(w, data["admin"])
+
+
+def _bombs_then_combats(w: Work[Air], admin: list[str]) -> None:
+    """After flak: the bomb strikes, then the air combats of those still in them [15.3, 15.4, 10]."""
+    air = w.data
+    if air.state.uses("15.4"):
         bomb_runs.strikes(w)
-    _combats(w, combat.fights(bomb_runs.in_air_combat(air), air.moved, lambda: _roll_off(w)), 0, data["admin"])
+    _combats(w, combat.fights(bomb_runs.in_air_combat(air), air.moved, lambda: _roll_off(w)), 0, admin)
 
 
 def _flak_plans(w: Work[Air]) -> dict[str, list[str] | None]:
