@@ -1,6 +1,6 @@
 """`pbem web`: read-only pages beside the mail, on Starlette (served by uvicorn).
 
-Three kinds of page, and nothing else:
+Four kinds of page, and nothing else:
 
 * a seat's pages, reached by the capability link its sitreps carry (``/l/TOKEN``): the first visit
   trades the link for a short-lived cookie and redirects to ``/g/GAME/SEAT/``, a URL without the
@@ -10,6 +10,9 @@ Three kinds of page, and nothing else:
 * the archive (``/archive/``): finished games turn by turn, every side, with the revealed seed and
   the ``pbem export`` record; a running game only when ``[web] archive_delay_turns`` is set, and
   then only its turns that many behind;
+* the club's standings: ratings (``/ratings/``), ladders (``/ladders/``) and round-robin tournaments
+  (``/tournaments/``), computed by the functions the CLI prints them with; names or key fingerprints,
+  never an address;
 * the GM's dashboard (``/gm/``), logged into by signing a challenge with the GM's OpenSSH key.
 
 Every response carries a strict Content-Security-Policy (no script, nothing from elsewhere) and
@@ -442,6 +445,96 @@ class Web:
         return self.page("ratings.html.j2", scope=scope, scopes=scopes, rows=rows,
                          sides=R.side_advantages(published, scope))
 
+    # ------------------------------------------------------------------ ladders and tournaments
+
+    def _club(self) -> Any:
+        """What pbem.club's functions take (they read ``.deps`` only): the CLI's own standings, not a copy."""
+        return cast(Any, SimpleNamespace(deps=self.deps))
+
+    def _finished(self, s: Any, game_ids: list[str]) -> set[str]:
+        """Which of these games are over, so have an archive page."""
+        if not game_ids:
+            return set()
+        return set(s.exec(select(Game.id).where(col(Game.id).in_(game_ids),
+                                               col(Game.status).in_(PUBLIC_STATUSES))).all())
+
+    def ladders(self, request: Request) -> Response:
+        from pbem.store.models import Ladder, LadderRung
+
+        with self.deps.reader() as s:
+            rows = s.exec(select(Ladder).order_by(col(Ladder.name))).all()
+            counts = dict(s.exec(select(LadderRung.ladder, func.count()).group_by(col(LadderRung.ladder))).all())
+            shown = [{"name": x.name, "ruleset": x.ruleset, "scenario": x.scenario, "players": counts.get(x.name, 0)}
+                     for x in rows]
+        return self.page("ladders.html.j2", ladders=shown)
+
+    def ladder(self, request: Request) -> Response:
+        """One ladder: its limits, its standings (`pbem ladder show`'s), the challenges under way: who challenged
+        whom, and until when or that the game is being played; never an address, nor a running game's id."""
+        from pbem.club import ladder as L
+        from pbem.services.records import ServerError
+        from pbem.store.models import Ladder, LadderChallenge
+
+        name = request.path_params["name"]
+        try:
+            rows = L.standings(self._club(), name)
+        except ServerError:
+            return self.refuse(404, "No such ladder", "There is no ladder of that name here.")
+        with self.deps.reader() as s:
+            lad = s.get(Ladder, name)
+            live = s.exec(select(LadderChallenge).where(LadderChallenge.ladder == name, col(LadderChallenge.status)
+                                                        .in_(("open", "accepted"))).order_by(col(LadderChallenge.id))
+                          ).all()
+            challenges = [{"id": c.id, "challenger": L.name_of(s, c.challenger), "challenged": L.name_of(s, c.challenged),
+                           "status": c.status, "until": f"{aware(c.expires_at):%Y-%m-%d %H:%M} UTC"} for c in live]
+        if lad is None:
+            return self.refuse(404, "No such ladder", "There is no ladder of that name here.")
+        return self.page("ladder.html.j2", ladder=lad, rows=rows, challenges=challenges)
+
+    def tournaments(self, request: Request) -> Response:
+        from pbem.store.models import Tournament
+
+        with self.deps.reader() as s:
+            rows = s.exec(select(Tournament).order_by(col(Tournament.created_at).desc(), col(Tournament.name))).all()
+            shown = []
+            for t in rows:
+                schedule = json.loads(t.schedule_json)
+                players = {fp for rnd in schedule for pair in rnd for fp in pair}
+                shown.append({"name": t.name, "ruleset": t.ruleset, "scenario": t.scenario, "status": t.status,
+                              "round": min(t.round, len(schedule)), "rounds": len(schedule), "players": len(players)})
+        return self.page("tournaments.html.j2", tournaments=shown)
+
+    def tournament(self, request: Request) -> Response:
+        """One tournament: the standings `pbem tournament standings` prints, then each round's games, a finished
+        one linked to its archive page."""
+        from pbem.club import tournament as T
+        from pbem.club.ladder import name_of
+        from pbem.services.records import ServerError
+        from pbem.store.models import Tournament, TournamentGame
+
+        name = request.path_params["name"]
+        try:
+            rows = T.standings(self._club(), name)
+        except ServerError:
+            return self.refuse(404, "No such tournament", "There is no tournament of that name here.")
+        with self.deps.reader() as s:
+            t = s.get(Tournament, name)
+            games = s.exec(select(TournamentGame).where(TournamentGame.tournament == name)
+                           .order_by(col(TournamentGame.round), col(TournamentGame.id))).all()
+            over = self._finished(s, [g.game_id for g in games])
+            fps = {fp for g in games for fp in (g.first, g.second, g.winner) if fp}
+            names = {fp: name_of(s, fp) for fp in fps}
+        if t is None:
+            return self.refuse(404, "No such tournament", "There is no tournament of that name here.")
+        schedule = json.loads(t.schedule_json)
+        rounds: dict[int, list[dict[str, Any]]] = {}
+        for g in games:
+            result = ("being played" if not g.done else f"{names[g.winner]} won" if g.winner else "a draw")
+            rounds.setdefault(g.round, []).append({"game": g.game_id, "first": names[g.first],
+                                                   "second": names[g.second], "result": result,
+                                                   "archive": g.game_id in over})
+        return self.page("tournament.html.j2", t=t, rows=rows, rounds=sorted(rounds.items()), total=len(schedule))
+
     # ------------------------------------------------------------------ the GM
 
     def _gm(self, request: Request) -> bool:
@@ -561,6 +654,10 @@ def create_app(deps: Deps, *, limit: RateLimit | None = None) -> ASGIApp:
         Route("/archive/{game}/record.zip", web.record),
         Route("/ratings/", web.ratings),
         Route("/ratings/{scope}", web.ratings),
+        Route("/ladders/", web.ladders),
+        Route("/ladders/{name}", web.ladder),
+        Route("/tournaments/", web.tournaments),
+        Route("/tournaments/{name}", web.tournament),
         Route("/gm/", web.gm_home),
         Route("/gm/login", web.gm_login, methods=["GET", "POST"]),
         Route("/gm/logout", web.gm_logout, methods=["POST"]),

@@ -171,3 +171,30 @@ def test_the_gm_logs_in_with_ssh_keygen(web_server, site, browser, tmp_path):
     assert "GM dashboard" in main and "Duel at dawn" in main and "Recent verdicts" in main
     assert "east@players.test" in main
     shot(browser, tmp_path, "gm-dashboard")
+
+
+def test_a_spectator_follows_a_tournament_to_the_archive_of_its_finished_game(web_server, site, browser, tmp_path,
+                                                                                clock):
+    import json
+
+    from selenium.webdriver.common.by import By
+
+    from pbem.store.models import Player, Tournament, TournamentGame
+
+    web_server.end_game("g1", "east wins on points")
+    with web_server.session() as s:
+        s.add(Player(fingerprint="SHA256:ann", email="ann@players.test", name="Ann", created_at=clock.now,
+                     updated_at=clock.now))
+        s.add(Tournament(name="autumn", ruleset="duel", scenario="standard", round=1, created_at=clock.now,
+                         schedule_json=json.dumps([[["SHA256:ann", "SHA256:bee"]]])))
+        s.add(TournamentGame(tournament="autumn", round=1, game_id="g1", first="SHA256:ann", second="SHA256:bee",
+                             done=True, winner="SHA256:ann"))
+        s.commit()
+    browser.get(f"{site}/")
+    browser.find_element(By.LINK_TEXT, "tournaments").click()
+    browser.find_element(By.LINK_TEXT, "autumn").click()
+    cells = [td.text for td in browser.find_elements(By.CSS_SELECTOR, "tbody tr:first-child td")]
+    assert cells[:3] == ["1", "Ann", "1"]
+    shot(browser, tmp_path, "tournament")
+    browser.find_element(By.LINK_TEXT, "g1").click()
+    assert "Seed (revealed)" in browser.find_element(By.TAG_NAME, "main").text

@@ -338,3 +338,83 @@ def test_the_standings_show_names_or_keys_best_first_and_never_an_address(web_se
     assert "<td>26.0?</td>" in page and "<td>24.0</td>" in page  # fewer than 5 games: provisional
     assert "duel/standard/east</td><td>+1.00</td>" in page
     assert client.get("/ratings/duel").status_code == 200 and client.get("/ratings/chess").status_code == 404
+
+
+def _club_rows(server, clock):
+    """Ann (a named member with an address), and two members known only by key."""
+    from pbem.store.models import Player
+
+    with server.session() as s:
+        s.add(Player(fingerprint="SHA256:ann", email="ann@players.test", name="Ann", created_at=clock.now,
+                     updated_at=clock.now))
+        for fp in ("SHA256:bee", "SHA256:cid"):
+            s.add(Player(fingerprint=fp, email=f"{fp[7:]}@players.test", name="", created_at=clock.now,
+                         updated_at=clock.now))
+        s.commit()
+
+
+def test_a_ladder_page_shows_limits_standings_and_challenges_without_addresses(web_server, game, client, clock):
+    from pbem.club import ladder
+    from pbem.store.models import LadderChallenge, LadderRung
+
+    _club_rows(web_server, clock)
+    ladder.new_ladder(web_server.services, "duel-ladder", "duel", above=2, open_max=1, cooldown_days=5,
+                      expire_days=3)
+    with web_server.session() as s:
+        for place, fp in enumerate(("SHA256:bee", "SHA256:ann", "SHA256:cid"), 1):
+            s.add(LadderRung(ladder="duel-ladder", fingerprint=fp, place=place, joined_at=clock.now))
+        s.add(LadderChallenge(ladder="duel-ladder", challenger="SHA256:ann", challenged="SHA256:bee",
+                              status="accepted", game_id="g1", created_at=clock.now, expires_at=clock.now))
+        s.add(LadderChallenge(ladder="duel-ladder", challenger="SHA256:cid", challenged="SHA256:ann",
+                              created_at=clock.now, expires_at=clock.now + timedelta(days=3)))
+        s.add(LadderChallenge(ladder="duel-ladder", challenger="SHA256:cid", challenged="SHA256:bee",
+                              status="declined", created_at=clock.now, expires_at=clock.now))
+        s.commit()
+    assert 'href="/ladders/"' in client.get("/").text
+    listing = client.get("/ladders/")
+    assert 'href="/ladders/duel-ladder"' in listing.text and "<td>3</td>" in listing.text
+    r = client.get("/ladders/duel-ladder")
+    page = r.text
+    assert r.status_code == 200 and "default-src 'self'" in r.headers["content-security-policy"]
+    assert r.headers["referrer-policy"] == "no-referrer" and "cache-control" not in r.headers
+    assert "up to 2 place(s) above" in page and "1 challenge(s) under way at most" in page and "5 day(s)" in page
+    # the standings `pbem ladder show` prints, in its order; a member without a name by key
+    assert page.index("<code>SHA256:bee") < page.index("<td>Ann</td>") < page.index("<code>SHA256:cid")
+    assert "accepted: the game is being played" in page and "open until" in page
+    assert page.count("<tr><td>") == 3 + 2  # the declined challenge is not under way
+    assert "@players.test" not in page and "g1" not in page  # no address, nor the running game's id
+    assert client.get("/ladders/nope").status_code == 404
+
+
+def test_a_tournament_page_shows_points_sonneborn_berger_and_rounds_with_archive_links(web_server, game, client,
+                                                                                        clock):
+    from pbem.store.models import Tournament, TournamentGame
+
+    _club_rows(web_server, clock)
+    schedule = [[["SHA256:ann", "SHA256:bee"]], [["SHA256:ann", "SHA256:cid"]], [["SHA256:bee", "SHA256:cid"]]]
+    web_server.end_game("g1", "east wins on points")
+    with web_server.session() as s:
+        s.add(Tournament(name="autumn", ruleset="duel", scenario="standard", schedule_json=json.dumps(schedule),
+                         round=2, created_at=clock.now))
+        s.add(TournamentGame(tournament="autumn", round=1, game_id="g1", first="SHA256:ann", second="SHA256:bee",
+                             done=True, winner="SHA256:ann"))
+        s.add(TournamentGame(tournament="autumn", round=1, game_id="autumn-r1-2", first="SHA256:bee",
+                             second="SHA256:ann", done=True, winner=""))
+        s.add(TournamentGame(tournament="autumn", round=2, game_id="autumn-r2-1", first="SHA256:ann",
+                             second="SHA256:cid"))
+        s.commit()
+    assert 'href="/tournaments/"' in client.get("/").text
+    listing = client.get("/tournaments/").text
+    assert 'href="/tournaments/autumn"' in listing and "<td>2 of 3</td>" in listing
+    r = client.get("/tournaments/autumn")
+    page = r.text
+    assert r.status_code == 200 and r.headers["x-frame-options"] == "DENY" and "cache-control" not in r.headers
+    # Ann a win and a draw against Bee: 1.5 points, SB 1.5 x Bee's 0.5; Bee 0.5, SB 0.5 x 1.5; Cid nothing yet
+    assert "<td>1</td><td>Ann</td><td>1.5</td><td>0.75</td><td>2</td>" in page
+    assert "<td>2</td><td><code>SHA256:bee…</code></td><td>0.5</td><td>0.75</td><td>2</td>" in page
+    assert "<td>3</td><td><code>SHA256:cid…</code></td><td>0</td><td>0</td><td>0</td>" in page
+    assert "<h2>Round 1</h2>" in page and "<h2>Round 2</h2>" in page and "Round 3" not in page
+    assert '<a href="/archive/g1/">g1</a>' in page and "Ann won" in page and "a draw" in page
+    assert 'href="/archive/autumn-r' not in page and "being played" in page  # no archive page for these
+    assert "@players.test" not in page
+    assert client.get("/tournaments/nope").status_code == 404
