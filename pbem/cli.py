@@ -418,13 +418,18 @@ def tournament_group():
 @click.option("--rules", "ruleset", required=True, help="The ruleset every game is played with.")
 @click.option("--scenario", default="", help="The scenario (default: the ruleset's first).")
 @click.option("--players", required=True, help="Club members, comma-separated: key fingerprints or addresses.")
+@click.option("--min-reliability", type=float, default=0.0, show_default=True,
+              help="The reliability score (0-100) every player needs; those under it are refused, named.")
 @click.pass_context
-def tournament_new(ctx, name, ruleset, scenario, players):
-    """Make the round-robin tournament NAME and start its first round."""
+def tournament_new(ctx, name, ruleset, scenario, players, min_reliability):
+    """Make the round-robin tournament NAME and start its first round.
+
+    Refused when a player's reliability is under --min-reliability, or a player abandoned more games than
+    they completed since (each is named, with what they lack)."""
     from pbem.club.tournament import new_tournament
 
     who = [p.strip() for p in players.split(",") if p.strip()]
-    click.echo(new_tournament(_server(ctx).services, name, ruleset, scenario, who))
+    click.echo(new_tournament(_server(ctx).services, name, ruleset, scenario, who, min_reliability=min_reliability))
 
 
 @tournament_group.command("standings")

@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from collections.abc import Mapping
+from typing import Any
 
-from sqlmodel import col, select
+from sqlmodel import Session, col, select
 
 from pbem.club.ladder import NAME, make_game, name_of, tell, winner_of
 from pbem.club.players import find, sync
+from pbem.club.reliability import blank, reliability, sanction
 from pbem.services.records import ServerError
 from pbem.services.wiring import Services
 from pbem.store.models import Game, Player, Tournament, TournamentGame
@@ -33,10 +36,17 @@ def rounds(players: list[str]) -> list[list[tuple[str, str]]]:
     return out
 
 
-def new_tournament(sv: Services, name: str, ruleset: str, scenario: str, players: list[str]) -> str:
-    """Make a tournament of club members (named by key fingerprint or address) and start its first round."""
+def new_tournament(sv: Services, name: str, ruleset: str, scenario: str, players: list[str], *,
+                   min_reliability: float = 0.0) -> str:
+    """Make a tournament of club members (named by key fingerprint or address) and start its first round.
+
+    Refused, naming each player concerned, when one's reliability score is under ``min_reliability`` or one is
+    under the abandonment sanction (:func:`pbem.club.reliability.sanction`)."""
     if not NAME.match(name):
         raise ServerError(f"a tournament's name is lower-case letters, digits and '-', at most 41: not {name!r}")
+    if not 0 <= min_reliability <= 100:
+        raise ServerError(f"--min-reliability is from 0 to 100, not {min_reliability:g}")
+    record = reliability(sv.deps)  # before the transaction: it reads every game
     rules = sv.deps.ruleset(ruleset)
     scen = rules.info.scenario(scenario) if scenario else rules.info.scenarios[0]
     now = sv.deps.clock()
@@ -47,11 +57,29 @@ def new_tournament(sv: Services, name: str, ruleset: str, scenario: str, players
         fps = [find(s, who).fingerprint for who in players]
         if len(set(fps)) != len(fps) or len(fps) < 2:
             raise ServerError("a tournament needs two or more different players")
+        refused = _refused(s, fps, record, min_reliability)
+        if refused:
+            raise ServerError("; ".join(refused))
         s.add(Tournament(name=name, ruleset=ruleset, scenario=scen.name, schedule_json=json.dumps(rounds(fps)),
                          created_at=now))
         s.commit()
     started = _start_round(sv, name)
     return f"tournament {name}: {len(fps)} players, {len(rounds(fps))} round(s); round 1 started ({started} games)"
+
+
+def _refused(s: Session, fps: list[str], record: Mapping[str, Mapping[str, Any]], least: float) -> list[str]:
+    """Why each player who may not enter does not: a reliability under ``least``, the abandonment sanction."""
+    out = []
+    for fp in fps:
+        rec = record.get(fp, blank())
+        who = name_of(s, fp)
+        score = float(rec.get("score", 100.0))
+        if score < least:
+            out.append(f"{who}'s reliability is {score:g}; this tournament asks for {least:g} or more")
+        barred = sanction(rec, who)
+        if barred:
+            out.append(barred)
+    return out
 
 
 def _start_round(sv: Services, name: str) -> int:
