@@ -47,6 +47,7 @@ from importlib.metadata import version
 from typing import Any
 
 from openskill.models import PlackettLuce
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, delete, select
 
 from pbem.club.results import MIN_PHASES, Result, collect
@@ -193,7 +194,10 @@ def refresh(deps: Deps) -> int | None:
     with deps.session() as s:
         s.exec(delete(NoticeMark).where(col(NoticeMark.kind) == MARK_KIND))
         s.add(NoticeMark(fingerprint=digest, kind=MARK_KIND, at=deps.clock()))
-        s.commit()
+        try:
+            s.commit()
+        except IntegrityError:  # another pass (a `pbem tick` beside the daemon) wrote the same mark first
+            s.rollback()
     return count
 
 
