@@ -410,7 +410,7 @@ def ladder_show(ctx, name, as_json):
 
 @main.group("tournament")
 def tournament_group():
-    """Round-robin tournaments: two games per pair (sides swapped), standings mailed after each round."""
+    """Round-robin and Swiss tournaments: two games per pair (sides swapped), standings mailed after each round."""
 
 
 @tournament_group.command("new")
@@ -418,13 +418,25 @@ def tournament_group():
 @click.option("--rules", "ruleset", required=True, help="The ruleset every game is played with.")
 @click.option("--scenario", default="", help="The scenario (default: the ruleset's first).")
 @click.option("--players", required=True, help="Club members, comma-separated: key fingerprints or addresses.")
+@click.option("--min-reliability", type=float, default=0.0, show_default=True,
+              help="The reliability score (0-100) every player needs; those under it are refused, named.")
+@click.option("--system", type=click.Choice(["round-robin", "swiss"]), default="round-robin", show_default=True,
+              help="Round-robin (everyone meets everyone) or Swiss (paired by score each round, no repeats).")
+@click.option("--rounds", "swiss_rounds", type=int, default=0,
+              help="A Swiss tournament's number of rounds (at most half the players, rounded up).")
 @click.pass_context
-def tournament_new(ctx, name, ruleset, scenario, players):
-    """Make the round-robin tournament NAME and start its first round."""
+def tournament_new(ctx, name, ruleset, scenario, players, min_reliability, system, swiss_rounds):
+    """Make the tournament NAME and start its first round.
+
+    Refused when a player's reliability is under --min-reliability, or a player abandoned more games than
+    they completed since (each is named, with what they lack)."""
     from pbem.club.tournament import new_tournament
 
     who = [p.strip() for p in players.split(",") if p.strip()]
-    click.echo(new_tournament(_server(ctx).services, name, ruleset, scenario, who))
+    if swiss_rounds and system != "swiss":
+        raise click.UsageError("--rounds is for --system swiss (a round-robin has as many as it needs)")
+    click.echo(new_tournament(_server(ctx).services, name, ruleset, scenario, who, min_reliability=min_reliability,
+                              system=system, swiss_rounds=swiss_rounds))
 
 
 @tournament_group.command("standings")

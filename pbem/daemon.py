@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pbem import config
-from pbem.club import ladder, tournament
+from pbem.club import ladder, ratings, tournament
+from pbem.club.results import JournalError
 from pbem.delivery import deliver
 from pbem.mail.inbound import read_capped
 from pbem.server import Server
@@ -121,10 +122,24 @@ def tick(server: Server) -> TickReport:
     # lapsed challenges, finished ladder and tournament games, tournament rounds (pbem.club)
     for line in ladder.tick(server.services) + tournament.tick(server.services):
         log.info("%s", line)
+    rate(server)
     notices(server, report)
     report.held = server.queries.held_games()
     report.sent, report.failed = deliver(server)
     return report
+
+
+def rate(server: Server) -> None:
+    """Keep the club's ratings current: recomputed from the journals when a game has ended since the last time
+    (pbem.club.ratings.refresh; a look at the games' rows otherwise).  A journal that fails its hash chain is
+    logged and the pass goes on: `pbem ratings --verify` and `pbem verify` name it."""
+    try:
+        n = ratings.refresh(server.deps)
+    except JournalError as exc:
+        log.warning("ratings not updated: %s", exc)
+        return
+    if n is not None:
+        log.info("ratings updated: %d rating(s) from the journals", n)
 
 
 def notices(server: Server, report: TickReport) -> None:

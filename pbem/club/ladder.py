@@ -161,6 +161,12 @@ def run_command(sv: Services, name: str, fingerprint: str, verb: str, args: list
         return _accept(sv, name, fingerprint, int(args[0]))
     now = sv.deps.clock()
     score = _reliability(sv, name, fingerprint) if verb == "CHALLENGE" else None
+    if verb == "JOIN":
+        from pbem.club import reliability
+
+        barred = reliability.sanction(reliability.reliability(sv.deps).get(fingerprint, {}))
+        if barred:
+            raise ServerError(f"{barred} (see `pbem players`: reliability)")
     with sv.deps.session() as s:
         lad = _ladder(s, name)
         rungs = _rungs(s, name)

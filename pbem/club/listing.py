@@ -82,7 +82,7 @@ def ratings_table(sv: Services, scope: str = R.OVERALL) -> list[str]:
         score = rel.get("score", 100.0)
         lines.append(f"{n:>3}  {name[:24]:<24} {cur['rating']:>7.1f}{'?' if cur['provisional'] else ' '} "
                      f"{cur['mu']:>6.2f} {cur['sigma']:>6.2f} {cur['games']:>5}  {score:>7.1f}%  {x['fingerprint']}")
-    return lines if rows else [f"no ratings in scope {scope!r} (run `pbem ratings --update`)"]
+    return lines if rows else [f"no ratings in scope {scope!r} (the daemon computes them when a rated game ends; `pbem ratings --update` now)"]
 
 
 def void(sv: Services, game_id: str, reason: str, by: str = "the GM") -> str:
@@ -98,7 +98,7 @@ def void(sv: Services, game_id: str, reason: str, by: str = "the GM") -> str:
         append_entry(s, game, "gm", payload, ruleset.dump(state), sv.deps.clock())
         sv.states.remember(game, state)
         s.commit()
-    return f"voided {game_id} for the ratings: {reason} (run `pbem ratings --update`)"
+    return f"voided {game_id} for the ratings: {reason} (the daemon's next pass recomputes them; `pbem ratings --update` now)"
 
 
 def scopes(sv: Services) -> list[str]:

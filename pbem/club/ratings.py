@@ -39,6 +39,7 @@ Anyone can recompute
 """
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
@@ -46,11 +47,12 @@ from importlib.metadata import version
 from typing import Any
 
 from openskill.models import PlackettLuce
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, delete, select
 
 from pbem.club.results import MIN_PHASES, Result, collect
 from pbem.services.deps import Deps
-from pbem.store.models import Rating
+from pbem.store.models import Game, NoticeMark, Player, Rating
 from pbem.store.times import aware
 
 FORMAT = "pbem-ratings 1"
@@ -158,6 +160,47 @@ def update(deps: Deps) -> int:
     return count
 
 
+#: Where :func:`refresh` keeps the digest of what the ratings were last computed from (a NoticeMark row of
+#: this kind whose ``fingerprint`` holds the digest; no player has it).
+MARK_KIND = "ratings"
+
+
+def _inputs_digest(deps: Deps) -> str:
+    """A digest of what decides the ratings, read without opening a journal: every finished game's id, status
+    and journal head (an ended game, a voided one, a game archived), and each player whose key was replaced or
+    who is not a human (a key change or a bot moves ratings)."""
+    h = hashlib.sha256()
+    with deps.reader() as s:
+        for row in s.exec(select(Game.id, Game.status, Game.journal_head)
+                          .where(col(Game.status).in_(("over", "archived"))).order_by(col(Game.id))).all():
+            h.update(("game\t" + "\t".join(row) + "\n").encode())
+        for row in s.exec(select(Player.fingerprint, Player.replaced_by, Player.kind)
+                          .where((Player.replaced_by != "") | (Player.kind != "human"))
+                          .order_by(col(Player.fingerprint))).all():
+            h.update(("player\t" + "\t".join(x or "" for x in row) + "\n").encode())
+    return h.hexdigest()
+
+
+def refresh(deps: Deps) -> int | None:
+    """The daemon's pass: recompute and store the ratings (as :func:`update`) when a game has ended, been voided
+    or archived, or a player's key or kind changed since they were last computed; ``None`` when nothing has.
+    The check reads only the games' and players' rows, not the journals."""
+    digest = _inputs_digest(deps)
+    with deps.reader() as s:
+        mark = s.exec(select(NoticeMark).where(NoticeMark.kind == MARK_KIND)).first()
+        if mark is not None and mark.fingerprint == digest:
+            return None
+    count = update(deps)  # a game ending meanwhile changes the digest: the next pass computes again
+    with deps.session() as s:
+        s.exec(delete(NoticeMark).where(col(NoticeMark.kind) == MARK_KIND))
+        s.add(NoticeMark(fingerprint=digest, kind=MARK_KIND, at=deps.clock()))
+        try:
+            s.commit()
+        except IntegrityError:  # another pass (a `pbem tick` beside the daemon) wrote the same mark first
+            s.rollback()
+    return count
+
+
 def stored(deps: Deps) -> list[dict[str, Any]]:
     """The stored ratings, as exports carry them."""
     with deps.reader() as s:
@@ -239,4 +282,4 @@ def side_advantages(published: Iterable[Mapping[str, Any]], scope: str = OVERALL
 
 
 __all__ = ["FORMAT", "OVERALL", "PARAMETERS", "Result", "compute", "current", "differences", "export", "inputs",
-           "side_advantages", "stored", "update", "verify", "verify_export"]
+           "refresh", "side_advantages", "stored", "update", "verify", "verify_export"]

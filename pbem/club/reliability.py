@@ -15,6 +15,11 @@ Per player (their current key, across key changes):
 * ``abandoned``: games whose seat the GM gave to another player while theirs (REPLACE with a new key;
   entries written before the journal recorded the outgoing key cannot say whose it was and count nothing);
 * ``completed``: games that ended by their rules with them in a seat;
+* ``completed_since``: of those, the games that ended after their first abandonment (all of them when
+  they never abandoned one);
+* ``owed``: the sanction for abandonment: while a player has abandoned more games than they completed
+  since, they may not join a ladder nor be drawn into a tournament; ``owed`` is how many more games they must
+  complete (``abandoned - completed_since``, 0 when none);
 * ``score``: the share of owed phases not missed without excuse, in percent (100 with no phases yet).
 """
 from __future__ import annotations
@@ -39,7 +44,16 @@ WINDOW_OPENS = ("setup", "start", "resolve", "rollback")
 
 def blank() -> dict[str, Any]:
     return {"phases": 0, "missed": 0, "excused": 0, "late": 0, "hours_late": 0.0, "abandoned": 0, "completed": 0,
-            "games": 0}
+            "completed_since": 0, "owed": 0, "games": 0}
+
+
+def sanction(rec: Mapping[str, Any], who: str = "you") -> str:
+    """Why a player under the abandonment sanction may not join a ladder or tournament ("" when they may)."""
+    if not rec.get("owed"):
+        return ""
+    has = "have" if who == "you" else "has"
+    return (f"{who} abandoned {rec['abandoned']} game(s) and {has} completed {rec['completed_since']} since: "
+            f"{rec['owed']} more game(s) to complete before joining a ladder or tournament")
 
 
 def reliability(deps: Deps) -> dict[str, dict[str, Any]]:
@@ -52,6 +66,9 @@ def reliability(deps: Deps) -> dict[str, dict[str, Any]]:
         for game in s.exec(select(Game).order_by(col(Game.id))).all():
             _game(s, game, ids, out)
     for rec in out.values():
+        left, ended = rec.pop("_left", []), rec.pop("_ended", [])
+        rec["completed_since"] = sum(1 for t in ended if t > min(left)) if left else rec["completed"]
+        rec["owed"] = max(0, rec["abandoned"] - rec["completed_since"])
         rec["hours_late"] = round(rec["hours_late"], 1)
         unexcused = rec["missed"] - rec["excused"]
         rec["score"] = round(100.0 * (rec["phases"] - unexcused) / rec["phases"], 1) if rec["phases"] else 100.0
@@ -103,7 +120,9 @@ def _game(s: Session, game: Game, ids: Mapping[str, str], out: dict[str, dict[st
             excused_all = True
         elif command.startswith("REPLACE") and payload.get("from_fingerprint"):
             gone = payload["from_fingerprint"]  # the GM gave the seat to another key: its player left the game
-            out.setdefault(ids.get(gone, gone), blank())["abandoned"] += 1
+            quitter = out.setdefault(ids.get(gone, gone), blank())
+            quitter["abandoned"] += 1
+            quitter.setdefault("_left", []).append(aware(row.created_at))
             played.add(ids.get(gone, gone))
         if row.kind in WINDOW_OPENS:
             excused_seats, excused_all = set(), False
@@ -116,10 +135,12 @@ def _game(s: Session, game: Game, ids: Mapping[str, str], out: dict[str, dict[st
     for fp in played:
         out.setdefault(fp, blank())["games"] += 1
     if game.status in ("over", "archived") and not any(r.kind == "end" for r in rows):
+        end = next((r for r in reversed(rows) if r.kind == "resolve"), rows[-1])  # not a later VOID or archive
         for name in {x.name for x in seats}:
             r = rec(last, name)
             if r is not None:
                 r["completed"] += 1
+                r.setdefault("_ended", []).append(aware(end.created_at))
 
 
 def _phase(row: Journal, payload: Mapping[str, Any], deadline: str | None, excused_seats: set[str],

@@ -168,3 +168,45 @@ def test_existing_seats_become_players_on_first_use(server, duel_game, keys):
         assert set(players) == {fp(keys["east"]), fp(keys["west"])}
         assert players[fp(keys["east"])].email == "east@players.test"
         assert identities(s) == {k: k for k in players}
+
+
+def test_the_daemon_keeps_ratings_current(season, member_keys, monkeypatch, club_cli):
+    """Each pass recomputes the ratings when a game has ended (or been voided) since the last time, and only
+    then: with nothing new, the pass reads no journal."""
+    from pbem.club import results
+    from pbem.daemon import tick
+
+    deps = season.deps
+    # the season's games ended through daemon passes: the ratings are there without `pbem ratings --update`
+    with season.reader() as s:
+        alice = s.exec(select(Rating).where(Rating.scope == "overall",
+                                            Rating.fingerprint == fp(member_keys["alice"]))).one()
+        assert alice.games == 3  # d1, d3, sky1
+        # "voided" was rated when it ended; the GM voided it after the last pass
+        assert "voided" in {r.last_game for r in s.exec(select(Rating)).all()}
+    tick(season)  # the GM's voiding after the last pass is caught up with
+    assert R.verify(deps) == []
+    out = club_cli(season.home.path, "ratings", "--verify")
+    assert out.exit_code == 0 and "OK" in out.output, out.output
+
+    read = []
+    real = results.entries
+    monkeypatch.setattr(results, "entries", lambda s, game_id: read.append(game_id) or real(s, game_id))
+    assert R.refresh(deps) is None
+    tick(season)
+    assert read == []  # nothing ended: no journal opened
+
+    void(season.services, "d2", "bob and carol swapped seats by mistake")
+    assert R.verify(deps)  # the stored ratings are behind the journals now...
+    tick(season)
+    assert read and R.verify(deps) == []  # ...until the next pass
+    read.clear()
+    k = member_keys
+    seat_game(season, "d4", "duel", "standard", {"east": ("carol", k["carol"]), "west": ("dave", k["dave"])})
+    play_out(season, "d4", {"east": k["carol"], "west": k["dave"]})
+    assert "d4" in read and R.verify(deps) == []
+    with season.reader() as s:
+        assert s.exec(select(Rating).where(Rating.last_game == "d4")).first() is not None
+    read.clear()
+    tick(season)
+    assert read == []

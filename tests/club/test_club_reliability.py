@@ -70,3 +70,65 @@ def test_missed_excused_late_and_abandoned(gm_server, member_keys, clock):
     assert 0.9 <= alice["hours_late"] <= 1.1
     assert carol["phases"] == 0 and carol["games"] == 1 and carol["abandoned"] == 0
     assert alice["completed"] == bob["completed"] == 0  # the game is still running
+
+
+def test_abandoning_bars_ladders_and_tournaments_until_games_are_completed(gm_server, member_keys, clock, club_cli):
+    """A player who abandoned more games than they completed since may not join a ladder nor be drawn into a
+    tournament, and is told how many games they still have to complete; a tournament's minimum reliability
+    refuses, by name and score, the players under it."""
+    from pbem.club import ladder, tournament
+    from pbem.services.records import ServerError
+    from tests.club.conftest import play_out, seat_game
+    from tests.club.test_ladder import NAME, _send
+
+    k = member_keys
+    fp = {n: sshsig.public_key_of(key).fingerprint for n, key in k.items()}
+    for name, key in k.items():
+        ladder.add_member(gm_server.services, f"{name}@club.test", sshsig.public_key_of(key).line(), name=name)
+    ladder.new_ladder(gm_server.services, NAME, "duel")
+    # bob completes one game, then misses a phase unexcused in two games and leaves both: abandoned 2, completed 0 since
+    seat_game(gm_server, "g0", "duel", "standard", {"east": ("alice", k["alice"]), "west": ("bob", k["bob"])})
+    play_out(gm_server, "g0", {"east": k["alice"], "west": k["bob"]})
+    for game in ("g1", "g2"):
+        seat_game(gm_server, game, "duel", "standard", {"east": ("carol", k["carol"]), "west": ("bob", k["bob"])})
+        tick(gm_server)
+        settle(gm_server, game, {"east": k["carol"], "west": k["bob"]})
+        send(gm_server, game, "east", k["carol"])
+        past_deadline(gm_server, game, clock)
+        tick(gm_server)
+        clock.advance(hours=1)
+        gm_server.replace_player(game, "west", "dave@club.test", sshsig.public_key_of(k["dave"]).line())
+    bob = reliability(gm_server.deps)[fp["bob"]]
+    assert (bob["abandoned"], bob["completed"], bob["completed_since"], bob["owed"]) == (2, 1, 0, 2)
+    assert bob["score"] < 100
+
+    v = _send(gm_server, k["bob"], "JOIN\n", who="bob")
+    assert v.status == "accepted" and v.reasons[0].startswith("failed:"), v.reasons
+    assert "you abandoned 2 game(s) and have completed 0 since: 2 more game(s) to complete" in v.reasons[0]
+    try:
+        tournament.new_tournament(gm_server.services, "spring", "duel", "", ["alice@club.test", "bob@club.test"])
+        raise AssertionError("bob was drawn into a tournament")
+    except ServerError as exc:
+        assert "bob abandoned 2 game(s) and has completed 0 since: 2 more game(s) to complete" in str(exc)
+    # the minimum reliability names each player under it, with their score
+    out = club_cli(gm_server.home.path, "tournament", "new", "summer", "--rules", "duel",
+                   "--players", "alice@club.test,carol@club.test,dave@club.test", "--min-reliability", "101")
+    assert out.exit_code != 0 and "from 0 to 100" in out.output, out.output
+    out = club_cli(gm_server.home.path, "tournament", "new", "summer", "--rules", "duel",
+                   "--players", "alice@club.test,bob@club.test", "--min-reliability", "99")
+    assert out.exit_code != 0 and f"bob's reliability is {bob['score']:g}; this tournament asks for 99" in out.output
+    assert "alice's reliability" not in out.output
+
+    # two games completed after leaving lift the sanction; one is not enough
+    for n, opponent in enumerate(("alice", "carol"), 3):
+        seat_game(gm_server, f"g{n}", "duel", "standard", {"east": (opponent, k[opponent]), "west": ("bob", k["bob"])})
+        play_out(gm_server, f"g{n}", {"east": k[opponent], "west": k["bob"]})
+        bob = reliability(gm_server.deps)[fp["bob"]]
+        assert (bob["completed_since"], bob["owed"]) == (n - 2, 4 - n)
+        if bob["owed"]:
+            assert "1 more game(s)" in _send(gm_server, k["bob"], "JOIN\n", who="bob").reasons[0]
+    v = _send(gm_server, k["bob"], "JOIN\n", who="bob")
+    assert v.reasons[0].startswith(f"you joined ladder {NAME}"), v.reasons
+    out = tournament.new_tournament(gm_server.services, "spring", "duel", "", ["alice@club.test", "bob@club.test"],
+                                    min_reliability=50)
+    assert out.startswith("tournament spring: 2 players")

@@ -95,3 +95,75 @@ def test_the_gm_makes_a_tournament_from_the_command_line(gm_server, member_keys,
     assert r.exit_code != 0 and "two or more different players" in r.output
     r = club_cli(home, "tournament", "standings", "spring")
     assert r.exit_code == 0 and "alice" in r.output and "bob" in r.output, r.output
+
+
+def test_swiss_rounds_pair_by_score_and_never_repeat_a_pairing_or_a_bye():
+    import random
+
+    rng = random.Random("swiss pairing test, sixteen bytes at least")
+    for n in range(2, 11):
+        players = [f"p{i}" for i in range(n)]
+        for _ in range(20):
+            met: set[frozenset[str]] = set()
+            points = dict.fromkeys(players, 0.0)
+            for _ in range((n + 1) // 2):  # as many rounds as a Swiss tournament may have
+                order = sorted(players, key=lambda p: (-points[p], p))
+                pairs = tournament.swiss_pairs(order, met)
+                assert pairs is not None
+                seen = [x for p in pairs for x in p if x]
+                assert sorted(seen) == sorted(players)  # everyone plays or sits out, once
+                assert all(frozenset(p) not in met for p in pairs)
+                met |= {frozenset(p) for p in pairs}
+                for a, b in pairs:
+                    if not b:
+                        points[a] += 2
+                    else:
+                        got = rng.choice((0.0, 1.0, 2.0))
+                        points[a] += got
+                        points[b] += 2 - got
+    # the leaders meet: first against second when they have not met, the bye to the last
+    assert tournament.swiss_pairs(["a", "b", "c", "d", "e"], set()) == [("a", "b"), ("c", "d"), ("e", "")]
+    assert tournament.swiss_pairs(["a", "b", "c", "d"], {frozenset("ab")}) == [("a", "c"), ("b", "d")]
+    assert tournament.swiss_pairs(["a", "b"], {frozenset("ab")}) is None
+
+
+def test_a_swiss_tournament_is_played_by_mail(gm_server, member_keys, club_cli):
+    k = {n: member_keys[n] for n in ("alice", "bob", "carol")}
+    fp = {n: sshsig.public_key_of(key).fingerprint for n, key in k.items()}
+    for name, key in k.items():
+        ladder.add_member(gm_server.services, f"{name}@club.test", sshsig.public_key_of(key).line(), name=name)
+    home = gm_server.home.path
+    r = club_cli(home, "tournament", "new", "winter", "--rules", "duel", "--players", "alice@club.test,bob@club.test",
+                 "--rounds", "1")
+    assert r.exit_code != 0 and "--rounds is for --system swiss" in r.output, r.output
+    too_many = club_cli(home, "tournament", "new", "winter", "--rules", "duel", "--system", "swiss",
+                        "--players", "alice@club.test,bob@club.test,carol@club.test", "--rounds", "3")
+    assert too_many.exit_code != 0 and "has 1 to 2 round(s)" in too_many.output, too_many.output
+    out = tournament.new_tournament(gm_server.services, "winter", "duel", "",
+                                    ["alice@club.test", "bob@club.test", "carol@club.test"],
+                                    system="swiss", swiss_rounds=2)
+    assert out == "tournament winter: Swiss, 3 players, 2 round(s); round 1 started (2 games)"
+    key_of = {fp[n]: k[n] for n in k}
+    pairs = []
+    for number in (1, 2):
+        with gm_server.reader() as s:
+            games = s.exec(select(TournamentGame).where(TournamentGame.round == number)
+                           .order_by(col(TournamentGame.id))).all()
+            seats = {g.game_id: {x.name: x.fingerprint for x in s.exec(select(Seat).where(Seat.game_id == g.game_id))}
+                     for g in games}
+        assert len(games) == 2 and (games[0].first, games[0].second) == (games[1].second, games[1].first)
+        pairs.append(frozenset((games[0].first, games[0].second)))
+        if number == 1:  # everyone level: in name order, carol sits out and scores 2
+            assert pairs[0] == {fp["alice"], fp["bob"]}
+            assert {r["name"]: r["points"] for r in tournament.standings(gm_server.services, "winter")}["carol"] == 2
+        for g in games:
+            assert play_out(gm_server, g.game_id, {s: key_of[f] for s, f in seats[g.game_id].items()})["status"] == "over"
+        tick(gm_server)
+    assert pairs[1] != pairs[0] and fp["carol"] in pairs[1]  # no repeat; the bye went to nobody twice
+    with gm_server.reader() as s:
+        mails = s.exec(select(Outbox).where(Outbox.subject == "[winter] standings after round 2 of 2")).all()
+        assert len(mails) == 3 and all("(final)" in json.loads(m.parts_json)["text"] for m in mails)
+        assert tournament.plan(s.get(tournament.Tournament, "winter"))[0] == "swiss"
+    rows = tournament.standings(gm_server.services, "winter")
+    assert sum(r["points"] for r in rows) == 4 * 1.0 + 2 * 2.0  # four games, a bye in each round
+    assert sorted(r["games"] for r in rows) == [2, 2, 4]  # carol and the round-2 bye played two, the other four
