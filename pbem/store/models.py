@@ -288,12 +288,13 @@ class LadderChallenge(SQLModel, table=True):
 
 
 class Tournament(SQLModel, table=True):
-    """A round-robin tournament: every pair meets once a round-set, in two games with the sides swapped."""
+    """A tournament, round-robin or Swiss: each pairing is two games with the sides swapped
+    (``schedule_json``: the round-robin's rounds of pairs, or for Swiss the system, rounds and players)."""
 
     name: str = Field(primary_key=True, max_length=64)
     ruleset: str = Field(max_length=64)
     scenario: str = Field(default="", max_length=64)
-    schedule_json: str = Field(default="[]", sa_column=Column(Text, nullable=False))  # rounds of [fp, fp] pairs
+    schedule_json: str = Field(default="[]", sa_column=Column(Text, nullable=False))  # see the class docstring
     round: int = 0  # the round being played (1 is the first); past the last once finished
     status: str = Field(default="playing", max_length=16)  # playing | finished
     created_at: datetime
