@@ -326,7 +326,7 @@ STEPS: Steps[State, Air] = Steps([
     Step("turn", whole_turn, next=_next_after_movement, who=ALL,
          title="tallies and movement plans", prompt="Tally and Movement Phases [6.0] in one message"),
     Step("reaction_choice", reaction_choice, next=_next_after_movement, window=Window.INTERRUPT,
-         title="react or not", prompt="Escort reaction [10.4]: YES or NO"),
+         title="react or not", prompt="Escort reaction [10.4]: YES or NO (SPLIT with tactical flexibility, 10.4.2)"),
     Step("dogfight_choice", dogfight_choice, next=_next_after_movement, window=Window.INTERRUPT,
          title="seek or decline a dogfight", prompt="Dogfight [10.8]: SEEK or DECLINE"),
     Step("combat_choice", combat_choice, next=_next_after_movement, window=Window.INTERRUPT,

@@ -8,7 +8,7 @@ Administrative Phase ``VECTOR <sq> <square>`` (GCI, 9.2.4), ``ESCAPE <sq>`` (11.
 (a voluntary break after combat, 10.7.1) and ``ESCORT <sq>`` (a former escort escorts again, 9.2.2).  Any of them may
 be conditional (``IF TALLYING A THEN PURSUE A ELSE RTB A``); a later order for the same squadron stands in
 when the earlier cannot be carried out.  Standing orders: ``TACTIC <sq> SPEED|TURN|BEST|ASK`` [10.5],
-``REACT <escort> YES|NO|ASK`` [10.4], ``DOGFIGHT SEEK|DECLINE|ASK`` [10.8], ``LEADS <sq>...|ASK`` [10.2],
+``REACT <escort> YES|NO|SPLIT|ASK`` [10.4, 10.4.2], ``DOGFIGHT SEEK|DECLINE|ASK`` [10.8], ``LEADS <sq>...|ASK`` [10.2],
 ``HITS <enemy>...|ASK`` [10.2.2] and ``RETALLY <enemy>...|ASK`` [10.8.1]; before the first turn, a wing
 player's ``WINGS <sq>...`` [9.5]; a dogfight stack's move if the die gives
 it to this side: ``STACK <sq> STAY|<square>`` [10.8.2].

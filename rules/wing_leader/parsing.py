@@ -18,6 +18,7 @@ from pbem.core.verbs import Order, Verb, VerbTable, arity, one_of
 from . import bomb_runs, dogfight, flak, missions, movement, radio, sky, split, tally, weapons, wings
 from .model import Squadron, State, max_losses, owner, side_of
 from .surface import Barrage, Surface
+from .tables import scenario
 from .orders import (Answer, Arrive, Attack, Break, Command, Consent, Drop, End, Escape, Evade, Fire, FlakFire, Join, Keep, Move,
                      PlaceBarrage, Plain, Priority, Pursue, React, Rejoin, Return, Seek, Split, Stack, Tactic, Tally, Vector,
                      Wings)
@@ -530,11 +531,18 @@ def parse_stack(args: Sequence[str], view: View, seat: str) -> Stack:
 
 
 def parse_react(args: Sequence[str], view: View, seat: str) -> React:
-    arity(args, 2, "REACT <escort> YES|NO|ASK", rule="10.4")
+    arity(args, 2, "REACT <escort> YES|NO|SPLIT|ASK", rule="10.4")
     sq = _own(view, seat, args[0], "10.4")
     if sq.mission != "escort":
         raise IllegalOrderError(f"{sq.id} is not an escort; only escorts react", rule="10.4")
-    return React(sq.id, one_of(args[1].upper(), ("YES", "NO", "ASK"), "REACT", rule="10.4"))
+    choice = one_of(args[1].upper(), ("YES", "NO", "SPLIT", "ASK"), "REACT", rule="10.4")
+    if choice == "SPLIT":
+        if sq.side not in scenario(view["scenario"]).get("flexibility", ()):
+            raise IllegalOrderError(f"{sq.id} may split on reacting only with tactical flexibility, "
+                                    f"which this scenario does not give its side", rule="10.4.2")
+        if sq.flight:
+            raise IllegalOrderError(f"{sq.id} is a flight; flights never split", rule="9.3")
+    return React(sq.id, choice)
 
 
 def _parse_sq(args: Sequence[str], view: View, seat: str) -> tuple[str, ...]:
@@ -597,7 +605,7 @@ VERBS = scripted(VerbTable([
     Verb("ESCORT", parse_rejoin, "ESCORT <squadron>", "9.2.2"),
     Verb("END", parse_end, "END (both sides: the game ends after this turn)", "12.0"),
     Verb("TACTIC", parse_tactic, "TACTIC <squadron> SPEED|TURN|BEST|ASK", "10.5"),
-    Verb("REACT", parse_react, "REACT <escort> YES|NO|ASK", "10.4"),
+    Verb("REACT", parse_react, "REACT <escort> YES|NO|SPLIT|ASK", "10.4"),
     Verb("DOGFIGHT", parse_seek, "DOGFIGHT SEEK|DECLINE|ASK", "10.8"),
     Verb("CONSENT", parse_consent, "CONSENT YES|NO", "11.0"),
     Verb("KEEP", parse_keep, "KEEP FIRST|SECOND (an enemy squadron you tally splits: your tallies stay on its first "

@@ -1,9 +1,16 @@
 """Escort reaction [10.4]: the trigger, eligibility, the (placeholder) table and the best result."""
 from __future__ import annotations
 
-from pbem.rules.wing_leader import reaction
+from pathlib import Path
+
+from pbem.core.dice import FixedDice
+from pbem.testing import known
+from pbem.testing.known import check_body
+from pbem.rules.wing_leader import RULESET, reaction
 
 from .helpers import sq, state
+
+CASES = Path(__file__).parents[2] / "known" / "wing_leader"
 
 B24 = sq("T", "allies", "b24h", "bombing", "M14", bombs=True)
 
@@ -30,3 +37,36 @@ def test_the_best_result_counts_for_every_reacting_escort():
     assert reaction.best(["none", "late"]) == "late" and reaction.best(["late", "success"]) == "success"
     assert reaction.best([]) == "none"
     assert [reaction.result(r) for r in (6, 7, 8, 9)] == ["none", "late", "late", "success"]
+
+
+def _ingest(scenario: str, body: str, edits: tuple = ()) -> list:
+    """The problems ingest finds in ``body`` from the Allies at the start of ``scenario``'s movement."""
+    case = known.Case("ingest", "10.4.2", "ingest", {"scenario": scenario, "edits": [["flow.step", "movement"], *edits]},
+                      {}, (), 0, {})
+    state = known.start_state(RULESET, case)
+    return check_body(RULESET, state, "allies", body)[1]
+
+
+def test_react_split_is_refused_at_ingest_without_tactical_flexibility_or_for_a_flight():
+    """10.4.2 option 2, 9.3.2: only a side the scenario gives tactical flexibility splits on reacting (the
+    raid gives none; the dogfight gives the Allies); 9.3: a flight never splits."""
+    escort = (["squadrons[id=A].mission", "escort"],)
+    refused = _ingest("raid", "REACT A SPLIT")
+    assert len(refused) == 1 and "[10.4.2]" in refused[0] and "tactical flexibility" in refused[0], refused
+    assert _ingest("raid", "REACT A YES") == []
+    assert _ingest("dogfight", "REACT A SPLIT", escort) == []
+    flight = _ingest("dogfight", "REACT A SPLIT", (*escort, ["squadrons[id=A].flight", True]))
+    assert len(flight) == 1 and "flights never split" in flight[0] and "[9.3]" in flight[0], flight
+
+
+def test_a_disrupted_escort_told_to_split_reacts_whole():
+    """9.3: a disrupted squadron may not split; REACT SPLIT then reacts with the whole squadron, its owner told."""
+    case = known.load_case(CASES / "reaction_split_one_flight_attacks_10_4_2.toml")
+    case.start["edits"].append(["squadrons[id=A].disruption", 1])
+    state = known.start_state(RULESET, case)
+    orders = {seat: check_body(RULESET, state, seat, case.orders.get(seat, ""))[0].orders
+              for seat in RULESET.phase(state).awaiting}
+    result = RULESET.resolve(state, orders, FixedDice([5, 5, 1, 1, 1, 1, 6, 6, 6, 6]))
+    texts = [e.text for e in result.events]
+    assert "REACT A SPLIT: A is disrupted or broken; it reacts whole (10.4.2)" in texts, texts
+    assert "A stop K in L15 (10.4.2)" in texts and result.state.find("A1") is None
