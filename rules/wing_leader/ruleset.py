@@ -108,7 +108,10 @@ INFO = RulesetInfo(
                     "(together) or only the losses (losses), against a flight's Max Losses", ("together", "losses")),
              Option("escort_again", "former", "9.2.2: in the Administrative Phase only former escorts on Sweep "
                     "meeting the escort requirements are marked Escort (former), or any Sweep squadron (any)",
-                    ("former", "any"))),
+                    ("former", "any")),
+             Option("escorts_home", "formation", "9.2.2: when a bomber escapes, the escorts of its bomber formation "
+                    "go home once no bomber of that formation is left (formation), or only once no bomber of the side "
+                    "is left (side)", ("formation", "side"))),
     rulebook="Wing Leader rules v2 (Russian translation), seeds/000_081fe1e0bed44cb6.txt")
 
 RULESET = Assembled(info=INFO, steps=STEPS, setup=setup, view=view, order_form=order_form,
