@@ -113,6 +113,17 @@ class Vector:
 
 
 @dataclass(frozen=True)
+class Place:
+    """Set an escort up on a square of its owner's choosing before the first turn [5.3 step 5, 9.2.2]."""
+
+    sq: str
+    square: str
+
+    def text(self) -> str:
+        return f"PLACE {self.sq} {self.square}"
+
+
+@dataclass(frozen=True)
 class Escape:
     """A broken squadron tries to escape in the Administrative Phase [11.0]."""
 
@@ -424,4 +435,5 @@ def load_order(data: Any) -> Any:
 
 _KINDS: dict[str, Any] = {k.__name__: k for k in (
     Tally, Command, Split, Drop, Move, Pursue, Plain, Vector, Escape, End, Rejoin, Break, Tactic, React, Priority,
-    Arrive, Consent, Seek, Stack, Join, Return, Answer, Wings, If, Condition, Keep, PlaceBarrage, FlakFire, Attack)}
+    Arrive, Consent, Seek, Stack, Join, Return, Answer, Wings, If, Condition, Keep, PlaceBarrage, FlakFire, Attack,
+    Place)}

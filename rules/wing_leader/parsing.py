@@ -20,11 +20,13 @@ from .model import Squadron, State, max_losses, owner, side_of
 from .surface import Barrage, Surface
 from .tables import scenario
 from .orders import (Answer, Arrive, Attack, Break, Command, Consent, Drop, End, Escape, Evade, Fire, FlakFire, Join, Keep, Move,
-                     PlaceBarrage, Plain, Priority, Pursue, React, Rejoin, Return, Seek, Split, Stack, Tactic, Tally, Vector,
+                     Place, PlaceBarrage, Plain, Priority, Pursue, React, Rejoin, Return, Seek, Split, Stack, Tactic, Tally, Vector,
                      Wings)
 
 
 TALLY_STEPS = ("raider_tally", "defender_tally", "tallies")
+#: The set-up windows of option ``setup = players`` [5.3]: the side that sets up first, then the other.
+SETUP_STEPS = ("setup_first", "setup_second")
 
 
 def position(view: View) -> State:
@@ -54,6 +56,9 @@ def _own(view: View, seat: str, sid: str, rule: str) -> Squadron:
 
 
 def _window(view: View, tally_window: bool) -> None:
+    if view["step"] in SETUP_STEPS:
+        raise IllegalOrderError("the sides are setting up: only VECTOR (an Intercept's vector) and PLACE (an "
+                                "escort's square) now; the first Tally Phase comes next", rule="5.3")
     if view["step"] == "wings":
         raise IllegalOrderError("the players are choosing their wings (WINGS); the first Tally Phase comes next",
                                 rule="6.0")
@@ -338,6 +343,8 @@ def parse_return(args: Sequence[str], view: View, seat: str) -> Return:
 
 def parse_vector(args: Sequence[str], view: View, seat: str) -> Vector:
     arity(args, 2, "VECTOR <squadron> <square>", rule="9.2.4")
+    if view["step"] in SETUP_STEPS:
+        return _setup_vector(args, view, seat)
     _window(view, False)
     sq = _own(view, seat, args[0], "9.2.4")
     state = position(view)
@@ -351,6 +358,42 @@ def parse_vector(args: Sequence[str], view: View, seat: str) -> Vector:
     except ValueError as exc:
         raise OrderSyntaxError(str(exc), rule="9.2.4") from None
     return Vector(sq.id, movement.sky.name(square))
+
+
+def _square(word: str, rule: str) -> tuple[int, int]:
+    try:
+        return movement.sky.parse(word)
+    except ValueError as exc:
+        raise OrderSyntaxError(str(exc), rule=rule) from None
+
+
+def _setup_vector(args: Sequence[str], view: View, seat: str) -> Vector:
+    """In the set-up, each Intercept squadron places its vector anywhere on the map; a CAP places none
+    [5.3 step 4, 9.2.4, 9.2.4.1]."""
+    sq = _own(view, seat, args[0], "5.3")
+    if sq.mission != "intercept":
+        raise IllegalOrderError(f"only an Intercept squadron places a vector in the set-up; {sq.id} is on "
+                                f"{sq.mission}" + (" (a CAP places none, 9.2.4.1)" if sq.mission == "cap" else ""),
+                                rule="5.3")
+    return Vector(sq.id, movement.sky.name(_square(args[1], "5.3")))
+
+
+def parse_place(args: Sequence[str], view: View, seat: str) -> Place:
+    """``PLACE <escort> <square>`` in the set-up: within 3 squares of a bomber of its side with the same heading,
+    not ahead of the lead bomber nor more than one altitude below the lowest [5.3 step 5, 9.2.2]."""
+    arity(args, 2, "PLACE <escort> <square>", rule="5.3")
+    if view["step"] not in SETUP_STEPS:
+        raise IllegalOrderError("an escort's square is chosen only in the set-up (option setup = players)", rule="5.3")
+    sq = _own(view, seat, args[0], "5.3")
+    if sq.mission != "escort" or not sq.on_map:
+        raise IllegalOrderError(f"{sq.id} is not an escort set up on the map", rule="5.3")
+    square = _square(args[1], "5.3")
+    state = position(view)
+    bombers = [b for b in state.squadrons if b.side == sq.side and b.on_map and not b.fighter]
+    why = missions.escort_setup_problem(sq.move(at=square), bombers)
+    if why:
+        raise IllegalOrderError(why, rule="9.2.2")
+    return Place(sq.id, movement.sky.name(square))
 
 
 def parse_escape(args: Sequence[str], view: View, seat: str) -> Escape:
@@ -600,6 +643,7 @@ VERBS = scripted(VerbTable([
     Verb("RETURN", parse_return, "RETURN <squadron> <square> [DIVE]", "9.2.2"),
     Verb("JETTISON", parse_plain("JETTISON", "9.2.1.1"), "JETTISON <squadron>", "9.2.1.1"),
     Verb("VECTOR", parse_vector, "VECTOR <squadron> <square>", "9.2.4"),
+    Verb("PLACE", parse_place, "PLACE <escort> <square> (set-up, option setup = players)", "5.3"),
     Verb("ESCAPE", parse_escape, "ESCAPE <squadron>", "11.0"),
     Verb("BREAK", parse_break, "BREAK <squadron>", "10.7.1"),
     Verb("ESCORT", parse_rejoin, "ESCORT <squadron>", "9.2.2"),

@@ -60,6 +60,7 @@ ORDERS = [
     ("JETTISON", MOVEMENT, "allies", "JETTISON A", "9.2.1.1", "carries no bomb load"),
     ("VECTOR", MOVEMENT, "allies", "VECTOR A E14", "9.2.4", "only an Intercept squadron"),
     ("VECTOR", MOVEMENT, "axis", "VECTOR K ZZ99", "9.2.4", "not a square"),
+    ("PLACE", MOVEMENT, "allies", "PLACE B C14", "5.3", "only in the set-up"),
     ("ESCAPE", MOVEMENT, "allies", "ESCAPE K", "11.0", "K is not yours"),
     ("BREAK", MOVEMENT, "allies", "BREAK Z", "10.7.1", "no squadron Z"),
     ("ESCORT", MOVEMENT, "allies", "ESCORT A", "9.2.2", "not a former escort"),
