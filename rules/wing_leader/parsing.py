@@ -806,7 +806,8 @@ def parse_flak_answer(args: Sequence[str], view: View, seat: str) -> Answer:
 
 
 #: The rule each yes/no-style question of an interrupt answers (a combat rating, a dogfight, an escort's reaction).
-ASK_RULES = {("SPEED", "TURN", "BEST"): "10.5", ("SEEK", "DECLINE"): "10.8", ("YES", "NO"): "10.4"}
+ASK_RULES = {("SPEED", "TURN", "BEST"): "10.5", ("SEEK", "DECLINE"): "10.8", ("YES", "NO"): "10.4",
+             ("YES", "NO", "SPLIT"): "10.4.2"}
 
 
 def answer_usage(ask: dict[str, Any]) -> str:
@@ -841,7 +842,7 @@ def answer_line(ask: dict[str, Any], choice: str) -> str:
 
 
 ANSWERS = VerbTable([Verb(c, _parse_answer(c), c, "10.5, 10.8") for c in ("SPEED", "TURN", "BEST", "SEEK", "DECLINE",
-                                                                              "YES", "NO")]
+                                                                              "YES", "NO", "SPLIT")]
                     + [Verb("LEAD", parse_lead_answer, "LEAD <squadron>", "10.2"),
                        Verb("HITS", parse_hits_answer, "HITS <enemy> ...", "10.2.2"),
                        Verb("TALLY", parse_tally_answer, "TALLY <squadron> <enemy>", "10.8.1"),

@@ -93,6 +93,7 @@ ANSWERED = [
     ("DECLINE", "DECLINE", "10.5, 10.8", "answer YES or NO"),
     ("YES", "YES NOW", "10.4", "expected YES"),
     ("NO", "NO NOW", "10.4", "expected NO"),
+    ("SPLIT", "SPLIT", "10.5, 10.8", "answer YES or NO"),   # the raid gives no tactical flexibility (10.4.2)
     ("LEAD", "LEAD A", "10.2", "does A react? -> YES or NO (10.4)"),
     ("HITS", "HITS K", "10.2.2", "does A react?"),
     ("TALLY", "TALLY A K", "10.8.1", "does A react?"),

@@ -70,3 +70,31 @@ def test_a_disrupted_escort_told_to_split_reacts_whole():
     texts = [e.text for e in result.events]
     assert "REACT A SPLIT: A is disrupted or broken; it reacts whole (10.4.2)" in texts, texts
     assert "A stop K in L15 (10.4.2)" in texts and result.state.find("A1") is None
+
+
+def test_an_escort_asked_whether_it_reacts_may_answer_split_with_tactical_flexibility():
+    """10.4.2 option 2: REACT A ASK stops K's move; the Allies (tactical flexibility) answer SPLIT and A1 reacts."""
+    case = known.load_case(CASES / "reaction_split_one_flight_attacks_10_4_2.toml")
+    state = known.start_state(RULESET, case)
+    bodies = {"allies": "REACT A ASK"}
+    orders = {seat: check_body(RULESET, state, seat, bodies.get(seat, ""))[0].orders
+              for seat in RULESET.phase(state).awaiting}
+    asked = RULESET.resolve(state, orders, FixedDice([]))
+    assert RULESET.phase(asked.state).name.startswith("reaction_choice")
+    checked, problems = check_body(RULESET, asked.state, "allies", "SPLIT")
+    assert problems == [], problems
+    result = RULESET.resolve(asked.state, {"allies": checked.orders}, FixedDice(list(case.dice)))
+    texts = [e.text for e in result.events]
+    assert "A splits on reacting: A1 flies at the enemy, A2 stays with the bombers (10.4.2, 9.3.2)" in texts, texts
+    assert result.state.squadron("A2").mission == "escort"
+
+
+def test_without_tactical_flexibility_the_answer_split_is_refused():
+    """10.4.2: the raid gives the Allies no tactical flexibility, so its reaction question takes YES or NO only."""
+    case = known.load_case(CASES / "reaction_success_stops_the_attacker.toml")
+    state = known.start_state(RULESET, case)
+    orders = {seat: check_body(RULESET, state, seat, {"allies": "REACT A ASK"}.get(seat, ""))[0].orders
+              for seat in RULESET.phase(state).awaiting}
+    asked = RULESET.resolve(state, orders, FixedDice([]))
+    problems = check_body(RULESET, asked.state, "allies", "SPLIT")[1]
+    assert len(problems) == 1 and "answer YES or NO" in problems[0], problems
