@@ -98,3 +98,12 @@ def test_without_tactical_flexibility_the_answer_split_is_refused():
     asked = RULESET.resolve(state, orders, FixedDice([]))
     problems = check_body(RULESET, asked.state, "allies", "SPLIT")[1]
     assert len(problems) == 1 and "answer YES or NO" in problems[0], problems
+
+
+def test_the_order_form_offers_react_split_only_with_tactical_flexibility():
+    """10.4.2 option 2: the escort's reaction line names SPLIT where its side may split on reacting."""
+    flexible = known.start_state(RULESET, known.load_case(CASES / "reaction_split_one_flight_attacks_10_4_2.toml"))
+    rigid = known.start_state(RULESET, known.load_case(CASES / "reaction_success_stops_the_attacker.toml"))
+    form = RULESET.order_form(RULESET.view(flexible, "allies"), "allies")
+    assert "REACT A SPLIT sends one flight, 10.4.2" in form, form
+    assert "SPLIT sends" not in RULESET.order_form(RULESET.view(rigid, "allies"), "allies")
