@@ -153,14 +153,14 @@ def _escape_roll(w: Work[Air], sq: Squadron) -> bool:
 
 
 def _escaped(w: Work[Air], sq: Squadron) -> None:
-    """Out of play as if through its own edge [11.0, 12.1]; escorts with no bomber left go home [9.2.2]."""
+    """Out of play as if through its own edge [11.0, 12.1]; the escorts of a bomber formation none of whose
+    bombers is left go home [9.2.2]."""
     air = w.data
+    home = missions.escorts_going_home(air.now(), sq)
     air.put(sq.move(status="escaped", exit_edge=scenario(air.state.scenario)["edges"][sq.side]))
-    if not sq.fighter and not any(b.on_map and not b.fighter for b in air.now().of_side(sq.side)):
-        for e in air.now().of_side(sq.side):
-            if e.on_map and e.mission == "escort":
-                air.put(e.move(mission="rtb"))
-                tell(w, f"{e.id} has no bombers left to escort and returns to base (9.2.2)", [e.id], kind="escape")
+    for e in home:
+        air.put(e.move(mission="rtb"))
+        tell(w, f"{e.id} has no bombers left to escort and returns to base (9.2.2)", [e.id], kind="escape")
 
 
 def _consents(w: Work[Air], side: str) -> bool:

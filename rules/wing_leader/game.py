@@ -21,11 +21,12 @@ from pbem.core.work import EVERYONE, Work
 from . import air_combat, bomb_runs, combat, flak, seating, sequence
 from .admin import admin_order, administrative
 from .air import Air
-from .fog import dice_seen_by, tell_order
-from .model import SIDES, State, side_of
-from .sky import name
+from .fog import dice_seen_by, tell, tell_order
+from .model import SIDES, State, enemy_of, side_of
+from .sky import name, parse
+from .tables import scenario
 from .moves import AskReaction, activate, keeping_formation, move_stack
-from .orders import Break, End, Escape, PlaceBarrage, Rejoin, Vector, Wings, dump_order, load_order
+from .orders import Break, End, Escape, Place, PlaceBarrage, Rejoin, Vector, Wings, dump_order, load_order
 from .tally_phase import both_tallies, defender_tally, raider_tally
 
 
@@ -279,8 +280,37 @@ def choosers(state: State) -> tuple[str, ...]:
 
 
 def first_step(state: State) -> str:
-    """The game's first window: the choice of wings when a side has several players, else the first turn's."""
-    return "wings" if choosers(state) else FIRST_STEP[state.option("cadence", "standard")]
+    """The game's first window: the choice of wings when a side has several players, else the set-up's when
+    the players set up (option ``setup = players``), else the first turn's."""
+    return "wings" if choosers(state) else _after_wings_of(state)
+
+
+def _after_wings_of(state: State) -> str:
+    return "setup_first" if state.option("setup", "scenario") == "players" else \
+        FIRST_STEP[state.option("cadence", "standard")]
+
+
+def setting_up(state: State, first: bool) -> str:
+    """The side setting up in this window: the scenario's first, then the other [5.3 step 2]."""
+    side = str(scenario(state.scenario).get("setup_first", state.defender))
+    return side if first else enemy_of(side)
+
+
+def _set_up(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
+    """A side's set-up choices [5.3]: each Intercept's vector (step 4) and each escort's square (step 5);
+    what a player leaves unsaid stays as the scenario has it."""
+    air = w.data
+    for given in orders.values():
+        for order in given:
+            sq = air.squadrons.get(getattr(order, "sq", ""))
+            if sq is None:
+                continue
+            if isinstance(order, Vector):
+                air.put(sq.move(vector=parse(order.square)))
+                tell(w, f"{sq.id} places its vector on {order.square} (5.3)", [sq.id], kind="setup")
+            elif isinstance(order, Place):
+                air.put(sq.move(at=parse(order.square)))
+                tell(w, f"{sq.id} sets up in {order.square} (5.3)", [sq.id], kind="setup")
 
 
 def _wings(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
@@ -290,6 +320,10 @@ def _wings(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
 
 def _first_turn(w: Work[Air]) -> str:
     return FIRST_STEP[w.data.state.option("cadence", "standard")]
+
+
+def _after_wings(w: Work[Air]) -> str:
+    return _after_wings_of(w.data.state)
 
 
 def _next_after_movement(w: Work[Air]) -> str:
@@ -313,8 +347,14 @@ def _both_tallies(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
 
 
 STEPS: Steps[State, Air] = Steps([
-    Step("wings", _wings, next=_first_turn, who=choosers,
+    Step("wings", _wings, next=_after_wings, who=choosers,
          title="the choice of wings", prompt="Before the first turn: each player of a side chooses the wings he commands (9.5)"),
+    Step("setup_first", _set_up, next="setup_second", who=lambda s: s.seats_of(setting_up(s, True)),
+         title="the first side's set-up", prompt="Set-up [5.3]: the side setting up first places its vectors "
+         "(VECTOR) and escorts (PLACE)"),
+    Step("setup_second", _set_up, next=_first_turn, who=lambda s: s.seats_of(setting_up(s, False)),
+         title="the second side's set-up", prompt="Set-up [5.3]: the other side, having seen the first, places "
+         "its vectors (VECTOR) and escorts (PLACE)"),
     Step("raider_tally", _raider_tally, next="defender_tally", who=lambda s: s.seats_of(s.raider),
          title="the Raider's tally rolls", prompt="Tally Phase [6.0, 7.2]: the Raider drops and rolls first"),
     Step("defender_tally", _defender_tally, next="movement", who=lambda s: s.seats_of(s.defender),
@@ -326,7 +366,7 @@ STEPS: Steps[State, Air] = Steps([
     Step("turn", whole_turn, next=_next_after_movement, who=ALL,
          title="tallies and movement plans", prompt="Tally and Movement Phases [6.0] in one message"),
     Step("reaction_choice", reaction_choice, next=_next_after_movement, window=Window.INTERRUPT,
-         title="react or not", prompt="Escort reaction [10.4]: YES or NO"),
+         title="react or not", prompt="Escort reaction [10.4]: YES or NO (SPLIT with tactical flexibility, 10.4.2)"),
     Step("dogfight_choice", dogfight_choice, next=_next_after_movement, window=Window.INTERRUPT,
          title="seek or decline a dogfight", prompt="Dogfight [10.8]: SEEK or DECLINE"),
     Step("combat_choice", combat_choice, next=_next_after_movement, window=Window.INTERRUPT,

@@ -46,3 +46,37 @@ def rejoin_problem(state: State, sq: Squadron) -> str | None:
     if sq.at[1] < min(b.at[1] for b in bombers) - 1:
         return f"{sq.id} is more than one altitude below the bombers"
     return None
+
+
+def bomber_formation(state: State, bomber: Squadron) -> set[str]:
+    """The bomber formation holding ``bomber`` (itself included): the bombers of its side on the map linked to it
+    by a chain of same or adjacent squares with the same heading [9.1, 9.2.2]."""
+    bombers = [s for s in state.squadrons if s.side == bomber.side and s.on_map and not s.fighter]
+    found, todo = {bomber.id}, [bomber]
+    while todo:
+        cur = todo.pop()
+        for b in bombers:
+            if b.id not in found and b.heading == cur.heading and distance(b.at, cur.at) <= 1:
+                found.add(b.id)
+                todo.append(b)
+    return found
+
+
+def escorts_going_home(state: State, bomber: Squadron) -> list[Squadron]:
+    """The escorts that must return to base when ``bomber`` (still on the map in ``state``) escapes [9.2.2]:
+    none while another bomber of its formation stays; else the escorts of that formation, read as the escorts
+    within 3 squares of one of its bombers (the escort distance: the scenario's pairing of escorts with bombers
+    is lost), except those still within 3 squares of another bomber of their side, which they go on escorting.
+    Option ``escorts_home = side``: the escorts go home only when no bomber of the side is left on the map."""
+    if bomber.fighter:
+        return []
+    escorts = [e for e in state.squadrons if e.side == bomber.side and e.on_map and e.mission == "escort"]
+    others = [b for b in state.squadrons if b.side == bomber.side and b.on_map and not b.fighter and b.id != bomber.id]
+    if state.option("escorts_home", "formation") == "side":
+        return [] if others else escorts
+    formation = bomber_formation(state, bomber)
+    if any(b.id in formation for b in others):
+        return []
+    gone = [b for b in state.squadrons if b.id in formation]
+    return [e for e in escorts if any(distance(e.at, b.at) <= 3 for b in gone)
+            and not any(distance(e.at, b.at) <= 3 for b in others)]

@@ -11,7 +11,7 @@ from pbem.core.scripts import Cursor, Reached, resume
 from pbem.core.verbs import Order
 from pbem.core.work import Work
 
-from . import bomb_runs, dogfight, flak, jets, movement, reaction, weapons, wings
+from . import bomb_runs, dogfight, flak, jets, movement, reaction, split, weapons, wings
 from .air import Air
 from .fog import dice_seen_by, tell, tell_move, told, witnesses
 from .model import CLIMB, DIVE, ENTERING, NONE, Squadron, State, owner
@@ -19,7 +19,7 @@ from .orders import MOVEMENT, Attack, Join, Move, Plain, Pursue, Return, Stack, 
 from .parsing import CONDITIONS
 from .sky import HEADINGS, front_squares, name, parse
 from .tables import scenario
-from .tally_phase import inner
+from .tally_phase import inner, place_flights
 
 
 def activate(w: Work[Air], sq: Squadron, side_orders: Sequence[Order], cursor: Cursor | None = None,
@@ -238,6 +238,7 @@ def _reaction(w: Work[Air], mover: Squadron, bomber: Squadron, came_from: tuple[
     final = reaction.best(results)
     if final != reaction.NONE:
         square = came_from if final == reaction.SUCCESS else bomber.at
+        escorts = [_reacting_flight(w, e) for e in escorts]
         for e in escorts:
             _rush(air, e, square, mover.id)
         tell(w, f"{'+'.join(e.id for e in escorts)} {'stop' if final == reaction.SUCCESS else 'join the bombers against'}"
@@ -259,15 +260,42 @@ class AskReaction(Exception):
 def _willing(w: Work[Air], escorts: list[Squadron], mover: Squadron, bomber: Squadron) -> list[Squadron]:
     """The escorts that react: YES (or no standing order) reacts, NO does not; ASK suspends the move and
     asks the owner, once per phase for each escort (its answer is kept for the rest of the phase)."""
-    def choice(e: Squadron) -> str:
-        kept = w.standing_order(owner(e), f"REACT {e.id}")
-        return w.data.reacting.get(e.id) or (kept.words[-1] if kept is not None else "YES")
+    flexible = scenario(w.data.state.scenario).get("flexibility", ())
     asks = [Ask(owner(e), f"react-{e.id}", told(w, e.side, f"{mover.id} is about to enter {bomber.id}'s square: "
                                                 f"does {e.id} react?", [mover.id]),
-                "YES", ("YES", "NO")) for e in escorts if choice(e) == "ASK"]
+                "YES", ("YES", "NO", "SPLIT") if e.side in flexible and not e.flight else ("YES", "NO"))
+            for e in escorts if _react_choice(w, e) == "ASK"]
     if asks:
         raise AskReaction(asks)
-    return [e for e in escorts if choice(e) == "YES"]
+    return [e for e in escorts if _react_choice(w, e) in ("YES", "SPLIT")]
+
+
+def _react_choice(w: Work[Air], e: Squadron) -> str:
+    """YES, NO, SPLIT or ASK: the answer given this phase, else the standing order ``REACT``, else YES [10.4]."""
+    kept = w.standing_order(owner(e), f"REACT {e.id}")
+    return w.data.reacting.get(e.id) or (kept.words[-1] if kept is not None else "YES")
+
+
+def _reacting_flight(w: Work[Air], e: Squadron) -> Squadron:
+    """The escort that flies at the enemy: with SPLIT, a squadron of a side with tactical flexibility splits
+    and its first flight reacts, the second staying where it is, still Escort and out of this combat
+    [10.4.2 option 2, 10.4.3, 9.3.2]; one that may not split now reacts whole, and its owner is told why."""
+    air = w.data
+    if _react_choice(w, e) != "SPLIT":
+        return e
+    rules = scenario(air.state.scenario)
+    why = split.may_split(e, False, False, e.side in rules.get("flexibility", ()), int(rules["max_losses"]["flight"]),
+                          count=air.state.option("split_count", "together"), reacted=True)
+    if why:
+        w.say(f"REACT {e.id} SPLIT: {why}; it reacts whole (10.4.2)", to=e.side, kind="skipped")
+        return e
+    first, second = split.split(e)
+    place_flights(w, e, first, second)
+    if second.id not in air.moved:   # it stays in place this phase [10.4.2 option 2]
+        air.moved.append(second.id)
+    tell(w, f"{e.id} splits on reacting: {first.id} flies at the enemy, {second.id} stays with the bombers "
+         f"(10.4.2, 9.3.2)", [first.id, second.id], kind="reaction")
+    return first
 
 
 def _rush(air: Air, escort: Squadron, square: tuple[int, int], enemy: str) -> None:

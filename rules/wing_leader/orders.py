@@ -8,7 +8,7 @@ Administrative Phase ``VECTOR <sq> <square>`` (GCI, 9.2.4), ``ESCAPE <sq>`` (11.
 (a voluntary break after combat, 10.7.1) and ``ESCORT <sq>`` (a former escort escorts again, 9.2.2).  Any of them may
 be conditional (``IF TALLYING A THEN PURSUE A ELSE RTB A``); a later order for the same squadron stands in
 when the earlier cannot be carried out.  Standing orders: ``TACTIC <sq> SPEED|TURN|BEST|ASK`` [10.5],
-``REACT <escort> YES|NO|ASK`` [10.4], ``DOGFIGHT SEEK|DECLINE|ASK`` [10.8], ``LEADS <sq>...|ASK`` [10.2],
+``REACT <escort> YES|NO|SPLIT|ASK`` [10.4, 10.4.2], ``DOGFIGHT SEEK|DECLINE|ASK`` [10.8], ``LEADS <sq>...|ASK`` [10.2],
 ``HITS <enemy>...|ASK`` [10.2.2] and ``RETALLY <enemy>...|ASK`` [10.8.1]; before the first turn, a wing
 player's ``WINGS <sq>...`` [9.5]; a dogfight stack's move if the die gives
 it to this side: ``STACK <sq> STAY|<square>`` [10.8.2].
@@ -110,6 +110,17 @@ class Vector:
 
     def text(self) -> str:
         return f"VECTOR {self.sq} {self.square}"
+
+
+@dataclass(frozen=True)
+class Place:
+    """Set an escort up on a square of its owner's choosing before the first turn [5.3 step 5, 9.2.2]."""
+
+    sq: str
+    square: str
+
+    def text(self) -> str:
+        return f"PLACE {self.sq} {self.square}"
 
 
 @dataclass(frozen=True)
@@ -424,4 +435,5 @@ def load_order(data: Any) -> Any:
 
 _KINDS: dict[str, Any] = {k.__name__: k for k in (
     Tally, Command, Split, Drop, Move, Pursue, Plain, Vector, Escape, End, Rejoin, Break, Tactic, React, Priority,
-    Arrive, Consent, Seek, Stack, Join, Return, Answer, Wings, If, Condition, Keep, PlaceBarrage, FlakFire, Attack)}
+    Arrive, Consent, Seek, Stack, Join, Return, Answer, Wings, If, Condition, Keep, PlaceBarrage, FlakFire, Attack,
+    Place)}

@@ -18,12 +18,15 @@ from pbem.core.verbs import Order, Verb, VerbTable, arity, one_of
 from . import bomb_runs, dogfight, flak, missions, movement, radio, sky, split, tally, weapons, wings
 from .model import Squadron, State, max_losses, owner, side_of
 from .surface import Barrage, Surface
+from .tables import scenario
 from .orders import (Answer, Arrive, Attack, Break, Command, Consent, Drop, End, Escape, Evade, Fire, FlakFire, Join, Keep, Move,
-                     PlaceBarrage, Plain, Priority, Pursue, React, Rejoin, Return, Seek, Split, Stack, Tactic, Tally, Vector,
+                     Place, PlaceBarrage, Plain, Priority, Pursue, React, Rejoin, Return, Seek, Split, Stack, Tactic, Tally, Vector,
                      Wings)
 
 
 TALLY_STEPS = ("raider_tally", "defender_tally", "tallies")
+#: The set-up windows of option ``setup = players`` [5.3]: the side that sets up first, then the other.
+SETUP_STEPS = ("setup_first", "setup_second")
 
 
 def position(view: View) -> State:
@@ -53,6 +56,9 @@ def _own(view: View, seat: str, sid: str, rule: str) -> Squadron:
 
 
 def _window(view: View, tally_window: bool) -> None:
+    if view["step"] in SETUP_STEPS:
+        raise IllegalOrderError("the sides are setting up: only VECTOR (an Intercept's vector) and PLACE (an "
+                                "escort's square) now; the first Tally Phase comes next", rule="5.3")
     if view["step"] == "wings":
         raise IllegalOrderError("the players are choosing their wings (WINGS); the first Tally Phase comes next",
                                 rule="6.0")
@@ -337,6 +343,8 @@ def parse_return(args: Sequence[str], view: View, seat: str) -> Return:
 
 def parse_vector(args: Sequence[str], view: View, seat: str) -> Vector:
     arity(args, 2, "VECTOR <squadron> <square>", rule="9.2.4")
+    if view["step"] in SETUP_STEPS:
+        return _setup_vector(args, view, seat)
     _window(view, False)
     sq = _own(view, seat, args[0], "9.2.4")
     state = position(view)
@@ -350,6 +358,42 @@ def parse_vector(args: Sequence[str], view: View, seat: str) -> Vector:
     except ValueError as exc:
         raise OrderSyntaxError(str(exc), rule="9.2.4") from None
     return Vector(sq.id, movement.sky.name(square))
+
+
+def _square(word: str, rule: str) -> tuple[int, int]:
+    try:
+        return movement.sky.parse(word)
+    except ValueError as exc:
+        raise OrderSyntaxError(str(exc), rule=rule) from None
+
+
+def _setup_vector(args: Sequence[str], view: View, seat: str) -> Vector:
+    """In the set-up, each Intercept squadron places its vector anywhere on the map; a CAP places none
+    [5.3 step 4, 9.2.4, 9.2.4.1]."""
+    sq = _own(view, seat, args[0], "5.3")
+    if sq.mission != "intercept":
+        raise IllegalOrderError(f"only an Intercept squadron places a vector in the set-up; {sq.id} is on "
+                                f"{sq.mission}" + (" (a CAP places none, 9.2.4.1)" if sq.mission == "cap" else ""),
+                                rule="5.3")
+    return Vector(sq.id, movement.sky.name(_square(args[1], "5.3")))
+
+
+def parse_place(args: Sequence[str], view: View, seat: str) -> Place:
+    """``PLACE <escort> <square>`` in the set-up: within 3 squares of a bomber of its side with the same heading,
+    not ahead of the lead bomber nor more than one altitude below the lowest [5.3 step 5, 9.2.2]."""
+    arity(args, 2, "PLACE <escort> <square>", rule="5.3")
+    if view["step"] not in SETUP_STEPS:
+        raise IllegalOrderError("an escort's square is chosen only in the set-up (option setup = players)", rule="5.3")
+    sq = _own(view, seat, args[0], "5.3")
+    if sq.mission != "escort" or not sq.on_map:
+        raise IllegalOrderError(f"{sq.id} is not an escort set up on the map", rule="5.3")
+    square = _square(args[1], "5.3")
+    state = position(view)
+    bombers = [b for b in state.squadrons if b.side == sq.side and b.on_map and not b.fighter]
+    why = missions.escort_setup_problem(sq.move(at=square), bombers)
+    if why:
+        raise IllegalOrderError(why, rule="9.2.2")
+    return Place(sq.id, movement.sky.name(square))
 
 
 def parse_escape(args: Sequence[str], view: View, seat: str) -> Escape:
@@ -530,11 +574,18 @@ def parse_stack(args: Sequence[str], view: View, seat: str) -> Stack:
 
 
 def parse_react(args: Sequence[str], view: View, seat: str) -> React:
-    arity(args, 2, "REACT <escort> YES|NO|ASK", rule="10.4")
+    arity(args, 2, "REACT <escort> YES|NO|SPLIT|ASK", rule="10.4")
     sq = _own(view, seat, args[0], "10.4")
     if sq.mission != "escort":
         raise IllegalOrderError(f"{sq.id} is not an escort; only escorts react", rule="10.4")
-    return React(sq.id, one_of(args[1].upper(), ("YES", "NO", "ASK"), "REACT", rule="10.4"))
+    choice = one_of(args[1].upper(), ("YES", "NO", "SPLIT", "ASK"), "REACT", rule="10.4")
+    if choice == "SPLIT":
+        if sq.side not in scenario(view["scenario"]).get("flexibility", ()):
+            raise IllegalOrderError(f"{sq.id} may split on reacting only with tactical flexibility, "
+                                    f"which this scenario does not give its side", rule="10.4.2")
+        if sq.flight:
+            raise IllegalOrderError(f"{sq.id} is a flight; flights never split", rule="9.3")
+    return React(sq.id, choice)
 
 
 def _parse_sq(args: Sequence[str], view: View, seat: str) -> tuple[str, ...]:
@@ -592,12 +643,13 @@ VERBS = scripted(VerbTable([
     Verb("RETURN", parse_return, "RETURN <squadron> <square> [DIVE]", "9.2.2"),
     Verb("JETTISON", parse_plain("JETTISON", "9.2.1.1"), "JETTISON <squadron>", "9.2.1.1"),
     Verb("VECTOR", parse_vector, "VECTOR <squadron> <square>", "9.2.4"),
+    Verb("PLACE", parse_place, "PLACE <escort> <square> (set-up, option setup = players)", "5.3"),
     Verb("ESCAPE", parse_escape, "ESCAPE <squadron>", "11.0"),
     Verb("BREAK", parse_break, "BREAK <squadron>", "10.7.1"),
     Verb("ESCORT", parse_rejoin, "ESCORT <squadron>", "9.2.2"),
     Verb("END", parse_end, "END (both sides: the game ends after this turn)", "12.0"),
     Verb("TACTIC", parse_tactic, "TACTIC <squadron> SPEED|TURN|BEST|ASK", "10.5"),
-    Verb("REACT", parse_react, "REACT <escort> YES|NO|ASK", "10.4"),
+    Verb("REACT", parse_react, "REACT <escort> YES|NO|SPLIT|ASK", "10.4"),
     Verb("DOGFIGHT", parse_seek, "DOGFIGHT SEEK|DECLINE|ASK", "10.8"),
     Verb("CONSENT", parse_consent, "CONSENT YES|NO", "11.0"),
     Verb("KEEP", parse_keep, "KEEP FIRST|SECOND (an enemy squadron you tally splits: your tallies stay on its first "
@@ -754,7 +806,8 @@ def parse_flak_answer(args: Sequence[str], view: View, seat: str) -> Answer:
 
 
 #: The rule each yes/no-style question of an interrupt answers (a combat rating, a dogfight, an escort's reaction).
-ASK_RULES = {("SPEED", "TURN", "BEST"): "10.5", ("SEEK", "DECLINE"): "10.8", ("YES", "NO"): "10.4"}
+ASK_RULES = {("SPEED", "TURN", "BEST"): "10.5", ("SEEK", "DECLINE"): "10.8", ("YES", "NO"): "10.4",
+             ("YES", "NO", "SPLIT"): "10.4.2"}
 
 
 def answer_usage(ask: dict[str, Any]) -> str:
@@ -789,7 +842,7 @@ def answer_line(ask: dict[str, Any], choice: str) -> str:
 
 
 ANSWERS = VerbTable([Verb(c, _parse_answer(c), c, "10.5, 10.8") for c in ("SPEED", "TURN", "BEST", "SEEK", "DECLINE",
-                                                                              "YES", "NO")]
+                                                                              "YES", "NO", "SPLIT")]
                     + [Verb("LEAD", parse_lead_answer, "LEAD <squadron>", "10.2"),
                        Verb("HITS", parse_hits_answer, "HITS <enemy> ...", "10.2.2"),
                        Verb("TALLY", parse_tally_answer, "TALLY <squadron> <enemy>", "10.8.1"),

@@ -1,8 +1,9 @@
 """Escort reaction [10.4]: which escorts may react when an enemy fighter moves into a bomber's square, and
 what their 2d6 roll gives (the reaction table is a placeholder, GAP-11).
 
-Whether an escort reacts is its owner's standing order ``REACT <escort> YES|NO|ASK`` (YES when none is given:
-reacting is what an escort is for); ASK stops the enemy's move for a short window (``moves.py``).
+Whether an escort reacts is its owner's standing order ``REACT <escort> YES|NO|SPLIT|ASK`` (YES when none is given:
+reacting is what an escort is for); SPLIT, for a side with tactical flexibility, reacts and splits the escort,
+sending one flight (10.4.2 option 2); ASK stops the enemy's move for a short window (``moves.py``).
 """
 from __future__ import annotations
 

@@ -108,7 +108,14 @@ INFO = RulesetInfo(
                     "(together) or only the losses (losses), against a flight's Max Losses", ("together", "losses")),
              Option("escort_again", "former", "9.2.2: in the Administrative Phase only former escorts on Sweep "
                     "meeting the escort requirements are marked Escort (former), or any Sweep squadron (any)",
-                    ("former", "any"))),
+                    ("former", "any")),
+             Option("escorts_home", "formation", "9.2.2: when a bomber escapes, the escorts of its bomber formation "
+                    "go home once no bomber of that formation is left (formation), or only once no bomber of the side "
+                    "is left (side)", ("formation", "side")),
+             Option("setup", "scenario", "5.3: the scenario places everything, vectors and escorts included "
+                    "(scenario), or, before the first turn, the side the scenario names sets up first and the other "
+                    "after it: each Intercept's vector anywhere on the map and each escort's square within the escort "
+                    "rules (players)", ("scenario", "players"))),
     rulebook="Wing Leader rules v2 (Russian translation), seeds/000_081fe1e0bed44cb6.txt")
 
 RULESET = Assembled(info=INFO, steps=STEPS, setup=setup, view=view, order_form=order_form,

@@ -13,15 +13,15 @@ from .model import Squadron
 
 
 def may_split(sq: Squadron, tallied_now: bool, ordered: bool, flexible: bool, flight_max: int,
-              choice: Choice | None = None, count: str = "together") -> str | None:
+              choice: Choice | None = None, count: str = "together", reacted: bool = False) -> str | None:
     """Why ``sq`` may not split now, or None [9.3]: only an undisrupted, unbroken squadron (not a flight)
-    ordered by its Wing Leader, or of a side with tactical flexibility that tallied this phase; the flights'
-    losses and stragglers may not exceed a flight's Max Losses (AMB-21)."""
+    ordered by its Wing Leader, or of a side with tactical flexibility that tallied this phase or reacted
+    [9.3.2, 10.4.2 option 2]; the flights' losses and stragglers may not exceed a flight's Max Losses (AMB-21)."""
     if sq.flight:
         return f"{sq.id} is a flight; flights never split"
     if sq.disruption or sq.broken:
         return f"{sq.id} is disrupted or broken"
-    if not (ordered or (flexible and tallied_now)):
+    if not (ordered or (flexible and (tallied_now or reacted))):
         return (f"{sq.id} splits only when its Wing Leader ordered it or, with tactical flexibility, "
                 f"in a Tally Phase in which it tallied")
     return fit_problem(sq, choice or Choice(), flight_max, count)

@@ -126,15 +126,22 @@ def _split(w: Work[Air], sq: Squadron, choice: split.Choice) -> str | None:
     if why:
         return why
     first, second = split.split(sq, choice)
-    air.replace_by(sq.id, first, second)
+    place_flights(w, sq, first, second)
     air.no_roll.add(second.id if choice.tally == 1 else first.id)
+    tell(w, f"{sq.id} splits into the flights {first.id} and {second.id} (9.3)", [first.id, second.id], kind="tally")
+    return None
+
+
+def place_flights(w: Work[Air], sq: Squadron, first: Squadron, second: Squadron) -> None:
+    """The two flights take the squadron's place; an enemy tally on it moves to the flight the tallying side's
+    standing order ``KEEP FIRST|SECOND`` names, the first by default [9.3.1]."""
+    air = w.data
+    air.replace_by(sq.id, first, second)
     keep = side_standing(w, enemy_of(sq.side), "KEEP")   # the tallying side's choice, after the owner's [9.3.1]
     kept = second if keep is not None and keep.words[-1] == "SECOND" else first
     for enemy in list(air.squadrons.values()):
         if enemy.tally == sq.id:
             air.put(enemy.move(tally=kept.id))
-    tell(w, f"{sq.id} splits into the flights {first.id} and {second.id} (9.3)", [first.id, second.id], kind="tally")
-    return None
 
 
 def leave_wings(w: Work[Air]) -> None:

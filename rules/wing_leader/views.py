@@ -226,7 +226,9 @@ def _reaction_line(state: State, sq: Squadron) -> str:
     need = {b.id: (table["success_from"] - reaction.modifier(state, sq, b), table["late_from"] - reaction.modifier(state, sq, b))
             for b in state.of_side(sq.side) if b.on_map and not b.fighter and sq in reaction.eligible(state, b)}
     odds = ", ".join(f"{b} (2d6 {s}+, late {late}+)" for b, (s, late) in need.items())
-    return (f"#   may react for {odds} (10.4; REACT {sq.id} NO holds it back)" if need
+    split = (f"; REACT {sq.id} SPLIT sends one flight, 10.4.2" if not sq.flight
+             and sq.side in scenario(state.scenario).get("flexibility", ()) else "")
+    return (f"#   may react for {odds} (10.4; REACT {sq.id} NO holds it back{split})" if need
             else "#   may react for no bomber now: none within 3 squares, at most one altitude below it and in sight (10.4)")
 
 

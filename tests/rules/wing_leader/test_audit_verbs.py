@@ -60,6 +60,7 @@ ORDERS = [
     ("JETTISON", MOVEMENT, "allies", "JETTISON A", "9.2.1.1", "carries no bomb load"),
     ("VECTOR", MOVEMENT, "allies", "VECTOR A E14", "9.2.4", "only an Intercept squadron"),
     ("VECTOR", MOVEMENT, "axis", "VECTOR K ZZ99", "9.2.4", "not a square"),
+    ("PLACE", MOVEMENT, "allies", "PLACE B C14", "5.3", "only in the set-up"),
     ("ESCAPE", MOVEMENT, "allies", "ESCAPE K", "11.0", "K is not yours"),
     ("BREAK", MOVEMENT, "allies", "BREAK Z", "10.7.1", "no squadron Z"),
     ("ESCORT", MOVEMENT, "allies", "ESCORT A", "9.2.2", "not a former escort"),
@@ -92,6 +93,7 @@ ANSWERED = [
     ("DECLINE", "DECLINE", "10.5, 10.8", "answer YES or NO"),
     ("YES", "YES NOW", "10.4", "expected YES"),
     ("NO", "NO NOW", "10.4", "expected NO"),
+    ("SPLIT", "SPLIT", "10.5, 10.8", "answer YES or NO"),   # the raid gives no tactical flexibility (10.4.2)
     ("LEAD", "LEAD A", "10.2", "does A react? -> YES or NO (10.4)"),
     ("HITS", "HITS K", "10.2.2", "does A react?"),
     ("TALLY", "TALLY A K", "10.8.1", "does A react?"),

@@ -80,3 +80,35 @@ def test_any_sweep_may_be_marked_escort_only_by_option():
     assert rejoin_problem(anyone, sweep) is None
     assert "within 3" in rejoin_problem(anyone, sweep.move(at=(3, 14)))
     assert dict((o.name, o.default) for o in RULESET.info.options)["escort_again"] == "former"
+
+
+def test_escorts_go_home_when_their_own_bomber_formation_has_escaped():
+    """9.2.2: a bomber escaping sends home the escorts of its formation once no bomber of that formation is
+    left; escorts near another bomber of the side stay.  Option ``escorts_home = side``: only once no bomber
+    of the side is left."""
+    from dataclasses import replace
+
+    from pbem.rules.wing_leader.missions import bomber_formation, escorts_going_home
+
+    from .helpers import state
+    t = sq("T", "allies", "b24h", "bombing", "K14", bombs=True)
+    t2 = sq("S", "allies", "b24h", "bombing", "L15", bombs=True)     # in formation with T (adjacent, same heading)
+    u = sq("U", "allies", "b24h", "bombing", "C13", bombs=True)
+    a = sq("A", "allies", "p47d", "escort", "K15")
+    b = sq("B", "allies", "p47d", "escort", "B15")
+    near_t = sq("C", "allies", "p47d", "escort", "H14")                # 3 squares from T, 5 from U
+    near_u = sq("D", "allies", "p47d", "escort", "F13")                # 3 squares from U, 5 from T
+    near_both = sq("E", "allies", "p47d", "escort", "G14")             # 4 from each: escorting neither
+    alone = state(t, u, a, b, near_t, near_u, near_both)
+    assert [e.id for e in escorts_going_home(alone, t)] == ["A", "C"]
+    v = sq("V", "allies", "b24h", "bombing", "N11", bombs=True)       # another formation, 3 squares from T
+    shared = sq("F", "allies", "p47d", "escort", "L13")                # near T and V: it goes on escorting V
+    assert [e.id for e in escorts_going_home(state(t, v, a, shared), t)] == ["A"]
+    assert bomber_formation(state(t, t2, u), t) == {"T", "S"}
+    assert escorts_going_home(state(t, t2, u, a, b), t) == []        # S is still in T's formation
+    side = replace(alone, options=(("escorts_home", "side"),))
+    assert escorts_going_home(side, t) == []                           # U is left
+    last = replace(state(t, a, b), options=(("escorts_home", "side"),))
+    assert [e.id for e in escorts_going_home(last, t)] == ["A", "B"]
+    assert escorts_going_home(alone, a) == []                          # a fighter escaping sends nobody home
+    assert dict((o.name, o.default) for o in RULESET.info.options)["escorts_home"] == "formation"
