@@ -52,6 +52,7 @@ from sqlmodel import col, delete, select
 
 from pbem.club.results import MIN_PHASES, Result, collect
 from pbem.services.deps import Deps
+from pbem.store.claim import claim_table
 from pbem.store.models import Game, NoticeMark, Player, Rating
 from pbem.store.times import aware
 
@@ -148,6 +149,7 @@ def update(deps: Deps) -> int:
     table = compute(inputs(deps)["results"])
     now = deps.clock()
     with deps.session() as s:
+        claim_table(s, "rating")  # two daemons refreshing at once: the second waits, then replaces
         s.exec(delete(Rating))
         count = 0
         for scope, rows in sorted(table.items()):

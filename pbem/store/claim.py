@@ -15,6 +15,12 @@ A game (its phase, its orders, its journal)
     Intake claims a game the same way (:func:`claim_game_for_intake`), once per batch and game, so
     two daemons cannot both make orders current; on SQLite the identity map serves repeat look-ups.
 
+A table rebuilt whole (the club's ratings)
+    :func:`claim_table` takes the table for one writer: on PostgreSQL ``LOCK TABLE … IN EXCLUSIVE MODE``
+    (readers go on; a second writer waits, then its delete sees what the first committed, so two daemons
+    replacing every row never insert the same key twice); on SQLite the IMMEDIATE transaction already is
+    one writer at a time.
+
 An outbox row
     :func:`claim_outbox` moves due rows to ``sending`` with a lease (``not_before`` = now + :data:`LEASE`)
     in a transaction that does nothing else, choosing them ``FOR UPDATE SKIP LOCKED``: on PostgreSQL
@@ -53,6 +59,12 @@ _INTERRUPTED = re.compile(r"^interrupted (\d+) time")
 
 class ClaimLost(Exception):
     """Another process wrote the same journal entry first, every time the work was tried."""
+
+
+def claim_table(s: Session, table: str) -> None:
+    """Hold ``table`` for this transaction's writes alone (see the module's docstring)."""
+    if s.get_bind().dialect.name == "postgresql":
+        s.connection().exec_driver_sql(f'LOCK TABLE "{table}" IN EXCLUSIVE MODE')
 
 
 def claim_game(s: Session, game_id: str) -> Game | None:

@@ -210,3 +210,29 @@ def test_the_daemon_keeps_ratings_current(season, member_keys, monkeypatch, club
     read.clear()
     tick(season)
     assert read == []
+
+
+def test_passes_storing_the_ratings_at_the_same_moment_all_finish(season):
+    """Two daemons (or a `pbem tick` beside the daemon) may replace the stored ratings at once: each takes the
+    table in turn (on PostgreSQL a second writer would otherwise insert keys the first just committed)."""
+    import threading
+
+    deps = season.deps
+    errors: list[BaseException] = []
+    start = threading.Barrier(4)
+
+    def store() -> None:
+        try:
+            start.wait()
+            R.update(deps)
+        except BaseException as exc:  # noqa: BLE001 - reported below, whatever it is
+            errors.append(exc)
+
+    for _ in range(3):
+        threads = [threading.Thread(target=store) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert errors == []
+    assert R.verify(deps) == []
