@@ -492,16 +492,16 @@ class Web:
         return self.page("ladder.html.j2", ladder=lad, rows=rows, challenges=challenges)
 
     def tournaments(self, request: Request) -> Response:
+        from pbem.club.tournament import plan
         from pbem.store.models import Tournament
 
         with self.deps.reader() as s:
             rows = s.exec(select(Tournament).order_by(col(Tournament.created_at).desc(), col(Tournament.name))).all()
             shown = []
             for t in rows:
-                schedule = json.loads(t.schedule_json)
-                players = {fp for rnd in schedule for pair in rnd for fp in pair}
+                _, players, total, _ = plan(t)  # round-robin or Swiss, as the tournament's own code reads it
                 shown.append({"name": t.name, "ruleset": t.ruleset, "scenario": t.scenario, "status": t.status,
-                              "round": min(t.round, len(schedule)), "rounds": len(schedule), "players": len(players)})
+                              "round": min(t.round, total), "rounds": total, "players": len(players)})
         return self.page("tournaments.html.j2", tournaments=shown)
 
     def tournament(self, request: Request) -> Response:
@@ -526,14 +526,14 @@ class Web:
             names = {fp: name_of(s, fp) for fp in fps}
         if t is None:
             return self.refuse(404, "No such tournament", "There is no tournament of that name here.")
-        schedule = json.loads(t.schedule_json)
+        total = T.plan(t)[2]
         rounds: dict[int, list[dict[str, Any]]] = {}
         for g in games:
             result = ("being played" if not g.done else f"{names[g.winner]} won" if g.winner else "a draw")
             rounds.setdefault(g.round, []).append({"game": g.game_id, "first": names[g.first],
                                                    "second": names[g.second], "result": result,
                                                    "archive": g.game_id in over})
-        return self.page("tournament.html.j2", t=t, rows=rows, rounds=sorted(rounds.items()), total=len(schedule))
+        return self.page("tournament.html.j2", t=t, rows=rows, rounds=sorted(rounds.items()), total=total)
 
     # ------------------------------------------------------------------ the GM
 

@@ -418,3 +418,21 @@ def test_a_tournament_page_shows_points_sonneborn_berger_and_rounds_with_archive
     assert 'href="/archive/autumn-r' not in page and "being played" in page  # no archive page for these
     assert "@players.test" not in page
     assert client.get("/tournaments/nope").status_code == 404
+
+
+def test_a_swiss_tournament_is_listed_with_its_rounds_to_come(web_server, client, clock):
+    """A Swiss tournament keeps its system, players and rounds, not a drawn list: the pages read it through the
+    tournament's own ``plan`` (round 1 of 2 drawn, three players)."""
+    from pbem.store.models import Tournament
+
+    _club_rows(web_server, clock)
+    schedule = {"system": "swiss", "rounds": 2, "players": ["SHA256:ann", "SHA256:bee", "SHA256:cid"],
+                "drawn": [[["SHA256:ann", "SHA256:bee"]]]}
+    with web_server.session() as s:
+        s.add(Tournament(name="winter", ruleset="duel", scenario="standard", schedule_json=json.dumps(schedule),
+                         round=1, created_at=clock.now))
+        s.commit()
+    listing = client.get("/tournaments/").text
+    assert 'href="/tournaments/winter"' in listing and "<td>1 of 2</td>" in listing and "<td>3</td>" in listing
+    r = client.get("/tournaments/winter")
+    assert r.status_code == 200 and "winter" in r.text
