@@ -26,7 +26,7 @@ from pbem.crypto import sshsig
 from pbem.notices import prefs as notice_prefs
 from pbem.services.records import ServerError, append_entry
 from pbem.services.wiring import Services
-from pbem.store.claim import claim_game
+from pbem.store.claim import claim_game, claim_table
 from pbem.store.models import Game, Player, Seat
 from pbem.store.times import iso
 
@@ -42,6 +42,11 @@ def sync(s: Session, now: datetime) -> int:
     known = set(s.exec(select(Player.fingerprint)).all())
     added = 0
     seats = s.exec(select(Seat).where(Seat.fingerprint != "").order_by(col(Seat.id))).all()
+    if all(seat.fingerprint in known for seat in seats):
+        return 0
+    # another daemon may be adding the same players: take the table, then read what it committed
+    claim_table(s, "player")
+    known = set(s.exec(select(Player.fingerprint)).all())
     for seat in seats:
         if seat.fingerprint in known:
             continue
