@@ -236,3 +236,36 @@ def test_passes_storing_the_ratings_at_the_same_moment_all_finish(season):
             t.join()
     assert errors == []
     assert R.verify(deps) == []
+
+
+def test_passes_adding_the_same_new_players_at_the_same_moment_all_finish(server, duel_game, keys, clock):
+    """Every daemon pass makes players of new seated keys: two passes that find the same new keys at once
+    must both finish, with one player per key (on PostgreSQL the second writer used to insert a key the first
+    had just committed)."""
+    import threading
+
+    from pbem.club.players import sync
+
+    errors: list[BaseException] = []
+    added: list[int] = []
+    start = threading.Barrier(4)
+
+    def add() -> None:
+        try:
+            with server.session() as s:
+                start.wait()
+                added.append(sync(s, clock()))
+                s.commit()
+        except BaseException as exc:  # noqa: BLE001 - reported below, whatever it is
+            errors.append(exc)
+
+    threads = [threading.Thread(target=add) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert sorted(added) == [0, 0, 0, 2]  # one pass added both seats' keys; the others found them there
+    with server.reader() as s:
+        assert sorted(p.fingerprint for p in s.exec(select(Player)).all()) == sorted(
+            fp(keys[seat]) for seat in ("east", "west"))
