@@ -124,6 +124,17 @@ class Place:
 
 
 @dataclass(frozen=True)
+class Markers:
+    """``VETERAN|GREEN|EXPERTE <sq>...``: where a player places his markers of that kind in the set-up [5.2.1]."""
+
+    kind: str   # VETERAN, GREEN or EXPERTE
+    squadrons: tuple[str, ...]
+
+    def text(self) -> str:
+        return " ".join((self.kind,) + self.squadrons)
+
+
+@dataclass(frozen=True)
 class Escape:
     """A broken squadron tries to escape in the Administrative Phase [11.0]."""
 
@@ -436,4 +447,4 @@ def load_order(data: Any) -> Any:
 _KINDS: dict[str, Any] = {k.__name__: k for k in (
     Tally, Command, Split, Drop, Move, Pursue, Plain, Vector, Escape, End, Rejoin, Break, Tactic, React, Priority,
     Arrive, Consent, Seek, Stack, Join, Return, Answer, Wings, If, Condition, Keep, PlaceBarrage, FlakFire, Attack,
-    Place)}
+    Place, Markers)}
