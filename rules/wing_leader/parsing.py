@@ -418,16 +418,16 @@ def _arrival_vector(args: Sequence[str], view: View, seat: str) -> Vector:
     """In a later turn's Setup Phase, an Intercept arriving that turn places its vector anywhere on the map
     [5.3.1]; others keep theirs until the Administrative Phase (9.2.4)."""
     state = position(view)
-    mine = placing.arriving_intercepts(state, view["turn"], side_of(seat))
-    sq = next((s for s in mine if s.id == args[0].upper() and owner(s) == seat), None)
+    named = state.find(args[0].upper())
+    wing = placing.wing_of_member(state, named) if named is not None else None
+    if wing is not None and owner(named) == seat:
+        raise IllegalOrderError(f"{named.id} flies in {wing['name']}: only its Wing Leader's squadron places a "
+                                "vector; the others keep formation on it", rule="9.5.3")
+    mine = [s for s in placing.arriving_intercepts(state, view["turn"], side_of(seat)) if owner(s) == seat]
+    sq = next((s for s in mine if s.id == args[0].upper()), None)
     if sq is None:
-        yours = ", ".join(s.id for s in mine if owner(s) == seat) or "none"
         raise IllegalOrderError(f"only an Intercept of yours arriving this turn places its vector in the Setup "
-                                f"Phase ({yours})", rule="5.3.1")
-    wing = placing.wing_of_member(state, sq)
-    if wing is not None:
-        raise IllegalOrderError(f"{sq.id} flies in {wing['name']}: only its Wing Leader's squadron places a vector; "
-                                "the others keep formation on it", rule="9.5.3")
+                                f"Phase ({', '.join(s.id for s in mine) or 'none'})", rule="5.3.1")
     return Vector(sq.id, movement.sky.name(_square(args[1], "5.3.1")))
 
 

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from .model import ENTERING, ON, Squadron, State, owner
+from .sky import on_map
 from .wings import leader_id, members, wing_formation, wings
 
 #: The quality and Experte markers a player places [5.2.1], as the order's verb names them.
@@ -106,10 +107,19 @@ def formation_problems(state: State, places: Sequence[tuple[str, tuple[int, int]
     return found
 
 
+def formation_squares(state: State, sq: Squadron) -> list[tuple[int, int]]:
+    """The squares a wing squadron may be set up on: its wing stays in formation with the Wing Leader's
+    squadron [5.3 step 6, 9.1] (on the map, next to or with a friendly squadron)."""
+    near = {(c + dc, a + da) for f in state.of_side(sq.side) if f.on_map and f.id != sq.id
+            for c, a in [f.at] for dc in (-1, 0, 1) for da in (-1, 0, 1)}
+    return [q for q in sorted(near) if on_map(q) and not formation_problems(state, [(sq.id, q)])]
+
+
 def arriving_intercepts(state: State, turn: int, side: str) -> list[Squadron]:
-    """The side's Intercepts set up this turn, whose vectors their owners place now [5.3.1]."""
+    """The side's Intercepts set up this turn, whose vectors their owners place now [5.3.1]; a wing's
+    squadrons other than its leader's place none (they keep formation on it, 9.5.3)."""
     return [s for s in state.of_side(side) if s.arrives == turn and s.mission == "intercept"
-            and s.status in (ENTERING, ON)]
+            and s.status in (ENTERING, ON) and wing_of_member(state, s) is None]
 
 
 def arrival_seats(state: State, turn: int, side: str) -> tuple[str, ...]:

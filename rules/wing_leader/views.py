@@ -11,7 +11,7 @@ from pbem.core.ruleset import Outcome, View
 from . import bomb_runs, dogfight, flak, fog, movement, placing, radio, reaction, seating, tally, unplayed, weapons
 from .model import ENTERING, SIDES, WAITING, Squadron, State, owner, shown_json, side_of
 from .parsing import ARRIVAL_STEPS, SETUP_STEPS, allowed_moves, answer_line, answer_usage, free_mover, plain_problem, position
-from .sky import HEADINGS, name, on_map
+from .sky import HEADINGS, name
 from .surface import surface_status
 from .tables import card, scenario, tables
 from .tally_phase import jammed_now
@@ -145,7 +145,7 @@ def order_form(v: View, seat: str) -> str:
         lines += _setup_lines(v, state, seat)
     for sq in state.of_seat(seat) if v["step"] not in SETUP_STEPS + ARRIVAL_STEPS else ():
         if not sq.on_map:
-            lines += _arrival_lines(sq) + _later_vector_lines(v, sq)
+            lines += _arrival_lines(sq) + _later_vector_lines(v, state, sq)
             continue
         lines.append(f"# {sq.id} {card(sq.model)['name']} at {name(sq.at)} heading {HEADINGS[sq.heading]}, "
                      f"{'alert' if sq.alert else 'unalert'} {sq.mission}" + (f", tallies {sq.tally}" if sq.tally else ""))
@@ -195,9 +195,11 @@ def _arrival_lines(sq: Squadron) -> list[str]:
     return [f"# {sq.id} {card(sq.model)['name']} arrives on turn {sq.arrives} {where}{alts} (5.3.1)"]
 
 
-def _later_vector_lines(v: View, sq: Squadron) -> list[str]:
-    """A later Intercept's vector, placed by its owner when it arrives when the players set up [5.3.1]."""
-    if v.get("setup") != "players" or sq.mission != "intercept" or sq.status != WAITING:
+def _later_vector_lines(v: View, state: State, sq: Squadron) -> list[str]:
+    """A later Intercept's vector, placed by its owner when it arrives when the players set up [5.3.1] (not a
+    wing's squadron other than its leader's, 9.5.3)."""
+    if v.get("setup") != "players" or sq.mission != "intercept" or sq.status != WAITING or \
+            placing.wing_of_member(state, sq) is not None:
         return []
     default = f"; else the scenario's {name(sq.vector)}" if sq.vector else ""
     return [f"#   its vector is placed in the Setup Phase of turn {sq.arrives}, when it arrives (VECTOR {sq.id} "
@@ -208,7 +210,7 @@ def _setup_lines(v: View, state: State, seat: str) -> list[str]:
     """The set-up windows [5.2.1, 5.3, 5.3.1]: what the seat may place now; silence keeps the scenario's."""
     if v["step"] in ARRIVAL_STEPS:
         return [line for sq in placing.arriving_intercepts(state, v["turn"], side_of(seat))
-                if owner(sq) == seat and placing.wing_of_member(state, sq) is None
+                if owner(sq) == seat
                 for line in (f"# {sq.id} {card(sq.model)['name']} arrives this turn: VECTOR {sq.id} <square> places "
                              f"its vector anywhere on the map (5.3.1); else {name(sq.vector) if sq.vector else 'none'}",)]
     lines = []
@@ -220,7 +222,7 @@ def _setup_lines(v: View, state: State, seat: str) -> list[str]:
                          f"{kind} <squadron>... places them on your {where} (5.2.1)")
     for sq in state.of_seat(seat):
         if not sq.on_map:
-            lines += _arrival_lines(sq) + _later_vector_lines(v, sq)
+            lines += _arrival_lines(sq) + _later_vector_lines(v, state, sq)
             continue
         lines.append(f"# {sq.id} {card(sq.model)['name']} at {name(sq.at)} heading {HEADINGS[sq.heading]}, {sq.mission}")
         lines += _placement_lines(state, sq)
@@ -238,11 +240,9 @@ def _placement_lines(state: State, sq: Squadron) -> list[str]:
         lines.append(f"#   PLACE {sq.id} <square>: within 3 squares of a bomber, the same heading, not ahead of the "
                      f"lead bomber nor more than one altitude below (step 5, 9.2.2); else {name(sq.at)}")
     if wing is not None:
-        near = sorted({(c + dc, a + da) for f in state.of_side(sq.side) if f.on_map and f.id != sq.id
-                       for c, a in [f.at] for dc in (-1, 0, 1) for da in (-1, 0, 1)})
-        legal = [name(q) for q in near if on_map(q) and not placing.formation_problems(state, [(sq.id, q)])]
+        legal = ", ".join(name(q) for q in placing.formation_squares(state, sq))
         lines.append(f"#   PLACE {sq.id} <square>: in formation with the Wing Leader's squadron of {wing['name']} "
-                     f"(step 6): {', '.join(legal)}; else {name(sq.at)}")
+                     f"(step 6): {legal}; else {name(sq.at)}")
     if not lines:
         lines.append("#   its square and heading are the order of battle's (steps 2-3)")
     return lines
@@ -308,6 +308,8 @@ def bot_orders(v: View, seat: str, dice: Dice) -> str:
                        + "\n" for a in v["asks"])
     lines: list[str] = []
     rolling: list[str] = []
+    if v["step"] in SETUP_STEPS + ARRIVAL_STEPS:
+        return "".join(f"{line}\n" for line in _bot_setup(v, seat, lambda n, why: dice.roll(n, why=why, seen_by=())))
     if v["step"] == "wings":   # sometimes claim a formation of the side (so bot games exercise the choice)
         ours = sorted(s["id"] for s in v["squadrons"] if s["side"] == v["side"])
         pick = dice.roll(len(ours) + 1, why="bot wings", seen_by=())
@@ -327,6 +329,36 @@ def bot_orders(v: View, seat: str, dice: Dice) -> str:
         if v.get("surfaces"):   # advanced rule 14 only: sometimes move a Barrage marker or aim flak
             lines += flak.bot_lines(position(v), side_of(seat), lambda n, why: dice.roll(n, why=why, seen_by=()))
     return "".join(f"{line}\n" for line in lines)
+
+
+def _bot_setup(v: View, seat: str, roll: Any) -> list[str]:
+    """Set-up choices now and then, so bot games exercise them [5.2.1, 5.3, 5.3.1]: one kind of marker
+    moved onto the last eligible squadrons, wing squadrons and Intercepts' vectors placed at random."""
+    state = position(v)
+    enemies = sorted((s for s in state.squadrons if s.side != side_of(seat) and s.on_map), key=lambda s: s.id)
+    if v["step"] in ARRIVAL_STEPS:
+        return [f"VECTOR {sq.id} {name(enemies[roll(len(enemies), 'bot vector') - 1].at)}"
+                for sq in placing.arriving_intercepts(state, v["turn"], side_of(seat))
+                if owner(sq) == seat and enemies and roll(2, "bot arrival vector") == 1]
+    lines = []
+    kind = ("VETERAN", "GREEN", "EXPERTE", "")[roll(4, "bot markers") - 1]
+    if kind and placing.markers_of(state, seat, kind):
+        other = {"VETERAN": "GREEN", "GREEN": "VETERAN", "EXPERTE": ""}[kind]
+        fit = [s.id for s in state.of_seat(seat) if not (other and placing.carries(s, other))
+               and (kind != "EXPERTE" or s.fighter)]
+        lines.append(" ".join([kind, *fit[-len(placing.markers_of(state, seat, kind)):]]))
+    placed = False   # one wing squadron a file: each square is checked with the others where they stand
+    for sq in state.of_seat(seat):
+        if not sq.on_map or roll(2, "bot set-up") == 2:
+            continue
+        if sq.mission != "escort" and placing.wing_of_member(state, sq) is not None:
+            squares = placing.formation_squares(state, sq)
+            if squares and not placed:
+                lines.append(f"PLACE {sq.id} {name(squares[roll(len(squares), 'bot wing square') - 1])}")
+                placed = True
+        elif sq.mission == "intercept" and placing.wing_of_member(state, sq) is None and enemies:
+            lines.append(f"VECTOR {sq.id} {name(enemies[roll(len(enemies), 'bot vector') - 1].at)}")
+    return lines
 
 
 def _bot_moves(v: View, seat: str, dice: Dice, rolling: list[str]) -> list[str]:
