@@ -321,8 +321,9 @@ def _place_markers(w: Work[Air], seat: str, given: Sequence[Markers]) -> None:
     for order in given:
         for sq in air.now().of_seat(seat):
             air.put(placing.with_markers(sq, order.kind, order.squadrons))
-        tell(w, f"{seat} places {order.kind.capitalize()} markers on {' '.join(order.squadrons)} (5.2.1)",
-             list(order.squadrons), kind="setup")
+        label = order.kind.capitalize()
+        what = f"{label} markers" if len(order.squadrons) > 1 else f"{'an' if label[0] in 'AEIOU' else 'a'} {label} marker"
+        tell(w, f"{seat} places {what} on {' '.join(order.squadrons)} (5.2.1)", list(order.squadrons), kind="setup")
 
 
 def arrivals_step(state: State, turn: int, first: bool) -> bool:
