@@ -308,7 +308,7 @@ def _set_up(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
                 continue
             if isinstance(order, Vector):
                 air.put(sq.move(vector=parse(order.square)))
-                tell(w, f"{sq.id} places its vector on {order.square} (5.3)", [sq.id], kind="setup")
+                w.say(f"{sq.id} places its vector on {order.square} (5.3)", to=own(w, sq.side), kind="setup")
             elif isinstance(order, Place):
                 air.put(sq.move(at=parse(order.square)))
                 tell(w, f"{sq.id} sets up in {order.square} (5.3)", [sq.id], kind="setup")

@@ -196,3 +196,16 @@ def test_under_fog_an_arrivals_vector_is_told_only_to_its_side():
 def test_other_scenarios_set_up_by_the_players_pass_the_kit_conformance_checks(scenario):
     from pbem.testing.conformance import check_ruleset
     assert check_ruleset(RULESET, scenario, SEED, options={"setup": "players"}, max_phases=30) > 6
+
+
+def test_under_fog_a_set_up_vector_is_told_only_to_its_side():
+    """Vectors are a side's ground control's business (the fog views hide them): the set-up says them to it alone,
+    even of a squadron the enemy sees (K set up next to the bombers)."""
+    from dataclasses import replace
+    state = _setup("raid", visibility="fog")
+    state = replace(state, squadrons=tuple(s.move(at=(5, 14)) if s.id == "K" else s for s in state.squadrons))
+    assert "K" in {s["id"] for s in RULESET.view(state, "allies")["squadrons"]}
+    checked, problems = check_body(RULESET, state, "axis", "VECTOR K H12")
+    assert problems == []
+    told = [e for e in RULESET.resolve(state, {"axis": checked.orders}, FixedDice([])).events if e.kind == "setup"]
+    assert [(e.text, e.visible_to) for e in told] == [("K places its vector on H12 (5.3)", frozenset({"axis"}))]
