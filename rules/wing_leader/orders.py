@@ -11,7 +11,8 @@ when the earlier cannot be carried out.  Standing orders: ``TACTIC <sq> SPEED|TU
 ``REACT <escort> YES|NO|SPLIT|ASK`` [10.4, 10.4.2], ``DOGFIGHT SEEK|DECLINE|ASK`` [10.8], ``LEADS <sq>...|ASK`` [10.2],
 ``HITS <enemy>...|ASK`` [10.2.2] and ``RETALLY <enemy>...|ASK`` [10.8.1]; before the first turn, a wing
 player's ``WINGS <sq>...`` [9.5]; a dogfight stack's move if the die gives
-it to this side: ``STACK <sq> STAY|<square>`` [10.8.2].
+it to this side: ``STACK <sq> STAY|<square>`` [10.8.2].  Set-up by the players (option ``setup = players``):
+``VETERAN|GREEN|EXPERTE <sq>...`` [5.2.1], ``PLACE <sq> <square>`` [5.3 steps 5-6], ``VECTOR`` [5.3 step 4, 5.3.1].
 """
 from __future__ import annotations
 
