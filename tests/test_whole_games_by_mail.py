@@ -21,6 +21,7 @@ GAMES = [
     ("wing_leader", "dogfight", {"cadence": "fast"}),
     ("wing_leader", "raid", {"visibility": "fog", "seats_per_side": 2}),  # fog and radar plots, two wings a side
     ("wing_leader", "jets", {"cadence": "single"}),  # advanced rule 13: drop tanks, bomber group, rockets, bounce
+    ("wing_leader", "raid", {"setup": "players"}),  # the players set up (5.2.1, 5.3) and place arrivals' vectors (5.3.1)
 ]
 
 

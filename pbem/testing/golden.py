@@ -86,7 +86,8 @@ VARIANTS: dict[str, tuple[Mapping[str, Any], ...]] = {
     "sky_ww2": ({"cadence": "turn"},),  # the window per turn and per decision of games started before
     "aa_miniatures": ({"visibility": "fog"}, {"cadence": "fast"}, {"cadence": "fast", "visibility": "fog"},
                       {"movement": "alternate"}, {"players_per_side": 2, "visibility": "fog"}),
-    "wing_leader": ({"cadence": "fast"}, {"cadence": "single"}, {"seats_per_side": 3}, {"visibility": "fog"}),
+    "wing_leader": ({"cadence": "fast"}, {"cadence": "single"}, {"seats_per_side": 3}, {"visibility": "fog"},
+                    {"setup": "players"}),  # the players set up: markers, wings, vectors and escorts, arrivals
 }
 
 

@@ -18,15 +18,15 @@ from pbem.core.scripts import Cursor
 from pbem.core.verbs import Order
 from pbem.core.work import EVERYONE, Work
 
-from . import air_combat, bomb_runs, combat, flak, seating, sequence
+from . import air_combat, bomb_runs, combat, flak, placing, seating, sequence
 from .admin import admin_order, administrative
 from .air import Air
-from .fog import dice_seen_by, tell, tell_order
+from .fog import dice_seen_by, own, tell, tell_order
 from .model import SIDES, State, enemy_of, side_of
 from .sky import name, parse
 from .tables import scenario
 from .moves import AskReaction, activate, keeping_formation, move_stack
-from .orders import Break, End, Escape, Place, PlaceBarrage, Rejoin, Vector, Wings, dump_order, load_order
+from .orders import Break, End, Escape, Markers, Place, PlaceBarrage, Rejoin, Vector, Wings, dump_order, load_order
 from .tally_phase import both_tallies, defender_tally, raider_tally
 
 
@@ -297,20 +297,57 @@ def setting_up(state: State, first: bool) -> str:
 
 
 def _set_up(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
-    """A side's set-up choices [5.3]: each Intercept's vector (step 4) and each escort's square (step 5);
-    what a player leaves unsaid stays as the scenario has it."""
+    """A side's set-up choices [5.3]: its markers (5.2.1), each Intercept's vector (step 4), each escort's
+    square (step 5) and each wing squadron's (step 6); what a player leaves unsaid stays as the scenario has it."""
     air = w.data
-    for given in orders.values():
+    for seat, given in orders.items():
+        _place_markers(w, seat, [o for o in given if isinstance(o, Markers)])
         for order in given:
             sq = air.squadrons.get(getattr(order, "sq", ""))
             if sq is None:
                 continue
             if isinstance(order, Vector):
                 air.put(sq.move(vector=parse(order.square)))
-                tell(w, f"{sq.id} places its vector on {order.square} (5.3)", [sq.id], kind="setup")
+                w.say(f"{sq.id} places its vector on {order.square} (5.3)", to=own(w, sq.side), kind="setup")
             elif isinstance(order, Place):
                 air.put(sq.move(at=parse(order.square)))
                 tell(w, f"{sq.id} sets up in {order.square} (5.3)", [sq.id], kind="setup")
+
+
+def _place_markers(w: Work[Air], seat: str, given: Sequence[Markers]) -> None:
+    """The seat's Veteran, Green and Experte markers where he placed them (a kind unsaid: the scenario's)
+    [5.2.1]; the Wing Displays are public (5.2), so everyone is told."""
+    air = w.data
+    for order in given:
+        for sq in air.now().of_seat(seat):
+            air.put(placing.with_markers(sq, order.kind, order.squadrons))
+        label = order.kind.capitalize()
+        what = f"{label} markers" if len(order.squadrons) > 1 else f"{'an' if label[0] in 'AEIOU' else 'a'} {label} marker"
+        tell(w, f"{seat} places {what} on {' '.join(order.squadrons)} (5.2.1)", list(order.squadrons), kind="setup")
+
+
+def arrivals_step(state: State, turn: int, first: bool) -> bool:
+    """Whether the Setup Phase of ``turn`` has a window for the side setting up first (or second): the
+    players set up and it has an Intercept arriving then [5.3.1]."""
+    return state.option("setup", "scenario") == "players" and \
+        bool(placing.arriving_intercepts(state, turn, setting_up(state, first)))
+
+
+def _arrival_vectors(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
+    """The vectors of this turn's arriving Intercepts, where their owners placed them (unsaid: the
+    scenario's) [5.3.1]; told to their own side only (its ground control's business)."""
+    air = w.data
+    for given in orders.values():
+        for order in given:
+            if isinstance(order, Vector) and order.sq in air.squadrons:
+                sq = air.squadron(order.sq)
+                air.put(sq.move(vector=parse(order.square)))
+                w.say(f"{sq.id} places its vector on {order.square} (5.3.1)", to=own(w, sq.side), kind="setup")
+
+
+def _after_first_arrivals(w: Work[Air]) -> str:
+    state = w.data.now()
+    return "arrivals_second" if arrivals_step(state, w.turn, False) else FIRST_STEP[state.option("cadence", "standard")]
 
 
 def _wings(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
@@ -327,7 +364,13 @@ def _after_wings(w: Work[Air]) -> str:
 
 
 def _next_after_movement(w: Work[Air]) -> str:
-    return OVER if w.data.over else FIRST_STEP[w.data.state.option("cadence", "standard")]
+    """The next turn's first window: its Setup Phase's when an Intercept arrives for players setting up
+    [5.3.1], else its Tally Phase's."""
+    if w.data.over:
+        return OVER
+    if arrivals_step(w.data.now(), w.turn, True):
+        return "arrivals_first"
+    return _after_first_arrivals(w)
 
 
 def seats(state: State) -> tuple[Seat, ...]:
@@ -355,6 +398,14 @@ STEPS: Steps[State, Air] = Steps([
     Step("setup_second", _set_up, next=_first_turn, who=lambda s: s.seats_of(setting_up(s, False)),
          title="the second side's set-up", prompt="Set-up [5.3]: the other side, having seen the first, places "
          "its vectors (VECTOR) and escorts (PLACE)"),
+    Step("arrivals_first", _arrival_vectors, next=_after_first_arrivals,
+         who=lambda s: placing.arrival_seats(s, s.turn, setting_up(s, True)),
+         title="the first side's arrivals", prompt="Setup Phase [5.3.1]: the side that set up first places the "
+         "vectors of its Intercepts arriving this turn (VECTOR)"),
+    Step("arrivals_second", _arrival_vectors, next=lambda w: FIRST_STEP[w.data.state.option("cadence", "standard")],
+         who=lambda s: placing.arrival_seats(s, s.turn, setting_up(s, False)),
+         title="the second side's arrivals", prompt="Setup Phase [5.3.1]: the other side places the vectors of its "
+         "Intercepts arriving this turn (VECTOR)"),
     Step("raider_tally", _raider_tally, next="defender_tally", who=lambda s: s.seats_of(s.raider),
          title="the Raider's tally rolls", prompt="Tally Phase [6.0, 7.2]: the Raider drops and rolls first"),
     Step("defender_tally", _defender_tally, next="movement", who=lambda s: s.seats_of(s.defender),

@@ -11,7 +11,8 @@ when the earlier cannot be carried out.  Standing orders: ``TACTIC <sq> SPEED|TU
 ``REACT <escort> YES|NO|SPLIT|ASK`` [10.4, 10.4.2], ``DOGFIGHT SEEK|DECLINE|ASK`` [10.8], ``LEADS <sq>...|ASK`` [10.2],
 ``HITS <enemy>...|ASK`` [10.2.2] and ``RETALLY <enemy>...|ASK`` [10.8.1]; before the first turn, a wing
 player's ``WINGS <sq>...`` [9.5]; a dogfight stack's move if the die gives
-it to this side: ``STACK <sq> STAY|<square>`` [10.8.2].
+it to this side: ``STACK <sq> STAY|<square>`` [10.8.2].  Set-up by the players (option ``setup = players``):
+``VETERAN|GREEN|EXPERTE <sq>...`` [5.2.1], ``PLACE <sq> <square>`` [5.3 steps 5-6], ``VECTOR`` [5.3 step 4, 5.3.1].
 """
 from __future__ import annotations
 
@@ -121,6 +122,17 @@ class Place:
 
     def text(self) -> str:
         return f"PLACE {self.sq} {self.square}"
+
+
+@dataclass(frozen=True)
+class Markers:
+    """``VETERAN|GREEN|EXPERTE <sq>...``: where a player places his markers of that kind in the set-up [5.2.1]."""
+
+    kind: str   # VETERAN, GREEN or EXPERTE
+    squadrons: tuple[str, ...]
+
+    def text(self) -> str:
+        return " ".join((self.kind,) + self.squadrons)
 
 
 @dataclass(frozen=True)
@@ -436,4 +448,4 @@ def load_order(data: Any) -> Any:
 _KINDS: dict[str, Any] = {k.__name__: k for k in (
     Tally, Command, Split, Drop, Move, Pursue, Plain, Vector, Escape, End, Rejoin, Break, Tactic, React, Priority,
     Arrive, Consent, Seek, Stack, Join, Return, Answer, Wings, If, Condition, Keep, PlaceBarrage, FlakFire, Attack,
-    Place)}
+    Place, Markers)}

@@ -15,11 +15,12 @@ from pbem.core.scripts import ConditionKind, Conditions, If, scripted
 from pbem.core.standing import parse_cancel
 from pbem.core.verbs import Order, Verb, VerbTable, arity, one_of
 
-from . import bomb_runs, dogfight, flak, missions, movement, radio, sky, split, tally, weapons, wings
+from . import bomb_runs, dogfight, flak, missions, movement, placing, radio, sky, split, tally, weapons, wings
 from .model import Squadron, State, max_losses, owner, side_of
 from .surface import Barrage, Surface
 from .tables import scenario
-from .orders import (Answer, Arrive, Attack, Break, Command, Consent, Drop, End, Escape, Evade, Fire, FlakFire, Join, Keep, Move,
+from .orders import (Answer, Arrive, Attack, Break, Command, Consent, Drop, End, Escape, Evade, Fire, FlakFire, Join, Keep,
+                     Markers, Move,
                      Place, PlaceBarrage, Plain, Priority, Pursue, React, Rejoin, Return, Seek, Split, Stack, Tactic, Tally, Vector,
                      Wings)
 
@@ -27,6 +28,8 @@ from .orders import (Answer, Arrive, Attack, Break, Command, Consent, Drop, End,
 TALLY_STEPS = ("raider_tally", "defender_tally", "tallies")
 #: The set-up windows of option ``setup = players`` [5.3]: the side that sets up first, then the other.
 SETUP_STEPS = ("setup_first", "setup_second")
+#: The Setup Phase windows of a later turn under ``setup = players`` [5.3.1]: arriving Intercepts' vectors.
+ARRIVAL_STEPS = ("arrivals_first", "arrivals_second")
 
 
 def position(view: View) -> State:
@@ -57,8 +60,12 @@ def _own(view: View, seat: str, sid: str, rule: str) -> Squadron:
 
 def _window(view: View, tally_window: bool) -> None:
     if view["step"] in SETUP_STEPS:
-        raise IllegalOrderError("the sides are setting up: only VECTOR (an Intercept's vector) and PLACE (an "
-                                "escort's square) now; the first Tally Phase comes next", rule="5.3")
+        raise IllegalOrderError("the sides are setting up: only VECTOR (an Intercept's vector), PLACE (an "
+                                "escort's or a wing squadron's square) and VETERAN, GREEN, EXPERTE (markers) now; "
+                                "the first Tally Phase comes next", rule="5.3")
+    if view["step"] in ARRIVAL_STEPS:
+        raise IllegalOrderError("the Setup Phase: only VECTOR for an Intercept arriving this turn now; the Tally "
+                                "Phase comes next", rule="5.3.1")
     if view["step"] == "wings":
         raise IllegalOrderError("the players are choosing their wings (WINGS); the first Tally Phase comes next",
                                 rule="6.0")
@@ -345,6 +352,8 @@ def parse_vector(args: Sequence[str], view: View, seat: str) -> Vector:
     arity(args, 2, "VECTOR <squadron> <square>", rule="9.2.4")
     if view["step"] in SETUP_STEPS:
         return _setup_vector(args, view, seat)
+    if view["step"] in ARRIVAL_STEPS:
+        return _arrival_vector(args, view, seat)
     _window(view, False)
     sq = _own(view, seat, args[0], "9.2.4")
     state = position(view)
@@ -375,25 +384,83 @@ def _setup_vector(args: Sequence[str], view: View, seat: str) -> Vector:
         raise IllegalOrderError(f"only an Intercept squadron places a vector in the set-up; {sq.id} is on "
                                 f"{sq.mission}" + (" (a CAP places none, 9.2.4.1)" if sq.mission == "cap" else ""),
                                 rule="5.3")
+    wing = placing.wing_of_member(position(view), sq)
+    if wing is not None:
+        raise IllegalOrderError(f"{sq.id} flies in {wing['name']}: only its Wing Leader's squadron places a vector; "
+                                "the others keep formation on it", rule="9.5.3")
     return Vector(sq.id, movement.sky.name(_square(args[1], "5.3")))
 
 
 def parse_place(args: Sequence[str], view: View, seat: str) -> Place:
-    """``PLACE <escort> <square>`` in the set-up: within 3 squares of a bomber of its side with the same heading,
-    not ahead of the lead bomber nor more than one altitude below the lowest [5.3 step 5, 9.2.2]."""
-    arity(args, 2, "PLACE <escort> <square>", rule="5.3")
+    """``PLACE <squadron> <square>`` in the set-up: an escort within 3 squares of a bomber of its side with the
+    same heading, not ahead of the lead bomber nor more than one altitude below the lowest [5.3 step 5, 9.2.2];
+    a wing squadron other than the Wing Leader's in formation with it (checked on the whole file, step 6)."""
+    arity(args, 2, "PLACE <squadron> <square>", rule="5.3")
     if view["step"] not in SETUP_STEPS:
-        raise IllegalOrderError("an escort's square is chosen only in the set-up (option setup = players)", rule="5.3")
+        raise IllegalOrderError("an escort's or a wing squadron's square is chosen only in the set-up "
+                                "(option setup = players)", rule="5.3")
     sq = _own(view, seat, args[0], "5.3")
-    if sq.mission != "escort" or not sq.on_map:
-        raise IllegalOrderError(f"{sq.id} is not an escort set up on the map", rule="5.3")
     square = _square(args[1], "5.3")
     state = position(view)
+    if sq.mission != "escort":
+        if placing.wing_of_member(state, sq) is None:
+            raise IllegalOrderError(f"{sq.id} is not an escort (step 5) nor a wing squadron other than its Wing "
+                                    "Leader's (step 6): its square is the order of battle's (step 2)", rule="5.3")
+        return Place(sq.id, movement.sky.name(square))
     bombers = [b for b in state.squadrons if b.side == sq.side and b.on_map and not b.fighter]
     why = missions.escort_setup_problem(sq.move(at=square), bombers)
     if why:
         raise IllegalOrderError(why, rule="9.2.2")
     return Place(sq.id, movement.sky.name(square))
+
+
+def _arrival_vector(args: Sequence[str], view: View, seat: str) -> Vector:
+    """In a later turn's Setup Phase, an Intercept arriving that turn places its vector anywhere on the map
+    [5.3.1]; others keep theirs until the Administrative Phase (9.2.4)."""
+    state = position(view)
+    named = state.find(args[0].upper())
+    wing = placing.wing_of_member(state, named) if named is not None else None
+    if wing is not None and owner(named) == seat:
+        raise IllegalOrderError(f"{named.id} flies in {wing['name']}: only its Wing Leader's squadron places a "
+                                "vector; the others keep formation on it", rule="9.5.3")
+    mine = [s for s in placing.arriving_intercepts(state, view["turn"], side_of(seat)) if owner(s) == seat]
+    sq = next((s for s in mine if s.id == args[0].upper()), None)
+    if sq is None:
+        raise IllegalOrderError(f"only an Intercept of yours arriving this turn places its vector in the Setup "
+                                f"Phase ({', '.join(s.id for s in mine) or 'none'})", rule="5.3.1")
+    return Vector(sq.id, movement.sky.name(_square(args[1], "5.3.1")))
+
+
+def parse_markers(kind: str) -> Any:
+    """``VETERAN|GREEN|EXPERTE <squadron>...``: where the player places his markers of that kind [5.2.1]."""
+    def parse(args: Sequence[str], view: View, seat: str) -> Markers:
+        if view["step"] not in SETUP_STEPS:
+            raise IllegalOrderError(f"{kind} markers are placed only in the set-up (option setup = players)",
+                                    rule="5.2.1")
+        ids = tuple(a.upper() for a in args)
+        why = placing.marker_problem(position(view), seat, kind, ids)
+        if why:
+            raise IllegalOrderError(why, rule="5.2.1")
+        return Markers(kind, ids)
+    return parse
+
+
+def _setup_file(parsed: Sequence[tuple[OrderLine, Order]], state: State, seat: str) -> list[OrderProblem]:
+    """A set-up file as a whole: no squadron with both a Veteran and a Green marker [5.2.1]; every wing
+    still in formation with its Wing Leader's squadron after the file's placements [5.3 step 6]."""
+    problems = []
+    placed = {o.kind: o.squadrons for _, o in parsed if isinstance(o, Markers)}
+    clash = placing.quality_clash(state, seat, placed)
+    marker_lines = [line for line, o in parsed if isinstance(o, Markers) and o.kind in ("VETERAN", "GREEN")]
+    if clash and marker_lines:
+        problems.append(IllegalOrderError(clash, rule="5.2.1").problem(marker_lines[-1].line_no, marker_lines[-1].text))
+    places = [(line, o) for line, o in parsed if isinstance(o, Place)]
+    broken = placing.formation_problems(state, [(o.sq, movement.sky.parse(o.square)) for _, o in places])
+    for sid, why in broken.items():
+        line = next(line for line, o in reversed(places) if o.sq == sid) if any(o.sq == sid for _, o in places) \
+            else places[-1][0]
+        problems.append(IllegalOrderError(why, rule="5.3").problem(line.line_no, line.text))
+    return problems
 
 
 def parse_escape(args: Sequence[str], view: View, seat: str) -> Escape:
@@ -643,7 +710,9 @@ VERBS = scripted(VerbTable([
     Verb("RETURN", parse_return, "RETURN <squadron> <square> [DIVE]", "9.2.2"),
     Verb("JETTISON", parse_plain("JETTISON", "9.2.1.1"), "JETTISON <squadron>", "9.2.1.1"),
     Verb("VECTOR", parse_vector, "VECTOR <squadron> <square>", "9.2.4"),
-    Verb("PLACE", parse_place, "PLACE <escort> <square> (set-up, option setup = players)", "5.3"),
+    Verb("PLACE", parse_place, "PLACE <escort or wing squadron> <square> (set-up, option setup = players)", "5.3"),
+    *(Verb(k, parse_markers(k), f"{k} <squadron> ... (set-up, option setup = players: where your {k.capitalize()} "
+           "markers go)", "5.2.1") for k in placing.MARKERS),
     Verb("ESCAPE", parse_escape, "ESCAPE <squadron>", "11.0"),
     Verb("BREAK", parse_break, "BREAK <squadron>", "10.7.1"),
     Verb("ESCORT", parse_rejoin, "ESCORT <squadron>", "9.2.2"),
@@ -716,6 +785,8 @@ def whole(parsed: Sequence[tuple[OrderLine, Order]], view: View, seat: str) -> l
     or under jamming [9.5.4.1]."""
     problems, rolled, dropped = [], set(), set()
     state = position(view)
+    if view["step"] in SETUP_STEPS:
+        return _setup_file(parsed, state, seat)
     problems += _order_limits(parsed, state) + _wing_rolls(parsed, state)
     for line, order in parsed:
         if isinstance(order, Drop):

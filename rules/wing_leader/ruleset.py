@@ -114,8 +114,10 @@ INFO = RulesetInfo(
                     "is left (side)", ("formation", "side")),
              Option("setup", "scenario", "5.3: the scenario places everything, vectors and escorts included "
                     "(scenario), or, before the first turn, the side the scenario names sets up first and the other "
-                    "after it: each Intercept's vector anywhere on the map and each escort's square within the escort "
-                    "rules (players)", ("scenario", "players"))),
+                    "after it: the Veteran, Green and Experte markers (5.2.1), each Intercept's vector anywhere on the "
+                    "map, each escort's square within the escort rules and each wing squadron's in formation with its "
+                    "Wing Leader's; a later Intercept's vector in its arrival's Setup Phase (5.3.1) (players)",
+                    ("scenario", "players"))),
     rulebook="Wing Leader rules v2 (Russian translation), seeds/000_081fe1e0bed44cb6.txt")
 
 RULESET = Assembled(info=INFO, steps=STEPS, setup=setup, view=view, order_form=order_form,

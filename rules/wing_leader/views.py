@@ -8,9 +8,9 @@ from pbem.core.defaults import to_json
 from pbem.core.dice import Dice
 from pbem.core.ruleset import Outcome, View
 
-from . import bomb_runs, dogfight, flak, fog, movement, radio, reaction, seating, tally, unplayed, weapons
+from . import bomb_runs, dogfight, flak, fog, movement, placing, radio, reaction, seating, tally, unplayed, weapons
 from .model import ENTERING, SIDES, WAITING, Squadron, State, owner, shown_json, side_of
-from .parsing import allowed_moves, answer_line, answer_usage, free_mover, plain_problem, position
+from .parsing import ARRIVAL_STEPS, SETUP_STEPS, allowed_moves, answer_line, answer_usage, free_mover, plain_problem, position
 from .sky import HEADINGS, name
 from .surface import surface_status
 from .tables import card, scenario, tables
@@ -19,7 +19,9 @@ from .victory import points
 
 STEP_TITLES = {"raider_tally": "Raider's Tally Phase", "defender_tally": "Defender's Tally Phase",
                "tallies": "Tally Phase (both sides)", "turn": "Tally and Movement Phases",
-               "movement": "Movement Phase", "wings": "choice of wings", "over": "end of the game"}
+               "movement": "Movement Phase", "wings": "choice of wings", "over": "end of the game",
+               "setup_first": "set-up, the side setting up first", "setup_second": "set-up, the other side",
+               "arrivals_first": "Setup Phase, the side that set up first", "arrivals_second": "Setup Phase, the other side"}
 
 
 #: What stands where no standing order says otherwise [10.4, 10.5, 10.8, 11.0].
@@ -55,6 +57,8 @@ def view(state: State, seat: str) -> dict[str, Any]:
         out["surface_status"] = [surface_status(u) for u in state.surfaces]
         live = {g.label for g in flak.guns(state)}   # a suppressed unit's marker is gone with its fire [14.1.2]
         out["barrages"] = [to_json(b) for b in state.barrages if b.unit in live]
+    if state.option("setup", "scenario") == "players":   # only then, so that other views stay as they were
+        out["setup"] = "players"
     if fog.fogged(state):   # only under fog, so that open views stay as they were
         out.update(fog=True, last_known=fog.last_known(state, side), radar=fog.plots(state, side))
     return out
@@ -137,9 +141,11 @@ def order_form(v: View, seat: str) -> str:
     if tally_step and not _my_tally_window(state, seat):
         lines.append("# The other side rolls its tallies now; yours come in the next window (6.0). Standing "
                      "orders (TACTIC, REACT, DOGFIGHT, LEADS, HITS, CONSENT, ARRIVE) may be sent.")
-    for sq in state.of_seat(seat):
+    if v["step"] in SETUP_STEPS + ARRIVAL_STEPS:
+        lines += _setup_lines(v, state, seat)
+    for sq in state.of_seat(seat) if v["step"] not in SETUP_STEPS + ARRIVAL_STEPS else ():
         if not sq.on_map:
-            lines += _arrival_lines(sq)
+            lines += _arrival_lines(sq) + _later_vector_lines(v, state, sq)
             continue
         lines.append(f"# {sq.id} {card(sq.model)['name']} at {name(sq.at)} heading {HEADINGS[sq.heading]}, "
                      f"{'alert' if sq.alert else 'unalert'} {sq.mission}" + (f", tallies {sq.tally}" if sq.tally else ""))
@@ -187,6 +193,59 @@ def _arrival_lines(sq: Squadron) -> list[str]:
     alts = f" at altitude {' or '.join(map(str, sq.altitudes))} (ARRIVE {sq.id} <altitude>; else {sq.altitudes[0]})" \
         if sq.altitudes else ""
     return [f"# {sq.id} {card(sq.model)['name']} arrives on turn {sq.arrives} {where}{alts} (5.3.1)"]
+
+
+def _later_vector_lines(v: View, state: State, sq: Squadron) -> list[str]:
+    """A later Intercept's vector, placed by its owner when it arrives when the players set up [5.3.1] (not a
+    wing's squadron other than its leader's, 9.5.3)."""
+    if v.get("setup") != "players" or sq.mission != "intercept" or sq.status != WAITING or \
+            placing.wing_of_member(state, sq) is not None:
+        return []
+    default = f"; else the scenario's {name(sq.vector)}" if sq.vector else ""
+    return [f"#   its vector is placed in the Setup Phase of turn {sq.arrives}, when it arrives (VECTOR {sq.id} "
+            f"<square>, 5.3.1){default}"]
+
+
+def _setup_lines(v: View, state: State, seat: str) -> list[str]:
+    """The set-up windows [5.2.1, 5.3, 5.3.1]: what the seat may place now; silence keeps the scenario's."""
+    if v["step"] in ARRIVAL_STEPS:
+        return [line for sq in placing.arriving_intercepts(state, v["turn"], side_of(seat))
+                if owner(sq) == seat
+                for line in (f"# {sq.id} {card(sq.model)['name']} arrives this turn: VECTOR {sq.id} <square> places "
+                             f"its vector anywhere on the map (5.3.1); else {name(sq.vector) if sq.vector else 'none'}",)]
+    lines = []
+    for kind in placing.MARKERS:
+        now = placing.markers_of(state, seat, kind)
+        if now:
+            where = "fighter squadrons" if kind == "EXPERTE" else "squadrons, at most one Veteran or Green each"
+            lines.append(f"# {len(now)} {kind.capitalize()} marker{'s' if len(now) > 1 else ''}, now on {' '.join(now)}: "
+                         f"{kind} <squadron>... places them on your {where} (5.2.1)")
+    for sq in state.of_seat(seat):
+        if not sq.on_map:
+            lines += _arrival_lines(sq) + _later_vector_lines(v, state, sq)
+            continue
+        lines.append(f"# {sq.id} {card(sq.model)['name']} at {name(sq.at)} heading {HEADINGS[sq.heading]}, {sq.mission}")
+        lines += _placement_lines(state, sq)
+    return lines
+
+
+def _placement_lines(state: State, sq: Squadron) -> list[str]:
+    """What a squadron on the map may be given in the set-up [5.3 steps 4-6]."""
+    lines = []
+    wing = placing.wing_of_member(state, sq)
+    if sq.mission == "intercept" and wing is None:   # a wing's others keep formation on its leader [9.5.3]
+        lines.append(f"#   VECTOR {sq.id} <square>: its vector anywhere on the map (step 4); else "
+                     f"{name(sq.vector) if sq.vector else 'none'}")
+    if sq.mission == "escort":
+        lines.append(f"#   PLACE {sq.id} <square>: within 3 squares of a bomber, the same heading, not ahead of the "
+                     f"lead bomber nor more than one altitude below (step 5, 9.2.2); else {name(sq.at)}")
+    if wing is not None:
+        legal = ", ".join(name(q) for q in placing.formation_squares(state, sq))
+        lines.append(f"#   PLACE {sq.id} <square>: in formation with the Wing Leader's squadron of {wing['name']} "
+                     f"(step 6): {legal}; else {name(sq.at)}")
+    if not lines:
+        lines.append("#   its square and heading are the order of battle's (steps 2-3)")
+    return lines
 
 
 def _tally_lines(v: View, state: State, sq: Squadron) -> list[str]:
@@ -249,6 +308,8 @@ def bot_orders(v: View, seat: str, dice: Dice) -> str:
                        + "\n" for a in v["asks"])
     lines: list[str] = []
     rolling: list[str] = []
+    if v["step"] in SETUP_STEPS + ARRIVAL_STEPS:
+        return "".join(f"{line}\n" for line in _bot_setup(v, seat, lambda n, why: dice.roll(n, why=why, seen_by=())))
     if v["step"] == "wings":   # sometimes claim a formation of the side (so bot games exercise the choice)
         ours = sorted(s["id"] for s in v["squadrons"] if s["side"] == v["side"])
         pick = dice.roll(len(ours) + 1, why="bot wings", seen_by=())
@@ -268,6 +329,36 @@ def bot_orders(v: View, seat: str, dice: Dice) -> str:
         if v.get("surfaces"):   # advanced rule 14 only: sometimes move a Barrage marker or aim flak
             lines += flak.bot_lines(position(v), side_of(seat), lambda n, why: dice.roll(n, why=why, seen_by=()))
     return "".join(f"{line}\n" for line in lines)
+
+
+def _bot_setup(v: View, seat: str, roll: Any) -> list[str]:
+    """Set-up choices now and then, so bot games exercise them [5.2.1, 5.3, 5.3.1]: one kind of marker
+    moved onto the last eligible squadrons, wing squadrons and Intercepts' vectors placed at random."""
+    state = position(v)
+    enemies = sorted((s for s in state.squadrons if s.side != side_of(seat) and s.on_map), key=lambda s: s.id)
+    if v["step"] in ARRIVAL_STEPS:
+        return [f"VECTOR {sq.id} {name(enemies[roll(len(enemies), 'bot vector') - 1].at)}"
+                for sq in placing.arriving_intercepts(state, v["turn"], side_of(seat))
+                if owner(sq) == seat and enemies and roll(2, "bot arrival vector") == 1]
+    lines = []
+    kind = ("VETERAN", "GREEN", "EXPERTE", "")[roll(4, "bot markers") - 1]
+    if kind and placing.markers_of(state, seat, kind):
+        other = {"VETERAN": "GREEN", "GREEN": "VETERAN", "EXPERTE": ""}[kind]
+        fit = [s.id for s in state.of_seat(seat) if not (other and placing.carries(s, other))
+               and (kind != "EXPERTE" or s.fighter)]
+        lines.append(" ".join([kind, *fit[-len(placing.markers_of(state, seat, kind)):]]))
+    placed = False   # one wing squadron a file: each square is checked with the others where they stand
+    for sq in state.of_seat(seat):
+        if not sq.on_map or roll(2, "bot set-up") == 2:
+            continue
+        if sq.mission != "escort" and placing.wing_of_member(state, sq) is not None:
+            squares = placing.formation_squares(state, sq)
+            if squares and not placed:
+                lines.append(f"PLACE {sq.id} {name(squares[roll(len(squares), 'bot wing square') - 1])}")
+                placed = True
+        elif sq.mission == "intercept" and placing.wing_of_member(state, sq) is None and enemies:
+            lines.append(f"VECTOR {sq.id} {name(enemies[roll(len(enemies), 'bot vector') - 1].at)}")
+    return lines
 
 
 def _bot_moves(v: View, seat: str, dice: Dice, rolling: list[str]) -> list[str]:
