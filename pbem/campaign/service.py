@@ -8,14 +8,13 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from sqlmodel import select
 
 from pbem.club.results import JournalError, entries as game_entries
 from pbem.core.errors import PbemError
-from pbem.core.orders import canonical, parse_order_file
+from pbem.core.orders import parse_order_file
 from pbem.crypto import sshsig
 from pbem.journal import GENESIS, dumps
 from pbem.store.models import Campaign, Game, Seat
@@ -24,25 +23,15 @@ from . import admin, chain, definition, record
 from .carry import after_game, final, rosters
 from .definition import Definition
 from .levels import levels
+from .signed import signature_problem, split_signed
 from .standing import Standing, carried, gm_edit, initial
+from .verify import CampaignReplay, replay_campaign
 
 ID_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789-"
 
 
 class CampaignError(PbemError):
     """A campaign command that cannot be done; the message says why and what can."""
-
-
-@dataclass
-class CampaignReplay:
-    campaign: str
-    games: list[str] = field(default_factory=list)
-    entries: int = 0
-    problems: list[str] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        return not self.problems
 
 
 class Campaigns:
@@ -234,7 +223,7 @@ class Campaigns:
 
     def submit(self, cid: str, signed: str) -> tuple[bool, str]:
         """A side's signed administrative orders: (accepted, the answer for the player)."""
-        body, sig = _split_signed(signed)
+        body, sig = split_signed(signed)
         parsed, problems = parse_order_file(body)
         if parsed is None:
             return False, "refused: " + "; ".join(p.message for p in problems)
@@ -253,7 +242,7 @@ class Campaigns:
             if parsed.phase != "admin" or parsed.header.get("Turn") != str(st["index"]):
                 return False, f"refused: the header must say Turn: {st['index']} and Phase: admin (the step " \
                               f"after game {st['index']}); a form from another step cannot be replayed"
-            why = _signature_problem(sig, parsed.text, players[seat]["fingerprint"])
+            why = signature_problem(sig, parsed.text, players[seat]["fingerprint"])
             if why:
                 return False, f"refused: {why}"
             digest = hashlib.sha256(parsed.text.encode()).hexdigest()
@@ -289,22 +278,5 @@ class Campaigns:
         return f"edited side {side}: {' '.join(words)} (every side will see it in the next game's sitreps)"
 
     def replay(self, cid: str) -> CampaignReplay:
-        from .verify import replay_campaign
+        """Every game and every carry-over of the campaign checked again (see :mod:`.verify`)."""
         return replay_campaign(self, cid)
-
-
-def _split_signed(text: str) -> tuple[str, str]:
-    at = text.find(sshsig.BEGIN)
-    return (text, "") if at < 0 else (text[:at], text[at:])
-
-
-def _signature_problem(sig: str, text: str, fingerprint: str) -> str:
-    if not sig:
-        return "the orders are not signed (sign them with `pbem sign` and put the signature after them)"
-    try:
-        key = sshsig.verify(sig, canonical(text).encode())
-    except sshsig.SignatureError as exc:
-        return str(exc)
-    if key.fingerprint != fingerprint:
-        return f"signed by {key.fingerprint}, not by this seat's player"
-    return ""

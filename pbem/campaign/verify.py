@@ -10,9 +10,11 @@ accepted; ``gm`` edits apply again.  The folded standing must be the stored one.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.club.results import JournalError, entries as game_entries
+from pbem.core.orders import parse_order_file
 from pbem.crypto import sshsig
 from pbem.journal import GENESIS
 from pbem.replay import replay
@@ -20,11 +22,24 @@ from pbem.store.models import Game
 
 from . import admin, chain, definition, record
 from .carry import after_game, final
+from .signed import signature_problem
 from .standing import carried, gm_edit, initial
 
 
-def replay_campaign(service: Any, cid: str) -> Any:
-    from .service import CampaignReplay, _signature_problem
+@dataclass
+class CampaignReplay:
+    campaign: str
+    games: list[str] = field(default_factory=list)
+    entries: int = 0
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def replay_campaign(service: Any, cid: str) -> CampaignReplay:
+    """``service`` is the :class:`~pbem.campaign.service.Campaigns` whose record is checked."""
     report = CampaignReplay(cid)
     deps = service.deps
     server_key = sshsig.public_key_of(deps.key)
@@ -66,10 +81,9 @@ def replay_campaign(service: Any, cid: str) -> Any:
                 st = after_game(st, defn, p["game"], p["rosters"], p["levels"], p["outcome"])
                 prev_game = p["game"]
             elif row.kind == "orders":
-                why = _signature_problem(p["signature"], p["text"], players.get(p["seat"], {}).get("fingerprint", ""))
+                why = signature_problem(p["signature"], p["text"], players.get(p["seat"], {}).get("fingerprint", ""))
                 if why:
                     report.problems.append(f"{where}: {why}")
-                from pbem.core.orders import parse_order_file
                 parsed, _ = parse_order_file(p["text"])
                 st, problems = admin.check(st, defn, p["side"], parsed.lines if parsed else ())
                 report.problems += [f"{where}: line {x.line_no} would be refused: {x.message}" for x in problems]
