@@ -174,3 +174,41 @@ def tamper_and_check(srv, camp):
     assert any("the levels recorded differs from game raid-1's journal" in p for p in problems), problems
     with srv.reader() as s:
         assert s.exec(select(CampaignEntry).where(CampaignEntry.kind == "gm")).first() is not None
+
+
+def test_the_chase_carries_damage_and_fuel_through_three_games(srv):
+    keys = {s: sshsig.generate_private_key() for s in ("german", "allied")}
+    camp = Campaigns(srv)
+    camp.new("chase", "bismarck/chase", players(keys, {"german": "german", "allied": "allied"}),
+             settings={"max_missing": 99})
+    played = []
+    while len(played) < 3:
+        game = camp.status("chase")["game"]
+        play_game(srv, game, keys)
+        played.append(game)
+        assert "administrative step is open" in camp.advance("chase") or len(played) >= 3
+        st = camp.status("chase")
+        if st["status"] == "over":
+            break
+        german = {u["name"]: u for u in st["sides"]["german"]["units"]}
+        assert "bismarck" in german or "tirpitz" in german
+        camp.advance("chase")
+        new = camp.status("chase")["game"]
+        state, setup = first_state(srv, new)
+        ships = {x["id"]: x for x in state["ships"]}
+        for name, u in german.items():
+            if u["status"] in ("fit", "damaged") and u["detail"] and name in ships:
+                x = ships[name]  # what the last game left is where this one starts
+                assert (x["hits"], x["hull"]) == (u["detail"]["hits"], u["detail"]["hull"])
+                if x["fuel_max"]:
+                    assert x["fuel"] == min(u["detail"]["fuel"], x["fuel_max"])
+            elif u["status"] == "lost":
+                assert name not in ships
+        expected = "tirpitz-sortie" if st["games"][0]["levels"]["german"] == "major_defeat" else "dash"
+        if len(played) == 1:
+            assert st["slot"] == expected
+        text = srv.sitrep(new, "allied").text
+        assert "CAMPAIGN — The chase of the Bismarck" in text and "bismarck (" not in campaign_block(text)
+    assert len(played) == 3
+    report = camp.replay("chase")
+    assert report.ok, report.problems
