@@ -91,8 +91,9 @@ def build_sitrep(ruleset: Ruleset, game: Game, seat: Mapping[str, Any], state: A
             "outcome": ({"winner": outcome.winner, "text": outcome.text} if outcome else
                         {"winner": None, "text": ended["text"]} if ended else None)}
     ctx = sitrep_context(game=meta, seat=seat, view=view, entries=entries, form=form, picture=png is not None)
-    if game.campaign_json:  # a campaign game: the standing as its side may see it (pbem.campaign.standing)
-        ctx["campaign"] = campaign_view(json.loads(game.campaign_json), seat["side"])
+    campaign = getattr(game, "campaign_json", "")  # golden and sandbox checks build a game without one
+    if campaign:  # a campaign game: the standing as its side may see it (pbem.campaign.standing)
+        ctx["campaign"] = campaign_view(json.loads(campaign), seat["side"])
     text, html = render_sitrep(game.ruleset, ctx, game.templates_dir, lang)
     mail_text, mail_html = render_sitrep(game.ruleset, {**ctx, "web_link": web_link}, game.templates_dir, lang) \
         if web_link else (text, html)
