@@ -9,6 +9,7 @@ from sqlmodel import col, select
 import pbem.rules  # noqa: F401  (tests import pbem.rules)
 from pbem.campaign import record
 from pbem.campaign.service import Campaigns
+from pbem.club.results import collect
 from pbem.cli import main
 from pbem.crypto import sshsig
 from pbem.home import Home
@@ -113,7 +114,19 @@ def test_the_raid_plays_through_with_orders_edits_a_forced_edge_and_a_checked_ch
     out = CliRunner().invoke(main, [*home, "campaign", "status", "raid"])
     assert out.exit_code == 0 and "result:" in out.output
 
+    rated, unrated = collect(srv.deps)  # the campaign's result is rated like a game
+    result = next(r for r in rated + unrated if r.game == "campaign:raid")
+    assert result.rated, result.why
+    assert (result.scenario, result.phases, result.winner) == ("campaign:raid", games, st["result"]["winner"])
+
     tamper_and_check(srv, camp)
+    with srv.session() as s:  # an entry changed and not rehashed: the result is no longer rated
+        row = record.entries(s, "raid")[-1]
+        row.payload_json = row.payload_json.replace('"outcome": "', '"outcome": "x', 1)
+        s.add(row)
+        s.commit()
+    result = next(r for r in collect(srv.deps)[1] if r.game == "campaign:raid")
+    assert result.why == "its record does not match its hash chain"
 
 
 def tamper_and_check(srv, camp):
