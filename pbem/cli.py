@@ -1086,6 +1086,14 @@ def campaign_advance(ctx, campaign_id):
     click.echo(_campaign_call(_campaigns(ctx).advance, campaign_id))
 
 
+@campaign.command("end")
+@click.argument("campaign_id")
+@click.pass_context
+def campaign_end(ctx, campaign_id):
+    """End the campaign between games; the side with the most campaign VP wins."""
+    click.echo(_campaign_call(_campaigns(ctx).end, campaign_id))
+
+
 @campaign.command("replay")
 @click.argument("campaign_id")
 @click.pass_context

@@ -277,6 +277,20 @@ class Campaigns:
             s.commit()
         return f"edited side {side}: {' '.join(words)} (every side will see it in the next game's sitreps)"
 
+    def end(self, cid: str, by: str = "the GM") -> str:
+        """The GM ends the campaign between games: the side with the most campaign VP wins."""
+        with self.deps.session() as s:
+            c = self._get(s, cid)
+            if c.status != "admin":
+                raise CampaignError(f"campaign {cid} is {c.status}: the GM ends a campaign between games only")
+            st = json.loads(c.standing_json)
+            st = {**st, "over": True, "result": final(st)}
+            record.append(s, c, "end", {"by": by}, self.deps.clock())
+            c.standing_json, c.status = dumps(st), "over"
+            s.add(c)
+            s.commit()
+        return f"campaign {cid} ended by {by}: {self._result_text(st)}"
+
     def replay(self, cid: str) -> CampaignReplay:
         """Every game and every carry-over of the campaign checked again (see :mod:`.verify`)."""
         return replay_campaign(self, cid)

@@ -223,5 +223,11 @@ def test_the_chase_carries_damage_and_fuel_through_three_games(srv):
         text = srv.sitrep(new, "allied").text
         assert "CAMPAIGN — The chase of the Bismarck" in text and "bismarck (" not in campaign_block(text)
     assert len(played) == 3
+    if camp.status("chase")["status"] == "playing":
+        play_game(srv, camp.status("chase")["game"], keys)
+        camp.advance("chase")
+    if camp.status("chase")["status"] == "admin":  # the GM ends it between games
+        assert "campaign chase ended by the GM" in camp.end("chase")
+    assert camp.status("chase")["status"] == "over"
     report = camp.replay("chase")
     assert report.ok, report.problems

@@ -143,3 +143,13 @@ def test_a_gm_edit_is_recorded_for_every_side_and_a_side_sees_only_its_own_roste
     seen = view(facts, "gb")
     assert "He111-1" not in repr(seen) and "Spit-3" in repr(seen)
     assert seen["vp"] == {"de": 7, "gb": 3} and len(seen["edits"]) == 2
+
+
+def test_a_side_reaching_the_vp_to_win_ends_the_campaign_at_once():
+    import dataclasses
+
+    quick = dataclasses.replace(RAID, vp_to_win=5)
+    st = after_game(initial(quick, SIDES), quick, "g1", {}, {"de": "major_victory", "gb": "major_defeat"}, "t")
+    assert not st["over"]
+    st = after_game(st, quick, "g2", {}, {"de": "minor_victory", "gb": "minor_defeat"}, "t")
+    assert st["over"] and st["result"] == {"winner": "de", "vp": {"de": 5, "gb": 0}}
