@@ -982,6 +982,133 @@ def replay(ctx, game_id):
     raise click.ClickException(f"replay {game_id}: {len(report.problems)} difference(s)")
 
 
+@main.group()
+def campaign():
+    """Campaigns: linked games whose losses, veterans and victory points carry over (pbem.campaign)."""
+
+
+def _campaigns(ctx):
+    from pbem.campaign.service import Campaigns
+
+    return Campaigns(_server(ctx))
+
+
+def _campaign_call(fn, *args, **kw):
+    from pbem.campaign.service import CampaignError
+
+    try:
+        return fn(*args, **kw)
+    except CampaignError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+@campaign.command("new")
+@click.argument("definition")
+@click.argument("campaign_id")
+@click.option("--seat", "seats", multiple=True, required=True,
+              help="SEAT=EMAIL:KEYFILE[:TZ], one per seat of the ruleset's games (the player keeps the seat in "
+                   "every game); repeatable.")
+@click.option("--set", "settings", multiple=True, help="Game settings for every game (as `game new --set`).")
+@click.option("--title", default="")
+@click.pass_context
+def campaign_new(ctx, definition, campaign_id, seats, settings, title):
+    """Start CAMPAIGN_ID from DEFINITION (<ruleset>/<name>, e.g. lew_morski/raid, or a .toml file)."""
+    players = {}
+    for item in seats:
+        seat, _, rest = item.partition("=")
+        parts = rest.split(":")
+        if not seat or len(parts) < 2:
+            raise click.BadParameter(f"{item!r}: give SEAT=EMAIL:KEYFILE[:TZ]", param_hint="--seat")
+        players[seat] = {"email": parts[0], "pubkey": Path(parts[1]).read_text(), "tz": parts[2] if len(parts) > 2
+                         else "UTC", "side": seat}
+    click.echo(_campaign_call(_campaigns(ctx).new, campaign_id, definition, players, title=title,
+                              settings=_parse_options(settings)))
+
+
+@campaign.command("status")
+@click.argument("campaign_id")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+def campaign_status(ctx, campaign_id, as_json):
+    """The campaign's standing: every side's roster, points and VP (the GM's view), the games so far."""
+    st = _campaign_call(_campaigns(ctx).status, campaign_id)
+    if as_json:
+        click.echo(json.dumps(st, indent=2, ensure_ascii=False))
+        return
+    click.echo(f"{st['id']}: {st['title']} ({st['ruleset']}) — {st['status']}; next or current: {st['slot_title']}")
+    for g in st["games"]:
+        click.echo(f"  {g['game']} {g['title']}: {g['outcome']}")
+    for side, own in st["sides"].items():
+        click.echo(f"  {side}: VP {own['vp']}, replacement points {own['replacements']}, "
+                   f"recoveries {own['recovery']}, {len(own['units'])} units")
+        for u in own["units"]:
+            click.echo(f"    {u['name']} ({u['kind']}): {u['status']}, xp {u['xp']}{', ' + u['rank'] if u['rank'] else ''}")
+    if st["result"]:
+        click.echo(f"  result: {st['result']['winner'] or 'a draw'} (VP {st['result']['vp']})")
+
+
+@campaign.command("form")
+@click.argument("campaign_id")
+@click.argument("seat")
+@click.pass_context
+def campaign_form(ctx, campaign_id, seat):
+    """The administrative order form for SEAT between games (fill in, `pbem sign`, send to the GM)."""
+    click.echo(_campaign_call(_campaigns(ctx).form, campaign_id, seat), nl=False)
+
+
+@campaign.command("orders")
+@click.argument("campaign_id")
+@click.argument("file", type=click.File("r"))
+@click.pass_context
+def campaign_orders(ctx, campaign_id, file):
+    """Carry out a side's signed administrative orders (FILE as `pbem sign` prints it)."""
+    ok, answer = _campaign_call(_campaigns(ctx).submit, campaign_id, file.read())
+    click.echo(answer)
+    if not ok:
+        ctx.exit(1)
+
+
+@campaign.command("edit")
+@click.argument("campaign_id")
+@click.argument("side")
+@click.argument("words", nargs=-1, required=True)
+@click.pass_context
+def campaign_edit(ctx, campaign_id, side, words):
+    """A GM edit of SIDE's standing between games: STATUS unit s | XP unit n | VP n | POINTS n | FLAG f | UNFLAG f."""
+    click.echo(_campaign_call(_campaigns(ctx).edit, campaign_id, side, list(words)))
+
+
+@campaign.command("advance")
+@click.argument("campaign_id")
+@click.pass_context
+def campaign_advance(ctx, campaign_id):
+    """After a game: carry its result over and open the administrative step; in it: confirm, start the next game."""
+    click.echo(_campaign_call(_campaigns(ctx).advance, campaign_id))
+
+
+@campaign.command("end")
+@click.argument("campaign_id")
+@click.pass_context
+def campaign_end(ctx, campaign_id):
+    """End the campaign between games; the side with the most campaign VP wins."""
+    click.echo(_campaign_call(_campaigns(ctx).end, campaign_id))
+
+
+@campaign.command("replay")
+@click.argument("campaign_id")
+@click.pass_context
+def campaign_replay(ctx, campaign_id):
+    """Check every game of the campaign and every carry-over between them; exit 0 only if all hold."""
+    report = _campaign_call(_campaigns(ctx).replay, campaign_id)
+    if report.ok:
+        click.echo(f"campaign {campaign_id}: OK — {report.entries} campaign entries, games "
+                   f"{', '.join(report.games)} replayed and every link verified")
+        return
+    for p in report.problems:
+        click.echo(f"  {p}", err=True)
+    raise click.ClickException(f"campaign {campaign_id}: {len(report.problems)} problem(s)")
+
+
 @main.command()
 @click.option("--rules", "ruleset", default=None, help="Ruleset to play (default: the first that is ready).")
 @click.option("--scenario", default=None)

@@ -14,6 +14,7 @@ from typing import Any
 
 from sqlmodel import col, select
 
+from pbem.campaign.carry import apply_carried
 from pbem.core.dice import Roll
 from pbem.core.play import phase_dice, setup_dice
 from pbem.core.ruleset import Event
@@ -68,9 +69,8 @@ def replay(server: Server, game_id: str, progress=None) -> ReplayReport:
             report.problems.append(f"entry {j.seq}: hash does not match its content")
         prev = j.hash
         if j.kind == "setup":
-            dice = setup_dice(seed)
-            state = ruleset.setup(payload["scenario"], payload["options"], dice)
-            events, rolls = (), dice.rolls
+            state, rolls = set_up(ruleset, payload, seed)
+            events = ()
         elif j.kind == "resolve":
             phase = ruleset.phase(state)
             if phase is None or phase.key != payload["phase"]:
@@ -121,6 +121,15 @@ def replay(server: Server, game_id: str, progress=None) -> ReplayReport:
             if a != b:
                 report.problems.append(f"sitrep {row.id} ({row.seat}, entry {row.seq}): {what} differs")
     return report
+
+
+def set_up(ruleset: Any, payload: dict[str, Any], seed: bytes) -> tuple[Any, Sequence[Roll]]:
+    """The set-up state again, with the units a campaign put in (pbem.campaign.chain), and its rolls."""
+    dice = setup_dice(seed)
+    state = ruleset.setup(payload["scenario"], payload["options"], dice)
+    if "carried" in payload:
+        state = apply_carried(ruleset, state, payload["carried"])
+    return state, dice.rolls
 
 
 def check_commitment(game, report: ReplayReport) -> None:

@@ -53,7 +53,7 @@ from sqlmodel import col, delete, select
 from pbem.club.results import MIN_PHASES, Result, collect
 from pbem.services.deps import Deps
 from pbem.store.claim import claim_table
-from pbem.store.models import Game, NoticeMark, Player, Rating
+from pbem.store.models import Campaign, Game, NoticeMark, Player, Rating
 from pbem.store.times import aware
 
 FORMAT = "pbem-ratings 1"
@@ -176,6 +176,9 @@ def _inputs_digest(deps: Deps) -> str:
         for row in s.exec(select(Game.id, Game.status, Game.journal_head)
                           .where(col(Game.status).in_(("over", "archived"))).order_by(col(Game.id))).all():
             h.update(("game\t" + "\t".join(row) + "\n").encode())
+        for row in s.exec(select(Campaign.id, Campaign.head).where(Campaign.status == "over")  # rated like games
+                          .order_by(col(Campaign.id))).all():
+            h.update(("campaign\t" + "\t".join(row) + "\n").encode())
         for row in s.exec(select(Player.fingerprint, Player.replaced_by, Player.kind)
                           .where((Player.replaced_by != "") | (Player.kind != "human"))
                           .order_by(col(Player.fingerprint))).all():

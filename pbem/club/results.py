@@ -16,11 +16,12 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
+from pbem.campaign.record import chain_problems, entries as entries_of
 from pbem.club.players import identities, sync
 from pbem.core.errors import PbemError
 from pbem.journal import GENESIS, entry_hash, state_hash
 from pbem.services.deps import Deps
-from pbem.store.models import Game, Journal, Player, Seat
+from pbem.store.models import Campaign, Game, Journal, Player, Seat
 from pbem.store.times import aware
 
 #: The fewest resolved phases a game needs to be rated: a game conceded at once says little.
@@ -81,6 +82,8 @@ def collect(deps: Deps) -> tuple[list[Result], list[Result]]:
             result = _result(deps, s, game, ids, kinds)
             if result is not None:
                 (rated if result.rated else unrated).append(result)
+        for result in _campaign_results(s, ids, kinds):  # a finished campaign is rated like one game
+            (rated if result.rated else unrated).append(result)
     rated.sort(key=lambda r: (r.ended_at, r.game))
     return rated, unrated
 
@@ -105,6 +108,28 @@ def _result(deps: Deps, s: Session, game: Game, ids: dict[str, str], kinds: dict
     if why:
         result.rated, result.why = False, why
     return result
+
+
+def _campaign_results(s: Session, ids: dict[str, str], kinds: dict[str, str]) -> list[Result]:
+    """Finished campaigns (pbem.campaign) as results: the winner on campaign VP, its games counted as phases,
+    its scenario ``campaign:<name>``; rated by the same rules as a game (so a campaign of three games or more)."""
+    out = []
+    for c in s.exec(select(Campaign).where(Campaign.status == "over").order_by(col(Campaign.id))).all():
+        standing, players = json.loads(c.standing_json), json.loads(c.players_json)["players"]
+        name = json.loads(c.definition_json)["data"]["campaign"]["name"]
+        seats = [Seat(game_id=c.id, name=seat, side=p["side"], fingerprint=p["fingerprint"])
+                 for seat, p in sorted(players.items())]
+        result = Result(game=f"campaign:{c.id}", ruleset=c.ruleset, scenario=f"campaign:{name}",
+                        ended_at=aware(c.updated_at).isoformat(), phases=len(standing["games"]),
+                        seats=[{"seat": x.name, "side": x.side, "player": ids.get(x.fingerprint, x.fingerprint)}
+                               for x in seats],
+                        winner=(standing["result"] or {}).get("winner"), journal_head=c.head)
+        why = "its record does not match its hash chain" if chain_problems(entries_of(s, c.id)) else \
+            rated_or_why([], True, result, seats, kinds)
+        if why:
+            result.rated, result.why = False, why
+        out.append(result)
+    return out
 
 
 def rated_or_why(rows: list[Journal], ended_by_rules: bool, result: Result, seats: Sequence[Seat],

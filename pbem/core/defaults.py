@@ -22,7 +22,7 @@ from .errors import RulesetDefinitionError
 from .orders import OrderLine
 from .phases import Steps
 from .picture import Picture
-from .ruleset import Checked, Outcome, Phase, Resolution, RulesetInfo, Seat, View
+from .ruleset import Carryover, Checked, Outcome, Phase, Resolution, RulesetInfo, Seat, View
 from .verbs import VerbTable
 
 
@@ -121,7 +121,8 @@ class Assembled:
                  state_type: type | None = None, dump: Callable[[Any], dict[str, Any]] | None = None,
                  load: Callable[[Mapping[str, Any]], Any] | None = None,
                  seats: Callable[[Any], tuple[Seat, ...]] | None = None,
-                 picture: Callable[[View], Picture | None] | None = None) -> None:
+                 picture: Callable[[View], Picture | None] | None = None,
+                 carryover: Carryover | None = None) -> None:
         if (verbs is None) == (check_orders is None):
             raise RulesetDefinitionError(f"{info.name}: give either verbs or check_orders")
         if state_type is None and (dump is None or load is None):
@@ -136,6 +137,7 @@ class Assembled:
         self._load = load or (codec.load if codec else None)
         self._seats = seats or seats_from_sides(info)
         self._picture = picture
+        self.carryover = carryover  # what carries over into a campaign's next game (None: no campaigns)
 
     def setup(self, scenario: str, options: Mapping[str, Any], dice: Dice) -> Any:
         self.info.scenario(scenario)

@@ -62,10 +62,29 @@ of every part.
 * ``defaults``: :class:`~pbem.core.defaults.Assembled` makes a complete
   ruleset from those parts plus setup, view, form, outcome and bot, with
   dataclass ``dump``/``load``, seats from sides and no picture by default.
+
+Campaigns: what of a game carries over (optional)
+-------------------------------------------------
+A ruleset that can be played in a campaign (:mod:`pbem.campaign`, linked games whose losses, veterans and
+victory points carry over) gives a :class:`Carryover` as its ``carryover`` attribute (``Assembled(...,
+carryover=...)``); :func:`carryover_of` reads it.  A ruleset without one cannot be in a campaign, and the
+campaign engine says so.  Three pure functions:
+
+* ``roster(state, side) -> tuple[CampaignUnit, ...]``: the side's named units as the game ends, each with its
+  status (``fit``/``damaged``/``wounded``/``lost``/``captured``), the experience *earned in this game* and
+  ``detail``, the game's own JSON values worth carrying (damage boxes, fuel).  Only the side's own units: the
+  campaign shows a side nothing but its own roster, so fog holds across games.
+* ``apply(state, carried) -> state``: a freshly set-up state with the campaign's units put in.  ``carried``
+  maps each side to the units of its roster (by ``name``, the game's unit id) with their campaign status: a
+  ``fit`` or ``damaged`` unit takes part (a damaged one as damaged, with its ``detail``), any other status
+  (``wounded``, ``lost``, ``captured``, or ``reserve`` for one not chosen) stays out.  Units of the scenario
+  that ``carried`` does not name take part as set up.  Must be deterministic: replay applies it again.
+* ``margin(state, outcome) -> "major" | "minor"`` (optional): how decisive the winner's win was; without it
+  every win is minor.  A draw (``outcome.winner is None``) is a draw.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from types import MappingProxyType
@@ -238,11 +257,64 @@ class RulesetInfo:
         return out
 
 
+#: A campaign unit's status between games (see :class:`CampaignUnit`).
+UNIT_STATUSES = ("fit", "damaged", "wounded", "lost", "captured")
+
+
+@dataclass(frozen=True)
+class CampaignUnit:
+    """A named unit (ship, aircraft and pilot, squad) on a campaign roster.
+
+    ``name`` is the game's own unit id, the same in every scenario of the campaign that has the unit;
+    ``xp`` is experience (from a ruleset's roster: earned in the game just played); ``rank`` a promotion;
+    ``detail`` the game's JSON values carried with the unit (e.g. ``{"fuel": 8, "hits": 3}``).
+    """
+
+    name: str
+    kind: str
+    status: str = "fit"
+    xp: int = 0
+    rank: str = ""
+    detail: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+    def __post_init__(self) -> None:
+        if self.status not in UNIT_STATUSES + ("reserve",):
+            raise RulesetDefinitionError(f"unit {self.name}: status {self.status!r} is not one of "
+                                         f"{', '.join(UNIT_STATUSES)}")
+
+    def as_json(self) -> dict[str, Any]:
+        return {"name": self.name, "kind": self.kind, "status": self.status, "xp": self.xp, "rank": self.rank,
+                "detail": dict(self.detail)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> CampaignUnit:
+        return cls(str(data["name"]), str(data["kind"]), str(data.get("status", "fit")), int(data.get("xp", 0)),
+                   str(data.get("rank", "")), MappingProxyType(dict(data.get("detail", {}))))
+
+
+@dataclass(frozen=True)
+class Carryover:
+    """What of a game carries over into the next game of a campaign (see the module docstring)."""
+
+    roster: Callable[[Any, str], Sequence[CampaignUnit]]
+    apply: Callable[[Any, Mapping[str, Sequence[CampaignUnit]]], Any]
+    margin: Callable[[Any, Outcome], str] | None = None
+
+
+def carryover_of(ruleset: Any) -> Carryover | None:
+    """The ruleset's :class:`Carryover`, or None when it cannot be played in a campaign."""
+    found = getattr(ruleset, "carryover", None)
+    return found if isinstance(found, Carryover) else None
+
+
 class Ruleset(Protocol):
     """The contract.  Every method is pure: no I/O, no clock, no global RNG.
 
     State values are the ruleset's own (frozen dataclasses recommended) and
     never leave it except through :meth:`dump`, :meth:`view` and events.
+
+    Optional attribute ``carryover``: a :class:`Carryover` when the game can be played in a campaign
+    (read it with :func:`carryover_of`; see "Campaigns" in the module docstring).
     """
 
     info: RulesetInfo

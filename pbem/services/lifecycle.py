@@ -38,11 +38,13 @@ class GameLifecycle:
                  *, seed: bytes | None = None, hours: float | None = None, interrupt_hours: float | None = None,
                  title: str = "", wait_for_deadline: bool = False, schedule: str = "",
                  settings: Mapping[str, Any] | None = None, templates_dir: str = "",
-                 data: Overrides | None = None) -> Game:
+                 data: Overrides | None = None, campaign: Mapping[str, Any] | None = None) -> Game:
         """Create a game; it starts (the clock runs) once every seat has a player.
 
         ``settings`` may set ``min_hours``, ``grace_hours``, ``remind_hours``, ``max_missing`` and
-        ``vacation_hours`` (defaults from the config's [schedule]).
+        ``vacation_hours`` (defaults from the config's [schedule]).  ``campaign`` (from pbem.campaign) holds a
+        campaign game's ``link`` and ``carried`` units, put into the set-up state and its journal entry, and
+        the ``facts`` its sitreps show.
         """
         if not GAME_ID.match(game_id):
             raise ServerError(f"game id {game_id!r} must be lower-case letters, digits and '-', at most 63")
@@ -65,6 +67,11 @@ class GameLifecycle:
         salt = secrets.token_bytes(SALT_BYTES)
         dice = setup_dice(seed)
         state = ruleset.setup(scenario, opts, dice)
+        setup_payload: dict[str, Any] = {"ruleset": ruleset_name, "scenario": scenario, "options": opts}
+        if campaign is not None:
+            from pbem.campaign.carry import apply_carried  # a campaign game only: its units are the campaign's
+            state = apply_carried(ruleset, state, campaign["carried"])
+            setup_payload.update(campaign=campaign["link"], carried=campaign["carried"])
         now = self.deps.clock()
         with self.deps.session() as s:
             if s.get(Game, game_id) is not None:
@@ -76,12 +83,12 @@ class GameLifecycle:
                         wait_for_deadline=wait_for_deadline, schedule=schedule,
                         templates_dir=str(Path(templates_dir).resolve()) if templates_dir else "",
                         data_json=documents_json(data),
+                        campaign_json=dumps(campaign["facts"]) if campaign is not None else "",
                         **sched, created_at=now, updated_at=now)
             s.add(game)
             for seat in ruleset.seats(state):
                 s.add(Seat(game_id=game_id, name=seat.name, side=seat.side, title=seat.title))
-            append_entry(s, game, "setup", {"ruleset": ruleset_name, "scenario": scenario, "options": opts},
-                         ruleset.dump(state), now, rolls=dice.rolls, phase=ruleset.phase(state))
+            append_entry(s, game, "setup", setup_payload, ruleset.dump(state), now, rolls=dice.rolls, phase=ruleset.phase(state))
             enter_phase(game, ruleset, state, now, deadline=False)
             s.commit()
             self.services.states.remember(game, state)

@@ -1,6 +1,7 @@
 """Sitreps: a seat's view of the game, and the journal since its last one, rendered and queued."""
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from html import escape
 from datetime import datetime
@@ -9,6 +10,7 @@ from collections.abc import Mapping
 
 from sqlmodel import Session, col, select
 
+from pbem.campaign.standing import view as campaign_view
 from pbem.clocks.seats import clock_line
 from pbem.core.play import orders_text
 from pbem.core.ruleset import Ruleset
@@ -89,6 +91,9 @@ def build_sitrep(ruleset: Ruleset, game: Game, seat: Mapping[str, Any], state: A
             "outcome": ({"winner": outcome.winner, "text": outcome.text} if outcome else
                         {"winner": None, "text": ended["text"]} if ended else None)}
     ctx = sitrep_context(game=meta, seat=seat, view=view, entries=entries, form=form, picture=png is not None)
+    campaign = getattr(game, "campaign_json", "")  # golden and sandbox checks build a game without one
+    if campaign:  # a campaign game: the standing as its side may see it (pbem.campaign.standing)
+        ctx["campaign"] = campaign_view(json.loads(campaign), seat["side"])
     text, html = render_sitrep(game.ruleset, ctx, game.templates_dir, lang)
     mail_text, mail_html = render_sitrep(game.ruleset, {**ctx, "web_link": web_link}, game.templates_dir, lang) \
         if web_link else (text, html)

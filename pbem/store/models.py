@@ -56,6 +56,8 @@ class Game(SQLModel, table=True):
     clock: str = Field(default="", max_length=64)
     abandon_after: int = 0  # missed phases in a row before a seat is in civil disorder; 0: never
     vacation_earn: float = 0.0  # hours of vacation a player earns a day of play, up to vacation_hours; 0: all at once
+    # issue 22: a campaign game's fixed campaign facts (pbem.campaign.chain), shown in its sitreps; "" otherwise
+    campaign_json: str = Field(default="", sa_column=Column(Text, nullable=False))
 
 
 class Seat(SQLModel, table=True):
@@ -344,3 +346,40 @@ class NoticeMark(SQLModel, table=True):
     fingerprint: str = Field(primary_key=True, max_length=80)
     kind: str = Field(primary_key=True, max_length=16)
     at: datetime
+
+
+# ---------------------------------------------------------------- campaigns (pbem.campaign)
+class Campaign(SQLModel, table=True):
+    """A campaign: linked games of one ruleset whose rosters, replacements and VP carry over.
+
+    ``standing_json`` is the fold of its entries (pbem.campaign.standing); ``players_json`` maps each seat to
+    its player (email, public key, zone); ``definition_json`` is the definition document as read at creation.
+    """
+
+    id: str = Field(primary_key=True, max_length=64)
+    title: str = ""
+    ruleset: str = Field(max_length=64)
+    definition_json: str = Field(sa_column=Column(Text, nullable=False))
+    players_json: str = Field(default="{}", sa_column=Column(Text, nullable=False))
+    standing_json: str = Field(default="{}", sa_column=Column(Text, nullable=False))
+    status: str = Field(default="playing", max_length=16)  # playing | admin | over
+    game_id: str = Field(default="", max_length=64)  # the game being played, or the last one
+    seq: int = 0
+    head: str = Field(default="", max_length=64)
+    created_at: datetime
+    updated_at: datetime
+
+
+class CampaignEntry(SQLModel, table=True):
+    """The campaign's own hash-chained record: games started and ended, admin orders, GM edits, confirmations."""
+
+    __tablename__ = "campaign_entry"
+    __table_args__ = (UniqueConstraint("campaign_id", "seq"),)
+    id: Optional[int] = Field(default=None, primary_key=True)
+    campaign_id: str = Field(foreign_key="campaign.id", index=True, max_length=64)
+    seq: int
+    kind: str = Field(max_length=32)  # new | game | result | orders | gm | confirm | end
+    payload_json: str = Field(sa_column=Column(Text, nullable=False))
+    prev_hash: str = Field(max_length=64)
+    hash: str = Field(max_length=64)
+    created_at: datetime

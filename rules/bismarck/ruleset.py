@@ -7,6 +7,7 @@ from pbem.core.defaults import Assembled
 from pbem.core.ruleset import Option, Outcome, RulesetInfo, Scenario
 
 from . import bot, orders, picture, views
+from .campaign import CARRYOVER
 from . import tables as T
 from .migrate import upgrade
 from .model import State, from_json, to_json
@@ -50,4 +51,4 @@ RULESET = Assembled(
     info=INFO, steps=STEPS, setup=lambda scenario, options, dice: setup(scenario, dict(options), dice),
     view=views.view, order_form=_plain(views.form), outcome=outcome, bot_orders=_plain(bot.orders),
     check_orders=_plain(orders.check), dump=to_json, load=lambda data: from_json(State, upgrade(data)),
-    seats=lambda state: SEATS, picture=_plain(picture.picture))
+    seats=lambda state: SEATS, picture=_plain(picture.picture), carryover=CARRYOVER)

@@ -9,6 +9,7 @@ from pbem.core.dice import Dice
 from pbem.core.ruleset import Outcome, RulesetInfo, Scenario
 
 from . import bot, phases, picture, views
+from .campaign import CARRYOVER
 from .checker import check_orders
 from .forms import order_form
 from .migrate import upgrade
@@ -81,4 +82,4 @@ RULESET = Assembled(
     ),
     steps=phases.STEPS, setup=setup, view=views.view, order_form=order_form, check_orders=check_orders,
     outcome=outcome, bot_orders=bot.orders, state_type=State, load=lambda data: CODEC.load(upgrade(data)),
-    seats=phases.seats, picture=picture.draw)
+    seats=phases.seats, picture=picture.draw, carryover=CARRYOVER)
