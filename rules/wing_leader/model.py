@@ -62,10 +62,12 @@ class Squadron:
     left_wing: bool = False    # it has left its wing formation, for good [9.5.2]
     seat: str = ""             # the player who commands its wing, "" = its side's only seat (see ``owner``)
     target: str = ""           # the surface unit its bombing mission attacks (rule 15, bomb_runs.py)
-    attack: str = ""           # the approach it makes there: "" level [15.3.1], "dive" [15.3.2]
+    attack: str = ""           # the approach it makes there: "" level [15.3.1], else a kind of bomb_runs.RULES
+    load: str = ""             # its load when ``bombs``: "" ordinary bombs, "torpedo", "atgr", "parafrag" [15.1]
     run: tuple[Square, ...] = ()  # the squares of its bomb run so far [15.3]
     released: str = ""         # the attack it released this turn, for the Combat Phase [15.3, 15.4]
     aimed: bool = False        # whether that attack was aimed [15.3]
+    long_range: bool = False   # that attack came from the next column (torpedo, rockets) [15.3.5, 15.3.6]
     dived: int = 0             # levels dived this turn on a dive-bombing approach (2+: out of air combat, 15.3.2)
     drop_tanks: bool = False   # carries drop tanks [13.2]
     group: str = ""            # its USAAF heavy bomber group [13.5.5], or ""
@@ -123,7 +125,7 @@ class Squadron:
 
 #: Squadron fields of the advanced rules (13-15): views leave them out while at their defaults
 #: (``shown_json``), so the basic game's views and goldens stay as they were.
-ADVANCED_FIELDS = frozenset({"target", "attack", "run", "released", "aimed", "dived",
+ADVANCED_FIELDS = frozenset({"target", "attack", "load", "run", "released", "aimed", "long_range", "dived",
                              "drop_tanks", "group", "single", "rockets", "gyro", "evading"})
 
 

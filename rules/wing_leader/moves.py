@@ -76,7 +76,7 @@ def _perform(w: Work[Air], sid: str, order: Order | None) -> str | None:
     why = why or _must_stay(air, sq, tokens)
     if why:
         return why
-    mp = movement.allowance(sq, dive) - _trail_penalty(air, sq)
+    mp = bomb_runs.movement_points(air, sq, dive) - _trail_penalty(air, sq)   # a bomber's own [15.2.4, 15.3]
     if sq.status == ENTERING and mp < 1:
         air.moved.append(sid)
         tell(w, f"{sid} cannot enter behind the squadrons ahead of it in trail; it enters first next turn (8.4.1)",
@@ -335,8 +335,8 @@ def _plan(air: Air, sq: Squadron, order: Order | None) -> tuple[list[str], bool,
     if (order is None or isinstance(order, Attack)) and bomb_runs.flying_to_target(air, sq):   # [15.2.1]
         return bomb_runs.plan(air, sq), False, None
     escorting = bomb_runs.escort_plan(air, sq) if order is None else None
-    if escorting is not None:   # with its bombers, climbing or diving as they do [15.2.2]
-        return escorting, False, None
+    if escorting is not None:   # with its bombers, climbing or diving as they do, a dive declared [15.2.2, 8.2]
+        return escorting, bool(escorting) and parse(escorting[-1])[1] < sq.at[1], None
     return movement.straight(sq, _straight_squares(sq, air.state.option("jet_sweeps", "four"))), False, None
 
 

@@ -370,10 +370,10 @@ class Wings:
 
 @dataclass(frozen=True)
 class Attack:
-    """``ATTACK <sq> LEVEL|DIVE``: how a bomber flying to its target attacks it, from this move on [15.3]."""
+    """``ATTACK <sq> <attack>``: how a bomber flying to its target attacks it, from this move on [15.3, 15.5]."""
 
     sq: str
-    kind: str   # "level" or "dive"
+    kind: str   # an attack of bomb_runs.ATTACKS: "level", "dive", "torpedo"...
 
     def text(self) -> str:
         return f"ATTACK {self.sq} {self.kind.upper()}"

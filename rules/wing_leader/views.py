@@ -8,7 +8,7 @@ from pbem.core.defaults import to_json
 from pbem.core.dice import Dice
 from pbem.core.ruleset import Outcome, View
 
-from . import bomb_runs, dogfight, flak, fog, movement, radio, reaction, seating, tally, unplayed, weapons
+from . import bomb_forms, dogfight, flak, fog, movement, radio, reaction, seating, tally, unplayed, weapons
 from .model import ENTERING, SIDES, WAITING, Squadron, State, owner, shown_json, side_of
 from .parsing import allowed_moves, answer_line, answer_usage, free_mover, plain_problem, position
 from .sky import HEADINGS, name
@@ -144,7 +144,7 @@ def order_form(v: View, seat: str) -> str:
         lines.append(f"# {sq.id} {card(sq.model)['name']} at {name(sq.at)} heading {HEADINGS[sq.heading]}, "
                      f"{'alert' if sq.alert else 'unalert'} {sq.mission}" + (f", tallies {sq.tally}" if sq.tally else ""))
         lines += _form_lines(v, state, sq)
-        lines += bomb_runs.form_lines(state, sq)   # rule 15
+        lines += bomb_forms.form_lines(state, sq)   # rule 15
     lines += _fog_lines(v)
     lines += [f"# {u['line']}" for u in v.get("surface_status", ())]
     lines += flak.form_lines(state, side_of(seat)) if state.surfaces else []
