@@ -80,7 +80,8 @@ def attack_problem(sq: Squadron, target: Surface | None, uses: Callable[[str], b
         "torpedo": ("torpedo" in abilities and ship,
                     "a torpedo attack needs torpedo-equipped aircraft and a ship for its target"),
         "rocket": ("atgr" in abilities, "only aircraft equipped with ATGR make rocket attacks"),
-        "strafing": (sq.armed and sq.ammo < 2, "strafing needs firepower and ammunition not expended"),
+        "strafing": (sq.armed and sq.ammo < 2 and not sq.bombs,
+                     "strafing needs firepower, ammunition not expended and no load still carried (15.2.1.1)"),
         "skip": (skip_allowed and ship, "skip bombing is made only against ships, where the scenario allows it"),
     }
     ok, why = needs.get(kind, (True, ""))
@@ -155,6 +156,15 @@ def _begins(air: Air, sq: Squadron, column: int) -> bool:
     return attack_moves.may_begin_vertical(sq, column)
 
 
+def _too_low(sq: Squadron, kind: str, column: int) -> str:
+    """Why a bomber where its approach begins is too low to begin it ("" if it is not there or not too low)."""
+    if kind == "glide" and abs(sq.at[0] - column) == 2 and sq.at[1] < 2:
+        return "15.3.4: a glide comes down two levels, so it begins at altitude 2 or more"
+    if kind in attack_moves.VERTICAL_RELEASE and sq.at[0] == column and sq.at[1] < 2:
+        return f"{RULES[kind]}: the approach begins at altitude 2 to 10, not {sq.at[1]}"
+    return ""
+
+
 def after_move(w: Work[Air], before: Squadron, path: list[tuple[int, int]]) -> None:
     """Keep the run; release when the approach is complete [15.3], or say why it could not be made."""
     air = w.data
@@ -170,7 +180,10 @@ def after_move(w: Work[Air], before: Squadron, path: list[tuple[int, int]]) -> N
         _kamikaze(w, sq, target)
         return
     if kind in BEGUN and not before.run and not _begins(air, before, target.column):
-        return   # still on its way: the run begins with the dive or glide
+        too_low = _too_low(before, kind, target.column)
+        if too_low:
+            _cannot(w, before, sq, kind, too_low, path)
+        return   # else still on its way: the run begins with the dive or glide
     turn_start = 0
     if kind in LOW:
         run = (before.at, *path)
