@@ -43,6 +43,12 @@ def chances(state: State, sq: Squadron) -> str:
     return bombing.preview(strike, target, target.id)
 
 
+def other_attacks(state: State, sq: Squadron) -> list[str]:
+    """The other attacks ``sq`` may be ordered to make (``ATTACK`` words) [15.3]."""
+    return [k.upper() for k in ATTACKS if k != kind_of(sq)
+            and not problem_in(state, choose_attack(sq, k), kamikaze=sq.attack == "kamikaze")]
+
+
 def form_lines(state: State, sq: Squadron) -> list[str]:
     """The order form's lines for a bomber on its way: its target, how it will attack, the strike's chances
     if it goes as planned, and the other attacks it may choose [15.2.1, 15.3, 15.4]."""
@@ -53,8 +59,7 @@ def form_lines(state: State, sq: Squadron) -> list[str]:
     bs = card(sq.model).get("bombsight", "T")
     need = approaches.BOMBSIGHT_CELLS.get(bs, 1)
     how = HOW[kind].format(col=name(target.at)[0], need=f"{need} square{'s' if need != 1 else ''}", bs=bs)
-    others = [k.upper() for k in ATTACKS if k != kind
-              and not problem_in(state, choose_attack(sq, k), kamikaze=sq.attack == "kamikaze")]
+    others = other_attacks(state, sq)
     change = [f"#   ATTACK {sq.id} {'|'.join(others)} to attack otherwise (15.3)"] if others else []
     return [f"#   flies to {target.id} ({target.type}) and {how}{'; on its run now' if sq.run else ''} ({RULES[kind]})",
             f"#   if aimed, without flak: {chances(state, sq)}", *change]

@@ -290,8 +290,17 @@ def _bot_moves(v: View, seat: str, dice: Dice, rolling: list[str]) -> list[str]:
                 lines.append(f"TACTIC {s.id} ASK")
         elif s.id in rolling:
             lines.append(f"IF TALLYING {s.id} THEN PURSUE {s.id}")
-        if s.on_map and s.attack == "dive" and v["turn"] == 1 and state.uses("15.3.1") and s.bombs and \
-                dice.roll(3, why="bot attack", seen_by=()) == 1:   # sometimes bomb level instead [15.3]
-            lines.append(f"ATTACK {s.id} LEVEL")
+        if s.on_map and v["turn"] == 1:
+            lines += _bot_attack(state, s, dice)
     return lines
 
+
+def _bot_attack(state: State, sq: Squadron, dice: Dice) -> list[str]:
+    """On turn 1, one time in three, a bomber with a choice makes another attack its owner may order [15.3]."""
+    if not (bomb_forms.flying_to_target(state, sq) and sq.bombs):
+        return []
+    others = bomb_forms.other_attacks(state, sq)
+    if not others or dice.roll(3, why="bot attack", seen_by=()) != 1:
+        return []
+    pick = others[0] if len(others) == 1 else others[dice.roll(len(others), why="bot attack kind", seen_by=()) - 1]
+    return [f"ATTACK {sq.id} {pick}"]
