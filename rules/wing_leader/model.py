@@ -13,7 +13,7 @@ from pbem.core.flow import Flow
 
 from . import advanced
 from .sky import Sky, Square, sky_of
-from .surface import Barrage, Surface
+from .surface import Balloon, Barrage, Surface
 from .tables import band_value, card, scenario
 
 SIDES = ("allies", "axis")
@@ -75,6 +75,7 @@ class Squadron:
     rockets: int = 0           # air-to-air rockets: 0 none, 1 fitted, 2 expended (the marker stays) [13.5.3]
     gyro: bool = False         # gyro gunsights, where the scenario says so [13.5.4]
     evading: bool = False      # evaded in the combat being fought: it declines the dogfight after it [13.4.2]
+    balloon: str = ""          # the barrage balloon it pursues [14.3], or ""
 
     @property
     def on_map(self) -> bool:
@@ -126,7 +127,7 @@ class Squadron:
 #: Squadron fields of the advanced rules (13-15): views leave them out while at their defaults
 #: (``shown_json``), so the basic game's views and goldens stay as they were.
 ADVANCED_FIELDS = frozenset({"target", "attack", "load", "run", "released", "aimed", "long_range", "dived",
-                             "drop_tanks", "group", "single", "rockets", "gyro", "evading"})
+                             "drop_tanks", "group", "single", "rockets", "gyro", "evading", "balloon"})
 
 
 def shown_json(sq: Squadron) -> dict[str, Any]:
@@ -160,6 +161,7 @@ class State:
     last_known: tuple[Glimpse, ...] = ()  # under fog, what each side last saw of each enemy it has seen
     surfaces: tuple[Surface, ...] = ()   # surface and ground units, advanced rule 14 (surface.py)
     barrages: tuple[Barrage, ...] = ()   # Barrage markers on the map [14.2.2] (flak.py)
+    balloons: tuple[Balloon, ...] = ()   # barrage balloons [14.3] (flak.py)
 
     @property
     def turn(self) -> int:

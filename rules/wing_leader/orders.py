@@ -379,7 +379,18 @@ class Attack:
         return f"ATTACK {self.sq} {self.kind.upper()}"
 
 
-MOVEMENT = (Move, Pursue, Plain, Join, Return, Attack)
+@dataclass(frozen=True)
+class AttackBalloon:
+    """``BALLOON <sq> <balloon>``: a sweep within three squares pursues a barrage balloon, no roll [14.3]."""
+
+    sq: str
+    balloon: str
+
+    def text(self) -> str:
+        return f"BALLOON {self.sq} {self.balloon}"
+
+
+MOVEMENT = (Move, Pursue, Plain, Join, Return, Attack, AttackBalloon)
 
 
 def subject(order: Order) -> str:
@@ -436,4 +447,4 @@ def load_order(data: Any) -> Any:
 _KINDS: dict[str, Any] = {k.__name__: k for k in (
     Tally, Command, Split, Drop, Move, Pursue, Plain, Vector, Escape, End, Rejoin, Break, Tactic, React, Priority,
     Arrive, Consent, Seek, Stack, Join, Return, Answer, Wings, If, Condition, Keep, PlaceBarrage, FlakFire, Attack,
-    Place)}
+    Place, AttackBalloon)}

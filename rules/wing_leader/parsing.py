@@ -15,11 +15,11 @@ from pbem.core.scripts import ConditionKind, Conditions, If, scripted
 from pbem.core.standing import parse_cancel
 from pbem.core.verbs import Order, Verb, VerbTable, arity, one_of
 
-from . import bomb_runs, dogfight, flak, missions, movement, radio, sky, split, tally, weapons, wings
+from . import balloons, bomb_runs, dogfight, flak, missions, movement, radio, sky, split, tally, weapons, wings
 from .model import Squadron, State, max_losses, owner, side_of
-from .surface import Barrage, Surface
+from .surface import Balloon, Barrage, Surface
 from .tables import scenario
-from .orders import (Answer, Arrive, Attack, Break, Command, Consent, Drop, End, Escape, Evade, Fire, FlakFire, Join, Keep, Move,
+from .orders import (Answer, Arrive, Attack, AttackBalloon, Break, Command, Consent, Drop, End, Escape, Evade, Fire, FlakFire, Join, Keep, Move,
                      Place, PlaceBarrage, Plain, Priority, Pursue, React, Rejoin, Return, Seek, Split, Stack, Tactic, Tally, Vector,
                      Wings)
 
@@ -34,7 +34,9 @@ def position(view: View) -> State:
     squadrons = tuple(from_json(Squadron, d) for d in view["squadrons"])
     surfaces = tuple(from_json(Surface, d) for d in view.get("surfaces", ()))   # advanced rule 14
     barrages = tuple(from_json(Barrage, d) for d in view.get("barrages", ()))
-    return State(view["scenario"], squadrons, Flow(view["step"], view["turn"]), surfaces=surfaces, barrages=barrages)
+    balloons_ = tuple(from_json(Balloon, d) for d in view.get("balloons", ()))   # advanced rule 14.3
+    return State(view["scenario"], squadrons, Flow(view["step"], view["turn"]), surfaces=surfaces, barrages=barrages,
+                 balloons=balloons_)
 
 
 def _own(view: View, seat: str, sid: str, rule: str) -> Squadron:
@@ -312,6 +314,15 @@ def parse_attack(args: Sequence[str], view: View, seat: str) -> Attack:
             state, bomb_runs.choose_attack(sq, k), kamikaze=sq.attack == "kamikaze")]
         raise IllegalOrderError(f"{text}; {sq.id} may attack {', '.join(legal) or 'no other way'}", rule=rule)
     return Attack(sq.id, kind)
+
+
+def parse_balloon(args: Sequence[str], view: View, seat: str) -> AttackBalloon:
+    """``BALLOON <sq> <balloon>``: a sweep pursues a barrage balloon within three squares [14.3]."""
+    arity(args, 2, "BALLOON <squadron> <balloon>", rule="14.3")
+    _window(view, False)
+    sq = _own(view, seat, args[0], "14.3")
+    balloons.check_order(position(view), sq, args[1])
+    return AttackBalloon(sq.id, args[1].upper())
 
 
 def parse_join(args: Sequence[str], view: View, seat: str) -> Join:
@@ -667,6 +678,7 @@ VERBS = scripted(VerbTable([
     Verb("FLAK", parse_flak, "FLAK <flak unit> AUTO|HOLD|ASK|AT <enemy>... (standing: direct fire)", "14.2.4"),
     Verb("ATTACK", parse_attack, "ATTACK <squadron> LEVEL|DIVE|STEEP|GLIDE|TORPEDO|ROCKET|STRAFING|PARAFRAG|KAMIKAZE|SKIP "
          "(bombers: how they attack their target)", "15.3"),
+    Verb("BALLOON", parse_balloon, "BALLOON <squadron> <balloon> (a sweep attacks a barrage balloon)", "14.3"),
     Verb("BARRAGE", parse_barrage, "BARRAGE <flak unit> <square>|OFF (Administrative Phase)", "14.2.2"),
     Verb("EVADE", parse_evade, "EVADE <squadron> YES|NO|ASK (advanced: it evades when it leads a defence and may)",
          "13.4.2"),

@@ -38,6 +38,7 @@ CLOUD_COLOURS = {"wispy": "#e6e9f2", "broken": "#c4c9d6", "dense": "#8d93a3"}
 HAZE, RAIN, SUN, COORD, RULE, DOGFIGHT = "#f1ecdf", "#5d8fc9", "#e0a800", "#666666", "#d0d0d0", "#222222"
 GREY, RADAR = "#9a9a9a", "#2e8b57"
 SURFACE, SURFACE_FILL, BARRAGE, BOMB_RUN = "#6b4f2a", "#d8c8a8", "#d2691e", "#8e44ad"
+BALLOON, BALLOON_FILL = "#556b2f", "#c5d6a0"
 DAMAGE_MARK = {"": "-", "minor": "m", "light": "l", "heavy": "H", "critical": "C", "fatal": "F"}
 SUN_WORDS = {"left_level": "left, level", "left_high": "left, high", "high": "overhead",
              "right_high": "right, high", "right_level": "right, level"}
@@ -118,6 +119,9 @@ def picture(view: Mapping[str, Any]) -> Picture:
                         SURFACE, SURFACE_FILL))
     if view.get("barrages"):
         keys.append(Key("square", "barrage zone (dot: its marker, 14.2.2)", BARRAGE))
+    if view.get("balloons"):
+        keys.append(Key("dot", "barrage balloon (ID, losses of 3) and its zone down to the ground (14.3)", BALLOON,
+                        BALLOON_FILL))
     if any(_on_a_run(s) for s in squadrons):
         keys.append(Key("line", "bomb run: a bomber to its target; thick, its approach so far (15.3)", BOMB_RUN))
     if any(u.get("hits") for u in view.get("surfaces", ())):
@@ -317,6 +321,17 @@ def _surface_marks(view: Mapping[str, Any]) -> tuple[list[Shape], list[Box], lis
         shapes.append(Circle((x, y), 3, fill=BARRAGE, outline=BARRAGE))
         boxes.append(Box(x - 3, y - 3, x + 3, y + 3))
         labels.append(Label((x, y), (str(b["unit"]),), BARRAGE, 8, gap=3))
+    for b in view.get("balloons", ()):   # a barrage balloon: its zone down to the ground, the balloon on top [14.3]
+        col, alt = int(b["at"][0]), int(b["at"][1])
+        x0, top = _corner(col, alt)
+        bottom = _corner(col, 0)[1] + CELL
+        shapes.append(Polygon(((x0 + 3, top + 3), (x0 + CELL - 3, top + 3), (x0 + CELL - 3, bottom - 12),
+                               (x0 + 3, bottom - 12)), fill=None, outline=BALLOON))
+        cx, cy = x0 + CELL / 2, top + 10
+        shapes.append(Circle((cx, cy), 5, fill=BALLOON_FILL, outline=BALLOON))
+        boxes.append(Box(cx - 5, cy - 5, cx + 5, cy + 5))
+        losses = f" {b['losses']}/3" if b.get("losses") else ""
+        labels.append(Label((cx, cy), (f"{b['id']}{losses}",), BALLOON, 8, gap=3))
     return shapes, boxes, labels
 
 

@@ -29,7 +29,7 @@ from .views import bot_orders, order_form, outcome, view
 ADVANCED: tuple[str, ...] = ("13.2", "13.3", "13.4.1", "13.4.2", "13.5.1", "13.5.2", "13.5.3", "13.5.4", "13.5.5",
                              "13.6", "13.8.1", "13.8.3",
                              "14.1", "14.1.1", "14.1.2", "14.1.3", "14.2", "14.2.1", "14.2.2", "14.2.3", "14.2.4",
-                             "14.2.5", "14.2.6", "14.2.7", "14.2.8",
+                             "14.2.5", "14.2.6", "14.2.7", "14.2.8", "14.3",
                              "15.1", "15.2.1", "15.2.2", "15.2.4", "15.3.1", "15.3.2", "15.3.3", "15.3.4", "15.3.5",
                              "15.3.6", "15.3.7", "15.4", "15.5.1", "15.5.2", "15.5.3", "15.5.4")   # rule 15 so far
 
@@ -51,13 +51,16 @@ def setup(name: str, options: Mapping[str, Any], dice: Dice) -> State:
     try:   # surface and ground units [14.0]
         surfaces = tuple(surface.from_row(row, s["defender"]) for row in s.get("surfaces", ()))
         barrages = tuple(flak.Barrage(unit, sky.parse(point)) for unit, point in s.get("barrages", ()))
+        balloons = tuple(surface.balloon_from_row(row, s["defender"]) for row in s.get("balloons", ()))
     except ValueError as e:
         raise RulesetDefinitionError(f"scenario {name}: {e}") from e
     ids = {u.id for u in surfaces}
     lost = [f"{q.id} bombs {q.target}, which is no surface unit of the scenario (15.2.1)" for q in squadrons
             if q.target and q.target not in ids]
     state = State(name, squadrons, STEPS.start("wings"), options=tuple(sorted(options.items())), seat_names=seat_names,
-                  surfaces=surfaces, barrages=barrages)
+                  surfaces=surfaces, barrages=barrages, balloons=balloons)
+    if balloons and not state.uses("14.3"):
+        lost.append("barrage balloons need rule 14.3 in the scenario's advanced list")
     lost += [f"{q.id}: {p}" for q in squadrons if q.target and not lost for p in [_load_problem(state, q)
                                                                                   or bomb_runs.problem_in(state, q)] if p]
     if lost:

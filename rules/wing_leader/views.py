@@ -8,7 +8,7 @@ from pbem.core.defaults import to_json
 from pbem.core.dice import Dice
 from pbem.core.ruleset import Outcome, View
 
-from . import bomb_forms, dogfight, flak, fog, movement, radio, reaction, seating, tally, unplayed, weapons
+from . import balloons, bomb_forms, dogfight, flak, fog, movement, radio, reaction, seating, tally, unplayed, weapons
 from .model import ENTERING, SIDES, WAITING, Squadron, State, owner, shown_json, side_of
 from .parsing import allowed_moves, answer_line, answer_usage, free_mover, plain_problem, position
 from .sky import HEADINGS, name
@@ -55,6 +55,8 @@ def view(state: State, seat: str) -> dict[str, Any]:
         out["surface_status"] = [surface_status(u) for u in state.surfaces]
         live = {g.label for g in flak.guns(state)}   # a suppressed unit's marker is gone with its fire [14.1.2]
         out["barrages"] = [to_json(b) for b in state.barrages if b.unit in live]
+    if state.balloons:   # advanced rule 14.3
+        out["balloons"] = [to_json(b) for b in state.balloons if b.up]
     if fog.fogged(state):   # only under fog, so that open views stay as they were
         out.update(fog=True, last_known=fog.last_known(state, side), radar=fog.plots(state, side))
     return out
@@ -145,6 +147,7 @@ def order_form(v: View, seat: str) -> str:
                      f"{'alert' if sq.alert else 'unalert'} {sq.mission}" + (f", tallies {sq.tally}" if sq.tally else ""))
         lines += _form_lines(v, state, sq)
         lines += bomb_forms.form_lines(state, sq)   # rule 15
+        lines += balloons.form_lines(state, sq) if sq.mission == "sweep" or sq.balloon else []   # rule 14.3
     lines += _fog_lines(v)
     lines += [f"# {u['line']}" for u in v.get("surface_status", ())]
     lines += flak.form_lines(state, side_of(seat)) if state.surfaces else []
@@ -292,6 +295,8 @@ def _bot_moves(v: View, seat: str, dice: Dice, rolling: list[str]) -> list[str]:
             lines.append(f"IF TALLYING {s.id} THEN PURSUE {s.id}")
         if s.on_map and v["turn"] == 1:
             lines += _bot_attack(state, s, dice)
+        if s.on_map and s.mission == "sweep" and state.uses("14.3") and not s.tally:
+            lines += balloons.bot_lines(state, s, dice.roll(2, why="bot balloon", seen_by=()))
     return lines
 
 

@@ -126,3 +126,6 @@ def test_bomb_runs_and_target_damage_are_drawn():
     assert thick.points == (pic._centre(14, 0), pic._centre(15, 0))
     assert "K1 l 4/6" in _texts(p) and any("bomb run" in t for t in _texts(p))
     assert "damage rating" in " ".join(_texts(p))
+    # 14.3: the balloon B1 over N2, its ID beside it, in the legend
+    assert "B1" in _texts(p, pic.BALLOON) and any("barrage balloon" in t for t in _texts(p))
+    assert any(isinstance(c, Circle) and c.outline == pic.BALLOON and c.center[1] < pic.GRID_BOTTOM for c in p.shapes)
