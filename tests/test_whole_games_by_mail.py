@@ -22,6 +22,9 @@ GAMES = [
     ("wing_leader", "raid", {"visibility": "fog", "seats_per_side": 2}),  # fog and radar plots, two wings a side
     ("wing_leader", "jets", {"cadence": "single"}),  # advanced rule 13: drop tanks, bomber group, rockets, bounce
     ("wing_leader", "raid", {"setup": "players"}),  # the players set up (5.2.1, 5.3) and place arrivals' vectors (5.3.1)
+    ("wing_leader", "flak", {}),  # advanced rule 14: flak barrages and direct fire over the rail yard
+    ("wing_leader", "dive_bombing", {"cadence": "fast"}),  # rules 14 and 15: dive bombers on ships under a barrage
+    ("wing_leader", "torpedo", {}),  # rule 15: torpedoes and the Anvil, rockets, skip and glide bombing
 ]
 
 

@@ -286,7 +286,8 @@ def check(sq: Squadron, kind: str, path: Sequence[Square], target: Aimed, *, loa
     if kind == "rocket":
         return rocket(path, column, abilities=abilities, turn_start=turn_start)
     if kind == "strafing":
-        return strafing(path, column, armed=sq.armed, mission=sq.mission, ammo=sq.ammo, turn_start=turn_start)
+        mission = "strafing" if sq.mission == "bombing" else sq.mission   # the bombing variant [15.2.1.1]
+        return strafing(path, column, armed=sq.armed, mission=mission, ammo=sq.ammo, turn_start=turn_start)
     if kind == "parafrag":
         return parafrag(path, column, sight_kind)
     if kind == "skip":

@@ -39,7 +39,7 @@ from . import combat
 from .fog import dice_seen_by, tell
 from .model import DIVE, Squadron, State, max_losses
 from .sky import COLUMNS, Square, name, on_map, parse
-from .surface import HEAVY, LIGHT, SMALL, Barrage, Flak, Surface
+from .surface import HEAVY, LIGHT, SMALL, Balloon, Barrage, Flak, Surface
 from .tables import scenario, tables
 
 BARRAGE, DIRECT = "barrage", "direct"
@@ -118,8 +118,19 @@ def barrage_problem(state: State, g: Gun, point: Square) -> tuple[str, str] | No
 
 
 def balloon_zones(state: State) -> set[Square]:
-    """Squares of barrage balloons' zones [14.3] (balloons are not built yet: none)."""
-    return set()
+    """Squares of barrage balloons' zones [14.3]."""
+    return {sq for b in state.balloons for sq in b.zone()}
+
+
+def balloon_gun(b: Balloon) -> Gun:
+    """A balloon as a barrage flak unit of strength 0 [14.3] (reading: the small-arms altitude modifiers,
+    placeholders, as its zone is low; it never fires directly)."""
+    return Gun(b.id, Surface(b.id, "balloon", b.at[0], b.side), Flak(SMALL, 0))
+
+
+def barrage_units(state: State) -> list[Gun]:
+    """Every unit that may make or support a barrage attack: flak units and balloons still up [14.2.3, 14.3]."""
+    return guns(state) + [balloon_gun(b) for b in state.balloons if b.up]
 
 
 def zones(state: State) -> dict[str, set[Square]]:
@@ -130,6 +141,7 @@ def zones(state: State) -> dict[str, set[Square]]:
     for b in state.barrages:
         if b.unit in live:
             out[b.unit] = zone(b.point)
+    out.update({b.id: b.zone() for b in state.balloons if b.up})   # a balloon's zone: its square and below [14.3]
     return out
 
 
@@ -216,8 +228,10 @@ def form_lines(state: State, side: str) -> list[str]:
     the flak's own side sees each unit's choices and the enemies in its direct-fire reach now [14.2.4]."""
     lines = []
     marked = {b.unit: b.point for b in state.barrages}
+    balloons = {b.id for b in state.balloons}
     for unit, squares in zones(state).items():
-        lines.append(f"# barrage zone of flak {unit}: {' '.join(name(q) for q in sorted(squares))} (entering, turning "
+        what = f"barrage balloon {unit} (14.3)" if unit in balloons else f"flak {unit}"
+        lines.append(f"# barrage zone of {what}: {' '.join(name(q) for q in sorted(squares))} (entering, turning "
                      "or circling there draws a barrage attack, 14.2.3)")
     for g in guns(state):
         if g.side != side:
@@ -273,7 +287,8 @@ def attack(w: Work[Any], g: Gun, sid: str, mode: str, extra_units: int) -> None:
     hits = w.roll(6, f"flak {g.label} hits on {sid}", seen_by=seen) if flak_col == "die" else \
         0 if flak_col == "-" else int(flak_col)
     what = "barrage attack" if mode == BARRAGE else "direct fire"
-    tell(w, f"flak {g.label} ({g.flak.text()}) {what} at {sid} in {name(target.at)}: rolled {roll}{mod:+d} = "
+    who = f"barrage balloon {g.label}" if g.surface.type == "balloon" else f"flak {g.label} ({g.flak.text()})"
+    tell(w, f"{who} {what} at {sid} in {name(target.at)}: rolled {roll}{mod:+d} = "
          f"{roll + mod}: " + ("no hits" if flak_col == "-" else f"{hits} hit{'s' if hits != 1 else ''}")
          + (f", bomb column {bomb:+d}" if target.mission == "bombing" else "")
          + f" ({'14.2.3' if mode == BARRAGE else '14.2.4'}, 14.2.5)", [sid], kind="flak",
@@ -320,10 +335,11 @@ def barrage_after_move(w: Work[Any], sid: str, start: Square, path: Sequence[Squ
     it entered, turned or circled in, +1 for each other such unit."""
     air = w.data
     state = air.now()
-    met = met_zones(state, start, path, turned_in, circled)
+    met = [u for u in met_zones(state, start, path, turned_in, circled)
+           if u != air.squadron(sid).balloon]   # not the balloon it pursues [14.3]
     if not met or not air.squadron(sid).on_map:
         return
-    live = {g.label: g for g in guns(state)}
+    live = {g.label: g for g in barrage_units(state)}
     lead = best_lead([live[u] for u in met], air.squadron(sid), improved(state))
     attack(w, lead, sid, BARRAGE, len(met) - 1)
 

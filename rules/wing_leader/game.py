@@ -18,7 +18,7 @@ from pbem.core.scripts import Cursor
 from pbem.core.verbs import Order
 from pbem.core.work import EVERYONE, Work
 
-from . import air_combat, bomb_runs, combat, flak, placing, seating, sequence
+from . import air_combat, balloons, bomb_runs, combat, flak, placing, seating, sequence
 from .admin import admin_order, administrative
 from .air import Air
 from .fog import dice_seen_by, own, tell, tell_order
@@ -129,6 +129,8 @@ def _bombs_then_combats(w: Work[Air], admin: list[str]) -> None:
     air = w.data
     if air.state.uses("15.4"):
         bomb_runs.strikes(w)
+    if air.state.uses("14.3"):   # sweeps at the balloons they pursue, out of air combat [14.3]
+        balloons.attacks(w)
     _combats(w, combat.fights(bomb_runs.in_air_combat(air), air.moved, lambda: _roll_off(w)), 0, admin)
 
 

@@ -13,7 +13,7 @@ from pbem.core.flow import Flow
 
 from . import advanced
 from .sky import Sky, Square, sky_of
-from .surface import Barrage, Surface
+from .surface import Balloon, Barrage, Surface
 from .tables import band_value, card, scenario
 
 SIDES = ("allies", "axis")
@@ -62,10 +62,12 @@ class Squadron:
     left_wing: bool = False    # it has left its wing formation, for good [9.5.2]
     seat: str = ""             # the player who commands its wing, "" = its side's only seat (see ``owner``)
     target: str = ""           # the surface unit its bombing mission attacks (rule 15, bomb_runs.py)
-    attack: str = ""           # the approach it makes there: "" level [15.3.1], "dive" [15.3.2]
+    attack: str = ""           # the approach it makes there: "" level [15.3.1], else a kind of bomb_runs.RULES
+    load: str = ""             # its load when ``bombs``: "" ordinary bombs, "torpedo", "atgr", "parafrag" [15.1]
     run: tuple[Square, ...] = ()  # the squares of its bomb run so far [15.3]
     released: str = ""         # the attack it released this turn, for the Combat Phase [15.3, 15.4]
     aimed: bool = False        # whether that attack was aimed [15.3]
+    long_range: bool = False   # that attack came from the next column (torpedo, rockets) [15.3.5, 15.3.6]
     dived: int = 0             # levels dived this turn on a dive-bombing approach (2+: out of air combat, 15.3.2)
     drop_tanks: bool = False   # carries drop tanks [13.2]
     group: str = ""            # its USAAF heavy bomber group [13.5.5], or ""
@@ -73,6 +75,7 @@ class Squadron:
     rockets: int = 0           # air-to-air rockets: 0 none, 1 fitted, 2 expended (the marker stays) [13.5.3]
     gyro: bool = False         # gyro gunsights, where the scenario says so [13.5.4]
     evading: bool = False      # evaded in the combat being fought: it declines the dogfight after it [13.4.2]
+    balloon: str = ""          # the barrage balloon it pursues [14.3], or ""
 
     @property
     def on_map(self) -> bool:
@@ -123,8 +126,8 @@ class Squadron:
 
 #: Squadron fields of the advanced rules (13-15): views leave them out while at their defaults
 #: (``shown_json``), so the basic game's views and goldens stay as they were.
-ADVANCED_FIELDS = frozenset({"target", "attack", "run", "released", "aimed", "dived",
-                             "drop_tanks", "group", "single", "rockets", "gyro", "evading"})
+ADVANCED_FIELDS = frozenset({"target", "attack", "load", "run", "released", "aimed", "long_range", "dived",
+                             "drop_tanks", "group", "single", "rockets", "gyro", "evading", "balloon"})
 
 
 def shown_json(sq: Squadron) -> dict[str, Any]:
@@ -158,6 +161,7 @@ class State:
     last_known: tuple[Glimpse, ...] = ()  # under fog, what each side last saw of each enemy it has seen
     surfaces: tuple[Surface, ...] = ()   # surface and ground units, advanced rule 14 (surface.py)
     barrages: tuple[Barrage, ...] = ()   # Barrage markers on the map [14.2.2] (flak.py)
+    balloons: tuple[Balloon, ...] = ()   # barrage balloons [14.3] (flak.py)
 
     @property
     def turn(self) -> int:

@@ -11,11 +11,11 @@ from pbem.core.scripts import Cursor, Reached, resume
 from pbem.core.verbs import Order
 from pbem.core.work import Work
 
-from . import bomb_runs, dogfight, flak, jets, movement, reaction, split, weapons, wings
+from . import balloons, bomb_runs, dogfight, flak, jets, movement, reaction, split, weapons, wings
 from .air import Air
 from .fog import dice_seen_by, tell, tell_move, told, witnesses
 from .model import CLIMB, DIVE, ENTERING, NONE, Squadron, State, owner
-from .orders import MOVEMENT, Attack, Join, Move, Plain, Pursue, Return, Stack, subject
+from .orders import MOVEMENT, Attack, AttackBalloon, Join, Move, Plain, Pursue, Return, Stack, subject
 from .parsing import CONDITIONS
 from .sky import HEADINGS, front_squares, name, parse
 from .tables import scenario
@@ -72,11 +72,14 @@ def _perform(w: Work[Air], sid: str, order: Order | None) -> str | None:
     if isinstance(order, Attack):   # the bomber's attack from now on [15.3]
         sq = bomb_runs.choose_attack(sq, order.kind)
         air.put(sq)
+    if sq.balloon or isinstance(order, AttackBalloon):   # a balloon pursued until another order [14.3]
+        sq = sq.move(balloon=order.balloon if isinstance(order, AttackBalloon) else sq.balloon if order is None else "")
+        air.put(sq)
     tokens, dive, why = _plan(air, sq, order)
     why = why or _must_stay(air, sq, tokens)
     if why:
         return why
-    mp = movement.allowance(sq, dive) - _trail_penalty(air, sq)
+    mp = bomb_runs.movement_points(air, sq, dive) - _trail_penalty(air, sq)   # a bomber's own [15.2.4, 15.3]
     if sq.status == ENTERING and mp < 1:
         air.moved.append(sid)
         tell(w, f"{sid} cannot enter behind the squadrons ahead of it in trail; it enters first next turn (8.4.1)",
@@ -316,6 +319,8 @@ def _plan(air: Air, sq: Squadron, order: Order | None) -> tuple[list[str], bool,
     """The tokens a movement order or a mission comes to at this moment [9.2, 7.2.3]."""
     if isinstance(order, Plain) and order.verb == "JETTISON" and sq.mission != "rtb":
         order = None   # drop tanks gone, it flies on as its mission or tally makes it [13.2]
+    if sq.balloon and not sq.tally:   # toward the balloon it pursues [14.3]
+        return balloons.plan(air, sq), False, None
     if isinstance(order, Move):
         return list(order.steps), order.dive, None
     if isinstance(order, Pursue) or (order is None and sq.tally):
@@ -335,8 +340,8 @@ def _plan(air: Air, sq: Squadron, order: Order | None) -> tuple[list[str], bool,
     if (order is None or isinstance(order, Attack)) and bomb_runs.flying_to_target(air, sq):   # [15.2.1]
         return bomb_runs.plan(air, sq), False, None
     escorting = bomb_runs.escort_plan(air, sq) if order is None else None
-    if escorting is not None:   # with its bombers, climbing or diving as they do [15.2.2]
-        return escorting, False, None
+    if escorting is not None:   # with its bombers, climbing or diving as they do, a dive declared [15.2.2, 8.2]
+        return escorting, bool(escorting) and parse(escorting[-1])[1] < sq.at[1], None
     return movement.straight(sq, _straight_squares(sq, air.state.option("jet_sweeps", "four"))), False, None
 
 

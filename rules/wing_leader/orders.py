@@ -382,16 +382,27 @@ class Wings:
 
 @dataclass(frozen=True)
 class Attack:
-    """``ATTACK <sq> LEVEL|DIVE``: how a bomber flying to its target attacks it, from this move on [15.3]."""
+    """``ATTACK <sq> <attack>``: how a bomber flying to its target attacks it, from this move on [15.3, 15.5]."""
 
     sq: str
-    kind: str   # "level" or "dive"
+    kind: str   # an attack of bomb_runs.ATTACKS: "level", "dive", "torpedo"...
 
     def text(self) -> str:
         return f"ATTACK {self.sq} {self.kind.upper()}"
 
 
-MOVEMENT = (Move, Pursue, Plain, Join, Return, Attack)
+@dataclass(frozen=True)
+class AttackBalloon:
+    """``BALLOON <sq> <balloon>``: a sweep within three squares pursues a barrage balloon, no roll [14.3]."""
+
+    sq: str
+    balloon: str
+
+    def text(self) -> str:
+        return f"BALLOON {self.sq} {self.balloon}"
+
+
+MOVEMENT = (Move, Pursue, Plain, Join, Return, Attack, AttackBalloon)
 
 
 def subject(order: Order) -> str:
@@ -448,4 +459,4 @@ def load_order(data: Any) -> Any:
 _KINDS: dict[str, Any] = {k.__name__: k for k in (
     Tally, Command, Split, Drop, Move, Pursue, Plain, Vector, Escape, End, Rejoin, Break, Tactic, React, Priority,
     Arrive, Consent, Seek, Stack, Join, Return, Answer, Wings, If, Condition, Keep, PlaceBarrage, FlakFire, Attack,
-    Place, Markers)}
+    Place, Markers, AttackBalloon)}

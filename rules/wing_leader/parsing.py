@@ -15,12 +15,12 @@ from pbem.core.scripts import ConditionKind, Conditions, If, scripted
 from pbem.core.standing import parse_cancel
 from pbem.core.verbs import Order, Verb, VerbTable, arity, one_of
 
-from . import bomb_runs, dogfight, flak, missions, movement, placing, radio, sky, split, tally, weapons, wings
+from . import balloons, bomb_runs, dogfight, flak, missions, movement, placing, radio, sky, split, tally, weapons, wings
 from .model import Squadron, State, max_losses, owner, side_of
-from .surface import Barrage, Surface
+from .surface import Balloon, Barrage, Surface
 from .tables import scenario
-from .orders import (Answer, Arrive, Attack, Break, Command, Consent, Drop, End, Escape, Evade, Fire, FlakFire, Join, Keep,
-                     Markers, Move,
+from .orders import (Answer, Arrive, Attack, AttackBalloon, Break, Command, Consent, Drop, End, Escape, Evade, Fire, FlakFire,
+                     Join, Keep, Markers, Move,
                      Place, PlaceBarrage, Plain, Priority, Pursue, React, Rejoin, Return, Seek, Split, Stack, Tactic, Tally, Vector,
                      Wings)
 
@@ -37,7 +37,9 @@ def position(view: View) -> State:
     squadrons = tuple(from_json(Squadron, d) for d in view["squadrons"])
     surfaces = tuple(from_json(Surface, d) for d in view.get("surfaces", ()))   # advanced rule 14
     barrages = tuple(from_json(Barrage, d) for d in view.get("barrages", ()))
-    return State(view["scenario"], squadrons, Flow(view["step"], view["turn"]), surfaces=surfaces, barrages=barrages)
+    balloons_ = tuple(from_json(Balloon, d) for d in view.get("balloons", ()))   # advanced rule 14.3
+    return State(view["scenario"], squadrons, Flow(view["step"], view["turn"]), surfaces=surfaces, barrages=barrages,
+                 balloons=balloons_)
 
 
 def _own(view: View, seat: str, sid: str, rule: str) -> Squadron:
@@ -298,25 +300,36 @@ def _dive_word(args: Sequence[str], n: int) -> tuple[Sequence[str], bool]:
 
 
 def parse_attack(args: Sequence[str], view: View, seat: str) -> Attack:
-    """``ATTACK <sq> LEVEL|DIVE``: the approach of a bomber flying to its target [15.3, 15.3.1, 15.3.2]."""
-    arity(args, 2, "ATTACK <squadron> LEVEL|DIVE", rule="15.3")
+    """``ATTACK <sq> <attack>``: how a bomber flying to its target attacks it [15.3, 15.5]; each attack is
+    checked as the scenario sets up one (``bomb_runs.attack_problem``)."""
+    kinds = "|".join(k.upper() for k in bomb_runs.ATTACKS)
+    arity(args, 2, f"ATTACK <squadron> {kinds}", rule="15.3")
     _window(view, False)
     sq = _own(view, seat, args[0], "15.3")
     state = position(view)
     if not state.uses("15.2.1"):
         raise IllegalOrderError("this scenario does not use the bombing rules (15)", rule="15.3")
-    if not (sq.mission == "bombing" and sq.bombs and sq.target):
+    if not bomb_runs.flying_to_target(state, sq):
         raise IllegalOrderError(f"{sq.id} is not a bomber flying to a target with its load", rule="15.3")
     kind = args[1].lower()
-    if kind not in ("level", "dive"):
-        raise IllegalOrderError(f"{args[1]!r}: the attacks are LEVEL (15.3.1) and DIVE (15.3.2)", rule="15.3")
-    if not state.uses(f"15.3.{1 if kind == 'level' else 2}"):
-        raise IllegalOrderError(f"this scenario does not use {kind} bombing", rule="15.3")
-    problem = bomb_runs.attack_problem(sq.move(attack="" if kind == "level" else kind))
+    if kind not in bomb_runs.ATTACKS:
+        raise IllegalOrderError(f"{args[1]!r} is not an attack: {kinds}", rule="15.3")
+    problem = bomb_runs.problem_in(state, bomb_runs.choose_attack(sq, kind), kamikaze=sq.attack == "kamikaze")
     if problem:
         rule, _, text = problem.partition(": ")
-        raise IllegalOrderError(text, rule=rule)
+        legal = [k.upper() for k in bomb_runs.ATTACKS if not bomb_runs.problem_in(
+            state, bomb_runs.choose_attack(sq, k), kamikaze=sq.attack == "kamikaze")]
+        raise IllegalOrderError(f"{text}; {sq.id} may attack {', '.join(legal) or 'no other way'}", rule=rule)
     return Attack(sq.id, kind)
+
+
+def parse_balloon(args: Sequence[str], view: View, seat: str) -> AttackBalloon:
+    """``BALLOON <sq> <balloon>``: a sweep pursues a barrage balloon within three squares [14.3]."""
+    arity(args, 2, "BALLOON <squadron> <balloon>", rule="14.3")
+    _window(view, False)
+    sq = _own(view, seat, args[0], "14.3")
+    balloons.check_order(position(view), sq, args[1])
+    return AttackBalloon(sq.id, args[1].upper())
 
 
 def parse_join(args: Sequence[str], view: View, seat: str) -> Join:
@@ -732,7 +745,9 @@ VERBS = scripted(VerbTable([
     Verb("STACK", parse_stack, "STACK <squadron> STAY|<square>", "10.8.2"),
     Verb("CANCEL", parse_cancel_key, "CANCEL TACTIC|REACT <squadron>", "10.5"),
     Verb("FLAK", parse_flak, "FLAK <flak unit> AUTO|HOLD|ASK|AT <enemy>... (standing: direct fire)", "14.2.4"),
-    Verb("ATTACK", parse_attack, "ATTACK <squadron> LEVEL|DIVE (bombers: how they attack their target)", "15.3"),
+    Verb("ATTACK", parse_attack, "ATTACK <squadron> LEVEL|DIVE|STEEP|GLIDE|TORPEDO|ROCKET|STRAFING|PARAFRAG|KAMIKAZE|SKIP "
+         "(bombers: how they attack their target)", "15.3"),
+    Verb("BALLOON", parse_balloon, "BALLOON <squadron> <balloon> (a sweep attacks a barrage balloon)", "14.3"),
     Verb("BARRAGE", parse_barrage, "BARRAGE <flak unit> <square>|OFF (Administrative Phase)", "14.2.2"),
     Verb("EVADE", parse_evade, "EVADE <squadron> YES|NO|ASK (advanced: it evades when it leads a defence and may)",
          "13.4.2"),

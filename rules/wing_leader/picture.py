@@ -37,7 +37,8 @@ SIDE_NAMES = {"allies": "Allied", "axis": "Axis"}
 CLOUD_COLOURS = {"wispy": "#e6e9f2", "broken": "#c4c9d6", "dense": "#8d93a3"}
 HAZE, RAIN, SUN, COORD, RULE, DOGFIGHT = "#f1ecdf", "#5d8fc9", "#e0a800", "#666666", "#d0d0d0", "#222222"
 GREY, RADAR = "#9a9a9a", "#2e8b57"
-SURFACE, SURFACE_FILL, BARRAGE = "#6b4f2a", "#d8c8a8", "#d2691e"
+SURFACE, SURFACE_FILL, BARRAGE, BOMB_RUN = "#6b4f2a", "#d8c8a8", "#d2691e", "#8e44ad"
+BALLOON, BALLOON_FILL = "#556b2f", "#c5d6a0"
 DAMAGE_MARK = {"": "-", "minor": "m", "light": "l", "heavy": "H", "critical": "C", "fatal": "F"}
 SUN_WORDS = {"left_level": "left, level", "left_high": "left, high", "high": "overhead",
              "right_high": "right, high", "right_level": "right, level"}
@@ -99,7 +100,7 @@ def picture(view: Mapping[str, Any]) -> Picture:
         taken += boxes
         labels += named
         marks.update({s["id"]: c for s, c in zip(here, centres, strict=True)})
-    shapes += [*_tally_lines(squadrons, marks), *drawn]
+    shapes += [*_tally_lines(squadrons, marks), *_bomb_runs(view, squadrons, marks), *drawn]
     ground, ground_boxes, ground_labels = _surface_marks(view)   # advanced rule 14: surface units, barrages
     shapes += ground
     taken += ground_boxes
@@ -118,6 +119,13 @@ def picture(view: Mapping[str, Any]) -> Picture:
                         SURFACE, SURFACE_FILL))
     if view.get("barrages"):
         keys.append(Key("square", "barrage zone (dot: its marker, 14.2.2)", BARRAGE))
+    if view.get("balloons"):
+        keys.append(Key("dot", "barrage balloon (ID, losses of 3) and its zone down to the ground (14.3)", BALLOON,
+                        BALLOON_FILL))
+    if any(_on_a_run(s) for s in squadrons):
+        keys.append(Key("line", "bomb run: a bomber to its target; thick, its approach so far (15.3)", BOMB_RUN))
+    if any(u.get("hits") for u in view.get("surfaces", ())):
+        keys.append(Key("", "after a surface unit's damage: its hits / damage rating (14.1.1)"))
     drawn_legend, height = legend(keys, MARGIN, LEGEND_TOP, width, size=10)
     shapes += drawn_legend
     return Picture(WIDTH, int(LEGEND_TOP + height + 8), tuple(shapes),
@@ -250,26 +258,60 @@ def _tally_lines(squadrons: list[dict[str, Any]], marks: Mapping[str, tuple[floa
     return out
 
 
+def _on_a_run(s: Mapping[str, Any]) -> bool:
+    """A bomber flying to its target with its load, or a strafer [15.2.1, 15.3.7]."""
+    return bool(s.get("target")) and s["mission"] == "bombing" and (s["bombs"] or s.get("attack") == "strafing")
+
+
+def _bomb_runs(view: Mapping[str, Any], squadrons: list[dict[str, Any]],
+               marks: Mapping[str, tuple[float, float]]) -> list[Shape]:
+    """Each bomber on its way: a thin line to its target's box, and its approach so far (the run's squares)
+    drawn thick, both in the bomb-run colour, under the arrows [15.2.1, 15.3]."""
+    where = _surface_centres(view)
+    out: list[Shape] = []
+    for s in squadrons:
+        if not _on_a_run(s) or s["target"] not in where or s["id"] not in marks:
+            continue
+        x, y, size = where[s["target"]]
+        out.append(Line((marks[s["id"]], (x + size / 2, y)), BOMB_RUN, 1))
+        run = [_centre(int(c), int(a)) for c, a in s.get("run", ())]
+        if len(run) >= 2:
+            out.append(Line(tuple(run), BOMB_RUN, 3))
+    return out
+
+
+def _surface_centres(view: Mapping[str, Any]) -> dict[str, tuple[float, float, float]]:
+    """Each surface unit's box: its upper-left corner and side, along the bottom of its column's altitude-0
+    square, side by side when several share the column [14.0]."""
+    by_column: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for u in view.get("surfaces", ()):
+        by_column[int(u["column"])].append(u)
+    out: dict[str, tuple[float, float, float]] = {}
+    for col, units in by_column.items():
+        x0, y0 = _corner(col, 0)
+        size = min(8.0, (CELL - 4) / len(units) - 2)
+        for i, u in enumerate(units):
+            out[u["id"]] = (x0 + 2 + i * (size + 2), y0 + CELL - size - 2, size)
+    return out
+
+
 def _surface_marks(view: Mapping[str, Any]) -> tuple[list[Shape], list[Box], list[Label]]:
     """Surface units as small boxes along the bottom of their column's altitude-0 square, each labelled with its
-    ID and damage [14.0, 14.1.1]; Barrage markers as a dot on their point and their zone outlined [14.2.2]."""
+    ID, damage and hits over its damage rating once hit [14.0, 14.1.1]; Barrage markers as a dot on their point
+    and their zone outlined [14.2.2]."""
     shapes: list[Shape] = []
     boxes: list[Box] = []
     labels: list[Label] = []
     levels = {u["id"]: u["level"] for u in view.get("surface_status", ())}
-    by_column: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    for u in view.get("surfaces", ()):
-        by_column[int(u["column"])].append(u)
-    for col, units in sorted(by_column.items()):
-        x0, y0 = _corner(col, 0)
-        size = min(8.0, (CELL - 4) / len(units) - 2)
-        for i, u in enumerate(units):
-            x, y = x0 + 2 + i * (size + 2), y0 + CELL - size - 2
-            pts = ((x, y), (x + size, y), (x + size, y + size), (x, y + size))
-            shapes.append(Polygon(pts, fill=SURFACE_FILL, outline=SURFACE))
-            boxes.append(points_box(pts))
-            labels.append(Label((x + size / 2, y + size / 2), (f"{u['id']} {DAMAGE_MARK.get(levels.get(u['id'], ''), '-')}",),
-                                SURFACE, 8, gap=2))
+    where = _surface_centres(view)
+    for u in sorted(view.get("surfaces", ()), key=lambda u: (int(u["column"]), where[u["id"]][0])):
+        x, y, size = where[u["id"]]
+        pts = ((x, y), (x + size, y), (x + size, y + size), (x, y + size))
+        shapes.append(Polygon(pts, fill=SURFACE_FILL, outline=SURFACE))
+        boxes.append(points_box(pts))
+        hits = f" {u['hits']}/{u['damage']}" if u.get("hits") else ""
+        labels.append(Label((x + size / 2, y + size / 2),
+                            (f"{u['id']} {DAMAGE_MARK.get(levels.get(u['id'], ''), '-')}{hits}",), SURFACE, 8, gap=2))
     for b in view.get("barrages", ()):
         c, a = int(b["point"][0]), int(b["point"][1])
         x, y = LEFT + c * CELL, TOP + (ALTITUDES - a) * CELL   # the point: lower-left corner of square (c, a)
@@ -279,6 +321,17 @@ def _surface_marks(view: Mapping[str, Any]) -> tuple[list[Shape], list[Box], lis
         shapes.append(Circle((x, y), 3, fill=BARRAGE, outline=BARRAGE))
         boxes.append(Box(x - 3, y - 3, x + 3, y + 3))
         labels.append(Label((x, y), (str(b["unit"]),), BARRAGE, 8, gap=3))
+    for b in view.get("balloons", ()):   # a barrage balloon: its zone down to the ground, the balloon on top [14.3]
+        col, alt = int(b["at"][0]), int(b["at"][1])
+        x0, top = _corner(col, alt)
+        bottom = _corner(col, 0)[1] + CELL
+        shapes.append(Polygon(((x0 + 3, top + 3), (x0 + CELL - 3, top + 3), (x0 + CELL - 3, bottom - 12),
+                               (x0 + 3, bottom - 12)), fill=None, outline=BALLOON))
+        cx, cy = x0 + CELL / 2, top + 10
+        shapes.append(Circle((cx, cy), 5, fill=BALLOON_FILL, outline=BALLOON))
+        boxes.append(Box(cx - 5, cy - 5, cx + 5, cy + 5))
+        losses = f" {b['losses']}/3" if b.get("losses") else ""
+        labels.append(Label((cx, cy), (f"{b['id']}{losses}",), BALLOON, 8, gap=3))
     return shapes, boxes, labels
 
 

@@ -15,10 +15,11 @@ from pbem.core.errors import RulesetDefinitionError
 from pbem.core.ruleset import Checked, Option, RulesetInfo, Scenario, View
 from pbem.core.orders import OrderLine
 
-from . import advanced, bomb_runs, flak, radio, seating, sky, surface, weapons
+from . import advanced, bomb_forms, bomb_runs, flak, loads, radio, seating, sky, surface, weapons
 from .game import STEPS, first_step, seats
 from .model import SIDES, WAITING, Squadron, State
-from .parsing import ANSWERS, VERBS, whole
+from .orders import Attack
+from .parsing import ANSWERS, VERBS, position, whole
 from .picture import picture
 from .tables import scenario, scenarios
 from .missions import escort_setup_problem
@@ -28,8 +29,9 @@ from .views import bot_orders, order_form, outcome, view
 ADVANCED: tuple[str, ...] = ("13.2", "13.3", "13.4.1", "13.4.2", "13.5.1", "13.5.2", "13.5.3", "13.5.4", "13.5.5",
                              "13.6", "13.8.1", "13.8.3",
                              "14.1", "14.1.1", "14.1.2", "14.1.3", "14.2", "14.2.1", "14.2.2", "14.2.3", "14.2.4",
-                             "14.2.5", "14.2.6", "14.2.7", "14.2.8",
-                             "15.2.1", "15.2.2", "15.3.1", "15.3.2", "15.4")   # rule 15 so far
+                             "14.2.5", "14.2.6", "14.2.7", "14.2.8", "14.3",
+                             "15.1", "15.2.1", "15.2.2", "15.2.4", "15.3.1", "15.3.2", "15.3.3", "15.3.4", "15.3.5",
+                             "15.3.6", "15.3.7", "15.4", "15.5.1", "15.5.2", "15.5.3", "15.5.4")   # rule 15 so far
 
 
 def setup(name: str, options: Mapping[str, Any], dice: Dice) -> State:
@@ -49,20 +51,32 @@ def setup(name: str, options: Mapping[str, Any], dice: Dice) -> State:
     try:   # surface and ground units [14.0]
         surfaces = tuple(surface.from_row(row, s["defender"]) for row in s.get("surfaces", ()))
         barrages = tuple(flak.Barrage(unit, sky.parse(point)) for unit, point in s.get("barrages", ()))
+        balloons = tuple(surface.balloon_from_row(row, s["defender"]) for row in s.get("balloons", ()))
     except ValueError as e:
         raise RulesetDefinitionError(f"scenario {name}: {e}") from e
     ids = {u.id for u in surfaces}
     lost = [f"{q.id} bombs {q.target}, which is no surface unit of the scenario (15.2.1)" for q in squadrons
             if q.target and q.target not in ids]
-    lost += [f"{q.id}: {p}" for q in squadrons if q.attack
-             for p in [bomb_runs.attack_problem(q)] if p]
+    state = State(name, squadrons, STEPS.start("wings"), options=tuple(sorted(options.items())), seat_names=seat_names,
+                  surfaces=surfaces, barrages=barrages, balloons=balloons)
+    if balloons and not state.uses("14.3"):
+        lost.append("barrage balloons need rule 14.3 in the scenario's advanced list")
+    lost += [f"{q.id}: {p}" for q in squadrons if q.target and not lost for p in [_load_problem(state, q)
+                                                                                  or bomb_runs.problem_in(state, q)] if p]
     if lost:
         raise RulesetDefinitionError(f"scenario {name}: " + "; ".join(lost))
-    state = State(name, squadrons, STEPS.start("wings"), options=tuple(sorted(options.items())), seat_names=seat_names,
-                  surfaces=surfaces, barrages=barrages)
     state = replace(state, flow=STEPS.start(first_step(state)))
     alerted = radio.alerted_by_radio(state)   # the first Tally Phase opens with radio alerts [9.4 a]
     return replace(state, squadrons=tuple(q.move(alert=True) if q.id in alerted else q for q in squadrons))
+
+
+def _load_problem(state: State, sq: Squadron) -> str:
+    """A scenario's load other than ordinary bombs needs rule 15.1 and the card's ability [15.1, 3.3]."""
+    if not sq.load:
+        return ""
+    if not state.uses("15.1"):
+        return "15.1: a load other than bombs needs rule 15.1 in the scenario's advanced list"
+    return "" if sq.load == "none" else loads.load_problem(sq.model, sq.load)
 
 
 def _squadron(row: Mapping[str, Any]) -> Squadron:
@@ -70,8 +84,9 @@ def _squadron(row: Mapping[str, Any]) -> Squadron:
                   at=sky.parse(row["at"]) if "at" in row else (0, 0), heading=sky.HEADINGS.index(row["heading"]),
                   alert=row["mission"] in ("intercept", "cap"), vector=sky.parse(row["vector"]) if "vector" in row else None,
                   flight=bool(row.get("flight", False)), quality=row.get("quality", "trained"),
-                  bombs=row["mission"] == "bombing", experte=bool(row.get("experte", False)),
-                  target=str(row.get("target", "")), attack=str(row.get("attack", "")))
+                  bombs=row["mission"] == "bombing" and row.get("load") != "none", experte=bool(row.get("experte", False)),
+                  target=str(row.get("target", "")), attack=str(row.get("attack", "")),
+                  load="" if row.get("load", "bombs") in ("bombs", "none") else str(row["load"]))
     arrive = row.get("arrive")
     if not arrive:
         return sq
@@ -82,7 +97,15 @@ def _squadron(row: Mapping[str, Any]) -> Squadron:
 def check_orders(v: View, seat: str, lines: Sequence[OrderLine]) -> Checked:
     if v["asking"]:
         return ANSWERS.check_lines(v, seat, lines)
-    return VERBS.check_lines(v, seat, lines, whole=whole)
+    return VERBS.check_lines(v, seat, lines, whole=whole, note=lambda order: _attack_note(v, order))
+
+
+def _attack_note(v: View, order: object) -> str | None:
+    """The acknowledgement of an ``ATTACK`` order previews the strike's chances, from the seat's view [15.4]."""
+    if not isinstance(order, Attack):
+        return None
+    state = position(v)
+    return bomb_forms.acknowledgement(state, state.squadron(order.sq), order.kind)
 
 
 INFO = RulesetInfo(

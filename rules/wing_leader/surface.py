@@ -26,6 +26,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from .sky import parse
+
 SHIPS = ("DD", "CL", "CA", "CV", "CVL", "CVE", "BC", "BB", "AUX", "PG")
 CARRIERS = ("CV", "CVL", "CVE")
 #: Flak types [14.2]: small arms (barrage only), light and heavy flak (barrage or direct fire).
@@ -156,6 +158,36 @@ class Barrage:
 
     unit: str
     point: tuple[int, int]
+
+
+BALLOON_MAX_LOSSES = 3   # a balloon is removed at its third loss [14.3]
+
+
+@dataclass(frozen=True)
+class Balloon:
+    """A barrage balloon [14.3]: set up at altitude 0-2, never moving; a strength-0 barrage flak zone in its
+    square and every square below it; removed, with its zone, at three losses."""
+
+    id: str
+    at: tuple[int, int]
+    side: str
+    losses: int = 0
+
+    @property
+    def up(self) -> bool:
+        return self.losses < BALLOON_MAX_LOSSES
+
+    def zone(self) -> set[tuple[int, int]]:
+        return {(self.at[0], a) for a in range(self.at[1] + 1)} if self.up else set()
+
+
+def balloon_from_row(row: Any, defender: str) -> Balloon:
+    """A scenario's ``balloons`` entry ``[id, square]`` (the Defender's) [14.3].  :raises ValueError: not at 0-2."""
+    bid, where = row[0], row[1]
+    at = parse(where)
+    if not 0 <= at[1] <= 2:
+        raise ValueError(f"balloon {bid} at {where}: balloons are set up at altitude 0 to 2 (14.3)")
+    return Balloon(str(bid), at, defender)
 
 
 def damage_level(hits: int, rating: int) -> str:

@@ -8,7 +8,7 @@ from pbem.core.defaults import to_json
 from pbem.core.dice import Dice
 from pbem.core.ruleset import Outcome, View
 
-from . import bomb_runs, dogfight, flak, fog, movement, placing, radio, reaction, seating, tally, unplayed, weapons
+from . import balloons, bomb_forms, dogfight, flak, fog, movement, placing, radio, reaction, seating, tally, unplayed, weapons
 from .model import ENTERING, SIDES, WAITING, Squadron, State, owner, shown_json, side_of
 from .parsing import ARRIVAL_STEPS, SETUP_STEPS, allowed_moves, answer_line, answer_usage, free_mover, plain_problem, position
 from .sky import HEADINGS, name
@@ -59,6 +59,8 @@ def view(state: State, seat: str) -> dict[str, Any]:
         out["barrages"] = [to_json(b) for b in state.barrages if b.unit in live]
     if state.option("setup", "scenario") == "players":   # only then, so that other views stay as they were
         out["setup"] = "players"
+    if state.balloons:   # advanced rule 14.3
+        out["balloons"] = [to_json(b) for b in state.balloons if b.up]
     if fog.fogged(state):   # only under fog, so that open views stay as they were
         out.update(fog=True, last_known=fog.last_known(state, side), radar=fog.plots(state, side))
     return out
@@ -150,7 +152,8 @@ def order_form(v: View, seat: str) -> str:
         lines.append(f"# {sq.id} {card(sq.model)['name']} at {name(sq.at)} heading {HEADINGS[sq.heading]}, "
                      f"{'alert' if sq.alert else 'unalert'} {sq.mission}" + (f", tallies {sq.tally}" if sq.tally else ""))
         lines += _form_lines(v, state, sq)
-        lines += bomb_runs.form_lines(state, sq)   # rule 15
+        lines += bomb_forms.form_lines(state, sq)   # rule 15
+        lines += balloons.form_lines(state, sq) if sq.mission == "sweep" or sq.balloon else []   # rule 14.3
     lines += _fog_lines(v)
     lines += [f"# {u['line']}" for u in v.get("surface_status", ())]
     lines += flak.form_lines(state, side_of(seat)) if state.surfaces else []
@@ -381,8 +384,19 @@ def _bot_moves(v: View, seat: str, dice: Dice, rolling: list[str]) -> list[str]:
                 lines.append(f"TACTIC {s.id} ASK")
         elif s.id in rolling:
             lines.append(f"IF TALLYING {s.id} THEN PURSUE {s.id}")
-        if s.on_map and s.attack == "dive" and v["turn"] == 1 and state.uses("15.3.1") and s.bombs and \
-                dice.roll(3, why="bot attack", seen_by=()) == 1:   # sometimes bomb level instead [15.3]
-            lines.append(f"ATTACK {s.id} LEVEL")
+        if s.on_map and v["turn"] == 1:
+            lines += _bot_attack(state, s, dice)
+        if s.on_map and s.mission == "sweep" and state.uses("14.3") and not s.tally:
+            lines += balloons.bot_lines(state, s, dice.roll(2, why="bot balloon", seen_by=()))
     return lines
 
+
+def _bot_attack(state: State, sq: Squadron, dice: Dice) -> list[str]:
+    """On turn 1, one time in three, a bomber with a choice makes another attack its owner may order [15.3]."""
+    if not (bomb_forms.flying_to_target(state, sq) and sq.bombs):
+        return []
+    others = bomb_forms.other_attacks(state, sq)
+    if not others or dice.roll(3, why="bot attack", seen_by=()) != 1:
+        return []
+    pick = others[0] if len(others) == 1 else others[dice.roll(len(others), why="bot attack kind", seen_by=()) - 1]
+    return [f"ATTACK {sq.id} {pick}"]

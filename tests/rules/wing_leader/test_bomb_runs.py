@@ -52,18 +52,19 @@ def test_a_dive_bomber_over_its_target_dives_releases_and_the_strike_lands():
 
 
 def test_a_dive_begun_high_counts_its_levels_across_turns():
-    """15.3.2: from altitude 8 it gets down to 4 this turn (2 MP), the run kept; not released yet."""
+    """15.3.2: from altitude 8 it gets down to 2 this turn (2 MP and the approach's descent bonus, 15.3/8.2:
+    0.5 MP a level), the run kept; not released yet."""
     state = _movement(D=("P8", "E"), E=("A19", "E"), H=("B19", "E"))
     d = _resolve(state).state.squadron("D")
-    assert d.at == parse("P4") and d.run == tuple(parse(n) for n in ("P8", "P7", "P6", "P5", "P4"))
-    assert d.bombs and not d.released and d.dived == 4
+    assert d.at == parse("P2") and d.run == tuple(parse(n) for n in ("P8", "P7", "P6", "P5", "P4", "P3", "P2"))
+    assert d.bombs and not d.released and d.dived == 6
 
 
 def test_a_dive_of_two_levels_or_more_keeps_the_bomber_out_of_air_combat():
     """15.3.2: the turn it dives 2+ levels it neither attacks nor is attacked; next turn it fights again."""
     state = _movement(D=("P8", "E"), E=("A19", "E"), H=("B19", "E"))
     result = _resolve(state)
-    assert "D dives 4 levels this turn: it neither attacks nor is attacked in air combat (15.3.2)" in [
+    assert "D dives 6 levels this turn: it neither attacks nor is attacked in air combat (15.3.2)" in [
         e.text for e in result.events]
     air = Air(result.state, None)   # type: ignore[arg-type]
     assert "D" not in [s.id for s in bomb_runs.in_air_combat(air)]
@@ -111,9 +112,9 @@ def test_the_form_says_how_each_bomber_attacks_and_its_chances():
 def test_attacks_the_scenario_may_give():
     state = RULESET.setup(SCENARIO, RULESET.info.resolve_options({}), SeededDice(SEED, "setup"))
     d = state.squadron("D")
-    assert bomb_runs.attack_problem(d) == ""
-    assert "Dive Brake" in bomb_runs.attack_problem(replace(d, model="b24h"))
-    assert "not built yet" in bomb_runs.attack_problem(replace(d, attack="glide"))
+    assert bomb_runs.problem_in(state, d) == ""
+    assert bomb_runs.problem_in(state, replace(d, model="b24h")).startswith("15.3.2: only aircraft with a Dive Brake")
+    assert bomb_runs.problem_in(state, replace(d, attack="glide")) == "15.3.4: this scenario does not use glide attacks"
 
 
 def test_the_scenario_plays_to_a_result_under_every_cadence():
@@ -131,10 +132,11 @@ def test_the_basic_scenarios_bomb_nothing():
 
 
 def test_an_escort_dives_with_its_bombers():
-    """15.2.2: escorts move first, foreseeing their bombers' move: H above D dives the 4 levels D dives."""
+    """15.2.2: escorts move first, foreseeing their bombers' move: H above D dives the 6 levels D dives (a
+    dive declared, 8.2)."""
     state = _movement(D=("P8", "E"), H=("P9", "E"), E=("A19", "E"))
     after = _resolve(state).state
-    assert after.squadron("D").at == parse("P4") and after.squadron("H").at == parse("P5")
+    assert after.squadron("D").at == parse("P2") and after.squadron("H").at == parse("P3")
 
 
 def test_an_escort_keeps_its_place_on_the_way():
@@ -151,7 +153,8 @@ def test_attack_orders_are_checked_at_ingest_with_the_rule():
     """15.3: ATTACK <sq> LEVEL|DIVE for a bomber flying to its target; a Dive Brake for DIVE (15.3.2)."""
     state = _movement()
     assert list(_checked(state, "allies", "ATTACK D LEVEL").problems) == []
-    for body, rule in (("ATTACK H DIVE", "15.3"), ("ATTACK D GLIDE", "15.3"), ("ATTACK D", "15.3")):
+    for body, rule in (("ATTACK H DIVE", "15.3"), ("ATTACK D GLIDE", "15.3.4"), ("ATTACK D", "15.3"),
+                       ("ATTACK D BARREL", "15.3")):
         problems = _checked(state, "allies", body).problems
         assert [p.rule for p in problems] == [rule], (body, problems)
     heavy = replace(state, squadrons=tuple(replace(s, model="b24h", attack="") if s.id == "D" else s

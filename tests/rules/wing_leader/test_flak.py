@@ -209,7 +209,7 @@ def test_the_picture_marks_surface_units_with_their_damage_and_barrage_zones_wit
     s = known.start_state(RULESET, known.Case("pic", "-", "-", {"scenario": "flak", "edits": [["surfaces[id=F1].hits", 3]]}))
     p = RULESET.picture(RULESET.view(s, "allies"))
     texts = {t.text for t in p.shapes if isinstance(t, Text)}
-    assert {"Y1 -", "F1 H", "S2 -", "S2/2"} <= texts and "F1" not in texts   # F1 suppressed: its marker is gone
+    assert {"Y1 -", "F1 H 3/3", "S2 -", "S2/2"} <= texts and "F1" not in texts   # F1 suppressed: its marker is gone
     on_map = [x for x in p.shapes if isinstance(x, Polygon) and x.fill == pic.SURFACE_FILL
               and max(y for _, y in x.points) <= pic.GRID_BOTTOM]
     assert len(on_map) == 3

@@ -111,3 +111,21 @@ def test_the_sun_of_every_sector_sits_on_the_frame_clear_of_every_text():
         assert (x < grid[0]) == sector.startswith("left") and (x > grid[2]) == sector.startswith("right")
         box = Box(x - 9, y - 9, x + 9, y + 9)
         assert not any(box.overlaps(text_box(t)) for t in p.base + p.shapes if isinstance(t, Text)), sector
+
+
+def test_bomb_runs_and_target_damage_are_drawn():
+    """15.2.1/15.3: a line from each bomber on its way to its target, its approach so far drawn thick;
+    14.1.1: a hit surface unit's label gives its damage and hits over its damage rating; no overlaps."""
+    edits = [["squadrons[id=T].run", [[14, 0], [15, 0]]], ["squadrons[id=T].at", [15, 0]],
+             ["surfaces[id=K1].hits", 4]]
+    p = _picture("torpedo", edits)
+    assert problems(p) == []
+    runs = [s for s in p.shapes if isinstance(s, Line) and s.color == pic.BOMB_RUN and s.points[0][1] < pic.GRID_BOTTOM]
+    assert len([r for r in runs if r.width == 1]) == 5   # T, V, R, P, G each to its target
+    (thick,) = [r for r in runs if r.width == 3]
+    assert thick.points == (pic._centre(14, 0), pic._centre(15, 0))
+    assert "K1 l 4/6" in _texts(p) and any("bomb run" in t for t in _texts(p))
+    assert "damage rating" in " ".join(_texts(p))
+    # 14.3: the balloon B1 over N2, its ID beside it, in the legend
+    assert "B1" in _texts(p, pic.BALLOON) and any("barrage balloon" in t for t in _texts(p))
+    assert any(isinstance(c, Circle) and c.outline == pic.BALLOON and c.center[1] < pic.GRID_BOTTOM for c in p.shapes)

@@ -79,3 +79,26 @@ def test_bombing_has_its_own_section_only_where_there_is_bombing():
         assert f"- {e.text}" in text.split("BOMBING (15)")[1] and f"<li>{escape(e.text)}</li>" in page
     quiet = next(s for s in game if s.events and not any(e.kind == "bombing" for e in s.events))
     assert "BOMBING (15)" not in render_sitrep("wing_leader", _context(quiet, seat))[0]
+
+
+def test_barrage_balloons_and_their_attacks_are_in_the_flak_section():
+    """14.3: the balloons still up are listed with the surface units, and a sweep's attack on one among the
+    flak events, text and HTML."""
+    from dataclasses import replace
+
+    from pbem.core.dice import SeededDice
+    from pbem.rules.wing_leader.sky import parse
+    from pbem.testing.known import check_body
+    state = RULESET.setup("torpedo", RULESET.info.resolve_options({"cadence": "fast"}), SeededDice(SEED, "s"))
+    state = RULESET.resolve(state, {s: () for s in RULESET.phase(state).awaiting}, SeededDice(SEED, "t")).state
+    state = replace(state, squadrons=tuple(replace(s, at=parse("L2"), mission="sweep", alert=True) if s.id == "H"
+                                           else s for s in state.squadrons))
+    orders = check_body(RULESET, state, "allies", "BALLOON H B1")[0].orders
+    result = RULESET.resolve(state, {"allies": orders, "axis": ()}, SeededDice(SEED, "m"))
+    step = type("Step", (), {"events": result.events, "rolls": (), "state": result.state,
+                             "phase": RULESET.phase(state)})
+    seat = RULESET.seats(result.state)[0]
+    text, page = render_sitrep("wing_leader", _context(step, seat))
+    flak_part = text.split("SURFACE UNITS AND FLAK (14)")[1].split("AIR COMBAT")[0]
+    assert "- barrage balloon B1 at altitude 2:" in flak_part and "H attacks barrage balloon B1" in flak_part
+    assert "barrage balloon B1 at altitude 2:" in page and "H attacks barrage balloon B1" in page
