@@ -13,7 +13,7 @@ from __future__ import annotations
 from pbem.core.interrupts import Ask
 from pbem.core.work import Work
 
-from . import combat, dogfight, jets, radio, tactics, weapons, wings
+from . import combat, dogfight, fighter_bombers, jets, radio, tactics, weapons, wings
 from .fog import dice_seen_by, tell
 from .model import Squadron, max_losses, owner
 from .seating import side_standing, speaker
@@ -254,6 +254,7 @@ def land(w: Work, fight: combat.Fight, volley: dict, answers: dict[str, str] | N
         _after(w, sid, air.squadron(sid).losses - before[sid], volley["weather"],
                spend=not (long == "rockets" and sid == alead.id))
     _tallies_after(w, [s.id for s in defenders], alead.id)
+    fighter_bombers.jettison_on_tally(w, "after the air combat")
     return _release(w, fight.square) if alead.dogfight else []
 
 

@@ -11,12 +11,12 @@ from pbem.core.scripts import Cursor, Reached, resume
 from pbem.core.verbs import Order
 from pbem.core.work import Work
 
-from . import bomb_runs, dogfight, flak, jets, movement, reaction, split, weapons, wings
+from . import bomb_runs, dogfight, fighter_bombers, flak, jets, movement, reaction, split, weapons, wings
 from .air import Air
 from .fog import dice_seen_by, tell, tell_move, told, witnesses
 from .model import CLIMB, DIVE, ENTERING, NONE, Squadron, State, owner
-from .orders import MOVEMENT, Attack, Join, Move, Plain, Pursue, Return, Stack, subject
-from .parsing import CONDITIONS
+from .orders import MOVEMENT, Attack, Dive, Join, Move, Plain, Pursue, Return, Stack, subject
+from .parsing import CONDITIONS, vector_dive_problem
 from .sky import HEADINGS, front_squares, name, parse
 from .tables import scenario
 from .tally_phase import inner, place_flights
@@ -127,7 +127,7 @@ def _jettison(sq: Squadron, order: Order | None, notes: Notes) -> tuple[Squadron
     if not sq.bombs:
         return sq, f"{sq.id} carries no bomb load"
     notes.append((f"{sq.id} jettisons its bomb load (9.2.1.1)", [sq.id], "move"))
-    return sq.move(bombs=False, mission="rtb"), None
+    return fighter_bombers.without_load(sq), None
 
 
 def _fly(w: Work[Air], sq: Squadron, tokens: list[str], mp: int, dive: bool,
@@ -318,6 +318,8 @@ def _plan(air: Air, sq: Squadron, order: Order | None) -> tuple[list[str], bool,
         order = None   # drop tanks gone, it flies on as its mission or tally makes it [13.2]
     if isinstance(order, Move):
         return list(order.steps), order.dive, None
+    if isinstance(order, Dive):
+        return _vector_dive_plan(sq)
     if isinstance(order, Pursue) or (order is None and sq.tally):
         return _pursuit_plan(air, sq, order)
     verb = order.verb if isinstance(order, Plain) else _mission_verb(sq)
@@ -364,6 +366,19 @@ def _goal_plan(air: Air, sq: Squadron, order: Return | Join) -> tuple[list[str],
         if any(t not in "<>" and parse(t)[1] < sq.at[1] for t in tokens):
             return tokens, True, None
     return movement.approach(sq, goal, movement.allowance(sq)), False, None
+
+
+def _vector_dive_plan(sq: Squadron) -> tuple[list[str], bool, str | None]:
+    """``DIVE``: toward the vector with the dive bonus [8.2], while the squadron still flies to a lower vector;
+    else why not, and its mission (or a pursuit) moves it instead.  A path that would not dive is no dive."""
+    rule, why = vector_dive_problem(sq)
+    if why:
+        return [], False, f"{why} ({rule})"
+    assert sq.vector is not None
+    tokens = movement.approach(sq, sq.vector, movement.allowance(sq, dive=True))
+    if not any(t not in "<>" and parse(t)[1] < sq.at[1] for t in tokens):
+        return [], False, f"{sq.id} cannot dive toward {name(sq.vector)} this move (8.2)"
+    return tokens, True, None
 
 
 def _vector_plan(air: Air, sq: Squadron) -> list[str]:

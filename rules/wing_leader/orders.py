@@ -379,7 +379,18 @@ class Attack:
         return f"ATTACK {self.sq} {self.kind.upper()}"
 
 
-MOVEMENT = (Move, Pursue, Plain, Join, Return, Attack)
+@dataclass(frozen=True)
+class Dive:
+    """``DIVE <sq>``: an Intercept flying to a lower vector declares a dive before it moves, for one more MP
+    [8.2, 9.2.4, 9.2.5]."""
+
+    sq: str
+
+    def text(self) -> str:
+        return f"DIVE {self.sq}"
+
+
+MOVEMENT = (Move, Pursue, Plain, Join, Return, Attack, Dive)
 
 
 def subject(order: Order) -> str:
@@ -436,4 +447,4 @@ def load_order(data: Any) -> Any:
 _KINDS: dict[str, Any] = {k.__name__: k for k in (
     Tally, Command, Split, Drop, Move, Pursue, Plain, Vector, Escape, End, Rejoin, Break, Tactic, React, Priority,
     Arrive, Consent, Seek, Stack, Join, Return, Answer, Wings, If, Condition, Keep, PlaceBarrage, FlakFire, Attack,
-    Place)}
+    Place, Dive)}

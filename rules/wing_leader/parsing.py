@@ -19,7 +19,7 @@ from . import bomb_runs, dogfight, flak, missions, movement, radio, sky, split, 
 from .model import Squadron, State, max_losses, owner, side_of
 from .surface import Barrage, Surface
 from .tables import scenario
-from .orders import (Answer, Arrive, Attack, Break, Command, Consent, Drop, End, Escape, Evade, Fire, FlakFire, Join, Keep, Move,
+from .orders import (Answer, Arrive, Attack, Break, Command, Consent, Dive, Drop, End, Escape, Evade, Fire, FlakFire, Join, Keep, Move,
                      Place, PlaceBarrage, Plain, Priority, Pursue, React, Rejoin, Return, Seek, Split, Stack, Tactic, Tally, Vector,
                      Wings)
 
@@ -201,7 +201,8 @@ def allowed_moves(sq: Squadron) -> str:
     if sq.mission == "rtb":
         return f"only return to base (no order needed; RTB {sq.id} DIVE dives for one more MP, 8.2)"
     if sq.mission == "intercept":
-        return "follow its vector, CIRCLE or RTB"
+        dive = f" (DIVE {sq.id} toward a lower vector: one more MP, 8.2)" if sq.vector and sq.vector[1] < sq.at[1] else ""
+        return f"follow its vector{dive}, CIRCLE or RTB"
     if sq.mission == "cap":
         return "CIRCLE until it tallies or ground control gives it a vector (9.2.4.1), or RTB"
     return "SWEEP (straight on), JOIN a tallying squadron of its net, or RTB"
@@ -339,6 +340,35 @@ def parse_return(args: Sequence[str], view: View, seat: str) -> Return:
         return Return(sq.id, movement.sky.name(movement.sky.parse(args[1])), dive)
     except ValueError as exc:
         raise OrderSyntaxError(str(exc), rule="9.2.2") from None
+
+
+def parse_dive(args: Sequence[str], view: View, seat: str) -> Dive:
+    """``DIVE <sq>``: an Intercept flying to its vector declares a dive for one more MP [8.2]; only toward a
+    vector below it, since level with its goal it may not dive and below it must climb [9.2.5]."""
+    arity(args, 1, "DIVE <squadron> (an Intercept flying to a lower vector)", rule="8.2")
+    _window(view, False)
+    sq = _own(view, seat, args[0], "8.2")
+    rule, why = vector_dive_problem(sq, still_to_tally=view["step"] == "turn")
+    if why:
+        raise IllegalOrderError(why, rule=rule)
+    return Dive(sq.id)
+
+
+def vector_dive_problem(sq: Squadron, still_to_tally: bool = False) -> tuple[str, str | None]:
+    """The rule and why ``sq`` may not declare a dive on its way to its vector, or ``("", None)`` [8.2, 9.2.5].
+    Under cadence single (``still_to_tally``) a tally it holds may yet be dropped, so it is not held against it."""
+    others = "MOVE, PURSUE, RTB, JOIN and RETURN take DIVE"
+    if sq.broken or sq.dogfight:
+        return "8.2", f"{sq.id} is {'broken' if sq.broken else 'in a dogfight'}: it does not fly to a vector"
+    if sq.mission != "intercept" or sq.vector is None:
+        return "8.2", f"{sq.id} is no Intercept flying to its vector; {others}"
+    if sq.tally and not still_to_tally:
+        return "8.2", f"{sq.id} tallies {sq.tally} and pursues it: PURSUE {sq.id} DIVE"
+    if sq.vector[1] >= sq.at[1]:
+        level = "level with" if sq.vector[1] == sq.at[1] else "below"
+        return "9.2.5", (f"{sq.id} is {level} its vector {sky.name(sq.vector)}: on the shortest path it may not "
+                         f"dive ({'it keeps its altitude' if level == 'level with' else 'it must climb'})")
+    return "", None
 
 
 def parse_vector(args: Sequence[str], view: View, seat: str) -> Vector:
@@ -642,6 +672,7 @@ VERBS = scripted(VerbTable([
     Verb("JOIN", parse_join, "JOIN <squadron> <friendly squadron> [DIVE]", "9.2.3"),
     Verb("RETURN", parse_return, "RETURN <squadron> <square> [DIVE]", "9.2.2"),
     Verb("JETTISON", parse_plain("JETTISON", "9.2.1.1"), "JETTISON <squadron>", "9.2.1.1"),
+    Verb("DIVE", parse_dive, "DIVE <squadron> (an Intercept diving toward a lower vector: one more MP)", "8.2"),
     Verb("VECTOR", parse_vector, "VECTOR <squadron> <square>", "9.2.4"),
     Verb("PLACE", parse_place, "PLACE <escort> <square> (set-up, option setup = players)", "5.3"),
     Verb("ESCAPE", parse_escape, "ESCAPE <squadron>", "11.0"),

@@ -7,7 +7,7 @@ from pbem.core.scripts import If, run
 from pbem.core.verbs import Order
 from pbem.core.work import Work
 
-from . import radio, split, tally, wings
+from . import fighter_bombers, radio, split, tally, wings
 from .air import Air
 from .fog import dice_seen_by, tell
 from .model import Squadron, State, enemy_of
@@ -31,6 +31,7 @@ def _tallies(w: Work[Air], side: str, orders: Mapping[str, Sequence[Order]]) -> 
     when reached (``IF TALLIED A THEN TALLY A K``), so a side writing blind can answer the other's rolls."""
     entries = [o for o in orders.get(side, ()) if isinstance(inner(o), (Drop, Tally, Command, Split))]
     run(w, side, entries, lambda o: _tally_order(w, o), CONDITIONS)
+    fighter_bombers.jettison_on_tally(w, "in the Tally Phase")
     leave_wings(w)
 
 
