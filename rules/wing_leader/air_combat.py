@@ -210,7 +210,8 @@ def _fire_choice(w: Work, alead: Squadron) -> str:
 def _power(w: Work, shooter: Squadron, long: str) -> int:
     """The firepower confirming a squadron's hits: long range [13.5.2], else its own [10.6], +1 with gyro
     sights [13.5.4]."""
-    power = weapons.long_firepower(shooter, long) if long else combat.firepower(shooter)
+    power = weapons.long_firepower(shooter, long) if long else \
+        combat.firepower(shooter, wings.experte_fires(w.data.now(), shooter))
     return power + (int(tables()["special_weapons"]["gyro_firepower"]) if weapons.gyro(w.data.now(), shooter) else 0)
 
 

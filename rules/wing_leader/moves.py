@@ -196,11 +196,15 @@ def _must_stay(air: Air, sq: Squadron, tokens: Sequence[str]) -> str | None:
 
 def _trail_penalty(air: Air, sq: Squadron) -> int:
     """In trail, the second squadron to fly in this turn has 1 MP less, the third 2 less, and so on
-    [8.4.1, GAP-21]; among the group, the movement order [6.1] says who goes first."""
+    [8.4.1, GAP-21; option ``trail_fourth = wait``: the fourth and later wait for the next turn]; among the
+    group, the movement order [6.1] says who goes first."""
     if sq.status != ENTERING or not sq.trail:
         return 0
-    return sum(1 for sid in air.moved
-               if air.squadron(sid).trail == sq.trail and getattr(air.state.find(sid), "status", "") == ENTERING)
+    ahead = sum(1 for sid in air.moved
+                if air.squadron(sid).trail == sq.trail and getattr(air.state.find(sid), "status", "") == ENTERING)
+    if ahead >= 3 and air.state.option("trail_fourth", "less") == "wait":   # GAP-21 read as "no fourth"
+        return movement.allowance(sq)
+    return ahead
 
 
 def _fitting(sq: Squadron, tokens: list[str], mp: int) -> list[str]:
@@ -285,7 +289,8 @@ def _reacting_flight(w: Work[Air], e: Squadron) -> Squadron:
         return e
     rules = scenario(air.state.scenario)
     why = split.may_split(e, False, False, e.side in rules.get("flexibility", ()), int(rules["max_losses"]["flight"]),
-                          count=air.state.option("split_count", "together"), reacted=True)
+                          count=air.state.option("split_count", "together"), reacted=True) \
+        or split.counters_problem(air.now(), e)
     if why:
         w.say(f"REACT {e.id} SPLIT: {why}; it reacts whole (10.4.2)", to=e.side, kind="skipped")
         return e

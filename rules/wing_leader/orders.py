@@ -48,17 +48,18 @@ class Command:
 class Split:
     """Split a squadron into two flights in the Tally Phase [9.3], with the owner's choices [9.3.1]: the losses
     of the first flight (None: shared evenly, the first the larger share), and which flight (1 or 2) takes the
-    straggler, the Experte and the tally."""
+    straggler, the Experte, the tally and the Wing Leader marker."""
 
     sq: str
     losses: int | None = None
     straggler: int = 1
     experte: int = 1
     tally: int = 1
+    leader: int = 1   # the flight taking the Wing Leader marker [9.3.1]
 
     def text(self) -> str:
         chosen = [("LOSSES", self.losses, None), ("STRAGGLER", self.straggler, 1), ("EXPERTE", self.experte, 1),
-                  ("TALLY", self.tally, 1)]
+                  ("TALLY", self.tally, 1), ("LEADER", self.leader, 1)]
         return " ".join([f"SPLIT {self.sq}"] + [f"{k} {v}" for k, v, default in chosen if v != default])
 
 

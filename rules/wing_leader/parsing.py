@@ -34,7 +34,9 @@ def position(view: View) -> State:
     squadrons = tuple(from_json(Squadron, d) for d in view["squadrons"])
     surfaces = tuple(from_json(Surface, d) for d in view.get("surfaces", ()))   # advanced rule 14
     barrages = tuple(from_json(Barrage, d) for d in view.get("barrages", ()))
-    return State(view["scenario"], squadrons, Flow(view["step"], view["turn"]), surfaces=surfaces, barrages=barrages)
+    options = tuple(sorted(view.get("options", {}).items()))   # those checked at ingest (readings.AT_INGEST)
+    return State(view["scenario"], squadrons, Flow(view["step"], view["turn"]), surfaces=surfaces, barrages=barrages,
+                 options=options)
 
 
 def _own(view: View, seat: str, sid: str, rule: str) -> Squadron:
@@ -138,7 +140,8 @@ def parse_command(args: Sequence[str], view: View, seat: str) -> Command:
     return Command(sq.id, target.id)
 
 
-SPLIT_USAGE = "SPLIT <squadron> [LOSSES <n>] [STRAGGLER 1|2] [EXPERTE 1|2] [TALLY 1|2] (after its TALLY or ORDER)"
+SPLIT_USAGE = ("SPLIT <squadron> [LOSSES <n>] [STRAGGLER 1|2] [EXPERTE 1|2] [LEADER 1|2] [TALLY 1|2] "
+               "(after its TALLY or ORDER)")
 
 
 def parse_split(args: Sequence[str], view: View, seat: str) -> Split:
@@ -151,7 +154,7 @@ def parse_split(args: Sequence[str], view: View, seat: str) -> Split:
     chosen: dict[str, int] = {}
     for word, value in zip(args[1::2], args[2::2], strict=True):
         key = word.upper()
-        if key not in ("LOSSES", "STRAGGLER", "EXPERTE", "TALLY") or key in chosen or not value.isdigit():
+        if key not in ("LOSSES", "STRAGGLER", "EXPERTE", "TALLY", "LEADER") or key in chosen or not value.isdigit():
             raise OrderSyntaxError(f"expected {SPLIT_USAGE}", rule="9.3.1")
         chosen[key] = int(value)
         if key != "LOSSES" and chosen[key] not in (1, 2):
@@ -159,14 +162,26 @@ def parse_split(args: Sequence[str], view: View, seat: str) -> Split:
     for key, has, what in (("STRAGGLER", sq.straggler, "straggler"), ("EXPERTE", sq.experte, "Experte")):
         if key in chosen and not has:
             raise IllegalOrderError(f"{sq.id} has no {what} to give a flight", rule="9.3.1")
-    choice = split.Choice(chosen.get("LOSSES"), chosen.get("STRAGGLER", 1), chosen.get("EXPERTE", 1),
-                          chosen.get("TALLY", 1))
     state = position(view)
+    choice = _split_choice(state, sq, chosen)
     problem = split.fit_problem(sq, choice, max_losses(state.scenario, sq.move(flight=True)),
                                 state.option("split_count", "together"))
     if problem:
         raise IllegalOrderError(problem, rule="9.3.1")
-    return Split(sq.id, choice.losses, choice.straggler, choice.experte, choice.tally)
+    problem = split.counters_problem(state, sq)
+    if problem:
+        raise IllegalOrderError(problem, rule="9.3")
+    return Split(sq.id, choice.losses, choice.straggler, choice.experte, choice.tally, choice.leader)
+
+
+def _split_choice(state: State, sq: Squadron, chosen: dict[str, int]) -> split.Choice:
+    """The owner's choices of a SPLIT; the Experte and the Wing Leader marker checked together [9.3.1, 5.2.1]."""
+    try:
+        experte, leader = split.leader_choice(wings.leads_wing(state, sq), sq.experte, chosen)
+    except ValueError as e:
+        text, _, rule = str(e).rpartition(" (")
+        raise IllegalOrderError(f"{sq.id}: {text}", rule=rule.rstrip(")")) from None
+    return split.Choice(chosen.get("LOSSES"), chosen.get("STRAGGLER", 1), experte, chosen.get("TALLY", 1), leader)
 
 
 def parse_drop(args: Sequence[str], view: View, seat: str) -> Drop:

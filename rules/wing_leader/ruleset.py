@@ -15,7 +15,7 @@ from pbem.core.errors import RulesetDefinitionError
 from pbem.core.ruleset import Checked, Option, RulesetInfo, Scenario, View
 from pbem.core.orders import OrderLine
 
-from . import advanced, bomb_runs, flak, radio, seating, sky, surface, weapons
+from . import advanced, bomb_runs, flak, radio, readings, seating, sky, surface, weapons
 from .game import STEPS, first_step, seats
 from .model import SIDES, WAITING, Squadron, State
 from .parsing import ANSWERS, VERBS, whole
@@ -115,7 +115,7 @@ INFO = RulesetInfo(
              Option("setup", "scenario", "5.3: the scenario places everything, vectors and escorts included "
                     "(scenario), or, before the first turn, the side the scenario names sets up first and the other "
                     "after it: each Intercept's vector anywhere on the map and each escort's square within the escort "
-                    "rules (players)", ("scenario", "players"))),
+                    "rules (players)", ("scenario", "players"))) + readings.OPTIONS,
     rulebook="Wing Leader rules v2 (Russian translation), seeds/000_081fe1e0bed44cb6.txt")
 
 RULESET = Assembled(info=INFO, steps=STEPS, setup=setup, view=view, order_form=order_form,

@@ -45,7 +45,8 @@ def _tally_order(w: Work[Air], order: Order) -> str | None:
     if isinstance(order, Command):
         return _command(w, order)
     if isinstance(order, Split):
-        return _split(w, air.squadron(order.sq), split.Choice(order.losses, order.straggler, order.experte, order.tally))
+        return _split(w, air.squadron(order.sq), split.Choice(order.losses, order.straggler, order.experte, order.tally,
+                                                              order.leader))
     if isinstance(order, Drop):
         sq = air.squadron(order.sq)
         if not sq.tally or sq.dogfight:
@@ -123,7 +124,7 @@ def _split(w: Work[Air], sq: Squadron, choice: split.Choice) -> str | None:
     flexible = sq.side in scenario(air.state.scenario).get("flexibility", ())
     limit = int(scenario(air.state.scenario)["max_losses"]["flight"])
     why = split.may_split(sq, tallied_now, sq.id in air.ordered, flexible, limit, choice,
-                          air.state.option("split_count", "together"))
+                          air.state.option("split_count", "together")) or split.counters_problem(air.now(), sq)
     if why:
         return why
     first, second = split.split(sq, choice)

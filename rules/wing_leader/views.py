@@ -8,7 +8,7 @@ from pbem.core.defaults import to_json
 from pbem.core.dice import Dice
 from pbem.core.ruleset import Outcome, View
 
-from . import bomb_runs, dogfight, flak, fog, movement, radio, reaction, seating, tally, unplayed, weapons
+from . import bomb_runs, dogfight, flak, fog, movement, radio, reaction, readings, seating, tally, unplayed, weapons
 from .model import ENTERING, SIDES, WAITING, Squadron, State, owner, shown_json, side_of
 from .parsing import allowed_moves, answer_line, answer_usage, free_mover, plain_problem, position
 from .sky import HEADINGS, name
@@ -50,6 +50,9 @@ def view(state: State, seat: str) -> dict[str, Any]:
         "asks": [{"key": a.key, "question": a.question, "default": a.default, "choices": list(a.choices)}
                  for a in state.flow.pending.asks if a.seat == seat] if state.flow.pending is not None else [],
     }
+    checked = _ingest_options(state)
+    if checked:   # only when not at their defaults, so that views stay as they were
+        out["options"] = checked
     if state.surfaces:   # advanced rule 14 only, so that basic views stay as they were
         out["surfaces"] = [to_json(u) for u in state.surfaces]
         out["surface_status"] = [surface_status(u) for u in state.surfaces]
@@ -58,6 +61,12 @@ def view(state: State, seat: str) -> dict[str, Any]:
     if fog.fogged(state):   # only under fog, so that open views stay as they were
         out.update(fog=True, last_known=fog.last_known(state, side), radar=fog.plots(state, side))
     return out
+
+
+def _ingest_options(state: State) -> dict[str, Any]:
+    """The options orders are checked against at ingest, those not at their defaults (readings.AT_INGEST)."""
+    defaults = {o.name: o.default for o in readings.OPTIONS} | {"split_count": "together"}
+    return {k: v for k, v in state.options if k in readings.AT_INGEST and v != defaults.get(k)}
 
 
 def _shown(state: State, side: str) -> list[Squadron]:
