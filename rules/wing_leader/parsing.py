@@ -3,7 +3,8 @@ would be legal; the conditions of scripts; the verb tables (``VERBS`` for orders
 windows) and the whole-file checks."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from pbem.core.defaults import from_json
@@ -856,35 +857,46 @@ ASK_RULES = {("SPEED", "TURN", "BEST"): "10.5", ("SEEK", "DECLINE"): "10.8", ("Y
              ("YES", "NO", "SPLIT"): "10.4.2"}
 
 
+def _about(ask: dict[str, Any]) -> str:
+    """What a question is about, after its kind: ``K`` of ``tally-K``, ``T1/1`` of ``flak-T1/1``."""
+    return str(ask["key"]).split("-", 1)[1]
+
+
+@dataclass(frozen=True)
+class AnswerForm:
+    """How one kind of question is answered: the usage shown with it, and the line giving a choice."""
+
+    usage: Callable[[dict[str, Any]], str]
+    line: Callable[[dict[str, Any], str], str]
+
+
+#: The questions answered by a verb (the others by the choice alone), one entry per kind of ask key
+#: [10.2, 10.2.2, 10.8.1, 14.2.4, 13.4.2].
+ANSWER_FORMS = {
+    "lead": AnswerForm(lambda a: f"LEAD <{' or '.join(a['choices'])}> (10.2)", lambda a, c: f"LEAD {c}"),
+    "hits": AnswerForm(lambda a: f"HITS <{' '.join(a['choices'])} in the order they take the hits> (10.2.2)",
+                       lambda a, c: f"HITS {c}"),
+    "tally": AnswerForm(lambda a: f"TALLY {_about(a)} <{' or '.join(a['choices'])}> (10.8.1)",
+                        lambda a, c: f"TALLY {_about(a)} {c}"),
+    "flak": AnswerForm(lambda a: f"FLAK {_about(a)} AUTO|HOLD|<{' '.join(a['choices'][2:])}...> (14.2.4)",
+                       lambda a, c: f"FLAK {_about(a)} {c}"),
+    "evade": AnswerForm(lambda a: "YES or NO (13.4.2)", lambda a, c: c),
+}
+
+
 def answer_usage(ask: dict[str, Any]) -> str:
     """How an ask is answered: its verb and choices."""
-    kind = ask["key"].split("-")[0]
-    if kind == "lead":
-        return f"LEAD <{' or '.join(ask['choices'])}> (10.2)"
-    if kind == "hits":
-        return f"HITS <{' '.join(ask['choices'])} in the order they take the hits> (10.2.2)"
-    if kind == "tally":
-        return f"TALLY {ask['key'].removeprefix('tally-')} <{' or '.join(ask['choices'])}> (10.8.1)"
-    if kind == "flak":
-        return f"FLAK {ask['key'].removeprefix('flak-')} AUTO|HOLD|<{' '.join(ask['choices'][2:])}...> (14.2.4)"
-    if kind == "evade":
-        return "YES or NO (13.4.2)"
+    form = ANSWER_FORMS.get(ask["key"].split("-")[0])
+    if form is not None:
+        return form.usage(ask)
     rule = ASK_RULES.get(tuple(ask["choices"]), "")
     return " or ".join(ask["choices"]) + (f" ({rule})" if rule else "")
 
 
 def answer_line(ask: dict[str, Any], choice: str) -> str:
     """The line answering ``ask`` with ``choice``."""
-    kind = ask["key"].split("-")[0]
-    if kind == "lead":
-        return f"LEAD {choice}"
-    if kind == "hits":
-        return f"HITS {choice}"
-    if kind == "tally":
-        return f"TALLY {ask['key'].removeprefix('tally-')} {choice}"
-    if kind == "flak":
-        return f"FLAK {ask['key'].removeprefix('flak-')} {choice}"
-    return choice
+    form = ANSWER_FORMS.get(ask["key"].split("-")[0])
+    return form.line(ask, choice) if form is not None else choice
 
 
 ANSWERS = VerbTable([Verb(c, _parse_answer(c), c, "10.5, 10.8") for c in ("SPEED", "TURN", "BEST", "SEEK", "DECLINE",

@@ -137,3 +137,33 @@ def test_an_experte_flipped_into_the_wing_leader_marker_fires_or_only_leads():
     assert combat.firepower(k, wings.experte_fires(fires, k)) == base + 1
     assert combat.firepower(k, wings.experte_fires(leads, k)) == base
     assert dict((o.name, o.default) for o in RULESET.info.options)["leader_experte"] == "fires"
+
+
+def test_the_form_offers_the_wing_leader_marker_and_shows_the_counter_mix():
+    """9.3.1: the leader's squadron is told it may give the marker to the second flight; 9.3: a side short of
+    flight counters (option flight_counters) is told before it writes a SPLIT."""
+    plain = RULESET.setup("sweep", RULESET.info.resolve_options({}), SeededDice(b"readings options form seed", "s"))
+    tally_window = replace(plain, flow=replace(plain.flow, step="defender_tally"))
+    form = RULESET.order_form(RULESET.view(tally_window, "axis"), "axis")
+    assert "SPLIT K LEADER 2 gives it to the second flight" in form and "SPLIT L LEADER" not in form
+    assert "flight counters" not in form
+    short = replace(tally_window, options=(("flight_counters", "2"),),
+                    squadrons=tuple(s.move(flight=True) if s.id == "L" else s for s in tally_window.squadrons))
+    form = RULESET.order_form(RULESET.view(short, "axis"), "axis")
+    assert "K cannot split: its side has 2 flight counters of its aircraft and 1 are in play" in form
+
+
+def test_each_kind_of_question_is_answered_from_one_table():
+    """The usage and the answering line of every kind of question (10.2, 10.2.2, 10.8.1, 14.2.4, 13.4.2, and
+    the plain choices) come from one table entry per kind."""
+    from pbem.rules.wing_leader.parsing import answer_line, answer_usage
+    asks = [({"key": "lead", "choices": ["A", "B"]}, "LEAD <A or B> (10.2)", "LEAD A"),
+            ({"key": "hits", "choices": ["K", "L"]}, "HITS <K L in the order they take the hits> (10.2.2)", "HITS A"),
+            ({"key": "tally-A1", "choices": ["K", "L"]}, "TALLY A1 <K or L> (10.8.1)", "TALLY A1 A"),
+            ({"key": "flak-T1/1", "choices": ["AUTO", "HOLD", "K"]}, "FLAK T1/1 AUTO|HOLD|<K...> (14.2.4)",
+             "FLAK T1/1 A"),
+            ({"key": "evade-K", "choices": ["YES", "NO"]}, "YES or NO (13.4.2)", "A"),
+            ({"key": "react-A", "choices": ["YES", "NO"]}, "YES or NO (10.4)", "A"),
+            ({"key": "rating-1", "choices": ["SPEED", "TURN", "BEST"]}, "SPEED or TURN or BEST (10.5)", "A")]
+    for ask, usage, line in asks:
+        assert (answer_usage(ask), answer_line(ask, "A")) == (usage, line)
