@@ -13,7 +13,7 @@ from __future__ import annotations
 from pbem.core.interrupts import Ask
 from pbem.core.work import Work
 
-from . import combat, dogfight, jets, radio, tactics, weapons, wings
+from . import combat, dogfight, fighter_bombers, jets, radio, tactics, weapons, wings
 from .fog import dice_seen_by, tell
 from .model import Squadron, max_losses, owner
 from .seating import side_standing, speaker
@@ -210,7 +210,8 @@ def _fire_choice(w: Work, alead: Squadron) -> str:
 def _power(w: Work, shooter: Squadron, long: str) -> int:
     """The firepower confirming a squadron's hits: long range [13.5.2], else its own [10.6], +1 with gyro
     sights [13.5.4]."""
-    power = weapons.long_firepower(shooter, long) if long else combat.firepower(shooter)
+    power = weapons.long_firepower(shooter, long) if long else \
+        combat.firepower(shooter, wings.experte_fires(w.data.now(), shooter))
     return power + (int(tables()["special_weapons"]["gyro_firepower"]) if weapons.gyro(w.data.now(), shooter) else 0)
 
 
@@ -254,6 +255,7 @@ def land(w: Work, fight: combat.Fight, volley: dict, answers: dict[str, str] | N
         _after(w, sid, air.squadron(sid).losses - before[sid], volley["weather"],
                spend=not (long == "rockets" and sid == alead.id))
     _tallies_after(w, [s.id for s in defenders], alead.id)
+    fighter_bombers.jettison_on_tally(w, "after the air combat")
     return _release(w, fight.square) if alead.dogfight else []
 
 

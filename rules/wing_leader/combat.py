@@ -129,9 +129,10 @@ def allocate(count: int, targets: Sequence[str]) -> list[str]:
     return [targets[i % len(targets)] for i in range(count)] if targets else []
 
 
-def firepower(shooter: Squadron) -> int:
-    """The firepower a hitting squadron confirms with: its card's, +1 with an Experte [10.6]."""
-    return (shooter.firepower or 0) + (1 if shooter.experte else 0)
+def firepower(shooter: Squadron, experte_fires: bool = True) -> int:
+    """The firepower a hitting squadron confirms with: its card's, +1 with an Experte [10.6] (``experte_fires``:
+    False when the Experte is flipped into the Wing Leader marker and option ``leader_experte = leads``)."""
+    return (shooter.firepower or 0) + (1 if shooter.experte and experte_fires else 0)
 
 
 def crew_loss(sq: Squadron, losses_now: int, cohesion_natural: int, leads_wing: bool = False) -> bool:

@@ -76,6 +76,7 @@ class Squadron:
     gyro: bool = False         # gyro gunsights, where the scenario says so [13.5.4]
     evading: bool = False      # evaded in the combat being fought: it declines the dogfight after it [13.4.2]
     balloon: str = ""          # the barrage balloon it pursues [14.3], or ""
+    wing_leader: bool = False  # a second flight that took its wing's Wing Leader marker in a split [9.3.1]
 
     @property
     def on_map(self) -> bool:
@@ -128,12 +129,15 @@ class Squadron:
 #: (``shown_json``), so the basic game's views and goldens stay as they were.
 ADVANCED_FIELDS = frozenset({"target", "attack", "load", "run", "released", "aimed", "long_range", "dived",
                              "drop_tanks", "group", "single", "rockets", "gyro", "evading", "balloon"})
+#: Basic-game fields added later, shown likewise only when set, so the goldens before them stay as they were.
+LATER_FIELDS = frozenset({"wing_leader"})
 
 
 def shown_json(sq: Squadron) -> dict[str, Any]:
     """A squadron's JSON for a view, its advanced-rule fields only when they are not at their defaults."""
     defaults = {f.name: f.default for f in fields(Squadron)}
-    return {k: v for k, v in to_json(sq).items() if k not in ADVANCED_FIELDS or v not in (defaults[k], [])}
+    quiet = ADVANCED_FIELDS | LATER_FIELDS
+    return {k: v for k, v in to_json(sq).items() if k not in quiet or v not in (defaults[k], [])}
 
 
 @dataclass(frozen=True)
@@ -169,7 +173,8 @@ class State:
 
     @property
     def sky(self) -> Sky:
-        return sky_of(scenario(self.scenario))
+        return sky_of(scenario(self.scenario), rain_reading=self.option("rain_reading", "below"),
+                      rain_sight=self.option("rain_sight", "broken"))
 
     @property
     def raider(self) -> str:

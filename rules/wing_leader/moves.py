@@ -11,12 +11,12 @@ from pbem.core.scripts import Cursor, Reached, resume
 from pbem.core.verbs import Order
 from pbem.core.work import Work
 
-from . import balloons, bomb_runs, dogfight, flak, jets, movement, reaction, split, weapons, wings
+from . import balloons, bomb_runs, dogfight, fighter_bombers, flak, jets, movement, reaction, split, weapons, wings
 from .air import Air
 from .fog import dice_seen_by, tell, tell_move, told, witnesses
 from .model import CLIMB, DIVE, ENTERING, NONE, Squadron, State, owner
-from .orders import MOVEMENT, Attack, AttackBalloon, Join, Move, Plain, Pursue, Return, Stack, subject
-from .parsing import CONDITIONS
+from .orders import MOVEMENT, Attack, AttackBalloon, Dive, Join, Move, Plain, Pursue, Return, Stack, subject
+from .parsing import CONDITIONS, vector_dive_problem
 from .sky import HEADINGS, front_squares, name, parse
 from .tables import scenario
 from .tally_phase import inner, place_flights
@@ -130,7 +130,7 @@ def _jettison(sq: Squadron, order: Order | None, notes: Notes) -> tuple[Squadron
     if not sq.bombs:
         return sq, f"{sq.id} carries no bomb load"
     notes.append((f"{sq.id} jettisons its bomb load (9.2.1.1)", [sq.id], "move"))
-    return sq.move(bombs=False, mission="rtb"), None
+    return fighter_bombers.without_load(sq), None
 
 
 def _fly(w: Work[Air], sq: Squadron, tokens: list[str], mp: int, dive: bool,
@@ -199,11 +199,15 @@ def _must_stay(air: Air, sq: Squadron, tokens: Sequence[str]) -> str | None:
 
 def _trail_penalty(air: Air, sq: Squadron) -> int:
     """In trail, the second squadron to fly in this turn has 1 MP less, the third 2 less, and so on
-    [8.4.1, GAP-21]; among the group, the movement order [6.1] says who goes first."""
+    [8.4.1, GAP-21; option ``trail_fourth = wait``: the fourth and later wait for the next turn]; among the
+    group, the movement order [6.1] says who goes first."""
     if sq.status != ENTERING or not sq.trail:
         return 0
-    return sum(1 for sid in air.moved
-               if air.squadron(sid).trail == sq.trail and getattr(air.state.find(sid), "status", "") == ENTERING)
+    ahead = sum(1 for sid in air.moved
+                if air.squadron(sid).trail == sq.trail and getattr(air.state.find(sid), "status", "") == ENTERING)
+    if ahead >= 3 and air.state.option("trail_fourth", "less") == "wait":   # GAP-21 read as "no fourth"
+        return movement.allowance(sq)
+    return ahead
 
 
 def _fitting(sq: Squadron, tokens: list[str], mp: int) -> list[str]:
@@ -288,7 +292,8 @@ def _reacting_flight(w: Work[Air], e: Squadron) -> Squadron:
         return e
     rules = scenario(air.state.scenario)
     why = split.may_split(e, False, False, e.side in rules.get("flexibility", ()), int(rules["max_losses"]["flight"]),
-                          count=air.state.option("split_count", "together"), reacted=True)
+                          count=air.state.option("split_count", "together"), reacted=True) \
+        or split.counters_problem(air.now(), e)
     if why:
         w.say(f"REACT {e.id} SPLIT: {why}; it reacts whole (10.4.2)", to=e.side, kind="skipped")
         return e
@@ -323,6 +328,8 @@ def _plan(air: Air, sq: Squadron, order: Order | None) -> tuple[list[str], bool,
         return balloons.plan(air, sq), False, None
     if isinstance(order, Move):
         return list(order.steps), order.dive, None
+    if isinstance(order, Dive):
+        return _vector_dive_plan(sq)
     if isinstance(order, Pursue) or (order is None and sq.tally):
         return _pursuit_plan(air, sq, order)
     verb = order.verb if isinstance(order, Plain) else _mission_verb(sq)
@@ -369,6 +376,19 @@ def _goal_plan(air: Air, sq: Squadron, order: Return | Join) -> tuple[list[str],
         if any(t not in "<>" and parse(t)[1] < sq.at[1] for t in tokens):
             return tokens, True, None
     return movement.approach(sq, goal, movement.allowance(sq)), False, None
+
+
+def _vector_dive_plan(sq: Squadron) -> tuple[list[str], bool, str | None]:
+    """``DIVE``: toward the vector with the dive bonus [8.2], while the squadron still flies to a lower vector;
+    else why not, and its mission (or a pursuit) moves it instead.  A path that would not dive is no dive."""
+    rule, why = vector_dive_problem(sq)
+    if why:
+        return [], False, f"{why} ({rule})"
+    assert sq.vector is not None
+    tokens = movement.approach(sq, sq.vector, movement.allowance(sq, dive=True))
+    if not any(t not in "<>" and parse(t)[1] < sq.at[1] for t in tokens):
+        return [], False, f"{sq.id} cannot dive toward {name(sq.vector)} this move (8.2)"
+    return tokens, True, None
 
 
 def _vector_plan(air: Air, sq: Squadron) -> list[str]:

@@ -49,17 +49,18 @@ class Command:
 class Split:
     """Split a squadron into two flights in the Tally Phase [9.3], with the owner's choices [9.3.1]: the losses
     of the first flight (None: shared evenly, the first the larger share), and which flight (1 or 2) takes the
-    straggler, the Experte and the tally."""
+    straggler, the Experte, the tally and the Wing Leader marker."""
 
     sq: str
     losses: int | None = None
     straggler: int = 1
     experte: int = 1
     tally: int = 1
+    leader: int = 1   # the flight taking the Wing Leader marker [9.3.1]
 
     def text(self) -> str:
         chosen = [("LOSSES", self.losses, None), ("STRAGGLER", self.straggler, 1), ("EXPERTE", self.experte, 1),
-                  ("TALLY", self.tally, 1)]
+                  ("TALLY", self.tally, 1), ("LEADER", self.leader, 1)]
         return " ".join([f"SPLIT {self.sq}"] + [f"{k} {v}" for k, v, default in chosen if v != default])
 
 
@@ -402,7 +403,18 @@ class AttackBalloon:
         return f"BALLOON {self.sq} {self.balloon}"
 
 
-MOVEMENT = (Move, Pursue, Plain, Join, Return, Attack, AttackBalloon)
+@dataclass(frozen=True)
+class Dive:
+    """``DIVE <sq>``: an Intercept flying to a lower vector declares a dive before it moves, for one more MP
+    [8.2, 9.2.4, 9.2.5]."""
+
+    sq: str
+
+    def text(self) -> str:
+        return f"DIVE {self.sq}"
+
+
+MOVEMENT = (Move, Pursue, Plain, Join, Return, Attack, AttackBalloon, Dive)
 
 
 def subject(order: Order) -> str:
@@ -459,4 +471,4 @@ def load_order(data: Any) -> Any:
 _KINDS: dict[str, Any] = {k.__name__: k for k in (
     Tally, Command, Split, Drop, Move, Pursue, Plain, Vector, Escape, End, Rejoin, Break, Tactic, React, Priority,
     Arrive, Consent, Seek, Stack, Join, Return, Answer, Wings, If, Condition, Keep, PlaceBarrage, FlakFire, Attack,
-    Place, Markers, AttackBalloon)}
+    Place, Markers, AttackBalloon, Dive)}

@@ -3,7 +3,8 @@ would be legal; the conditions of scripts; the verb tables (``VERBS`` for orders
 windows) and the whole-file checks."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from pbem.core.defaults import from_json
@@ -19,8 +20,8 @@ from . import balloons, bomb_runs, dogfight, flak, missions, movement, placing, 
 from .model import Squadron, State, max_losses, owner, side_of
 from .surface import Balloon, Barrage, Surface
 from .tables import scenario
-from .orders import (Answer, Arrive, Attack, AttackBalloon, Break, Command, Consent, Drop, End, Escape, Evade, Fire, FlakFire,
-                     Join, Keep, Markers, Move,
+from .orders import (Answer, Arrive, Attack, AttackBalloon, Break, Command, Consent, Dive, Drop, End, Escape, Evade, Fire,
+                     FlakFire, Join, Keep, Markers, Move,
                      Place, PlaceBarrage, Plain, Priority, Pursue, React, Rejoin, Return, Seek, Split, Stack, Tactic, Tally, Vector,
                      Wings)
 
@@ -38,8 +39,9 @@ def position(view: View) -> State:
     surfaces = tuple(from_json(Surface, d) for d in view.get("surfaces", ()))   # advanced rule 14
     barrages = tuple(from_json(Barrage, d) for d in view.get("barrages", ()))
     balloons_ = tuple(from_json(Balloon, d) for d in view.get("balloons", ()))   # advanced rule 14.3
+    options = tuple(sorted(view.get("options", {}).items()))   # those checked at ingest (readings.AT_INGEST)
     return State(view["scenario"], squadrons, Flow(view["step"], view["turn"]), surfaces=surfaces, barrages=barrages,
-                 balloons=balloons_)
+                 balloons=balloons_, options=options)
 
 
 def _own(view: View, seat: str, sid: str, rule: str) -> Squadron:
@@ -147,7 +149,8 @@ def parse_command(args: Sequence[str], view: View, seat: str) -> Command:
     return Command(sq.id, target.id)
 
 
-SPLIT_USAGE = "SPLIT <squadron> [LOSSES <n>] [STRAGGLER 1|2] [EXPERTE 1|2] [TALLY 1|2] (after its TALLY or ORDER)"
+SPLIT_USAGE = ("SPLIT <squadron> [LOSSES <n>] [STRAGGLER 1|2] [EXPERTE 1|2] [LEADER 1|2] [TALLY 1|2] "
+               "(after its TALLY or ORDER)")
 
 
 def parse_split(args: Sequence[str], view: View, seat: str) -> Split:
@@ -160,7 +163,7 @@ def parse_split(args: Sequence[str], view: View, seat: str) -> Split:
     chosen: dict[str, int] = {}
     for word, value in zip(args[1::2], args[2::2], strict=True):
         key = word.upper()
-        if key not in ("LOSSES", "STRAGGLER", "EXPERTE", "TALLY") or key in chosen or not value.isdigit():
+        if key not in ("LOSSES", "STRAGGLER", "EXPERTE", "TALLY", "LEADER") or key in chosen or not value.isdigit():
             raise OrderSyntaxError(f"expected {SPLIT_USAGE}", rule="9.3.1")
         chosen[key] = int(value)
         if key != "LOSSES" and chosen[key] not in (1, 2):
@@ -168,14 +171,26 @@ def parse_split(args: Sequence[str], view: View, seat: str) -> Split:
     for key, has, what in (("STRAGGLER", sq.straggler, "straggler"), ("EXPERTE", sq.experte, "Experte")):
         if key in chosen and not has:
             raise IllegalOrderError(f"{sq.id} has no {what} to give a flight", rule="9.3.1")
-    choice = split.Choice(chosen.get("LOSSES"), chosen.get("STRAGGLER", 1), chosen.get("EXPERTE", 1),
-                          chosen.get("TALLY", 1))
     state = position(view)
+    choice = _split_choice(state, sq, chosen)
     problem = split.fit_problem(sq, choice, max_losses(state.scenario, sq.move(flight=True)),
                                 state.option("split_count", "together"))
     if problem:
         raise IllegalOrderError(problem, rule="9.3.1")
-    return Split(sq.id, choice.losses, choice.straggler, choice.experte, choice.tally)
+    problem = split.counters_problem(state, sq)
+    if problem:
+        raise IllegalOrderError(problem, rule="9.3")
+    return Split(sq.id, choice.losses, choice.straggler, choice.experte, choice.tally, choice.leader)
+
+
+def _split_choice(state: State, sq: Squadron, chosen: dict[str, int]) -> split.Choice:
+    """The owner's choices of a SPLIT; the Experte and the Wing Leader marker checked together [9.3.1, 5.2.1]."""
+    try:
+        experte, leader = split.leader_choice(wings.leads_wing(state, sq), sq.experte, chosen)
+    except ValueError as e:
+        text, _, rule = str(e).rpartition(" (")
+        raise IllegalOrderError(f"{sq.id}: {text}", rule=rule.rstrip(")")) from None
+    return split.Choice(chosen.get("LOSSES"), chosen.get("STRAGGLER", 1), experte, chosen.get("TALLY", 1), leader)
 
 
 def parse_drop(args: Sequence[str], view: View, seat: str) -> Drop:
@@ -210,7 +225,8 @@ def allowed_moves(sq: Squadron) -> str:
     if sq.mission == "rtb":
         return f"only return to base (no order needed; RTB {sq.id} DIVE dives for one more MP, 8.2)"
     if sq.mission == "intercept":
-        return "follow its vector, CIRCLE or RTB"
+        dive = f" (DIVE {sq.id} toward a lower vector: one more MP, 8.2)" if sq.vector and sq.vector[1] < sq.at[1] else ""
+        return f"follow its vector{dive}, CIRCLE or RTB"
     if sq.mission == "cap":
         return "CIRCLE until it tallies or ground control gives it a vector (9.2.4.1), or RTB"
     return "SWEEP (straight on), JOIN a tallying squadron of its net, or RTB"
@@ -359,6 +375,35 @@ def parse_return(args: Sequence[str], view: View, seat: str) -> Return:
         return Return(sq.id, movement.sky.name(movement.sky.parse(args[1])), dive)
     except ValueError as exc:
         raise OrderSyntaxError(str(exc), rule="9.2.2") from None
+
+
+def parse_dive(args: Sequence[str], view: View, seat: str) -> Dive:
+    """``DIVE <sq>``: an Intercept flying to its vector declares a dive for one more MP [8.2]; only toward a
+    vector below it, since level with its goal it may not dive and below it must climb [9.2.5]."""
+    arity(args, 1, "DIVE <squadron> (an Intercept flying to a lower vector)", rule="8.2")
+    _window(view, False)
+    sq = _own(view, seat, args[0], "8.2")
+    rule, why = vector_dive_problem(sq, still_to_tally=view["step"] == "turn")
+    if why:
+        raise IllegalOrderError(why, rule=rule)
+    return Dive(sq.id)
+
+
+def vector_dive_problem(sq: Squadron, still_to_tally: bool = False) -> tuple[str, str | None]:
+    """The rule and why ``sq`` may not declare a dive on its way to its vector, or ``("", None)`` [8.2, 9.2.5].
+    Under cadence single (``still_to_tally``) a tally it holds may yet be dropped, so it is not held against it."""
+    others = "MOVE, PURSUE, RTB, JOIN and RETURN take DIVE"
+    if sq.broken or sq.dogfight:
+        return "8.2", f"{sq.id} is {'broken' if sq.broken else 'in a dogfight'}: it does not fly to a vector"
+    if sq.mission != "intercept" or sq.vector is None:
+        return "8.2", f"{sq.id} is no Intercept flying to its vector; {others}"
+    if sq.tally and not still_to_tally:
+        return "8.2", f"{sq.id} tallies {sq.tally} and pursues it: PURSUE {sq.id} DIVE"
+    if sq.vector[1] >= sq.at[1]:
+        level = "level with" if sq.vector[1] == sq.at[1] else "below"
+        return "9.2.5", (f"{sq.id} is {level} its vector {sky.name(sq.vector)}: on the shortest path it may not "
+                         f"dive ({'it keeps its altitude' if level == 'level with' else 'it must climb'})")
+    return "", None
 
 
 def parse_vector(args: Sequence[str], view: View, seat: str) -> Vector:
@@ -722,6 +767,7 @@ VERBS = scripted(VerbTable([
     Verb("JOIN", parse_join, "JOIN <squadron> <friendly squadron> [DIVE]", "9.2.3"),
     Verb("RETURN", parse_return, "RETURN <squadron> <square> [DIVE]", "9.2.2"),
     Verb("JETTISON", parse_plain("JETTISON", "9.2.1.1"), "JETTISON <squadron>", "9.2.1.1"),
+    Verb("DIVE", parse_dive, "DIVE <squadron> (an Intercept diving toward a lower vector: one more MP)", "8.2"),
     Verb("VECTOR", parse_vector, "VECTOR <squadron> <square>", "9.2.4"),
     Verb("PLACE", parse_place, "PLACE <escort or wing squadron> <square> (set-up, option setup = players)", "5.3"),
     *(Verb(k, parse_markers(k), f"{k} <squadron> ... (set-up, option setup = players: where your {k.capitalize()} "
@@ -896,35 +942,46 @@ ASK_RULES = {("SPEED", "TURN", "BEST"): "10.5", ("SEEK", "DECLINE"): "10.8", ("Y
              ("YES", "NO", "SPLIT"): "10.4.2"}
 
 
+def _about(ask: dict[str, Any]) -> str:
+    """What a question is about, after its kind: ``K`` of ``tally-K``, ``T1/1`` of ``flak-T1/1``."""
+    return str(ask["key"]).split("-", 1)[1]
+
+
+@dataclass(frozen=True)
+class AnswerForm:
+    """How one kind of question is answered: the usage shown with it, and the line giving a choice."""
+
+    usage: Callable[[dict[str, Any]], str]
+    line: Callable[[dict[str, Any], str], str]
+
+
+#: The questions answered by a verb (the others by the choice alone), one entry per kind of ask key
+#: [10.2, 10.2.2, 10.8.1, 14.2.4, 13.4.2].
+ANSWER_FORMS = {
+    "lead": AnswerForm(lambda a: f"LEAD <{' or '.join(a['choices'])}> (10.2)", lambda a, c: f"LEAD {c}"),
+    "hits": AnswerForm(lambda a: f"HITS <{' '.join(a['choices'])} in the order they take the hits> (10.2.2)",
+                       lambda a, c: f"HITS {c}"),
+    "tally": AnswerForm(lambda a: f"TALLY {_about(a)} <{' or '.join(a['choices'])}> (10.8.1)",
+                        lambda a, c: f"TALLY {_about(a)} {c}"),
+    "flak": AnswerForm(lambda a: f"FLAK {_about(a)} AUTO|HOLD|<{' '.join(a['choices'][2:])}...> (14.2.4)",
+                       lambda a, c: f"FLAK {_about(a)} {c}"),
+    "evade": AnswerForm(lambda a: "YES or NO (13.4.2)", lambda a, c: c),
+}
+
+
 def answer_usage(ask: dict[str, Any]) -> str:
     """How an ask is answered: its verb and choices."""
-    kind = ask["key"].split("-")[0]
-    if kind == "lead":
-        return f"LEAD <{' or '.join(ask['choices'])}> (10.2)"
-    if kind == "hits":
-        return f"HITS <{' '.join(ask['choices'])} in the order they take the hits> (10.2.2)"
-    if kind == "tally":
-        return f"TALLY {ask['key'].removeprefix('tally-')} <{' or '.join(ask['choices'])}> (10.8.1)"
-    if kind == "flak":
-        return f"FLAK {ask['key'].removeprefix('flak-')} AUTO|HOLD|<{' '.join(ask['choices'][2:])}...> (14.2.4)"
-    if kind == "evade":
-        return "YES or NO (13.4.2)"
+    form = ANSWER_FORMS.get(ask["key"].split("-")[0])
+    if form is not None:
+        return form.usage(ask)
     rule = ASK_RULES.get(tuple(ask["choices"]), "")
     return " or ".join(ask["choices"]) + (f" ({rule})" if rule else "")
 
 
 def answer_line(ask: dict[str, Any], choice: str) -> str:
     """The line answering ``ask`` with ``choice``."""
-    kind = ask["key"].split("-")[0]
-    if kind == "lead":
-        return f"LEAD {choice}"
-    if kind == "hits":
-        return f"HITS {choice}"
-    if kind == "tally":
-        return f"TALLY {ask['key'].removeprefix('tally-')} {choice}"
-    if kind == "flak":
-        return f"FLAK {ask['key'].removeprefix('flak-')} {choice}"
-    return choice
+    form = ANSWER_FORMS.get(ask["key"].split("-")[0])
+    return form.line(ask, choice) if form is not None else choice
 
 
 ANSWERS = VerbTable([Verb(c, _parse_answer(c), c, "10.5, 10.8") for c in ("SPEED", "TURN", "BEST", "SEEK", "DECLINE",

@@ -15,7 +15,7 @@ from pbem.core.errors import RulesetDefinitionError
 from pbem.core.ruleset import Checked, Option, RulesetInfo, Scenario, View
 from pbem.core.orders import OrderLine
 
-from . import advanced, bomb_forms, bomb_runs, flak, loads, radio, seating, sky, surface, weapons
+from . import advanced, bomb_forms, bomb_runs, flak, loads, radio, readings, seating, sky, surface, weapons
 from .game import STEPS, first_step, seats
 from .model import SIDES, WAITING, Squadron, State
 from .orders import Attack
@@ -140,7 +140,7 @@ INFO = RulesetInfo(
                     "after it: the Veteran, Green and Experte markers (5.2.1), each Intercept's vector anywhere on the "
                     "map, each escort's square within the escort rules and each wing squadron's in formation with its "
                     "Wing Leader's; a later Intercept's vector in its arrival's Setup Phase (5.3.1) (players)",
-                    ("scenario", "players"))),
+                    ("scenario", "players"))) + readings.OPTIONS,
     rulebook="Wing Leader rules v2 (Russian translation), seeds/000_081fe1e0bed44cb6.txt")
 
 RULESET = Assembled(info=INFO, steps=STEPS, setup=setup, view=view, order_form=order_form,

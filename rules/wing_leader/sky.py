@@ -90,6 +90,8 @@ class Sky:
     haze: int = -1
     rain: bool = False
     sun: str = ""
+    rain_reading: str = "below"   # option rain_reading (AMB-4): "below" a dense square, or "layer"
+    rain_sight: str = "broken"    # option rain_sight (AMB-5): rain blocks sight as broken cloud, or "clear"
 
     def cloud(self, sq: Square) -> str:
         for where, kind in self.clouds:
@@ -99,8 +101,20 @@ class Sky:
 
     def raining(self, sq: Square) -> bool:
         """Rain falls under dense cloud [4.5.1]; we read "beneath the lowest layer" as the squares
-        directly below a dense square of the same column (AMB-4, reading b)."""
-        return self.rain and any(k == "dense" and w[0] == sq[0] and w[1] > sq[1] for w, k in self.clouds)
+        directly below a dense square of the same column (AMB-4, reading b; option ``rain_reading = layer``:
+        every square below the lowest dense cloud on the map, reading a)."""
+        dense = [w for w, k in self.clouds if k == "dense"]
+        if not self.rain or not dense:
+            return False
+        if self.rain_reading == "layer":
+            return sq[1] < min(w[1] for w in dense)
+        return any(w[0] == sq[0] and w[1] > sq[1] for w in dense)
+
+    def _blocking(self, kinds: list[str]) -> bool:
+        """A dense square, or two broken ones (rain as broken cloud: AMB-5; option ``rain_sight = clear``:
+        rain does not block) [4.5.1, 4.6.1]."""
+        hiding = ("broken", "rain") if self.rain_sight == "broken" else ("broken",)
+        return "dense" in kinds or sum(k in hiding for k in kinds) >= 2
 
     def weather_at(self, sq: Square) -> int:
         """The worst weather modifier of one square; modifiers are not cumulative [4.7]."""
@@ -117,7 +131,7 @@ class Sky:
         path = grid.line(cell(a), cell(b))
         between = [square(c) for c in path[1:-1]]
         kinds = [self.cloud(s) for s in between]
-        blocked = "dense" in kinds or sum(k in ("broken", "rain") for k in kinds) >= 2
+        blocked = self._blocking(kinds)
         return Sight(blocked, max(self.weather_at(square(c)) for c in path))
 
     def up_sun(self, at: Square, target: Square) -> bool:
@@ -131,7 +145,7 @@ class Sky:
             return False
         far = _edge_point(at, target)
         kinds = [self.cloud(square(c)) for c in grid.line(cell(at), cell(far))[1:]]
-        return not ("dense" in kinds or sum(k in ("broken", "rain") for k in kinds) >= 2)
+        return not self._blocking(kinds)
 
 
 def _edge_point(at: Square, target: Square) -> Square:
@@ -143,12 +157,14 @@ def _edge_point(at: Square, target: Square) -> Square:
     return (at[0] + k * dx, at[1] + k * dy)
 
 
-def sky_of(scenario: dict) -> Sky:
-    """The Sky of a scenario; a cloud entry "J6", "M6" fills the rectangle between them (AMB-26)."""
+def sky_of(scenario: dict, rain_reading: str = "below", rain_sight: str = "broken") -> Sky:
+    """The Sky of a scenario; a cloud entry "J6", "M6" fills the rectangle between them (AMB-26); the
+    readings of rain are the game's options (AMB-4, AMB-5)."""
     clouds: list[tuple[Square, str]] = []
     for first, last, kind in scenario.get("clouds", ()):
         (c0, a0), (c1, a1) = parse(first), parse(last)
         for col in range(min(c0, c1), max(c0, c1) + 1):
             for alt in range(min(a0, a1), max(a0, a1) + 1):
                 clouds.append(((col, alt), kind))
-    return Sky(tuple(clouds), scenario.get("haze", -1), bool(scenario.get("rain")), scenario.get("sun", ""))
+    return Sky(tuple(clouds), scenario.get("haze", -1), bool(scenario.get("rain")), scenario.get("sun", ""),
+               rain_reading, rain_sight)

@@ -7,7 +7,7 @@ from pbem.core.scripts import If, run
 from pbem.core.verbs import Order
 from pbem.core.work import Work
 
-from . import radio, split, tally, wings
+from . import fighter_bombers, radio, split, tally, wings
 from .air import Air
 from .fog import dice_seen_by, tell
 from .model import Squadron, State, enemy_of
@@ -31,6 +31,7 @@ def _tallies(w: Work[Air], side: str, orders: Mapping[str, Sequence[Order]]) -> 
     when reached (``IF TALLIED A THEN TALLY A K``), so a side writing blind can answer the other's rolls."""
     entries = [o for o in orders.get(side, ()) if isinstance(inner(o), (Drop, Tally, Command, Split))]
     run(w, side, entries, lambda o: _tally_order(w, o), CONDITIONS)
+    fighter_bombers.jettison_on_tally(w, "in the Tally Phase")
     leave_wings(w)
 
 
@@ -44,7 +45,8 @@ def _tally_order(w: Work[Air], order: Order) -> str | None:
     if isinstance(order, Command):
         return _command(w, order)
     if isinstance(order, Split):
-        return _split(w, air.squadron(order.sq), split.Choice(order.losses, order.straggler, order.experte, order.tally))
+        return _split(w, air.squadron(order.sq), split.Choice(order.losses, order.straggler, order.experte, order.tally,
+                                                              order.leader))
     if isinstance(order, Drop):
         sq = air.squadron(order.sq)
         if not sq.tally or sq.dogfight:
@@ -122,7 +124,7 @@ def _split(w: Work[Air], sq: Squadron, choice: split.Choice) -> str | None:
     flexible = sq.side in scenario(air.state.scenario).get("flexibility", ())
     limit = int(scenario(air.state.scenario)["max_losses"]["flight"])
     why = split.may_split(sq, tallied_now, sq.id in air.ordered, flexible, limit, choice,
-                          air.state.option("split_count", "together"))
+                          air.state.option("split_count", "together")) or split.counters_problem(air.now(), sq)
     if why:
         return why
     first, second = split.split(sq, choice)

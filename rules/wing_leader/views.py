@@ -8,7 +8,8 @@ from pbem.core.defaults import to_json
 from pbem.core.dice import Dice
 from pbem.core.ruleset import Outcome, View
 
-from . import balloons, bomb_forms, dogfight, flak, fog, movement, placing, radio, reaction, seating, tally, unplayed, weapons
+from . import (balloons, bomb_forms, dogfight, flak, fog, movement, placing, radio, reaction, readings, seating,
+               split, tally, unplayed, weapons, wings)
 from .model import ENTERING, SIDES, WAITING, Squadron, State, owner, shown_json, side_of
 from .parsing import ARRIVAL_STEPS, SETUP_STEPS, allowed_moves, answer_line, answer_usage, free_mover, plain_problem, position
 from .sky import HEADINGS, name
@@ -52,6 +53,9 @@ def view(state: State, seat: str) -> dict[str, Any]:
         "asks": [{"key": a.key, "question": a.question, "default": a.default, "choices": list(a.choices)}
                  for a in state.flow.pending.asks if a.seat == seat] if state.flow.pending is not None else [],
     }
+    checked = _ingest_options(state)
+    if checked:   # only when not at their defaults, so that views stay as they were
+        out["options"] = checked
     if state.surfaces:   # advanced rule 14 only, so that basic views stay as they were
         out["surfaces"] = [to_json(u) for u in state.surfaces]
         out["surface_status"] = [surface_status(u) for u in state.surfaces]
@@ -64,6 +68,12 @@ def view(state: State, seat: str) -> dict[str, Any]:
     if fog.fogged(state):   # only under fog, so that open views stay as they were
         out.update(fog=True, last_known=fog.last_known(state, side), radar=fog.plots(state, side))
     return out
+
+
+def _ingest_options(state: State) -> dict[str, Any]:
+    """The options orders are checked against at ingest, those not at their defaults (readings.AT_INGEST)."""
+    defaults = {o.name: o.default for o in readings.OPTIONS} | {"split_count": "together"}
+    return {k: v for k, v in state.options if k in readings.AT_INGEST and v != defaults.get(k)}
 
 
 def _shown(state: State, side: str) -> list[Squadron]:
@@ -179,10 +189,25 @@ def _form_lines(v: View, state: State, sq: Squadron) -> list[str]:
     if v["step"] == "turn":  # cadence single: the tally, then the move, from one message
         rolling = [f"#   if its tally succeeds it pursues (9.2.7): IF TALLYING {sq.id} THEN ... ELSE ... plans either way"] \
             if v["tally_targets"].get(sq.id) and not sq.tally else []
-        return [*_tally_lines(v, state, sq), *_move_lines(state, sq), *weapons.form_lines(state, sq), *rolling]
+        return [*_tally_lines(v, state, sq), *_split_lines(state, sq), *_move_lines(state, sq),
+                *weapons.form_lines(state, sq), *rolling]
     if v["step"] in ("raider_tally", "defender_tally", "tallies"):
-        return _tally_lines(v, state, sq) if _my_tally_window(state, sq.side) else []
+        return [*_tally_lines(v, state, sq), *_split_lines(state, sq)] if _my_tally_window(state, sq.side) else []
     return [*_move_lines(state, sq), *weapons.form_lines(state, sq)]   # drop tanks [13.2]
+
+
+def _split_lines(state: State, sq: Squadron) -> list[str]:
+    """If it splits [9.3]: which flight takes the Wing Leader marker it carries [9.3.1], and the flight
+    counters its side has left of its aircraft under option ``flight_counters``."""
+    lines = []
+    if wings.leads_wing(state, sq) and not sq.flight:
+        one = " (one marker with its Experte, 5.2.1)" if sq.experte else ""
+        lines.append(f"#   carries its wing's Wing Leader marker{one}: if it splits, SPLIT {sq.id} LEADER 2 gives "
+                     f"it to the second flight, else the first keeps it (9.3.1)")
+    problem = split.counters_problem(state, sq) if not sq.flight else None
+    if problem:
+        lines.append(f"#   {problem} (9.3)")
+    return lines
 
 
 def _arrival_lines(sq: Squadron) -> list[str]:

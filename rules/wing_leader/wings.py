@@ -17,9 +17,10 @@ def in_formation(a: Squadron, b: Squadron) -> bool:
     return a.side == b.side and a.heading == b.heading and distance(a.at, b.at) <= 1
 
 
-def formation_of(state: State, sq: Squadron) -> set[str]:
-    """The formation chain holding ``sq`` (itself included) [9.1]."""
-    friends = [s for s in state.squadrons if s.side == sq.side and s.on_map]
+def formation_of(state: State, sq: Squadron, through: set[str] | None = None) -> set[str]:
+    """The formation chain holding ``sq`` (itself included) [9.1]; with ``through``, a chain of those
+    squadrons only."""
+    friends = [s for s in state.squadrons if s.side == sq.side and s.on_map and (through is None or s.id in through)]
     found, todo = {sq.id}, [sq]
     while todo:
         cur = todo.pop()
@@ -48,10 +49,11 @@ def members(state: State, wing: dict) -> list[str]:
 
 def leader_id(state: State, wing: dict) -> str | None:
     """The squadron carrying the wing's Wing Leader marker [9.5.1]: the scenario's, or its first flight once
-    it split (the owner's choice, 9.3: the first flight by default).  A marker lost to a crew loss [10.7.3]
+    it split (the owner's choice, 9.3.1: ``SPLIT ... LEADER 2`` gives it to the second, else the first).  A marker lost to a crew loss [10.7.3]
     takes its squadron out of the wing, which ends the wing formation (it is formed on that squadron, 9.5.2)."""
     lead = wing["leader"]
-    found = state.find(lead) or state.find(f"{lead}1")
+    second = state.find(f"{lead}2")
+    found = state.find(lead) or (second if second is not None and second.wing_leader else state.find(f"{lead}1"))
     return None if found is None else found.id
 
 
@@ -81,7 +83,8 @@ def wing_formation(state: State, wing: dict) -> set[str]:
     leader = state.find(lead) if lead is not None else None
     if leader is None or not leader.on_map or leader.left_wing:
         return set()
-    chain = formation_of(state, leader)
+    own = set(members(state, wing)) if state.option("formation_chain", "any") == "wing" else None
+    chain = formation_of(state, leader, own)   # AMB-22: through any friendly squadron, or (option) the wing's own
     return {m for m in members(state, wing) if m in chain and not state.squadron(m).left_wing
             and available(state, state.squadron(m))}
 
@@ -133,3 +136,12 @@ def orders_allowed(state: State, leader: Squadron) -> int | None:
     jammed = jammed_nets(state, {s.id for s in state.squadrons if s.dogfight and s.on_map})
     net = net_of(state, leader)
     return None if net is not None and net not in jammed else 1
+
+
+def experte_fires(state: State, sq: Squadron) -> bool:
+    """Whether an Experte in ``sq`` gives its +1 firepower [10.6]: always, unless it is flipped into the Wing
+    Leader marker of ``sq``'s wing [5.2.1] and option ``leader_experte = leads`` reads the flipped marker as a
+    Wing Leader only (the text does not say it keeps the Experte's bonus; by default it does)."""
+    if state.option("leader_experte", "fires") == "fires":
+        return True
+    return not any(leader_id(state, w) == sq.id for w in wings(state))
