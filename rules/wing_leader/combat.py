@@ -130,8 +130,9 @@ def allocate(count: int, targets: Sequence[str]) -> list[str]:
 
 
 def firepower(shooter: Squadron) -> int:
-    """The firepower a hitting squadron confirms with: its card's, +1 with an Experte [10.6]."""
-    return (shooter.firepower or 0) + (1 if shooter.experte else 0)
+    """The firepower a hitting squadron confirms with: its card's, +1 with an Experte [10.6], +1 with a gun pod
+    [13.5.6]."""
+    return (shooter.firepower or 0) + (1 if shooter.experte else 0) + (1 if shooter.gun_pod and shooter.fighter else 0)
 
 
 def crew_loss(sq: Squadron, losses_now: int, cohesion_natural: int, leads_wing: bool = False) -> bool:

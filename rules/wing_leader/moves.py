@@ -11,7 +11,7 @@ from pbem.core.scripts import Cursor, Reached, resume
 from pbem.core.verbs import Order
 from pbem.core.work import Work
 
-from . import bomb_runs, dogfight, flak, jets, movement, reaction, split, weapons, wings
+from . import bomb_runs, dogfight, flak, jets, movement, reaction, rocket_fighter, split, weapons, wings
 from .air import Air
 from .fog import dice_seen_by, tell, tell_move, told, witnesses
 from .model import CLIMB, DIVE, ENTERING, NONE, Squadron, State, owner
@@ -89,6 +89,7 @@ def _perform(w: Work[Air], sid: str, order: Order | None) -> str | None:
         return str(exc)
     _flush(w, notes)
     moved = _settle(w, sq, moved, order, balbo)
+    moved, sinking = rocket_fighter.after_move(air.state, sq, moved)   # minimum power comes down [13.8.2]
     before = witnesses(w, sid)
     air.put(moved)
     air.moved.append(sid)
@@ -97,6 +98,8 @@ def _perform(w: Work[Air], sid: str, order: Order | None) -> str | None:
               f"{walk.spent:g} of {walk.mp} MP" + (f", off the {walk.exited} edge" if walk.exited else ""),
               f"{sid} flies out of sight from {name(sq.at)}",
               f"{sid} comes into sight in {name(moved.at)}, heading {HEADINGS[moved.heading]}")
+    if sinking:
+        tell(w, sinking, [sid], kind="move")
     if air.state.uses("14.2.3"):   # a barrage attack when the move ends [14.2.3]
         flak.barrage_after_move(w, sid, sq.at, walk.path, walk.turned_in, not walk.path and not walk.exited)
     bomb_runs.after_move(w, sq, walk.path)   # a bomber over its target releases [15.3]
@@ -104,6 +107,20 @@ def _perform(w: Work[Air], sid: str, order: Order | None) -> str | None:
 
 
 Notes = list[tuple[str, list[str], str]]   # (text, the squadrons it is about, kind): said by ``_flush``
+
+
+def power_settings(w: Work[Air]) -> None:
+    """As the Movement Phase opens, each Me 163 flight in play takes this turn's power setting from its
+    standing ``POWER`` (full by default) and pays its fuel [13.8.2]."""
+    air = w.data
+    for sq in list(air.squadrons.values()):
+        if not sq.power or sq.status not in ("on", ENTERING):
+            continue
+        kept = w.standing_order(owner(sq), f"POWER {sq.id}")
+        wanted = kept.words[-1].lower() if kept is not None else rocket_fighter.FULL
+        flown, text = rocket_fighter.set_power(sq, wanted)
+        air.put(flown)
+        tell(w, text, [sq.id], kind="move")
 
 
 def _flush(w: Work[Air], notes: Notes) -> None:

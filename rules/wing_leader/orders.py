@@ -224,6 +224,21 @@ class Evade:
 
 
 @dataclass(frozen=True)
+class Power:
+    """Standing order: an Me 163 flight's power setting each turn, FULL (the default), HALF or MINIMUM
+    [13.8.2]."""
+
+    sq: str
+    choice: str
+
+    def text(self) -> str:
+        return f"POWER {self.sq} {self.choice}"
+
+    def standing_change(self) -> tuple[str, str | None]:
+        return f"POWER {self.sq}", None if self.choice == "FULL" else self.text()
+
+
+@dataclass(frozen=True)
 class Tactic:
     """Standing order: the rating this squadron's attacks use: SPEED (hit-and-run), TURN, BEST (the better
     column, the default) or ASK (an interrupt window when it comes to it) [10.5]."""

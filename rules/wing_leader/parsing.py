@@ -15,11 +15,12 @@ from pbem.core.scripts import ConditionKind, Conditions, If, scripted
 from pbem.core.standing import parse_cancel
 from pbem.core.verbs import Order, Verb, VerbTable, arity, one_of
 
-from . import bomb_runs, dogfight, flak, missions, movement, radio, sky, split, tally, weapons, wings
+from . import bomb_runs, dogfight, flak, missions, movement, radio, rocket_fighter, sky, split, tally, weapons, wings
 from .model import Squadron, State, max_losses, owner, side_of
 from .surface import Barrage, Surface
 from .tables import scenario
 from .orders import (Answer, Arrive, Attack, Break, Command, Consent, Drop, End, Escape, Evade, Fire, FlakFire, Join, Keep, Move,
+                     Power,
                      Place, PlaceBarrage, Plain, Priority, Pursue, React, Rejoin, Return, Seek, Split, Stack, Tactic, Tally, Vector,
                      Wings)
 
@@ -225,6 +226,9 @@ def parse_move(args: Sequence[str], view: View, seat: str) -> Move:
     front = movement.sky.front_squares(target, state.squadron(sq.tally).heading) if target is not None else ()
     w = movement.walk(sq, steps, movement.allowance(sq, dive), stop_at=target, head_on_from=front)
     movement.finish(sq, w, dive_declared=dive)
+    sinking = rocket_fighter.descent_problem(sq, w.at[1])
+    if sinking:
+        raise IllegalOrderError(sinking, rule="13.8.2")
     return Move(sq.id, steps, dive)
 
 
@@ -508,6 +512,19 @@ def parse_evade(args: Sequence[str], view: View, seat: str) -> Evade:
     return Evade(sq.id, one_of(args[1].upper(), ("YES", "NO", "ASK"), "EVADE", rule="13.4.2"))
 
 
+def parse_power(args: Sequence[str], view: View, seat: str) -> Power:
+    """``POWER <sq> FULL|HALF|MINIMUM``: an Me 163 flight's power setting from this turn on, refused when its
+    fuel cannot pay or it has chosen minimum power before [13.8.2]."""
+    arity(args, 2, "POWER <squadron> FULL|HALF|MINIMUM", rule="13.8.2")
+    sq = _own(view, seat, args[0], "13.8.2")
+    word = "MINIMUM" if args[1].upper() == "MIN" else args[1].upper()
+    choice = one_of(word, ("FULL", "HALF", "MINIMUM"), "POWER", rule="13.8.2")
+    why = rocket_fighter.mode_problem(sq, choice.lower())
+    if why:
+        raise IllegalOrderError(why, rule="13.8.2")
+    return Power(sq.id, choice)
+
+
 def parse_priority(verb: str, rule: str) -> Any:
     """``LEADS`` (own squadrons), ``HITS`` and ``RETALLY`` (enemy squadrons) priority lists, or ``ASK``: an
     interrupt for that decision when it comes [10.2, 10.2.2, 10.8.1]."""
@@ -613,7 +630,8 @@ CONDITIONS = Conditions([
 
 #: The rule each standing order's key answers, for a CANCEL refused (its first word; 6.0, the orders, else).
 CANCEL_RULES = {"TACTIC": "10.5", "REACT": "10.4", "DOGFIGHT": "10.8", "LEADS": "10.2", "HITS": "10.2.2",
-                "RETALLY": "10.8.1", "CONSENT": "11.0", "KEEP": "9.3.1"}
+                "RETALLY": "10.8.1", "CONSENT": "11.0", "KEEP": "9.3.1",
+                "POWER": "13.8.2"}
 
 
 def parse_cancel_key(args: Sequence[str], view: View, seat: str) -> Order:
@@ -668,6 +686,7 @@ VERBS = scripted(VerbTable([
     Verb("EVADE", parse_evade, "EVADE <squadron> YES|NO|ASK (advanced: it evades when it leads a defence and may)",
          "13.4.2"),
     Verb("FIRE", parse_fire, "FIRE <squadron> ROCKETS|LONG|CLOSE (advanced: its attack on bombers)", "13.5.2"),
+    Verb("POWER", parse_power, "POWER <squadron> FULL|HALF|MINIMUM (advanced: an Me 163's power setting)", "13.8.2"),
 ], rule="6.0"), CONDITIONS)
 
 

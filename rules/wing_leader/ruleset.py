@@ -15,7 +15,7 @@ from pbem.core.errors import RulesetDefinitionError
 from pbem.core.ruleset import Checked, Option, RulesetInfo, Scenario, View
 from pbem.core.orders import OrderLine
 
-from . import advanced, bomb_runs, flak, radio, seating, sky, surface, weapons
+from . import advanced, bomb_runs, flak, radio, rocket_fighter, seating, sky, surface, weapons
 from .game import STEPS, first_step, seats
 from .model import SIDES, WAITING, Squadron, State
 from .parsing import ANSWERS, VERBS, whole
@@ -26,7 +26,7 @@ from .views import bot_orders, order_form, outcome, view
 
 #: The advanced rules a scenario may switch on (those built).
 ADVANCED: tuple[str, ...] = ("13.2", "13.3", "13.4.1", "13.4.2", "13.5.1", "13.5.2", "13.5.3", "13.5.4", "13.5.5",
-                             "13.6", "13.8.1", "13.8.3",
+                             "13.5.6", "13.6", "13.8.1", "13.8.2", "13.8.3",
                              "14.1", "14.1.1", "14.1.2", "14.1.3", "14.2", "14.2.1", "14.2.2", "14.2.3", "14.2.4",
                              "14.2.5", "14.2.6", "14.2.7", "14.2.8",
                              "15.2.1", "15.2.2", "15.3.1", "15.3.2", "15.4")   # rule 15 so far
@@ -39,7 +39,8 @@ def setup(name: str, options: Mapping[str, Any], dice: Dice) -> State:
     unknown = [r for r in s.get("advanced", ()) if r not in ADVANCED]
     if unknown:
         raise RulesetDefinitionError(f"scenario {name} needs advanced rules not built yet: {unknown}")
-    squadrons = tuple(weapons.fitted(_squadron(row), row, s, lambda rule: advanced.uses(s.get("advanced", ()), rule))
+    uses = lambda rule: advanced.uses(s.get("advanced", ()), rule)   # noqa: E731
+    squadrons = tuple(rocket_fighter.fitted(weapons.fitted(_squadron(row), row, s, uses), uses)
                       for row in s["squadrons"])
     bad = [p for e in squadrons if e.mission == "escort"
            for p in [escort_setup_problem(e, [b for b in squadrons if b.side == e.side and b.mission == "bombing"])] if p]
