@@ -1,0 +1,137 @@
+"""Advanced rules 13.5.6 (gun pods) and 13.8.2 (the Me 163): known answers derived from the digest (T8, T9,
+T12, E4) and the rules' own numbers; the whole jets game with the Me 163 is in the goldens."""
+from __future__ import annotations
+
+import pytest
+
+from pbem.core.dice import SeededDice
+from pbem.core.errors import RulesetDefinitionError
+from pbem.rules.wing_leader import RULESET, combat, jets, movement, rocket_fighter, weapons
+from pbem.rules.wing_leader.model import DESTROYED
+from pbem.rules.wing_leader.ruleset import ADVANCED
+
+from .helpers import refused, sq, state
+
+SEED = b"wing leader rule 13 pods and rockets, 32 bytes"
+
+
+def jets_game() -> object:
+    return RULESET.setup("jets", RULESET.info.resolve_options({}), SeededDice(SEED, "s"))
+
+
+def me163(at: str = "W9", **kw: object) -> object:
+    base = dict(flight=True, fuel=10, power="full", alert=True)
+    base.update(kw)
+    return sq("R", "axis", "me163", "intercept", at, "W", **base)
+
+
+# --- 13.5.6 gun pods -------------------------------------------------------------------------------------------
+
+def test_a_gun_pod_adds_one_firepower_and_costs_speed_and_turn_like_a_load():
+    """T9 (13.5.6): a Bf 109G-6 (firepower 3, speed 6 turn 4 at altitude 10) with a gun pod confirms hits with
+    4 and flies at 5/3; without it 3 and 6/4."""
+    bare = sq("S", "axis", "bf109g6", "intercept", "M10")
+    podded = bare.move(gun_pod="gun")
+    assert combat.firepower(bare) == 3 and combat.firepower(podded) == 4
+    assert bare.basic() == (6, 4) and podded.basic() == (5, 3)
+
+
+def test_pod_strafing_bonus_gun_and_at_pods():
+    """T9 (13.5.6, 15.3.7): a Gun Pod adds 1 to strafing firepower, an AT Pod 2, or 4 against a tank, truck,
+    train or ship."""
+    gun = sq("S", "axis", "bf109g6", "sweep", "M1", gun_pod="gun")
+    at = sq("H", "allies", "hurricane", "sweep", "M1", gun_pod="at")
+    assert weapons.pod_strafing(gun, "bunker") == 1 and weapons.pod_strafing(gun, "ship") == 1
+    assert weapons.pod_strafing(at, "bunker") == 2
+    assert [weapons.pod_strafing(at, k) for k in ("tank", "truck", "train", "ship")] == [4, 4, 4, 4]
+    assert weapons.pod_strafing(sq("X", "axis", "bf109g6", "sweep", "M1"), "ship") == 0
+
+
+def test_setup_refuses_pods_without_the_ability_the_rule_or_with_bombs_or_rockets():
+    """T8 (13.5.1, 13.5.6): a pod needs the card's ability and the rule; it excludes bombs and rockets."""
+    uses = lambda rule: True   # noqa: E731
+    with pytest.raises(RulesetDefinitionError, match="13.5.6"):
+        weapons.fitted(sq("A", "allies", "p47d", "sweep", "D14"), {"gun_pod": "gun"}, {}, uses)
+    with pytest.raises(RulesetDefinitionError, match="13.5.6"):
+        weapons.fitted(sq("S", "axis", "bf109g6", "sweep", "D14"), {"gun_pod": "gun"}, {}, lambda rule: False)
+    with pytest.raises(RulesetDefinitionError, match="13.5.1"):
+        weapons.fitted(sq("S", "axis", "bf109g6", "sweep", "D14", bombs=True), {"gun_pod": "gun"}, {}, uses)
+    fitted = weapons.fitted(sq("S", "axis", "bf109g6", "sweep", "D14"), {"gun_pod": "gun"}, {}, uses)
+    assert fitted.gun_pod == "gun" and weapons.equipment(fitted) == "gun pod (13.5.6)"
+
+
+# --- 13.8.2 the Me 163 -----------------------------------------------------------------------------------------
+
+def test_the_jets_scenario_fields_an_me163_flight_with_ten_fuel():
+    """13.8.2: the jets scenario's Me 163 is a flight with 10 fuel points at full power; the sections are built."""
+    s = jets_game()
+    r = next(q for q in s.squadrons if q.id == "R")
+    assert (r.flight, r.fuel, r.power) == (True, 10, "full")
+    assert {"13.5.6", "13.8.2"} <= set(ADVANCED)
+
+
+def test_an_me163_must_be_a_flight_and_needs_the_rule():
+    """13.8.2: Me 163s fly only in flights; a scenario without 13.8.2 cannot field one."""
+    squadron = sq("R", "axis", "me163", "intercept", "W9")
+    with pytest.raises(RulesetDefinitionError, match="only in flights"):
+        rocket_fighter.fitted(squadron, lambda rule: True)
+    with pytest.raises(RulesetDefinitionError, match="13.8.2"):
+        rocket_fighter.fitted(squadron.move(flight=True), lambda rule: False)
+
+
+def test_five_turns_of_full_power_empty_the_tanks_then_minimum_is_forced_and_kept():
+    """T12: full power 2 fuel a turn: 10 fuel lasts five turns; on the sixth only minimum is open; once minimum,
+    half and full are refused even with fuel (for good); with 1 fuel left full is refused, half allowed; no fuel
+    is spent in the turn of takeoff."""
+    r = me163()
+    for _turn in range(5):
+        r, _ = rocket_fighter.set_power(r, "full")
+        assert r.power == "full"
+    assert r.fuel == 0
+    r, text = rocket_fighter.set_power(r, "full")
+    assert r.power == "minimum" and "full is not open to it" in text
+    locked = me163(fuel=6, power="minimum")
+    assert rocket_fighter.mode_problem(locked, "half") == ("R chose minimum power: half and full power are closed "
+                                                           "for the rest of the game")
+    one = me163(fuel=1)
+    assert rocket_fighter.mode_problem(one, "full").startswith("full power needs 2 fuel and R has 1")
+    assert rocket_fighter.mode_problem(one, "half") is None
+    assert rocket_fighter.chosen(one, "full") == "half"
+    assert rocket_fighter.set_power(me163(), "full", took_off=True)[0].fuel == 10
+
+
+def test_power_sets_movement_points_speed_turn_and_high_speed():
+    """13.8.2: full 4 MP, the values before the slash, high speed; half 3 MP, the values after it (placeholder
+    5/2), no high speed; minimum 2 MP, Slow (0/0); the descent bonus on top."""
+    st = state(scenario="jets")
+    full, half, low = me163(), me163(power="half"), me163(power="minimum")
+    assert [movement.allowance(x) for x in (full, half, low)] == [4, 3, 2]
+    assert movement.allowance(half, dive=True) == 4
+    assert full.basic() == (8, 2) and half.basic() == (5, 2) and low.basic() == (0, 0)
+    assert [jets.high_speed(st, x) for x in (full, half, low)] == [True, False, False]
+
+
+def test_the_r_climb_at_full_power_costs_one_mp_a_level():
+    """E4 (13.8.2): at full power 4 MP climb 4 levels; at half power 3 MP climb only 2 (1 + 2); at minimum power
+    no climb at all."""
+    climb = ["W10", "W11", "W12", "W13"]
+    assert movement.walk(me163(), climb, 4).at == (22, 13)
+    with refused("8.3"):
+        movement.walk(me163(power="half"), climb[:3], 3)
+    assert movement.walk(me163(power="half"), climb[:2], 3).spent == 3
+    with refused("13.8.2"):
+        movement.walk(me163(power="minimum"), climb[:1], 2)
+
+
+def test_minimum_power_sinks_a_level_and_is_lost_at_altitude_zero():
+    """13.8.2: a minimum-power flight whose move stayed level sinks one altitude; one coming down to 0 is removed
+    with all its aircraft (the flight's maximum losses, 2 in the jets scenario)."""
+    st = state(scenario="jets")
+    start = me163("W5", power="minimum", fuel=0)
+    moved, text = rocket_fighter.after_move(st, start, start.move(at=(21, 5)))
+    assert moved.at == (21, 4) and "sinks one altitude" in text
+    low = me163("W1", power="minimum", fuel=0)
+    gone, text = rocket_fighter.after_move(st, low, low.move(at=(21, 0)))
+    assert gone.status == DESTROYED and gone.losses == 2 and "removed" in text
+    full = me163("W5")
+    assert rocket_fighter.after_move(st, full, full.move(at=(21, 5)))[1] == ""
