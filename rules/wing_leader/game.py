@@ -19,7 +19,7 @@ from pbem.core.verbs import Order
 from pbem.core.work import EVERYONE, Work
 
 from . import air_combat, bomb_runs, combat, flak, seating, sequence
-from .admin import admin_order, administrative
+from .admin import admin_order, administrative, altitude_error
 from .air import Air
 from .fog import dice_seen_by, tell, tell_order
 from .model import SIDES, State, enemy_of, side_of
@@ -310,6 +310,7 @@ def _set_up(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
             if isinstance(order, Vector):
                 air.put(sq.move(vector=parse(order.square)))
                 tell(w, f"{sq.id} places its vector on {order.square} (5.3)", [sq.id], kind="setup")
+                altitude_error(w, air.squadron(sq.id))   # the opponent's roll [13.1]
             elif isinstance(order, Place):
                 air.put(sq.move(at=parse(order.square)))
                 tell(w, f"{sq.id} sets up in {order.square} (5.3)", [sq.id], kind="setup")

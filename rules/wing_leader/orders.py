@@ -311,6 +311,20 @@ class Consent:
 
 
 @dataclass(frozen=True)
+class Misvector:
+    """Standing order (side-wide): how this side moves an enemy vector after an altitude error, AWAY (the
+    default), DOWN or UP, or NO (it does not roll) [13.1]."""
+
+    choice: str
+
+    def text(self) -> str:
+        return f"ERROR {self.choice}"
+
+    def standing_change(self) -> tuple[str, str | None]:
+        return "ERROR", None if self.choice == "AWAY" else self.text()
+
+
+@dataclass(frozen=True)
 class Keep:
     """Standing order: which flight keeps this side's tallies on an enemy squadron that splits, its FIRST
     (the default) or its SECOND [9.3.1]: the tallying side's choice, made after the owner's."""

@@ -15,12 +15,12 @@ from pbem.core.scripts import ConditionKind, Conditions, If, scripted
 from pbem.core.standing import parse_cancel
 from pbem.core.verbs import Order, Verb, VerbTable, arity, one_of
 
-from . import bomb_runs, dogfight, flak, missions, movement, radio, rocket_fighter, sky, split, tally, weapons, wings
+from . import altitude_error, bomb_runs, dogfight, flak, missions, movement, radio, rocket_fighter, sky, split, tally, weapons, wings
 from .model import Squadron, State, max_losses, owner, side_of
 from .surface import Barrage, Surface
 from .tables import scenario
 from .orders import (Answer, Arrive, Attack, Break, Command, Consent, Drop, End, Escape, Evade, Fire, FlakFire, Join, Keep, Move,
-                     Power,
+                     Misvector, Power,
                      Place, PlaceBarrage, Plain, Priority, Pursue, React, Rejoin, Return, Seek, Split, Stack, Tactic, Tally, Vector,
                      Wings)
 
@@ -512,6 +512,14 @@ def parse_evade(args: Sequence[str], view: View, seat: str) -> Evade:
     return Evade(sq.id, one_of(args[1].upper(), ("YES", "NO", "ASK"), "EVADE", rule="13.4.2"))
 
 
+def parse_error(args: Sequence[str], view: View, seat: str) -> Misvector:
+    """``ERROR AWAY|DOWN|UP|NO``: where this side moves an enemy vector after an altitude error [13.1]."""
+    arity(args, 1, "ERROR AWAY|DOWN|UP|NO", rule="13.1")
+    if not position(view).uses("13.1"):
+        raise IllegalOrderError("this scenario does not use altitude errors", rule="13.1")
+    return Misvector(one_of(args[0].upper(), altitude_error.POLICIES, "ERROR", rule="13.1"))
+
+
 def parse_power(args: Sequence[str], view: View, seat: str) -> Power:
     """``POWER <sq> FULL|HALF|MINIMUM``: an Me 163 flight's power setting from this turn on, refused when its
     fuel cannot pay or it has chosen minimum power before [13.8.2]."""
@@ -631,7 +639,7 @@ CONDITIONS = Conditions([
 #: The rule each standing order's key answers, for a CANCEL refused (its first word; 6.0, the orders, else).
 CANCEL_RULES = {"TACTIC": "10.5", "REACT": "10.4", "DOGFIGHT": "10.8", "LEADS": "10.2", "HITS": "10.2.2",
                 "RETALLY": "10.8.1", "CONSENT": "11.0", "KEEP": "9.3.1",
-                "POWER": "13.8.2"}
+                "POWER": "13.8.2", "ERROR": "13.1"}
 
 
 def parse_cancel_key(args: Sequence[str], view: View, seat: str) -> Order:
@@ -686,6 +694,8 @@ VERBS = scripted(VerbTable([
     Verb("EVADE", parse_evade, "EVADE <squadron> YES|NO|ASK (advanced: it evades when it leads a defence and may)",
          "13.4.2"),
     Verb("FIRE", parse_fire, "FIRE <squadron> ROCKETS|LONG|CLOSE (advanced: its attack on bombers)", "13.5.2"),
+    Verb("ERROR", parse_error, "ERROR AWAY|DOWN|UP|NO (advanced: where an altitude error moves an enemy vector)",
+         "13.1"),
     Verb("POWER", parse_power, "POWER <squadron> FULL|HALF|MINIMUM (advanced: an Me 163's power setting)", "13.8.2"),
 ], rule="6.0"), CONDITIONS)
 

@@ -135,3 +135,13 @@ def form_lines(sq: Squadron) -> list[str]:
     return [f"#   Me 163: fuel {sq.fuel}, {sq.power} power last; POWER {sq.id} {'|'.join(open_)} sets it from the "
             f"next Movement Phase (FULL 2 fuel 4 MP high speed, HALF 1 fuel 3 MP, MINIMUM no fuel 2 MP and for good; "
             f"13.8.2)"]
+
+
+def bot_lines(seat_squadrons: list[Squadron], roll: Callable[[int, str], int]) -> list[str]:
+    """The bot's power settings: now and then half power to save fuel, full otherwise [13.8.2]."""
+    lines = []
+    for s in seat_squadrons:
+        if s.on_map and s.power and s.power != MINIMUM:
+            want = HALF if roll(3, "bot power") == 1 else FULL
+            lines.append(f"POWER {s.id} {chosen(s, want).upper()}")
+    return lines

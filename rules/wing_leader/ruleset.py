@@ -25,7 +25,7 @@ from .missions import escort_setup_problem
 from .views import bot_orders, order_form, outcome, view
 
 #: The advanced rules a scenario may switch on (those built).
-ADVANCED: tuple[str, ...] = ("13.2", "13.3", "13.4.1", "13.4.2", "13.5.1", "13.5.2", "13.5.3", "13.5.4", "13.5.5",
+ADVANCED: tuple[str, ...] = ("13.1", "13.2", "13.3", "13.4.1", "13.4.2", "13.5.1", "13.5.2", "13.5.3", "13.5.4", "13.5.5",
                              "13.5.6", "13.6", "13.8.1", "13.8.2", "13.8.3",
                              "14.1", "14.1.1", "14.1.2", "14.1.3", "14.2", "14.2.1", "14.2.2", "14.2.3", "14.2.4",
                              "14.2.5", "14.2.6", "14.2.7", "14.2.8",

@@ -8,7 +8,7 @@ from pbem.core.defaults import to_json
 from pbem.core.dice import Dice
 from pbem.core.ruleset import Outcome, View
 
-from . import bomb_runs, dogfight, flak, fog, movement, radio, reaction, seating, tally, unplayed, weapons
+from . import altitude_error, bomb_runs, dogfight, flak, fog, movement, radio, reaction, rocket_fighter, seating, tally, unplayed, weapons
 from .model import ENTERING, SIDES, WAITING, Squadron, State, owner, shown_json, side_of
 from .parsing import allowed_moves, answer_line, answer_usage, free_mover, plain_problem, position
 from .sky import HEADINGS, name
@@ -293,5 +293,14 @@ def _bot_moves(v: View, seat: str, dice: Dice, rolling: list[str]) -> list[str]:
         if s.on_map and s.attack == "dive" and v["turn"] == 1 and state.uses("15.3.1") and s.bombs and \
                 dice.roll(3, why="bot attack", seen_by=()) == 1:   # sometimes bomb level instead [15.3]
             lines.append(f"ATTACK {s.id} LEVEL")
-    return lines
+    return lines + _bot_rule13(state, seat, dice)
+
+
+def _bot_rule13(state: State, seat: str, dice: Dice) -> list[str]:
+    """The bot's orders of 13.1 (vectors and altitude errors) and 13.8.2 (power settings); no dice are
+    rolled in scenarios without them, so the other games stay as they were."""
+    def roll(n: int, why: str) -> int:
+        return dice.roll(n, why=why, seen_by=())
+    return altitude_error.bot_lines(state, state.of_seat(seat), roll) + rocket_fighter.bot_lines(
+        list(state.of_seat(seat)), roll)
 

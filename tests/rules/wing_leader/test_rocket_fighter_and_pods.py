@@ -1,4 +1,4 @@
-"""Advanced rules 13.5.6 (gun pods) and 13.8.2 (the Me 163): known answers derived from the digest (T8, T9,
+"""Advanced rules 13.1 (altitude errors), 13.5.6 (gun pods) and 13.8.2 (the Me 163): known answers derived from the digest (T8, T9,
 T12, E4) and the rules' own numbers; the whole jets game with the Me 163 is in the goldens."""
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ import pytest
 
 from pbem.core.dice import SeededDice
 from pbem.core.errors import RulesetDefinitionError
-from pbem.rules.wing_leader import RULESET, combat, jets, movement, rocket_fighter, weapons
+from pbem.rules.wing_leader import RULESET, altitude_error, combat, jets, movement, rocket_fighter, weapons
+from pbem.rules.wing_leader.sky import distance, parse
 from pbem.rules.wing_leader.model import DESTROYED
 from pbem.rules.wing_leader.ruleset import ADVANCED
 
@@ -135,3 +136,21 @@ def test_minimum_power_sinks_a_level_and_is_lost_at_altitude_zero():
     assert gone.status == DESTROYED and gone.losses == 2 and "removed" in text
     full = me163("W5")
     assert rocket_fighter.after_move(st, full, full.move(at=(21, 5)))[1] == ""
+
+
+# --- 13.1 altitude errors --------------------------------------------------------------------------------------
+
+def test_an_altitude_error_moves_the_vector_at_most_two_squares_as_the_policy_says():
+    """T1 (13.1): DOWN and UP move it two altitudes (one at the map's edge, none when it cannot); AWAY to the
+    square within two steps farthest from the opponent's squadrons; never more than two squares."""
+    v = parse("N14")
+    allies = [parse("D14"), parse("C15")]
+    assert altitude_error.displaced(v, "DOWN", allies) == parse("N12")
+    assert altitude_error.displaced(v, "UP", allies) == parse("N16")
+    assert altitude_error.displaced(parse("N18"), "UP", allies) == parse("N19")
+    assert altitude_error.displaced(parse("N0"), "DOWN", allies) == parse("N0")
+    assert altitude_error.displaced(v, "AWAY", allies) == parse("P12")
+    assert altitude_error.displaced(v, "AWAY", []) == v
+    for policy in ("AWAY", "DOWN", "UP"):
+        for square in ("A0", "N14", "Z19", "B1"):
+            assert distance(altitude_error.displaced(parse(square), policy, allies), parse(square)) <= 2
