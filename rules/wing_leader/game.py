@@ -74,8 +74,9 @@ def _moves(w: Work[Air], order: Sequence[str], orders: Mapping[str, Sequence[Ord
                          Cursor.load(again["cursor"]), bool(again["carried"]))
             else:
                 activate(w, air.squadron(sid), orders.get(air.squadron(sid).side, ()))
-        except AskReaction as ask:
-            w.interrupt("reaction_choice", ask.asks, order=list(order), moved=list(air.moved),
+        except AskReaction as ask:   # an escort's reaction [10.4] or a Lufbery circle [13.4.3]
+            step = "lufbery_choice" if all(a.key.startswith("lufbery-") for a in ask.asks) else "reaction_choice"
+            w.interrupt(step, ask.asks, order=list(order), moved=list(air.moved),
                         reacting=dict(air.reacting),
                         stopped={"sq": sid, "cursor": ask.cursor.dump(), "carried": ask.carried},
                         orders={side: [dump_order(o) for o in orders.get(side, ())] for side in SIDES})
@@ -213,7 +214,8 @@ def _resumed(w: Work[Air]) -> tuple[list[combat.Fight], Mapping[str, Any]]:
 
 
 def reaction_choice(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
-    """Resume the Movement Phase where a move stopped for a reaction question (YES on silence) [10.4]."""
+    """Resume the Movement Phase where a move stopped for a reaction question (YES on silence) [10.4] or a
+    Lufbery circle's (the circle as it stands on silence) [13.4.3]."""
     data = w.resumed.data
     air = w.data
     air.moved = list(data["moved"])
@@ -370,6 +372,8 @@ STEPS: Steps[State, Air] = Steps([
          title="tallies and movement plans", prompt="Tally and Movement Phases [6.0] in one message"),
     Step("reaction_choice", reaction_choice, next=_next_after_movement, window=Window.INTERRUPT,
          title="react or not", prompt="Escort reaction [10.4]: YES or NO (SPLIT with tactical flexibility, 10.4.2)"),
+    Step("lufbery_choice", reaction_choice, next=_next_after_movement, window=Window.INTERRUPT,
+         title="Lufbery circle or not", prompt="Lufbery circle [13.4.3]: YES (circle) or NO"),
     Step("dogfight_choice", dogfight_choice, next=_next_after_movement, window=Window.INTERRUPT,
          title="seek or decline a dogfight", prompt="Dogfight [10.8]: SEEK or DECLINE"),
     Step("combat_choice", combat_choice, next=_next_after_movement, window=Window.INTERRUPT,

@@ -76,6 +76,7 @@ class Squadron:
     gun_pod: str = ""          # "gun" or "at": a Gun Pod or AT Pod fitted before the game [13.5.6]
     fuel: int = 0              # an Me 163 flight's fuel points left [13.8.2]
     power: str = ""            # an Me 163 flight's power this turn: "full", "half" or "minimum" [13.8.2]
+    lufbery: bool = False      # the Lufbery marker: it circles in a Lufbery circle [13.4.3]
 
     @property
     def on_map(self) -> bool:
@@ -139,7 +140,7 @@ def _printed(sq: Squadron) -> tuple[int, int]:
 #: (``shown_json``), so the basic game's views and goldens stay as they were.
 ADVANCED_FIELDS = frozenset({"target", "attack", "run", "released", "aimed", "dived",
                              "drop_tanks", "group", "single", "rockets", "gyro", "evading",
-                             "gun_pod", "fuel", "power"})
+                             "gun_pod", "fuel", "power", "lufbery"})
 
 
 def shown_json(sq: Squadron) -> dict[str, Any]:

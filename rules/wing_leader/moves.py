@@ -11,7 +11,7 @@ from pbem.core.scripts import Cursor, Reached, resume
 from pbem.core.verbs import Order
 from pbem.core.work import Work
 
-from . import bomb_runs, dogfight, flak, jets, movement, reaction, rocket_fighter, split, weapons, wings
+from . import bomb_runs, dogfight, flak, jets, lufbery, movement, reaction, rocket_fighter, split, weapons, wings
 from .air import Air
 from .fog import dice_seen_by, tell, tell_move, told, witnesses
 from .model import CLIMB, DIVE, ENTERING, NONE, Squadron, State, owner
@@ -69,20 +69,21 @@ def _perform(w: Work[Air], sid: str, order: Order | None) -> str | None:
     sq, why = _jettison(air.squadron(sid), order, notes)
     if why:
         return why
+    sq, lost, circling = _lufbery_turn(w, sq, order, notes)   # may stop to ask [13.4.3]
     if isinstance(order, Attack):   # the bomber's attack from now on [15.3]
         sq = bomb_runs.choose_attack(sq, order.kind)
         air.put(sq)
-    tokens, dive, why = _plan(air, sq, order)
+    tokens, dive, why = ([], False, None) if circling else _plan(air, sq, order)
     why = why or _must_stay(air, sq, tokens)
     if why:
         return why
-    mp = movement.allowance(sq, dive) - _trail_penalty(air, sq)
+    mp = movement.allowance(sq, dive) - _trail_penalty(air, sq) - lost
     if sq.status == ENTERING and mp < 1:
         air.moved.append(sid)
         tell(w, f"{sid} cannot enter behind the squadrons ahead of it in trail; it enters first next turn (8.4.1)",
              [sid], kind="move")
         return None
-    tokens = _fitting(sq, tokens, mp)
+    tokens = _fitting(sq, tokens, mp, cut=bool(lost))
     try:
         walk, moved, balbo = _fly(w, sq, tokens, mp, dive, notes)
     except IllegalOrderError as exc:  # the plan no longer fits the position
@@ -107,6 +108,44 @@ def _perform(w: Work[Air], sid: str, order: Order | None) -> str | None:
 
 
 Notes = list[tuple[str, list[str], str]]   # (text, the squadrons it is about, kind): said by ``_flush``
+
+
+def _lufbery_turn(w: Work[Air], sq: Squadron, order: Order | None,
+                  notes: Notes) -> tuple[Squadron, int, bool]:
+    """A fighter's Lufbery circle at its turn to move, by its standing ``LUFBERY`` (NO by default) or its
+    commander's answer [13.4.3]: the squadron as it then is, the MP it paid (2 to enter or leave), and whether
+    it circles for the rest of its move.
+
+    :raises AskReaction: ``LUFBERY <sq> ASK`` where there is a choice; the move resumes at the answer.
+    """
+    air = w.data
+    state = air.now()
+    if not state.uses("13.4.3") or not sq.fighter:
+        return sq, 0, False
+    inside = lufbery.in_circle(sq)
+    kept = w.standing_order(owner(sq), f"LUFBERY {sq.id}")
+    choice = air.reacting.get(f"lufbery-{sq.id}") or (kept.words[-1] if kept is not None else "NO")
+    why = None if inside else lufbery.enter_problem(state, sq, list(air.squadrons.values()))
+    if choice == "ASK" and why is None:
+        where = "is in a Lufbery circle" if inside else "may enter a Lufbery circle (2 MP)"
+        raise AskReaction([Ask(owner(sq), f"lufbery-{sq.id}", f"{sq.id} in {name(sq.at)} moves now and {where}: "
+                               f"is it to circle in it (13.4.3)?", "YES" if inside else "NO", ("YES", "NO"))])
+    if inside and choice in ("YES", "ASK"):
+        waits = f"; {_what(order)} waits until it leaves" if order is not None else ""
+        notes.append((f"{sq.id} circles in its Lufbery circle (13.4.3){waits}", [sq.id], "move"))
+        return sq, 0, True
+    if inside:
+        notes.append((f"{sq.id} leaves its Lufbery circle (2 MP, 13.4.3)", [sq.id], "move"))
+        return sq.move(lufbery=False), lufbery.COST, False
+    if choice != "YES":
+        return sq, 0, False
+    if why:
+        notes.append((f"LUFBERY {sq.id}: {why} (13.4.3)", [sq.id], "move"))
+        return sq, 0, False
+    circling = lufbery.enter(sq)
+    notes.append((f"{sq.id} enters a Lufbery circle in {name(sq.at)}, facing {HEADINGS[circling.heading]} (2 MP, "
+                  f"13.4.3)", [sq.id], "move"))
+    return circling, lufbery.COST, True
 
 
 def power_settings(w: Work[Air]) -> None:
@@ -220,9 +259,10 @@ def _trail_penalty(air: Air, sq: Squadron) -> int:
                if air.squadron(sid).trail == sq.trail and getattr(air.state.find(sid), "status", "") == ENTERING)
 
 
-def _fitting(sq: Squadron, tokens: list[str], mp: int) -> list[str]:
-    """A mission's fixed move cut to what an arrival in trail can pay for [8.4.1]."""
-    if sq.status != ENTERING:
+def _fitting(sq: Squadron, tokens: list[str], mp: int, cut: bool = False) -> list[str]:
+    """A mission's fixed move cut to what an arrival in trail can pay for [8.4.1], or (``cut``) a squadron
+    that paid 2 MP to leave a Lufbery circle [13.4.3]."""
+    if sq.status != ENTERING and not cut:
         return tokens
     for n in range(len(tokens), 0, -1):
         try:

@@ -224,6 +224,21 @@ class Evade:
 
 
 @dataclass(frozen=True)
+class Lufbery:
+    """Standing order: whether this fighter squadron is to be in a Lufbery circle, YES, NO (the default) or ASK
+    (its commander is asked at its turn to move) [13.4.3]."""
+
+    sq: str
+    choice: str
+
+    def text(self) -> str:
+        return f"LUFBERY {self.sq} {self.choice}"
+
+    def standing_change(self) -> tuple[str, str | None]:
+        return f"LUFBERY {self.sq}", None if self.choice == "NO" else self.text()
+
+
+@dataclass(frozen=True)
 class Power:
     """Standing order: an Me 163 flight's power setting each turn, FULL (the default), HALF or MINIMUM
     [13.8.2]."""
@@ -465,4 +480,4 @@ def load_order(data: Any) -> Any:
 _KINDS: dict[str, Any] = {k.__name__: k for k in (
     Tally, Command, Split, Drop, Move, Pursue, Plain, Vector, Escape, End, Rejoin, Break, Tactic, React, Priority,
     Arrive, Consent, Seek, Stack, Join, Return, Answer, Wings, If, Condition, Keep, PlaceBarrage, FlakFire, Attack,
-    Place)}
+    Place, Evade, Fire, Power, Misvector, Lufbery)}

@@ -15,12 +15,12 @@ from pbem.core.scripts import ConditionKind, Conditions, If, scripted
 from pbem.core.standing import parse_cancel
 from pbem.core.verbs import Order, Verb, VerbTable, arity, one_of
 
-from . import altitude_error, bomb_runs, dogfight, flak, missions, movement, radio, rocket_fighter, sky, split, tally, weapons, wings
+from . import altitude_error, bomb_runs, dogfight, flak, lufbery, missions, movement, radio, rocket_fighter, sky, split, tally, weapons, wings
 from .model import Squadron, State, max_losses, owner, side_of
 from .surface import Barrage, Surface
 from .tables import scenario
 from .orders import (Answer, Arrive, Attack, Break, Command, Consent, Drop, End, Escape, Evade, Fire, FlakFire, Join, Keep, Move,
-                     Misvector, Power,
+                     Lufbery, Misvector, Power,
                      Place, PlaceBarrage, Plain, Priority, Pursue, React, Rejoin, Return, Seek, Split, Stack, Tactic, Tally, Vector,
                      Wings)
 
@@ -419,6 +419,9 @@ def parse_rejoin(args: Sequence[str], view: View, seat: str) -> Rejoin:
     arity(args, 1, "ESCORT <squadron>", rule="9.2.2")
     _window(view, False)
     sq = _own(view, seat, args[0], "9.2.2")
+    if sq.lufbery:
+        raise IllegalOrderError(f"{sq.id} is in a Lufbery circle: it escorts again only once out of it (LUFBERY "
+                                f"{sq.id} NO)", rule="13.4.3")
     if not missions.may_escort_again(position(view), sq):
         raise IllegalOrderError(f"{sq.id} is not a former escort on Sweep", rule="9.2.2")
     return Rejoin(sq.id)
@@ -518,6 +521,22 @@ def parse_error(args: Sequence[str], view: View, seat: str) -> Misvector:
     if not position(view).uses("13.1"):
         raise IllegalOrderError("this scenario does not use altitude errors", rule="13.1")
     return Misvector(one_of(args[0].upper(), altitude_error.POLICIES, "ERROR", rule="13.1"))
+
+
+def parse_lufbery(args: Sequence[str], view: View, seat: str) -> Lufbery:
+    """``LUFBERY <sq> YES|NO|ASK``: whether the fighter is to be in a Lufbery circle, acted on at its turn to
+    move [13.4.3]; YES is refused where it could never enter (not a fighter, a single aircraft, the rule off)."""
+    arity(args, 2, "LUFBERY <squadron> YES|NO|ASK", rule="13.4.3")
+    sq = _own(view, seat, args[0], "13.4.3")
+    choice = one_of(args[1].upper(), ("YES", "NO", "ASK"), "LUFBERY", rule="13.4.3")
+    state = position(view)
+    if not state.uses("13.4.3"):
+        raise IllegalOrderError("this scenario does not use the Lufbery circle", rule="13.4.3")
+    if choice != "NO":
+        never = lufbery.enter_problem(state, sq.move(alert=True, broken=False), [])
+        if never:
+            raise IllegalOrderError(never, rule="13.4.3")
+    return Lufbery(sq.id, choice)
 
 
 def parse_power(args: Sequence[str], view: View, seat: str) -> Power:
@@ -639,7 +658,7 @@ CONDITIONS = Conditions([
 #: The rule each standing order's key answers, for a CANCEL refused (its first word; 6.0, the orders, else).
 CANCEL_RULES = {"TACTIC": "10.5", "REACT": "10.4", "DOGFIGHT": "10.8", "LEADS": "10.2", "HITS": "10.2.2",
                 "RETALLY": "10.8.1", "CONSENT": "11.0", "KEEP": "9.3.1",
-                "POWER": "13.8.2", "ERROR": "13.1"}
+                "POWER": "13.8.2", "ERROR": "13.1", "LUFBERY": "13.4.3"}
 
 
 def parse_cancel_key(args: Sequence[str], view: View, seat: str) -> Order:
@@ -696,6 +715,8 @@ VERBS = scripted(VerbTable([
     Verb("FIRE", parse_fire, "FIRE <squadron> ROCKETS|LONG|CLOSE (advanced: its attack on bombers)", "13.5.2"),
     Verb("ERROR", parse_error, "ERROR AWAY|DOWN|UP|NO (advanced: where an altitude error moves an enemy vector)",
          "13.1"),
+    Verb("LUFBERY", parse_lufbery, "LUFBERY <squadron> YES|NO|ASK (advanced: a fighter's Lufbery circle)",
+         "13.4.3"),
     Verb("POWER", parse_power, "POWER <squadron> FULL|HALF|MINIMUM (advanced: an Me 163's power setting)", "13.8.2"),
 ], rule="6.0"), CONDITIONS)
 
@@ -852,6 +873,8 @@ def answer_usage(ask: dict[str, Any]) -> str:
         return f"FLAK {ask['key'].removeprefix('flak-')} AUTO|HOLD|<{' '.join(ask['choices'][2:])}...> (14.2.4)"
     if kind == "evade":
         return "YES or NO (13.4.2)"
+    if kind == "lufbery":
+        return "YES or NO (13.4.3)"
     rule = ASK_RULES.get(tuple(ask["choices"]), "")
     return " or ".join(ask["choices"]) + (f" ({rule})" if rule else "")
 

@@ -8,7 +8,7 @@ from pbem.core.defaults import to_json
 from pbem.core.dice import Dice
 from pbem.core.ruleset import Outcome, View
 
-from . import altitude_error, bomb_runs, dogfight, flak, fog, movement, radio, reaction, rocket_fighter, seating, tally, unplayed, weapons
+from . import altitude_error, bomb_runs, dogfight, flak, fog, lufbery, movement, radio, reaction, rocket_fighter, seating, tally, unplayed, weapons
 from .model import ENTERING, SIDES, WAITING, Squadron, State, owner, shown_json, side_of
 from .parsing import allowed_moves, answer_line, answer_usage, free_mover, plain_problem, position
 from .sky import HEADINGS, name
@@ -170,10 +170,12 @@ def _form_lines(v: View, state: State, sq: Squadron) -> list[str]:
     if v["step"] == "turn":  # cadence single: the tally, then the move, from one message
         rolling = [f"#   if its tally succeeds it pursues (9.2.7): IF TALLYING {sq.id} THEN ... ELSE ... plans either way"] \
             if v["tally_targets"].get(sq.id) and not sq.tally else []
-        return [*_tally_lines(v, state, sq), *_move_lines(state, sq), *weapons.form_lines(state, sq), *rolling]
+        return [*_tally_lines(v, state, sq), *_move_lines(state, sq), *weapons.form_lines(state, sq),
+                *lufbery.form_lines(state, sq, list(state.squadrons)), *rolling]
     if v["step"] in ("raider_tally", "defender_tally", "tallies"):
         return _tally_lines(v, state, sq) if _my_tally_window(state, sq.side) else []
-    return [*_move_lines(state, sq), *weapons.form_lines(state, sq)]   # drop tanks [13.2]
+    return [*_move_lines(state, sq), *weapons.form_lines(state, sq),   # drop tanks [13.2] and more of rule 13
+            *lufbery.form_lines(state, sq, list(state.squadrons))]
 
 
 def _arrival_lines(sq: Squadron) -> list[str]:
@@ -302,5 +304,5 @@ def _bot_rule13(state: State, seat: str, dice: Dice) -> list[str]:
     def roll(n: int, why: str) -> int:
         return dice.roll(n, why=why, seen_by=())
     return altitude_error.bot_lines(state, state.of_seat(seat), roll) + rocket_fighter.bot_lines(
-        list(state.of_seat(seat)), roll)
+        list(state.of_seat(seat)), roll) + lufbery.bot_lines(state, list(state.of_seat(seat)), roll)
 

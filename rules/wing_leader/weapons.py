@@ -125,6 +125,7 @@ def equipment(sq: Squadron) -> str:
                                  ("", "rockets (13.5.3)", "rockets expended (13.5.3)")[sq.rockets],
                                  "gyro sights (13.5.4)" if sq.gyro else "",
                                  {"gun": "gun pod (13.5.6)", "at": "AT pod (13.5.6)"}.get(sq.gun_pod, ""),
+                                 "Lufbery circle (13.4.3)" if sq.lufbery and not (sq.broken or sq.dogfight) else "",
                                  _power(sq)) if x)
 
 

@@ -1,4 +1,4 @@
-"""Advanced rules 13.1 (altitude errors), 13.5.6 (gun pods) and 13.8.2 (the Me 163): known answers derived from the digest (T8, T9,
+"""Advanced rules 13.1 (altitude errors), 13.4.3 (the Lufbery circle), 13.5.6 (gun pods) and 13.8.2 (the Me 163): known answers derived from the digest (T8, T9,
 T12, E4) and the rules' own numbers; the whole jets game with the Me 163 is in the goldens."""
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import pytest
 
 from pbem.core.dice import SeededDice
 from pbem.core.errors import RulesetDefinitionError
-from pbem.rules.wing_leader import RULESET, altitude_error, combat, jets, movement, rocket_fighter, weapons
-from pbem.rules.wing_leader.sky import distance, parse
+from pbem.rules.wing_leader import RULESET, altitude_error, combat, jets, lufbery, movement, rocket_fighter, tactics, weapons
+from pbem.rules.wing_leader.sky import HEADINGS, distance, parse
 from pbem.rules.wing_leader.model import DESTROYED
 from pbem.rules.wing_leader.ruleset import ADVANCED
 
@@ -154,3 +154,46 @@ def test_an_altitude_error_moves_the_vector_at_most_two_squares_as_the_policy_sa
     for policy in ("AWAY", "DOWN", "UP"):
         for square in ("A0", "N14", "Z19", "B1"):
             assert distance(altitude_error.displaced(parse(square), policy, allies), parse(square)) <= 2
+
+
+# --- 13.4.3 the Lufbery circle ---------------------------------------------------------------------------------
+
+def test_who_may_enter_a_lufbery_circle():
+    """T6 (13.4.3): an alert, unbroken fighter; not unalert, broken, returning to base, a single aircraft (also
+    one loss short of its maximum, the 13.6 reading) or with an enemy in its square."""
+    st = state(scenario="jets")
+    a = sq("A", "allies", "p47d", "sweep", "D14", alert=True)
+    assert lufbery.enter_problem(st, a, [a]) is None
+    assert "unalert" in lufbery.enter_problem(st, a.move(alert=False), [a])
+    assert "broken" in lufbery.enter_problem(st, a.move(broken=True), [a])
+    assert "returning to base" in lufbery.enter_problem(st, a.move(mission="rtb"), [a])
+    assert "single aircraft" in lufbery.enter_problem(st, a.move(losses=3), [a])   # max losses 4 in jets
+    enemy = sq("K", "axis", "me262", "intercept", "D14")
+    assert "enemy" in lufbery.enter_problem(st, a, [a, enemy])
+    assert "does not use" in lufbery.enter_problem(state(scenario="sweep"), a, [a])
+
+
+def test_entering_turns_horizontal_and_an_escort_becomes_a_sweep():
+    """13.4.3, 9.2.2: the circle faces east or west; an escort entering it is a Sweep (a former escort)."""
+    e = sq("A", "allies", "p47d", "escort", "D14", "NW", alert=True)
+    inside = lufbery.enter(e)
+    assert inside.lufbery and inside.mission == "sweep" and inside.former_escort
+    assert HEADINGS[inside.heading] == "W"
+    assert HEADINGS[lufbery.enter(e.move(heading=HEADINGS.index("N"))).heading] == "E"
+
+
+def test_a_circle_is_never_bounced_never_evades_and_defends_with_its_modifier():
+    """T4, T6 (13.4.1-13.4.3): a lone unalert fighter is bounced, the same squadron in a circle is not; it does
+    not evade though its order says YES; its lead gets the placeholder +1; broken or dogfighting, it is out of
+    the circle."""
+    st = state(scenario="jets")
+    k = sq("K", "axis", "me262", "intercept", "M14", alert=True, tally="A", entered_from=parse("N14"))
+    d = sq("D", "allies", "p47d", "sweep", "M14", alert=False)
+    assert tactics.bounce(st, k, [d], [k], [k, d]) == "D is unalert"
+    circling = d.move(alert=True, lufbery=True)
+    assert tactics.bounce(st, k, [circling], [k], [k, circling]) == ""
+    slow = sq("X", "axis", "bf109g6", "sweep", "M14", alert=True)
+    assert tactics.evades(st, slow, [d.move(alert=True)], "", "YES")
+    assert not tactics.evades(st, slow, [circling], "", "YES")
+    assert lufbery.defence_modifier(st, circling) == 1 and lufbery.defence_modifier(st, d) == 0
+    assert not lufbery.in_circle(circling.move(broken=True)) and not lufbery.in_circle(circling.move(dogfight=True))
