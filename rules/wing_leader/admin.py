@@ -100,7 +100,7 @@ def _arrivals(w: Work[Air]) -> None:
     at the altitude their owner's standing ``ARRIVE`` order names (else the first allowed), to fly in."""
     air = w.data
     for sq in air.now().squadrons:
-        if sq.status != WAITING or sq.arrives != w.turn:
+        if sq.status != WAITING or sq.arrives != w.turn or sq.base:   # a base's squadrons take off [13.7]
             continue
         if not sq.edge:
             air.put(sq.move(status="on"))

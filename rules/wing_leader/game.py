@@ -25,7 +25,7 @@ from .fog import dice_seen_by, tell, tell_order
 from .model import SIDES, State, enemy_of, side_of
 from .sky import name, parse
 from .tables import scenario
-from .moves import AskReaction, activate, keeping_formation, move_stack, power_settings
+from .moves import AskReaction, activate, keeping_formation, move_stack, power_settings, take_off
 from .orders import Break, End, Escape, Place, PlaceBarrage, Rejoin, Vector, Wings, dump_order, load_order
 from .tally_phase import both_tallies, defender_tally, raider_tally
 
@@ -46,8 +46,9 @@ def movement_phase(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
     """Movement in the interleaved order [6.1], then air combat [10], then the Administrative Phase."""
     orders = by_side(orders)
     air = w.data
+    launched = take_off(w, orders) if air.state.uses("13.7") else []   # takeoffs [13.7]
     if air.state.uses("13.8.2"):   # the Me 163s' power settings [13.8.2]
-        power_settings(w)
+        power_settings(w, launched)
     order = sequence.movement_order(list(air.squadrons.values()), air.state.raider,
                                     lambda s: w.roll(6, f"initiative of {s.id}", seen_by=dice_seen_by(w, [s.id])),
                                     keeping_formation(air.now()),

@@ -77,6 +77,8 @@ class Squadron:
     fuel: int = 0              # an Me 163 flight's fuel points left [13.8.2]
     power: str = ""            # an Me 163 flight's power this turn: "full", "half" or "minimum" [13.8.2]
     lufbery: bool = False      # the Lufbery marker: it circles in a Lufbery circle [13.4.3]
+    base: str = ""             # the airfield or carrier it waits on to take off [13.7]
+    slow: bool = False         # the Slow marker of a squadron that took off this turn [13.7, 3.3.2]
 
     @property
     def on_map(self) -> bool:
@@ -105,8 +107,8 @@ class Squadron:
         """Basic Speed and Turn [3.3.2]: the card's band values, -1 both with a load (Low Drag keeps
         the speed; drop tanks or air-to-air rockets too, not twice [13.2, 13.5.3]), +1 speed diving, -1 speed climbing or slow-climbing,
         never below 0."""
-        if self.power == "minimum":   # an Me 163 at minimum power is Slow: speed and turn 0 [13.8.2, 3.3.2]
-            return 0, 0
+        if self.power == "minimum" or self.slow:   # Slow: an Me 163 at minimum power, a squadron that just took
+            return 0, 0                             # off: speed and turn 0 [13.8.2, 13.7, 3.3.2]
         speed, turn = _printed(self)
         rockets = bool(self.rockets) and "rockets_free" not in card(self.model)["abilities"]   # not the Me 262 [13.5.3]
         worn = self.drop_tanks or rockets or bool(self.gun_pod)   # drop tanks, rockets, gun pods [13.2, 13.5.3, 13.5.6]
@@ -140,7 +142,7 @@ def _printed(sq: Squadron) -> tuple[int, int]:
 #: (``shown_json``), so the basic game's views and goldens stay as they were.
 ADVANCED_FIELDS = frozenset({"target", "attack", "run", "released", "aimed", "dived",
                              "drop_tanks", "group", "single", "rockets", "gyro", "evading",
-                             "gun_pod", "fuel", "power", "lufbery"})
+                             "gun_pod", "fuel", "power", "lufbery", "base", "slow"})
 
 
 def shown_json(sq: Squadron) -> dict[str, Any]:

@@ -4,6 +4,7 @@ from beyond their edge [8.4.1]."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from pbem.core.errors import IllegalOrderError
 from pbem.core.interrupts import Ask
@@ -11,11 +12,11 @@ from pbem.core.scripts import Cursor, Reached, resume
 from pbem.core.verbs import Order
 from pbem.core.work import Work
 
-from . import bomb_runs, dogfight, flak, jets, lufbery, movement, reaction, rocket_fighter, split, weapons, wings
+from . import bomb_runs, dogfight, flak, jets, lufbery, movement, reaction, rocket_fighter, split, takeoff, weapons, wings
 from .air import Air
 from .fog import dice_seen_by, tell, tell_move, told, witnesses
 from .model import CLIMB, DIVE, ENTERING, NONE, Squadron, State, owner
-from .orders import MOVEMENT, Attack, Join, Move, Plain, Pursue, Return, Stack, subject
+from .orders import MOVEMENT, Attack, Join, Move, Plain, Pursue, Return, Stack, Takeoff, subject
 from .parsing import CONDITIONS
 from .sky import HEADINGS, front_squares, name, parse
 from .tables import scenario
@@ -148,16 +149,43 @@ def _lufbery_turn(w: Work[Air], sq: Squadron, order: Order | None,
     return circling, lufbery.COST, True
 
 
-def power_settings(w: Work[Air]) -> None:
+def take_off(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> list[str]:
+    """As the Movement Phase opens: last turn's Slow markers come off, then one squadron a base takes off,
+    the one its owner named with ``TAKEOFF`` or the base's first waiting; it is in the base's square, Slow,
+    and does not move this phase; a carrier that launched counts defensive modifier 0 this turn [13.7, 13.7.1].
+    The IDs of the squadrons that took off."""
+    air = w.data
+    for sq in list(air.squadrons.values()):
+        if sq.slow:
+            air.put(sq.move(slow=False))
+    state = air.now()
+    chosen = {o.sq: o.facing for given in orders.values() for o in given if isinstance(o, Takeoff)}
+    for why in takeoff.blocked(state):
+        w.say(why, kind="takeoff")
+    launched = []
+    for sq, facing in takeoff.launches(state, chosen):
+        unit = state.surface(sq.base)
+        air.put(takeoff.placed(sq, unit, facing))
+        air.moved.append(sq.id)
+        air.state = replace(air.state, surfaces=tuple(replace(u, launched_turn=state.turn) if u.id == unit.id else u
+                                                      for u in air.state.surfaces))
+        launched.append(sq.id)
+        tell(w, f"{sq.id} takes off from {unit.id} in {name(unit.at)}, facing {facing}; Slow, no move this turn "
+                f"(13.7)" + ("; the carrier's defensive modifier is 0 this turn (13.7.1)" if unit.carrier else ""),
+             [sq.id], kind="move")
+    return launched
+
+
+def power_settings(w: Work[Air], launched: Sequence[str] = ()) -> None:
     """As the Movement Phase opens, each Me 163 flight in play takes this turn's power setting from its
-    standing ``POWER`` (full by default) and pays its fuel [13.8.2]."""
+    standing ``POWER`` (full by default) and pays its fuel, none in the turn it takes off [13.8.2]."""
     air = w.data
     for sq in list(air.squadrons.values()):
         if not sq.power or sq.status not in ("on", ENTERING):
             continue
         kept = w.standing_order(owner(sq), f"POWER {sq.id}")
         wanted = kept.words[-1].lower() if kept is not None else rocket_fighter.FULL
-        flown, text = rocket_fighter.set_power(sq, wanted)
+        flown, text = rocket_fighter.set_power(sq, wanted, took_off=sq.id in launched)
         air.put(flown)
         tell(w, text, [sq.id], kind="move")
 

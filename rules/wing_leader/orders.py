@@ -224,6 +224,17 @@ class Evade:
 
 
 @dataclass(frozen=True)
+class Takeoff:
+    """A squadron on an airfield or carrier takes off this turn, facing E or W [13.7]."""
+
+    sq: str
+    facing: str
+
+    def text(self) -> str:
+        return f"TAKEOFF {self.sq} {self.facing}"
+
+
+@dataclass(frozen=True)
 class Lufbery:
     """Standing order: whether this fighter squadron is to be in a Lufbery circle, YES, NO (the default) or ASK
     (its commander is asked at its turn to move) [13.4.3]."""
@@ -480,4 +491,4 @@ def load_order(data: Any) -> Any:
 _KINDS: dict[str, Any] = {k.__name__: k for k in (
     Tally, Command, Split, Drop, Move, Pursue, Plain, Vector, Escape, End, Rejoin, Break, Tactic, React, Priority,
     Arrive, Consent, Seek, Stack, Join, Return, Answer, Wings, If, Condition, Keep, PlaceBarrage, FlakFire, Attack,
-    Place, Evade, Fire, Power, Misvector, Lufbery)}
+    Place, Evade, Fire, Power, Misvector, Lufbery, Takeoff)}

@@ -15,12 +15,12 @@ from pbem.core.scripts import ConditionKind, Conditions, If, scripted
 from pbem.core.standing import parse_cancel
 from pbem.core.verbs import Order, Verb, VerbTable, arity, one_of
 
-from . import altitude_error, bomb_runs, dogfight, flak, lufbery, missions, movement, radio, rocket_fighter, sky, split, tally, weapons, wings
+from . import altitude_error, bomb_runs, dogfight, flak, lufbery, missions, movement, radio, rocket_fighter, sky, split, takeoff, tally, weapons, wings
 from .model import Squadron, State, max_losses, owner, side_of
 from .surface import Barrage, Surface
 from .tables import scenario
 from .orders import (Answer, Arrive, Attack, Break, Command, Consent, Drop, End, Escape, Evade, Fire, FlakFire, Join, Keep, Move,
-                     Lufbery, Misvector, Power,
+                     Lufbery, Misvector, Power, Takeoff,
                      Place, PlaceBarrage, Plain, Priority, Pursue, React, Rejoin, Return, Seek, Split, Stack, Tactic, Tally, Vector,
                      Wings)
 
@@ -539,6 +539,20 @@ def parse_lufbery(args: Sequence[str], view: View, seat: str) -> Lufbery:
     return Lufbery(sq.id, choice)
 
 
+def parse_takeoff(args: Sequence[str], view: View, seat: str) -> Takeoff:
+    """``TAKEOFF <sq> E|W``: a squadron waiting on an airfield or carrier takes off this turn [13.7]."""
+    arity(args, 2, "TAKEOFF <squadron> E|W", rule="13.7")
+    _window(view, False)
+    sq = position(view).find(args[0].upper())
+    if sq is None or owner(sq) != seat:
+        raise IllegalOrderError(f"{args[0].upper()} is not one of your squadrons", rule="13.7")
+    facing = one_of(args[1].upper(), ("E", "W"), "TAKEOFF", rule="13.7")
+    why = takeoff.takeoff_problem(position(view), sq)
+    if why:
+        raise IllegalOrderError(why, rule="13.7")
+    return Takeoff(sq.id, facing)
+
+
 def parse_power(args: Sequence[str], view: View, seat: str) -> Power:
     """``POWER <sq> FULL|HALF|MINIMUM``: an Me 163 flight's power setting from this turn on, refused when its
     fuel cannot pay or it has chosen minimum power before [13.8.2]."""
@@ -717,6 +731,7 @@ VERBS = scripted(VerbTable([
          "13.1"),
     Verb("LUFBERY", parse_lufbery, "LUFBERY <squadron> YES|NO|ASK (advanced: a fighter's Lufbery circle)",
          "13.4.3"),
+    Verb("TAKEOFF", parse_takeoff, "TAKEOFF <squadron> E|W (advanced: from an airfield or carrier)", "13.7"),
     Verb("POWER", parse_power, "POWER <squadron> FULL|HALF|MINIMUM (advanced: an Me 163's power setting)", "13.8.2"),
 ], rule="6.0"), CONDITIONS)
 
@@ -760,13 +775,29 @@ def _wing_rolls(parsed: Sequence[tuple[OrderLine, Order]], state: State) -> list
     return problems
 
 
+def _takeoffs(parsed: Sequence[tuple[OrderLine, Order]], state: State) -> list[OrderProblem]:
+    """One squadron a base takes off each turn [13.7]: a second TAKEOFF from the same base is refused."""
+    seen: dict[str, str] = {}
+    problems = []
+    for line, order in parsed:
+        if not isinstance(order, Takeoff):
+            continue
+        base = state.squadron(order.sq).base
+        if base in seen:
+            problems.append(IllegalOrderError(f"{seen[base]} already takes off from {base} this turn: one squadron "
+                                              f"or flight a base a turn", rule="13.7").problem(line.line_no, line.text))
+        else:
+            seen[base] = order.sq
+    return problems
+
+
 def whole(parsed: Sequence[tuple[OrderLine, Order]], view: View, seat: str) -> list[OrderProblem]:
     """One tally roll per squadron per phase, and a tallying squadron drops before it rolls [7.2, 7.2.2];
     one Wing Leader order (or one order to the whole wing) and one tally roll per wing only without radio
     or under jamming [9.5.4.1]."""
     problems, rolled, dropped = [], set(), set()
     state = position(view)
-    problems += _order_limits(parsed, state) + _wing_rolls(parsed, state)
+    problems += _order_limits(parsed, state) + _wing_rolls(parsed, state) + _takeoffs(parsed, state)
     for line, order in parsed:
         if isinstance(order, Drop):
             dropped.add(order.sq)

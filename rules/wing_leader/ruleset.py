@@ -26,7 +26,7 @@ from .views import bot_orders, order_form, outcome, view
 
 #: The advanced rules a scenario may switch on (those built).
 ADVANCED: tuple[str, ...] = ("13.1", "13.2", "13.3", "13.4.1", "13.4.2", "13.4.3", "13.5.1", "13.5.2", "13.5.3", "13.5.4", "13.5.5",
-                             "13.5.6", "13.6", "13.8.1", "13.8.2", "13.8.3",
+                             "13.5.6", "13.6", "13.7", "13.7.1", "13.8.1", "13.8.2", "13.8.3",
                              "14.1", "14.1.1", "14.1.2", "14.1.3", "14.2", "14.2.1", "14.2.2", "14.2.3", "14.2.4",
                              "14.2.5", "14.2.6", "14.2.7", "14.2.8",
                              "15.2.1", "15.2.2", "15.3.1", "15.3.2", "15.4")   # rule 15 so far
@@ -57,6 +57,12 @@ def setup(name: str, options: Mapping[str, Any], dice: Dice) -> State:
             if q.target and q.target not in ids]
     lost += [f"{q.id}: {p}" for q in squadrons if q.attack
              for p in [bomb_runs.attack_problem(q)] if p]
+    lost += [f"{q.id} waits on {q.base}, which is no surface unit of the scenario (13.7)" for q in squadrons
+             if q.base and q.base not in ids]
+    lost += [f"{q.id} takes off from {q.base}: the scenario does not list 13.7" for q in squadrons
+             if q.base and not uses("13.7")]
+    squadrons = tuple(q.move(at=next(u.at for u in surfaces if u.id == q.base)) if q.base in ids else q
+                      for q in squadrons)
     if lost:
         raise RulesetDefinitionError(f"scenario {name}: " + "; ".join(lost))
     state = State(name, squadrons, STEPS.start("wings"), options=tuple(sorted(options.items())), seat_names=seat_names,
@@ -68,11 +74,13 @@ def setup(name: str, options: Mapping[str, Any], dice: Dice) -> State:
 
 def _squadron(row: Mapping[str, Any]) -> Squadron:
     sq = Squadron(id=row["id"], side=row["side"], model=row["model"], mission=row["mission"],
-                  at=sky.parse(row["at"]) if "at" in row else (0, 0), heading=sky.HEADINGS.index(row["heading"]),
+                  at=sky.parse(row["at"]) if "at" in row else (0, 0), heading=sky.HEADINGS.index(row.get("heading", "E")),
                   alert=row["mission"] in ("intercept", "cap"), vector=sky.parse(row["vector"]) if "vector" in row else None,
                   flight=bool(row.get("flight", False)), quality=row.get("quality", "trained"),
                   bombs=row["mission"] == "bombing", experte=bool(row.get("experte", False)),
                   target=str(row.get("target", "")), attack=str(row.get("attack", "")))
+    if row.get("base"):   # on an airfield or carrier until it takes off [13.7]
+        return sq.move(status=WAITING, base=str(row["base"]), arrives=int(row.get("arrive", {}).get("turn", 1)))
     arrive = row.get("arrive")
     if not arrive:
         return sq

@@ -8,7 +8,7 @@ from pbem.core.defaults import to_json
 from pbem.core.dice import Dice
 from pbem.core.ruleset import Outcome, View
 
-from . import altitude_error, bomb_runs, dogfight, flak, fog, lufbery, movement, radio, reaction, rocket_fighter, seating, tally, unplayed, weapons
+from . import altitude_error, bomb_runs, dogfight, flak, fog, lufbery, movement, radio, reaction, rocket_fighter, seating, takeoff, tally, unplayed, weapons
 from .model import ENTERING, SIDES, WAITING, Squadron, State, owner, shown_json, side_of
 from .parsing import allowed_moves, answer_line, answer_usage, free_mover, plain_problem, position
 from .sky import HEADINGS, name
@@ -139,7 +139,7 @@ def order_form(v: View, seat: str) -> str:
                      "orders (TACTIC, REACT, DOGFIGHT, LEADS, HITS, CONSENT, ARRIVE) may be sent.")
     for sq in state.of_seat(seat):
         if not sq.on_map:
-            lines += _arrival_lines(sq)
+            lines += _arrival_lines(sq) + (takeoff.form_line(state, sq) if v["step"] in ("movement", "turn") else [])
             continue
         lines.append(f"# {sq.id} {card(sq.model)['name']} at {name(sq.at)} heading {HEADINGS[sq.heading]}, "
                      f"{'alert' if sq.alert else 'unalert'} {sq.mission}" + (f", tallies {sq.tally}" if sq.tally else ""))
@@ -185,6 +185,8 @@ def _arrival_lines(sq: Squadron) -> list[str]:
                 f"{sq.at[1]}, heading {HEADINGS[sq.heading]} (5.3.1, 8.4.1)"]
     if sq.status != WAITING:
         return []
+    if sq.base:   # on an airfield or carrier [13.7]
+        return [f"# {sq.id} {card(sq.model)['name']} waits on {sq.base} to take off (13.7)"]
     where = f"at the {sq.edge} edge" if sq.edge else "on its square"
     alts = f" at altitude {' or '.join(map(str, sq.altitudes))} (ARRIVE {sq.id} <altitude>; else {sq.altitudes[0]})" \
         if sq.altitudes else ""

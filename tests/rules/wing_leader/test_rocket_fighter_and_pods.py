@@ -1,12 +1,15 @@
-"""Advanced rules 13.1 (altitude errors), 13.4.3 (the Lufbery circle), 13.5.6 (gun pods) and 13.8.2 (the Me 163): known answers derived from the digest (T8, T9,
-T12, E4) and the rules' own numbers; the whole jets game with the Me 163 is in the goldens."""
+"""Advanced rules 13.1 (altitude errors), 13.4.3 (the Lufbery circle), 13.5.6 (gun pods), 13.7 (takeoff and
+carriers) and 13.8.2 (the Me 163): known answers derived from the digest (T1, T4, T6, T8-T12, E4) and the rules'
+own numbers; whole games are in the goldens (jets, carrier)."""
 from __future__ import annotations
+
+import dataclasses
 
 import pytest
 
 from pbem.core.dice import SeededDice
 from pbem.core.errors import RulesetDefinitionError
-from pbem.rules.wing_leader import RULESET, altitude_error, combat, jets, lufbery, movement, rocket_fighter, tactics, weapons
+from pbem.rules.wing_leader import RULESET, altitude_error, combat, jets, lufbery, movement, rocket_fighter, tactics, takeoff, weapons
 from pbem.rules.wing_leader.sky import HEADINGS, distance, parse
 from pbem.rules.wing_leader.model import DESTROYED
 from pbem.rules.wing_leader.ruleset import ADVANCED
@@ -197,3 +200,36 @@ def test_a_circle_is_never_bounced_never_evades_and_defends_with_its_modifier():
     assert not tactics.evades(st, slow, [circling], "", "YES")
     assert lufbery.defence_modifier(st, circling) == 1 and lufbery.defence_modifier(st, d) == 0
     assert not lufbery.in_circle(circling.move(broken=True)) and not lufbery.in_circle(circling.move(dogfight=True))
+
+
+# --- 13.7 takeoff and carriers ---------------------------------------------------------------------------------
+
+def carrier_game() -> object:
+    return RULESET.setup("carrier", RULESET.info.resolve_options({}), SeededDice(SEED, "c"))
+
+
+def test_squadrons_wait_on_their_base_and_one_a_base_takes_off():
+    """T11 (13.7): the carrier scenario's Zeros wait on C1 (L from turn 1, M from turn 2) and A1 (N from turn
+    2); on turn 1 only L goes, facing the enemy's edge by default, or the one its owner names."""
+    s = carrier_game()
+    by = {q.id: q for q in s.squadrons}
+    assert [by[x].base for x in "LMN"] == ["C1", "C1", "A1"] and by["L"].status == "waiting"
+    assert by["L"].at == s.surface("C1").at
+    assert [(q.id, f) for q, f in takeoff.launches(s, {})] == [("L", "W")]
+    assert [(q.id, f) for q, f in takeoff.launches(s, {"L": "E"})] == [("L", "E")]
+    assert takeoff.takeoff_problem(s, by["M"]) == "M may take off from turn 2 on"
+
+
+def test_no_takeoff_from_heavy_damage_or_an_immobile_carrier_and_a_launching_carrier_defends_at_zero():
+    """T11 (13.7, 13.7.1, 14.1.1, 14.1.3): heavy damage or an immobile carrier stop takeoffs; a carrier counts
+    defensive modifier 0 in the turn it launched; a squadron that took off is Slow (speed and turn 0)."""
+    s = carrier_game()
+    c1 = s.surface("C1")
+    assert takeoff.base_problem(c1) is None
+    assert "heavy damage" in takeoff.base_problem(c1.hit(4))
+    assert "immobile" in takeoff.base_problem(dataclasses.replace(c1, immobile_at_start=True))
+    assert c1.defence_against(turn=3) == 1
+    assert dataclasses.replace(c1, launched_turn=3).defence_against(turn=3) == 0
+    zero = next(q for q in s.squadrons if q.id == "L")
+    up = takeoff.placed(zero, c1, "E")
+    assert up.on_map and up.slow and up.basic() == (0, 0) and up.move(slow=False).basic() != (0, 0)
