@@ -213,11 +213,11 @@ def altitude_error(w: Work[Air], sq: Squadron) -> None:
         return
     roll = w.roll(6, f"altitude error for {sq.id}'s vector", seen_by=own(w, sq.side))
     if roll < 6:
-        w.say(f"altitude error for {sq.id}'s vector: rolled {roll}, no error (13.1)", to=own(w, sq.side), kind="gci")
+        w.say(f"altitude error for {sq.id}'s vector: rolled {roll}, no error (13.1)", to=own(w, sq.side), kind="setup")
         return
     theirs = [s.at for s in air.squadrons.values() if s.side == enemy and s.on_map]
     to = altitude_errors.displaced(sq.vector, policy, theirs)
     air.put(sq.move(vector=to))
     w.say(f"altitude error for {sq.id}'s vector: rolled 6: the {enemy.title()} move it {policy.lower()} from "
-          f"{name(sq.vector)} to {name(to)} (13.1)", to=own(w, sq.side), kind="gci")
+          f"{name(sq.vector)} to {name(to)} (13.1)", to=own(w, sq.side), kind="setup")
 

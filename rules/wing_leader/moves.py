@@ -161,7 +161,7 @@ def take_off(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> list[str]:
     state = air.now()
     chosen = {o.sq: o.facing for given in orders.values() for o in given if isinstance(o, Takeoff)}
     for why in takeoff.blocked(state):
-        w.say(why, kind="takeoff")
+        w.say(why, kind="move")
     launched = []
     for sq, facing in takeoff.launches(state, chosen):
         unit = state.surface(sq.base)

@@ -132,9 +132,9 @@ def form_lines(sq: Squadron) -> list[str]:
         return ["#   Me 163 at minimum power for good (2 MP, Slow, no climbing, down a level every turn; at "
                 "altitude 0 it is lost) (13.8.2)"]
     open_ = [m.upper() for m in MODES if mode_problem(sq, m) is None]
-    return [f"#   Me 163: fuel {sq.fuel}, {sq.power} power last; POWER {sq.id} {'|'.join(open_)} sets it from the "
-            f"next Movement Phase (FULL 2 fuel 4 MP high speed, HALF 1 fuel 3 MP, MINIMUM no fuel 2 MP and for good; "
-            f"13.8.2)"]
+    return [f"#   Me 163: fuel {sq.fuel}, {sq.power} power last; POWER {sq.id} {'|'.join(open_)} is its setting as "
+            f"each Movement Phase opens, this one too (FULL 2 fuel 4 MP high speed, the default; HALF 1 fuel 3 MP; "
+            f"MINIMUM no fuel 2 MP, and for good; 13.8.2)"]
 
 
 def bot_lines(seat_squadrons: list[Squadron], roll: Callable[[int, str], int]) -> list[str]:

@@ -150,10 +150,17 @@ def order_form(v: View, seat: str) -> str:
     lines += flak.form_lines(state, side_of(seat)) if state.surfaces else []
     kept = [f"#   {o['text']}" for o in v["standing"]]
     lines += ["# Standing orders in force (CANCEL <key> removes one):", *kept] if kept else ["# Standing orders: none"]
-    lines.append(DEFAULTS)
+    lines.append(DEFAULTS + _rule13_defaults(state))
     allied = [f"#   {o['seat']}: {o['text']}" for o in v.get("allied_standing", ())]
     lines += ["# Your allies' standing orders (theirs to change):", *allied] if allied else []
     return "\n".join(lines) + "\n"
+
+
+def _rule13_defaults(state: State) -> str:
+    """The defaults of rule 13's standing orders, where the scenario uses them."""
+    found = [text for rule, text in (("13.1", "ERROR AWAY"), ("13.4.3", "LUFBERY <sq> NO"), ("13.8.2", "POWER <sq> FULL"))
+             if state.uses(rule)]
+    return "".join(f", {t}" for t in found)
 
 
 def _fog_lines(v: View) -> list[str]:
