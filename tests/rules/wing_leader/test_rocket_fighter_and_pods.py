@@ -9,7 +9,7 @@ import pytest
 
 from pbem.core.dice import SeededDice
 from pbem.core.errors import RulesetDefinitionError
-from pbem.rules.wing_leader import RULESET, altitude_error, combat, jets, lufbery, movement, rocket_fighter, tactics, takeoff, weapons
+from pbem.rules.wing_leader import RULESET, altitude_error, combat, jets, lufbery, movement, rocket_fighter, tactics, takeoff, tally, weapons
 from pbem.rules.wing_leader.sky import HEADINGS, distance, parse
 from pbem.rules.wing_leader.model import DESTROYED
 from pbem.rules.wing_leader.ruleset import ADVANCED
@@ -233,3 +233,13 @@ def test_no_takeoff_from_heavy_damage_or_an_immobile_carrier_and_a_launching_car
     zero = next(q for q in s.squadrons if q.id == "L")
     up = takeoff.placed(zero, c1, "E")
     assert up.on_map and up.slow and up.basic() == (0, 0) and up.move(slow=False).basic() != (0, 0)
+
+
+def test_a_squadron_in_a_lufbery_circle_has_no_behind_for_its_tally():
+    """13.4.3, 8.1.2: a target behind costs -2 to tally (7.2.2), not from a squadron in a Lufbery circle."""
+    st = state(scenario="jets")
+    a = sq("A", "allies", "f6f", "sweep", "M14", "E", alert=True)   # no Rear View
+    k = sq("K", "axis", "me262", "intercept", "J14", "E")
+    names = [m.why for m in tally.modifiers(st.sky, a, k)]
+    assert "target behind" in names
+    assert "target behind" not in [m.why for m in tally.modifiers(st.sky, a.move(lufbery=True), k)]
