@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pbem.core.verbs import Order
 from pbem.core.work import EVERYONE, Work
 
-from . import combat, escape, flak, missions, movement, radio, tally
+from . import altitude_error as altitude_errors, combat, escape, flak, missions, movement, radio, tally
 from .air import Air
 from .fog import dice_seen_by, own, tell
 from .model import ENTERING, SIDES, WAITING, Squadron, enemy_of, owner
@@ -100,7 +100,7 @@ def _arrivals(w: Work[Air]) -> None:
     at the altitude their owner's standing ``ARRIVE`` order names (else the first allowed), to fly in."""
     air = w.data
     for sq in air.now().squadrons:
-        if sq.status != WAITING or sq.arrives != w.turn:
+        if sq.status != WAITING or sq.arrives != w.turn or sq.base:   # a base's squadrons take off [13.7]
             continue
         if not sq.edge:
             air.put(sq.move(status="on"))
@@ -194,4 +194,30 @@ def _vector(w: Work[Air], sq: Squadron, square: tuple[int, int]) -> None:
         air.put(sq.move(vector=square, mission="intercept"))
     w.say(f"GCI for {sq.id}: rolled {roll}, needs {need}+: "
           + (f"vector placed on {name(square)}" if placed else "no change") + " (9.2.4)", to=own(w, sq.side), kind="gci")
+    if placed:
+        altitude_error(w, air.squadron(sq.id))
+
+
+def altitude_error(w: Work[Air], sq: Squadron) -> None:
+    """The opponent's roll for an altitude error after ``sq``'s vector was placed or moved: on a 6 it moves
+    the vector as its standing ``ERROR`` says (AWAY by default; NO: no roll) [13.1].  Under fog only the
+    owner's side is told (the vector is its ground control's business; the game applies the opponent's
+    standing choice)."""
+    air = w.data
+    if not air.state.uses("13.1") or sq.vector is None:
+        return
+    enemy = enemy_of(sq.side)
+    kept = side_standing(w, enemy, "ERROR")
+    policy = kept.words[-1] if kept is not None else "AWAY"
+    if policy == "NO":
+        return
+    roll = w.roll(6, f"altitude error for {sq.id}'s vector", seen_by=own(w, sq.side))
+    if roll < 6:
+        w.say(f"altitude error for {sq.id}'s vector: rolled {roll}, no error (13.1)", to=own(w, sq.side), kind="setup")
+        return
+    theirs = [s.at for s in air.squadrons.values() if s.side == enemy and s.on_map]
+    to = altitude_errors.displaced(sq.vector, policy, theirs)
+    air.put(sq.move(vector=to))
+    w.say(f"altitude error for {sq.id}'s vector: rolled 6: the {enemy.title()} move it {policy.lower()} from "
+          f"{name(sq.vector)} to {name(to)} (13.1)", to=own(w, sq.side), kind="setup")
 

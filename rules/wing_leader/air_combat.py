@@ -10,10 +10,12 @@ new tally in it: the first by the side's ``RETALLY`` list, else by ID; ``RETALLY
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from pbem.core.interrupts import Ask
 from pbem.core.work import Work
 
-from . import combat, dogfight, fighter_bombers, jets, radio, tactics, weapons, wings
+from . import combat, dogfight, fighter_bombers, jets, lufbery, radio, tactics, weapons, wings
 from .fog import dice_seen_by, tell
 from .model import Squadron, max_losses, owner
 from .seating import side_standing, speaker
@@ -164,7 +166,7 @@ def fire(w: Work, fight: combat.Fight, picks: Picks | None = None) -> dict:
             air.put(air.squadron(d.id).move(evading=True))
         tell(w, f"{'+'.join(d.id for d in defenders)} evade{'s' if len(defenders) == 1 else ''} {alead.id} "
              f"({e_mod:+d} to both rolls; no dogfight for them after it, 13.4.2)", [dlead.id, alead.id], kind="combat")
-    a_bounce, d_bounce = a_bounce + e_mod, d_bounce + e_mod
+    a_bounce, d_bounce = a_bounce + e_mod, d_bounce + e_mod + _lufbery(w, attackers, dlead)
     long = weapons.long_range(now, alead, attackers, defenders, _fire_choice(w, alead))
     specials = tables()["special_weapons"]
     a_long = int(specials["long_range"]) if long else 0
@@ -193,6 +195,20 @@ def fire(w: Work, fight: combat.Fight, picks: Picks | None = None) -> dict:
     volley = {"alead": alead.id, "dlead": dlead.id, "a_hits": a_hits, "d_hits": d_hits, "head_on": head_on,
               "weather": weather}
     return {**volley, "long": long} if long else volley
+
+
+def _lufbery(w: Work, attackers: Sequence[Squadron], dlead: Squadron) -> int:
+    """Attackers in a Lufbery circle leave it before the rolls, at no cost; the defending lead's modifier when it
+    defends in one [13.4.3]."""
+    air = w.data
+    for a in attackers:
+        if air.squadron(a.id).lufbery:
+            air.put(air.squadron(a.id).move(lufbery=False))
+            tell(w, f"{a.id} leaves its Lufbery circle to attack (13.4.3)", [a.id], kind="combat")
+    mod = lufbery.defence_modifier(air.now(), dlead)
+    if mod:
+        tell(w, f"{dlead.id} defends in a Lufbery circle ({mod:+d} to its roll, 13.4.3)", [dlead.id], kind="combat")
+    return mod
 
 
 def _choice(w: Work, sq: Squadron, verb: str) -> str:
@@ -265,7 +281,8 @@ def _dogfighters(w: Work, fight: combat.Fight) -> list[Squadron]:
     if any(air.squadron(s).dogfight for s in fight.attackers):
         return []   # already a dogfight: it goes on
     here = [s for s in dogfight.candidates(list(air.squadrons.values()), fight.square)
-            if s.id in fight.attackers + fight.defenders and not s.evading]   # evaders decline [13.4.2]
+            if s.id in fight.attackers + fight.defenders and not s.evading   # evaders decline [13.4.2]
+            and not lufbery.in_circle(s)]   # so does a Lufbery circle [13.4.3]
     return here if len({s.side for s in here}) == 2 else []
 
 

@@ -131,8 +131,10 @@ def allocate(count: int, targets: Sequence[str]) -> list[str]:
 
 def firepower(shooter: Squadron, experte_fires: bool = True) -> int:
     """The firepower a hitting squadron confirms with: its card's, +1 with an Experte [10.6] (``experte_fires``:
-    False when the Experte is flipped into the Wing Leader marker and option ``leader_experte = leads``)."""
-    return (shooter.firepower or 0) + (1 if shooter.experte and experte_fires else 0)
+    False when the Experte is flipped into the Wing Leader marker and option ``leader_experte = leads``), +1 with
+    a gun pod [13.5.6]."""
+    return (shooter.firepower or 0) + (1 if shooter.experte and experte_fires else 0) + \
+        (1 if shooter.gun_pod and shooter.fighter else 0)
 
 
 def crew_loss(sq: Squadron, losses_now: int, cohesion_natural: int, leads_wing: bool = False) -> bool:

@@ -19,13 +19,13 @@ from pbem.core.verbs import Order
 from pbem.core.work import EVERYONE, Work
 
 from . import air_combat, balloons, bomb_runs, combat, flak, placing, seating, sequence
-from .admin import admin_order, administrative
+from .admin import admin_order, administrative, altitude_error
 from .air import Air
 from .fog import dice_seen_by, own, tell, tell_order
 from .model import SIDES, State, enemy_of, side_of
 from .sky import name, parse
 from .tables import scenario
-from .moves import AskReaction, activate, keeping_formation, move_stack
+from .moves import AskReaction, activate, keeping_formation, move_stack, power_settings, take_off
 from .orders import Break, End, Escape, Markers, Place, PlaceBarrage, Rejoin, Vector, Wings, dump_order, load_order
 from .tally_phase import both_tallies, defender_tally, raider_tally
 
@@ -46,6 +46,9 @@ def movement_phase(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
     """Movement in the interleaved order [6.1], then air combat [10], then the Administrative Phase."""
     orders = by_side(orders)
     air = w.data
+    launched = take_off(w, orders) if air.state.uses("13.7") else []   # takeoffs [13.7]
+    if air.state.uses("13.8.2"):   # the Me 163s' power settings [13.8.2]
+        power_settings(w, launched)
     order = sequence.movement_order(list(air.squadrons.values()), air.state.raider,
                                     lambda s: w.roll(6, f"initiative of {s.id}", seen_by=dice_seen_by(w, [s.id])),
                                     keeping_formation(air.now()),
@@ -72,8 +75,9 @@ def _moves(w: Work[Air], order: Sequence[str], orders: Mapping[str, Sequence[Ord
                          Cursor.load(again["cursor"]), bool(again["carried"]))
             else:
                 activate(w, air.squadron(sid), orders.get(air.squadron(sid).side, ()))
-        except AskReaction as ask:
-            w.interrupt("reaction_choice", ask.asks, order=list(order), moved=list(air.moved),
+        except AskReaction as ask:   # an escort's reaction [10.4] or a Lufbery circle [13.4.3]
+            step = "lufbery_choice" if all(a.key.startswith("lufbery-") for a in ask.asks) else "reaction_choice"
+            w.interrupt(step, ask.asks, order=list(order), moved=list(air.moved),
                         reacting=dict(air.reacting),
                         stopped={"sq": sid, "cursor": ask.cursor.dump(), "carried": ask.carried},
                         orders={side: [dump_order(o) for o in orders.get(side, ())] for side in SIDES})
@@ -213,7 +217,8 @@ def _resumed(w: Work[Air]) -> tuple[list[combat.Fight], Mapping[str, Any]]:
 
 
 def reaction_choice(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
-    """Resume the Movement Phase where a move stopped for a reaction question (YES on silence) [10.4]."""
+    """Resume the Movement Phase where a move stopped for a reaction question (YES on silence) [10.4] or a
+    Lufbery circle's (the circle as it stands on silence) [13.4.3]."""
     data = w.resumed.data
     air = w.data
     air.moved = list(data["moved"])
@@ -311,6 +316,7 @@ def _set_up(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
             if isinstance(order, Vector):
                 air.put(sq.move(vector=parse(order.square)))
                 w.say(f"{sq.id} places its vector on {order.square} (5.3)", to=own(w, sq.side), kind="setup")
+                altitude_error(w, air.squadron(sq.id))   # the opponent's roll [13.1]
             elif isinstance(order, Place):
                 air.put(sq.move(at=parse(order.square)))
                 tell(w, f"{sq.id} sets up in {order.square} (5.3)", [sq.id], kind="setup")
@@ -420,6 +426,8 @@ STEPS: Steps[State, Air] = Steps([
          title="tallies and movement plans", prompt="Tally and Movement Phases [6.0] in one message"),
     Step("reaction_choice", reaction_choice, next=_next_after_movement, window=Window.INTERRUPT,
          title="react or not", prompt="Escort reaction [10.4]: YES or NO (SPLIT with tactical flexibility, 10.4.2)"),
+    Step("lufbery_choice", reaction_choice, next=_next_after_movement, window=Window.INTERRUPT,
+         title="Lufbery circle or not", prompt="Lufbery circle [13.4.3]: YES (circle) or NO"),
     Step("dogfight_choice", dogfight_choice, next=_next_after_movement, window=Window.INTERRUPT,
          title="seek or decline a dogfight", prompt="Dogfight [10.8]: SEEK or DECLINE"),
     Step("combat_choice", combat_choice, next=_next_after_movement, window=Window.INTERRUPT,

@@ -27,8 +27,9 @@ def escort_setup_problem(escort: Squadron, bombers: Sequence[Squadron]) -> str |
 
 def may_escort_again(state: State, sq: Squadron) -> bool:
     """Which Sweep squadrons the Administrative Phase may mark Escort [9.2.2]: former escorts only (option
-    ``escort_again = any``: any Sweep squadron of the side)."""
-    return sq.mission == "sweep" and (sq.former_escort or state.option("escort_again", "former") == "any")
+    ``escort_again = any``: any Sweep squadron of the side); never one in a Lufbery circle [13.4.3]."""
+    return sq.mission == "sweep" and not sq.lufbery and \
+        (sq.former_escort or state.option("escort_again", "former") == "any")
 
 
 def rejoin_problem(state: State, sq: Squadron) -> str | None:

@@ -77,6 +77,12 @@ class Squadron:
     evading: bool = False      # evaded in the combat being fought: it declines the dogfight after it [13.4.2]
     balloon: str = ""          # the barrage balloon it pursues [14.3], or ""
     wing_leader: bool = False  # a second flight that took its wing's Wing Leader marker in a split [9.3.1]
+    gun_pod: str = ""          # "gun" or "at": a Gun Pod or AT Pod fitted before the game [13.5.6]
+    fuel: int = 0              # an Me 163 flight's fuel points left [13.8.2]
+    power: str = ""            # an Me 163 flight's power this turn: "full", "half" or "minimum" [13.8.2]
+    lufbery: bool = False      # the Lufbery marker: it circles in a Lufbery circle [13.4.3]
+    base: str = ""             # the airfield or carrier it waits on to take off [13.7]
+    slow: bool = False         # the Slow marker of a squadron that took off this turn [13.7, 3.3.2]
 
     @property
     def on_map(self) -> bool:
@@ -105,12 +111,14 @@ class Squadron:
         """Basic Speed and Turn [3.3.2]: the card's band values, -1 both with a load (Low Drag keeps
         the speed; drop tanks or air-to-air rockets too, not twice [13.2, 13.5.3]), +1 speed diving, -1 speed climbing or slow-climbing,
         never below 0."""
-        speed = band_value(self.model, self.at[1], "speed")
-        turn = band_value(self.model, self.at[1], "turn")
+        if self.power == "minimum" or self.slow:   # Slow: an Me 163 at minimum power, a squadron that just took
+            return 0, 0                             # off: speed and turn 0 [13.8.2, 13.7, 3.3.2]
+        speed, turn = _printed(self)
         rockets = bool(self.rockets) and "rockets_free" not in card(self.model)["abilities"]   # not the Me 262 [13.5.3]
-        if self.bombs or self.drop_tanks or rockets:
+        worn = self.drop_tanks or rockets or bool(self.gun_pod)   # drop tanks, rockets, gun pods [13.2, 13.5.3, 13.5.6]
+        if self.bombs or worn:
             turn -= 1
-            speed -= 0 if "low_drag" in card(self.model)["abilities"] and not (self.drop_tanks or rockets) else 1
+            speed -= 0 if "low_drag" in card(self.model)["abilities"] and not worn else 1
         if self.marker == DIVE:
             speed += 1
         elif self.marker in (CLIMB, SLOW_CLIMB):
@@ -125,10 +133,20 @@ class Squadron:
         return self.move(mission="sweep", former_escort=True) if self.mission == "escort" else self
 
 
+def _printed(sq: Squadron) -> tuple[int, int]:
+    """The card's speed and turn at the squadron's altitude; an Me 163 at half power reads the values after
+    the slash (the card's ``half``) [13.8.2]."""
+    if sq.power == "half":
+        half = card(sq.model)["half"]
+        return int(half["speed"]), int(half["turn"])
+    return band_value(sq.model, sq.at[1], "speed"), band_value(sq.model, sq.at[1], "turn")
+
+
 #: Squadron fields of the advanced rules (13-15): views leave them out while at their defaults
 #: (``shown_json``), so the basic game's views and goldens stay as they were.
 ADVANCED_FIELDS = frozenset({"target", "attack", "load", "run", "released", "aimed", "long_range", "dived",
-                             "drop_tanks", "group", "single", "rockets", "gyro", "evading", "balloon"})
+                             "drop_tanks", "group", "single", "rockets", "gyro", "evading", "balloon",
+                             "gun_pod", "fuel", "power", "lufbery", "base", "slow"})
 #: Basic-game fields added later, shown likewise only when set, so the goldens before them stay as they were.
 LATER_FIELDS = frozenset({"wing_leader"})
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pbem.core.errors import IllegalOrderError
 from pbem.core.squaregrid import turn_between
 
-from . import sky
+from . import rocket_fighter, sky
 from .model import CLIMB, DIVE, NONE, SLOW_CLIMB, Squadron
 from .tables import band_value, tables
 
@@ -24,6 +24,8 @@ def allowance(sq: Squadron, dive: bool = False) -> int:
     """Movement points [8.2]: bombers, escorts and Unalert fighters 2, Alert fighters 3, jet bombers and
     escorts 3, jet fighters 4; +1 for a dive declared before moving."""
     mp = tables()["movement_points"]
+    if sq.power:   # an Me 163: its power setting's [13.8.2]
+        return int(tables()["rocket_fighter"]["mp"][sq.power]) + (mp["dive_bonus"] if dive else 0)
     if sq.mission == "bombing":
         base = mp["jet_bomber"] if sq.jet else mp["bomber"]
     elif sq.mission == "escort":
@@ -157,7 +159,16 @@ def _climb_cost(w: Walk, sq: Squadron) -> float:
     if climb == "S":
         return _slow_finish(w, sq)
     w.climbs += 1
-    return float(climb) if w.climbs == 1 else tables()["movement_costs"]["further_climb"]
+    usual = float(climb) if w.climbs == 1 else float(tables()["movement_costs"]["further_climb"])
+    return _rocket_climb(sq, usual) if sq.power else usual
+
+
+def _rocket_climb(sq: Squadron, usual: float) -> float:
+    """An Me 163's climb: 1 MP a level at full power (its "r" Climb), none at minimum power [13.8.2]."""
+    try:
+        return rocket_fighter.climb_cost(sq, usual)
+    except ValueError as exc:
+        raise IllegalOrderError(str(exc), rule="13.8.2") from None
 
 
 def _slow_finish(w: Walk, sq: Squadron) -> float:

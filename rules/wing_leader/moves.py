@@ -4,6 +4,7 @@ from beyond their edge [8.4.1]."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from pbem.core.errors import IllegalOrderError
 from pbem.core.interrupts import Ask
@@ -11,11 +12,12 @@ from pbem.core.scripts import Cursor, Reached, resume
 from pbem.core.verbs import Order
 from pbem.core.work import Work
 
-from . import balloons, bomb_runs, dogfight, fighter_bombers, flak, jets, movement, reaction, split, weapons, wings
+from . import (balloons, bomb_runs, dogfight, fighter_bombers, flak, jets, lufbery, movement, reaction, rocket_fighter, split,
+               takeoff, weapons, wings)
 from .air import Air
 from .fog import dice_seen_by, tell, tell_move, told, witnesses
 from .model import CLIMB, DIVE, ENTERING, NONE, Squadron, State, owner
-from .orders import MOVEMENT, Attack, AttackBalloon, Dive, Join, Move, Plain, Pursue, Return, Stack, subject
+from .orders import MOVEMENT, Attack, AttackBalloon, Dive, Join, Move, Plain, Pursue, Return, Stack, Takeoff, subject
 from .parsing import CONDITIONS, vector_dive_problem
 from .sky import HEADINGS, front_squares, name, parse
 from .tables import scenario
@@ -69,29 +71,31 @@ def _perform(w: Work[Air], sid: str, order: Order | None) -> str | None:
     sq, why = _jettison(air.squadron(sid), order, notes)
     if why:
         return why
+    sq, lost, circling = _lufbery_turn(w, sq, order, notes)   # may stop to ask [13.4.3]
     if isinstance(order, Attack):   # the bomber's attack from now on [15.3]
         sq = bomb_runs.choose_attack(sq, order.kind)
         air.put(sq)
     if sq.balloon or isinstance(order, AttackBalloon):   # a balloon pursued until another order [14.3]
         sq = sq.move(balloon=order.balloon if isinstance(order, AttackBalloon) else sq.balloon if order is None else "")
         air.put(sq)
-    tokens, dive, why = _plan(air, sq, order)
+    tokens, dive, why = ([], False, None) if circling else _plan(air, sq, order)
     why = why or _must_stay(air, sq, tokens)
     if why:
         return why
-    mp = bomb_runs.movement_points(air, sq, dive) - _trail_penalty(air, sq)   # a bomber's own [15.2.4, 15.3]
+    mp = bomb_runs.movement_points(air, sq, dive) - _trail_penalty(air, sq) - lost   # a bomber's own [15.2.4, 15.3]
     if sq.status == ENTERING and mp < 1:
         air.moved.append(sid)
         tell(w, f"{sid} cannot enter behind the squadrons ahead of it in trail; it enters first next turn (8.4.1)",
              [sid], kind="move")
         return None
-    tokens = _fitting(sq, tokens, mp)
+    tokens = _fitting(sq, tokens, mp, cut=bool(lost))
     try:
         walk, moved, balbo = _fly(w, sq, tokens, mp, dive, notes)
     except IllegalOrderError as exc:  # the plan no longer fits the position
         return str(exc)
     _flush(w, notes)
     moved = _settle(w, sq, moved, order, balbo)
+    moved, sinking = rocket_fighter.after_move(air.state, sq, moved)   # minimum power comes down [13.8.2]
     before = witnesses(w, sid)
     air.put(moved)
     air.moved.append(sid)
@@ -100,6 +104,8 @@ def _perform(w: Work[Air], sid: str, order: Order | None) -> str | None:
               f"{walk.spent:g} of {walk.mp} MP" + (f", off the {walk.exited} edge" if walk.exited else ""),
               f"{sid} flies out of sight from {name(sq.at)}",
               f"{sid} comes into sight in {name(moved.at)}, heading {HEADINGS[moved.heading]}")
+    if sinking:
+        tell(w, sinking, [sid], kind="move")
     if air.state.uses("14.2.3"):   # a barrage attack when the move ends [14.2.3]
         flak.barrage_after_move(w, sid, sq.at, walk.path, walk.turned_in, not walk.path and not walk.exited)
     bomb_runs.after_move(w, sq, walk.path)   # a bomber over its target releases [15.3]
@@ -107,6 +113,85 @@ def _perform(w: Work[Air], sid: str, order: Order | None) -> str | None:
 
 
 Notes = list[tuple[str, list[str], str]]   # (text, the squadrons it is about, kind): said by ``_flush``
+
+
+def _lufbery_turn(w: Work[Air], sq: Squadron, order: Order | None,
+                  notes: Notes) -> tuple[Squadron, int, bool]:
+    """A fighter's Lufbery circle at its turn to move, by its standing ``LUFBERY`` (NO by default) or its
+    commander's answer [13.4.3]: the squadron as it then is, the MP it paid (2 to enter or leave), and whether
+    it circles for the rest of its move.
+
+    :raises AskReaction: ``LUFBERY <sq> ASK`` where there is a choice; the move resumes at the answer.
+    """
+    air = w.data
+    state = air.now()
+    if not state.uses("13.4.3") or not sq.fighter:
+        return sq, 0, False
+    inside = lufbery.in_circle(sq)
+    kept = w.standing_order(owner(sq), f"LUFBERY {sq.id}")
+    choice = air.reacting.get(f"lufbery-{sq.id}") or (kept.words[-1] if kept is not None else "NO")
+    why = None if inside else lufbery.enter_problem(state, sq, list(air.squadrons.values()))
+    if choice == "ASK" and why is None:
+        where = "is in a Lufbery circle" if inside else "may enter a Lufbery circle (2 MP)"
+        raise AskReaction([Ask(owner(sq), f"lufbery-{sq.id}", f"{sq.id} in {name(sq.at)} moves now and {where}: "
+                               f"is it to circle in it (13.4.3)?", "YES" if inside else "NO", ("YES", "NO"))])
+    if inside and choice in ("YES", "ASK"):
+        waits = f"; {_what(order)} waits until it leaves" if order is not None else ""
+        notes.append((f"{sq.id} circles in its Lufbery circle (13.4.3){waits}", [sq.id], "move"))
+        return sq, 0, True
+    if inside:
+        notes.append((f"{sq.id} leaves its Lufbery circle (2 MP, 13.4.3)", [sq.id], "move"))
+        return sq.move(lufbery=False), lufbery.COST, False
+    if choice != "YES":
+        return sq, 0, False
+    if why:
+        notes.append((f"LUFBERY {sq.id}: {why} (13.4.3)", [sq.id], "move"))
+        return sq, 0, False
+    circling = lufbery.enter(sq)
+    notes.append((f"{sq.id} enters a Lufbery circle in {name(sq.at)}, facing {HEADINGS[circling.heading]} (2 MP, "
+                  f"13.4.3)", [sq.id], "move"))
+    return circling, lufbery.COST, True
+
+
+def take_off(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> list[str]:
+    """As the Movement Phase opens: last turn's Slow markers come off, then one squadron a base takes off,
+    the one its owner named with ``TAKEOFF`` or the base's first waiting; it is in the base's square, Slow,
+    and does not move this phase; a carrier that launched counts defensive modifier 0 this turn [13.7, 13.7.1].
+    The IDs of the squadrons that took off."""
+    air = w.data
+    for sq in list(air.squadrons.values()):
+        if sq.slow:
+            air.put(sq.move(slow=False))
+    state = air.now()
+    chosen = {o.sq: o.facing for given in orders.values() for o in given if isinstance(o, Takeoff)}
+    for why in takeoff.blocked(state):
+        w.say(why, kind="move")
+    launched = []
+    for sq, facing in takeoff.launches(state, chosen):
+        unit = state.surface(sq.base)
+        air.put(takeoff.placed(sq, unit, facing))
+        air.moved.append(sq.id)
+        air.state = replace(air.state, surfaces=tuple(replace(u, launched_turn=state.turn) if u.id == unit.id else u
+                                                      for u in air.state.surfaces))
+        launched.append(sq.id)
+        tell(w, f"{sq.id} takes off from {unit.id} in {name(unit.at)}, facing {facing}; Slow, no move this turn "
+                f"(13.7)" + ("; the carrier's defensive modifier is 0 this turn (13.7.1)" if unit.carrier else ""),
+             [sq.id], kind="move")
+    return launched
+
+
+def power_settings(w: Work[Air], launched: Sequence[str] = ()) -> None:
+    """As the Movement Phase opens, each Me 163 flight in play takes this turn's power setting from its
+    standing ``POWER`` (full by default) and pays its fuel, none in the turn it takes off [13.8.2]."""
+    air = w.data
+    for sq in list(air.squadrons.values()):
+        if not sq.power or sq.status not in ("on", ENTERING):
+            continue
+        kept = w.standing_order(owner(sq), f"POWER {sq.id}")
+        wanted = kept.words[-1].lower() if kept is not None else rocket_fighter.FULL
+        flown, text = rocket_fighter.set_power(sq, wanted, took_off=sq.id in launched)
+        air.put(flown)
+        tell(w, text, [sq.id], kind="move")
 
 
 def _flush(w: Work[Air], notes: Notes) -> None:
@@ -210,9 +295,10 @@ def _trail_penalty(air: Air, sq: Squadron) -> int:
     return ahead
 
 
-def _fitting(sq: Squadron, tokens: list[str], mp: int) -> list[str]:
-    """A mission's fixed move cut to what an arrival in trail can pay for [8.4.1]."""
-    if sq.status != ENTERING:
+def _fitting(sq: Squadron, tokens: list[str], mp: int, cut: bool = False) -> list[str]:
+    """A mission's fixed move cut to what an arrival in trail can pay for [8.4.1], or (``cut``) a squadron
+    that paid 2 MP to leave a Lufbery circle [13.4.3]."""
+    if sq.status != ENTERING and not cut:
         return tokens
     for n in range(len(tokens), 0, -1):
         try:

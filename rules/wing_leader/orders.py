@@ -237,6 +237,47 @@ class Evade:
 
 
 @dataclass(frozen=True)
+class Takeoff:
+    """A squadron on an airfield or carrier takes off this turn, facing E or W [13.7]."""
+
+    sq: str
+    facing: str
+
+    def text(self) -> str:
+        return f"TAKEOFF {self.sq} {self.facing}"
+
+
+@dataclass(frozen=True)
+class Lufbery:
+    """Standing order: whether this fighter squadron is to be in a Lufbery circle, YES, NO (the default) or ASK
+    (its commander is asked at its turn to move) [13.4.3]."""
+
+    sq: str
+    choice: str
+
+    def text(self) -> str:
+        return f"LUFBERY {self.sq} {self.choice}"
+
+    def standing_change(self) -> tuple[str, str | None]:
+        return f"LUFBERY {self.sq}", None if self.choice == "NO" else self.text()
+
+
+@dataclass(frozen=True)
+class Power:
+    """Standing order: an Me 163 flight's power setting each turn, FULL (the default), HALF or MINIMUM
+    [13.8.2]."""
+
+    sq: str
+    choice: str
+
+    def text(self) -> str:
+        return f"POWER {self.sq} {self.choice}"
+
+    def standing_change(self) -> tuple[str, str | None]:
+        return f"POWER {self.sq}", None if self.choice == "FULL" else self.text()
+
+
+@dataclass(frozen=True)
 class Tactic:
     """Standing order: the rating this squadron's attacks use: SPEED (hit-and-run), TURN, BEST (the better
     column, the default) or ASK (an interrupt window when it comes to it) [10.5]."""
@@ -306,6 +347,20 @@ class Consent:
 
     def standing_change(self) -> tuple[str, str | None]:
         return "CONSENT", None if self.choice == "NO" else self.text()
+
+
+@dataclass(frozen=True)
+class Misvector:
+    """Standing order (side-wide): how this side moves an enemy vector after an altitude error, AWAY (the
+    default), DOWN or UP, or NO (it does not roll) [13.1]."""
+
+    choice: str
+
+    def text(self) -> str:
+        return f"ERROR {self.choice}"
+
+    def standing_change(self) -> tuple[str, str | None]:
+        return "ERROR", None if self.choice == "AWAY" else self.text()
 
 
 @dataclass(frozen=True)
@@ -471,4 +526,4 @@ def load_order(data: Any) -> Any:
 _KINDS: dict[str, Any] = {k.__name__: k for k in (
     Tally, Command, Split, Drop, Move, Pursue, Plain, Vector, Escape, End, Rejoin, Break, Tactic, React, Priority,
     Arrive, Consent, Seek, Stack, Join, Return, Answer, Wings, If, Condition, Keep, PlaceBarrage, FlakFire, Attack,
-    Place, Markers, AttackBalloon, Dive)}
+    Place, Markers, AttackBalloon, Dive, Evade, Fire, Power, Misvector, Lufbery, Takeoff)}

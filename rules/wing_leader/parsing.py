@@ -16,12 +16,13 @@ from pbem.core.scripts import ConditionKind, Conditions, If, scripted
 from pbem.core.standing import parse_cancel
 from pbem.core.verbs import Order, Verb, VerbTable, arity, one_of
 
-from . import balloons, bomb_runs, dogfight, flak, missions, movement, placing, radio, sky, split, tally, weapons, wings
+from . import (altitude_error, balloons, bomb_runs, dogfight, flak, lufbery, missions, movement, placing, radio,
+               rocket_fighter, sky, split, takeoff, tally, weapons, wings)
 from .model import Squadron, State, max_losses, owner, side_of
 from .surface import Balloon, Barrage, Surface
 from .tables import scenario
 from .orders import (Answer, Arrive, Attack, AttackBalloon, Break, Command, Consent, Dive, Drop, End, Escape, Evade, Fire,
-                     FlakFire, Join, Keep, Markers, Move,
+                     FlakFire, Join, Keep, Lufbery, Markers, Misvector, Move, Power, Takeoff,
                      Place, PlaceBarrage, Plain, Priority, Pursue, React, Rejoin, Return, Seek, Split, Stack, Tactic, Tally, Vector,
                      Wings)
 
@@ -250,6 +251,9 @@ def parse_move(args: Sequence[str], view: View, seat: str) -> Move:
     front = movement.sky.front_squares(target, state.squadron(sq.tally).heading) if target is not None else ()
     w = movement.walk(sq, steps, movement.allowance(sq, dive), stop_at=target, head_on_from=front)
     movement.finish(sq, w, dive_declared=dive)
+    sinking = rocket_fighter.descent_problem(sq, w.at[1])
+    if sinking:
+        raise IllegalOrderError(sinking, rule="13.8.2")
     return Move(sq.id, steps, dive)
 
 
@@ -540,6 +544,9 @@ def parse_rejoin(args: Sequence[str], view: View, seat: str) -> Rejoin:
     arity(args, 1, "ESCORT <squadron>", rule="9.2.2")
     _window(view, False)
     sq = _own(view, seat, args[0], "9.2.2")
+    if sq.lufbery:
+        raise IllegalOrderError(f"{sq.id} is in a Lufbery circle: it escorts again only once out of it (LUFBERY "
+                                f"{sq.id} NO)", rule="13.4.3")
     if not missions.may_escort_again(position(view), sq):
         raise IllegalOrderError(f"{sq.id} is not a former escort on Sweep", rule="9.2.2")
     return Rejoin(sq.id)
@@ -631,6 +638,57 @@ def parse_evade(args: Sequence[str], view: View, seat: str) -> Evade:
     if not position(view).uses("13.4.2"):
         raise IllegalOrderError("this scenario does not use evasion", rule="13.4.2")
     return Evade(sq.id, one_of(args[1].upper(), ("YES", "NO", "ASK"), "EVADE", rule="13.4.2"))
+
+
+def parse_error(args: Sequence[str], view: View, seat: str) -> Misvector:
+    """``ERROR AWAY|DOWN|UP|NO``: where this side moves an enemy vector after an altitude error [13.1]."""
+    arity(args, 1, "ERROR AWAY|DOWN|UP|NO", rule="13.1")
+    if not position(view).uses("13.1"):
+        raise IllegalOrderError("this scenario does not use altitude errors", rule="13.1")
+    return Misvector(one_of(args[0].upper(), altitude_error.POLICIES, "ERROR", rule="13.1"))
+
+
+def parse_lufbery(args: Sequence[str], view: View, seat: str) -> Lufbery:
+    """``LUFBERY <sq> YES|NO|ASK``: whether the fighter is to be in a Lufbery circle, acted on at its turn to
+    move [13.4.3]; YES is refused where it could never enter (not a fighter, a single aircraft, the rule off)."""
+    arity(args, 2, "LUFBERY <squadron> YES|NO|ASK", rule="13.4.3")
+    sq = _own(view, seat, args[0], "13.4.3")
+    choice = one_of(args[1].upper(), ("YES", "NO", "ASK"), "LUFBERY", rule="13.4.3")
+    state = position(view)
+    if not state.uses("13.4.3"):
+        raise IllegalOrderError("this scenario does not use the Lufbery circle", rule="13.4.3")
+    if choice != "NO":
+        never = lufbery.enter_problem(state, sq.move(alert=True, broken=False), [])
+        if never:
+            raise IllegalOrderError(never, rule="13.4.3")
+    return Lufbery(sq.id, choice)
+
+
+def parse_takeoff(args: Sequence[str], view: View, seat: str) -> Takeoff:
+    """``TAKEOFF <sq> E|W``: a squadron waiting on an airfield or carrier takes off this turn [13.7]."""
+    arity(args, 2, "TAKEOFF <squadron> E|W", rule="13.7")
+    _window(view, False)
+    sq = position(view).find(args[0].upper())
+    if sq is None or owner(sq) != seat:
+        raise IllegalOrderError(f"{args[0].upper()} is not one of your squadrons", rule="13.7")
+    facing = one_of(args[1].upper(), ("E", "W"), "TAKEOFF", rule="13.7")
+    why = takeoff.takeoff_problem(position(view), sq)
+    if why:
+        raise IllegalOrderError(why, rule="13.7")
+    return Takeoff(sq.id, facing)
+
+
+def parse_power(args: Sequence[str], view: View, seat: str) -> Power:
+    """``POWER <sq> FULL|HALF|MINIMUM``: an Me 163 flight's power setting from this turn on, refused when its
+    fuel cannot pay or it has chosen minimum power before [13.8.2]."""
+    arity(args, 2, "POWER <squadron> FULL|HALF|MINIMUM", rule="13.8.2")
+    sq = _own(view, seat, args[0], "13.8.2")
+    word = "MINIMUM" if args[1].upper() == "MIN" else args[1].upper()
+    choice = one_of(word, ("FULL", "HALF", "MINIMUM"), "POWER", rule="13.8.2")
+    why = rocket_fighter.mode_problem(sq, choice.lower())
+    if why:
+        raise IllegalOrderError(why, rule="13.8.2")
+    return Power(sq.id, choice)
 
 
 def parse_priority(verb: str, rule: str) -> Any:
@@ -738,7 +796,8 @@ CONDITIONS = Conditions([
 
 #: The rule each standing order's key answers, for a CANCEL refused (its first word; 6.0, the orders, else).
 CANCEL_RULES = {"TACTIC": "10.5", "REACT": "10.4", "DOGFIGHT": "10.8", "LEADS": "10.2", "HITS": "10.2.2",
-                "RETALLY": "10.8.1", "CONSENT": "11.0", "KEEP": "9.3.1"}
+                "RETALLY": "10.8.1", "CONSENT": "11.0", "KEEP": "9.3.1",
+                "POWER": "13.8.2", "ERROR": "13.1", "LUFBERY": "13.4.3"}
 
 
 def parse_cancel_key(args: Sequence[str], view: View, seat: str) -> Order:
@@ -798,6 +857,12 @@ VERBS = scripted(VerbTable([
     Verb("EVADE", parse_evade, "EVADE <squadron> YES|NO|ASK (advanced: it evades when it leads a defence and may)",
          "13.4.2"),
     Verb("FIRE", parse_fire, "FIRE <squadron> ROCKETS|LONG|CLOSE (advanced: its attack on bombers)", "13.5.2"),
+    Verb("ERROR", parse_error, "ERROR AWAY|DOWN|UP|NO (advanced: where an altitude error moves an enemy vector)",
+         "13.1"),
+    Verb("LUFBERY", parse_lufbery, "LUFBERY <squadron> YES|NO|ASK (advanced: a fighter's Lufbery circle)",
+         "13.4.3"),
+    Verb("TAKEOFF", parse_takeoff, "TAKEOFF <squadron> E|W (advanced: from an airfield or carrier)", "13.7"),
+    Verb("POWER", parse_power, "POWER <squadron> FULL|HALF|MINIMUM (advanced: an Me 163's power setting)", "13.8.2"),
 ], rule="6.0"), CONDITIONS)
 
 
@@ -840,6 +905,22 @@ def _wing_rolls(parsed: Sequence[tuple[OrderLine, Order]], state: State) -> list
     return problems
 
 
+def _takeoffs(parsed: Sequence[tuple[OrderLine, Order]], state: State) -> list[OrderProblem]:
+    """One squadron a base takes off each turn [13.7]: a second TAKEOFF from the same base is refused."""
+    seen: dict[str, str] = {}
+    problems = []
+    for line, order in parsed:
+        if not isinstance(order, Takeoff):
+            continue
+        base = state.squadron(order.sq).base
+        if base in seen:
+            problems.append(IllegalOrderError(f"{seen[base]} already takes off from {base} this turn: one squadron "
+                                              f"or flight a base a turn", rule="13.7").problem(line.line_no, line.text))
+        else:
+            seen[base] = order.sq
+    return problems
+
+
 def whole(parsed: Sequence[tuple[OrderLine, Order]], view: View, seat: str) -> list[OrderProblem]:
     """One tally roll per squadron per phase, and a tallying squadron drops before it rolls [7.2, 7.2.2];
     one Wing Leader order (or one order to the whole wing) and one tally roll per wing only without radio
@@ -848,7 +929,7 @@ def whole(parsed: Sequence[tuple[OrderLine, Order]], view: View, seat: str) -> l
     state = position(view)
     if view["step"] in SETUP_STEPS:
         return _setup_file(parsed, state, seat)
-    problems += _order_limits(parsed, state) + _wing_rolls(parsed, state)
+    problems += _order_limits(parsed, state) + _wing_rolls(parsed, state) + _takeoffs(parsed, state)
     for line, order in parsed:
         if isinstance(order, Drop):
             dropped.add(order.sq)
@@ -956,7 +1037,7 @@ class AnswerForm:
 
 
 #: The questions answered by a verb (the others by the choice alone), one entry per kind of ask key
-#: [10.2, 10.2.2, 10.8.1, 14.2.4, 13.4.2].
+#: [10.2, 10.2.2, 10.8.1, 14.2.4, 13.4.2, 13.4.3].
 ANSWER_FORMS = {
     "lead": AnswerForm(lambda a: f"LEAD <{' or '.join(a['choices'])}> (10.2)", lambda a, c: f"LEAD {c}"),
     "hits": AnswerForm(lambda a: f"HITS <{' '.join(a['choices'])} in the order they take the hits> (10.2.2)",
@@ -966,6 +1047,7 @@ ANSWER_FORMS = {
     "flak": AnswerForm(lambda a: f"FLAK {_about(a)} AUTO|HOLD|<{' '.join(a['choices'][2:])}...> (14.2.4)",
                        lambda a, c: f"FLAK {_about(a)} {c}"),
     "evade": AnswerForm(lambda a: "YES or NO (13.4.2)", lambda a, c: c),
+    "lufbery": AnswerForm(lambda a: "YES or NO (13.4.3)", lambda a, c: c),
 }
 
 

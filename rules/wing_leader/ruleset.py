@@ -15,7 +15,7 @@ from pbem.core.errors import RulesetDefinitionError
 from pbem.core.ruleset import Checked, Option, RulesetInfo, Scenario, View
 from pbem.core.orders import OrderLine
 
-from . import advanced, bomb_forms, bomb_runs, flak, loads, radio, readings, seating, sky, surface, weapons
+from . import advanced, bomb_forms, bomb_runs, flak, loads, radio, readings, rocket_fighter, seating, sky, surface, weapons
 from .game import STEPS, first_step, seats
 from .model import SIDES, WAITING, Squadron, State
 from .orders import Attack
@@ -26,8 +26,8 @@ from .missions import escort_setup_problem
 from .views import bot_orders, order_form, outcome, view
 
 #: The advanced rules a scenario may switch on (those built).
-ADVANCED: tuple[str, ...] = ("13.2", "13.3", "13.4.1", "13.4.2", "13.5.1", "13.5.2", "13.5.3", "13.5.4", "13.5.5",
-                             "13.6", "13.8.1", "13.8.3",
+ADVANCED: tuple[str, ...] = ("13.1", "13.2", "13.3", "13.4.1", "13.4.2", "13.4.3", "13.5.1", "13.5.2", "13.5.3", "13.5.4", "13.5.5",
+                             "13.5.6", "13.6", "13.7", "13.7.1", "13.8.1", "13.8.2", "13.8.3",
                              "14.1", "14.1.1", "14.1.2", "14.1.3", "14.2", "14.2.1", "14.2.2", "14.2.3", "14.2.4",
                              "14.2.5", "14.2.6", "14.2.7", "14.2.8", "14.3",
                              "15.1", "15.2.1", "15.2.2", "15.2.4", "15.3.1", "15.3.2", "15.3.3", "15.3.4", "15.3.5",
@@ -41,7 +41,8 @@ def setup(name: str, options: Mapping[str, Any], dice: Dice) -> State:
     unknown = [r for r in s.get("advanced", ()) if r not in ADVANCED]
     if unknown:
         raise RulesetDefinitionError(f"scenario {name} needs advanced rules not built yet: {unknown}")
-    squadrons = tuple(weapons.fitted(_squadron(row), row, s, lambda rule: advanced.uses(s.get("advanced", ()), rule))
+    uses = lambda rule: advanced.uses(s.get("advanced", ()), rule)   # noqa: E731
+    squadrons = tuple(rocket_fighter.fitted(weapons.fitted(_squadron(row), row, s, uses), uses)
                       for row in s["squadrons"])
     bad = [p for e in squadrons if e.mission == "escort"
            for p in [escort_setup_problem(e, [b for b in squadrons if b.side == e.side and b.mission == "bombing"])] if p]
@@ -57,6 +58,12 @@ def setup(name: str, options: Mapping[str, Any], dice: Dice) -> State:
     ids = {u.id for u in surfaces}
     lost = [f"{q.id} bombs {q.target}, which is no surface unit of the scenario (15.2.1)" for q in squadrons
             if q.target and q.target not in ids]
+    lost += [f"{q.id} waits on {q.base}, which is no surface unit of the scenario (13.7)" for q in squadrons
+             if q.base and q.base not in ids]
+    lost += [f"{q.id} takes off from {q.base}: the scenario does not list 13.7" for q in squadrons
+             if q.base and not uses("13.7")]
+    squadrons = tuple(q.move(at=next(u.at for u in surfaces if u.id == q.base)) if q.base in ids else q
+                      for q in squadrons)
     state = State(name, squadrons, STEPS.start("wings"), options=tuple(sorted(options.items())), seat_names=seat_names,
                   surfaces=surfaces, barrages=barrages, balloons=balloons)
     if balloons and not state.uses("14.3"):
@@ -81,12 +88,14 @@ def _load_problem(state: State, sq: Squadron) -> str:
 
 def _squadron(row: Mapping[str, Any]) -> Squadron:
     sq = Squadron(id=row["id"], side=row["side"], model=row["model"], mission=row["mission"],
-                  at=sky.parse(row["at"]) if "at" in row else (0, 0), heading=sky.HEADINGS.index(row["heading"]),
+                  at=sky.parse(row["at"]) if "at" in row else (0, 0), heading=sky.HEADINGS.index(row.get("heading", "E")),
                   alert=row["mission"] in ("intercept", "cap"), vector=sky.parse(row["vector"]) if "vector" in row else None,
                   flight=bool(row.get("flight", False)), quality=row.get("quality", "trained"),
                   bombs=row["mission"] == "bombing" and row.get("load") != "none", experte=bool(row.get("experte", False)),
                   target=str(row.get("target", "")), attack=str(row.get("attack", "")),
                   load="" if row.get("load", "bombs") in ("bombs", "none") else str(row["load"]))
+    if row.get("base"):   # on an airfield or carrier until it takes off [13.7]
+        return sq.move(status=WAITING, base=str(row["base"]), arrives=int(row.get("arrive", {}).get("turn", 1)))
     arrive = row.get("arrive")
     if not arrive:
         return sq

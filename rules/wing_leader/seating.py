@@ -100,7 +100,7 @@ def title(seat: str) -> str:
 #: and any of its seats may change them (the last change wins).  TACTIC, REACT and ARRIVE name a
 #: squadron and stay with the seat that commands it.
 STANDING = StandingRules(tuple(StandingKind(key, side=True) for key in ("DOGFIGHT", "CONSENT", "LEADS", "HITS", "RETALLY",
-                                                                       "KEEP", "FLAK")))
+                                                                       "KEEP", "FLAK", "ERROR")))
 
 
 def side_standing(w: Work[Any], side: str, key: str) -> StandingOrder | None:

@@ -28,6 +28,8 @@ def bounce(state: State, alead: Squadron, defenders: Sequence[Squadron], attacke
     d = defenders[0]
     if d.fighter and (d.tally in {a.id for a in attackers} or d.dogfight):
         return ""
+    if state.uses("13.4.3") and d.lufbery and not d.broken:   # a Lufbery circle is never bounced [13.4.3]
+        return ""
     if from_sun(state, alead, d):
         return f"{alead.id} came out of the sun"
     if d.fighter and not d.alert:
@@ -47,8 +49,11 @@ def modifiers() -> tuple[int, int]:
 def evades(state: State, alead: Squadron, defenders: Sequence[Squadron], bounced: str, choice: str) -> bool:
     """Whether the defence evades [13.4.2]: its lead's standing ``EVADE`` says YES; nobody is bounced; every
     defender is a bomber or an alert fighter and has a Basic Speed at least the attacking lead's (also in a
-    turning fight).  Not built: Lufbery circles and bombing approaches, which would forbid it."""
+    turning fight); never a defence in a Lufbery circle [13.4.3].  Not built: bombing approaches, which would
+    forbid it too."""
     if not state.uses("13.4.2") or choice != "YES" or bounced:
+        return False
+    if any(d.lufbery and not d.broken for d in defenders):   # a Lufbery circle does not evade [13.4.3]
         return False
     speed = alead.basic()[0]
     return all((not d.fighter or d.alert) and d.basic()[0] >= speed for d in defenders)

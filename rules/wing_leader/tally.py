@@ -57,7 +57,8 @@ def modifiers(sky: Sky, sq: Squadron, target: Squadron) -> list[Modifier]:
     of sight (worst only, 4.7), target up-sun (placeholder value, GAP-1)."""
     t = tables()["tally_modifiers"]
     found = []
-    if behind(sq.heading, sq.at, target.at) and "rear_view" not in card(sq.model)["abilities"]:
+    circling = sq.lufbery and not sq.broken and not sq.dogfight   # no ahead or behind in a Lufbery circle [13.4.3]
+    if not circling and behind(sq.heading, sq.at, target.at) and "rear_view" not in card(sq.model)["abilities"]:
         found.append(Modifier("target behind", t["behind"]["value"]))
     weather = sky.sight(sq.at, target.at).weather
     if weather:

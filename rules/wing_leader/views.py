@@ -8,8 +8,8 @@ from pbem.core.defaults import to_json
 from pbem.core.dice import Dice
 from pbem.core.ruleset import Outcome, View
 
-from . import (balloons, bomb_forms, dogfight, flak, fog, movement, placing, radio, reaction, readings, seating,
-               split, tally, unplayed, weapons, wings)
+from . import (altitude_error, balloons, bomb_forms, dogfight, flak, fog, lufbery, movement, placing, radio, reaction,
+               readings, rocket_fighter, seating, split, takeoff, tally, unplayed, weapons, wings)
 from .model import ENTERING, SIDES, WAITING, Squadron, State, owner, shown_json, side_of
 from .parsing import ARRIVAL_STEPS, SETUP_STEPS, allowed_moves, answer_line, answer_usage, free_mover, plain_problem, position
 from .sky import HEADINGS, name
@@ -157,7 +157,8 @@ def order_form(v: View, seat: str) -> str:
         lines += _setup_lines(v, state, seat)
     for sq in state.of_seat(seat) if v["step"] not in SETUP_STEPS + ARRIVAL_STEPS else ():
         if not sq.on_map:
-            lines += _arrival_lines(sq) + _later_vector_lines(v, state, sq)
+            lines += _arrival_lines(sq) + _later_vector_lines(v, state, sq) + \
+                (takeoff.form_line(state, sq) if v["step"] in ("movement", "turn") else [])
             continue
         lines.append(f"# {sq.id} {card(sq.model)['name']} at {name(sq.at)} heading {HEADINGS[sq.heading]}, "
                      f"{'alert' if sq.alert else 'unalert'} {sq.mission}" + (f", tallies {sq.tally}" if sq.tally else ""))
@@ -169,10 +170,17 @@ def order_form(v: View, seat: str) -> str:
     lines += flak.form_lines(state, side_of(seat)) if state.surfaces else []
     kept = [f"#   {o['text']}" for o in v["standing"]]
     lines += ["# Standing orders in force (CANCEL <key> removes one):", *kept] if kept else ["# Standing orders: none"]
-    lines.append(DEFAULTS)
+    lines.append(DEFAULTS + _rule13_defaults(state))
     allied = [f"#   {o['seat']}: {o['text']}" for o in v.get("allied_standing", ())]
     lines += ["# Your allies' standing orders (theirs to change):", *allied] if allied else []
     return "\n".join(lines) + "\n"
+
+
+def _rule13_defaults(state: State) -> str:
+    """The defaults of rule 13's standing orders, where the scenario uses them."""
+    found = [text for rule, text in (("13.1", "ERROR AWAY"), ("13.4.3", "LUFBERY <sq> NO"), ("13.8.2", "POWER <sq> FULL"))
+             if state.uses(rule)]
+    return "".join(f", {t}" for t in found)
 
 
 def _fog_lines(v: View) -> list[str]:
@@ -190,10 +198,11 @@ def _form_lines(v: View, state: State, sq: Squadron) -> list[str]:
         rolling = [f"#   if its tally succeeds it pursues (9.2.7): IF TALLYING {sq.id} THEN ... ELSE ... plans either way"] \
             if v["tally_targets"].get(sq.id) and not sq.tally else []
         return [*_tally_lines(v, state, sq), *_split_lines(state, sq), *_move_lines(state, sq),
-                *weapons.form_lines(state, sq), *rolling]
+                *weapons.form_lines(state, sq), *lufbery.form_lines(state, sq, list(state.squadrons)), *rolling]
     if v["step"] in ("raider_tally", "defender_tally", "tallies"):
         return [*_tally_lines(v, state, sq), *_split_lines(state, sq)] if _my_tally_window(state, sq.side) else []
-    return [*_move_lines(state, sq), *weapons.form_lines(state, sq)]   # drop tanks [13.2]
+    return [*_move_lines(state, sq), *weapons.form_lines(state, sq),   # drop tanks [13.2] and more of rule 13
+            *lufbery.form_lines(state, sq, list(state.squadrons))]
 
 
 def _split_lines(state: State, sq: Squadron) -> list[str]:
@@ -217,6 +226,8 @@ def _arrival_lines(sq: Squadron) -> list[str]:
                 f"{sq.at[1]}, heading {HEADINGS[sq.heading]} (5.3.1, 8.4.1)"]
     if sq.status != WAITING:
         return []
+    if sq.base:   # on an airfield or carrier [13.7]
+        return [f"# {sq.id} {card(sq.model)['name']} waits on {sq.base} to take off (13.7)"]
     where = f"at the {sq.edge} edge" if sq.edge else "on its square"
     alts = f" at altitude {' or '.join(map(str, sq.altitudes))} (ARRIVE {sq.id} <altitude>; else {sq.altitudes[0]})" \
         if sq.altitudes else ""
@@ -413,7 +424,16 @@ def _bot_moves(v: View, seat: str, dice: Dice, rolling: list[str]) -> list[str]:
             lines += _bot_attack(state, s, dice)
         if s.on_map and s.mission == "sweep" and state.uses("14.3") and not s.tally:
             lines += balloons.bot_lines(state, s, dice.roll(2, why="bot balloon", seen_by=()))
-    return lines
+    return lines + _bot_rule13(state, seat, dice)
+
+
+def _bot_rule13(state: State, seat: str, dice: Dice) -> list[str]:
+    """The bot's orders of 13.1 (vectors and altitude errors) and 13.8.2 (power settings); no dice are
+    rolled in scenarios without them, so the other games stay as they were."""
+    def roll(n: int, why: str) -> int:
+        return dice.roll(n, why=why, seen_by=())
+    return altitude_error.bot_lines(state, state.of_seat(seat), roll) + rocket_fighter.bot_lines(
+        list(state.of_seat(seat)), roll) + lufbery.bot_lines(state, list(state.of_seat(seat)), roll)
 
 
 def _bot_attack(state: State, sq: Squadron, dice: Dice) -> list[str]:

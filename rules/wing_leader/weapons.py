@@ -13,12 +13,15 @@ from typing import Any
 
 from pbem.core.errors import RulesetDefinitionError
 
+from . import rocket_fighter
 from .model import Squadron, State
 from .tables import card, tables
 
 #: A scenario row's key, the rule it needs.
 FLAGS = {"drop_tanks": "13.2", "fuel_limit": "13.3", "group": "13.5.5", "single": "13.6", "rockets": "13.5.3",
-         "gyro": "13.5.4"}
+         "gyro": "13.5.4", "gun_pod": "13.5.6"}
+#: A scenario row's ``gun_pod``, the card ability it needs [13.5.6].
+PODS = {"gun": ("gun_pod", "Gun Pod"), "at": ("at_pod", "AT Pod")}
 #: A scenario row's equipment, the card ability it needs.
 ABILITY = {"drop_tanks": ("Drop Tanks", "13.2"), "rockets": ("Air-to-Air Rockets", "13.5.3"), "gyro": ("Gyro", "13.5.4")}
 
@@ -40,11 +43,45 @@ def fitted(sq: Squadron, row: Mapping[str, Any], scenario: Mapping[str, Any], us
             raise RulesetDefinitionError(f"squadron {sq.id}: a {card(sq.model)['name']} has no {what} ({rule})")
     if row.get("rockets") and sq.bombs:
         raise RulesetDefinitionError(f"squadron {sq.id}: air-to-air rockets and a bomb load exclude each other (13.5.1)")
+    pod = _pod(sq, row)
     tanks = bool(row.get("drop_tanks"))
     short = bool(row.get("fuel_limit")) and not (tanks and scenario.get("fuel_limit_spares_tanks", False))
     return sq.move(drop_tanks=tanks, ammo=max(sq.ammo, 1) if short else sq.ammo,
                    group=str(row.get("group", "")), single=bool(row.get("single")),
-                   rockets=1 if row.get("rockets") else 0, gyro=bool(row.get("gyro")))
+                   rockets=1 if row.get("rockets") else 0, gyro=bool(row.get("gyro")), gun_pod=pod)
+
+
+def _pod(sq: Squadron, row: Mapping[str, Any]) -> str:
+    """The gun pod a scenario row fits, "gun" or "at" [13.5.6]: the card must have the ability, and a pod
+    excludes a bomb load and air-to-air rockets (13.5.1).  The scenario's row stands for the owner's choice
+    before the game (as rockets' does)."""
+    pod = str(row.get("gun_pod", "") or "")
+    if not pod:
+        return ""
+    if pod not in PODS:
+        raise RulesetDefinitionError(f"squadron {sq.id}: gun_pod is 'gun' or 'at', not {pod!r} (13.5.6)")
+    ability, what = PODS[pod]
+    if ability not in card(sq.model)["abilities"]:
+        raise RulesetDefinitionError(f"squadron {sq.id}: a {card(sq.model)['name']} has no {what} (13.5.6)")
+    if sq.bombs or row.get("rockets"):
+        raise RulesetDefinitionError(f"squadron {sq.id}: a {what} excludes a bomb load and air-to-air rockets (13.5.1)")
+    return pod
+
+
+def pod_firepower(sq: Squadron) -> int:
+    """A gun pod's or an AT pod's +1 to air-combat firepower, on the value before the slash [13.5.6]."""
+    return 1 if sq.gun_pod and sq.fighter else 0
+
+
+def pod_strafing(sq: Squadron, target_kind: str) -> int:
+    """A pod's increase of firepower in a strafing attack [13.5.6, 15.3.7]: a Gun Pod +1; an AT Pod +2, or +4
+    against a tank, truck, train or ship (our reading: the +4 is the AT pod's alone).  Added to the firepower
+    before any halving (15.4)."""
+    if sq.gun_pod == "gun":
+        return 1
+    if sq.gun_pod == "at":
+        return 4 if target_kind in ("tank", "truck", "train", "ship") else 2
+    return 0
 
 
 def jettison_problem(sq: Squadron) -> str | None:
@@ -86,7 +123,17 @@ def equipment(sq: Squadron) -> str:
                                  f"group {sq.group} (13.5.5)" if sq.group else "",
                                  "single aircraft (13.6)" if sq.single else "",
                                  ("", "rockets (13.5.3)", "rockets expended (13.5.3)")[sq.rockets],
-                                 "gyro sights (13.5.4)" if sq.gyro else "") if x)
+                                 "gyro sights (13.5.4)" if sq.gyro else "",
+                                 {"gun": "gun pod (13.5.6)", "at": "AT pod (13.5.6)"}.get(sq.gun_pod, ""),
+                                 "Lufbery circle (13.4.3)" if sq.lufbery and not (sq.broken or sq.dogfight) else "",
+                                 _power(sq)) if x)
+
+
+def _power(sq: Squadron) -> str:
+    """An Me 163's fuel and power on its Wing Display box [13.8.2] ("" for any other aircraft)."""
+    if not sq.power:
+        return ""
+    return f"{sq.power} power, fuel {sq.fuel} (13.8.2)"
 
 
 def form_lines(state: State, sq: Squadron) -> list[str]:
@@ -101,7 +148,7 @@ def form_lines(state: State, sq: Squadron) -> list[str]:
     elif "heavy_guns" in card(sq.model)["abilities"] and state.uses("13.5.2"):
         lines.append(f"#   Heavy Guns: FIRE {sq.id} LONG attacks lone bombers at long range (firepower "
                      f"{card(sq.model)['heavy_guns']}, they do not fire back; 13.5.2)")
-    return lines + _tank_lines(sq)
+    return lines + _tank_lines(sq) + rocket_fighter.form_lines(sq)
 
 
 def _tank_lines(sq: Squadron) -> list[str]:

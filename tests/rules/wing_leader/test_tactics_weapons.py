@@ -120,13 +120,18 @@ def test_the_jets_scenario_lists_only_rules_that_are_built():
 
 def test_the_jets_scenario_plays_to_its_result_with_rule_13_in_the_events():
     """The bot plays the advanced scenario to its victory-point result; the escorts' tanks go after their first
-    combat (13.2) and the group's bombers defend at +1 (13.5.5)."""
+    combat (13.2), the group's bombers defend at +1 (13.5.5), the Me 163 spends its fuel (13.8.2), an
+    altitude error moves a vector (13.1) and fighters enter Lufbery circles (13.4.3).  (The game's seed was chosen so that a 6 comes up for 13.1.)"""
     from pbem.core.play import play
-    steps = play(RULESET, "jets", SEED, options={"cadence": "single"}, max_phases=80)
+    steps = play(RULESET, "jets", b"wing leader rule 13 jets game 05, 32 bytes", options={"cadence": "single"},
+                 max_phases=80)
     assert RULESET.outcome(steps[-1].state) is not None
     texts = [e.text for s in steps for e in s.events]
     assert any("jettisons its drop tanks after the combat (13.2)" in t for t in texts)
     assert any("at +1 in a heavy bomber group (13.5.5)" in t for t in texts)
+    assert any(t.startswith("R flies at") and "power" in t and "left (13.8.2)" in t for t in texts)
+    assert any("altitude error" in t and "rolled 6" in t for t in texts)
+    assert any("enters a Lufbery circle" in t for t in texts)
 
 
 def test_the_form_and_the_sitrep_show_the_drop_tanks_and_the_group():
