@@ -8,6 +8,8 @@ under ON_CONVOY ASK).
 """
 from __future__ import annotations
 
+from pbem.core.texts import t_
+
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
@@ -70,7 +72,7 @@ def convoy(k: KitWork[Work], orders: Orders) -> None:
     if k.answers["convoy"] == "ATTACK" and w.unit_ships(uid):
         attack_convoy(w, k.dice, uid, conv)
     else:
-        w.tell("german", f"convoy {name} left alone")
+        w.tell("german", t_('convoy %(name)s left alone', name=name))
 
 
 def administration(k: KitWork[Work], orders: Orders) -> None:
@@ -110,7 +112,7 @@ def close(w: Work) -> State:
     """Freeze the working data; announce the end of the game with its result [4]."""
     if w.s.ended:
         v = victory(w.freeze())
-        w.say(f"the game ends ({w.s.ended}): {v['level']}, German VP {v['vp']:g}", kind="end")
+        w.say(t_('the game ends (%(ended)s): %(level)s, German VP %(vp)g', ended=w.s.ended, level=v['level'], vp=v['vp']), kind="end")
     return w.freeze()
 
 

@@ -1,6 +1,10 @@
 """The game's tables [5]-[13], read from ``data/tables.toml``, with lookups named after them."""
 from __future__ import annotations
 
+from pbem.core.texts import t_
+
+from .words import word
+
 import math
 
 from pbem.core.data import data_cache, load_data
@@ -69,7 +73,8 @@ def slot(turn: int) -> str:
 
 def turn_name(turn: int) -> str:
     cal = tables()["calendar"]
-    return f"{slot(turn)} turn, {cal['first_day'] + turn // cal['turns_per_day']} {cal['month']}"
+    return t_("%(slot)s turn, %(day)s %(month)s", slot=word(slot(turn)),
+              day=cal["first_day"] + turn // cal["turns_per_day"], month=word(cal["month"]))
 
 
 def is_night(turn: int) -> bool:
