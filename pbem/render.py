@@ -91,9 +91,20 @@ def environment(override_dir: str = "", lang: str = "en") -> jinja2.Environment:
         **OPTIONS,
     )
     env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
+    for name in ("_", "gettext", "ngettext"):  # a rule text given as a message's argument is written in lang too
+        env.globals[name] = _local_args(env.globals[name], lang)
     env.globals["lang"] = lang
     env.filters["tr"] = lambda value: render(value.msg, lang) if isinstance(value, Text) else value
     return env
+
+
+def _local_args(fn: Any, lang: str) -> Any:
+    """Jinja's new-style ``gettext``/``ngettext``, with every :class:`Text` argument written in ``lang``."""
+    @jinja2.pass_context
+    def call(context: Any, *args: Any, **variables: Any) -> Any:
+        return fn(context, *args, **{k: render(v.msg, lang) if isinstance(v, Text) else v
+                                      for k, v in variables.items()})
+    return call
 
 
 def _pick(env: jinja2.Environment, ruleset: str, name: str) -> jinja2.Template:

@@ -90,25 +90,23 @@ def _english_n(singular: str, plural: str, n: int) -> str:
     return singular if n == 1 else plural
 
 
-def render(msg: Any, gettext: Gettext = _english, ngettext: Ngettext = _english_n) -> str:
-    """A message written with a catalog's ``gettext``/``ngettext`` (default: English, the messages themselves)."""
+def render(msg: Any, one: Gettext = _english, many: Ngettext = _english_n) -> str:
+    """A message written with a catalog's ``gettext`` (``one``) and ``ngettext`` (``many``); by default in
+    English, the messages themselves."""
     if isinstance(msg, str):
         return msg
     if not isinstance(msg, Mapping):
         return str(msg)
     if "join" in msg:
-        return str(msg["join"]).join(render(p, gettext, ngettext) for p in msg["parts"])
-    args = {k: render(v, gettext, ngettext) if isinstance(v, Mapping) else v for k, v in msg.get("args", {}).items()}
-    if "plural" in msg:
-        pattern = ngettext(msg["id"], msg["plural"], int(msg["n"]))
-    else:
-        pattern = gettext(msg["id"])
+        return str(msg["join"]).join(render(p, one, many) for p in msg["parts"])
+    args = {k: render(v, one, many) if isinstance(v, Mapping) else v for k, v in msg.get("args", {}).items()}
+    pattern = many(msg["id"], msg["plural"], int(msg["n"])) if "plural" in msg else one(msg["id"])
     return pattern % args if args else pattern
 
 
-def local(value: Any, gettext: Gettext, ngettext: Ngettext) -> Any:
+def local(value: Any, one: Gettext, many: Ngettext) -> Any:
     """``value`` in the catalog's language if it is a :class:`Text`; anything else as it is."""
-    return render(value.msg, gettext, ngettext) if isinstance(value, Text) else value
+    return render(value.msg, one, many) if isinstance(value, Text) else value
 
 
 __all__ = ["Msg", "Text", "from_json", "join", "local", "msg_of", "render", "t_", "tn_"]

@@ -57,7 +57,7 @@ def _own_ships(state: State, side: str) -> list[dict]:
         if x.side != side:
             continue
         d = to_json(x)
-        d.update(title=titles[x.id]["title"], er_now=x.er_now, hull_max=titles[x.id]["hull"],
+        d.update(status=word(x.status), title=titles[x.id]["title"], er_now=x.er_now, hull_max=titles[x.id]["hull"],
                  unit=(x.tf or x.id) if x.afloat else None,
                  shadowed=enemy_marks.get(x.tf or x.id) == "shadowed",
                  sighted=enemy_marks.get(x.tf or x.id) == "sighted")
@@ -69,13 +69,13 @@ def _own_air(w: Work, side: str) -> list[dict]:
     air = []
     for a in w.s.air:
         if a.side == side:
-            air.append(dict(to_json(a), base_hex=w.ships[a.base].hex if a.base in w.ships else a.base))
+            air.append(dict(to_json(a), status=word(a.status), base_hex=w.ships[a.base].hex if a.base in w.ships else a.base))
     return air
 
 
 def _contacts(state: State, side: str) -> list[dict]:
     """The side's markers on enemy units, exactly as reported (never the unit behind them)."""
-    return [{"id": c.cid, "hex": c.hex, "status": c.status, "classes": {k: n for k, n in c.classes},
+    return [{"id": c.cid, "hex": c.hex, "status": word(c.status), "classes": {k: n for k, n in c.classes},
              "ships": sum(n for _, n in c.classes), "tf": c.tf, "source": c.source, "turn": c.turn}
             for c in state.contacts if c.holder == side]
 
@@ -83,9 +83,9 @@ def _contacts(state: State, side: str) -> list[dict]:
 def _cards(state: State) -> list[dict]:
     """Ship Cards in play are public [2.3]."""
     titles = T.units()["ships"]
-    return [{"id": x.id, "title": titles[x.id]["title"], "side": x.side, "cls": x.cls, "hull": x.hull, "bow": x.bow,
+    return [{"id": x.id, "title": titles[x.id]["title"], "side": word(x.side), "cls": x.cls, "hull": x.hull, "bow": x.bow,
              "stern": x.stern, "sec": x.sec, "torps": max(0, x.torps), "evasion": sum(x.ee), "rudder": x.rudder,
-             "fire_control": x.fire_control, "radar_lost": x.radar_lost, "status": x.status}
+             "fire_control": x.fire_control, "radar_lost": x.radar_lost, "status": word(x.status)}
             for x in state.ships if x.in_play]
 
 
