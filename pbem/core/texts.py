@@ -64,9 +64,9 @@ def tn_(singular: str, plural: str, n: int, **args: Any) -> Text:
 
 
 def join(sep: str, parts: Iterable[str]) -> Text:
-    """``sep.join(parts)`` that keeps each part's message (``sep`` is not translated)."""
+    """``sep.join(parts)`` that keeps each part's message (and the separator's, if it is a Text: " or ")."""
     items = [_arg(p) for p in parts]
-    msg = {"join": sep, "parts": items}
+    msg = {"join": _arg(sep), "parts": items}
     return Text(render(msg), msg)
 
 
@@ -98,7 +98,7 @@ def render(msg: Any, one: Gettext = _english, many: Ngettext = _english_n) -> st
     if not isinstance(msg, Mapping):
         return str(msg)
     if "join" in msg:
-        return str(msg["join"]).join(render(p, one, many) for p in msg["parts"])
+        return render(msg["join"], one, many).join(render(p, one, many) for p in msg["parts"])
     args = {k: render(v, one, many) if isinstance(v, Mapping) else v for k, v in msg.get("args", {}).items()}
     pattern = many(msg["id"], msg["plural"], int(msg["n"])) if "plural" in msg else one(msg["id"])
     return pattern % args if args else pattern

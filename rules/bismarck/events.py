@@ -13,7 +13,7 @@ from .board import board
 from .work import SIDES, Work
 
 
-CONVOY_QUESTION = "a convoy was found and your ON_CONVOY ASK order leaves it to you: ATTACK or IGNORE"
+CONVOY_QUESTION = t_("a convoy was found and your ON_CONVOY ASK order leaves it to you: ATTACK or IGNORE")
 
 
 def random_events(w: Work, by: dict, dice) -> None:

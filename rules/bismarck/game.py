@@ -21,8 +21,8 @@ from .verbs import Move, Order, Release, Stay
 from .work import SIDES, Work, enemy
 
 
-DOCTRINE_QUESTION = ("a naval combat is coming and you have declared no DOCTRINE: declare one "
-                     "(silence means DOCTRINE ALL CLOSE)")
+DOCTRINE_QUESTION = t_("a naval combat is coming and you have declared no DOCTRINE: declare one "
+                       "(silence means DOCTRINE ALL CLOSE)")
 
 
 # --- phase 1 and 2: visibility and shadow [5, 6] -----------------------------------------

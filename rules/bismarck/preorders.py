@@ -91,10 +91,7 @@ def next_turn(x: dict, start: str, hexes: int | None, moved_3a: bool) -> dict:
 def note(line: str) -> str:
     """What the acknowledgement says of an accepted line: when it is used, and when it may not be."""
     uid = line.split()[2]
-    return (f"{line}: for the next turn only. If {uid} is Shadowed then, it moves (or stays) so without a "
-            f"Shadowed-movement window; if the order can no longer be carried out then (damage, fuel, an Evasion "
-            f"Maneuver, the unit split or changed) you are told why and the window opens as usual; if {uid} is not "
-            f"Shadowed, it moves with the main orders [7.1]")
+    return (t_('%(line)s: for the next turn only. If %(uid)s is Shadowed then, it moves (or stays) so without a Shadowed-movement window; if the order can no longer be carried out then (damage, fuel, an Evasion Maneuver, the unit split or changed) you are told why and the window opens as usual; if %(uid)s is not Shadowed, it moves with the main orders [7.1]', line=line, uid=uid))
 
 
 # --- using the lines (from the state) ----------------------------------------------------------------
@@ -111,7 +108,7 @@ def why_not(w: Work, side: str, o: Move | Stay) -> str:
     """'' if the order can be carried out now, else why not."""
     ships = w.unit_ships(o.unit)
     if not ships or w.unit_of(ships[0].id) != o.unit:
-        return f"there is no unit {o.unit} now"
+        return t_('there is no unit %(unit)s now', unit=o.unit)
     if isinstance(o, Stay):
         return ""
     own: list[dict[str, Any]] = [to_json(x) for x in w.afloat(side)]

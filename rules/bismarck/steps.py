@@ -28,11 +28,11 @@ from .work import SEATS, SIDES, Work
 
 Orders = Mapping[str, Sequence[Order]]
 
-TITLES = {"weather": "visibility and shadow phases", "shadowed-german": "German Shadowed units move",
-          "shadowed-allied": "Allied Shadowed units move", "orders": "orders for the turn",
-          "convoy": "convoy found: attack?", "doctrine": "declare battle doctrine",
-          "admin": "administration"}
-SHADOWED_PROMPT = "your Shadowed units move first and announce their new hexes"
+TITLES = {"weather": t_("visibility and shadow phases"), "shadowed-german": t_("German Shadowed units move"),
+          "shadowed-allied": t_("Allied Shadowed units move"), "orders": t_("orders for the turn"),
+          "convoy": t_("convoy found: attack?"), "doctrine": t_("declare battle doctrine"),
+          "admin": t_("administration")}
+SHADOWED_PROMPT = t_("your Shadowed units move first and announce their new hexes")
 
 
 def weather(k: KitWork[Work], orders: Orders) -> None:
@@ -99,7 +99,7 @@ def _after_german(w: Work) -> str:
 
 
 def _title(step: str) -> Callable[[State], str]:
-    return lambda state: f"{T.turn_name(state.turn)}: {TITLES[step]}"
+    return lambda state: t_("%(turn)s: %(what)s", turn=T.turn_name(state.turn), what=TITLES[step])
 
 
 def _once_a_turn(name: str) -> Callable[[State, object], str]:
@@ -123,7 +123,7 @@ STEPS: Steps[State, Work] = Steps([
     Step("shadowed-allied", shadowed_allied, _unless_ended("orders"), who="allied",
          title=_title("shadowed-allied"), prompt=SHADOWED_PROMPT, rule="4, 7.1"),
     Step("orders", main_orders, _unless_ended("admin"), title=_title("orders"),
-         prompt="movement, air, search, combat calls and standing orders for this turn", rule="4, 7-11"),
+         prompt=t_("movement, air, search, combat calls and standing orders for this turn"), rule="4, 7-11"),
     Step("doctrine", doctrine, _unless_ended("admin"), window=Window.INTERRUPT, hours=12,
          title=_title("doctrine"), prompt=game.DOCTRINE_QUESTION, phase_name=_once_a_turn("doctrine"), rule="10"),
     Step("convoy", convoy, _unless_ended("admin"), window=Window.INTERRUPT, hours=12, title=_title("convoy"),

@@ -2,7 +2,7 @@
 public weather, battles and Ship Cards; the German's convoy VP only to the German."""
 from __future__ import annotations
 
-from pbem.core.texts import join, t_
+from pbem.core.texts import join, t_, tn_
 
 from . import movement as M
 from . import tables as T
@@ -76,7 +76,7 @@ def _own_air(w: Work, side: str) -> list[dict]:
 def _contacts(state: State, side: str) -> list[dict]:
     """The side's markers on enemy units, exactly as reported (never the unit behind them)."""
     return [{"id": c.cid, "hex": c.hex, "status": word(c.status), "classes": {k: n for k, n in c.classes},
-             "ships": sum(n for _, n in c.classes), "tf": c.tf, "source": c.source, "turn": c.turn}
+             "ships": sum(n for _, n in c.classes), "tf": c.tf, "source": word(c.source), "turn": c.turn}
             for c in state.contacts if c.holder == side]
 
 
@@ -146,8 +146,9 @@ def form(view: dict, seat: str) -> str:
                       "place, or your IF SHADOWED order for it, if any, is carried out [7.1]"))
         for u in view["units"]:
             if u["id"] in view["must_move"]:
-                out.append(t_("# MOVE %(unit)s <hex> [<hex>]   (now %(hex)s, up to %(limit)s hexes)", unit=u["id"],
-                              hex=u["hex"], limit=u["limit"]))
+                out.append(tn_("# MOVE %(unit)s <hex> [<hex>]   (now %(hex)s, up to %(n)s hex)",
+                               "# MOVE %(unit)s <hex> [<hex>]   (now %(hex)s, up to %(n)s hexes)", u["limit"],
+                               unit=u["id"], hex=u["hex"]))
     else:
         out.append("# MOVE <unit> <hex> [<hex>] | FORM <TF> <ship>... | JOIN <ship> <TF> | DETACH <ship>")
         out.append("# REPAIR <ship> | PORT <ship> | PATROL <unit> | FLY <air> <hex>[+S|+A] ... | SEARCH ALL|NONE|<hex>...")
@@ -187,9 +188,9 @@ def _unit_line(u: dict) -> str:
     if u["moved"]:
         state: str = t_("moved")
     elif u["why"]:
-        state = t_("up to %(limit)s hexes (%(why)s)", limit=u["limit"], why=u["why"])
+        state = tn_("up to %(n)s hex (%(why)s)", "up to %(n)s hexes (%(why)s)", u["limit"], why=u["why"])
     else:
-        state = t_("up to %(limit)s hexes", limit=u["limit"])
+        state = tn_("up to %(n)s hex", "up to %(n)s hexes", u["limit"])
     if u.get("dd_return"):
         return t_("#   unit %(id)s in %(hex)s: %(ships)s; %(state)s; must return behind the destroyer line, each hex "
                   "closer, full allowance [7.7.2]", id=u["id"], hex=u["hex"], ships=", ".join(u["ships"]), state=state)
