@@ -54,7 +54,8 @@ def events_json(events: Sequence[Event]) -> list[dict[str, Any]]:
 
 
 def rolls_json(rolls: Sequence[Roll]) -> list[dict[str, Any]]:
-    return [{"sides": r.sides, "value": r.value, "why": r.why, "seen_by": sorted(r.seen_by)} for r in rolls]
+    return [{"sides": r.sides, "value": r.value, "why": r.why, "seen_by": sorted(r.seen_by),
+             **({"msg": msg} if (msg := msg_of(r.why)) is not None else {})} for r in rolls]
 
 
 def local_time(when: datetime | None, tz: str) -> str:
@@ -88,7 +89,8 @@ def sitrep_context(*, game: Mapping[str, Any], seat: Mapping[str, Any], view: Ma
         "view": view,
         "events": [{"text": i18n.render(e["msg"], lang) if "msg" in e else e["text"], "kind": e["kind"],
                     "data": e["data"]} for e in events],
-        "rolls": [{"sides": r["sides"], "value": r["value"], "why": r["why"]} for r in rolls],
+        "rolls": [{"sides": r["sides"], "value": r["value"],
+                   "why": i18n.render(r["msg"], lang) if "msg" in r else r["why"]} for r in rolls],
         "form": form,
         "picture_cid": "map@pbem" if picture else None,
     }

@@ -8,11 +8,14 @@ torpedo hits, movement, aborts, the helpless-side shortcut, reinforcements.
 """
 from __future__ import annotations
 
+
+
 from pbem.core.texts import join, t_
 
 from dataclasses import dataclass, field
 
 from . import tables as T
+from .words import word
 from .combat import BOTH, doctrine, hit_attack
 from .work import Work
 
@@ -78,7 +81,7 @@ def fight(w: Work, dice, attacker: str, att: list[str], dfn: list[str], h: str, 
         _enter(w, bt, sid, attacker, T.start_mz(vis), "closing")
     for sid in dfn:
         _enter(w, bt, sid, defender, T.start_mz(vis), "breaking")
-    bt.log.append(t_('naval combat in %(h)s: %(attacker)s %(v)s attack %(defender)s %(v2)s (visibility %(v3)s)', h=h, attacker=attacker, v=', '.join(att), defender=defender, v2=', '.join(dfn), v3=T.vis_text(vis)))
+    bt.log.append(t_('naval combat in %(h)s: %(attacker)s %(v)s attack %(defender)s %(v2)s (visibility %(v3)s)', h=h, attacker=word(attacker), v=', '.join(att), defender=word(defender), v2=', '.join(dfn), v3=T.vis_text(vis)))
     rounds = T.tables()["tactical"]["max_rounds"]
     for rnd in range(1, rounds + 1):
         if not bt.side_ships(attacker) or not bt.side_ships(defender):
@@ -186,11 +189,11 @@ def _fire(w: Work, dice, bt: Battle, rnd: int, sid: str) -> list[tuple[str, str,
     drm = T.naval_drm(firer_cls=x.cls, target_cls=t.cls, radar=_radar(w, sid), acquired=p.acquired == tgt,
                       firer_pos=p.facing, target_pos=bt.pos[tgt].facing, fire_control=x.fire_control, vis=w.s.vis,
                       exhausted=_exhausted(w, sid))
-    rolls = [T.d10(dice, f"gunfire {sid} at {tgt}", BOTH) for _ in range(n)]
+    rolls = [T.d10(dice, t_('gunfire %(sid)s at %(tgt)s', sid=sid, tgt=tgt), BOTH) for _ in range(n)]
     results = [T.combat_result(band, r + drm) for r in rolls]
     if any(r != "-" for r in results):
         p.acquired = tgt
-    bt.log.append(t_('round %(rnd)s: %(sid)s (%(facing)s) fires %(nv)s dice at %(tgt)s at %(band)s range, DRM %(drm)+d: rolls %(rolls)s -> %(v)s', rnd=rnd, sid=sid, facing=p.facing, nv=n, tgt=tgt, band=band, drm=drm, rolls=rolls, v=' '.join(results)))
+    bt.log.append(t_('round %(rnd)s: %(sid)s (%(facing)s) fires %(nv)s dice at %(tgt)s at %(band)s range, DRM %(drm)+d: rolls %(rolls)s -> %(v)s', rnd=rnd, sid=sid, facing=word(p.facing), nv=n, tgt=tgt, band=word(band), drm=drm, rolls=rolls, v=' '.join(results)))
     return [(tgt, res, sid) for res in results if res != "-"]
 
 
@@ -200,7 +203,7 @@ def _take_gunfire(w: Work, dice, bt: Battle, rnd: int, hits: list[tuple[str, str
         if w.ships[tgt].afloat:
             bt.log.append(t_('round %(rnd)s: %(tgt)s takes %(v)s', rnd=rnd, tgt=tgt, v=_apply_result(w, dice, tgt, res)))
     for sid in sorted(bt.pos):
-        if w.check_sunk(sid, "naval combat"):
+        if w.check_sunk(sid, t_("naval combat")):
             bt.log.append(t_('round %(rnd)s: %(sid)s sinks', rnd=rnd, sid=sid))
 
 
@@ -215,7 +218,7 @@ def _torpedo_hits(w: Work, dice, bt: Battle, rnd: int, torps: list[tuple[str, st
             drm = T.hit_drm(vis=w.s.vis, target_er=t.er_now, kind="torpedo", position=pos, medium=medium)
             bt.log += [t_("round %(rnd)s: %(line)s", rnd=rnd, line=s)
                        for s in hit_attack(w, dice, tgt, drm, t_("torpedo %(sid)s at %(tgt)s", sid=sid, tgt=tgt))]
-            if w.check_sunk(tgt, "torpedoes"):
+            if w.check_sunk(tgt, t_("torpedoes")):
                 bt.log.append(t_('round %(rnd)s: %(tgt)s sinks', rnd=rnd, tgt=tgt))
 
 
@@ -229,7 +232,7 @@ def _aborts(w: Work, dice, bt: Battle, rnd: int) -> None:
         if any(bt.between(sid, f) < T.tables()["abort"]["min_between"] for f in foes):
             continue
         diff = max(w.ships[f].er_now for f in foes) - w.ships[sid].er_now if foes else 0
-        r = T.d10(dice, f"abort {sid}", BOTH)
+        r = T.d10(dice, t_('abort %(sid)s', sid=sid), BOTH)
         drm = T.abort_drm(diff)
         if r + drm <= T.tables()["abort"]["success_max"]:
             _leave(bt, sid)
@@ -248,7 +251,7 @@ def _helpless(w: Work, bt: Battle, rnd: int) -> None:
         if mine and stuck and not reserves:
             for s_ in mine:
                 w.set(s_, hull=0)
-                w.check_sunk(s_, "helpless in battle")
+                w.check_sunk(s_, t_("helpless in battle"))
                 bt.log.append(t_('round %(rnd)s: %(s)s has no guns left and cannot escape: treated as sunk', rnd=rnd, s=s_))
             _alive(w, bt)
 
@@ -260,7 +263,7 @@ def _reinforcements(w: Work, dice, bt: Battle, rnd: int) -> None:
             if x.hex != bt.hex or x.id in bt.pos or x.id in bt.left or x.cls == "TK" \
                     or any(m in x.markers for m in BUSY) or x.status != "sea":
                 continue
-            r = T.d10(dice, f"reinforcement {x.id}", BOTH)
+            r = T.d10(dice, t_('reinforcement %(id)s', id=x.id), BOTH)
             if r <= T.tables()["reinforcement"]["success_max"]:
                 _enter(w, bt, x.id, side, T.start_mz(max(1, w.s.vis - 1)), "closing")
                 bt.log.append(t_('round %(rnd)s: %(id)s joins the battle (roll %(r)s)', rnd=rnd, id=x.id, r=r))
@@ -316,27 +319,27 @@ def _apply_result(w: Work, dice, sid: str, res: str) -> str:
 
 
 def _special(w: Work, dice, sid: str) -> str:
-    r = T.d10(dice, f"special damage {sid}", BOTH)
+    r = T.d10(dice, t_('special damage %(sid)s', sid=sid), BOTH)
     kind = T.special_damage(r)
     if kind == "subtable":
-        r2 = T.d10(dice, f"special damage sub-table {sid}", BOTH)
+        r2 = T.d10(dice, t_('special damage sub-table %(sid)s', sid=sid), BOTH)
         if r2 <= T.tables()["special_damage"]["sub_sunk_max"]:
             w.set(sid, hull=0)
-            return f"special damage ({r}, sub-table {r2}): the ship is sunk"
+            return t_('special damage (%(r)s, sub-table %(r2)s): the ship is sunk', r=r, r2=r2)
         w.hull_hit(sid, 3)
         v = w.draw_ee(dice, BOTH)
         w.set(sid, ee=w.ships[sid].ee + (v,))
-        return f"special damage ({r}, sub-table {r2}): 3 hull and evasion {v}"
+        return t_('special damage (%(r)s, sub-table %(r2)s): 3 hull and evasion %(v)s', r=r, r2=r2, v=v)
     if kind == "fuel":
-        r2 = T.d10(dice, f"fuel loss {sid}", (w.ships[sid].side,))
+        r2 = T.d10(dice, t_('fuel loss %(sid)s', sid=sid), (w.ships[sid].side,))
         lost = (r2 + 1) // 2
         w.set(sid, fuel=max(0, w.ships[sid].fuel - lost))
-        return "special damage: fuel loss"
+        return t_("special damage: fuel loss")
     if kind == "fire_control":
         w.set(sid, fire_control=True)
-        return "special damage: fire control damaged"
+        return t_("special damage: fire control damaged")
     w.set(sid, radar_lost=True)
-    return "special damage: radar damaged"
+    return t_("special damage: radar damaged")
 
 
 def _move(w: Work, bt: Battle, sid: str, rnd: int) -> None:
@@ -371,7 +374,7 @@ def _move(w: Work, bt: Battle, sid: str, rnd: int) -> None:
     p.mz += step
     _edge_rule(bt, p.mz, rnd)
     if sid in bt.pos and step:
-        bt.log.append(t_('round %(rnd)s: %(sid)s moves %(v)s MZ (%(facing)s)', rnd=rnd, sid=sid, v=abs(step), facing=p.facing))
+        bt.log.append(t_('round %(rnd)s: %(sid)s moves %(v)s MZ (%(facing)s)', rnd=rnd, sid=sid, v=abs(step), facing=word(p.facing)))
 
 
 def _near(bt: Battle, sid: str, foes: list[str]) -> int:

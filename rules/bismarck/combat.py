@@ -64,7 +64,7 @@ def air_attacks(w: Work, dice) -> None:
         w.set(target, engaged=t.engaged + (w.s.turn,))
         # the attacker named a class, the defender chose the ship: only a hit shows the attacker which [9]
         lines = hit_attack(w, dice, target, drm, t_("air attack by %(air)s on a %(cls)s in %(h)s", air=air, cls=cls, h=h))
-        w.check_sunk(target, "air attack")
+        w.check_sunk(target, t_("air attack"))
         w.say(join("; ", lines), to=side, kind="air-attack")
         w.say(join("; ", [t_("%(line)s (the target: %(target)s)", line=lines[0], target=target), *lines[1:]]), to=foe,
               kind="air-attack")

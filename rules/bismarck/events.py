@@ -1,6 +1,7 @@
 """The Random Events Phase [11]: submarine contact, random sighting, convoy hunting."""
 from __future__ import annotations
 
+
 from pbem.core.texts import join, t_
 
 from dataclasses import replace
@@ -39,15 +40,15 @@ def _pick_by_class(w: Work, dice, ships, owner: str, why: str):
 
 
 def submarine(w: Work, by: dict, dice) -> None:
-    r = T.d10(dice, "submarine contact", SIDES)
+    r = T.d10(dice, t_("submarine contact"), SIDES)
     sm = T.tables()["submarine"]
     if r > sm["contact_max"]:
         w.say(t_('submarine contact roll %(r)s: no contact', r=r), kind="submarine")
         return
-    r2 = T.d10(dice, "submarine attack table", SIDES)
+    r2 = T.d10(dice, t_("submarine attack table"), SIDES)
     if r2 <= sm["allied_sub_max"]:
         cands = [x for x in w.afloat("german") if x.cls != "TK" and x.hex in board().eastern]
-        x = _pick_by_class(w, dice, cands, "german", "submarine class roll")
+        x = _pick_by_class(w, dice, cands, "german", t_("submarine class roll"))
         if x is None:
             w.say(t_("submarine: an Allied submarine finds no German ship in the Eastern Air Cover zone"),
                       kind="submarine")
@@ -57,7 +58,7 @@ def submarine(w: Work, by: dict, dice) -> None:
         w.tell("german", t_('an Allied submarine finds your %(id)s in %(hex)s', id=x.id, hex=x.hex))
         drm = T.hit_drm(vis=w.s.vis, target_er=x.er_now, kind="sub")
         lines = combat.hit_attack(w, dice, x.id, drm, t_("Allied submarine attack on a %(cls)s", cls=x.cls))
-        w.check_sunk(x.id, "submarine")
+        w.check_sunk(x.id, t_("submarine"))
         w.say(join("; ", lines), kind="submarine")
         return
     named = (w.std_lines("german", "SUB_HEX") or [[]])[-1]
@@ -66,7 +67,7 @@ def submarine(w: Work, by: dict, dice) -> None:
         w.say(t_("German submarine: the German names no hex"), kind="submarine")
         return
     cands = [x for x in w.afloat("allied") if board().distance(x.hex, h) <= sm["range"]]
-    x = _pick_by_class(w, dice, cands, "allied", "submarine class roll")
+    x = _pick_by_class(w, dice, cands, "allied", t_("submarine class roll"))
     if x is None:
         w.say(t_('German submarine near %(h)s: no Allied ship within %(range)s hexes', h=h, range=sm['range']), kind="submarine")
         return
@@ -75,7 +76,7 @@ def submarine(w: Work, by: dict, dice) -> None:
     if r2 > sm["german_sub_max"]:
         drm = T.hit_drm(vis=w.s.vis, target_er=x.er_now, kind="sub")
         lines = combat.hit_attack(w, dice, x.id, drm, t_("German submarine attack on a %(cls)s", cls=x.cls))
-        w.check_sunk(x.id, "submarine")
+        w.check_sunk(x.id, t_("submarine"))
         w.say(join("; ", lines), kind="submarine")
 
 
@@ -86,7 +87,7 @@ def random_sighting(w: Work, dice) -> None:
         h = ships[0].hex
         col = board().random_sighting_column(h)
         value = T.sighting_value(col, w.s.vis)
-        r = T.d10(dice, "random sighting", ("german",))
+        r = T.d10(dice, t_("random sighting"), ("german",))
         if r == 0:
             w.tell("allied", t_('random sighting: a bearing on a German unit in %(h)s', h=h))
             w.tell("german", t_('random sighting: %(uid)s gave a bearing in %(h)s', uid=uid, h=h))
@@ -124,11 +125,11 @@ def convoy_hunt(w: Work, by: dict, dice) -> None:
     h = ships[0].hex
     line = board().convoy[h]
     drm = T.hunt_drm(tf=len(ships) > 1, central=line == "c", night=T.is_night(w.s.turn))
-    r = T.d10(dice, "convoy hunting", ("german",))
+    r = T.d10(dice, t_("convoy hunting"), ("german",))
     m = r + drm
     t = T.tables()["convoy_hunt"]
     if m <= t["contact_max"]:
-        r2 = T.d10(dice, "convoy identification", ("german",))
+        r2 = T.d10(dice, t_("convoy identification"), ("german",))
         lines = {"e": ["ew"], "c": ["ew"], "n": ["ns"], "x": ["ew", "ns"]}[line]
         conv = next((c for c in (T.convoy_for(r2, ln) for ln in lines) if c and c["name"] not in w.s.located), None)
         if conv is None:

@@ -42,7 +42,7 @@ def _weather(w: Work, dice) -> None:
     """The weather roll, visibility and fog; contacts lost to them; heavy weather's fuel roll [5]."""
     s = w.s
     wt = T.tables()["weather"]
-    r = T.d10(dice, "weather change", SIDES)
+    r = T.d10(dice, t_("weather change"), SIDES)
     drm = T.weather_drm(s.weather)
     weather = max(wt["min"], min(wt["max"], s.weather + T.weather_shift(r + drm)))
     fog = weather >= wt["fog_from"]
@@ -53,7 +53,7 @@ def _weather(w: Work, dice) -> None:
         if vis >= T.X or (fog and c.hex in board().fog):
             w.drop_contact(c)
     if weather >= wt["fuel_roll_at"]:
-        r2 = T.d10(dice, "heavy weather fuel roll", SIDES)
+        r2 = T.d10(dice, t_("heavy weather fuel roll"), SIDES)
         if r2 <= wt["fuel_roll_max"]:
             w.say(t_("heavy weather: every ship spends 1 FP"), kind="weather")
             for x in w.afloat():

@@ -38,7 +38,7 @@ def _without(markers: tuple[str, ...], marker: str) -> tuple[str, ...]:
 def repair(w: Work, dice, o: Repair) -> None:
     sid = o.ship
     x = w.ships[sid]
-    r = T.d10(dice, f"repair at sea {sid}", (x.side,))
+    r = T.d10(dice, t_('repair at sea %(sid)s', sid=sid), (x.side,))
     pts = T.repair_result(r, w.s.weather)
     w.set(sid, markers=x.markers + ("repair",))
     mod = r + (T.tables()["repair"]["weather_7_9"] if w.s.weather >= 7 else

@@ -64,7 +64,7 @@ def _sink_caught_tankers(w: Work) -> None:
             continue
         for x in w.unit_ships(c.unit):
             if x.cls == "TK" and any(a.hex == x.hex for a in w.afloat("allied")):
-                w.sink(x.id, "a Sighted tanker in a hex with an Allied ship")
+                w.sink(x.id, t_("a Sighted tanker in a hex with an Allied ship"))
 
 
 def _side_calls(w: Work, dice, side: str, orders: list[Order], fought: set[str]) -> bool:

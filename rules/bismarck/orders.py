@@ -154,9 +154,10 @@ def _replacements(standing: list[str], in_force: Sequence[str]) -> list[str]:
     for s in standing:
         k = standing_key(s.split())
         if k in keys:
-            notes.append(f"standing order {s} replaces {keys[k]}")
+            notes.append(t_("standing order %(after)s replaces %(before)s", after=s, before=keys[k]))
         keys[k] = s
     for s in in_force:
         if standing_key(s.split()) in keys:
-            notes.append(f"standing order {keys[standing_key(s.split())]} replaces the earlier {s}")
+            notes.append(t_("standing order %(after)s replaces the earlier %(before)s", after=keys[standing_key(s.split())],
+                            before=s))
     return notes

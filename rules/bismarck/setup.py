@@ -124,7 +124,7 @@ def _optional_units(options: dict, ships: dict[str, Ship], dice) -> tuple[int, l
     for name, o in sorted(T.tables()["optional_units"].items()):
         if isinstance(o, dict) and options.get(name.replace("-", "_")):
             opt_vp += o["vp"]
-            r = T.d10(dice, f"reveal roll for optional {name}", (ships[name].side,))
+            r = T.d10(dice, t_('reveal roll for optional %(name)s', name=name), (ships[name].side,))
             if r <= o["reveal_max"]:
                 revealed.append(name)
     return opt_vp, revealed

@@ -249,7 +249,7 @@ def _roll(w: Work, dice, h: str, ships: list[Ship], team: list[Ship], evade: boo
     if drm is None:
         w.say(t_('shadow attempt on %(h)s: impossible (ER difference %(diff)s)', h=h, diff=diff), kind="shadow")
         return False
-    r = T.d10(dice, f"shadow attempt in {h}", SIDES)
+    r = T.d10(dice, t_('shadow attempt in %(h)s', h=h), SIDES)
     ok = r + drm <= T.tables()["shadow"]["success_max"]
     w.say(t_('shadow attempt in %(h)s: roll %(r)s%(drm)+d = %(v)s: %(v2)s', h=h, r=r, drm=drm, v=r + drm, v2=t_('success') if ok else t_('failure')), kind="shadow")
     return ok

@@ -15,6 +15,8 @@ WORDS: tuple[Text, ...] = (
     t_("night"), t_("morning"), t_("day"), t_("afternoon"), t_("evening"), t_("May"),
     # the sides
     t_("german"), t_("allied"),
+    # a ship's facing and the range bands of a naval combat [10]
+    t_("opening"), t_("closing"), t_("breaking"), t_("extreme"), t_("long"), t_("medium"), t_("short"),
     # where a contact marker came from
     t_("random sighting"), t_("convoy attack"), t_("setup"), t_("shadow"), t_("search"), t_("self-report"),
 )

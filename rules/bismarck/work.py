@@ -201,7 +201,7 @@ class Work:
     # --- bags ------------------------------------------------------------------------
     def draw_ee(self, dice, seen) -> int:
         bag = list(self.s.ee_bag) or list(T.bag("evasion"))
-        i = dice.roll(len(bag), why="evasion effect marker", seen_by=seen) - 1
+        i = dice.roll(len(bag), why=t_("evasion effect marker"), seen_by=seen) - 1
         v = bag.pop(i)
         self.s = replace(self.s, ee_bag=tuple(bag))
         return v
@@ -216,13 +216,13 @@ class Work:
         bag = list(self.s.damage_bag)
         out = []
         for _ in range(min(n, len(bag))):
-            i = dice.roll(len(bag), why="damage marker", seen_by=seen) - 1
+            i = dice.roll(len(bag), why=t_("damage marker"), seen_by=seen) - 1
             out.append(bag.pop(i))
         return out
 
     def draw_vp(self, dice) -> int:
         bag = list(self.s.vp_bag) or list(T.bag("convoy_vp"))
-        i = dice.roll(len(bag), why="convoy VP marker", seen_by=("german",)) - 1
+        i = dice.roll(len(bag), why=t_("convoy VP marker"), seen_by=("german",)) - 1
         v = bag.pop(i)
         self.s = replace(self.s, vp_bag=tuple(bag))
         return v
@@ -273,7 +273,7 @@ class Work:
         x = self.ships[sid]
         self.set(sid, in_play=True, hits=x.hits + (0 if marker == "DUD" else 1))
         if x.cls == "TK" and marker != "DUD":
-            self.sink(sid, "a tanker is lost on any hit but a dud")
+            self.sink(sid, t_("a tanker is lost on any hit but a dud"))
             return t_("%(marker)s: the tanker is lost", marker=marker)
         if marker == "DUD":
             return t_("DUD: no effect")
@@ -293,7 +293,7 @@ class Work:
             self.hull_hit(sid)
             ee = self.draw_ee(dice, seen)
             self.set(sid, ee=self.ships[sid].ee + (ee,))
-            r = T.d10(dice, "secondary hit from a HULL marker", seen)
+            r = T.d10(dice, t_("secondary hit from a HULL marker"), seen)
             sec = r <= T.tables()["damage_effects"]["hull_secondary_max"]
             if sec:
                 self.lose_armament(sid, "sec")

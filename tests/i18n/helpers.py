@@ -15,29 +15,35 @@ KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "t_": None, "tn_": (
 _PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|<code>.*?</code>|`[^`]*`|<[^>]+>")
 
 
-@lru_cache(maxsize=16)
-def marked_in(*folders: str) -> frozenset[str]:
-    """The msgids marked in these folders of the checkout (as babel.cfg extracts them)."""
+@lru_cache(maxsize=32)
+def marked_in(*folders: str, rule_texts_only: bool = False) -> frozenset[str]:
+    """The msgids marked in these folders of the checkout (as babel.cfg extracts them); only the rule texts
+    (``t_``/``tn_`` of pbem.core.texts) with ``rule_texts_only``."""
     from babel.messages.extract import extract_from_dir
     from babel.messages.frontend import parse_mapping_cfg
 
     with open(ROOT / "babel.cfg") as f:
         method_map, options_map = parse_mapping_cfg(f)
+    keywords = {k: v for k, v in KEYWORDS.items() if k in ("t_", "tn_")} if rule_texts_only else KEYWORDS
     out = set()
     for folder in folders:
-        for _name, _line, message, _c, _ctx in extract_from_dir(ROOT / folder, [(p.split("/", 1)[-1] if "/" in p else p, m)
-                                                                               for p, m in method_map],
-                                                                 options_map, keywords=KEYWORDS):
+        mapping = [(p.split("/", 1)[-1] if "/" in p else p, m) for p, m in method_map]
+        for _name, _line, message, _c, _ctx in extract_from_dir(ROOT / folder, mapping, options_map, keywords=keywords):
             out.add(message[0] if isinstance(message, tuple) else message)
     return frozenset(out)
 
 
 def other_games(game: str) -> frozenset[str]:
-    """The messages only other games mark (their rules and templates), not the engine: not looked for in
-    ``game``'s texts, which cannot contain them but may happen to use the same English words."""
+    """The messages not looked for in ``game``'s texts: those only other games mark (their rules and
+    templates), which its texts cannot contain but may echo in the same English words; and, for a game
+    whose rules mark no text yet (not translated), every rule text, the kit's included."""
+    own = marked_in(f"rules/{game}", f"templates/{game}")
     games = sorted(p.name for p in (ROOT / "rules").iterdir() if p.is_dir() and not p.name.startswith("_"))
     theirs = frozenset().union(*(marked_in(f"rules/{g}", f"templates/{g}") for g in games if g != game))
-    return theirs - marked_in("pbem", "templates/common", f"rules/{game}", f"templates/{game}")
+    skip = theirs - marked_in("pbem", "templates/common") - own
+    if not marked_in(f"rules/{game}", rule_texts_only=True):
+        skip |= marked_in("pbem", "rules", rule_texts_only=True) - marked_in("templates/common") - own
+    return skip
 
 
 @lru_cache(maxsize=16)
