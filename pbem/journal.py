@@ -9,14 +9,13 @@ from __future__ import annotations
 import hashlib
 import json
 from datetime import datetime, timezone
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 from zoneinfo import ZoneInfo
 
 from pbem.core.dice import Roll
 from pbem.core.play import canonical_json
-from pbem import i18n
 from pbem.core.ruleset import Event
-from pbem.core.texts import msg_of
+from pbem.core.texts import msg_of, render
 
 GENESIS = "0" * 64
 
@@ -77,9 +76,10 @@ def local_time(when: datetime | None, tz: str) -> str:
 
 def sitrep_context(*, game: Mapping[str, Any], seat: Mapping[str, Any], view: Mapping[str, Any],
                    entries: Sequence[Mapping[str, Any]], form: str | None, picture: bool,
-                   lang: str = "en") -> dict[str, Any]:
-    """Everything a sitrep template may use, for one seat, from journal data only; an event with a
-    message (``msg``) is written in ``lang``, the others as they were said."""
+                   write: Callable[[Any], str] = render) -> dict[str, Any]:
+    """Everything a sitrep template may use, for one seat, from journal data only; an event or roll with a
+    message (``msg``) is written by ``write`` (pbem.i18n's, in the reader's language; English by default),
+    the others as they were said."""
     name = seat["name"]
     events = [e for entry in entries for e in entry["events"] if name in e["visible_to"]]
     rolls = [r for entry in entries for r in entry["rolls"] if name in r["seen_by"]]
@@ -87,10 +87,10 @@ def sitrep_context(*, game: Mapping[str, Any], seat: Mapping[str, Any], view: Ma
         "game": dict(game),
         "seat": dict(seat),
         "view": view,
-        "events": [{"text": i18n.render(e["msg"], lang) if "msg" in e else e["text"], "kind": e["kind"],
+        "events": [{"text": write(e["msg"]) if "msg" in e else e["text"], "kind": e["kind"],
                     "data": e["data"]} for e in events],
         "rolls": [{"sides": r["sides"], "value": r["value"],
-                   "why": i18n.render(r["msg"], lang) if "msg" in r else r["why"]} for r in rolls],
+                   "why": write(r["msg"]) if "msg" in r else r["why"]} for r in rolls],
         "form": form,
         "picture_cid": "map@pbem" if picture else None,
     }

@@ -89,7 +89,7 @@ def build_sitrep(ruleset: Ruleset, game: Game, seat: Mapping[str, Any], state: A
             "outcome": ({"winner": outcome.winner, "text": i18n.local(outcome.text, lang)} if outcome else
                         {"winner": None, "text": ended["text"]} if ended else None)}
     ctx = sitrep_context(game=meta, seat=seat, view=view, entries=entries, form=form, picture=png is not None,
-                         lang=lang)
+                         write=lambda msg: i18n.render(msg, lang))
     text, html = render_sitrep(game.ruleset, ctx, game.templates_dir, lang)
     mail_text, mail_html = render_sitrep(game.ruleset, {**ctx, "web_link": web_link}, game.templates_dir, lang) \
         if web_link else (text, html)

@@ -77,7 +77,7 @@ def _sitrep(step, seat: str, lang: str) -> tuple[str, str]:
     form = i18n.local(BISMARCK.order_form(view, seat), lang) if phase else None
     entries = [{"events": events_json(step.events), "rolls": [], "payload": {}}]
     ctx = sitrep_context(game=game, seat={"name": seat, "title": "", "side": seat}, view=view, entries=entries,
-                         form=form, picture=False, lang=lang)
+                         form=form, picture=False, write=lambda msg: i18n.render(msg, lang))
     return render_sitrep("bismarck", ctx, lang=lang)
 
 
