@@ -6,12 +6,16 @@ marked messages (``babel.cfg``) into ``pbem/locale/pbem.pot``; each language has
 ``pbem/locale/<lang>/LC_MESSAGES/pbem.po``, compiled to ``pbem.mo`` beside it (both are committed, so an
 installed wheel carries working catalogs without a compile step).  English is the source and has no catalog.
 
+Rule texts (events, refusals, views and order forms a ruleset writes) are marked with ``t_``/``tn_`` of
+pbem.core.texts: English text that keeps its message and arguments, written in the reader's language when a
+sitrep or reply is rendered (:func:`render`, :func:`local`).
+
 Order keywords, unit identifiers, phase keys and the machine tokens of subjects (``[GAME] REJECTED``) are never
 translated: an order file means the same in every language, and replay does not depend on one.
 
 After marking or changing a message (from the checkout, with the dev venv)::
 
-    pybabel extract -F babel.cfg -k _ -k gettext -k ngettext:1,2 --no-location --sort-output \
+    pybabel extract -F babel.cfg -k _ -k gettext -k ngettext:1,2 -k t_ -k tn_:1,2 --no-location --sort-output \
         --project pbem --copyright-holder pbem -o pbem/locale/pbem.pot .
     pybabel update -i pbem/locale/pbem.pot -d pbem/locale -D pbem --no-fuzzy-matching
     (translate the new empty msgstr entries in each pbem.po)
@@ -85,6 +89,20 @@ def gettext(lang: str):
 def ngettext(lang: str):
     """``ngettext`` for one language (Russian and Polish have three plural forms)."""
     return translations(lang).ngettext
+
+
+def render(msg, lang: str) -> str:
+    """A rule text's message (``Text.msg``, as the journal keeps it) written in ``lang``."""
+    from pbem.core.texts import render as write
+
+    return write(msg, gettext(lang), ngettext(lang))
+
+
+def local(value, lang: str):
+    """``value`` in ``lang`` if it is a marked rule text (pbem.core.texts.Text); anything else as it is."""
+    from pbem.core.texts import local as write
+
+    return write(value, gettext(lang), ngettext(lang))
 
 
 def local_time(when: datetime | None, tz: str, lang: str = SOURCE) -> str:

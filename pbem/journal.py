@@ -9,12 +9,13 @@ from __future__ import annotations
 import hashlib
 import json
 from datetime import datetime, timezone
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 from zoneinfo import ZoneInfo
 
 from pbem.core.dice import Roll
 from pbem.core.play import canonical_json
 from pbem.core.ruleset import Event
+from pbem.core.texts import msg_of, render
 
 GENESIS = "0" * 64
 
@@ -45,12 +46,15 @@ def entry_hash(prev_hash: str, seq: int, kind: str, turn: int, phase: str, paylo
 
 
 def events_json(events: Sequence[Event]) -> list[dict[str, Any]]:
-    return [{"text": e.text, "kind": e.kind, "visible_to": sorted(e.visible_to), "data": dict(e.data)}
+    """The events as the journal keeps them; a marked text (pbem.core.texts) keeps its message as ``msg`` too."""
+    return [{"text": e.text, "kind": e.kind, "visible_to": sorted(e.visible_to), "data": dict(e.data),
+             **({"msg": msg} if (msg := msg_of(e.text)) is not None else {})}
             for e in events]
 
 
 def rolls_json(rolls: Sequence[Roll]) -> list[dict[str, Any]]:
-    return [{"sides": r.sides, "value": r.value, "why": r.why, "seen_by": sorted(r.seen_by)} for r in rolls]
+    return [{"sides": r.sides, "value": r.value, "why": r.why, "seen_by": sorted(r.seen_by),
+             **({"msg": msg} if (msg := msg_of(r.why)) is not None else {})} for r in rolls]
 
 
 def local_time(when: datetime | None, tz: str) -> str:
@@ -71,8 +75,11 @@ def local_time(when: datetime | None, tz: str) -> str:
 
 
 def sitrep_context(*, game: Mapping[str, Any], seat: Mapping[str, Any], view: Mapping[str, Any],
-                   entries: Sequence[Mapping[str, Any]], form: str | None, picture: bool) -> dict[str, Any]:
-    """Everything a sitrep template may use, for one seat, from journal data only."""
+                   entries: Sequence[Mapping[str, Any]], form: str | None, picture: bool,
+                   write: Callable[[Any], str] = render) -> dict[str, Any]:
+    """Everything a sitrep template may use, for one seat, from journal data only; an event or roll with a
+    message (``msg``) is written by ``write`` (pbem.i18n's, in the reader's language; English by default),
+    the others as they were said."""
     name = seat["name"]
     events = [e for entry in entries for e in entry["events"] if name in e["visible_to"]]
     rolls = [r for entry in entries for r in entry["rolls"] if name in r["seen_by"]]
@@ -80,8 +87,10 @@ def sitrep_context(*, game: Mapping[str, Any], seat: Mapping[str, Any], view: Ma
         "game": dict(game),
         "seat": dict(seat),
         "view": view,
-        "events": [{"text": e["text"], "kind": e["kind"], "data": e["data"]} for e in events],
-        "rolls": [{"sides": r["sides"], "value": r["value"], "why": r["why"]} for r in rolls],
+        "events": [{"text": write(e["msg"]) if "msg" in e else e["text"], "kind": e["kind"],
+                    "data": e["data"]} for e in events],
+        "rolls": [{"sides": r["sides"], "value": r["value"],
+                   "why": write(r["msg"]) if "msg" in r else r["why"]} for r in rolls],
         "form": form,
         "picture_cid": "map@pbem" if picture else None,
     }

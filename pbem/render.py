@@ -21,7 +21,8 @@ from jinja2.ext import InternationalizationExtension
 from jinja2.sandbox import SandboxedEnvironment, SecurityError
 
 from pbem.core.errors import PbemError
-from pbem.i18n import SOURCE, translations
+from pbem.core.texts import Text
+from pbem.i18n import SOURCE, render, translations
 
 #: The most items a template may make with ``*`` (a string or list repeated), and the largest power.
 MAX_REPEAT = 1_000_000
@@ -83,13 +84,27 @@ def environment(override_dir: str = "", lang: str = "en") -> jinja2.Environment:
     ``{% trans %}`` use that language's catalog (pbem.i18n); English renders the messages themselves."""
     env = Sandbox(
         loader=loader(override_dir),
+        # a rule text (pbem.core.texts.Text) in a view prints in the reader's language; anything else as it is
+        finalize=lambda value: render(value.msg, lang) if isinstance(value, Text) else value,
         # the shipped templates change only with pbem itself; a GM's override folder is re-read when edited
         auto_reload=bool(override_dir),
         **OPTIONS,
     )
     env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
+    for name in ("_", "gettext", "ngettext"):  # a rule text given as a message's argument is written in lang too
+        env.globals[name] = _local_args(env.globals[name], lang)
     env.globals["lang"] = lang
+    env.filters["tr"] = lambda value: render(value.msg, lang) if isinstance(value, Text) else value
     return env
+
+
+def _local_args(fn: Any, lang: str) -> Any:
+    """Jinja's new-style ``gettext``/``ngettext``, with every :class:`Text` argument written in ``lang``."""
+    @jinja2.pass_context
+    def call(context: Any, *args: Any, **variables: Any) -> Any:
+        return fn(context, *args, **{k: render(v.msg, lang) if isinstance(v, Text) else v
+                                      for k, v in variables.items()})
+    return call
 
 
 def _pick(env: jinja2.Environment, ruleset: str, name: str) -> jinja2.Template:

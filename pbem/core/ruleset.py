@@ -59,6 +59,14 @@ of every part.
 * ``verbs``: each order is a frozen value with a canonical ``text()``; a verb
   table of parsers raising the core :class:`~pbem.core.errors.OrderError`
   classes; ``check_lines`` collects every problem.
+* ``texts``: rule texts in the reader's language.  A ruleset marks what it
+  writes once, ``t_("%(ship)s sighted in %(hex)s", ship=..., hex=...)`` (plurals:
+  ``tn_(singular, plural, n, ...)``), in ``say``, an ``OrderError``, a note, a
+  phase title or prompt, a view field or the order form.  The value is the
+  English ``str`` as before (journals, goldens and replays of English games
+  keep their bytes) and remembers its message and arguments as JSON; the
+  engine stores that beside the English (an event's ``msg``) and renders it in
+  each reader's language (pbem.i18n catalogs; ``babel.cfg`` extracts ``t_``/``tn_``).
 * ``defaults``: :class:`~pbem.core.defaults.Assembled` makes a complete
   ruleset from those parts plus setup, view, form, outcome and bot, with
   dataclass ``dump``/``load``, seats from sides and no picture by default.

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from .errors import IllegalOrderError, OrderSyntaxError
+from .texts import t_
 
 
 @dataclass(frozen=True)
@@ -73,7 +74,7 @@ def parse_cancel(args: Sequence[str], view: Mapping[str, Any], seat: str) -> Can
         keys = {row["key"].upper(): row["key"] for row in listed}
         if key.upper() not in keys:
             known = ", ".join(sorted(keys.values())) or "none"
-            raise IllegalOrderError(f"no standing order {key} is in force (in force: {known})")
+            raise IllegalOrderError(t_("no standing order %(key)s is in force (in force: %(known)s)", key=key, known=known))
         key = keys[key.upper()]
     return Cancel(key)
 
@@ -106,11 +107,11 @@ class Standing:
         old = self.get(seat, key)
         new = StandingOrder(seat, key, text)
         if old is None:
-            return Standing(self.orders + (new,)), f"standing order {text} is now in force"
+            return Standing(self.orders + (new,)), t_("standing order %(after)s is now in force", after=text)
         if old == new:
             return self, None
         rows = tuple(new if o is old else o for o in self.orders)
-        return Standing(rows), f"standing order {text} replaces {old.text}"
+        return Standing(rows), t_("standing order %(after)s replaces %(before)s", after=text, before=old.text)
 
     def cancel(self, seat: str, key: str) -> tuple[Standing, str | None]:
         """Remove what ``seat`` keeps under ``key``; return the new store and a note for the seat
@@ -118,7 +119,7 @@ class Standing:
         old = self.get(seat, key)
         if old is None:
             return self, None
-        return Standing(tuple(o for o in self.orders if o is not old)), f"standing order {old.text} is cancelled"
+        return Standing(tuple(o for o in self.orders if o is not old)), t_("standing order %(before)s is cancelled", before=old.text)
 
     def change(self, seat: str, change: StandingChange) -> tuple[Standing, str | None]:
         """Apply one set-or-cancel order; the note is None when the store did not change."""

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 from .errors import RulesetDefinitionError
 from .standing import Standing, StandingChange, StandingOrder, form_comment
+from .texts import join, t_
 
 
 @dataclass(frozen=True)
@@ -72,16 +73,17 @@ Notice = Callable[[str, Sequence[Change]], "str | None"]
 def plain_notice(seat: str, changes: Sequence[Change]) -> str | None:
     """The kit's wording: one note per change, none when nothing changed."""
     notes = [_note(c) for c in changes if c.changed]
-    return "; ".join(notes) or None
+    return join("; ", notes) if notes else None
 
 
 def _note(c: Change) -> str:
+    """One change in the reader's language (pbem.core.texts); the order lines themselves stay as written."""
     after, before = "; ".join(c.after), "; ".join(c.before)
     if not c.after:
-        return f"standing order {before} is cancelled"
+        return t_("standing order %(before)s is cancelled", before=before)
     if not c.before:
-        return f"standing order {after} is now in force"
-    return f"standing order {after} replaces {before}"
+        return t_("standing order %(after)s is now in force", after=after)
+    return t_("standing order %(after)s replaces %(before)s", after=after, before=before)
 
 
 class StandingRules:

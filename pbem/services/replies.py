@@ -72,15 +72,15 @@ def reject_rows(outbox: OutboxService, msg: Message, rej: Reject, sha: str, now:
     # Before the signer is known, the reply says nothing about the game's state (no leak to forgers).
     # What the sender wrote (Subject, Message-ID, names quoted in problems) goes into the signed text
     # on one line each: he can place no line of his own in it.
+    lang = reply_lang(outbox, msg)
     ctx: dict[str, Any] = {"game_id": msg.game.id if msg.game and msg.key else "",
            "seat": msg.seat.name if msg.seat and msg.key else "",
            "message_id": one_line(mid, LINE_CAP),
            "subject": one_line(msg.mail.subject, LINE_CAP) if msg.mail else "", "hint": rej.hint,
            "problems": [{"where": f"line {p.line_no}: {p.text!r}: " if p.line_no and p.text else
                          (f"line {p.line_no}: " if p.line_no else ""),
-                         "message": one_line(p.message), "rule": p.rule, "code": p.code.value}
+                         "message": one_line(i18n.local(p.message, lang)), "rule": p.rule, "code": p.code.value}
                         for p in rej.problems]}
-    lang = reply_lang(outbox, msg)
     text, html = render_reply("reject", ctx, lang=lang)
     return [outbox_row(kind="reject", to=to, subject=reject_subject(msg, len(rej.problems), lang), text=text, html=html,
                        msg_id=outbox.message_id("reject", sha), now=now, game_id=ctx["game_id"], in_reply_to=mid)]
@@ -132,7 +132,7 @@ def accept(outbox: OutboxService, msg: Message, ctx: IntakeContext, sha: str, no
     completes = completes_phase(ctx, msg)
     reply = {"game_id": game.id, "seat": seat.name, "turn": f.turn, "phase": f.phase,
              "lines": [{"line_no": ln.line_no, "text": ln.text} for ln in f.lines],
-             "notes": list(msg.checked.notes) + msg.notes, "replaced": replaced_at, "unchanged": msg.unchanged,
+             "notes": [i18n.local(n, lang) for n in (*msg.checked.notes, *msg.notes)], "replaced": replaced_at, "unchanged": msg.unchanged,
              "fingerprint": msg.key.fingerprint if msg.key else "", "completes": completes, "resolved": False,
              # a game with a time bank: the side's own deadline (pbem.clocks)
              "deadline": "" if completes else i18n.local_time(aware(seat.clock_due or game.deadline), seat.tz, lang),

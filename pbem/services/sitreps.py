@@ -66,7 +66,7 @@ def build_sitrep(ruleset: Ruleset, game: Game, seat: Mapping[str, Any], state: A
     view = ruleset.view(state, seat["name"])
     phase = ruleset.phase(state)
     owes = phase is not None and (seat["name"] in phase.awaiting or seat["name"] in phase.optional)
-    form = orders_text(game.id, seat["name"], phase, ruleset.order_form(view, seat["name"])) \
+    form = orders_text(game.id, seat["name"], phase, i18n.local(ruleset.order_form(view, seat["name"]), lang)) \
         if owes and phase is not None else None
     picture = ruleset.picture(view)
     png = render_png(picture) if picture is not None else None
@@ -79,8 +79,8 @@ def build_sitrep(ruleset: Ruleset, game: Game, seat: Mapping[str, Any], state: A
     outcome = ruleset.outcome(state) if phase is None and ended is None else None
     meta = {"id": game.id, "title": game.title, "ruleset": game.ruleset, "scenario": game.scenario,
             "turn": phase.turn if phase else game.turn, "phase": phase.name if phase else "over",
-            "phase_title": (phase.title or phase.name) if phase else "game over",
-            "prompt": phase.prompt if phase and owes else "",
+            "phase_title": i18n.local(phase.title or phase.name, lang) if phase else "game over",
+            "prompt": i18n.local(phase.prompt, lang) if phase and owes else "",
             "deadline": i18n.local_time(deadline, seat.get("tz", "UTC"), lang) if owes else "",
             "clock": clock_line(bank) if owes and bank is not None else "",
             "seed_commitment": game.seed_commitment, "seed": game.seed_hex if over else None,
@@ -88,9 +88,10 @@ def build_sitrep(ruleset: Ruleset, game: Game, seat: Mapping[str, Any], state: A
             "seed_salt": game.seed_salt if over else None,
             "journal_head": entries[-1]["hash"] if entries else game.journal_head,
             "notices": [n for e in entries for n in e["payload"].get("notices", [])],
-            "outcome": ({"winner": outcome.winner, "text": outcome.text} if outcome else
+            "outcome": ({"winner": outcome.winner, "text": i18n.local(outcome.text, lang)} if outcome else
                         {"winner": None, "text": ended["text"]} if ended else None)}
-    ctx = sitrep_context(game=meta, seat=seat, view=view, entries=entries, form=form, picture=png is not None)
+    ctx = sitrep_context(game=meta, seat=seat, view=view, entries=entries, form=form, picture=png is not None,
+                         write=lambda msg: i18n.render(msg, lang))
     campaign = getattr(game, "campaign_json", "")  # golden and sandbox checks build a game without one
     if campaign:  # a campaign game: the standing as its side may see it (pbem.campaign.standing)
         ctx["campaign"] = campaign_view(json.loads(campaign), seat["side"])

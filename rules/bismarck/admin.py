@@ -1,6 +1,8 @@
 """Phase 8, Administration [12]: reinforcements, RESTRICTED markers, air refit, markers, fuel, turn track."""
 from __future__ import annotations
 
+from pbem.core.texts import t_
+
 from dataclasses import replace
 
 from .work import Work
@@ -26,14 +28,14 @@ def release(w: Work, ships: list[str]) -> None:
         rel = next((r for r in w.s.releases if r[0] == sid), None)
         if rel and w.ships[sid].status in RESTRICTED:
             w.set(sid, status="sea", hex=rel[2], markers=(), fuel=w.ships[sid].fuel_max)
-            w.tell("allied", f"{sid} is released from escort duty and placed in {rel[2]}")
+            w.tell("allied", t_('%(sid)s is released from escort duty and placed in %(v)s', sid=sid, v=rel[2]))
 
 
 def _reinforcements(w: Work, nxt: int) -> None:
     for sid, turn, h in w.s.reinforcements:
         if turn == nxt and w.ships[sid].status == "pending":
             w.set(sid, status="sea", hex=h, fuel=w.ships[sid].fuel_max)
-            w.tell("allied", f"reinforcement: {sid} arrives in {h}")
+            w.tell("allied", t_('reinforcement: %(sid)s arrives in %(h)s', sid=sid, h=h))
 
 
 def _lifts(w: Work, nxt: int) -> None:
@@ -46,7 +48,7 @@ def _lifts(w: Work, nxt: int) -> None:
                "Bismarck has been located" if event == "bismarck-located" and located else "")
         if why:
             w.set(sid, status="sea", hex=h, markers=(), fuel=w.ships[sid].fuel_max)
-            w.tell("allied", f"{sid}: RESTRICTED marker removed ({why}); placed in {h} [12]")
+            w.tell("allied", t_('%(sid)s: RESTRICTED marker removed (%(why)s); placed in %(h)s [12]', sid=sid, why=why, h=h))
 
 
 def _air(w: Work) -> None:
@@ -70,8 +72,8 @@ def _ships(w: Work, nxt: int) -> None:
             w.set(x.id, status="removed", hex=None, tf=None)
             # fuel is kept behind the owner's screen; only Bismarck's loss, which ends the game, is public [4]
             if x.id == "bismarck":
-                w.say("bismarck ran out of emergency fuel and is lost", "end")
+                w.say(t_("bismarck ran out of emergency fuel and is lost"), "end")
             else:
-                w.say(f"{x.id} ran out of emergency fuel and is lost", "fuel", to=x.side)
+                w.say(t_('%(id)s ran out of emergency fuel and is lost', id=x.id), "fuel", to=x.side)
             if x.id == "bismarck":
                 w.s = replace(w.s, ended="emergency-fuel")

@@ -8,9 +8,14 @@ torpedo hits, movement, aborts, the helpless-side shortcut, reinforcements.
 """
 from __future__ import annotations
 
+
+
+from pbem.core.texts import join, t_
+
 from dataclasses import dataclass, field
 
 from . import tables as T
+from .words import word
 from .combat import BOTH, doctrine, hit_attack
 from .work import Work
 
@@ -76,15 +81,14 @@ def fight(w: Work, dice, attacker: str, att: list[str], dfn: list[str], h: str, 
         _enter(w, bt, sid, attacker, T.start_mz(vis), "closing")
     for sid in dfn:
         _enter(w, bt, sid, defender, T.start_mz(vis), "breaking")
-    bt.log.append(f"naval combat in {h}: {attacker} {', '.join(att)} attack {defender} {', '.join(dfn)} "
-                  f"(visibility {T.vis_text(vis)})")
+    bt.log.append(t_('naval combat in %(h)s: %(attacker)s %(v)s attack %(defender)s %(v2)s (visibility %(v3)s)', h=h, attacker=word(attacker), v=', '.join(att), defender=word(defender), v2=', '.join(dfn), v3=T.vis_text(vis)))
     rounds = T.tables()["tactical"]["max_rounds"]
     for rnd in range(1, rounds + 1):
         if not bt.side_ships(attacker) or not bt.side_ships(defender):
             break
         _round(w, dice, bt, rnd)
     else:
-        bt.log.append(f"after {rounds} rounds the ships lose contact (round limit, placeholder)")
+        bt.log.append(t_('after %(rounds)s rounds the ships lose contact (round limit, placeholder)', rounds=rounds))
     for sid in sorted(bt.pos):
         x = w.ships[sid]
         if x.radar == 3 and not x.radar_lost:
@@ -165,7 +169,7 @@ def _launch_torpedoes(w: Work, bt: Battle, rnd: int, order: list[str]) -> list[t
             n = min(3, x.torps)
             w.set(sid, torps=x.torps - n)
             torps.append((sid, tgt, n, band == "medium"))
-            bt.log.append(f"round {rnd}: {sid} launches {n} torpedoes at {tgt}")
+            bt.log.append(t_('round %(rnd)s: %(sid)s launches %(nv)s torpedoes at %(tgt)s', rnd=rnd, sid=sid, nv=n, tgt=tgt))
     return torps
 
 
@@ -185,12 +189,11 @@ def _fire(w: Work, dice, bt: Battle, rnd: int, sid: str) -> list[tuple[str, str,
     drm = T.naval_drm(firer_cls=x.cls, target_cls=t.cls, radar=_radar(w, sid), acquired=p.acquired == tgt,
                       firer_pos=p.facing, target_pos=bt.pos[tgt].facing, fire_control=x.fire_control, vis=w.s.vis,
                       exhausted=_exhausted(w, sid))
-    rolls = [T.d10(dice, f"gunfire {sid} at {tgt}", BOTH) for _ in range(n)]
+    rolls = [T.d10(dice, t_('gunfire %(sid)s at %(tgt)s', sid=sid, tgt=tgt), BOTH) for _ in range(n)]
     results = [T.combat_result(band, r + drm) for r in rolls]
     if any(r != "-" for r in results):
         p.acquired = tgt
-    bt.log.append(f"round {rnd}: {sid} ({p.facing}) fires {n} dice at {tgt} at {band} range, "
-                  f"DRM {drm:+d}: rolls {rolls} -> {' '.join(results)}")
+    bt.log.append(t_('round %(rnd)s: %(sid)s (%(facing)s) fires %(nv)s dice at %(tgt)s at %(band)s range, DRM %(drm)+d: rolls %(rolls)s -> %(v)s', rnd=rnd, sid=sid, facing=word(p.facing), nv=n, tgt=tgt, band=word(band), drm=drm, rolls=rolls, v=' '.join(results)))
     return [(tgt, res, sid) for res in results if res != "-"]
 
 
@@ -198,10 +201,10 @@ def _take_gunfire(w: Work, dice, bt: Battle, rnd: int, hits: list[tuple[str, str
     """Gunfire is simultaneous: results apply after every ship has fired, then the sunk go down."""
     for tgt, res, _sid in hits:
         if w.ships[tgt].afloat:
-            bt.log.append(f"round {rnd}: {tgt} takes {_apply_result(w, dice, tgt, res)}")
+            bt.log.append(t_('round %(rnd)s: %(tgt)s takes %(v)s', rnd=rnd, tgt=tgt, v=_apply_result(w, dice, tgt, res)))
     for sid in sorted(bt.pos):
-        if w.check_sunk(sid, "naval combat"):
-            bt.log.append(f"round {rnd}: {sid} sinks")
+        if w.check_sunk(sid, t_("naval combat")):
+            bt.log.append(t_('round %(rnd)s: %(sid)s sinks', rnd=rnd, sid=sid))
 
 
 def _torpedo_hits(w: Work, dice, bt: Battle, rnd: int, torps: list[tuple[str, str, int, bool]]) -> None:
@@ -213,9 +216,10 @@ def _torpedo_hits(w: Work, dice, bt: Battle, rnd: int, torps: list[tuple[str, st
             t = w.ships[tgt]
             pos = bt.pos[tgt].facing if tgt in bt.pos else "opening"
             drm = T.hit_drm(vis=w.s.vis, target_er=t.er_now, kind="torpedo", position=pos, medium=medium)
-            bt.log += [f"round {rnd}: " + s for s in hit_attack(w, dice, tgt, drm, f"torpedo {sid} at {tgt}")]
-            if w.check_sunk(tgt, "torpedoes"):
-                bt.log.append(f"round {rnd}: {tgt} sinks")
+            bt.log += [t_("round %(rnd)s: %(line)s", rnd=rnd, line=s)
+                       for s in hit_attack(w, dice, tgt, drm, t_("torpedo %(sid)s at %(tgt)s", sid=sid, tgt=tgt))]
+            if w.check_sunk(tgt, t_("torpedoes")):
+                bt.log.append(t_('round %(rnd)s: %(tgt)s sinks', rnd=rnd, tgt=tgt))
 
 
 def _aborts(w: Work, dice, bt: Battle, rnd: int) -> None:
@@ -228,11 +232,11 @@ def _aborts(w: Work, dice, bt: Battle, rnd: int) -> None:
         if any(bt.between(sid, f) < T.tables()["abort"]["min_between"] for f in foes):
             continue
         diff = max(w.ships[f].er_now for f in foes) - w.ships[sid].er_now if foes else 0
-        r = T.d10(dice, f"abort {sid}", BOTH)
+        r = T.d10(dice, t_('abort %(sid)s', sid=sid), BOTH)
         drm = T.abort_drm(diff)
         if r + drm <= T.tables()["abort"]["success_max"]:
             _leave(bt, sid)
-            bt.log.append(f"round {rnd}: {sid} breaks off and leaves the battle (roll {r}{drm:+d})")
+            bt.log.append(t_('round %(rnd)s: %(sid)s breaks off and leaves the battle (roll %(r)s%(drm)+d)', rnd=rnd, sid=sid, r=r, drm=drm))
 
 
 def _helpless(w: Work, bt: Battle, rnd: int) -> None:
@@ -247,8 +251,8 @@ def _helpless(w: Work, bt: Battle, rnd: int) -> None:
         if mine and stuck and not reserves:
             for s_ in mine:
                 w.set(s_, hull=0)
-                w.check_sunk(s_, "helpless in battle")
-                bt.log.append(f"round {rnd}: {s_} has no guns left and cannot escape: treated as sunk")
+                w.check_sunk(s_, t_("helpless in battle"))
+                bt.log.append(t_('round %(rnd)s: %(s)s has no guns left and cannot escape: treated as sunk', rnd=rnd, s=s_))
             _alive(w, bt)
 
 
@@ -259,10 +263,10 @@ def _reinforcements(w: Work, dice, bt: Battle, rnd: int) -> None:
             if x.hex != bt.hex or x.id in bt.pos or x.id in bt.left or x.cls == "TK" \
                     or any(m in x.markers for m in BUSY) or x.status != "sea":
                 continue
-            r = T.d10(dice, f"reinforcement {x.id}", BOTH)
+            r = T.d10(dice, t_('reinforcement %(id)s', id=x.id), BOTH)
             if r <= T.tables()["reinforcement"]["success_max"]:
                 _enter(w, bt, x.id, side, T.start_mz(max(1, w.s.vis - 1)), "closing")
-                bt.log.append(f"round {rnd}: {x.id} joins the battle (roll {r})")
+                bt.log.append(t_('round %(rnd)s: %(id)s joins the battle (roll %(r)s)', rnd=rnd, id=x.id, r=r))
 
 
 def _foe(side: str) -> str:
@@ -293,49 +297,49 @@ def _apply_result(w: Work, dice, sid: str, res: str) -> str:
     for ch in res:
         if ch == "H":
             w.hull_hit(sid)
-            out.append("1 hull")
+            out.append(t_("1 hull"))
         elif ch == "E":
             v = w.draw_ee(dice, BOTH)
             w.set(sid, ee=w.ships[sid].ee + (v,))
-            out.append(f"evasion {v}")
+            out.append(t_('evasion %(v)s', v=v))
         elif ch == "B":
             w.lose_armament(sid, "bow")
-            out.append("1 primary bow")
+            out.append(t_("1 primary bow"))
         elif ch == "S":
             w.lose_armament(sid, "stern")
-            out.append("1 primary stern")
+            out.append(t_("1 primary stern"))
         elif ch == "C":
             w.lose_armament(sid, "sec")
-            out.append("1 secondary")
+            out.append(t_("1 secondary"))
         elif ch == "X":
             out.append(_special(w, dice, sid))
     x = w.ships[sid]
     w.set(sid, hits=x.hits + 1, in_play=True)
-    return ", ".join(out)
+    return join(", ", out)
 
 
 def _special(w: Work, dice, sid: str) -> str:
-    r = T.d10(dice, f"special damage {sid}", BOTH)
+    r = T.d10(dice, t_('special damage %(sid)s', sid=sid), BOTH)
     kind = T.special_damage(r)
     if kind == "subtable":
-        r2 = T.d10(dice, f"special damage sub-table {sid}", BOTH)
+        r2 = T.d10(dice, t_('special damage sub-table %(sid)s', sid=sid), BOTH)
         if r2 <= T.tables()["special_damage"]["sub_sunk_max"]:
             w.set(sid, hull=0)
-            return f"special damage ({r}, sub-table {r2}): the ship is sunk"
+            return t_('special damage (%(r)s, sub-table %(r2)s): the ship is sunk', r=r, r2=r2)
         w.hull_hit(sid, 3)
         v = w.draw_ee(dice, BOTH)
         w.set(sid, ee=w.ships[sid].ee + (v,))
-        return f"special damage ({r}, sub-table {r2}): 3 hull and evasion {v}"
+        return t_('special damage (%(r)s, sub-table %(r2)s): 3 hull and evasion %(v)s', r=r, r2=r2, v=v)
     if kind == "fuel":
-        r2 = T.d10(dice, f"fuel loss {sid}", (w.ships[sid].side,))
+        r2 = T.d10(dice, t_('fuel loss %(sid)s', sid=sid), (w.ships[sid].side,))
         lost = (r2 + 1) // 2
         w.set(sid, fuel=max(0, w.ships[sid].fuel - lost))
-        return "special damage: fuel loss"
+        return t_("special damage: fuel loss")
     if kind == "fire_control":
         w.set(sid, fire_control=True)
-        return "special damage: fire control damaged"
+        return t_("special damage: fire control damaged")
     w.set(sid, radar_lost=True)
-    return "special damage: radar damaged"
+    return t_("special damage: radar damaged")
 
 
 def _move(w: Work, bt: Battle, sid: str, rnd: int) -> None:
@@ -354,7 +358,7 @@ def _move(w: Work, bt: Battle, sid: str, rnd: int) -> None:
         p.reduce = 0
         if limit < 0 or breaking:
             _leave(bt, sid)
-            bt.log.append(f"round {rnd}: {sid}, pushed to the edge, leaves the battle")
+            bt.log.append(t_('round %(rnd)s: %(sid)s, pushed to the edge, leaves the battle', rnd=rnd, sid=sid))
             return
         p.facing = "closing"
         step = bt.forward(p.side) * max(0, min(limit, _gap(bt, sid, foes) - 2))
@@ -370,7 +374,7 @@ def _move(w: Work, bt: Battle, sid: str, rnd: int) -> None:
     p.mz += step
     _edge_rule(bt, p.mz, rnd)
     if sid in bt.pos and step:
-        bt.log.append(f"round {rnd}: {sid} moves {abs(step)} MZ ({p.facing})")
+        bt.log.append(t_('round %(rnd)s: %(sid)s moves %(v)s MZ (%(facing)s)', rnd=rnd, sid=sid, v=abs(step), facing=word(p.facing)))
 
 
 def _near(bt: Battle, sid: str, foes: list[str]) -> int:
@@ -396,7 +400,7 @@ def _edge_rule(bt: Battle, mz: int, rnd: int) -> None:
             continue
         if q.moved:
             _leave(bt, other)
-            bt.log.append(f"round {rnd}: {other} is pushed off the battle map and leaves the battle")
+            bt.log.append(t_('round %(rnd)s: %(other)s is pushed off the battle map and leaves the battle', rnd=rnd, other=other))
         else:
             over = bt.lo - q.mz if q.mz < bt.lo else q.mz - (bt.lo + 17)
             q.mz = min(max(q.mz, bt.lo), bt.lo + 17)

@@ -1,6 +1,8 @@
 """What an order check reads from a seat's view (never the state), shared by the verb parsers."""
 from __future__ import annotations
 
+from pbem.core.texts import t_
+
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -52,13 +54,13 @@ class Ctx(dict):
         x = self.ships.get(name.lower())
         if x is None:
             known = ", ".join(sorted(self.ships)) or "none"
-            raise IllegalOrderError(f"no ship of yours at sea is called {name} (yours: {known})", rule="2.3")
+            raise IllegalOrderError(t_('no ship of yours at sea is called %(name)s (yours: %(known)s)', name=name, known=known), rule="2.3")
         return x
 
     def need_unit(self, name: str) -> list[dict]:
         u = self.unit(name)
         if u is None:
-            raise IllegalOrderError(f"no unit of yours is called {name} (units: {', '.join(self.units())})",
+            raise IllegalOrderError(t_('no unit of yours is called %(name)s (units: %(v)s)', name=name, v=', '.join(self.units())),
                                     rule="2.3")
         return u
 
@@ -74,6 +76,6 @@ def unit_id(ships: list[dict]) -> str:
 def hex_word(word: str) -> str:
     h = word.upper()
     if parse_hex(h) is None or not board().exists(h):
-        raise OrderSyntaxError(f"{word} is not a hex id (a row letter A..AH and a column 1..33, e.g. U26)",
+        raise OrderSyntaxError(t_('%(word)s is not a hex id (a row letter A..AH and a column 1..33, e.g. U26)', word=word),
                                rule="2.1")
     return h

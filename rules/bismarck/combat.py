@@ -2,6 +2,8 @@
 naval battle [10]; the tactical battle itself is in :mod:`.battle`."""
 from __future__ import annotations
 
+from pbem.core.texts import join, t_, tn_
+
 from dataclasses import replace
 
 from . import tables as T
@@ -32,11 +34,12 @@ def hit_attack(w: Work, dice, sid: str, drm: int, why: str, seen=BOTH) -> list[s
     """One roll on the Torpedo & Air Strike Hit Table and its damage markers [9]."""
     nat = T.d10(dice, why, seen)
     n = T.hits(nat, drm)
-    out = [f"{why}: roll {nat}{drm:+d} = {nat + drm}, {n} hit{'s' if n != 1 else ''}"]
+    out = [tn_("%(why)s: roll %(nat)s%(drm)+d = %(total)s, %(n)s hit", "%(why)s: roll %(nat)s%(drm)+d = %(total)s, %(n)s hits",
+               n, why=why, nat=nat, drm=drm, total=nat + drm)]
     for m in w.draw_damage(dice, n, seen):
         if not w.ships[sid].afloat:
             break
-        out.append(f"{sid}: " + w.apply_marker(sid, m, dice, seen))
+        out.append(t_("%(sid)s: %(effect)s", sid=sid, effect=w.apply_marker(sid, m, dice, seen)))
     return out
 
 
@@ -48,7 +51,7 @@ def air_attacks(w: Work, dice) -> None:
         foe = "german" if side == "allied" else "allied"
         targets = [x for x in w.afloat(foe) if x.hex == h]
         if not targets:
-            w.tell(side, f"air attack by {air} on {h}: no enemy ship there any more")
+            w.tell(side, t_('air attack by %(air)s on %(h)s: no enemy ship there any more', air=air, h=h))
             continue
         prio = (w.std_lines(side, "STRIKE_CLASSES") or [["", "BB", "BC", "CV", "CA", "CL", "DD", "TK"]])[-1][1:]
         present = {x.cls for x in targets}
@@ -60,10 +63,11 @@ def air_attacks(w: Work, dice) -> None:
                         in_port="port" in t.markers)
         w.set(target, engaged=t.engaged + (w.s.turn,))
         # the attacker named a class, the defender chose the ship: only a hit shows the attacker which [9]
-        lines = hit_attack(w, dice, target, drm, f"air attack by {air} on a {cls} in {h}")
-        w.check_sunk(target, "air attack")
-        w.say("; ".join(lines), to=side, kind="air-attack")
-        w.say("; ".join([f"{lines[0]} (the target: {target})", *lines[1:]]), to=foe, kind="air-attack")
+        lines = hit_attack(w, dice, target, drm, t_("air attack by %(air)s on a %(cls)s in %(h)s", air=air, cls=cls, h=h))
+        w.check_sunk(target, t_("air attack"))
+        w.say(join("; ", lines), to=side, kind="air-attack")
+        w.say(join("; ", [t_("%(line)s (the target: %(target)s)", line=lines[0], target=target), *lines[1:]]), to=foe,
+              kind="air-attack")
 
 
 def choose_ship(w: Work, owner: str, ships) -> str:
@@ -79,7 +83,7 @@ def choose_ship(w: Work, owner: str, ships) -> str:
 def record_battle(w: Work, h: str, log: list[str], ships: list[str]) -> None:
     """Keep a fought battle's public log, Bismarck's capital kills [4], and tidy TFs and contacts."""
     w.s = replace(w.s, battles=w.s.battles + (BattleRecord(w.s.turn, h, tuple(log)),))
-    w.say("\n".join(log), kind="battle")
+    w.say(join("\n", log), kind="battle")
     if "bismarck" in ships:
         kills = [s for s in ships if w.ships[s].side == "allied" and w.ships[s].status == "sunk"
                  and w.ships[s].cls in T.CAPITAL and s not in w.s.capital_kills]

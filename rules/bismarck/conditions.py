@@ -7,6 +7,8 @@ result of this side's previous entry (NONE when it had no battle or was not call
 """
 from __future__ import annotations
 
+from pbem.core.texts import t_
+
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -20,18 +22,17 @@ ENGAGE_FORM = "ENGAGE <contact> [WITH <unit>] [IF PREVIOUS WON|LOST|DRAWN|NONE |
 
 def _result(args: tuple[str, ...], view: Mapping[str, Any], seat: str) -> tuple[str, ...]:
     if len(args) != 1 or args[0].upper() not in RESULTS:
-        raise OrderSyntaxError("IF PREVIOUS takes WON, LOST, DRAWN or NONE", rule="10")
+        raise OrderSyntaxError(t_("IF PREVIOUS takes WON, LOST, DRAWN or NONE"), rule="10")
     return (args[0].upper(),)
 
 
 def _ship(args: tuple[str, ...], view: Mapping[str, Any], seat: str) -> tuple[str, ...]:
     """One of the seat's own ships, or a ship whose card is in play (public) [2.3]."""
     if len(args) != 1:
-        raise OrderSyntaxError("write IF AFLOAT <ship> or IF SUNK <ship>", rule="10")
+        raise OrderSyntaxError(t_("write IF AFLOAT <ship> or IF SUNK <ship>"), rule="10")
     known = {x["id"] for x in view["ships"]} | {c["id"] for c in view["cards"]}
     if args[0].lower() not in known:
-        raise IllegalOrderError(f"IF names {args[0]}, which is neither your ship nor a Ship Card in play "
-                                f"(or write IF PREVIOUS WON|LOST|DRAWN|NONE)", rule="10")
+        raise IllegalOrderError(t_('IF names %(v)s, which is neither your ship nor a Ship Card in play (or write IF PREVIOUS WON|LOST|DRAWN|NONE)', v=args[0]), rule="10")
     return (args[0].lower(),)
 
 
@@ -55,10 +56,10 @@ def suffix_condition(words: Sequence[str], view: Mapping[str, Any], seat: str) -
     """The condition of the older form ``ENGAGE ... IF PREVIOUS <result>`` or ``IF <ship> AFLOAT|SUNK``,
     still accepted (stored order files are checked again at resolution)."""
     if len(words) != 2:
-        raise OrderSyntaxError(f"write {ENGAGE_FORM}", rule="10")
+        raise OrderSyntaxError(t_('write %(ENGAGE_FORM)s', ENGAGE_FORM=ENGAGE_FORM), rule="10")
     if words[0].upper() == "PREVIOUS":
         return Condition("PREVIOUS", _result(tuple(words[1:]), view, seat))
     sid = _ship(tuple(words[:1]), view, seat)
     if words[1].upper() not in ("AFLOAT", "SUNK"):
-        raise OrderSyntaxError(f"IF {sid[0]} takes AFLOAT or SUNK", rule="10")
+        raise OrderSyntaxError(t_('IF %(v)s takes AFLOAT or SUNK', v=sid[0]), rule="10")
     return Condition(words[1].upper(), sid)

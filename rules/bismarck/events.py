@@ -1,6 +1,9 @@
 """The Random Events Phase [11]: submarine contact, random sighting, convoy hunting."""
 from __future__ import annotations
 
+
+from pbem.core.texts import join, t_
+
 from dataclasses import replace
 
 from pbem.core.interrupts import Ask
@@ -11,7 +14,7 @@ from .board import board
 from .work import SIDES, Work
 
 
-CONVOY_QUESTION = "a convoy was found and your ON_CONVOY ASK order leaves it to you: ATTACK or IGNORE"
+CONVOY_QUESTION = t_("a convoy was found and your ON_CONVOY ASK order leaves it to you: ATTACK or IGNORE")
 
 
 def random_events(w: Work, by: dict, dice) -> None:
@@ -37,45 +40,44 @@ def _pick_by_class(w: Work, dice, ships, owner: str, why: str):
 
 
 def submarine(w: Work, by: dict, dice) -> None:
-    r = T.d10(dice, "submarine contact", SIDES)
+    r = T.d10(dice, t_("submarine contact"), SIDES)
     sm = T.tables()["submarine"]
     if r > sm["contact_max"]:
-        w.say(f"submarine contact roll {r}: no contact", kind="submarine")
+        w.say(t_('submarine contact roll %(r)s: no contact', r=r), kind="submarine")
         return
-    r2 = T.d10(dice, "submarine attack table", SIDES)
+    r2 = T.d10(dice, t_("submarine attack table"), SIDES)
     if r2 <= sm["allied_sub_max"]:
         cands = [x for x in w.afloat("german") if x.cls != "TK" and x.hex in board().eastern]
-        x = _pick_by_class(w, dice, cands, "german", "submarine class roll")
+        x = _pick_by_class(w, dice, cands, "german", t_("submarine class roll"))
         if x is None:
-            w.say("submarine: an Allied submarine finds no German ship in the Eastern Air Cover zone",
+            w.say(t_("submarine: an Allied submarine finds no German ship in the Eastern Air Cover zone"),
                       kind="submarine")
             return
         tf = x.tf is not None
-        w.tell("allied", f"Allied submarine: a German {x.cls} in {x.hex}{', in a task force' if tf else ''}")
-        w.tell("german", f"an Allied submarine finds your {x.id} in {x.hex}")
+        w.tell("allied", t_('Allied submarine: a German %(cls)s in %(hex)s%(v)s', cls=x.cls, hex=x.hex, v=t_(', in a task force') if tf else ''))
+        w.tell("german", t_('an Allied submarine finds your %(id)s in %(hex)s', id=x.id, hex=x.hex))
         drm = T.hit_drm(vis=w.s.vis, target_er=x.er_now, kind="sub")
-        lines = combat.hit_attack(w, dice, x.id, drm, f"Allied submarine attack on a {x.cls}")
-        w.check_sunk(x.id, "submarine")
-        w.say("; ".join(lines), kind="submarine")
+        lines = combat.hit_attack(w, dice, x.id, drm, t_("Allied submarine attack on a %(cls)s", cls=x.cls))
+        w.check_sunk(x.id, t_("submarine"))
+        w.say(join("; ", lines), kind="submarine")
         return
     named = (w.std_lines("german", "SUB_HEX") or [[]])[-1]
     h = named[1] if len(named) > 1 else None
     if h is None:
-        w.say("German submarine: the German names no hex", kind="submarine")
+        w.say(t_("German submarine: the German names no hex"), kind="submarine")
         return
     cands = [x for x in w.afloat("allied") if board().distance(x.hex, h) <= sm["range"]]
-    x = _pick_by_class(w, dice, cands, "allied", "submarine class roll")
+    x = _pick_by_class(w, dice, cands, "allied", t_("submarine class roll"))
     if x is None:
-        w.say(f"German submarine near {h}: no Allied ship within {sm['range']} hexes", kind="submarine")
+        w.say(t_('German submarine near %(h)s: no Allied ship within %(range)s hexes', h=h, range=sm['range']), kind="submarine")
         return
-    w.tell("german", f"German submarine near {h}: an Allied {x.cls} in {x.hex}"
-                     f"{', in a task force' if x.tf else ''}")
-    w.tell("allied", f"a German submarine reports your {x.id} in {x.hex}")
+    w.tell("german", t_('German submarine near %(h)s: an Allied %(cls)s in %(hex)s%(v)s', h=h, cls=x.cls, hex=x.hex, v=t_(', in a task force') if x.tf else ''))
+    w.tell("allied", t_('a German submarine reports your %(id)s in %(hex)s', id=x.id, hex=x.hex))
     if r2 > sm["german_sub_max"]:
         drm = T.hit_drm(vis=w.s.vis, target_er=x.er_now, kind="sub")
-        lines = combat.hit_attack(w, dice, x.id, drm, f"German submarine attack on a {x.cls}")
-        w.check_sunk(x.id, "submarine")
-        w.say("; ".join(lines), kind="submarine")
+        lines = combat.hit_attack(w, dice, x.id, drm, t_("German submarine attack on a %(cls)s", cls=x.cls))
+        w.check_sunk(x.id, t_("submarine"))
+        w.say(join("; ", lines), kind="submarine")
 
 
 def random_sighting(w: Work, dice) -> None:
@@ -85,15 +87,15 @@ def random_sighting(w: Work, dice) -> None:
         h = ships[0].hex
         col = board().random_sighting_column(h)
         value = T.sighting_value(col, w.s.vis)
-        r = T.d10(dice, "random sighting", ("german",))
+        r = T.d10(dice, t_("random sighting"), ("german",))
         if r == 0:
-            w.tell("allied", f"random sighting: a bearing on a German unit in {h}")
-            w.tell("german", f"random sighting: {uid} gave a bearing in {h}")
+            w.tell("allied", t_('random sighting: a bearing on a German unit in %(h)s', h=h))
+            w.tell("german", t_('random sighting: %(uid)s gave a bearing in %(h)s', uid=uid, h=h))
         elif r <= value:
             c = w.mark("allied", uid, "shadowed", "random sighting")
             if c:
-                w.tell("allied", f"random sighting: {c.cid} in {h}: {w.describe(c.classes, c.tf)}, shadowed")
-                w.tell("german", f"random sighting: {uid} located in {h}")
+                w.tell("allied", t_('random sighting: %(cid)s in %(h)s: %(v)s, shadowed', cid=c.cid, h=h, v=w.describe(c.classes, c.tf)))
+                w.tell("german", t_('random sighting: %(uid)s located in %(h)s', uid=uid, h=h))
 
 
 def hunters(w: Work) -> list[str]:
@@ -123,18 +125,17 @@ def convoy_hunt(w: Work, by: dict, dice) -> None:
     h = ships[0].hex
     line = board().convoy[h]
     drm = T.hunt_drm(tf=len(ships) > 1, central=line == "c", night=T.is_night(w.s.turn))
-    r = T.d10(dice, "convoy hunting", ("german",))
+    r = T.d10(dice, t_("convoy hunting"), ("german",))
     m = r + drm
     t = T.tables()["convoy_hunt"]
     if m <= t["contact_max"]:
-        r2 = T.d10(dice, "convoy identification", ("german",))
+        r2 = T.d10(dice, t_("convoy identification"), ("german",))
         lines = {"e": ["ew"], "c": ["ew"], "n": ["ns"], "x": ["ew", "ns"]}[line]
         conv = next((c for c in (T.convoy_for(r2, ln) for ln in lines) if c and c["name"] not in w.s.located), None)
         if conv is None:
-            w.tell("german", f"convoy hunting with {uid}: roll {r}{drm:+d}, identification {r2}: no convoy")
+            w.tell("german", t_('convoy hunting with %(uid)s: roll %(r)s%(drm)+d, identification %(r2)s: no convoy', uid=uid, r=r, drm=drm, r2=r2))
             return
-        w.tell("german", f"convoy hunting with {uid}: convoy {conv['name']} found "
-                         f"(escort: {', '.join(escort(w, conv)) or 'none'})")
+        w.tell("german", t_('convoy hunting with %(uid)s: convoy %(name)s found (escort: %(v)s)', uid=uid, name=conv['name'], v=', '.join(escort(w, conv)) or t_('none')))
         pol2 = (w.std_lines("german", "ON_CONVOY") or [["", "ATTACK"]])[-1][1].upper()
         if pol2 == "ASK":
             w.kit.interrupt("convoy", [Ask("german", "convoy", CONVOY_QUESTION, "IGNORE", ("ATTACK", "IGNORE"))],
@@ -146,10 +147,10 @@ def convoy_hunt(w: Work, by: dict, dice) -> None:
         pol3 = (w.std_lines("german", "ON_MERCHANT") or [["", "ATTACK"]])[-1][1].upper()
         if pol3 == "ATTACK":
             w.s = replace(w.s, merchants=w.s.merchants + 1)
-            w.tell("german", f"{uid} sinks a single merchant ship in {h} (+0.5 VP, secret)")
+            w.tell("german", t_('%(uid)s sinks a single merchant ship in %(h)s (+0.5 VP, secret)', uid=uid, h=h))
             _after_attack(w, uid, h, "a merchant ship reports a German raider")
     else:
-        w.tell("german", f"convoy hunting with {uid}: roll {r}{drm:+d}: only open sea")
+        w.tell("german", t_('convoy hunting with %(uid)s: roll %(r)s%(drm)+d: only open sea', uid=uid, r=r, drm=drm))
 
 
 def escort(w: Work, conv: dict) -> list[str]:
@@ -168,15 +169,14 @@ def attack_convoy(w: Work, dice, uid: str, conv: dict) -> None:
         log = battle.fight(w, dice, "german", att, esc, h, no_abort="allied")
         combat.record_battle(w, h, log, att + esc)
         if any(w.ships[s].afloat for s in esc):
-            w.tell("german", f"the escort of {conv['name']} survives: no VP markers")
+            w.tell("german", t_('the escort of %(name)s survives: no VP markers', name=conv['name']))
             _after_attack(w, uid, h, f"convoy {conv['name']} is attacked")
             return
     n = conv["markers"]
     drawn = [w.draw_vp(dice) for _ in range(n)]
     half = bool(conv.get("half"))
     w.s = replace(w.s, convoy_vp=w.s.convoy_vp + tuple((v, half) for v in drawn))
-    w.tell("german", f"convoy {conv['name']} destroyed: VP markers {drawn}{' (halved at the end)' if half else ''}"
-                     " (secret)")
+    w.tell("german", t_('convoy %(name)s destroyed: VP markers %(drawn)s%(v)s (secret)', name=conv['name'], drawn=drawn, v=t_(' (halved at the end)') if half else ''))
     _after_attack(w, uid, h, f"convoy {conv['name']} is attacked")
 
 
@@ -188,4 +188,4 @@ def _after_attack(w: Work, uid: str, h: str, what: str) -> None:
     for x in w.unit_ships(uid):
         w.set(x.id, no_mvt=2)
     if c:
-        w.tell("allied", f"{what} in {h}: {c.cid}, {w.describe(c.classes, c.tf)}, sighted")
+        w.tell("allied", t_('%(what)s in %(h)s: %(cid)s, %(v)s, sighted', what=what, h=h, cid=c.cid, v=w.describe(c.classes, c.tf)))

@@ -2,6 +2,8 @@
 (3B-3H, search, air attack, naval combat, random events) and the doctrine interrupt's resumption."""
 from __future__ import annotations
 
+from pbem.core.texts import t_
+
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
@@ -19,8 +21,8 @@ from .verbs import Move, Order, Release, Stay
 from .work import SIDES, Work, enemy
 
 
-DOCTRINE_QUESTION = ("a naval combat is coming and you have declared no DOCTRINE: declare one "
-                     "(silence means DOCTRINE ALL CLOSE)")
+DOCTRINE_QUESTION = t_("a naval combat is coming and you have declared no DOCTRINE: declare one "
+                       "(silence means DOCTRINE ALL CLOSE)")
 
 
 # --- phase 1 and 2: visibility and shadow [5, 6] -----------------------------------------
@@ -30,7 +32,7 @@ def visibility_phase(w: Work, dice) -> None:
         _weather(w, dice)
         shadow_phase(w, dice)
     else:
-        w.say(f"{T.turn_name(s.turn)}: weather {s.weather}, visibility {T.vis_text(s.vis)}", kind="weather")
+        w.say(t_('%(v)s: weather %(weather)s, visibility %(v2)s', v=T.turn_name(s.turn), weather=s.weather, v2=T.vis_text(s.vis)), kind="weather")
     # 2B: remove all remaining Sighted markers
     w.contacts = [c for c in w.contacts if c.status == "shadowed"]
     prune(w)
@@ -40,21 +42,20 @@ def _weather(w: Work, dice) -> None:
     """The weather roll, visibility and fog; contacts lost to them; heavy weather's fuel roll [5]."""
     s = w.s
     wt = T.tables()["weather"]
-    r = T.d10(dice, "weather change", SIDES)
+    r = T.d10(dice, t_("weather change"), SIDES)
     drm = T.weather_drm(s.weather)
     weather = max(wt["min"], min(wt["max"], s.weather + T.weather_shift(r + drm)))
     fog = weather >= wt["fog_from"]
     vis = T.visibility(weather, s.turn)
     w.s = replace(s, weather=weather, fog=fog, vis=vis)
-    w.say(f"{T.turn_name(s.turn)}: weather roll {r}{drm:+d} -> weather {weather}"
-             f"{', fog in fog hexes' if fog else ''}, visibility {T.vis_text(vis)}", kind="weather")
+    w.say(t_('%(v)s: weather roll %(r)s%(drm)+d -> weather %(weather)s%(v2)s, visibility %(v3)s', v=T.turn_name(s.turn), r=r, drm=drm, weather=weather, v2=t_(', fog in fog hexes') if fog else '', v3=T.vis_text(vis)), kind="weather")
     for c in list(w.contacts):
         if vis >= T.X or (fog and c.hex in board().fog):
             w.drop_contact(c)
     if weather >= wt["fuel_roll_at"]:
-        r2 = T.d10(dice, "heavy weather fuel roll", SIDES)
+        r2 = T.d10(dice, t_("heavy weather fuel roll"), SIDES)
         if r2 <= wt["fuel_roll_max"]:
-            w.say("heavy weather: every ship spends 1 FP", kind="weather")
+            w.say(t_("heavy weather: every ship spends 1 FP"), kind="weather")
             for x in w.afloat():
                 if x.speed in ("F", "M"):
                     w.set(x.id, fuel=max(0, x.fuel - 1))
@@ -91,10 +92,9 @@ def ordered_ahead(w: Work, sides: Sequence[str]) -> None:
             for u in missing:
                 why = f"your IF SHADOWED order for it cannot be carried out now ({bad[u]})" if u in bad else \
                     "no IF SHADOWED order covers it"
-                w.tell(side, f"{u} is Shadowed: {why}; your Shadowed-movement window opens")
+                w.tell(side, t_('%(u)s is Shadowed: %(why)s; your Shadowed-movement window opens', u=u, why=why))
             if ok:
-                w.tell(side, "in that window your IF SHADOWED orders stand for "
-                             f"{', '.join(sorted(ok))} unless a MOVE or STAY line replaces them")
+                w.tell(side, t_('in that window your IF SHADOWED orders stand for %(v)s unless a MOVE or STAY line replaces them', v=', '.join(sorted(ok))))
             return
         shadowed_move(w, side, ())
 
@@ -115,7 +115,7 @@ def shadowed_move(w: Work, side: str, orders: Sequence[Order]) -> None:
                 w.set(x.id, moved_last=0)
             c = w.contact_on(uid)
             if c:
-                w.say(f"Shadowed unit {c.cid} stays in {c.hex}", to=(enemy(side),), kind="announce")
+                w.say(t_('Shadowed unit %(cid)s stays in %(hex)s', cid=c.cid, hex=c.hex), to=(enemy(side),), kind="announce")
     w.s = replace(w.s, moved=tuple(sorted(set(w.s.moved) | {x.id for u in shadowed_units(w, side)
                                                              for x in w.unit_ships(u)})))
     preorders.lapse(w, side, units)

@@ -5,6 +5,9 @@ The codec caches each type's fields and hints: loading a state touches thousands
 """
 from __future__ import annotations
 
+from pbem.core import texts
+from pbem.core.texts import Text
+
 import dataclasses
 import functools
 import types
@@ -148,6 +151,8 @@ def _names(tp: type) -> tuple[str, ...] | None:
 def to_json(obj: typing.Any) -> typing.Any:
     if isinstance(obj, Flow):
         return obj.dump()
+    if isinstance(obj, Text):  # a report or battle line keeps its message, to be read in any language
+        return obj.msg
     names = _names(type(obj))  # per-type cache: dumping a state touches thousands of objects
     if names is not None:
         return {n: to_json(getattr(obj, n)) for n in names}
@@ -181,6 +186,8 @@ def from_json(tp: typing.Any, data: typing.Any) -> typing.Any:
         return from_json(args[0], data)
     if tp is float:
         return float(data)
+    if tp is str and isinstance(data, dict):
+        return texts.from_json(data)
     return data
 
 

@@ -5,6 +5,8 @@ ship list and the state's ships go through the same rules.
 """
 from __future__ import annotations
 
+from pbem.core.texts import join, t_, tn_
+
 
 from pbem.core.data import data_cache
 
@@ -37,12 +39,12 @@ def fuel_cost(speed: str, last: int, now: int) -> int:
 def ship_limit(x: dict) -> tuple[int, str]:
     """How many hexes one ship may move this turn and, at 0, why."""
     if x["rudder"] or er_now(x) == 0:
-        return 0, "rudder damage or evasion rating 0 [9]"
+        return 0, t_("rudder damage or evasion rating 0 [9]")
     if x["no_mvt"] > 0:
-        return 0, f"NO MVT {x['no_mvt']} marker [7.7.2]"
+        return 0, t_('NO MVT %(no_mvt)s marker [7.7.2]', no_mvt=x['no_mvt'])
     busy = [m for m in x["markers"] if m in BUSY]
     if busy:
-        return 0, f"{busy[0]} marker: the ship stays this turn [7.3-7.6]"
+        return 0, t_('%(v)s marker: the ship stays this turn [7.3-7.6]', v=busy[0])
     if x["speed"] in ("S", "VS"):
         n = 1
     elif x["speed"] == "M":
@@ -60,7 +62,7 @@ def unit_limit(ships: list[dict]) -> tuple[int, str]:
     for x in ships:
         n, w = ship_limit(x)
         if n < best:
-            best, why = n, (f"{x['id']}: {w}" if w else "")
+            best, why = n, (t_("%(id)s: %(why)s", id=x["id"], why=w) if w else "")
     return best, why
 
 
@@ -109,18 +111,18 @@ def homeward(x: dict, path: list[str], limit: int) -> str:
     for h in path:
         if inside:
             if h not in board().dd_area:
-                return f"{x['id']} is back behind the destroyer restriction line and may not cross it again [7.7.2]"
+                return t_('%(id)s is back behind the destroyer restriction line and may not cross it again [7.7.2]', id=x['id'])
             continue
         if dist.get(h, 99) != d - 1:
-            return (f"{x['id']} must return behind the destroyer restriction line as soon as possible: "
-                    f"each hex must bring it closer (from {x['hex']} go to "
-                    f"{' or '.join(return_steps(x['hex']))}) [7.7.2]")
+            return (t_('%(id)s must return behind the destroyer restriction line as soon as possible: each hex must bring it closer (from %(hex)s go to %(v)s) [7.7.2]', id=x['id'], hex=x['hex'], v=join(t_(" or "), return_steps(x['hex']))))
         d -= 1
         inside = d == 0
     need = return_length(x, limit)
     if not inside and len(path) < need:
-        return (f"{x['id']} must return behind the destroyer restriction line as soon as possible: "
-                f"move {need} hex{'es' if need > 1 else ''} toward it this turn [7.7.2]")
+        return (tn_("%(id)s must return behind the destroyer restriction line as soon as possible: move %(n)s hex "
+                    "toward it this turn [7.7.2]",
+                    "%(id)s must return behind the destroyer restriction line as soon as possible: move %(n)s hexes "
+                    "toward it this turn [7.7.2]", need, id=x["id"]))
     return ""
 
 
@@ -147,7 +149,8 @@ def check_path(side: str, ships: list[dict], path: list[str], own: list[dict]) -
     """'' if the unit of ``ships`` may move along ``path`` (hexes entered), else why not."""
     limit, why = unit_limit(ships)
     if len(path) > limit:
-        return why or f"the unit may move at most {limit} hex{'es' if limit != 1 else ''} this turn [7.7.2]"
+        return why or tn_("the unit may move at most %(n)s hex this turn [7.7.2]",
+                          "the unit may move at most %(n)s hexes this turn [7.7.2]", limit)
     dd_ok = dd_exception(own)
     return _steps(side, ships[0]["hex"], path) or next(
         (why for x in ships if (why := _ship_may(side, x, path, limit, dd_ok))), "")
@@ -158,11 +161,11 @@ def _steps(side: str, here: str, path: list[str]) -> str:
     b = board()
     for h in path:
         if not b.exists(h):
-            return f"{h} is not a hex of the map"
+            return t_('%(h)s is not a hex of the map', h=h)
         if h not in b.sea:
-            return f"{h} is land: ships enter only hexes with a grid id [2.1]"
+            return t_('%(h)s is land: ships enter only hexes with a grid id [2.1]', h=h)
         if not b.ship_step(here, h, side):
-            return f"{h} is not adjacent to {here} by sea [2.1]"
+            return t_('%(h)s is not adjacent to %(here)s by sea [2.1]', h=h, here=here)
         here = h
     return ""
 
@@ -172,19 +175,19 @@ def _ship_may(side: str, x: dict, path: list[str], limit: int, dd_ok: bool) -> s
     b = board()
     if x["cls"] == "DD" and side == "german" and not dd_ok:
         if x["hex"] in b.dd_area and any(h not in b.dd_area for h in path):
-            return f"{x['id']} may not cross the German destroyer restriction line [7.7.2]"
+            return t_('%(id)s may not cross the German destroyer restriction line [7.7.2]', id=x['id'])
         if x["hex"] not in b.dd_area:
             why = homeward(x, path, limit)
             if why:
                 return why
     if x["cls"] == "TK" and any(h in b.convoy for h in path):
-        return f"tanker {x['id']} may never enter a convoy hex [7.7.2]"
+        return t_('tanker %(id)s may never enter a convoy hex [7.7.2]', id=x['id'])
     cost = fuel_cost(x["speed"], x["moved_last"], len(path))
     if x["speed"] in ("F", "M"):
         if x["emergency"] >= 0 and cost:
-            return f"{x['id']} is on emergency fuel and may only move without paying FP [7.7.2]"
+            return t_('%(id)s is on emergency fuel and may only move without paying FP [7.7.2]', id=x['id'])
         if cost > x["fuel"]:
-            return f"{x['id']} has {x['fuel']} FP and this move costs {cost} [7.7.2]"
+            return t_('%(id)s has %(fuel)s FP and this move costs %(cost)s [7.7.2]', id=x['id'], fuel=x['fuel'], cost=cost)
     return ""
 
 

@@ -1,6 +1,8 @@
 """Phase 3B-3G [7]: task forces, orders that keep a ship in place, ship movement and flights."""
 from __future__ import annotations
 
+from pbem.core.texts import t_
+
 from dataclasses import replace
 
 from . import movement as M
@@ -36,14 +38,14 @@ def _without(markers: tuple[str, ...], marker: str) -> tuple[str, ...]:
 def repair(w: Work, dice, o: Repair) -> None:
     sid = o.ship
     x = w.ships[sid]
-    r = T.d10(dice, f"repair at sea {sid}", (x.side,))
+    r = T.d10(dice, t_('repair at sea %(sid)s', sid=sid), (x.side,))
     pts = T.repair_result(r, w.s.weather)
     w.set(sid, markers=x.markers + ("repair",))
     mod = r + (T.tables()["repair"]["weather_7_9"] if w.s.weather >= 7 else
                T.tables()["repair"]["weather_4_6"] if w.s.weather >= 4 else 0)
     if mod == 0 and x.rudder:
         w.set(sid, rudder=False)
-        w.tell(x.side, f"repair at sea: {sid} rolls {r} (modified {mod}): rudder repaired")
+        w.tell(x.side, t_('repair at sea: %(sid)s rolls %(r)s (modified %(mod)s): rudder repaired', sid=sid, r=r, mod=mod))
         return
     if pts:
         total = min(0, sum(x.ee) + pts)
@@ -51,8 +53,7 @@ def repair(w: Work, dice, o: Repair) -> None:
         w.set(sid, ee=(total,) if total else ())
         if not total and "rtb" in x.markers:
             w.set(sid, markers=_without(w.ships[sid].markers, "rtb"))
-    w.tell(x.side, f"repair at sea: {sid} rolls {r} (modified {mod}): "
-                   f"{'+' + str(pts) + ' ER' if pts else 'failure'}")
+    w.tell(x.side, t_('repair at sea: %(sid)s rolls %(r)s (modified %(mod)s): %(v)s', sid=sid, r=r, mod=mod, v=f'+{pts} ER' if pts else t_('failure')))
 
 
 def port(w: Work, dice, o: Port) -> None:
@@ -114,7 +115,7 @@ def move_unit(w: Work, side: str, uid: str, path: list[str], announce: bool) -> 
         return
     why = M.check_path(side, [to_json(x) for x in ships], path, [to_json(x) for x in w.afloat(side)])
     if why:
-        w.tell(side, f"{uid} cannot move: {why}")
+        w.tell(side, t_('%(uid)s cannot move: %(why)s', uid=uid, why=why))
         return
     start = ships[0].hex
     for x in ships:
@@ -134,7 +135,7 @@ def _move_ship(w: Work, side: str, sid: str, path: list[str]) -> None:
     kw: dict = {"hex": path[-1], "moved_last": len(path), "fuel": fuel}
     if x.speed in ("F", "M") and cost and fuel <= 0 and x.emergency < 0:
         kw["emergency"] = w.s.turn + 10
-        w.tell(side, f"{x.id} is out of fuel: emergency fuel until the {T.turn_name(w.s.turn + 10)} [7.7.2]")
+        w.tell(side, t_('%(id)s is out of fuel: emergency fuel until the %(v)s [7.7.2]', id=x.id, v=T.turn_name(w.s.turn + 10)))
     if x.speed == "VS":
         kw["no_mvt"] = 4
     elif x.speed == "S":
@@ -147,14 +148,14 @@ def _announce(w: Work, side: str, uid: str, path: list[str]) -> None:
     c = w.contact_on(uid)
     fogged = next((h for h in path if w.fog_blocks(h)), None)
     if fogged:
-        w.say(f"Shadowed unit {c.cid if c else uid} enters fog in {fogged}; contact lost", kind="announce")
-        w.tell(side, f"{uid} announced entering fog in {fogged}")
+        w.say(t_('Shadowed unit %(v)s enters fog in %(fogged)s; contact lost', v=c.cid if c else uid, fogged=fogged), kind="announce")
+        w.tell(side, t_('%(uid)s announced entering fog in %(fogged)s', uid=uid, fogged=fogged))
         if c:
             w.drop_contact(c)
     elif c:
         w.contacts[w.contacts.index(c)] = replace(c, hex=path[-1])
-        w.say(f"Shadowed unit {c.cid} moves to {path[-1]}", to=(enemy(side),), kind="announce")
-        w.tell(side, f"{uid} announced its move to {path[-1]}")
+        w.say(t_('Shadowed unit %(cid)s moves to %(v)s', cid=c.cid, v=path[-1]), to=(enemy(side),), kind="announce")
+        w.tell(side, t_('%(uid)s announced its move to %(v)s', uid=uid, v=path[-1]))
 
 
 def _check_port_end(w: Work, uid: str) -> None:
@@ -163,7 +164,7 @@ def _check_port_end(w: Work, uid: str) -> None:
         p = board().ports.get(b.hex)
         if p and p.side == "german" and p.country in ("france", "norway") and not w.s.ended:
             w.s = replace(w.s, ended=f"port-{p.country}")
-            w.say(f"Bismarck enters {p.name}: the game ends", kind="end")
+            w.say(t_('Bismarck enters %(name)s: the game ends', name=p.name), kind="end")
 
 
 def force_dds_home(w: Work) -> None:
@@ -176,8 +177,7 @@ def force_dds_home(w: Work) -> None:
             continue
         limit, why = M.ship_limit(d)
         if limit == 0:
-            w.tell("german", f"{x.id} must return behind the destroyer restriction line but cannot move this turn"
-                             f" ({why}) [7.7.2]")
+            w.tell("german", t_('%(id)s must return behind the destroyer restriction line but cannot move this turn (%(why)s) [7.7.2]', id=x.id, why=why))
             continue
         if x.tf:  # it leaves its task force unless the whole TF is returning destroyers
             mates = w.unit_ships(x.tf)
@@ -190,8 +190,7 @@ def force_dds_home(w: Work) -> None:
         if not path:
             continue
         move_unit(w, "german", uid, path, announce=False)
-        w.tell("german", f"{uid} must return behind the destroyer restriction line as soon as possible: "
-                         f"moved to {path[-1]} [7.7.2]")
+        w.tell("german", t_('%(uid)s must return behind the destroyer restriction line as soon as possible: moved to %(v)s [7.7.2]', uid=uid, v=path[-1]))
 
 
 # --- air [7.7.1] ----------------------------------------------------------------------------

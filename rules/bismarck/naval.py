@@ -2,6 +2,10 @@
 entries) fought one entry at a time, then AUTO_ENGAGE's extra calls; the battle is :func:`.battle.fight`."""
 from __future__ import annotations
 
+from pbem.core.texts import t_
+
+from .words import word
+
 from pbem.core.scripts import Condition, If, run
 
 from . import battle, combat
@@ -60,7 +64,7 @@ def _sink_caught_tankers(w: Work) -> None:
             continue
         for x in w.unit_ships(c.unit):
             if x.cls == "TK" and any(a.hex == x.hex for a in w.afloat("allied")):
-                w.sink(x.id, "a Sighted tanker in a hex with an Allied ship")
+                w.sink(x.id, t_("a Sighted tanker in a hex with an Allied ship"))
 
 
 def _side_calls(w: Work, dice, side: str, orders: list[Order], fought: set[str]) -> bool:
@@ -73,7 +77,7 @@ def _side_calls(w: Work, dice, side: str, orders: list[Order], fought: set[str])
         """A call is carried out even when it finds no battle (PREVIOUS is then NONE)."""
         assert isinstance(o, Engage)
         result = w.kw["previous"] = _call(w, dice, side, o, False, fought)
-        w.tell(side, f"ENGAGE {o.contact}: {result.lower() if result != 'NONE' else 'no battle'}")
+        w.tell(side, t_('ENGAGE %(contact)s: %(v)s', contact=o.contact, v=word(result.lower()) if result != 'NONE' else t_('no battle')))
 
     for entry in script:
         # calls are taken one at a time, each after the previous battle's result is known [10]
@@ -99,8 +103,7 @@ def _call(w: Work, dice, side: str, o: Engage, auto: bool, fought: set[str]) -> 
         return "NONE"
     if c.hex in fought:  # there is only ever one naval battle per hex per turn [10]
         if not auto:
-            w.tell(side, f"ENGAGE {o.contact}: a naval battle was already fought in {c.hex} this turn, "
-                         f"and a hex sees only one a turn [10]")
+            w.tell(side, t_('ENGAGE %(contact)s: a naval battle was already fought in %(hex)s this turn, and a hex sees only one a turn [10]', contact=o.contact, hex=c.hex))
         return "NONE"
     targets = [x.id for x in w.unit_ships(c.unit) if x.cls != "TK"]
     uid = _calling_unit(w, side, o, c.hex)
@@ -108,7 +111,7 @@ def _call(w: Work, dice, side: str, o: Engage, auto: bool, fought: set[str]) -> 
         return "NONE"
     att = [x.id for x in w.unit_ships(uid) if x.cls != "TK"]
     if any(s in fought for s in att):
-        w.tell(side, f"ENGAGE {o.contact}: {uid} has already fought this turn")
+        w.tell(side, t_('ENGAGE %(contact)s: %(uid)s has already fought this turn', contact=o.contact, uid=uid))
         return "NONE"
     fought.update([c.hex] + att)
     log = battle.fight(w, dice, side, att, targets, c.hex)

@@ -7,6 +7,8 @@ each with its line and rule.
 """
 from __future__ import annotations
 
+from pbem.core.texts import t_
+
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -123,26 +125,25 @@ def _allowed_now(ctx: Ctx, verb: str) -> None:
     """What this step and this side may order; a one-sided verb is refused under the rule that gives
     it to the other side (refuelling at sea is German only by 7.5, shadowing is Allied by 6) [7.1, 10]."""
     if verb in ANSWERS.verbs and ctx.step != "convoy":
-        raise IllegalOrderError(f"{verb} answers the question of a convoy found under ON_CONVOY ASK, asked in its own "
-                                "window; no convoy question is open now", rule="11.3")
+        raise IllegalOrderError(t_('%(verb)s answers the question of a convoy found under ON_CONVOY ASK, asked in its own window; no convoy question is open now', verb=verb), rule="11.3")
     if ctx.step == "doctrine" and verb != "DOCTRINE":
-        raise OrderSyntaxError("a naval combat is coming: only DOCTRINE <unit>|ALL CLOSE|STANDOFF|EVADE "
-                               "[TORPEDOES ON|OFF] [BREAK <hull>] lines are taken now", rule="10")
+        raise OrderSyntaxError(t_("a naval combat is coming: only DOCTRINE <unit>|ALL CLOSE|STANDOFF|EVADE "
+                               "[TORPEDOES ON|OFF] [BREAK <hull>] lines are taken now"), rule="10")
     if verb in GERMAN_ONLY and ctx.side != "german":
-        raise IllegalOrderError(f"{verb} is a German order", rule=VERBS.verbs[verb].rule)
+        raise IllegalOrderError(t_('%(verb)s is a German order', verb=verb), rule=VERBS.verbs[verb].rule)
     if verb in ALLIED_ONLY and ctx.side != "allied":
-        raise IllegalOrderError(f"{verb} is an Allied order", rule=VERBS.verbs[verb].rule)
+        raise IllegalOrderError(t_('%(verb)s is an Allied order', verb=verb), rule=VERBS.verbs[verb].rule)
     if ctx.step.startswith("shadowed") and verb in VERBS and verb not in STANDING | {"MOVE", "STAY"}:
-        raise IllegalOrderError("only your Shadowed units move now (MOVE or STAY; one left out stays); "
-                                "the other orders come in the main order phase", rule="7.1")
+        raise IllegalOrderError(t_("only your Shadowed units move now (MOVE or STAY; one left out stays); "
+                                "the other orders come in the main order phase"), rule="7.1")
 
 
 def _only_calls_wait(order: Order | Cancel | If) -> Order | Cancel | If:
     """Only combat calls are taken one at a time in resolution; the other orders happen before [10]."""
     if isinstance(order, If) and not all(isinstance(o, Engage) for o in (order.then, order.otherwise) if o):
-        raise IllegalOrderError("only ENGAGE calls may wait for a condition (IF ... THEN ENGAGE ... "
+        raise IllegalOrderError(t_("only ENGAGE calls may wait for a condition (IF ... THEN ENGAGE ... "
                                 "[ELSE ENGAGE ...]); a move for next turn's Shadowed movement is IF SHADOWED "
-                                "<unit> THEN MOVE|STAY <unit> ... (rule 7.1)", rule="10")
+                                "<unit> THEN MOVE|STAY <unit> ... (rule 7.1)"), rule="10")
     return order
 
 
@@ -153,9 +154,10 @@ def _replacements(standing: list[str], in_force: Sequence[str]) -> list[str]:
     for s in standing:
         k = standing_key(s.split())
         if k in keys:
-            notes.append(f"standing order {s} replaces {keys[k]}")
+            notes.append(t_("standing order %(after)s replaces %(before)s", after=s, before=keys[k]))
         keys[k] = s
     for s in in_force:
         if standing_key(s.split()) in keys:
-            notes.append(f"standing order {keys[standing_key(s.split())]} replaces the earlier {s}")
+            notes.append(t_("standing order %(after)s replaces the earlier %(before)s", after=keys[standing_key(s.split())],
+                            before=s))
     return notes

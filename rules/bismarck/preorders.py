@@ -18,6 +18,8 @@ Either way the order then lapses: a path is written from where the unit ends thi
 """
 from __future__ import annotations
 
+from pbem.core.texts import t_
+
 from collections.abc import Sequence
 from typing import Any
 
@@ -39,33 +41,32 @@ def parse(ctx: Ctx, words: Sequence[str]) -> Policy:
     """The canonical standing line, or the reason it is refused [7.1, 7.7.2]."""
     up = [w.upper() for w in words]
     if ctx.step != "orders":
-        raise IllegalOrderError("IF SHADOWED is written with the turn's main orders, for the next turn's Shadowed "
-                                "movement", rule="7.1")
+        raise IllegalOrderError(t_("IF SHADOWED is written with the turn's main orders, for the next turn's Shadowed "
+                                "movement"), rule="7.1")
     if len(words) < 6 or up[3] != "THEN" or up[4] not in ("MOVE", "STAY"):
-        raise OrderSyntaxError(f"write {FORM}", rule="7.1")
+        raise OrderSyntaxError(t_('write %(FORM)s', FORM=FORM), rule="7.1")
     if "ELSE" in up:
-        raise IllegalOrderError("IF SHADOWED takes no ELSE: a unit that is not Shadowed moves with the main orders",
+        raise IllegalOrderError(t_("IF SHADOWED takes no ELSE: a unit that is not Shadowed moves with the main orders"),
                                 rule="7.1")
     u = ctx.need_unit(words[2])
     uid = unit_id(u)
     other = ctx.need_unit(words[5])
     if unit_id(other) != uid:
-        raise IllegalOrderError(f"IF SHADOWED {uid} orders {uid} itself: a Shadowed unit moves or stays, "
-                                "and only it moves now", rule="7.1")
+        raise IllegalOrderError(t_('IF SHADOWED %(uid)s orders %(uid)s itself: a Shadowed unit moves or stays, and only it moves now', uid=uid), rule="7.1")
     if up[4] == "STAY":
         if len(words) != 6:
-            raise OrderSyntaxError(f"write {FORM}", rule="7.1")
+            raise OrderSyntaxError(t_('write %(FORM)s', FORM=FORM), rule="7.1")
         return Policy(If(Condition("SHADOWED", (uid,)), Stay(uid)).text())
     path = [hex_word(h) for h in words[6:]]
     if not path:
-        raise OrderSyntaxError(f"write {FORM}", rule="7.1")
+        raise OrderSyntaxError(t_('write %(FORM)s', FORM=FORM), rule="7.1")
     start = ctx.dest.get(uid, u[0]["hex"])
     ships = [next_turn(x, start, ctx.paths.get(uid), x["id"] in ctx["moved"]) for x in u]
     why = M.check_path(ctx.side, ships, path, list(ctx.ships.values()))
     if why:
         text, _, ref = why.rpartition(" [")
         ok = bool(text) and ref.endswith("]")
-        raise IllegalOrderError(f"{uid}, next turn from {start}: {text if ok else why}",
+        raise IllegalOrderError(t_('%(uid)s, next turn from %(start)s: %(v)s', uid=uid, start=start, v=text if ok else why),
                                 rule=ref[:-1] if ok else "7.7.2")
     return Policy(If(Condition("SHADOWED", (uid,)), Move(uid, tuple(path))).text())
 
@@ -90,10 +91,7 @@ def next_turn(x: dict, start: str, hexes: int | None, moved_3a: bool) -> dict:
 def note(line: str) -> str:
     """What the acknowledgement says of an accepted line: when it is used, and when it may not be."""
     uid = line.split()[2]
-    return (f"{line}: for the next turn only. If {uid} is Shadowed then, it moves (or stays) so without a "
-            f"Shadowed-movement window; if the order can no longer be carried out then (damage, fuel, an Evasion "
-            f"Maneuver, the unit split or changed) you are told why and the window opens as usual; if {uid} is not "
-            f"Shadowed, it moves with the main orders [7.1]")
+    return (t_('%(line)s: for the next turn only. If %(uid)s is Shadowed then, it moves (or stays) so without a Shadowed-movement window; if the order can no longer be carried out then (damage, fuel, an Evasion Maneuver, the unit split or changed) you are told why and the window opens as usual; if %(uid)s is not Shadowed, it moves with the main orders [7.1]', line=line, uid=uid))
 
 
 # --- using the lines (from the state) ----------------------------------------------------------------
@@ -110,7 +108,7 @@ def why_not(w: Work, side: str, o: Move | Stay) -> str:
     """'' if the order can be carried out now, else why not."""
     ships = w.unit_ships(o.unit)
     if not ships or w.unit_of(ships[0].id) != o.unit:
-        return f"there is no unit {o.unit} now"
+        return t_('there is no unit %(unit)s now', unit=o.unit)
     if isinstance(o, Stay):
         return ""
     own: list[dict[str, Any]] = [to_json(x) for x in w.afloat(side)]
@@ -144,8 +142,6 @@ def lapse(w: Work, side: str, shadowed: Sequence[str]) -> None:
         elif ws[2] not in shadowed:
             idle.append(ws[2])
     if idle:
-        w.tell(side, f"not Shadowed this turn, so they move with the main orders: {', '.join(idle)}; "
-                     "their IF SHADOWED orders lapse")
+        w.tell(side, t_('not Shadowed this turn, so they move with the main orders: %(v)s; their IF SHADOWED orders lapse', v=', '.join(idle)))
     if gone:
-        w.tell(side, f"no unit is called {', '.join(gone)} any more (sunk, split or joined): "
-                     "its IF SHADOWED order lapses")
+        w.tell(side, t_('no unit is called %(v)s any more (sunk, split or joined): its IF SHADOWED order lapses', v=', '.join(gone)))

@@ -1,6 +1,8 @@
 """The Chase of the Bismarck as a pbem ruleset, assembled from the kit and the game's own parts."""
 from __future__ import annotations
 
+from pbem.core.texts import t_
+
 from typing import Any
 
 from pbem.core.defaults import Assembled
@@ -38,7 +40,7 @@ def outcome(state: State) -> Outcome | None:
     if not state.ended:
         return None
     v = victory(state)
-    return Outcome(v["winner"], f"{v['level']}: German VP {v['vp']:g} (game ended: {state.ended})",
+    return Outcome(v["winner"], t_("%(level)s: German VP %(vp)g (game ended: %(ended)s)", level=v["level"], vp=v["vp"], ended=state.ended),
                    {"german": float(v["vp"]), "allied": float(-v["vp"])})
 
 

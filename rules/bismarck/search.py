@@ -1,6 +1,10 @@
 """The Search Phase [8]: search factors, called hexes, answers, passed-through reports, self-reporting."""
 from __future__ import annotations
 
+from pbem.core.texts import join, t_, tn_
+
+from .words import word
+
 from dataclasses import replace
 
 from . import tables as T
@@ -47,7 +51,7 @@ def search_phase(w: Work, by: dict) -> None:
         calls = ok if mode == "ALL" else [] if mode == "NONE" else [h for h in listed if h in ok]
         for h in listed:
             if mode == "LIST" and h not in ok:
-                w.tell(side, f"search {h}: not enough search factors (needs {T.vis_text(w.s.vis)})")
+                w.tell(side, t_('search %(h)s: not enough search factors (needs %(v)s)', h=h, v=T.vis_text(w.s.vis)))
         foe = enemy(side)
         found = [h for h in calls if _answer(w, side, foe, h, source="search")]
         empty = [h for h in calls if h not in found]
@@ -55,8 +59,7 @@ def search_phase(w: Work, by: dict) -> None:
             w.tell(side, f"searched {len(calls)} hex{'es' if len(calls) != 1 else ''}; nothing in "
                          f"{', '.join(empty) if empty else 'none of them'}" if empty else
                    f"searched {len(calls)} hexes")
-            w.say(f"the {side} player searched {', '.join(calls)}; nothing to answer in "
-                    f"{', '.join(empty) or 'none'}", to=(foe,), kind="search-called")
+            w.say(t_('the %(side)s player searched %(v)s; nothing to answer in %(v2)s', side=side, v=', '.join(calls), v2=', '.join(empty) or t_('none')), to=(foe,), kind="search-called")
         searched.append((side, tuple(calls)))
         _self_report(w, foe, side)
     w.s = replace(w.s, searched=tuple(searched))
@@ -74,7 +77,8 @@ def _answer(w: Work, side: str, foe: str, h: str, source: str, self_report: bool
     for uid in present:
         c = w.mark(side, uid, status, source)
         if c:
-            said.append(f"{c.cid}: {w.describe(c.classes, c.tf)}, {c.status}")
+            said.append(t_("%(cid)s: %(what)s, %(status)s", cid=c.cid, what=w.describe(c.classes, c.tf),
+                           status=word(c.status)))
     passed = []
     for uid in w.units(foe):
         ships = w.unit_ships(uid)
@@ -82,15 +86,18 @@ def _answer(w: Work, side: str, foe: str, h: str, source: str, self_report: bool
         if h in path[1:-1] and uid not in present:
             passed.append((uid, ships[0].hex, len(ships)))
     for uid, now, n in passed:
-        said.append(f"{n} ship{'s' if n > 1 else ''} passed through, now in {now}")
+        said.append(tn_("%(n)s ship passed through, now in %(now)s", "%(n)s ships passed through, now in %(now)s",
+                        n, now=now))
         if now in eligible(w, side):
             w.mark(side, uid, "sighted", source)
     if not said:
         return False
-    text = f"{'self-report' if self_report else 'search'} {h}: " + ("; ".join(said) if said else "nothing")
-    w.tell(side, text)
-    w.say(f"{'you self-reported' if self_report else 'you answered the ' + side + ' search of'} {h}: "
-            f"{'; '.join(said)}", to=(foe,), kind="search-answer")
+    w.tell(side, t_("self-report %(h)s: %(said)s", h=h, said=join("; ", said)) if self_report else
+           t_("search %(h)s: %(said)s", h=h, said=join("; ", said)))
+    said_text = join("; ", said)
+    w.say(t_("you self-reported %(h)s: %(said)s", h=h, said=said_text) if self_report else
+          t_("you answered the %(side)s search of %(h)s: %(said)s", side=side, h=h, said=said_text),
+          to=(foe,), kind="search-answer")
     return True
 
 
@@ -109,5 +116,7 @@ def _self_report(w: Work, owner: str, searcher: str) -> None:
                     _answer(w, searcher, owner, h, source="self-report", self_report=True)
                 else:
                     n = len(w.unit_ships(w.unit_of(x.id)))
-                    w.tell(searcher, f"self-report: {n} ship{'s' if n > 1 else ''} passed through {h}, now in {x.hex}")
-                    w.tell(owner, f"you self-reported {w.unit_of(x.id)} passing through {h}")
+                    w.tell(searcher, tn_("self-report: %(n)s ship passed through %(h)s, now in %(hex)s",
+                                             "self-report: %(n)s ships passed through %(h)s, now in %(hex)s",
+                                             n, h=h, hex=x.hex))
+                    w.tell(owner, t_('you self-reported %(v)s passing through %(h)s', v=w.unit_of(x.id), h=h))

@@ -1,6 +1,8 @@
 """Setup [3]: the scenario's ships, air units, optional units and schedule as the first state."""
 from __future__ import annotations
 
+from pbem.core.texts import t_
+
 from dataclasses import replace
 
 from pbem.core.errors import RulesetDefinitionError
@@ -48,7 +50,7 @@ def setup(scenario: str, options: dict, dice) -> State:
     for sid in scen.get("contacts", {}).get("allied", []):
         w.mark("allied", w.unit_of(sid), "shadowed", "setup")
     for name in revealed:
-        w.say(f"optional unit in play: {name}", kind="setup")
+        w.say(t_('optional unit in play: %(name)s', name=name), kind="setup")
     return w.freeze(vis=T.visibility(state.weather, start), fog=state.weather >= T.tables()["weather"]["fog_from"])
 
 
@@ -122,7 +124,7 @@ def _optional_units(options: dict, ships: dict[str, Ship], dice) -> tuple[int, l
     for name, o in sorted(T.tables()["optional_units"].items()):
         if isinstance(o, dict) and options.get(name.replace("-", "_")):
             opt_vp += o["vp"]
-            r = T.d10(dice, f"reveal roll for optional {name}", (ships[name].side,))
+            r = T.d10(dice, t_('reveal roll for optional %(name)s', name=name), (ships[name].side,))
             if r <= o["reveal_max"]:
                 revealed.append(name)
     return opt_vp, revealed

@@ -17,6 +17,8 @@ single ship follows the slow part.
 """
 from __future__ import annotations
 
+from pbem.core.texts import t_
+
 import re
 from dataclasses import replace
 
@@ -155,20 +157,20 @@ def shadow_phase(w: Work, dice) -> None:
             continue
         order = _target_orders(w, "SHADOW", c.cid, c.hex)
         if order is not None and order[2].upper() == "OFF" or order is None and not on:
-            w.tell("allied", f"{c.cid} in {c.hex}: no shadow attempt, by your order")
+            w.tell("allied", t_('%(cid)s in %(hex)s: no shadow attempt, by your order', cid=c.cid, hex=c.hex))
             continue
         group = None
         if order is not None:
             group, why = _ordered_group(w, order, mine)
             if group is None:
                 dgroup, dwhy = _default_group(w, mine)
-                w.tell("allied", f"shadow {c.cid}: {why}; default applied: {dwhy} shadows")
+                w.tell("allied", t_('shadow %(cid)s: %(why)s; default applied: %(dwhy)s shadows', cid=c.cid, why=why, dwhy=dwhy))
                 group = dgroup
             else:
-                w.tell("allied", f"shadow {c.cid}: {why} shadows, by your order")
+                w.tell("allied", t_('shadow %(cid)s: %(why)s shadows, by your order', cid=c.cid, why=why))
         else:
             group, why = _default_group(w, mine)
-            w.tell("allied", f"shadow {c.cid}: default applied (no SHADOW order for it): {why} shadows")
+            w.tell("allied", t_('shadow %(cid)s: default applied (no SHADOW order for it): %(why)s shadows', cid=c.cid, why=why))
         _attempt(w, dice, c, tgt, group, shadowers, shadowed_now)
     w.s = replace(w.s, shadowers=tuple(sorted(shadowers)), shadowed_now=tuple(sorted(shadowed_now)))
 
@@ -180,7 +182,7 @@ def _attempt(w: Work, dice, c, tgt: list[Ship], group: list[Ship], shadowers: li
              shadowed_now: list[str]) -> None:
     """The German reaction by ON_SHADOW, then one roll per shadowing team [6]."""
     reaction, fast = _reaction(w, c.unit)
-    w.tell("german", f"an Allied naval unit in {c.hex} tries to shadow your {c.unit}")
+    w.tell("german", t_('an Allied naval unit in %(hex)s tries to shadow your %(unit)s', hex=c.hex, unit=c.unit))
     teams: list[Team] = [(c.unit, tgt, False, group)]
     if reaction == "EVADE":
         _evade(w, c, tgt)
@@ -208,7 +210,7 @@ def _evade(w: Work, c, tgt: list[Ship]) -> None:
     for x in tgt:
         w.set(x.id, markers=w.ships[x.id].markers + ("evasion",),
               fuel=max(0, x.fuel - T.tables()["shadow"]["evasion_fuel"]) if x.speed in ("F", "M") else x.fuel)
-    w.say(f"{c.cid}: the shadowed unit declares an Evasion Maneuver", kind="shadow")
+    w.say(t_('%(cid)s: the shadowed unit declares an Evasion Maneuver', cid=c.cid), kind="shadow")
 
 
 def _divert(w: Work, c, tgt: list[Ship], fast: list[str], group: list[Ship]) -> list[Team]:
@@ -223,21 +225,19 @@ def _divert(w: Work, c, tgt: list[Ship], fast: list[str], group: list[Ship]) -> 
         w.set(x.id, tf=new_tf)
     w.dissolve_small_tfs()
     fast_uid, slow_uid = w.unit_of(fast_ships[0].id), w.unit_of(slow_ships[0].id)
-    w.say(f"{c.cid}: the shadowed task force divides in a Diversion Maneuver "
-             f"({len(fast_ships)} fast, {len(slow_ships)} slow ships)", kind="shadow")
+    w.say(t_('%(cid)s: the shadowed task force divides in a Diversion Maneuver (%(v)s fast, %(v2)s slow ships)', cid=c.cid, v=len(fast_ships), v2=len(slow_ships)), kind="shadow")
     w.drop_contact(c)
     choice, fast_team, how = _diversion_choice(w, c.cid, c.hex, group)
     if choice == "BOTH":
         split_off(w, fast_team)
         fteam = [w.ships[i] for i in fast_team]
         steam = [w.ships[x.id] for x in group if x.id not in fast_team]
-        w.tell("allied", f"diversion at {c.hex}: both parts, {how}: {', '.join(fast_team)} follow the fast part,"
-                         f" {', '.join(x.id for x in steam)} the slow part")
+        w.tell("allied", t_('diversion at %(hex)s: both parts, %(how)s: %(v)s follow the fast part, %(v2)s the slow part', hex=c.hex, how=how, v=', '.join(fast_team), v2=', '.join(x.id for x in steam)))
         return [(fast_uid, w.unit_ships(fast_uid), True, fteam), (slow_uid, w.unit_ships(slow_uid), False, steam)]
     if choice == "FAST":
-        w.tell("allied", f"diversion at {c.hex}: the fast part, {how}")
+        w.tell("allied", t_('diversion at %(hex)s: the fast part, %(how)s', hex=c.hex, how=how))
         return [(fast_uid, w.unit_ships(fast_uid), True, group)]
-    w.tell("allied", f"diversion at {c.hex}: the slow part, {how}")
+    w.tell("allied", t_('diversion at %(hex)s: the slow part, %(how)s', hex=c.hex, how=how))
     return [(slow_uid, w.unit_ships(slow_uid), False, group)]
 
 
@@ -247,11 +247,11 @@ def _roll(w: Work, dice, h: str, ships: list[Ship], team: list[Ship], evade: boo
     radar = max((x.radar if not x.radar_lost else 0) for x in team)
     drm = T.shadow_drm(diff, min(radar, 2), w.s.vis, evade, fast_part)
     if drm is None:
-        w.say(f"shadow attempt on {h}: impossible (ER difference {diff})", kind="shadow")
+        w.say(t_('shadow attempt on %(h)s: impossible (ER difference %(diff)s)', h=h, diff=diff), kind="shadow")
         return False
-    r = T.d10(dice, f"shadow attempt in {h}", SIDES)
+    r = T.d10(dice, t_('shadow attempt in %(h)s', h=h), SIDES)
     ok = r + drm <= T.tables()["shadow"]["success_max"]
-    w.say(f"shadow attempt in {h}: roll {r}{drm:+d} = {r + drm}: {'success' if ok else 'failure'}", kind="shadow")
+    w.say(t_('shadow attempt in %(h)s: roll %(r)s%(drm)+d = %(v)s: %(v2)s', h=h, r=r, drm=drm, v=r + drm, v2=t_('success') if ok else t_('failure')), kind="shadow")
     return ok
 
 
@@ -265,4 +265,4 @@ def prune(w: Work) -> None:
             gone.append(ln)
             w.drop_standing("allied", ln)
     if gone:
-        w.tell("allied", "standing orders lapse, their contact is gone: " + "; ".join(gone))
+        w.tell("allied", t_("standing orders lapse, their contact is gone: %(gone)s", gone="; ".join(gone)))

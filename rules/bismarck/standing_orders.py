@@ -5,6 +5,8 @@ resolution (:class:`.verbs.Policy`); a line with the same key as an earlier one 
 """
 from __future__ import annotations
 
+from pbem.core.texts import t_
+
 import re
 from collections.abc import Callable, Sequence
 
@@ -25,7 +27,7 @@ DOCTRINE_FORM = "DOCTRINE <unit>|ALL CLOSE|STANDOFF|EVADE [TORPEDOES ON|OFF] [BR
 def _choice(w: Sequence[str], opts: tuple[str, ...], rule: str) -> str:
     verb, args = w[0].upper(), [x.upper() for x in w[1:]]
     if len(args) != 1 or args[0] not in opts:
-        raise OrderSyntaxError(f"write {verb} {'|'.join(opts)}", rule=rule)
+        raise OrderSyntaxError(t_('write %(verb)s %(v)s', verb=verb, v='|'.join(opts)), rule=rule)
     return f"{verb} {args[0]}"
 
 
@@ -37,29 +39,28 @@ def _choices(opts: tuple[str, ...], rule: str) -> Callable[[Ctx, Sequence[str]],
 def on_shadow(ctx: Ctx, w: Sequence[str]) -> str:
     """ON_SHADOW <unit> EVADE|NONE|DIVERT <fast ships>: the German reaction to a shadow attempt [6]."""
     if len(w) < 3:
-        raise OrderSyntaxError(f"write {ON_SHADOW_FORM}", rule="6")
+        raise OrderSyntaxError(t_('write %(ON_SHADOW_FORM)s', ON_SHADOW_FORM=ON_SHADOW_FORM), rule="6")
     unit = ctx.need_unit(w[1])
     act = w[2].upper()
     if act in ("EVADE", "NONE") and len(w) == 3:
         return f"ON_SHADOW {w[1].upper() if TF_RE.match(w[1].upper()) else w[1].lower()} {act}"
     if act == "DIVERT" and len(w) == 4:
         return f"ON_SHADOW {w[1].upper()} DIVERT {','.join(_fast_part(w, unit))}"
-    raise OrderSyntaxError(f"write {ON_SHADOW_FORM}", rule="6")
+    raise OrderSyntaxError(t_('write %(ON_SHADOW_FORM)s', ON_SHADOW_FORM=ON_SHADOW_FORM), rule="6")
 
 
 def _fast_part(w: Sequence[str], unit: list[dict]) -> list[str]:
     """The fast ships of a Diversion Maneuver: some, not all, and none slower than the slow part [6]."""
     if len(unit) < 2:
-        raise IllegalOrderError("a Diversion Maneuver needs a task force", rule="6")
+        raise IllegalOrderError(t_("a Diversion Maneuver needs a task force"), rule="6")
     fast = [s.lower() for s in w[3].split(",")]
     ids = {x["id"] for x in unit}
     if any(s not in ids for s in fast) or len(fast) >= len(unit):
-        raise IllegalOrderError(f"the fast part must be some, not all, ships of {w[1]} "
-                                f"({', '.join(sorted(ids))})", rule="6")
+        raise IllegalOrderError(t_('the fast part must be some, not all, ships of %(v)s (%(v2)s)', v=w[1], v2=', '.join(sorted(ids))), rule="6")
     slow = [x for x in unit if x["id"] not in fast]
     if min(M.er_now(x) for x in unit if x["id"] in fast) < max(M.er_now(x) for x in slow):
-        raise IllegalOrderError("the slowest ship of the fast part must be at least as fast as the "
-                                "fastest ship of the slow part", rule="6")
+        raise IllegalOrderError(t_("the slowest ship of the fast part must be at least as fast as the "
+                                "fastest ship of the slow part"), rule="6")
     return sorted(fast)
 
 
@@ -69,8 +70,7 @@ def _target(ctx: Ctx, word: str) -> str:
     if t in ctx.contacts:
         return t
     if re.match(r"^C[0-9]+$", t):
-        raise IllegalOrderError(f"no contact {t} (contacts: {', '.join(sorted(ctx.contacts)) or 'none'}); "
-                                f"name a contact or a hex", rule="6")
+        raise IllegalOrderError(t_('no contact %(t)s (contacts: %(v)s); name a contact or a hex', t=t, v=', '.join(sorted(ctx.contacts)) or t_('none')), rule="6")
     return hex_word(word)
 
 
@@ -82,7 +82,7 @@ def shadow(ctx: Ctx, w: Sequence[str]) -> str:
     if len(args) == 2 and args[1] == "OFF":
         return f"SHADOW {_target(ctx, w[1])} OFF"
     if len(args) not in (3, 4) or args[1] != "WITH" or (len(args) == 4 and args[3] != "SPLIT"):
-        raise OrderSyntaxError(f"write {SHADOW_FORM}", rule="6")
+        raise OrderSyntaxError(t_('write %(SHADOW_FORM)s', SHADOW_FORM=SHADOW_FORM), rule="6")
     target = _target(ctx, w[1])
     who = w[3]
     if TF_RE.match(who.upper()):
@@ -94,9 +94,9 @@ def shadow(ctx: Ctx, w: Sequence[str]) -> str:
 def _whole_tf(ctx: Ctx, who: str, split: bool) -> str:
     ships = ctx.need_unit(who)
     if len(ships) < 2:
-        raise IllegalOrderError(f"{who.upper()} is not a task force of yours", rule="6")
+        raise IllegalOrderError(t_('%(v)s is not a task force of yours', v=who.upper()), rule="6")
     if split:
-        raise IllegalOrderError(f"SPLIT detaches named ships; to shadow with the whole {who.upper()} leave it out",
+        raise IllegalOrderError(t_('SPLIT detaches named ships; to shadow with the whole %(v)s leave it out', v=who.upper()),
                                 rule="6")
     return who.upper()
 
@@ -110,10 +110,9 @@ def _named_ships(ctx: Ctx, who: str, split: bool) -> list[str]:
         if set(whole) <= set(ids):
             continue
         if any(x["shadowed"] for x in ctx.ships.values() if x["tf"] == tf):
-            raise IllegalOrderError(f"{tf} is Shadowed and may not split to shadow: name {tf}", rule="6")
+            raise IllegalOrderError(t_('%(tf)s is Shadowed and may not split to shadow: name %(tf)s', tf=tf), rule="6")
         if not split:
-            raise IllegalOrderError(f"{', '.join(i for i in ids if ctx.ships[i]['tf'] == tf)} sail in {tf} "
-                                    f"({', '.join(whole)}): add SPLIT to detach them for the attempt, or name {tf}",
+            raise IllegalOrderError(t_('%(v)s sail in %(tf)s (%(v2)s): add SPLIT to detach them for the attempt, or name %(tf)s', v=', '.join(i for i in ids if ctx.ships[i]['tf'] == tf), tf=tf, v2=', '.join(whole)),
                                     rule="6")
     return ids
 
@@ -126,14 +125,14 @@ def on_diversion(ctx: Ctx, w: Sequence[str]) -> str:
         out.append(_target(ctx, w[1]))
         args = args[1:]
     if not args or args[0] not in ("FAST", "SLOW", "BOTH") or len(args) > 2:
-        raise OrderSyntaxError(f"write {DIVERSION_FORM}", rule="6")
+        raise OrderSyntaxError(t_('write %(DIVERSION_FORM)s', DIVERSION_FORM=DIVERSION_FORM), rule="6")
     out.append(args[0])
     if len(args) == 2:
         if args[0] != "BOTH" or not args[1].startswith("FAST="):
-            raise OrderSyntaxError(f"FAST=<ships> only follows BOTH: write {DIVERSION_FORM}", rule="6")
+            raise OrderSyntaxError(t_('FAST=<ships> only follows BOTH: write %(DIVERSION_FORM)s', DIVERSION_FORM=DIVERSION_FORM), rule="6")
         ids = sorted({ctx.ship(s)["id"] for s in args[1][5:].split(",") if s})
         if not ids:
-            raise OrderSyntaxError(f"name the ships after FAST=: write {DIVERSION_FORM}", rule="6")
+            raise OrderSyntaxError(t_('name the ships after FAST=: write %(DIVERSION_FORM)s', DIVERSION_FORM=DIVERSION_FORM), rule="6")
         out.append("FAST=" + ",".join(ids))
     return " ".join(out)
 
@@ -142,14 +141,14 @@ def on_diversion(ctx: Ctx, w: Sequence[str]) -> str:
 def strike_classes(ctx: Ctx, w: Sequence[str]) -> str:
     args = [x.upper() for x in w[1:]]
     if not args or any(a not in CLASSES for a in args):
-        raise OrderSyntaxError(f"write STRIKE_CLASSES followed by classes from {' '.join(CLASSES)}", rule="9")
+        raise OrderSyntaxError(t_('write STRIKE_CLASSES followed by classes from %(v)s', v=' '.join(CLASSES)), rule="9")
     return f"STRIKE_CLASSES {' '.join(args)}"
 
 
 def defend_priority(ctx: Ctx, w: Sequence[str]) -> str:
     names = [ctx.ship(x)["id"] for x in w[1:]]
     if not names:
-        raise OrderSyntaxError("write DEFEND_PRIORITY <ship> <ship> ...", rule="9")
+        raise OrderSyntaxError(t_("write DEFEND_PRIORITY <ship> <ship> ..."), rule="9")
     return f"DEFEND_PRIORITY {' '.join(names)}"
 
 
@@ -159,25 +158,25 @@ def hunt(ctx: Ctx, w: Sequence[str]) -> str:
     if len(w) == 2:
         ctx.need_unit(w[1])
         return f"HUNT {w[1]}"
-    raise OrderSyntaxError("write HUNT <unit>|AUTO|NONE", rule="11.3")
+    raise OrderSyntaxError(t_("write HUNT <unit>|AUTO|NONE"), rule="11.3")
 
 
 def sub_hex(ctx: Ctx, w: Sequence[str]) -> str:
     if len(w) != 2:
-        raise OrderSyntaxError("write SUB_HEX <hex>", rule="11.1")
+        raise OrderSyntaxError(t_("write SUB_HEX <hex>"), rule="11.1")
     return f"SUB_HEX {hex_word(w[1])}"
 
 
 def doctrine(ctx: Ctx, w: Sequence[str]) -> str:
     """DOCTRINE <unit>|ALL CLOSE|STANDOFF|EVADE [TORPEDOES ON|OFF] [BREAK <hull>] [10]."""
     if len(w) < 3:
-        raise OrderSyntaxError(f"write {DOCTRINE_FORM}", rule="10")
+        raise OrderSyntaxError(t_('write %(DOCTRINE_FORM)s', DOCTRINE_FORM=DOCTRINE_FORM), rule="10")
     args = [x.upper() for x in w[1:]]
     who = "ALL" if args[0] == "ALL" else w[1]
     if who != "ALL":
         ctx.need_unit(who)
     if args[1] not in ("CLOSE", "STANDOFF", "EVADE"):
-        raise OrderSyntaxError("a doctrine is CLOSE, STANDOFF or EVADE", rule="10")
+        raise OrderSyntaxError(t_("a doctrine is CLOSE, STANDOFF or EVADE"), rule="10")
     out = [f"DOCTRINE {who} {args[1]}"]
     rest = args[2:]
     while rest:
@@ -186,7 +185,7 @@ def doctrine(ctx: Ctx, w: Sequence[str]) -> str:
         elif rest[0] == "BREAK" and len(rest) > 1 and rest[1].isdigit():
             out.append(f"BREAK {int(rest[1])}")
         else:
-            raise OrderSyntaxError("after the doctrine write TORPEDOES ON|OFF and/or BREAK <hull>", rule="10")
+            raise OrderSyntaxError(t_("after the doctrine write TORPEDOES ON|OFF and/or BREAK <hull>"), rule="10")
         rest = rest[2:]
     return " ".join(out)
 

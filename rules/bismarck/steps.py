@@ -8,6 +8,8 @@ under ON_CONVOY ASK).
 """
 from __future__ import annotations
 
+from pbem.core.texts import t_
+
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
@@ -26,11 +28,11 @@ from .work import SEATS, SIDES, Work
 
 Orders = Mapping[str, Sequence[Order]]
 
-TITLES = {"weather": "visibility and shadow phases", "shadowed-german": "German Shadowed units move",
-          "shadowed-allied": "Allied Shadowed units move", "orders": "orders for the turn",
-          "convoy": "convoy found: attack?", "doctrine": "declare battle doctrine",
-          "admin": "administration"}
-SHADOWED_PROMPT = "your Shadowed units move first and announce their new hexes"
+TITLES = {"weather": t_("visibility and shadow phases"), "shadowed-german": t_("German Shadowed units move"),
+          "shadowed-allied": t_("Allied Shadowed units move"), "orders": t_("orders for the turn"),
+          "convoy": t_("convoy found: attack?"), "doctrine": t_("declare battle doctrine"),
+          "admin": t_("administration")}
+SHADOWED_PROMPT = t_("your Shadowed units move first and announce their new hexes")
 
 
 def weather(k: KitWork[Work], orders: Orders) -> None:
@@ -70,7 +72,7 @@ def convoy(k: KitWork[Work], orders: Orders) -> None:
     if k.answers["convoy"] == "ATTACK" and w.unit_ships(uid):
         attack_convoy(w, k.dice, uid, conv)
     else:
-        w.tell("german", f"convoy {name} left alone")
+        w.tell("german", t_('convoy %(name)s left alone', name=name))
 
 
 def administration(k: KitWork[Work], orders: Orders) -> None:
@@ -97,7 +99,7 @@ def _after_german(w: Work) -> str:
 
 
 def _title(step: str) -> Callable[[State], str]:
-    return lambda state: f"{T.turn_name(state.turn)}: {TITLES[step]}"
+    return lambda state: t_("%(turn)s: %(what)s", turn=T.turn_name(state.turn), what=TITLES[step])
 
 
 def _once_a_turn(name: str) -> Callable[[State, object], str]:
@@ -110,7 +112,7 @@ def close(w: Work) -> State:
     """Freeze the working data; announce the end of the game with its result [4]."""
     if w.s.ended:
         v = victory(w.freeze())
-        w.say(f"the game ends ({w.s.ended}): {v['level']}, German VP {v['vp']:g}", kind="end")
+        w.say(t_('the game ends (%(ended)s): %(level)s, German VP %(vp)g', ended=w.s.ended, level=v['level'], vp=v['vp']), kind="end")
     return w.freeze()
 
 
@@ -121,7 +123,7 @@ STEPS: Steps[State, Work] = Steps([
     Step("shadowed-allied", shadowed_allied, _unless_ended("orders"), who="allied",
          title=_title("shadowed-allied"), prompt=SHADOWED_PROMPT, rule="4, 7.1"),
     Step("orders", main_orders, _unless_ended("admin"), title=_title("orders"),
-         prompt="movement, air, search, combat calls and standing orders for this turn", rule="4, 7-11"),
+         prompt=t_("movement, air, search, combat calls and standing orders for this turn"), rule="4, 7-11"),
     Step("doctrine", doctrine, _unless_ended("admin"), window=Window.INTERRUPT, hours=12,
          title=_title("doctrine"), prompt=game.DOCTRINE_QUESTION, phase_name=_once_a_turn("doctrine"), rule="10"),
     Step("convoy", convoy, _unless_ended("admin"), window=Window.INTERRUPT, hours=12, title=_title("convoy"),

@@ -1,6 +1,10 @@
 """The game's tables [5]-[13], read from ``data/tables.toml``, with lookups named after them."""
 from __future__ import annotations
 
+from pbem.core.texts import t_
+
+from .words import word
+
 import math
 
 from pbem.core.data import data_cache, load_data
@@ -47,7 +51,7 @@ def d10(dice, why: str, seen_by) -> int:
     """A ten-sided die read 0..9: a 0 is zero, not ten [2.8].  The dice give 1..10; 1..9 are read as
     they are and 10 is the die's 0; the roll's reason says so, so every roll a sitrep lists reads as its
     events do ("d10=10 weather change (10 reads 0)")."""
-    return dice.roll(10, why=f"{why} ({D10_ZERO})", seen_by=seen_by) % 10
+    return dice.roll(10, why=t_("%(why)s (10 reads 0)", why=why), seen_by=seen_by) % 10
 
 
 #: What every listed d10 roll says of its face 10 [2.8].
@@ -69,7 +73,8 @@ def slot(turn: int) -> str:
 
 def turn_name(turn: int) -> str:
     cal = tables()["calendar"]
-    return f"{slot(turn)} turn, {cal['first_day'] + turn // cal['turns_per_day']} {cal['month']}"
+    return t_("%(slot)s turn, %(day)s %(month)s", slot=word(slot(turn)),
+              day=cal["first_day"] + turn // cal["turns_per_day"], month=word(cal["month"]))
 
 
 def is_night(turn: int) -> bool:

@@ -1,6 +1,8 @@
 """Victory [4]: German VP as one net total, and the level of victory."""
 from __future__ import annotations
 
+from pbem.core.texts import t_
+
 from . import tables as T
 from .model import State
 
@@ -50,9 +52,9 @@ def _level(state: State, total: float) -> tuple[str, str]:
     strategic = (reason in ("port-france", "port-norway") and len(state.capital_kills) >= 2
                  and any(k in ("hood", "king-george-v", "prince-of-wales") for k in state.capital_kills))
     if reason == "sunk":
-        return "allied", "Allied Operational Victory (Bismarck sunk)"
+        return "allied", t_("Allied Operational Victory (Bismarck sunk)")
     if strategic:
-        return "german", "German Strategic Victory"
+        return "german", t_("German Strategic Victory")
     if total >= 1:
-        return "german", "German Operational Victory"
-    return "allied", "Allied Operational Victory"
+        return "german", t_("German Operational Victory")
+    return "allied", t_("Allied Operational Victory")

@@ -3,6 +3,8 @@ frozen state, with the game's mutation helpers; events, standing orders and inte
 (:class:`pbem.core.work.Work`, held as ``kit``)."""
 from __future__ import annotations
 
+from pbem.core.texts import t_
+
 from dataclasses import replace
 from collections.abc import Iterable
 
@@ -193,12 +195,13 @@ class Work:
 
     def describe(self, classes: tuple[tuple[str, int], ...], tf: bool) -> str:
         parts = ", ".join(f"{n} {cls}" for cls, n in classes)
-        return f"{parts} ({'in a task force' if tf else 'not in a task force'})"
+        return t_("%(parts)s (in a task force)", parts=parts) if tf else \
+            t_("%(parts)s (not in a task force)", parts=parts)
 
     # --- bags ------------------------------------------------------------------------
     def draw_ee(self, dice, seen) -> int:
         bag = list(self.s.ee_bag) or list(T.bag("evasion"))
-        i = dice.roll(len(bag), why="evasion effect marker", seen_by=seen) - 1
+        i = dice.roll(len(bag), why=t_("evasion effect marker"), seen_by=seen) - 1
         v = bag.pop(i)
         self.s = replace(self.s, ee_bag=tuple(bag))
         return v
@@ -213,13 +216,13 @@ class Work:
         bag = list(self.s.damage_bag)
         out = []
         for _ in range(min(n, len(bag))):
-            i = dice.roll(len(bag), why="damage marker", seen_by=seen) - 1
+            i = dice.roll(len(bag), why=t_("damage marker"), seen_by=seen) - 1
             out.append(bag.pop(i))
         return out
 
     def draw_vp(self, dice) -> int:
         bag = list(self.s.vp_bag) or list(T.bag("convoy_vp"))
-        i = dice.roll(len(bag), why="convoy VP marker", seen_by=("german",)) - 1
+        i = dice.roll(len(bag), why=t_("convoy VP marker"), seen_by=("german",)) - 1
         v = bag.pop(i)
         self.s = replace(self.s, vp_bag=tuple(bag))
         return v
@@ -229,7 +232,7 @@ class Work:
         x = self.ships[sid]
         self.return_ee(x.ee)
         self.set(sid, status="sunk", hex=None, tf=None, hull=0, ee=(), markers=())
-        self.say(f"{x.id} ({x.cls}) is sunk: {why}", "sunk")
+        self.say(t_('%(id)s (%(cls)s) is sunk: %(why)s', id=x.id, cls=x.cls, why=why), "sunk")
         self.dissolve_small_tfs()
 
     def dissolve_small_tfs(self) -> None:
@@ -270,41 +273,42 @@ class Work:
         x = self.ships[sid]
         self.set(sid, in_play=True, hits=x.hits + (0 if marker == "DUD" else 1))
         if x.cls == "TK" and marker != "DUD":
-            self.sink(sid, "a tanker is lost on any hit but a dud")
-            return f"{marker}: the tanker is lost"
+            self.sink(sid, t_("a tanker is lost on any hit but a dud"))
+            return t_("%(marker)s: the tanker is lost", marker=marker)
         if marker == "DUD":
-            return "DUD: no effect"
+            return t_("DUD: no effect")
         if marker == "RUDDER":
             self.set(sid, rudder=True)
-            return "RUDDER: rudder damage, the ship cannot move until repaired"
+            return t_("RUDDER: rudder damage, the ship cannot move until repaired")
         if marker == "BOW":
             self.lose_armament(sid, "bow")
-            return "BOW: 1 primary armament bow hit"
+            return t_("BOW: 1 primary armament bow hit")
         if marker == "STERN":
             self.lose_armament(sid, "stern")
-            return "STERN: 1 primary armament stern hit"
+            return t_("STERN: 1 primary armament stern hit")
         if marker == "SEC":
             self.lose_armament(sid, "sec")
-            return "SEC: 1 secondary armament hit"
+            return t_("SEC: 1 secondary armament hit")
         if marker == "HULL":
             self.hull_hit(sid)
             ee = self.draw_ee(dice, seen)
             self.set(sid, ee=self.ships[sid].ee + (ee,))
-            r = T.d10(dice, "secondary hit from a HULL marker", seen)
+            r = T.d10(dice, t_("secondary hit from a HULL marker"), seen)
             sec = r <= T.tables()["damage_effects"]["hull_secondary_max"]
             if sec:
                 self.lose_armament(sid, "sec")
-            return f"HULL: 1 hull hit, evasion {ee}, secondary roll {r}{' hit' if sec else ' no hit'}"
+            return t_("HULL: 1 hull hit, evasion %(ee)s, secondary roll %(r)s hit", ee=ee, r=r) if sec else \
+                t_("HULL: 1 hull hit, evasion %(ee)s, secondary roll %(r)s no hit", ee=ee, r=r)
         if marker == "CRIT":
             self.hull_hit(sid, 2)
             self.lose_armament(sid, "sec")
             a, b = self.draw_ee(dice, seen), self.draw_ee(dice, seen)
             self.set(sid, ee=self.ships[sid].ee + (a, b))
-            return f"CRIT: 2 hull hits, 1 secondary hit, evasion {a} and {b}"
+            return t_("CRIT: 2 hull hits, 1 secondary hit, evasion %(a)s and %(b)s", a=a, b=b)
         if marker == "FIRE":
             ee = self.draw_ee(dice, seen)
             self.set(sid, ee=self.ships[sid].ee + (ee,))
-            return f"FIRE: evasion {ee} (the FIRE effect is lost; placeholder)"
+            return t_("FIRE: evasion %(ee)s (the FIRE effect is lost; placeholder)", ee=ee)
         return marker
 
     def check_sunk(self, sid: str, why: str) -> bool:

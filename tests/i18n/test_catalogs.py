@@ -16,17 +16,17 @@ from pbem.render import render_reply
 ROOT = Path(__file__).resolve().parents[2]  # the checkout: its code and templates are what is extracted
 LOCALE = ROOT / "pbem" / "locale"
 SHIPPED = list(i18n.languages()[1:])  # every catalog found: a language added is checked from the start
-KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2)}
+KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "t_": None, "tn_": (1, 2)}  # t_/tn_: rule texts
 
 
 def extracted() -> dict[str, str]:
-    """Every message marked in the code and the templates, as Babel extracts it (babel.cfg), with where."""
+    """Every message marked in the code, the rules and the templates, as Babel extracts it (babel.cfg), with where."""
     with open(ROOT / "babel.cfg") as f:
         method_map, options_map = parse_mapping_cfg(f)
     found: dict[str, str] = {}
     for filename, lineno, message, _comments, _context in extract_from_dir(
             ROOT, method_map, options_map, keywords=KEYWORDS,
-            directory_filter=lambda d: Path(d).relative_to(ROOT).parts[:1] in ((), ("pbem",), ("templates",))):
+            directory_filter=lambda d: Path(d).relative_to(ROOT).parts[:1] in ((), ("pbem",), ("rules",), ("templates",))):
         msgid = message[0] if isinstance(message, tuple) else message
         found.setdefault(msgid, f"{filename}:{lineno}")
     return found

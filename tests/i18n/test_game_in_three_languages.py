@@ -58,7 +58,7 @@ def test_a_game_in_russian_polish_and_english_by_mail_replays_byte_for_byte(tmp_
             continue
         msg = email.message_from_bytes(server.outbox_bytes(row), policy=email.policy.default)
         text = msg.get_body(("plain",)).get_content()
-        assert not untranslated(text, langs[seat]), (row.kind, untranslated(text, langs[seat]))
+        assert not untranslated(text, langs[seat], "sky_ww2"), (row.kind, untranslated(text, langs[seat], "sky_ww2"))
     report = replay(server, "tri")
     assert report.ok, report.problems
     assert report.sitreps == len(rows) and not report.notes  # every sitrep compared byte for byte
