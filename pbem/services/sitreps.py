@@ -80,7 +80,7 @@ def build_sitrep(ruleset: Ruleset, game: Game, seat: Mapping[str, Any], state: A
             "phase_title": (phase.title or phase.name) if phase else "game over",
             "prompt": phase.prompt if phase and owes else "",
             "deadline": i18n.local_time(deadline, seat.get("tz", "UTC"), lang) if owes else "",
-            "clock": clock_line(bank) if owes and bank is not None else "",
+            "clock": clock_line(bank, lang) if owes and bank is not None else "",
             "seed_commitment": game.seed_commitment, "seed": game.seed_hex if over else None,
             "server_key": server_key,
             "seed_salt": game.seed_salt if over else None,
