@@ -224,3 +224,21 @@ def player_lang(player, deps) -> str:
 
     prefs = json.loads(getattr(player, "prefs_json", "") or "{}") if player is not None else {}
     return effective(prefs.get("lang"), server_default(deps))
+
+
+def from_accept_language(header: str | None) -> str | None:
+    """The language a browser prefers most among those pbem speaks (``Accept-Language``), or None."""
+    ranked = []
+    for i, part in enumerate((header or "")[:1000].split(",")):
+        tag, _, params = part.strip().partition(";")
+        q = 1.0
+        if params.strip().startswith("q="):
+            try:
+                q = float(params.strip()[2:])
+            except ValueError:
+                q = 0.0
+        code = tag.strip().lower().split("-")[0]
+        if code and q > 0:
+            ranked.append((-q, i, code))
+    spoken = languages()
+    return next((code for _, _, code in sorted(ranked) if code in spoken), None)
