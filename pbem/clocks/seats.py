@@ -206,4 +206,5 @@ def clock_line(seconds: float | None, lang: str = "en") -> str:
 
     if seconds is None:
         return ""
-    return gettext(lang)("your clock: %(left)s left") % {"left": span(seconds, lang)}
+    _ = gettext(lang)
+    return _("your clock: %(left)s left") % {"left": span(seconds, lang)}

@@ -121,10 +121,10 @@ class Digests:
                 "failures": failures}
             text, html = render_reply("digest", ctx, lang=lang)
             # "pbem digest DATE:" stays as it is in every language (mail filters sort on it)
-            ngettext = i18n.ngettext(lang)
+            _, ngettext = i18n.gettext(lang), i18n.ngettext(lang)
             subject = f"pbem digest {day.isoformat()}: " + (
                 ngettext("orders owed in %(num)d game", "orders owed in %(num)d games", len(owed)) % {"num": len(owed)}
-                if owed else i18n.gettext(lang)("news from your games"))
+                if owed else _("news from your games"))
             queued = self.outbox.queue_once(s, kind="digest", to=address, subject=subject, text=text, html=html,
                                             msg_id=mid, now=now, forms=forms)
             if queued:
@@ -146,11 +146,12 @@ class Digests:
                                               Submission.turn == game.turn, Submission.phase == game.phase,
                                               Submission.current == True)).first() is not None:  # noqa: E712
             return None
+        _ = i18n.gettext(lang)
         deadline = aware(seat.clock_due) if game.clock and seat.clock_due is not None else \
             aware(game.deadline) if game.deadline is not None else None
         return Owed(game=game.id, title=game.title, seat=seat.name, turn=game.turn,
                     phase=game.phase_title or game.phase,
-                    due=i18n.local_time(deadline, tz, lang) if deadline else i18n.gettext(lang)("no deadline"),
+                    due=i18n.local_time(deadline, tz, lang) if deadline else _("no deadline"),
                     left=left_text((deadline - now).total_seconds(), lang) if deadline else "",
                     form_name=f"orders-{game.id}-{seat.name}.txt")
 
