@@ -24,7 +24,8 @@ from tests.i18n.helpers import untranslated
 from tests.i18n.test_replies_in_languages import mails
 from tests.notices.conftest import fp, new_game, players, walk  # noqa: F401 (players: a fixture)
 from tests.test_gm import command_mail
-from tests.web.conftest import client, web_server  # noqa: F401 (fixtures)
+from tests.web.conftest import client, game, web_server  # noqa: F401 (fixtures)
+from tests.web.test_browser import site  # noqa: F401 (a fixture)
 
 COUNTS = (1, 2, 5, 21)
 
@@ -284,3 +285,31 @@ def test_the_gm_login_page_in_russian(polyglot_web, client):  # noqa: F811
 def test_an_english_reader_sees_the_pages_as_before(polyglot_web, client):  # noqa: F811
     page = client.get("/archive/").text
     assert '<html lang="en">' in page and "Finished games, every side, turn by turn." in page
+
+
+def test_chromium_in_polish_reads_the_public_pages_in_polish(web_server, game, site, tmp_path):  # noqa: F811
+    """Debian's Chromium, told its user reads Polish, gets the Polish pages, and the language links work."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+
+    from tests.web.test_browser import CHROMEDRIVER, CHROMIUM, _need_browser
+
+    _need_browser()
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--lang=pl"):
+        opts.add_argument(arg)
+    opts.add_experimental_option("prefs", {"intl.accept_languages": "pl,en"})
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
+    try:
+        driver.get(f"{site}/archive/")
+        assert driver.find_element(By.TAG_NAME, "html").get_attribute("lang") == "pl"
+        assert driver.find_element(By.TAG_NAME, "h1").text == "Archiwum"
+        assert "Żadna partia nie jest jeszcze jawna." in driver.find_element(By.TAG_NAME, "main").text
+        driver.find_element(By.LINK_TEXT, "ru").click()
+        assert driver.find_element(By.TAG_NAME, "h1").text == "Архив"
+        assert "<script" not in driver.page_source
+        clean("ru", driver.page_source)
+    finally:
+        driver.quit()
