@@ -113,7 +113,7 @@ class Digests:
         if not address:
             return 0
         with self.deps.session() as s:
-            failures = unshown_failures(s, player.fingerprint)
+            failures = unshown_failures(s, player.fingerprint, lang)
             ctx: dict[str, Any] = {
                 "name": player.name, "day": _day(day, lang), "tz": player.tz, "owed": owed,
                 "sitreps": [{"game": r.game_id, "seat": r.seat, "turn": r.turn, "phase": r.phase, "text": r.text}

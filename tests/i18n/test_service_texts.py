@@ -313,3 +313,14 @@ def test_chromium_in_polish_reads_the_public_pages_in_polish(web_server, game, s
         clean("ru", driver.page_source)
     finally:
         driver.quit()
+
+
+def test_a_hooks_line_is_in_its_readers_language_and_its_json_stays_english():
+    from pbem.notices.webhooks import body, message
+
+    at = datetime(2026, 11, 25, 12, tzinfo=UTC)
+    assert message("g1", "east", "turn 1, fire", None, "UTC") == "Your move in game g1 (east): turn 1, fire."
+    line = message("g1", "east", "ход 1, fire", at, "Europe/Moscow", "ru")
+    assert line == "Ваш ход в партии g1 (east): ход 1, fire, срок ср 25 нояб. 2026 15:00 Europe/Moscow (12:00 UTC)."
+    assert set(body("json", line, "g1", "east", "ход 1, fire", at)) == {"text", "game", "seat", "phase", "deadline"}
+    assert message("g1", "west", "tura 1, fire", None, "UTC", "pl") == "Twój ruch w partii g1 (west): tura 1, fire."
