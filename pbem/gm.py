@@ -24,6 +24,8 @@ from pbem.commands import (GM_VERBS, MAX_HOURS, MAX_SEQ, MAX_TEXT, PLAYER_VERBS,
 from pbem.contact import ContactError, check_address, check_tz
 from pbem.core.errors import PbemError
 from pbem.crypto import sshsig
+from pbem.i18n import Said, When
+from pbem.i18n import said_ as _
 from pbem.journal import author, dumps, local_time, zone_at
 from pbem.services.records import ServerError, append_entry, enter_phase, found, get_game
 from pbem.services.wiring import Services
@@ -299,15 +301,18 @@ def vacation(sv: Services, game_id: str, seat: str, hours: float) -> str:
         if row is None:
             raise ServerError(f"game {game_id} has no side {seat!r}")
         if game.vacation_hours <= 0:
-            raise ServerError(f"game {game_id} allows no vacation")
+            raise ServerError(_("game %(game)s allows no vacation", game=game_id))
         left = row.vacation_balance if game.vacation_earn else game.vacation_hours - row.vacation_used
         if not 0 < hours <= left:
-            raise ServerError(f"vacation of {hours:g} hours: you have earned {left:g} ({game.vacation_earn:g} "
-                              f"a day of play, at most {game.vacation_hours:g})" if game.vacation_earn else
-                              f"vacation of {hours:g} hours: you have {left:g} of the game's "
-                              f"{game.vacation_hours:g} left")
+            raise ServerError(_("vacation of %(hours)s hours: you have earned %(left)s (%(earn)s a day of play, "
+                                "at most %(most)s)", hours=f"{hours:g}", left=f"{left:g}",
+                                earn=f"{game.vacation_earn:g}", most=f"{game.vacation_hours:g}")
+                              if game.vacation_earn else
+                              _("vacation of %(hours)s hours: you have %(left)s of the game's %(most)s left",
+                                hours=f"{hours:g}", left=f"{left:g}", most=f"{game.vacation_hours:g}"))
         if game.status != "active" or game.deadline is None:
-            raise ServerError(f"game {game_id} has no running deadline ({game.status})")
+            raise ServerError(_("game %(game)s has no running deadline (%(status)s)", game=game_id,
+                                status=game.status))
         game.deadline = aware(game.deadline) + timedelta(hours=hours)
         if game.clock:  # a time bank: only this seat's clock, and the time is never banked
             clocks.grant(s, game, hours * 3600, seat)
@@ -322,7 +327,9 @@ def vacation(sv: Services, game_id: str, seat: str, hours: float) -> str:
                extra={"seat": seat, "vacation_left": round(left - hours, 3)})
         _sitreps(sv, s, game)
         s.commit()
-    return f"{seat} took {hours:g} hours of vacation; {notice}"
+    moved = _("%(seat)s's deadline moved by %(hours)s hours", seat=seat, hours=f"{hours:g}") if game.clock \
+        else _("the deadline moved by %(hours)s hours", hours=f"{hours:g}")
+    return _("%(seat)s took %(hours)s hours of vacation; %(moved)s", seat=seat, hours=f"{hours:g}", moved=moved)
 
 
 def run_command(sv: Services, game_id: str, verb: str, args: list[str], *, by: str, seat: str = "") -> str:
@@ -333,8 +340,8 @@ def run_command(sv: Services, game_id: str, verb: str, args: list[str], *, by: s
     """
     try:
         return _run(sv, game_id, verb, arguments(verb, args), by=by, seat=seat)
-    except PbemError as exc:
-        raise ServerError(str(exc)) from None
+    except PbemError as exc:  # its message kept as it is: a sentence the reply says in its reader's language
+        raise ServerError(exc.args[0] if exc.args and isinstance(exc.args[0], Said) else str(exc)) from None
     except Exception as exc:  # a bug: the sender is told, the GM finds the traceback in the log
         log.exception("%s: command %s failed", game_id, verb)
         raise ServerError(f"{verb} failed with an internal error ({exc.__class__.__name__}); "
@@ -470,7 +477,7 @@ def rest(sv: Services, game_id: str, seat: str, days: tuple[int, ...]) -> str:
         if row is None:
             raise ServerError(f"game {game_id} has no side {seat!r}")
         if not game.clock:
-            raise ServerError(f"game {game_id} has no time bank; rest days stop a bank's clock")
+            raise ServerError(_("game %(game)s has no time bank; rest days stop a bank's clock", game=game_id))
         now = sv.deps.clock()
         if row.rest_from is not None and aware(row.rest_from) <= now:
             row.rest_days = row.rest_next  # the change asked for earlier is in force
@@ -478,9 +485,11 @@ def rest(sv: Services, game_id: str, seat: str, days: tuple[int, ...]) -> str:
         s.add(row)
         s.flush()
         clocks.grant(s, game, 0.0, seat)  # the deadline of a phase that runs past the change moves with it
-        when = local_time(aware(row.rest_from), row.tz)
+        when = When(aware(row.rest_from), local_time(aware(row.rest_from), row.tz))
         _entry(sv, s, game, f"REST {days_text(days)}", f"{seat}'s deadlines may move (a change of its clock's "
                "rest days)", f"side {seat}", extra={"seat": seat, "rest_days": days_text(days_of(row.rest_next)),
                                          "from": iso(row.rest_from)})
         s.commit()
-    return f"{seat}: your clock rests on {days_text(days)} ({row.tz}) from {when}"
+    rests = days_text(days)
+    return _("%(seat)s: your clock rests on %(days)s (%(tz)s) from %(when)s", seat=seat,
+             days=rests if days else _("none"), tz=row.tz, when=when)

@@ -172,3 +172,91 @@ def set_player_lang(s, fingerprint: str, lang: str) -> int:
         row.lang = lang
         s.add(row)
     return len(rows)
+
+
+class Said(str):
+    """An English sentence that remembers its message and values, so that a reply can say it again in its
+    reader's language (:func:`say`).  It is a ``str`` (the English text), so operators' lines, verdicts and
+    journals that print it read as before; code that makes one marks its message with :func:`said_` (imported
+    as ``_``) or :func:`said_n` (imported as ``ngettext``), so Babel extracts it like any other."""
+
+    msgid: str
+    plural: str
+    count: int | None
+    values: dict
+
+    def __new__(cls, msgid: str, plural: str = "", count: int | None = None, values: dict | None = None) -> Said:
+        values = dict(values or {})
+        text = (msgid if count is None or count == 1 or not plural else plural) % values if values or count \
+            is not None else msgid
+        self = super().__new__(cls, text)
+        self.msgid, self.plural, self.count, self.values = msgid, plural, count, values
+        return self
+
+    def in_lang(self, lang: str, tz: str = "UTC") -> str:
+        """This sentence in ``lang`` (values that are sentences too are said in it as well, times in ``tz``)."""
+        if lang == SOURCE:
+            return str(self)
+        values = {k: say(v, lang, tz) for k, v in self.values.items()}
+        t = translations(lang)
+        msg = t.ngettext(self.msgid, self.plural, self.count) if self.plural and self.count is not None \
+            else t.gettext(self.msgid)
+        return msg % values if values or self.count is not None else msg
+
+
+def said_(msgid: str, **values) -> Said:
+    """A sentence to say in its reader's language later: ``_("you joined ladder %(name)s", name=name)``."""
+    return Said(msgid, values=values)
+
+
+def said_n(singular: str, plural: str, count: int, **values) -> Said:
+    """The plural form of :func:`said_`; ``count`` is also the value ``num``."""
+    return Said(singular, plural, count, {"num": count, **values})
+
+
+class When(str):
+    """A time in a :class:`Said` sentence: English as the code always wrote it, in another language as its
+    reader writes it (:func:`local_time`, in the reader's zone)."""
+
+    at: datetime
+
+    def __new__(cls, at: datetime, english: str) -> When:
+        self = super().__new__(cls, english)
+        self.at = at
+        return self
+
+
+def say(text, lang: str, tz: str = "UTC"):
+    """A text in ``lang``: a :class:`Said` (or an exception carrying one) is translated, a :class:`When`
+    written in the reader's zone ``tz``, anything else kept."""
+    if isinstance(text, BaseException):
+        text = text.args[0] if text.args and isinstance(text.args[0], Said) else str(text)
+    if isinstance(text, When):
+        return str(text) if lang == SOURCE else local_time(text.at, tz, lang)
+    return text.in_lang(lang, tz) if isinstance(text, Said) else text
+
+
+def player_lang(player, deps) -> str:
+    """The language a club player reads (outside a game): his ``PROFILE lang``, else the server's default."""
+    import json
+
+    prefs = json.loads(getattr(player, "prefs_json", "") or "{}") if player is not None else {}
+    return effective(prefs.get("lang"), server_default(deps))
+
+
+def from_accept_language(header: str | None) -> str | None:
+    """The language a browser prefers most among those pbem speaks (``Accept-Language``), or None."""
+    ranked = []
+    for i, part in enumerate((header or "")[:1000].split(",")):
+        tag, _, params = part.strip().partition(";")
+        q = 1.0
+        if params.strip().startswith("q="):
+            try:
+                q = float(params.strip()[2:])
+            except ValueError:
+                q = 0.0
+        code = tag.strip().lower().split("-")[0]
+        if code and q > 0:
+            ranked.append((-q, i, code))
+    spoken = languages()
+    return next((code for _, _, code in sorted(ranked) if code in spoken), None)

@@ -72,13 +72,17 @@ class ClockSpec:
         return min(self.cap, max(0.0, bank - used) + self.increment)
 
 
-def span(seconds: float) -> str:
-    """``2 d 5 h``, ``5 h 30 min``, ``40 min``: a length of time as a sitrep shows it."""
+def span(seconds: float, lang: str = "en") -> str:
+    """``2 d 5 h``, ``5 h 30 min``, ``40 min``: a length of time as a sitrep shows it (units in ``lang``)."""
+    from pbem.i18n import gettext
+
+    _ = gettext(lang)
     minutes = int(max(0.0, seconds) // 60)
     d, rest = divmod(minutes, 1440)
     h, m = divmod(rest, 60)
-    parts = [f"{d} d" if d else "", f"{h} h" if h else "", f"{m} min" if m and not d else ""]
-    return " ".join(p for p in parts if p) or "0 min"
+    parts = [_("%(num)d d") % {"num": d} if d else "", _("%(num)d h") % {"num": h} if h else "",
+             _("%(num)d min") % {"num": m} if m and not d else ""]
+    return " ".join(p for p in parts if p) or _("%(num)d min") % {"num": 0}
 
 
 def parse_rest_days(words: list[str]) -> tuple[int, ...]:

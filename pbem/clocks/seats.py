@@ -200,5 +200,11 @@ def clock_payload(s: Session, game: Game, now: datetime) -> dict[str, Any]:
     return {"deadlines": deadlines, "banks": banks}
 
 
-def clock_line(seconds: float | None) -> str:
-    return f"your clock: {span(seconds)} left" if seconds is not None else ""
+def clock_line(seconds: float | None, lang: str = "en") -> str:
+    """The line of a sitrep that says how much time the reader's clock has left, in his language."""
+    from pbem.i18n import gettext
+
+    if seconds is None:
+        return ""
+    _ = gettext(lang)
+    return _("your clock: %(left)s left") % {"left": span(seconds, lang)}

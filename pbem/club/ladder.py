@@ -23,6 +23,8 @@ from sqlalchemy import and_, or_
 from sqlmodel import Session, col, select
 
 from pbem.club.players import identities, sync
+from pbem.i18n import When, player_lang, say
+from pbem.i18n import said_ as _
 from pbem.services.records import ServerError
 from pbem.services.wiring import Services
 from pbem.store.models import Game, Journal, Ladder, LadderChallenge, LadderRung, Player, Seat
@@ -98,7 +100,7 @@ def add_member(sv: Services, email: str, pubkey: str, *, name: str = "", tz: str
 def _ladder(s: Session, name: str) -> Ladder:
     row = s.get(Ladder, name)
     if row is None:
-        raise ServerError(f"there is no ladder {name!r} on this server")
+        raise ServerError(_("there is no ladder %(name)s on this server", name=repr(name)))
     return row
 
 
@@ -173,34 +175,38 @@ def run_command(sv: Services, name: str, fingerprint: str, verb: str, args: list
         mine = next((r for r in rungs if r.fingerprint == fingerprint), None)
         if verb == "JOIN":
             if mine is not None:
-                raise ServerError(f"you are on ladder {name} already, in place {mine.place}")
+                raise ServerError(_("you are on ladder %(name)s already, in place %(place)s", name=name,
+                                place=mine.place))
             s.add(LadderRung(ladder=name, fingerprint=fingerprint, place=len(rungs) + 1, joined_at=now))
             s.commit()
-            return f"you joined ladder {name} in place {len(rungs) + 1} (the bottom)"
+            return _("you joined ladder %(name)s in place %(place)s (the bottom)", name=name, place=len(rungs) + 1)
         if mine is None:
-            raise ServerError(f"you are not on ladder {name}; send JOIN first")
+            raise ServerError(_("you are not on ladder %(name)s; send JOIN first", name=name))
         if verb == "LEAVE":
             busy = _live(s, name, fingerprint, ("accepted",))
             if busy:
-                raise ServerError(f"your ladder game {busy[0].game_id} is still being played; leave once it is over")
+                raise ServerError(_("your ladder game %(game)s is still being played; leave once it is over",
+                                    game=busy[0].game_id))
             for c in _live(s, name, fingerprint, ("open",)):  # withdrawn: the other player is told
                 c.status, c.decided_at = "declined", now
                 s.add(c)
                 other = c.challenged if c.challenger == fingerprint else c.challenger
-                tell(sv, s, other, f"[{name}] challenge {c.id} withdrawn",
-                      f"{_label(s, fingerprint)} left ladder {name}; challenge {c.id} is withdrawn.\n", f"left-{c.id}")
+                tell(sv, s, other, f"[{name}] ", _("challenge %(id)s withdrawn", id=c.id),
+                     _("%(who)s left ladder %(name)s; challenge %(id)s is withdrawn.", who=_label(s, fingerprint),
+                       name=name, id=c.id), f"left-{c.id}")
             s.delete(mine)
             _renumber(s, [r for r in rungs if r is not mine])
             s.commit()
-            return f"you left ladder {name}; the players below you moved up one place"
+            return _("you left ladder %(name)s; the players below you moved up one place", name=name)
         if verb == "DECLINE":
             c = _challenge_to(s, name, fingerprint, int(args[0]))
             c.status, c.decided_at = "declined", now
             s.add(c)
-            tell(sv, s, c.challenger, f"[{name}] challenge {c.id} declined",
-                  f"{_label(s, fingerprint)} declined your challenge {c.id} on ladder {name}.\n", f"declined-{c.id}")
+            tell(sv, s, c.challenger, f"[{name}] ", _("challenge %(id)s declined", id=c.id),
+                 _("%(who)s declined your challenge %(id)s on ladder %(name)s.", who=_label(s, fingerprint),
+                   id=c.id, name=name), f"declined-{c.id}")
             s.commit()
-            return f"you declined challenge {c.id}"
+            return _("you declined challenge %(id)s", id=c.id)
         assert verb == "CHALLENGE"
         return _challenge(sv, s, lad, rungs, mine, args[0], now, score)
 
@@ -227,9 +233,9 @@ def _live(s: Session, name: str, fingerprint: str, statuses: tuple[str, ...]) ->
 def _challenge_to(s: Session, name: str, fingerprint: str, number: int) -> LadderChallenge:
     c = s.get(LadderChallenge, number, with_for_update=True)
     if c is None or c.ladder != name or c.challenged != fingerprint:
-        raise ServerError(f"there is no challenge {number} to you on ladder {name}")
+        raise ServerError(_("there is no challenge %(id)s to you on ladder %(name)s", id=number, name=name))
     if c.status != "open":
-        raise ServerError(f"challenge {number} is {c.status}, no longer open")
+        raise ServerError(_("challenge %(id)s is %(status)s, no longer open", id=number, status=c.status))
     return c
 
 
@@ -252,7 +258,7 @@ def _challenge(sv: Services, s: Session, lad: Ladder, rungs: list[LadderRung], m
     them = _label(s, target.fingerprint)
     reasons = []
     if target.fingerprint == mine.fingerprint:
-        raise ServerError("you cannot challenge yourself")
+        raise ServerError(_("you cannot challenge yourself"))
     if target.place >= mine.place:
         reasons.append(f"{them} is in place {target.place}, not above you (place {mine.place})")
     elif mine.place - target.place > lad.above:
@@ -287,14 +293,18 @@ def _challenge(sv: Services, s: Session, lad: Ladder, rungs: list[LadderRung], m
     s.add(c)
     s.flush()
     assert c.id is not None
-    tell(sv, s, target.fingerprint, f"[{lad.name}] {name_of(s, mine.fingerprint)} challenges you (challenge {c.id})",
-          f"{_label(s, mine.fingerprint)} (place {mine.place}) challenges you (place {target.place}) on ladder "
-          f"{lad.name}.\nAnswer with a signed command file:\n\nPBEM-COMMAND 1\nLadder: {lad.name}\n\nACCEPT {c.id}\n\n"
-          f"(or DECLINE {c.id}) before {aware(c.expires_at):%Y-%m-%d %H:%M} UTC, when the challenge lapses.\n",
-          f"challenge-{c.id}")
+    lapses = When(aware(c.expires_at), f"{aware(c.expires_at):%Y-%m-%d %H:%M} UTC")
+    # the command file to send stays as it is in every language: its keywords are not translated
+    tell(sv, s, target.fingerprint, f"[{lad.name}] ",
+         _("%(who)s challenges you (challenge %(id)s)", who=name_of(s, mine.fingerprint), id=c.id),
+         _("%(who)s (place %(theirs)s) challenges you (place %(yours)s) on ladder %(name)s.\n"
+           "Answer with a signed command file:\n\n%(file)s\n\n"
+           "(or DECLINE %(id)s) before %(when)s, when the challenge lapses.", who=_label(s, mine.fingerprint),
+           theirs=mine.place, yours=target.place, name=lad.name, id=c.id, when=lapses,
+           file=f"PBEM-COMMAND 1\nLadder: {lad.name}\n\nACCEPT {c.id}"), f"challenge-{c.id}")
     s.commit()
-    return f"challenge {c.id}: you challenged {them} (place {target.place}); it lapses unanswered on " \
-           f"{aware(c.expires_at):%Y-%m-%d %H:%M} UTC"
+    return _("challenge %(id)s: you challenged %(who)s (place %(place)s); it lapses unanswered on %(when)s",
+             id=c.id, who=them, place=target.place, when=lapses)
 
 
 def _away(s: Session, fingerprint: str) -> str:
@@ -326,7 +336,8 @@ def _accept(sv: Services, name: str, fingerprint: str, number: int) -> str:
         lad = _ladder(s, name)
         c = _challenge_to(s, name, fingerprint, number)
         if now >= aware(c.expires_at):
-            raise ServerError(f"challenge {number} lapsed at {aware(c.expires_at):%Y-%m-%d %H:%M} UTC")
+            raise ServerError(_("challenge %(id)s lapsed at %(when)s", id=number,
+                                when=When(aware(c.expires_at), f"{aware(c.expires_at):%Y-%m-%d %H:%M} UTC")))
         previous = s.exec(select(LadderChallenge).where(
             LadderChallenge.ladder == name, LadderChallenge.first_seat != "",
             ((LadderChallenge.challenger == c.challenger) & (LadderChallenge.challenged == c.challenged))
@@ -351,12 +362,13 @@ def _accept(sv: Services, name: str, fingerprint: str, number: int) -> str:
             s.commit()
         raise
     with sv.deps.session() as s:
-        tell(sv, s, c.challenger, f"[{name}] challenge {c.id} accepted: game {game_id}",
-              f"{_label(s, fingerprint)} accepted your challenge {c.id}; game {game_id} has started "
-              f"(you play {names[0] if first == c.challenger else names[1]}). Your first sitrep follows.\n",
-              f"accepted-{c.id}")
+        tell(sv, s, c.challenger, f"[{name}] ", _("challenge %(id)s accepted: game %(game)s", id=c.id, game=game_id),
+             _("%(who)s accepted your challenge %(id)s; game %(game)s has started (you play %(side)s). Your first "
+               "sitrep follows.", who=_label(s, fingerprint), id=c.id, game=game_id,
+               side=names[0] if first == c.challenger else names[1]), f"accepted-{c.id}")
         s.commit()
-    return f"challenge {c.id} accepted: game {game_id} started; you play {names[0] if first == fingerprint else names[1]}"
+    return _("challenge %(id)s accepted: game %(game)s started; you play %(side)s", id=c.id, game=game_id,
+             side=names[0] if first == fingerprint else names[1])
 
 
 def make_game(sv: Services, game_id: str, ruleset: str, scenario: str, title: str,
@@ -379,10 +391,16 @@ def make_game(sv: Services, game_id: str, ruleset: str, scenario: str, title: st
     return names
 
 
-def tell(sv: Services, s: Session, fingerprint: str, subject: str, text: str, tag: str) -> None:
+def tell(sv: Services, s: Session, fingerprint: str, tag_subject: str, subject: str, text: str, tag: str,
+         table: str = "") -> None:
+    """Mail a player of the club in his language (``PROFILE lang``): ``tag_subject`` (``[LADDER] ``) stays as it
+    is, the subject's words and the text are said in it; ``table`` (names and places) follows the text."""
     p = s.get(Player, fingerprint)
     if p is None or not p.email:
         return
+    lang, tz = player_lang(p, sv.deps), p.tz or "UTC"
+    subject = tag_subject + say(subject, lang, tz)
+    text = say(text, lang, tz) + "\n" + (f"\n{table}\n" if table else "")
     ob = sv.outbox
     ob.queue_once(s, kind="notice", to=p.email, subject=subject, text=text, html=f"<pre>{_esc(text)}</pre>",
              msg_id=ob.message_id("ladder", tag, fingerprint), now=sv.deps.clock())
@@ -411,10 +429,11 @@ def tick(sv: Services) -> list[str]:
         for c in lapsed:
             c.status, c.decided_at = "expired", now
             s.add(c)
-            text = (f"Challenge {c.id} on ladder {c.ladder} ({_label(s, c.challenger)} -> {_label(s, c.challenged)}) "
-                    "was not answered in time and has lapsed; the ladder is unchanged.\n")
+            text = _("Challenge %(id)s on ladder %(name)s (%(by)s -> %(to)s) was not answered in time and has "
+                     "lapsed; the ladder is unchanged.", id=c.id, name=c.ladder, by=_label(s, c.challenger),
+                     to=_label(s, c.challenged))
             for fp in (c.challenger, c.challenged):
-                tell(sv, s, fp, f"[{c.ladder}] challenge {c.id} lapsed", text, f"expired-{c.id}")
+                tell(sv, s, fp, f"[{c.ladder}] ", _("challenge %(id)s lapsed", id=c.id), text, f"expired-{c.id}")
             done.append(f"challenge {c.id} on {c.ladder} lapsed")
         playing = s.exec(select(LadderChallenge).where(LadderChallenge.status == "accepted")
                          .order_by(col(LadderChallenge.id)).with_for_update()).all()
@@ -443,20 +462,19 @@ def _settle(sv: Services, s: Session, c: LadderChallenge, game: Game, now: datet
     rungs = _rungs(s, c.ladder)
     places = {r.fingerprint: r for r in rungs}
     loser = c.challenged if winner == c.challenger else c.challenger
-    what = "a draw: the ladder is unchanged"
+    what = _("a draw: the ladder is unchanged")
     if winner in places and loser in places:
         w, lo = places[winner], places[loser]
-        what = f"{name_of(s, winner)} won"
         if w.place > lo.place:
             taken = lo.place
             order = [r for r in rungs if r is not w]
             order.insert(taken - 1, w)
             _renumber(s, order)
-            what += f" and takes place {taken}"
+            what = _("%(who)s won and takes place %(place)s", who=name_of(s, winner), place=taken)
         else:
-            what += ": the ladder is unchanged"
+            what = _("%(who)s won: the ladder is unchanged", who=name_of(s, winner))
     table = "\n".join(f"{r.place:>3}. {_label(s, r.fingerprint)}" for r in sorted(rungs, key=lambda r: r.place))
     for fp in (c.challenger, c.challenged):
-        tell(sv, s, fp, f"[{c.ladder}] game {game.id}: {what}", f"Game {game.id} is over: {what}.\n\n{table}\n",
-              f"done-{c.id}")
+        tell(sv, s, fp, f"[{c.ladder}] ", _("game %(game)s: %(what)s", game=game.id, what=what),
+             _("Game %(game)s is over: %(what)s.", game=game.id, what=what), f"done-{c.id}", table)
     return f"ladder {c.ladder}, game {game.id}: {what}"

@@ -23,6 +23,8 @@ from sqlmodel import Session, col, select
 
 from pbem.contact import ContactError, check_address, check_tz
 from pbem.crypto import sshsig
+from pbem.i18n import said_ as _
+from pbem.i18n import said_n as ngettext
 from pbem.notices import prefs as notice_prefs
 from pbem.services.records import ServerError, append_entry
 from pbem.services.wiring import Services
@@ -172,8 +174,11 @@ def new_key(sv: Services, old_fingerprint: str, pubkey: str, by: str) -> str:
         old.replaced_by, old.updated_at = key.fingerprint, now
         s.add(old)
         s.commit()
-    where = f"; it now holds {', '.join(moved)}" if moved else "; no running game had a seat to move"
-    return f"{by} replaced the key {old_fingerprint} by {key.fingerprint}{where}"
+    if moved:
+        return _("%(by)s replaced the key %(old)s by %(new)s; it now holds %(seats)s", by=by, old=old_fingerprint,
+                 new=key.fingerprint, seats=", ".join(moved))
+    return _("%(by)s replaced the key %(old)s by %(new)s; no running game had a seat to move", by=by,
+             old=old_fingerprint, new=key.fingerprint)
 
 
 def _journal(sv: Services, s: Session, game: Game, seats: list[str], old: str, new: str, by: str,
@@ -198,20 +203,23 @@ def profile_command(sv: Services, fingerprint: str, args: list[str]) -> str:
         field = args[0]
         if field == "pref":
             set_profile(s, player, now, prefs={args[1]: args[2]})
-            what = f"preference {args[1]} {'set to ' + repr(args[2]) if args[2] else 'removed'}"
+            what = _("your preference %(name)s set to %(value)s", name=args[1], value=repr(args[2])) if args[2] \
+                else _("your preference %(name)s removed", name=args[1])
         elif field == "lang":  # kept as a preference, and read by every seat the key holds (pbem.i18n)
             from pbem.i18n import set_player_lang
 
             set_profile(s, player, now, prefs={"lang": args[1]})
             seats = set_player_lang(s, fingerprint, args[1])
-            what = f"language is now {args[1]!r} (in {seats} game{'' if seats == 1 else 's'})"
+            what = ngettext("your language is now %(lang)s (in %(num)d game)",
+                            "your language is now %(lang)s (in %(num)d games)", seats, lang=repr(args[1]))
         else:
             set_profile(s, player, now, name=args[1] if field == "name" else None,
                         tz=args[1] if field == "tz" else None, email=args[1] if field == "email" else None)
-            label = {"tz": "time zone", "email": "club address"}.get(field, field)
-            what = f"{label} is now {args[1]!r}"
+            what = {"tz": _("your time zone is now %(value)s", value=repr(args[1])),
+                    "email": _("your club address is now %(value)s", value=repr(args[1]))}.get(
+                field, _("your name is now %(value)s", value=repr(args[1])))
         s.commit()
-    return f"your {what}"
+    return what
 
 
 def profile(p: Player) -> dict[str, Any]:

@@ -28,6 +28,7 @@ from sqlmodel import Session, col, select
 from pbem.club.ladder import NAME, make_game, name_of, tell, winner_of
 from pbem.club.players import find, sync
 from pbem.club.reliability import blank, reliability, sanction
+from pbem.i18n import said_ as _
 from pbem.services.records import ServerError
 from pbem.services.wiring import Services
 from pbem.store.models import Game, Player, Tournament, TournamentGame
@@ -39,7 +40,7 @@ def rounds(players: list[str]) -> list[list[tuple[str, str]]]:
     """The circle method: each round's pairs, every pair exactly once; "" sits out with an odd count."""
     p = list(players) + ([""] if len(players) % 2 else [])
     out = []
-    for _ in range(len(p) - 1):
+    for _round in range(len(p) - 1):
         out.append([(p[i], p[-1 - i]) for i in range(len(p) // 2) if p[i] and p[-1 - i]])
         p = [p[0], p[-1], *p[1:-1]]
     return out
@@ -252,12 +253,15 @@ def tick(sv: Services) -> list[str]:
 
 
 def _mail_standings(sv: Services, name: str, number: int, total: int) -> None:
-    text = (f"Tournament {name}: standings after round {number} of {total}"
-            + (" (final)" if number == total else "") + "\n\n" + table(sv, name))
+    text = _("Tournament %(name)s: standings after round %(round)s of %(rounds)s (final)", name=name, round=number,
+             rounds=total) if number == total else \
+        _("Tournament %(name)s: standings after round %(round)s of %(rounds)s", name=name, round=number, rounds=total)
+    standing = table(sv, name)
     with sv.deps.session() as s:
         t = s.get(Tournament, name)
         assert t is not None
         players = sorted(plan(t)[1])
         for fp in players:
-            tell(sv, s, fp, f"[{name}] standings after round {number} of {total}", text, f"{name}-round-{number}")
+            tell(sv, s, fp, f"[{name}] ", _("standings after round %(round)s of %(rounds)s", round=number,
+                                            rounds=total), text, f"{name}-round-{number}", standing.rstrip("\n"))
         s.commit()

@@ -13,7 +13,7 @@ from datetime import datetime
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
-from pbem.journal import local_time
+from pbem import i18n
 from pbem.notices import prefs as notice_prefs
 from pbem.services.deps import Deps
 from pbem.services.outbox import OutboxService
@@ -90,15 +90,22 @@ class Alarms:
     def _queue(self, s: Session, seat: Seat, game: Game, share: float, left: tuple[float, datetime], mid: str,
                now: datetime) -> int:
         pct, deadline = left
-        when = local_time(deadline, seat.tz)
-        text = (f"Alarm: {pct:.0f} % of your time is left for game {game.id}, turn {game.turn}, "
-                f"{game.phase_title or game.phase} (seat {seat.name}), and no orders have come.\n"
-                f"They are due {when}. `pbem orders {game.id} {seat.name}` prints a fresh order form.\n"
-                f"(You asked for this alarm with PROFILE pref alarm {share:g}; PROFILE pref alarm with no "
-                f"value stops it.)\n")
+        lang = i18n.effective(seat.lang, i18n.server_default(self.deps))
+        _ = i18n.gettext(lang)
+        when = i18n.local_time(deadline, seat.tz, lang)
+        percent = i18n.number(round(pct), lang)
+        text = (_("Alarm: %(pct)s %% of your time is left for game %(game)s, turn %(turn)s, %(phase)s (seat %(seat)s), "
+                  "and no orders have come.") % {"pct": percent, "game": game.id, "turn": game.turn,
+                                                 "phase": game.phase_title or game.phase, "seat": seat.name} + "\n"
+                + _("They are due %(when)s. %(command)s prints a fresh order form.")
+                % {"when": when, "command": f"`pbem orders {game.id} {seat.name}`"} + "\n"
+                + _("(You asked for this alarm with %(pref)s; %(stop)s with no value stops it.)")
+                % {"pref": f"PROFILE pref alarm {share:g}", "stop": "PROFILE pref alarm"} + "\n")
         # once: another daemon's pass may queue the same alarm at the same moment
+        # "[GAME] alarm:" stays as it is in every language (mail filters sort on it)
         return int(self.outbox.queue_once(s, kind="notice", to=seat.email,
-                                          subject=f"[{game.id}] alarm: {pct:.0f} % of your time left",
+                                          subject=f"[{game.id}] alarm: "
+                                          + _("%(pct)s %% of your time left") % {"pct": percent},
                                           text=text, html=f"<pre>{_escape(text)}</pre>", msg_id=mid, now=now,
                                           game_id=game.id))
 

@@ -22,7 +22,7 @@ from zoneinfo import ZoneInfo
 
 from sqlmodel import Session, col, select
 
-from pbem.journal import local_time
+from pbem import i18n
 from pbem.notices import prefs as notice_prefs
 from pbem.notices.webhooks import unshown_failures
 from pbem.render import render_reply
@@ -42,15 +42,17 @@ def zone(tz: str) -> ZoneInfo:
         return ZoneInfo("UTC")
 
 
-def left_text(seconds: float) -> str:
-    """Time left as a player says it: "2 d 5 h", "3 h 20 min", "overdue"."""
+def left_text(seconds: float, lang: str = i18n.SOURCE) -> str:
+    """Time left as a player says it: "2 d 5 h", "3 h 20 min", "overdue" (in his language)."""
+    _ = i18n.gettext(lang)
     if seconds <= 0:
-        return "overdue"
+        return _("overdue")
     minutes = int(seconds // 60)
     days, hours, mins = minutes // 1440, minutes // 60 % 24, minutes % 60
+    d, h, m = (_("%(num)d d") % {"num": days}, _("%(num)d h") % {"num": hours}, _("%(num)d min") % {"num": mins})
     if days:
-        return f"{days} d {hours} h"
-    return f"{hours} h {mins} min" if hours else f"{mins} min"
+        return f"{d} {h}"
+    return f"{h} {m}" if hours else m
 
 
 @dataclass
@@ -97,7 +99,8 @@ class Digests:
             since = aware(mark.at) if mark is not None else now - FIRST
             seats = s.exec(select(Seat, Game).join(Game, col(Game.id) == col(Seat.game_id)).where(
                 Seat.fingerprint == player.fingerprint).order_by(col(Game.id), col(Seat.name))).all()
-            owed = [o for seat, game in seats if (o := self._owed(s, game, seat, player.tz, now)) is not None]
+            lang = i18n.player_lang(player, self.deps)
+            owed = [o for seat, game in seats if (o := self._owed(s, game, seat, player.tz, now, lang)) is not None]
             ours = {(game.id, seat.name) for seat, game in seats}
             reports = [r for r in s.exec(select(Sitrep).where(
                 col(Sitrep.game_id).in_(sorted({g for g, _ in ours})), Sitrep.created_at > since,
@@ -110,15 +113,18 @@ class Digests:
         if not address:
             return 0
         with self.deps.session() as s:
-            failures = unshown_failures(s, player.fingerprint)
+            failures = unshown_failures(s, player.fingerprint, lang)
             ctx: dict[str, Any] = {
-                "name": player.name, "day": day.isoformat(), "tz": player.tz, "owed": owed,
+                "name": player.name, "day": _day(day, lang), "tz": player.tz, "owed": owed,
                 "sitreps": [{"game": r.game_id, "seat": r.seat, "turn": r.turn, "phase": r.phase, "text": r.text}
                             for r in reports],
                 "failures": failures}
-            text, html = render_reply("digest", ctx)
-            subject = (f"pbem digest {day.isoformat()}: orders owed in {len(owed)} game(s)" if owed
-                       else f"pbem digest {day.isoformat()}: news from your games")
+            text, html = render_reply("digest", ctx, lang=lang)
+            # "pbem digest DATE:" stays as it is in every language (mail filters sort on it)
+            _, ngettext = i18n.gettext(lang), i18n.ngettext(lang)
+            subject = f"pbem digest {day.isoformat()}: " + (
+                ngettext("orders owed in %(num)d game", "orders owed in %(num)d games", len(owed)) % {"num": len(owed)}
+                if owed else _("news from your games"))
             queued = self.outbox.queue_once(s, kind="digest", to=address, subject=subject, text=text, html=html,
                                             msg_id=mid, now=now, forms=forms)
             if queued:
@@ -133,16 +139,27 @@ class Digests:
                 s.rollback()  # another daemon's digest: the failures stay untold until it is read
         return int(queued)
 
-    def _owed(self, s: Session, game: Game, seat: Seat, tz: str, now: datetime) -> Owed | None:
+    def _owed(self, s: Session, game: Game, seat: Seat, tz: str, now: datetime, lang: str) -> Owed | None:
         if game.status != "active" or seat.bot or seat.name not in json.loads(game.awaiting_json):
             return None
         if s.exec(select(Submission.id).where(Submission.game_id == game.id, Submission.seat == seat.name,
                                               Submission.turn == game.turn, Submission.phase == game.phase,
                                               Submission.current == True)).first() is not None:  # noqa: E712
             return None
+        _ = i18n.gettext(lang)
         deadline = aware(seat.clock_due) if game.clock and seat.clock_due is not None else \
             aware(game.deadline) if game.deadline is not None else None
         return Owed(game=game.id, title=game.title, seat=seat.name, turn=game.turn,
-                    phase=game.phase_title or game.phase, due=local_time(deadline, tz) if deadline else "no deadline",
-                    left=left_text((deadline - now).total_seconds()) if deadline else "",
+                    phase=game.phase_title or game.phase,
+                    due=i18n.local_time(deadline, tz, lang) if deadline else _("no deadline"),
+                    left=left_text((deadline - now).total_seconds(), lang) if deadline else "",
                     form_name=f"orders-{game.id}-{seat.name}.txt")
+
+
+def _day(day: date, lang: str) -> str:
+    """The digest's day: ISO in English (as it always was), the reader's own long form in another language."""
+    if lang == i18n.SOURCE:
+        return day.isoformat()
+    from babel.dates import format_date
+
+    return format_date(day, "long", locale=lang)

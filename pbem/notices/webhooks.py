@@ -27,7 +27,7 @@ from urllib.parse import urlsplit
 from sqlalchemy import Insert, update
 from sqlmodel import Session, col, select
 
-from pbem.journal import local_time
+from pbem import i18n
 from pbem.services.deps import Deps
 from pbem.store.models import Webhook, table
 from pbem.store.times import aware
@@ -38,10 +38,16 @@ log = logging.getLogger("pbem.notices")
 STALE = timedelta(minutes=10)
 
 
-def message(game_id: str, seat: str, phase_title: str, deadline: datetime | None, tz: str) -> str:
-    """The one line a hook says; nothing but the game, the seat, the phase's title and the deadline."""
-    due = f", due {local_time(deadline, tz)}" if deadline is not None else ""
-    return f"Your move in game {game_id} ({seat}): {phase_title}{due}."
+def message(game_id: str, seat: str, phase_title: str, deadline: datetime | None, tz: str,
+            lang: str = i18n.SOURCE) -> str:
+    """The one line a hook says (in its reader's language); nothing but the game, the seat, the phase's title and
+    the deadline.  The JSON around it stays English: programs read it."""
+    _ = i18n.gettext(lang)
+    values = {"game": game_id, "seat": seat, "phase": phase_title}
+    if deadline is None:
+        return _("Your move in game %(game)s (%(seat)s): %(phase)s.") % values
+    return _("Your move in game %(game)s (%(seat)s): %(phase)s, due %(when)s.") % {
+        **values, "when": i18n.local_time(deadline, tz, lang)}
 
 
 def body(fmt: str, text: str, game_id: str, seat: str, phase_title: str, deadline: datetime | None) -> dict[str, Any]:
@@ -57,11 +63,11 @@ def body(fmt: str, text: str, game_id: str, seat: str, phase_title: str, deadlin
 
 
 def queue_move(s: Session, *, url: str, fmt: str, key: str, fingerprint: str, game_id: str, seat: str,
-               phase_title: str, deadline: datetime | None, tz: str, now: datetime) -> bool:
+               phase_title: str, deadline: datetime | None, tz: str, now: datetime, lang: str = i18n.SOURCE) -> bool:
     """Queue one "your move" post unless the same ``key`` is queued already; True if queued here."""
     if s.exec(select(Webhook.id).where(Webhook.key == key)).first() is not None:
         return False
-    text = message(game_id, seat, phase_title, deadline, tz)
+    text = message(game_id, seat, phase_title, deadline, tz, lang)
     doc = body(fmt, text, game_id, seat, phase_title, deadline)
     row = {"created_at": now, "key": key, "fingerprint": fingerprint, "game_id": game_id, "url": url,
            "format": fmt, "body": json.dumps(doc, ensure_ascii=False), "state": "queued", "attempts": 0,
@@ -89,7 +95,7 @@ def shown_url(url: str) -> str:
     return f"{parts.scheme}://{parts.hostname or '?'}/…"
 
 
-def unshown_failures(s: Session, fingerprint: str) -> list[str]:
+def unshown_failures(s: Session, fingerprint: str, lang: str = i18n.SOURCE) -> list[str]:
     """Lines telling the player of their hook's posts that failed for good since they were last told
     (marked told: each failure is shown once)."""
     if not fingerprint:
@@ -97,9 +103,13 @@ def unshown_failures(s: Session, fingerprint: str) -> list[str]:
     rows = s.exec(select(Webhook).where(Webhook.fingerprint == fingerprint, Webhook.state == "failed",
                                         Webhook.shown == False).order_by(col(Webhook.id))).all()  # noqa: E712
     lines = []
+    ngettext = i18n.ngettext(lang)
     for row in rows:
-        lines.append(f"Your web hook {shown_url(row.url)} failed for game {row.game_id} after {row.attempts} tries: "
-                     f"{row.last_error[:200]}")
+        # English says "tries" for one as well, as it always did (a mail filter may match it)
+        lines.append(ngettext("Your web hook %(url)s failed for game %(game)s after %(num)d tries: %(error)s",
+                              "Your web hook %(url)s failed for game %(game)s after %(num)d tries: %(error)s",
+                              row.attempts) % {"url": shown_url(row.url), "game": row.game_id, "num": row.attempts,
+                                               "error": row.last_error[:200]})
         row.shown = True
         s.add(row)
     return lines

@@ -7,13 +7,14 @@ the batch, and then runs command files and resolves the games the batch complete
 from __future__ import annotations
 
 import logging
+from html import escape
 from dataclasses import dataclass, field
 from datetime import datetime
 from collections.abc import Iterable
 
 from sqlalchemy.engine import Connection
 
-from pbem import gm
+from pbem import gm, i18n
 from pbem.core.errors import Code, PbemError
 from pbem.intake import Confirmed, Discard, IntakeContext, Message, Reject, run_pipeline
 from pbem.mail.inbound import header_block, one_line, read_message, sha256_of
@@ -21,7 +22,7 @@ from pbem.render import render_reply
 from pbem.services import replies
 from pbem.services.wiring import Services
 from pbem.store import writes as store_writes
-from pbem.store.models import ClubCommand
+from pbem.store.models import ClubCommand, Player, Seat
 
 # The loggers keep the names they had when this lived in the server: operators filter on them.
 log = logging.getLogger("pbem.server")
@@ -244,28 +245,35 @@ class IntakeService:
             try:
                 results.append(ladder.run_command(self.services, msg.ladder, msg.player.fingerprint, verb, args))
             except PbemError as exc:
-                line = msg.file.lines[n]
-                problems.append({"where": f"line {line.line_no}: {line.text!r}: ", "message": str(exc),
-                                 "rule": "", "code": Code.COMMAND_FORBIDDEN.value})
+                problems.append(_problem(msg.file.lines[n], exc))
+        with self.deps.reader() as r:
+            player = r.get(Player, msg.player.fingerprint) or msg.player
         self._answer(msg, sha, results, problems, to=msg.player.email, where=f"ladder {msg.ladder}",
-                     by=msg.player.name or msg.player.fingerprint, game_id="")
-        return results + [f"failed: {p['where']}{p['message']}" for p in problems]
+                     by=msg.player.name or msg.player.fingerprint, game_id="", lang=i18n.player_lang(player, self.deps),
+                     tz=player.tz or "UTC")
+        return [str(r) for r in results] + [f"failed: {p['where']}{p['message']}" for p in problems]
 
     def _answer(self, msg: Message, sha: str, results: list[str], problems: list[dict[str, str]], *, to: str,
-                where: str, by: str, game_id: str) -> None:
+                where: str, by: str, game_id: str, lang: str, tz: str) -> None:
+        """Answer a command file in its sender's language: what each line did, or why one was refused."""
         assert msg.mail is not None
+        _, ngettext = i18n.gettext(lang), i18n.ngettext(lang)
+        said = [i18n.say(r, lang, tz) for r in results]
         with self.deps.session() as s:
             if problems:
+                told = [{**p, "message": i18n.say(p["message"], lang, tz)} for p in problems]
                 ctx = {"game_id": game_id or where, "seat": by, "message_id": msg.mail.message_id, "subject": "",
-                       "hint": f"Carried out before the problem: {'; '.join(results) or 'nothing'}.",
-                       "problems": problems}
-                text, html = render_reply("reject", ctx)
+                       "hint": _("Carried out before the problem: %(done)s.")
+                       % {"done": "; ".join(said) or _("nothing")}, "problems": told}
+                text, html = render_reply("reject", ctx, lang=lang)
             else:
-                text = "COMMANDS CARRIED OUT\n\n" + "\n".join(f"- {r}" for r in results) + "\n"
-                html = "<ul>" + "".join(f"<li>{r}</li>" for r in results) + "</ul>"
+                text = _("COMMANDS CARRIED OUT") + "\n\n" + "\n".join(f"- {r}" for r in said) + "\n"
+                html = "<ul>" + "".join(f"<li>{escape(r)}</li>" for r in said) + "</ul>"
             if to:
-                done = f"{len(results)} carried out"
-                what = f"{len(problems)} problem{'' if len(problems) == 1 else 's'}, {done}" if problems else done
+                done = ngettext("%(num)d carried out", "%(num)d carried out", len(results)) % {"num": len(results)}
+                what = ngettext("%(num)d problem", "%(num)d problems", len(problems)) % {"num": len(problems)} \
+                    + f", {done}" if problems else done
+                # "[GAME] commands:" stays as it is in every language (mail filters sort on it)
                 self.services.outbox.queue(s, kind="ack", to=to, subject=f"[{game_id or where}] commands: {by} — {what}",
                                            text=text, html=html, msg_id=self.services.outbox.message_id("command", sha),
                                            now=self.deps.clock(), game_id=game_id,
@@ -282,12 +290,24 @@ class IntakeService:
                 results.append(gm.run_command(self.services, msg.game.id, verb, args, by=by,
                                               seat=msg.seat.name if msg.seat else ""))
             except PbemError as exc:
-                line = msg.file.lines[n]
-                problems.append({"where": f"line {line.line_no}: {line.text!r}: ", "message": str(exc),
-                                 "rule": "", "code": Code.COMMAND_FORBIDDEN.value})
+                problems.append(_problem(msg.file.lines[n], exc))
         to = self.deps.gm_address if msg.by_gm or msg.seat is None else msg.seat.email
-        self._answer(msg, sha, results, problems, to=to, where=msg.game.id, by=by, game_id=msg.game.id)
-        return results + [f"failed: {p['where']}{p['message']}" for p in problems]
+        own, tz = None, "UTC"  # the GM reads the server's language
+        if not (msg.by_gm or msg.seat is None):
+            with self.deps.reader() as r:  # read after the lines ran: a PROFILE lang is answered in the new one
+                seat = r.get(Seat, msg.seat.id)
+            own, tz = (seat.lang, seat.tz) if seat is not None else (msg.seat.lang, msg.seat.tz)
+        lang = i18n.effective(own, i18n.server_default(self.deps))
+        self._answer(msg, sha, results, problems, to=to, where=msg.game.id, by=by, game_id=msg.game.id, lang=lang,
+                     tz=tz or "UTC")
+        return [str(r) for r in results] + [f"failed: {p['where']}{p['message']}" for p in problems]
+
+
+def _problem(line, exc: PbemError) -> dict:
+    """A refused command line as the reply lists it; its message may be a sentence the reply translates."""
+    message = exc.args[0] if exc.args and isinstance(exc.args[0], i18n.Said) else str(exc)
+    return {"where": f"line {line.line_no}: {line.text!r}: ", "message": message, "rule": "",
+            "code": Code.COMMAND_FORBIDDEN.value}
 
 
 def _written(conn: Connection, writes: store_writes.Writes, verdict: Verdict) -> Verdict:

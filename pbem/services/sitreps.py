@@ -82,7 +82,7 @@ def build_sitrep(ruleset: Ruleset, game: Game, seat: Mapping[str, Any], state: A
             "phase_title": i18n.local(phase.title or phase.name, lang) if phase else "game over",
             "prompt": i18n.local(phase.prompt, lang) if phase and owes else "",
             "deadline": i18n.local_time(deadline, seat.get("tz", "UTC"), lang) if owes else "",
-            "clock": clock_line(bank) if owes and bank is not None else "",
+            "clock": clock_line(bank, lang) if owes and bank is not None else "",
             "seed_commitment": game.seed_commitment, "seed": game.seed_hex if over else None,
             "server_key": server_key,
             "seed_salt": game.seed_salt if over else None,
@@ -147,11 +147,11 @@ class SitrepService:
                 continue
             prefs = notice_prefs.of_fingerprint(s, seat.fingerprint)
             if owes:  # the player's and the club's chats hear "your move" (pbem.notices.webhooks)
-                self._hooks(s, game, seat, prefs, deadline_of(entries, seat.name)[0])
+                self._hooks(s, game, seat, prefs, deadline_of(entries, seat.name)[0], lang)
             if prefs.digest:  # the player reads it in tomorrow's digest (pbem.notices.digest)
                 continue
             text, html = built.mail_text, built.mail_html
-            failures = webhooks.unshown_failures(s, seat.fingerprint)
+            failures = webhooks.unshown_failures(s, seat.fingerprint, lang)
             if failures:  # the mail's footer only: the stored sitrep stays what replay rebuilds
                 text += "\n" + "\n".join(failures) + "\n"
                 html += "".join(f"<p><small>{escape(f)}</small></p>" for f in failures)
@@ -160,14 +160,18 @@ class SitrepService:
                               png=built.png, form=built.form)
 
     def _hooks(self, s: Session, game: Game, seat: Seat, prefs: notice_prefs.NoticePrefs,
-               deadline: datetime | None) -> None:
-        """Queue the "your move" posts of a seat that owes orders: to its player's hook and the club's."""
+               deadline: datetime | None, lang: str) -> None:
+        """Queue the "your move" posts of a seat that owes orders: to its player's hook and the club's (the
+        player's in his language, the club's in the server's)."""
         club = self.deps.home.section("notices")
         hooks = [(prefs.webhook, prefs.webhook_format, seat.fingerprint)] if prefs.webhook else []
         if club["webhook_url"]:
             hooks.append((club["webhook_url"], club["webhook_format"], ""))
+        club_lang = i18n.server_default(self.deps)
         for url, fmt, fingerprint in hooks:
             webhooks.queue_move(s, url=url, fmt=fmt, key=f"{fingerprint or 'club'}/{game.id}/{seat.name}/"
                                 f"{game.journal_head}", fingerprint=fingerprint, game_id=game.id, seat=seat.name,
-                                phase_title=f"turn {game.turn}, {game.phase_title or game.phase}",
-                                deadline=deadline, tz=seat.tz, now=self.deps.clock())
+                                phase_title=i18n.gettext(lang if fingerprint else club_lang)("turn %(turn)s, %(phase)s")
+                                % {"turn": game.turn, "phase": game.phase_title or game.phase},
+                                deadline=deadline, tz=seat.tz, now=self.deps.clock(),
+                                lang=lang if fingerprint else club_lang)

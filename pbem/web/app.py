@@ -30,6 +30,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from datetime import datetime, timedelta
 from importlib import resources
 from types import SimpleNamespace
@@ -48,7 +49,8 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from pbem.crypto import sshsig
-from pbem.journal import local_time
+from pbem.i18n import said_ as _  # a page's message, said in its reader's language (Web.refuse, i18n.say)
+from pbem import i18n
 from pbem.services.deps import Deps
 from pbem.store.models import Game, Inbound, Outbox, Seat, Sitrep, table
 from pbem.store.times import aware
@@ -63,10 +65,26 @@ PUBLIC_STATUSES = ("over", "archived")
 CHALLENGE_MINUTES = 5
 
 
-def _env() -> jinja2.Environment:
-    return jinja2.Environment(loader=jinja2.FileSystemLoader(str(resources.files("pbem.templates") / "web")),
-                              autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True,
-                              lstrip_blocks=True)
+@lru_cache(maxsize=8)
+def _env(lang: str = i18n.SOURCE) -> jinja2.Environment:
+    """The pages' templates in one language: ``_``/``ngettext`` from its catalog, numbers in its locale."""
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(resources.files("pbem.templates") / "web")),
+                             autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True,
+                             lstrip_blocks=True, extensions=["jinja2.ext.i18n"])
+    env.install_gettext_translations(i18n.translations(lang), newstyle=True)  # type: ignore[attr-defined]
+    env.globals.update(lang=lang, number=lambda value: i18n.number(value, lang),
+                       fixed=lambda value, places, sign=False: _fixed(value, places, sign, lang))
+    return env
+
+
+def _fixed(value: float, places: int, sign: bool, lang: str) -> str:
+    """A number with a fixed count of decimals (``%.2f``, ``%+.2f``), in the reader's locale."""
+    if lang == i18n.SOURCE:
+        return f"{value:+.{places}f}" if sign else f"{value:.{places}f}"
+    from babel.numbers import format_decimal
+
+    text = format_decimal(round(value, places), format="#,##0." + "0" * places, locale=lang)
+    return f"+{text}" if sign and value >= 0 else text
 
 
 class SecretFile:
@@ -125,7 +143,7 @@ class Guard:
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", []))
-                names = {k.lower() for k, _ in headers}
+                names = {k.lower() for k, _value in headers}
                 extra = {b"content-security-policy": CSP.encode(), b"referrer-policy": b"no-referrer",
                          b"x-content-type-options": b"nosniff", b"x-frame-options": b"DENY"}
                 if private:
@@ -167,19 +185,41 @@ class Web:
         self.deps = deps
         self.cfg = deps.home.section("web")
         self.secret = SecretFile(deps.home.path)
-        self.env = _env()
         self.secure = str(self.cfg.get("url", "")).startswith("https://")
         self.used_challenges: dict[str, float] = {}
         self.intake: Any = None  # made on the first pasted order file (pbem.services.ingest.IntakeService)
 
     # ------------------------------------------------------------------ helpers
 
-    def page(self, name: str, status: int = 200, **ctx: Any) -> HTMLResponse:
+    def page(self, name: str, status: int = 200, *, lang: str = i18n.SOURCE, **ctx: Any) -> HTMLResponse:
         ctx.setdefault("server_name", self.deps.home.section("server").get("name", "pbem"))
-        return HTMLResponse(self.env.get_template(name).render(**ctx), status)
+        resp = HTMLResponse(_env(lang).get_template(name).render(**ctx), status)
+        resp.headers["Content-Language"] = lang
+        return resp
 
-    def refuse(self, status: int, title: str, text: str) -> HTMLResponse:
-        return self.page("error.html.j2", status, title=title, text=text)
+    def refuse(self, status: int, title: str, text: str, lang: str = i18n.SOURCE, **values: Any) -> HTMLResponse:
+        """An error page; ``title`` and ``text`` are messages (marked with ``_``), said in ``lang``."""
+        say = i18n.gettext(lang)
+        return self.page("error.html.j2", status, lang=lang, title=say(title), text=say(text) % values if values
+                         else say(text))
+
+    def public_lang(self, request: Request) -> str:
+        """The language of a public page: ``?lang=``, else the browser's ``Accept-Language``, else the server's."""
+        asked = request.query_params.get("lang", "").strip().lower()
+        if asked in i18n.languages():
+            return asked
+        return i18n.effective(i18n.from_accept_language(request.headers.get("accept-language")),
+                              i18n.server_default(self.deps))
+
+    def seat_lang(self, game: str, seat: str) -> str:
+        """The language of a seat's pages: the one its player reads his mail in."""
+        with self.deps.reader() as s:
+            lang = s.exec(select(Seat.lang).where(Seat.game_id == game, Seat.name == seat)).first()
+        return i18n.effective(lang, i18n.server_default(self.deps))
+
+    def public(self, request: Request, name: str, status: int = 200, **ctx: Any) -> HTMLResponse:
+        """A public page, in the reader's language, with the links to the others."""
+        return self.page(name, status, lang=self.public_lang(request), langs=i18n.languages(), **ctx)
 
     def now(self) -> datetime:
         return aware(self.deps.clock())
@@ -194,13 +234,14 @@ class Web:
         try:
             fields = self.secret.signer().check(links.LINK, request.path_params["token"], self.now())
         except BadToken:
-            return self.refuse(403, "This link no longer opens anything",
-                               "It has expired, or the GM has revoked every link. The next sitrep you are "
-                               "mailed carries a fresh one.")
+            return self.refuse(403, _("This link no longer opens anything"),
+                               _("It has expired, or the GM has revoked every link. The next sitrep you are "
+                                 "mailed carries a fresh one."), self.public_lang(request))
         game, seat = str(fields["g"]), str(fields["s"])
         if not self._player_holds(game, seat, fields.get("k")):
-            return self.refuse(403, "This link no longer opens anything",
-                               "The side has passed to another player since this link was mailed.")
+            return self.refuse(403, _("This link no longer opens anything"),
+                               _("The side has passed to another player since this link was mailed."),
+                               self.public_lang(request))
         minutes = float(self.cfg["cookie_minutes"])
         exp = min(self.now() + timedelta(minutes=minutes), datetime.fromtimestamp(fields["exp"], self.now().tzinfo))
         value = self.secret.signer().make(links.SEAT_COOKIE, {"g": game, "s": seat, "k": fields["k"]}, exp)
@@ -225,15 +266,15 @@ class Web:
             fingerprint = s.exec(select(Seat.fingerprint).where(Seat.game_id == game, Seat.name == seat)).first()
         return fingerprint is not None and tag == links.player_tag(fingerprint)
 
-    def _no_seat(self) -> HTMLResponse:
-        return self.refuse(403, "Open this page by the link in your sitrep",
-                           "A side's pages open only through the private link its sitreps carry, for a while "
-                           "after it was last used.")
+    def _no_seat(self, request: Request) -> HTMLResponse:
+        return self.refuse(403, _("Open this page by the link in your sitrep"),
+                           _("A side's pages open only through the private link its sitreps carry, for a while "
+                             "after it was last used."), self.public_lang(request))
 
     def seat_home(self, request: Request) -> Response:
         who = self._seat_allowed(request)
         if who is None:
-            return self._no_seat()
+            return self._no_seat(request)
         game_id, seat = who
         with self.deps.reader() as s:
             game = s.get(Game, game_id)
@@ -243,16 +284,17 @@ class Web:
                           .order_by(col(Outbox.id))).all()
             row = s.exec(select(Seat).where(Seat.game_id == game_id, Seat.name == seat)).first()
         if game is None or row is None or not rows:
-            return self.refuse(404, "Nothing here", "This side has no sitrep yet.")
-        tz = row.tz
+            return self.refuse(404, _("Nothing here"), _("This side has no sitrep yet."), self.seat_lang(*who))
+        tz, lang = row.tz, i18n.effective(row.lang, i18n.server_default(self.deps))
         mine = []
         for a in acks:
             ack = json.loads(a.parts_json).get("ack") or {}
             if ack.get("seat") == seat:
-                mine.append({"when": local_time(aware(a.created_at), tz), "subject": a.subject,
+                mine.append({"when": i18n.local_time(aware(a.created_at), tz, lang), "subject": a.subject,
                              "text": json.loads(a.parts_json).get("text", "")})
-        sitreps = [{"id": r[0], "turn": r[1], "phase": r[2], "when": local_time(aware(r[3]), tz)} for r in rows]
-        return self.page("seat.html.j2", game={"id": game_id, "title": game.title}, seat=seat,
+        sitreps = [{"id": r[0], "turn": r[1], "phase": r[2], "when": i18n.local_time(aware(r[3]), tz, lang)}
+                   for r in rows]
+        return self.page("seat.html.j2", lang=lang, game={"id": game_id, "title": game.title}, seat=seat,
                          sitreps=sitreps, latest=sitreps[-1], acks=mine[-20:], base=_seat_url(game_id, seat))
 
     def _sitrep(self, game_id: str, seat: str | None, sid: int) -> tuple[Sitrep, str | None] | None:
@@ -268,25 +310,26 @@ class Web:
     def seat_sitrep(self, request: Request) -> Response:
         who = self._seat_allowed(request)
         if who is None:
-            return self._no_seat()
+            return self._no_seat(request)
         found = self._sitrep(who[0], who[1], int(request.path_params["sid"]))
+        lang = self.seat_lang(*who)
         if found is None:
-            return self.refuse(404, "No such sitrep", "This side was sent no such sitrep.")
+            return self.refuse(404, _("No such sitrep"), _("This side was sent no such sitrep."), lang)
         row, form = found
         base = _seat_url(*who)
         fmt = request.path_params.get("fmt", "")
         if fmt:
-            return self._part(row, fmt, f"{base}r/{row.id}.png")
+            return self._part(row, fmt, f"{base}r/{row.id}.png", lang)
         with self.deps.reader() as s:
             ids = list(s.exec(select(Sitrep.id).where(Sitrep.game_id == who[0], Sitrep.seat == who[1])
                               .order_by(col(Sitrep.id))).all())
         i = ids.index(row.id)
-        due = re.search(r"^YOUR ORDERS — due (.+)$", row.text, re.M)
-        return self.page("sitrep.html.j2", row=row, form=form, base=base, seat=who[1], due=due and due.group(1),
+        due = _due(row)
+        return self.page("sitrep.html.j2", lang=lang, row=row, form=form, base=base, seat=who[1], due=due,
                          prev=ids[i - 1] if i > 0 else None, next=ids[i + 1] if i + 1 < len(ids) else None,
                          png=f"{base}r/{row.id}.png" if row.png else None)
 
-    def _part(self, row: Sitrep, fmt: str, png_url: str) -> Response:
+    def _part(self, row: Sitrep, fmt: str, png_url: str, lang: str) -> Response:
         if fmt == "png" and row.png:
             return Response(row.png, media_type="image/png")
         if fmt == "json":
@@ -297,7 +340,7 @@ class Web:
             html = row.html.replace('src="cid:map@pbem"', f'src="{png_url}"')
             csp = CSP.replace("style-src 'self'", f"style-src 'self' {_style_hashes(html)}")
             return HTMLResponse(html, headers={"Content-Security-Policy": csp})
-        return self.refuse(404, "No such part", "A sitrep has .txt, .html, .json and (with a map) .png.")
+        return self.refuse(404, _("No such part"), _("A sitrep has .txt, .html, .json and (with a map) .png."), lang)
 
     async def seat_orders(self, request: Request) -> Response:
         """A signed order file pasted in, for when a player's mail is failing: it goes through the mail
@@ -306,13 +349,14 @@ class Web:
         limit = 3 * self.deps.home.max_message_bytes + 4096  # urlencoded, a character may take three bytes
         form = await _form(request, limit) if request.method == "POST" else None
         if request.method == "POST" and form is None:
-            return self.refuse(413, "Too long", "That is longer than the server takes by mail.")
+            return self.refuse(413, _("Too long"), _("That is longer than the server takes by mail."),
+                               self.public_lang(request))
         return await run_in_threadpool(self._seat_orders, request, form)
 
     def _seat_orders(self, request: Request, form: dict[str, list[str]] | None) -> Response:
         who = self._seat_allowed(request)
         if who is None:
-            return self._no_seat()
+            return self._no_seat(request)
         game_id, seat = who
         base = _seat_url(game_id, seat)
         with self.deps.reader() as s:
@@ -321,7 +365,7 @@ class Web:
                           .order_by(col(Sitrep.id).desc())).first()
             sent = s.exec(select(Outbox.parts_json).where(Outbox.message_id == last)).first() if last else None
         if row is None:
-            return self._no_seat()
+            return self._no_seat(request)
         mailed_form = json.loads(sent).get("form") if sent else None
         verdict = None
         text = ""
@@ -329,7 +373,7 @@ class Web:
             text = form.get("signed", [""])[0].replace("\r\n", "\n")
             if text.strip():
                 verdict = self._ingest(row, text)
-        return self.page("orders.html.j2", 200, seat=seat, game_id=game_id, base=base, form=mailed_form,
+        return self.page("orders.html.j2", 200, lang=i18n.effective(row.lang, i18n.server_default(self.deps)), seat=seat, game_id=game_id, base=base, form=mailed_form,
                          verdict=verdict, text=text if verdict is None or verdict.status != "accepted" else "")
 
     def _ingest(self, seat: Seat, text: str) -> Any:
@@ -367,7 +411,7 @@ class Web:
             shown = [{"id": g.id, "title": g.title, "ruleset": g.ruleset, "status": g.status, "turn": g.turn,
                       "outcome": json.loads(g.outcome_json).get("text", "") if g.outcome_json else ""}
                      for g in games if self._public_turns(g) is not None]
-        return self.page("archive.html.j2", games=shown)
+        return self.public(request, "archive.html.j2", games=shown)
 
     def _public_game(self, game_id: str) -> tuple[Game, int] | None:
         with self.deps.reader() as s:
@@ -378,20 +422,22 @@ class Web:
     def archive_game(self, request: Request) -> Response:
         found = self._public_game(request.path_params["game"])
         if found is None:
-            return self.refuse(404, "Not public", "No such game, or it is still being played.")
+            return self.refuse(404, _("Not public"), _("No such game, or it is still being played."),
+                               self.public_lang(request))
         game, last = found
         with self.deps.reader() as s:
             turns = sorted(set(s.exec(select(Sitrep.turn).where(Sitrep.game_id == game.id,
                                                                   Sitrep.turn <= last)).all()))
         over = game.status in PUBLIC_STATUSES
-        return self.page("archive_game.html.j2", game=game, turns=turns, over=over,
+        return self.public(request, "archive_game.html.j2", game=game, turns=turns, over=over,
                          outcome=json.loads(game.outcome_json).get("text", "") if game.outcome_json else "")
 
     def archive_turn(self, request: Request) -> Response:
         found = self._public_game(request.path_params["game"])
         turn = int(request.path_params["turn"])
         if found is None or turn > found[1]:
-            return self.refuse(404, "Not public", "No such game or turn, or it is still being played.")
+            return self.refuse(404, _("Not public"), _("No such game or turn, or it is still being played."),
+                               self.public_lang(request))
         game = found[0]
         with self.deps.reader() as s:
             rows = s.exec(select(Sitrep).where(Sitrep.game_id == game.id, Sitrep.turn == turn)
@@ -399,9 +445,9 @@ class Web:
             turns = sorted(set(s.exec(select(Sitrep.turn).where(Sitrep.game_id == game.id,
                                                                   Sitrep.turn <= found[1])).all()))
         if not rows:
-            return self.refuse(404, "No such turn", "No sitrep was sent in that turn.")
+            return self.refuse(404, _("No such turn"), _("No sitrep was sent in that turn."), self.public_lang(request))
         i = turns.index(turn)
-        return self.page("archive_turn.html.j2", game=game, turn=turn, rows=rows,
+        return self.public(request, "archive_turn.html.j2", game=game, turn=turn, rows=rows,
                          prev=turns[i - 1] if i > 0 else None, next=turns[i + 1] if i + 1 < len(turns) else None)
 
     def archive_part(self, request: Request) -> Response:
@@ -409,14 +455,16 @@ class Web:
         sid = int(request.path_params["sid"])
         part = self._sitrep(found[0].id, None, sid) if found else None
         if found is None or part is None or part[0].turn > found[1]:
-            return self.refuse(404, "Not public", "No such sitrep, or its game is still being played.")
+            return self.refuse(404, _("Not public"), _("No such sitrep, or its game is still being played."),
+                               self.public_lang(request))
         base = f"/archive/{quote(found[0].id, safe='')}/"
-        return self._part(part[0], request.path_params["fmt"], f"{base}s/{sid}.png")
+        return self._part(part[0], request.path_params["fmt"], f"{base}s/{sid}.png", self.public_lang(request))
 
     def record(self, request: Request) -> Response:
         found = self._public_game(request.path_params["game"])
         if found is None or found[0].status not in PUBLIC_STATUSES:
-            return self.refuse(404, "Not public", "The record of a game is public once it is over.")
+            return self.refuse(404, _("Not public"), _("The record of a game is public once it is over."),
+                               self.public_lang(request))
         from pbem.export import export_files, write_zip
 
         files = export_files(cast(Any, SimpleNamespace(deps=self.deps)), found[0].id)
@@ -441,8 +489,9 @@ class Web:
                 for x in published if x["scope"] == scope and not x["fingerprint"].startswith("side:")]
         rows.sort(key=lambda r: (-r["rating"], r["fingerprint"]))
         if not rows and scope != R.OVERALL:
-            return self.refuse(404, "No such standings", f"No ratings in {scope!r}.")
-        return self.page("ratings.html.j2", scope=scope, scopes=scopes, rows=rows,
+            return self.refuse(404, _("No such standings"), _("No ratings in %(scope)s."), self.public_lang(request),
+                               scope=repr(scope))
+        return self.public(request, "ratings.html.j2", scope=scope, scopes=scopes, rows=rows,
                          sides=R.side_advantages(published, scope))
 
     # ------------------------------------------------------------------ ladders and tournaments
@@ -466,7 +515,7 @@ class Web:
             counts = dict(s.exec(select(LadderRung.ladder, func.count()).group_by(col(LadderRung.ladder))).all())
             shown = [{"name": x.name, "ruleset": x.ruleset, "scenario": x.scenario, "players": counts.get(x.name, 0)}
                      for x in rows]
-        return self.page("ladders.html.j2", ladders=shown)
+        return self.public(request, "ladders.html.j2", ladders=shown)
 
     def ladder(self, request: Request) -> Response:
         """One ladder: its limits, its standings (`pbem ladder show`'s), the challenges under way: who challenged
@@ -479,17 +528,22 @@ class Web:
         try:
             rows = L.standings(self._club(), name)
         except ServerError:
-            return self.refuse(404, "No such ladder", "There is no ladder of that name here.")
+            return self.refuse(404, _("No such ladder"), _("There is no ladder of that name here."),
+                               self.public_lang(request))
+        lang = self.public_lang(request)
         with self.deps.reader() as s:
             lad = s.get(Ladder, name)
             live = s.exec(select(LadderChallenge).where(LadderChallenge.ladder == name, col(LadderChallenge.status)
                                                         .in_(("open", "accepted"))).order_by(col(LadderChallenge.id))
                           ).all()
             challenges = [{"id": c.id, "challenger": L.name_of(s, c.challenger), "challenged": L.name_of(s, c.challenged),
-                           "status": c.status, "until": f"{aware(c.expires_at):%Y-%m-%d %H:%M} UTC"} for c in live]
+                           "status": c.status, "until": f"{aware(c.expires_at):%Y-%m-%d %H:%M} UTC"
+                           if lang == i18n.SOURCE else i18n.local_time(aware(c.expires_at), "UTC", lang)}
+                          for c in live]
         if lad is None:
-            return self.refuse(404, "No such ladder", "There is no ladder of that name here.")
-        return self.page("ladder.html.j2", ladder=lad, rows=rows, challenges=challenges)
+            return self.refuse(404, _("No such ladder"), _("There is no ladder of that name here."),
+                               self.public_lang(request))
+        return self.page("ladder.html.j2", lang=lang, langs=i18n.languages(), ladder=lad, rows=rows, challenges=challenges)
 
     def tournaments(self, request: Request) -> Response:
         from pbem.club.tournament import plan
@@ -499,10 +553,10 @@ class Web:
             rows = s.exec(select(Tournament).order_by(col(Tournament.created_at).desc(), col(Tournament.name))).all()
             shown = []
             for t in rows:
-                _, players, total, _ = plan(t)  # round-robin or Swiss, as the tournament's own code reads it
+                _sched, players, total, _drawn = plan(t)  # round-robin or Swiss, as the tournament's own code reads it
                 shown.append({"name": t.name, "ruleset": t.ruleset, "scenario": t.scenario, "status": t.status,
                               "round": min(t.round, total), "rounds": total, "players": len(players)})
-        return self.page("tournaments.html.j2", tournaments=shown)
+        return self.public(request, "tournaments.html.j2", tournaments=shown)
 
     def tournament(self, request: Request) -> Response:
         """One tournament: the standings `pbem tournament standings` prints, then each round's games, a finished
@@ -516,7 +570,8 @@ class Web:
         try:
             rows = T.standings(self._club(), name)
         except ServerError:
-            return self.refuse(404, "No such tournament", "There is no tournament of that name here.")
+            return self.refuse(404, _("No such tournament"), _("There is no tournament of that name here."),
+                               self.public_lang(request))
         with self.deps.reader() as s:
             t = s.get(Tournament, name)
             games = s.exec(select(TournamentGame).where(TournamentGame.tournament == name)
@@ -525,15 +580,17 @@ class Web:
             fps = {fp for g in games for fp in (g.first, g.second, g.winner) if fp}
             names = {fp: name_of(s, fp) for fp in fps}
         if t is None:
-            return self.refuse(404, "No such tournament", "There is no tournament of that name here.")
+            return self.refuse(404, _("No such tournament"), _("There is no tournament of that name here."),
+                               self.public_lang(request))
         total = T.plan(t)[2]
         rounds: dict[int, list[dict[str, Any]]] = {}
         for g in games:
             result = ("being played" if not g.done else f"{names[g.winner]} won" if g.winner else "a draw")
             rounds.setdefault(g.round, []).append({"game": g.game_id, "first": names[g.first],
                                                    "second": names[g.second], "result": result,
+                                                   "winner": names[g.winner] if g.winner else "",
                                                    "archive": g.game_id in over})
-        return self.page("tournament.html.j2", t=t, rows=rows, rounds=sorted(rounds.items()), total=total)
+        return self.public(request, "tournament.html.j2", t=t, rows=rows, rounds=sorted(rounds.items()), total=total)
 
     # ------------------------------------------------------------------ the GM
 
@@ -550,17 +607,18 @@ class Web:
     async def gm_login(self, request: Request) -> Response:
         form = await _form(request) if request.method == "POST" else None
         if request.method == "POST" and form is None:
-            return self.refuse(413, "Too long", "That is longer than any signature.")
-        return await run_in_threadpool(self._gm_login, form)
+            return self.refuse(413, _("Too long"), _("That is longer than any signature."), self.public_lang(request))
+        return await run_in_threadpool(self._gm_login, form, self.public_lang(request))
 
-    def _gm_login(self, form: dict[str, list[str]] | None) -> Response:
+    def _gm_login(self, form: dict[str, list[str]] | None, lang: str) -> Response:
         if self.deps.gm_key is None:
-            return self.refuse(403, "No GM key", "Set [server] gm_key in config.toml to log in here.")
+            return self.refuse(403, _("No GM key"), _("Set %(setting)s in config.toml to log in here."), lang,
+                               setting="[server] gm_key")
         problem = ""
         if form is not None:
             challenge = form.get("challenge", [""])[0]
             signature = form.get("signature", [""])[0]
-            problem = self._check_login(challenge, signature)
+            problem = i18n.say(self._check_login(challenge, signature), lang)
             if not problem:
                 resp = RedirectResponse("/gm/", 303)
                 minutes = float(self.cfg["cookie_minutes"])
@@ -570,7 +628,7 @@ class Web:
                 return resp
         challenge = self.secret.signer().make(links.CHALLENGE, {"n": secrets.token_hex(12)},
                                               self.now() + timedelta(minutes=CHALLENGE_MINUTES))
-        return self.page("gm_login.html.j2", 403 if problem else 200, challenge=challenge, problem=problem,
+        return self.page("gm_login.html.j2", 403 if problem else 200, lang=lang, langs=i18n.languages(), challenge=challenge, problem=problem,
                          namespace=NAMESPACE, minutes=CHALLENGE_MINUTES)
 
     def _check_login(self, challenge: str, signature: str) -> str:
@@ -579,9 +637,9 @@ class Web:
         try:
             self.secret.signer().check(links.CHALLENGE, challenge, self.now())
         except BadToken as exc:
-            return f"The challenge is no good ({exc}); sign this new one."
+            return _("The challenge is no good (%(why)s); sign this new one.", why=str(exc))
         if challenge in self.used_challenges:
-            return "That challenge was used already; sign this new one."
+            return _("That challenge was used already; sign this new one.")
         signer = None
         for message in (challenge.encode(), (challenge + "\n").encode()):  # signed as typed, or by echo
             try:
@@ -590,9 +648,9 @@ class Web:
             except sshsig.SignatureError as exc:
                 problem = str(exc)
         if signer is None:
-            return f"The signature does not check: {problem}"
+            return _("The signature does not check: %(why)s", why=problem)
         if signer.blob != key.blob:
-            return f"Signed by {signer.fingerprint}, which is not the GM's key."
+            return _("Signed by %(key)s, which is not the GM's key.", key=signer.fingerprint)
         now = time.monotonic()
         self.used_challenges = {c: t for c, t in self.used_challenges.items() if t > now - CHALLENGE_MINUTES * 60}
         self.used_challenges[challenge] = now
@@ -611,7 +669,9 @@ class Web:
 
         q = Queries(self.deps, StateCache(self.deps))
         tz = str(self.deps.home.section("server").get("tz", "UTC"))
-        games = [{**g, "deadline": local_time(g["deadline"], tz) if g["deadline"] else ""} for g in q.overview()]
+        lang = self.public_lang(request)  # the GM's browser's language (or ?lang=), else the server's
+        games = [{**g, "deadline": i18n.local_time(g["deadline"], tz, lang) if g["deadline"] else ""}
+                 for g in q.overview()]
         with self.deps.reader() as s:
             counts = dict(s.exec(select(Outbox.state, func.count()).group_by(col(Outbox.state))).all())
             waiting = s.exec(select(Outbox).where(col(Outbox.state).in_(("queued", "sending", "failed")))
@@ -621,19 +681,29 @@ class Web:
                                                         i.verdict).order_by(i.id.desc()).limit(20)).all()
         outbox = [{"kind": o.kind, "to": o.to_addr, "subject": o.subject, "state": o.state, "attempts": o.attempts,
                    "error": o.last_error} for o in waiting]
-        return self.page("gm.html.j2", games=games, held=[g for g in games if g["status"] == "held"],
+        return self.page("gm.html.j2", lang=lang, langs=i18n.languages(), games=games, held=[g for g in games if g["status"] == "held"],
                          counts=counts, outbox=outbox, players=q.players(), tz=tz,
-                         verdicts=[{"when": local_time(aware(v[0]), tz), "sender": v[1], "game": v[2],
+                         verdicts=[{"when": i18n.local_time(aware(v[0]), tz, lang), "sender": v[1], "game": v[2],
                                     "seat": v[3], "status": v[4], "verdict": v[5]} for v in verdicts])
 
     # ------------------------------------------------------------------ the rest
 
     def index(self, request: Request) -> Response:
-        return self.page("index.html.j2")
+        return self.public(request, "index.html.j2")
 
     def css(self, request: Request) -> Response:
         text = (resources.files("pbem.templates") / "web" / "web.css").read_text()
         return Response(text, media_type="text/css", headers={"Cache-Control": "max-age=3600"})
+
+
+def _due(row: Sitrep) -> str | None:
+    """When a sitrep said its orders were due: its "YOUR ORDERS — due ..." line, in the language it was written in."""
+    from pbem.render import stamp_lang
+
+    say = i18n.gettext(stamp_lang(row.renderer)[1])
+    due = re.escape(say("due %(when)s")).replace(re.escape("%(when)s"), "(.+)")
+    found = re.search(rf"^{re.escape(say('YOUR ORDERS'))} — {due}$", row.text, re.M)
+    return found.group(1) if found else None
 
 
 def create_app(deps: Deps, *, limit: RateLimit | None = None) -> ASGIApp:
