@@ -55,31 +55,29 @@ def read_config(path: Path) -> PipeConfig:
 
 
 def read_message(stream: BinaryIO, limit: int) -> tuple[bytes, bool]:
-    """The message and whether it is within ``limit``.  An oversize one comes back as
-    :func:`pbem.mail.inbound.read_capped` returns it (its beginning, with the whole one's size and
-    digest): the direct intake stores and refuses it, and only that rare case imports the mail parser."""
+    """The message and whether it is within ``limit``, holding at most ``limit + 1`` bytes of it.
+
+    An oversize one comes back as :func:`pbem.mail.inbound.read_capped` returns it (a
+    :class:`~pbem.mail.inbound.Capped`: its beginning, with the whole one's size and SHA-256): the direct
+    intake stores and refuses it.  Only that rare case imports the mail parser.
+    """
     head = bytearray()
     while len(head) <= limit and (block := stream.read(limit + 1 - len(head))):
         head += block  # a pipe may return less than asked before its end
     if len(head) <= limit:
         return bytes(head), True
-    from pbem.mail.inbound import read_capped
+    import hashlib
 
-    return read_capped(_Prefixed(head, stream), limit), False
+    from pbem.mail.inbound import Capped
 
-
-class _Prefixed:
-    """A stream that gives back the bytes already read before the rest of ``stream``."""
-
-    def __init__(self, head: bytes | bytearray, stream: BinaryIO) -> None:
-        self.head, self.stream = memoryview(head), stream
-
-    def read(self, n: int = -1) -> bytes:
-        if self.head:
-            part = self.head if n < 0 else self.head[:n]
-            self.head = self.head[len(part):]
-            return bytes(part)
-        return self.stream.read(n)
+    digest, size = hashlib.sha256(head), len(head)
+    while block := stream.read(1 << 16):  # the rest is read to its end and dropped
+        digest.update(block)
+        size += len(block)
+    capped = Capped(head)
+    del head
+    capped.size, capped.sha256 = size, digest.hexdigest()
+    return capped, False
 
 
 class HandOffFailed(Exception):
