@@ -665,12 +665,15 @@ def _read_message(src: str, limit: int) -> bytes:
 
 def _read_source(src: str, limit: int) -> tuple[bytes, bool]:
     """The message from a file or ``-`` (stdin), and whether it is within ``limit`` (see pbem.pipe)."""
-    from pbem.pipe import read_message
+    from pbem import pipe
 
     if src == "-":
-        return read_message(sys.stdin.buffer, limit)
+        if pipe.READ_ALREADY is not None:  # read by pbem.launch, which tried the daemon with it
+            taken, pipe.READ_ALREADY = pipe.READ_ALREADY, None
+            return taken
+        return pipe.read_message(sys.stdin.buffer, limit)
     with open(src, "rb") as fh:
-        return read_message(fh, limit)
+        return pipe.read_message(fh, limit)
 
 
 @main.command()
@@ -698,7 +701,7 @@ def ingest(ctx, files):
             click.echo(f"failed {src}: {exc.__class__.__name__}: {exc}", err=True)
             direct.failed = True
             continue
-        if settings.listen and within:
+        if settings.listen and within and not (src == "-" and pipe.TRIED):
             try:
                 said = pipe.hand_off(settings.listen, raw, sender=pipe.envelope_sender(), recipient=settings.address)
             except pipe.HandOffFailed as exc:

@@ -29,6 +29,11 @@ EX_TEMPFAIL = 75
 #: Seconds to wait for the daemon at each step of the hand-off before falling back to direct intake.
 TIMEOUT = 30.0
 
+#: Standard input as :mod:`pbem.launch` read it (message, within the limit), and whether it tried the
+#: daemon already: the command line takes the message from here instead of reading stdin again.
+READ_ALREADY: tuple[bytes, bool] | None = None
+TRIED = False
+
 _EOL = re.compile(rb"\r\n|\r(?!\n)|\n")
 
 

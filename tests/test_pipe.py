@@ -29,13 +29,14 @@ from pbem.store.models import Inbound
 
 ROOT = Path(__file__).resolve().parents[1]
 
-#: Runs the command line in a fresh interpreter and writes the names of the modules it imported to a file.
+#: Runs the `pbem` program (its entry point) in a fresh interpreter and writes the names of the modules it
+#: imported to a file.
 RUN_AND_LIST_MODULES = """
 import json, sys
-out, args = sys.argv[1], sys.argv[2:]
-from pbem.cli import main
+out = sys.argv.pop(1)
+from pbem.launch import main
 try:
-    main(args)
+    main()
 finally:
     with open(out, "w") as fh:
         json.dump(sorted(sys.modules), fh)
@@ -44,7 +45,7 @@ finally:
 #: What the pipe must never load, whichever way it goes: these are for sitreps and migrations.
 NEVER = ("PIL", "pbem.pictures", "alembic", "apscheduler", "aiosmtpd", "uvicorn")
 #: What handing a message to the daemon must not load either: the engine itself.
-ENGINE = ("jinja2", "sqlalchemy", "sqlmodel", "pydantic", "cryptography", "pbem.rules", "pbem.server",
+ENGINE = ("click", "pbem.cli", "logging", "jinja2", "sqlalchemy", "sqlmodel", "pydantic", "cryptography", "pbem.rules", "pbem.server",
           "pbem.intake", "smtplib", "email")
 
 
@@ -218,6 +219,21 @@ def test_the_pipe_reads_an_oversize_message_as_the_intake_expects_it():
     assert within and raw == b"x" * 100
     raw, within = pipe.read_message(io.BytesIO(b"From: a@b.test\n\n" + b"y" * 5000), 1024)
     assert not within and isinstance(raw, Capped) and raw.size == 5016 and len(raw) == 1025
+
+
+def test_only_the_pipe_command_line_takes_the_shortcut(monkeypatch, tmp_path):
+    from pbem.launch import pipe_home
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("PBEM_HOME", raising=False)
+    assert pipe_home(["ingest", "-"]) == tmp_path / "pbem-home"
+    assert pipe_home(["--home", "h", "-v", "ingest"]) == tmp_path / "h"
+    assert pipe_home(["--home=h", "ingest", "-"]) == tmp_path / "h"
+    monkeypatch.setenv("PBEM_HOME", str(tmp_path / "env"))
+    assert pipe_home(["ingest", "-"]) == tmp_path / "env"
+    for other in (["ingest", "a.eml"], ["ingest", "-", "-"], ["--log-format", "json", "ingest", "-"], ["tick"],
+                  ["--help"], ["ingest", "--help"], []):
+        assert pipe_home(other) is None, other
 
 
 def test_the_config_is_read_without_checking_it(tmp_path):
