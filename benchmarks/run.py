@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """pbem benchmarks: how fast, how big, and how the cost grows — each figure against a target.
 
-    python benchmarks/run.py [--quick] [--postgres URL] [--only ingest,rulesets,scale,latency,pipe]
+    python benchmarks/run.py [--quick] [--postgres URL] [--only ingest,rulesets,scale,latency,pipe,first]
 
 Prints one line per figure, ``name value unit target met|missed``, after a
 progress bar.  ``--quick`` runs every benchmark on smaller inputs in under a
@@ -490,6 +490,53 @@ def bench_latency(tmp: Path, quick: bool, tick) -> None:
     figure("latency_last_orders_to_outbox_max", max(samples), "s", "<=", 2)
 
 
+# --------------------------------------------------------------------------- the first sitrep
+#: In a fresh process: the first phase of a game, every seat's sitrep timed; after the daemon's warm-up or not.
+FIRST_SITREP = r"""
+import json, sys, time
+from types import SimpleNamespace
+from pbem import rules
+from pbem.core.play import play
+from pbem.services.sitreps import build_sitrep
+from pbem.services.warmup import warm
+name, scenario, mode = sys.argv[1:4]
+ruleset = rules.find_ruleset(name)
+if mode == "warm":
+    warm([(ruleset, scenario)])
+step = play(ruleset, scenario, b"benchmark first sitrep", max_phases=1)[0]
+game = SimpleNamespace(id="bench", title="bench", ruleset=name, scenario=scenario, seed_commitment="0" * 64,
+                       seed_hex="00" * 16, seed_salt="", turn=0, journal_head="0" * 64, templates_dir="")
+entries = [{"seq": 1, "kind": "resolve", "hash": "0" * 64, "payload": {"notices": []}, "events": [], "rolls": []}]
+t = time.perf_counter()
+for seat in ruleset.seats(step.state):
+    build_sitrep(ruleset, game, {"name": seat.name, "side": seat.side, "title": seat.title, "tz": "UTC"},
+                 step.state, entries)
+print(json.dumps(time.perf_counter() - t))
+"""
+
+
+def bench_first_sitrep(quick: bool, tick) -> None:
+    """Every seat's sitreps of a game's first phase in a process that just started: caches cold (as every
+    process was before), and after the warm-up the daemon runs at its start (pbem.services.warmup)."""
+    repeats = 1 if quick else 3
+    samples: dict[str, list[float]] = {"cold": [], "warm": []}
+    for ruleset in rules.RULESETS:
+        name, scenario = ruleset.info.name, ruleset.info.scenarios[0].name
+        for mode in ("cold", "warm"):
+            times = []
+            for _ in range(repeats):
+                out = subprocess.run([sys.executable, "-c", FIRST_SITREP, name, scenario, mode], capture_output=True,
+                                     text=True, cwd=ROOT)
+                if out.returncode:
+                    raise RuntimeError(f"the first sitrep of {name} failed:\n{out.stderr[-3000:]}")
+                times.append(1000 * json.loads(out.stdout))
+            samples[mode] += times
+            figure(f"{name}_first_phase_sitreps_{mode}", max(times), "ms", *(("<=", 40) if mode == "warm" else ()))
+        tick()
+    figure("first_phase_sitreps_p99_cold", quantile(samples["cold"], 0.99), "ms")
+    figure("first_phase_sitreps_p99_warm", quantile(samples["warm"], 0.99), "ms", "<=", 40)
+
+
 # --------------------------------------------------------------------------- the MTA pipe
 #: Runs a command once per message file (stdin from the file), as an MTA's pipe does, and prints the wall
 #: time of each run and the largest resident size among them (getrusage of the children: start to exit).
@@ -622,15 +669,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="smaller inputs, under a minute")
     parser.add_argument("--postgres", default=POSTGRES, help="PostgreSQL URL for the ingest figure ('' to skip)")
-    parser.add_argument("--only", default="ingest,rulesets,scale,latency,pipe")
+    parser.add_argument("--only", default="ingest,rulesets,scale,latency,pipe,first")
     parser.add_argument("--chart", default="", help="write the growth curves as a PNG to this path")
     args = parser.parse_args()
     only = set(args.only.split(","))
     postgres = args.postgres if args.postgres and _reachable(args.postgres) else None
     pin_one_core()
     tmp = Path(tempfile.mkdtemp(prefix="pbem-bench-"))
-    work = [w for w in ("ingest", "rulesets", "scale", "latency", "pipe") if w in only]
-    steps = {"ingest": 6, "rulesets": 3 * (12 if args.quick else 40) * 3, "scale": 5, "latency": 12, "pipe": 4}
+    work = [w for w in ("ingest", "rulesets", "scale", "latency", "pipe", "first") if w in only]
+    steps = {"ingest": 6, "rulesets": 3 * (12 if args.quick else 40) * 3, "scale": 5, "latency": 12, "pipe": 4, "first": len(rules.RULESETS)}
     try:
         with click.progressbar(length=sum(steps[w] for w in work), label="benchmarks", file=sys.stderr) as bar:
             tick = lambda: bar.update(1)  # noqa: E731
@@ -644,6 +691,8 @@ def main() -> None:
                 bench_latency(tmp, args.quick, tick)
             if "pipe" in work:
                 bench_pipe(tmp, args.quick, tick)
+            if "first" in work:
+                bench_first_sitrep(args.quick, tick)
             bar.update(bar.length)
     finally:
         if os.environ.get("PBEM_BENCH_KEEP"):
