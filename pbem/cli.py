@@ -11,6 +11,7 @@ import json
 import logging
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -717,7 +718,9 @@ class _DirectIntake:
     """The messages no daemon took, taken in by this process: the engine is opened for the first one."""
 
     def __init__(self, ctx: click.Context) -> None:
-        self.ctx, self.server, self.stored, self.failed = ctx, None, [], False
+        self.ctx, self.failed = ctx, False
+        self.server: Any = None  # a pbem.server.Server, opened for the first message
+        self.stored: list[Any] = []
 
     def open(self):
         if self.server is None:

@@ -16,6 +16,7 @@ import logging
 import time
 from collections.abc import Iterable
 from types import SimpleNamespace
+from typing import Any
 
 from pbem.core.play import setup_dice
 from pbem.core.ruleset import Ruleset
@@ -39,7 +40,7 @@ def warm(pairs: Iterable[tuple[Ruleset, str]]) -> int:
     for ruleset, scenario in pairs:
         try:
             state = ruleset.setup(scenario, ruleset.info.resolve_options({}), setup_dice(b"pbem warm-up"))
-            game = SimpleNamespace(id="warm-up", title="warm-up", ruleset=ruleset.info.name, scenario=scenario,
+            game: Any = SimpleNamespace(  # what a sitrep reads of a game rowid="warm-up", title="warm-up", ruleset=ruleset.info.name, scenario=scenario,
                                    seed_commitment="0" * 64, seed_hex="00" * 16, seed_salt="", turn=0,
                                    journal_head="0" * 64, templates_dir="")
             entries = [{"seq": 1, "kind": "resolve", "hash": "0" * 64, "payload": {"notices": []}, "events": [],
