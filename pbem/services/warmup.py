@@ -40,9 +40,10 @@ def warm(pairs: Iterable[tuple[Ruleset, str]]) -> int:
     for ruleset, scenario in pairs:
         try:
             state = ruleset.setup(scenario, ruleset.info.resolve_options({}), setup_dice(b"pbem warm-up"))
-            game: Any = SimpleNamespace(  # what a sitrep reads of a game rowid="warm-up", title="warm-up", ruleset=ruleset.info.name, scenario=scenario,
-                                   seed_commitment="0" * 64, seed_hex="00" * 16, seed_salt="", turn=0,
-                                   journal_head="0" * 64, templates_dir="")
+            # what a sitrep reads of a game row
+            game: Any = SimpleNamespace(id="warm-up", title="warm-up", ruleset=ruleset.info.name, scenario=scenario,
+                                        seed_commitment="0" * 64, seed_hex="00" * 16, seed_salt="", turn=0,
+                                        journal_head="0" * 64, templates_dir="")
             entries = [{"seq": 1, "kind": "resolve", "hash": "0" * 64, "payload": {"notices": []}, "events": [],
                         "rolls": []}]
             for seat in ruleset.seats(state):
