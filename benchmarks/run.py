@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """pbem benchmarks: how fast, how big, and how the cost grows — each figure against a target.
 
-    python benchmarks/run.py [--quick] [--postgres URL] [--only ingest,rulesets,scale,latency]
+    python benchmarks/run.py [--quick] [--postgres URL] [--only ingest,rulesets,scale,latency,pipe,first]
 
 Prints one line per figure, ``name value unit target met|missed``, after a
 progress bar.  ``--quick`` runs every benchmark on smaller inputs in under a
@@ -490,6 +490,141 @@ def bench_latency(tmp: Path, quick: bool, tick) -> None:
     figure("latency_last_orders_to_outbox_max", max(samples), "s", "<=", 2)
 
 
+# --------------------------------------------------------------------------- the first sitrep
+#: In a fresh process: the first phase of a game, every seat's sitrep timed; after the daemon's warm-up or not.
+FIRST_SITREP = r"""
+import json, sys, time
+from types import SimpleNamespace
+from pbem import rules
+from pbem.core.play import play
+from pbem.services.sitreps import build_sitrep
+from pbem.services.warmup import warm
+name, scenario, mode = sys.argv[1:4]
+ruleset = rules.find_ruleset(name)
+if mode == "warm":
+    warm([(ruleset, scenario)])
+step = play(ruleset, scenario, b"benchmark first sitrep", max_phases=1)[0]
+game = SimpleNamespace(id="bench", title="bench", ruleset=name, scenario=scenario, seed_commitment="0" * 64,
+                       seed_hex="00" * 16, seed_salt="", turn=0, journal_head="0" * 64, templates_dir="")
+entries = [{"seq": 1, "kind": "resolve", "hash": "0" * 64, "payload": {"notices": []}, "events": [], "rolls": []}]
+t = time.perf_counter()
+for seat in ruleset.seats(step.state):
+    build_sitrep(ruleset, game, {"name": seat.name, "side": seat.side, "title": seat.title, "tz": "UTC"},
+                 step.state, entries)
+print(json.dumps(time.perf_counter() - t))
+"""
+
+
+def bench_first_sitrep(quick: bool, tick) -> None:
+    """Every seat's sitreps of a game's first phase in a process that just started: caches cold (as every
+    process was before), and after the warm-up the daemon runs at its start (pbem.services.warmup)."""
+    repeats = 1 if quick else 3
+    samples: dict[str, list[float]] = {"cold": [], "warm": []}
+    for ruleset in rules.RULESETS:
+        name, scenario = ruleset.info.name, ruleset.info.scenarios[0].name
+        for mode in ("cold", "warm"):
+            times = []
+            for _ in range(repeats):
+                out = subprocess.run([sys.executable, "-c", FIRST_SITREP, name, scenario, mode], capture_output=True,
+                                     text=True, cwd=ROOT)
+                if out.returncode:
+                    raise RuntimeError(f"the first sitrep of {name} failed:\n{out.stderr[-3000:]}")
+                times.append(1000 * json.loads(out.stdout))
+            samples[mode] += times
+            figure(f"{name}_first_phase_sitreps_{mode}", max(times), "ms", *(("<=", 40) if mode == "warm" else ()))
+        tick()
+    figure("first_phase_sitreps_p99_cold", quantile(samples["cold"], 0.99), "ms")
+    figure("first_phase_sitreps_p99_warm", quantile(samples["warm"], 0.99), "ms", "<=", 40)
+
+
+# --------------------------------------------------------------------------- the MTA pipe
+#: Runs a command once per message file (stdin from the file), as an MTA's pipe does, and prints the wall
+#: time of each run and the largest resident size among them (getrusage of the children: start to exit).
+PIPE_RUNS = r"""
+import json, resource, subprocess, sys, time
+cmd, files = json.loads(sys.argv[1]), sys.argv[2:]
+times = []
+for path in files:
+    with open(path, "rb") as fh:
+        t = time.perf_counter()
+        done = subprocess.run(cmd, stdin=fh, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        times.append(time.perf_counter() - t)
+    if done.returncode:
+        sys.exit(f"{cmd} exited {done.returncode}: {done.stderr.decode()[-2000:]}")
+print(json.dumps({"times": times, "rss_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}))
+"""
+
+
+def pipe_runs(cmd: list[str], files: list[Path], env: dict[str, str]) -> tuple[float, float]:
+    """(median seconds, max MB) of ``cmd`` run once per file but the last (which warms the caches first),
+    each a whole process from start to exit."""
+    with open(files[-1], "rb") as fh:  # once first, outside the measure: bytecode and file caches warm
+        subprocess.run(cmd, stdin=fh, capture_output=True, cwd=ROOT, env=env)
+    out = subprocess.run([sys.executable, "-c", PIPE_RUNS, json.dumps(cmd), *map(str, files[:-1])], capture_output=True,
+                         text=True, cwd=ROOT, env=env)
+    if out.returncode:
+        raise RuntimeError(f"the pipe runs failed:\n{out.stderr[-3000:]}")
+    r = json.loads(out.stdout)
+    return statistics.median(r["times"]), r["rss_mb"]
+
+
+def bench_pipe(tmp: Path, quick: bool, tick) -> None:
+    """`pbem ingest -` as an MTA runs it, one process per message: taking the message in itself, and handing
+    it to a running daemon over LMTP; with a bare Python start beside them (the machine's own speed)."""
+    n = 6 if quick else 31  # the last of each set warms the caches, unmeasured
+    home = tmp / "pipe"
+    server = new_server(home)
+    msgs = ingest_messages(server, "bismarck", "last-dash", 2, n)
+    for gid in ("in0", "in1"):
+        server.pause(gid)  # orders are checked and kept, nothing resolves: the pipe's own cost, not a phase's
+    server.engine.dispose()
+    files = []
+    for k, raw in enumerate(msgs):
+        files.append(home / f"msg-{k}.eml")
+        files[-1].write_bytes(raw.replace(b"\r\n", b"\n"))  # as an MTA's pipe hands it over
+    tick()
+    # as installed: the `pbem` program beside this Python, and modules compiled to bytecode once (this
+    # environment may say PYTHONDONTWRITEBYTECODE; an installed package has its .pyc files)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = str(tmp / "pycache")
+    program = Path(sys.executable).with_name("pbem")
+    pbem = [str(program)] if program.exists() else [sys.executable, "-m", "pbem.launch"]
+    pbem += ["--home", str(home)]
+    bare, bare_mb = pipe_runs([sys.executable, "-c", "pass"], files[:n], env)
+    direct, direct_mb = pipe_runs([*pbem, "ingest", "-"], files[:n], env)
+    tick()
+    listen = home / "lmtp.sock"
+    home.joinpath("config.toml").write_text(home.joinpath("config.toml").read_text()
+                                            + f'\n[lmtp]\nlisten = "unix:{listen}"\n')
+    daemon = subprocess.Popen([*pbem, "daemon", "--interval", "600"], cwd=ROOT, env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.time() + 300
+        while True:
+            try:
+                with socket.socket(socket.AF_UNIX) as probe:
+                    probe.connect(str(listen))
+                break
+            except OSError:
+                if daemon.poll() is not None or time.time() > deadline:
+                    raise RuntimeError("the daemon did not listen on its LMTP socket") from None
+                time.sleep(0.2)
+        time.sleep(2)  # its first pass runs at start: measure the hand-off, not that pass
+        handed, handed_mb = pipe_runs([*pbem, "ingest", "-"], files[n:2 * n], env)
+    finally:
+        daemon.terminate()
+        daemon.wait(timeout=60)
+    tick()
+    figure("pipe_bare_python_start", bare, "s")
+    figure("pipe_bare_python_rss", bare_mb, "MB")
+    figure("pipe_ingest_handed_to_daemon_lmtp", handed, "s", "<=", 0.15)
+    figure("pipe_ingest_handed_to_daemon_lmtp_rss", handed_mb, "MB", "<=", 40)
+    figure("pipe_ingest_handed_to_daemon_vs_bare_python", handed / bare, "x")
+    figure("pipe_ingest_direct_no_daemon", direct, "s")
+    figure("pipe_ingest_direct_no_daemon_rss", direct_mb, "MB")
+    figure("pipe_ingest_direct_vs_bare_python", direct / bare, "x")
+
+
 # --------------------------------------------------------------------------- chart
 def chart(curves: dict[str, list[tuple[int, float]]]) -> bytes:
     """The growth curves as a PNG: ms per phase against units on the board, one line per ruleset,
@@ -535,15 +670,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="smaller inputs, under a minute")
     parser.add_argument("--postgres", default=POSTGRES, help="PostgreSQL URL for the ingest figure ('' to skip)")
-    parser.add_argument("--only", default="ingest,rulesets,scale,latency")
+    parser.add_argument("--only", default="ingest,rulesets,scale,latency,pipe,first")
     parser.add_argument("--chart", default="", help="write the growth curves as a PNG to this path")
     args = parser.parse_args()
     only = set(args.only.split(","))
     postgres = args.postgres if args.postgres and _reachable(args.postgres) else None
     pin_one_core()
     tmp = Path(tempfile.mkdtemp(prefix="pbem-bench-"))
-    work = [w for w in ("ingest", "rulesets", "scale", "latency") if w in only]
-    steps = {"ingest": 6, "rulesets": 3 * (12 if args.quick else 40) * 3, "scale": 5, "latency": 12}
+    work = [w for w in ("ingest", "rulesets", "scale", "latency", "pipe", "first") if w in only]
+    steps = {"ingest": 6, "rulesets": 3 * (12 if args.quick else 40) * 3, "scale": 5, "latency": 12, "pipe": 4, "first": len(rules.RULESETS)}
     try:
         with click.progressbar(length=sum(steps[w] for w in work), label="benchmarks", file=sys.stderr) as bar:
             tick = lambda: bar.update(1)  # noqa: E731
@@ -555,6 +690,10 @@ def main() -> None:
                 bench_scale(tmp, args.quick, tick)
             if "latency" in work:
                 bench_latency(tmp, args.quick, tick)
+            if "pipe" in work:
+                bench_pipe(tmp, args.quick, tick)
+            if "first" in work:
+                bench_first_sitrep(args.quick, tick)
             bar.update(bar.length)
     finally:
         if os.environ.get("PBEM_BENCH_KEEP"):

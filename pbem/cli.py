@@ -11,6 +11,7 @@ import json
 import logging
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -660,12 +661,20 @@ def orders(ctx, game_id, side):
 
 def _read_message(src: str, limit: int) -> bytes:
     """At most ``limit + 1`` bytes of a message in memory, however large it is (see read_capped)."""
-    from pbem.mail.inbound import read_capped
+    return _read_source(src, limit)[0]
+
+
+def _read_source(src: str, limit: int) -> tuple[bytes, bool]:
+    """The message from a file or ``-`` (stdin), and whether it is within ``limit`` (see pbem.pipe)."""
+    from pbem import pipe
 
     if src == "-":
-        return read_capped(sys.stdin.buffer, limit)
+        if pipe.READ_ALREADY is not None:  # read by pbem.launch, which tried the daemon with it
+            taken, pipe.READ_ALREADY = pipe.READ_ALREADY, None
+            return taken
+        return pipe.read_message(sys.stdin.buffer, limit)
     with open(src, "rb") as fh:
-        return read_capped(fh, limit)
+        return pipe.read_message(fh, limit)
 
 
 @main.command()
@@ -677,28 +686,77 @@ def ingest(ctx, files):
     Prints one verdict line per message.  Exits 0 once the messages are stored, rejected ones
     included (the sender is told), whatever happens after (resolving, sending: the next pass
     does it); 75 (EX_TEMPFAIL) when one could not be stored, say the database is locked or
-    down, so that an MTA keeps the message and tries again.
+    down or its schema is older than this pbem, so that an MTA keeps the message and tries again.
+
+    When the config names a daemon's LMTP listener ([lmtp] listen) and the daemon answers, each
+    message is handed to it and the process exits at once; otherwise it is taken in here.
     """
-    try:
-        server = _server(ctx)
-    except click.ClickException as exc:  # a home to fix: the MTA keeps the mail meanwhile, never bounces it
-        click.echo(f"failed: {exc.message}", err=True)
-        sys.exit(75)
-    stored, failed = [], False
+    from pbem import pipe
+
+    settings = pipe.read_config(Home.locate(ctx.obj["home"]).config_path)
+    direct = _DirectIntake(ctx)
     for src in files or ("-",):
         try:
-            raw = _read_message(src, server.home.max_message_bytes)
+            raw, within = _read_source(src, settings.max_bytes)
+        except OSError as exc:  # unreadable: let the MTA retry
+            click.echo(f"failed {src}: {exc.__class__.__name__}: {exc}", err=True)
+            direct.failed = True
+            continue
+        if settings.listen and within and not (src == "-" and pipe.TRIED):
+            try:
+                said = pipe.hand_off(settings.listen, raw, sender=pipe.envelope_sender(), recipient=settings.address)
+            except pipe.HandOffFailed as exc:
+                click.echo(f"{src}: {exc}; taking it in directly", err=True)
+            else:
+                click.echo(f"{pipe.status_of(said)} handed to the daemon on {settings.listen}: {said}")
+                continue
+        direct.ingest(src, raw)
+    direct.finish()
+
+
+class _DirectIntake:
+    """The messages no daemon took, taken in by this process: the engine is opened for the first one."""
+
+    def __init__(self, ctx: click.Context) -> None:
+        self.ctx, self.failed = ctx, False
+        self.server: Any = None  # a pbem.server.Server, opened for the first message
+        self.stored: list[Any] = []
+
+    def open(self):
+        if self.server is None:
+            try:
+                self.server = _server(self.ctx)
+            except click.ClickException as exc:  # a home to fix: the MTA keeps the mail meanwhile, never bounces it
+                click.echo(f"failed: {exc.message}", err=True)
+                sys.exit(75)
+            from pbem.store.db import schema_problem
+
+            try:
+                problem = schema_problem(self.server.engine)
+            except Exception as exc:  # the database is down or locked
+                click.echo(f"failed: the database: {exc.__class__.__name__}: {exc}", err=True)
+                sys.exit(75)
+            if problem:  # never write to a schema this code does not know; the MTA keeps the mail
+                click.echo(f"failed: {problem}", err=True)
+                sys.exit(75)
+        return self.server
+
+    def ingest(self, src: str, raw: bytes) -> None:
+        server = self.open()
+        try:
             verdict = server.intake.ingest_many([raw], advance=False)[0]  # stored and answered in one transaction
         except Exception as exc:  # storage down, locked, unreadable: let the MTA retry
             click.echo(f"failed {src}: {exc.__class__.__name__}: {exc}", err=True)
-            failed = True
-            continue
+            self.failed = True
+            return
         click.echo(verdict.line())
-        stored.append(verdict)
-    if stored:
-        _after_ingest(server, stored)
-    if failed:
-        sys.exit(75)  # EX_TEMPFAIL: the MTA will try again
+        self.stored.append(verdict)
+
+    def finish(self) -> None:
+        if self.stored:
+            _after_ingest(self.server, self.stored)
+        if self.failed:
+            sys.exit(75)  # EX_TEMPFAIL: the MTA will try again
 
 
 def _after_ingest(server, verdicts) -> None:

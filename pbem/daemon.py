@@ -222,6 +222,10 @@ def run(server: Server, interval: float = 60.0) -> None:
         log.info("LMTP listening on %s", listen)
     idler = threading.Thread(target=_idle_loop, args=(server, wake, stopping), daemon=True)
     idler.start()
+    from pbem.services.warmup import warm_active
+
+    # the active games' first sitreps find their templates compiled and maps' static layers drawn
+    threading.Thread(target=warm_active, args=(server,), name="warm-up", daemon=True).start()
 
     def stop(*_):
         stopping.set()

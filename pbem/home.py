@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem import config
-from pbem.crypto import sshsig
+# pbem.config (pydantic) and pbem.crypto.sshsig are imported on use: `pbem ingest -` handing a message
+# to a running daemon locates the home and reads nothing else (see pbem.pipe).
 
 DEFAULT_CONFIG = """\
 # pbem server configuration.  Paths are relative to this folder.
@@ -154,6 +154,8 @@ class Home:
         return self.config_path.exists()
 
     def load(self) -> "Home":
+        from pbem import config
+
         if not self.exists():
             raise HomeError(f"no pbem home at {self.path} (run `pbem init` first, or pass --home)")
         try:
@@ -169,6 +171,8 @@ class Home:
 
     def section(self, name: str) -> dict[str, Any]:
         """The section as a plain dict, defaults filled in for the keys the file leaves out."""
+        from pbem import config
+
         return {**config.defaults(name), **self.config.get(name, {})}
 
     @property
@@ -200,6 +204,8 @@ class Home:
         return self.path / "server_key"
 
     def server_key(self):
+        from pbem.crypto import sshsig
+
         return sshsig.load_private_key(self.key_path.read_bytes())
 
     def create(self, db_url: str | None = None) -> None:
@@ -212,6 +218,8 @@ class Home:
             self.config_path.write_text(text)
         self.load()
         if not self.key_path.exists():
+            from pbem.crypto import sshsig
+
             key = sshsig.generate_private_key()
             self.key_path.write_bytes(sshsig.private_key_pem(key))
             self.key_path.chmod(0o600)

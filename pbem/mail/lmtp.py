@@ -81,7 +81,7 @@ def start_lmtp(listen: str, ingest_many, max_bytes: int = 1 << 20):
     limit = max_bytes * 2  # oversize mail is stored and rejected by the intake itself
     ctl: _Unix | _Inet
     if listen.startswith("unix:"):
-        ctl = _Unix(handler, unix_socket=listen[5:], server_kwargs=None, data_size_limit=limit)
+        ctl = _Unix(handler, unix_socket=listen[5:], data_size_limit=limit)
     else:
         host, _, port = listen.rpartition(":")
         ctl = _Inet(handler, hostname=host or "127.0.0.1", port=int(port), data_size_limit=limit)

@@ -17,7 +17,6 @@ from pbem.core.ruleset import Ruleset
 from pbem.journal import dumps, sitrep_context
 from pbem.notices import prefs as notice_prefs
 from pbem.notices import webhooks
-from pbem.pictures import render_png
 from pbem import i18n
 from pbem.render import render_sitrep, renderer_stamp, stamp_with_lang
 from pbem.services.deps import Deps
@@ -69,6 +68,8 @@ def build_sitrep(ruleset: Ruleset, game: Game, seat: Mapping[str, Any], state: A
     form = orders_text(game.id, seat["name"], phase, i18n.local(ruleset.order_form(view, seat["name"]), lang)) \
         if owes and phase is not None else None
     picture = ruleset.picture(view)
+    from pbem.pictures import render_png  # on use: Pillow is for sitreps, not for taking mail in
+
     png = render_png(picture) if picture is not None else None
     ended = next((e["payload"] for e in entries if e["kind"] == "end"), None)
     over = phase is None or ended is not None

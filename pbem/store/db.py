@@ -1,9 +1,12 @@
 """Opening the database and bringing its schema up to date with Alembic."""
 from __future__ import annotations
 
+import re
+from functools import lru_cache
 from importlib import resources
 
 from sqlalchemy import event
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.engine import Engine
 from sqlmodel import create_engine
 
@@ -52,3 +55,39 @@ def migrate(url: str) -> None:
     from alembic import command
 
     command.upgrade(alembic_config(url), "head")
+
+
+_REVISION = re.compile(r"""^(down_revision|revision)\s*(?::[^=]*)?=\s*['"]?([\w-]+|None)['"]?""", re.M)
+
+
+@lru_cache(maxsize=1)
+def schema_head() -> str:
+    """The newest schema revision this pbem knows, read from the migration files' ``revision`` and
+    ``down_revision`` lines (without loading Alembic: the MTA pipe checks the schema on every message)."""
+    revisions, parents = set(), set()
+    for path in resources.files("pbem.db").joinpath("versions").iterdir():
+        if path.name.endswith(".py") and not path.name.startswith("_"):
+            found = dict((k, v) for k, v in _REVISION.findall(path.read_text()))
+            revisions.add(found["revision"])
+            parents.add(found.get("down_revision", "None"))
+    heads = revisions - parents
+    if len(heads) != 1:
+        raise RuntimeError(f"the migrations have {len(heads)} heads ({', '.join(sorted(heads))}); expected one")
+    return heads.pop()
+
+
+def schema_problem(engine: Engine) -> str:
+    """Why this database cannot be used as it is ("" when its schema is the newest), in one query."""
+    try:
+        with engine.connect() as conn:
+            found = [row[0] for row in conn.exec_driver_sql("SELECT version_num FROM alembic_version")]
+    except DBAPIError as exc:
+        if "alembic_version" not in str(exc):  # the database is down or locked: not a schema problem
+            raise
+        found = []  # never migrated
+    head = schema_head()
+    if found == [head]:
+        return ""
+    have = ", ".join(found) or "none (no alembic_version table)"
+    return (f"the database schema is at revision {have}; this pbem needs revision {head}: run `pbem init` "
+            "with the same --home (it upgrades an existing database and keeps the rest), then deliver again")
