@@ -93,6 +93,7 @@ def test_a_company_fights_three_battles_played_by_the_bots(srv):
     camp.new("company", "aa_miniatures/company", players(keys, {"allies": "allies", "axis": "axis"}),
              settings={"max_missing": 99})
     games = []
+    seen: set[str] = set()  # the statuses the carry-over met
     while camp.status("company")["status"] == "playing":
         game = camp.status("company")["game"]
         if len(games) == 1:  # the village assault called off by the GM: a draw, so a second assault follows
@@ -109,6 +110,7 @@ def test_a_company_fights_three_battles_played_by_the_bots(srv):
         for side, other in (("allies", "axis"), ("axis", "allies")):
             mine = {u["name"] for u in st["sides"][side]["units"]}
             assert mine and not mine & {u["name"] for u in st["sides"][other]["units"]}
+        seen |= {u["status"] for side in st["sides"].values() for u in side["units"]}
         units = {u["name"]: u for side in ("allies", "axis") for u in st["sides"][side]["units"]}
         camp.advance("company")
         nxt = camp.status("company")
@@ -125,6 +127,8 @@ def test_a_company_fights_three_battles_played_by_the_bots(srv):
     st = camp.status("company")
     assert len(games) == 3 and st["status"] == "over", st
     assert [g["slot"] for g in st["games"]] == ["crossroads", "village", "second-assault"]
+    print(f"company: statuses carried {sorted(seen)}")
+    assert seen & {"damaged", "lost", "wounded", "captured"}, seen  # the bots did hurt someone
     report = camp.replay("company")
     assert report.ok, report.problems
     assert report.games == games

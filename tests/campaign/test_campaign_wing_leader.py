@@ -96,6 +96,7 @@ def test_raid_after_raid_played_by_the_bots(srv):
     camp.new("raids", "wing_leader/raids", players(keys, {"allies": "allies", "axis": "axis"}),
              settings={"max_missing": 99})
     games = []
+    seen: set[str] = set()  # the statuses the carry-over met
     while camp.status("raids")["status"] == "playing":
         game = camp.status("raids")["game"]
         if len(games) == 1:  # the first raid called off by the GM: a draw, which sends the Allies to sweep again
@@ -113,6 +114,7 @@ def test_raid_after_raid_played_by_the_bots(srv):
             mine = {u["name"] for u in st["sides"][side]["units"]}
             theirs = {u["name"] for u in st["sides"][other]["units"]}
             assert mine and not mine & theirs  # fog across games: each side's carry-over is its own
+        seen |= {u["status"] for side in st["sides"].values() for u in side["units"]}
         units = {u["name"]: u for side in ("allies", "axis") for u in st["sides"][side]["units"]}
         camp.advance("raids")
         nxt = camp.status("raids")
@@ -132,6 +134,8 @@ def test_raid_after_raid_played_by_the_bots(srv):
     st = camp.status("raids")
     assert len(games) >= 3 and st["status"] == "over", st
     assert [g["slot"] for g in st["games"]][:3] == ["opening-sweep", "first-raid", "renewed-sweep"]
+    print(f"raids: statuses carried {sorted(seen)}")
+    assert seen & {"damaged", "lost", "wounded", "captured"}, seen  # the bots did hurt someone
     report = camp.replay("raids")
     assert report.ok, report.problems
     assert report.games == games
