@@ -9,7 +9,8 @@ the campaign.  The rulebook has no campaign rules; the wear below is ours (place
   one with a single loss carries a straggler marker [10.6.1], and a straggler stays a straggler.  Losses are
   never put on the Wing Display itself, since each loss there is worth victory points to the enemy [12.1];
 - every squadron that survives earns one raid of experience; a promotion raises its quality [5.2.1] (green,
-  trained, veteran), the rank being the quality it flies at from then on.
+  trained, veteran), the rank being the quality it flies at from then on; a squadron rebuilt with new pilots
+  (replaced) flies green.
 """
 from __future__ import annotations
 
@@ -71,9 +72,17 @@ def apply(state: State, carried: Mapping[str, Sequence[CampaignUnit]]) -> State:
         losses = int(u.detail.get("losses", 0)) if u.status == "damaged" else 0
         straggler = bool(u.detail.get("straggler")) and u.status == "damaged"
         quality = max(q.quality, u.rank if u.rank in QUALITIES else q.quality, key=QUALITIES.index)
+        if _fresh(u):
+            quality = "green"
         kept.append(q.move(flight=q.flight or losses >= WORN, straggler=q.straggler or straggler or losses == 1,
                            quality=quality))
     return replace(state, squadrons=tuple(kept))
+
+
+def _fresh(u: CampaignUnit) -> bool:
+    """A squadron the campaign rebuilt (REPLACE, or RECOVER after it was shot down in its first raid): fit,
+    with no experience, rank or record of a raid flown (a squadron back from a raid always has one)."""
+    return u.status == "fit" and not u.xp and not u.rank and not u.detail
 
 
 def margin(state: State, outcome: Outcome) -> str:

@@ -22,7 +22,7 @@ from pbem.rules.wing_leader.model import DESTROYED
 from pbem.server import Server
 from pbem.store.models import Journal
 
-from .play import play_game, players
+from .play import play_game, players, signed
 
 SEED = b"wing leader campaign test seed, 32 bytes"
 
@@ -74,6 +74,8 @@ def test_losses_stragglers_and_a_lost_squadron_carry_into_the_next_raid():
     assert {u.name: u for u in roster(again, "allies")}["A"].detail["losses"] == 3
     promoted = apply(_setup("sweep"), {"axis": [CampaignUnit("L", "fw190a4", "fit", 0, "trained")]})
     assert {q.id: q for q in promoted.squadrons}["L"].quality == "trained"  # promotion: green -> trained [5.2.1]
+    rebuilt = apply(_setup("sweep"), {"allies": [CampaignUnit("A", "spitfire9", "fit", 0, "", {})]})
+    assert {q.id: q for q in rebuilt.squadrons}["A"].quality == "green"  # replaced: new pilots, green
 
 
 @pytest.fixture
@@ -115,7 +117,8 @@ def test_raid_after_raid_played_by_the_bots(srv):
             theirs = {u["name"] for u in st["sides"][other]["units"]}
             assert mine and not mine & theirs  # fog across games: each side's carry-over is its own
         seen |= {u["status"] for side in st["sides"].values() for u in side["units"]}
-        units = {u["name"]: u for side in ("allies", "axis") for u in st["sides"][side]["units"]}
+        recovered = _recover_one(camp, st, keys)
+        units = {u["name"]: u for side in ("allies", "axis") for u in camp.status("raids")["sides"][side]["units"]}
         camp.advance("raids")
         nxt = camp.status("raids")
         if nxt["status"] != "playing":
@@ -128,6 +131,9 @@ def test_raid_after_raid_played_by_the_bots(srv):
                 q = squadrons[name]  # the worn stay worn
                 assert q["flight"] or q["straggler"], (name, u, q)
                 assert q["losses"] == 0
+        if recovered in squadrons:  # patched up between raids: no straggler, not a flight
+            q = squadrons[recovered]
+            assert not q["straggler"] and not q["flight"] and units[recovered]["status"] == "fit"
         xp = {n: u["xp"] for n, u in units.items()}
         if len(games) >= 3:
             assert any(v >= 2 for v in xp.values()), xp  # experience grows game after game
@@ -139,3 +145,15 @@ def test_raid_after_raid_played_by_the_bots(srv):
     report = camp.replay("raids")
     assert report.ok, report.problems
     assert report.games == games
+
+
+def _recover_one(camp, st, keys) -> str:
+    """The Allies RECOVER a worn squadron in the administrative step when they may; its name, or ""."""
+    allies = st["sides"]["allies"]
+    worn = [u["name"] for u in allies["units"] if u["status"] == "damaged"]
+    if not worn or allies["recovery"] < 1:
+        return ""
+    head = camp.form("raids", "allies").split("\n\n", 1)[0]
+    ok, answer = camp.submit("raids", signed(f"{head}\n\nRECOVER {worn[0]}\n", keys["allies"]))
+    assert ok, answer
+    return worn[0]
