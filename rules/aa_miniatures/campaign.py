@@ -4,7 +4,7 @@ The named units are the scenario's unit ids (sherman_1, grenadier_2, p47 ...), t
 of the campaign.  The fragment of the rulebook has no campaign rules and no experience rules; the following is
 ours (placeholder):
 
-- a vehicle destroyed is lost; a soldier or gun crew destroyed [L286-L338] is wounded when its side won or
+- a vehicle or an aircraft destroyed is lost; a soldier or gun crew destroyed [L286-L338] is wounded when its side won or
   drew the battle (its comrades brought it back; the campaign may RECOVER it), captured when its side lost;
 - a vehicle that ends the battle Damaged stays Damaged [L320: the red marker is permanent] and starts the next
   battle so; Disrupted markers are gone at the Casualty Phase and never carry over [L288];
@@ -20,7 +20,7 @@ from pbem.core.ruleset import CampaignUnit, Carryover, Outcome
 
 from .game import outcome as game_outcome
 from .model import SIDES, State, Unit, other
-from .tables import VEHICLE
+from .tables import AIRCRAFT, VEHICLE
 
 
 def _live(state: State) -> tuple[Unit, ...]:
@@ -35,7 +35,7 @@ def roster(state: State, side: str) -> tuple[CampaignUnit, ...]:
            for u in _live(state) if u.side == side]
     for u in state.lost:
         if u.side == side:
-            status = "lost" if u.stats.kind == VEHICLE else "captured" if beaten else "wounded"
+            status = "lost" if u.stats.kind in (VEHICLE, AIRCRAFT) else "captured" if beaten else "wounded"
             out.append(CampaignUnit(u.id, u.card, status, 0, "", {}))
     return tuple(out)
 
