@@ -11,6 +11,7 @@ from __future__ import annotations
 from pbem.core.defaults import Assembled
 from pbem.core.ruleset import Option, RulesetInfo, Scenario
 
+from .campaign import CARRYOVER
 from .forms import bot_orders, order_form
 from .game import STEPS, outcome, seats, setup, view
 from .model import SIDES, State
@@ -62,6 +63,6 @@ RULESET = Assembled(
                                      "again instead of attacking (digest G6)", ("yes", "no")))),
     steps=STEPS, setup=setup, view=with_sights(view), order_form=order_form, check_orders=check_orders,
     outcome=outcome, bot_orders=bot_orders, state_type=State, seats=seats,
-    picture=picture)
+    picture=picture, carryover=CARRYOVER)
 
 __all__ = ["RULESET"]

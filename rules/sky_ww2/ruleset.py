@@ -19,6 +19,7 @@ from pbem.core.work import Work
 
 from . import bot, forms, orders, picture, rulebook, tables, views
 from .rulebook import cite_tags
+from .campaign import CARRYOVER
 from .asks import PROMPTS, pending_of
 from .exchange import answer
 from .migrate import upgrade
@@ -241,5 +242,5 @@ def outcome(state: State) -> Outcome | None:
 
 RULESET = Assembled(
     info=INFO, steps=STEPS, setup=setup, view=views.view, order_form=forms.order_form, check_orders=orders.check_orders,
-    outcome=outcome, bot_orders=bot.orders, seats=seats, picture=picture.draw,
+    outcome=outcome, bot_orders=bot.orders, seats=seats, picture=picture.draw, carryover=CARRYOVER,
     dump=lambda state: {"doc": json.loads(state.doc)}, load=lambda data: State.of(upgrade(dict(data["doc"]))))

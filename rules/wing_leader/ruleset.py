@@ -15,6 +15,7 @@ from pbem.core.errors import RulesetDefinitionError
 from pbem.core.ruleset import Checked, Option, RulesetInfo, Scenario, View
 from pbem.core.orders import OrderLine
 
+from .campaign import CARRYOVER
 from . import advanced, bomb_forms, bomb_runs, flak, loads, radio, readings, rocket_fighter, seating, sky, surface, weapons
 from .game import STEPS, first_step, seats
 from .model import SIDES, WAITING, Squadron, State
@@ -154,4 +155,4 @@ INFO = RulesetInfo(
 
 RULESET = Assembled(info=INFO, steps=STEPS, setup=setup, view=view, order_form=order_form,
                     check_orders=check_orders, outcome=outcome, bot_orders=bot_orders, state_type=State, seats=seats,
-                    picture=picture)
+                    picture=picture, carryover=CARRYOVER)
