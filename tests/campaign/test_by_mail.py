@@ -112,6 +112,8 @@ def test_form_mailed_at_advance_and_orders_by_mail(srv, keys):
     assert v.status == "accepted" and camp.status("r1")["sides"]["gb"]["replacements"] == 3
     assert camp.replay("r1").ok, camp.replay("r1").problems
     assert "r1-2" in camp.advance("r1")
+    first = srv.sitrep("r1-2", "gb").text  # the next game's first sitrep tells each seat it has begun
+    assert "CAMPAIGN — Lew Morski: the course of a raid: game 2" in first and "Spit-1" in first
 
     # once the next game started, an administrative file is refused with what to do
     v = srv.ingest(mail(signed(head + "\n\n# late\n", keys["gb"]), 7))
