@@ -1083,6 +1083,18 @@ def campaign_new(ctx, definition, campaign_id, seats, settings, title):
                               settings=_parse_options(settings)))
 
 
+@campaign.command("list")
+@click.pass_context
+def campaign_list(ctx):
+    """Every campaign: its id, title, ruleset, status and the game being played."""
+    rows = _campaigns(ctx).overview()
+    if not rows:
+        click.echo("no campaigns")
+    for c in rows:
+        click.echo(f"{c['id']}: {c['title']} ({c['ruleset']}) — {c['status']}, {c['games']} game(s) played"
+                   + (f", now {c['game']}" if c["status"] == "playing" and c["game"] else ""))
+
+
 @campaign.command("status")
 @click.argument("campaign_id")
 @click.option("--json", "as_json", is_flag=True)

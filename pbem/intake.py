@@ -27,7 +27,7 @@ from pbem.journal import local_time
 from pbem.mail.inbound import (HEADER_CAP, Capped, Inbound, MailError, SignedText, header_block, read_message,
                                size_of)
 from pbem.store.claim import claim_game_for_intake
-from pbem.store.models import ClubCommand, Game, Journal, Ladder, Player, Seat, Submission
+from pbem.store.models import Campaign, ClubCommand, Game, Journal, Ladder, Player, Seat, Submission
 from pbem.store.times import aware
 
 
@@ -87,6 +87,10 @@ class Message:
     # A club command file (a ``Ladder:`` header, no game): the ladder named, and the signer's player row.
     ladder: str = ""
     player: Player | None = None
+    # A campaign's administrative order file (``Phase: admin``, the campaign's id as its Game:), and the
+    # address of the seat's player once the signature has shown who sent it (pbem.campaign.orders).
+    campaign: Campaign | None = None
+    campaign_to: str = ""
 
     @property
     def size(self) -> int:
@@ -105,6 +109,8 @@ class Message:
             return self.seat.email
         if self.player is not None and self.key is not None:
             return self.player.email
+        if self.campaign_to and self.key is not None:
+            return self.campaign_to
         return self.mail.sender if self.mail and not self.mail.automatic else ""
 
 
@@ -141,6 +147,7 @@ class IntakeContext:
     pending_signed: set[tuple[str, str]] = field(default_factory=set)  # (game, signed sha256)
     retired: set[int] = field(default_factory=set)  # stored orders replaced in this batch
     now: datetime | None = None  # when the batch arrived (the server's clock), for late files
+    campaigns_taken: set[str] = field(default_factory=set)  # campaigns with an admin file earlier in the batch
 
     def game(self, game_id: str) -> Game | None:
         """The game row, claimed for the rest of the transaction (see :mod:`pbem.store.claim`).
@@ -309,6 +316,10 @@ class IdentifyGame(Handler):
                 msg.unknown = problem(Code.HEADER_BAD, "a club command file names a ladder and no game or "
                                       "side: leave out the Game: and Side: lines")
             return
+        if msg.file.kind == "orders" and msg.file.phase == CAMPAIGN_PHASE:
+            msg.campaign = ctx.session.get(Campaign, msg.file.game)
+            if msg.campaign is not None:
+                return  # a campaign's administrative orders: its seat and signer are checked by VerifySignature
         game = ctx.game(msg.file.game)
         if game is None:
             msg.unknown = problem(Code.GAME_UNKNOWN, f"there is no game {msg.file.game!r} on this server "
@@ -323,7 +334,7 @@ class IdentifySeat(Handler):
 
     def process(self, msg, ctx):
         assert msg.file is not None
-        if msg.ladder or msg.game is None or (msg.file.kind == "command" and not msg.file.side):
+        if msg.ladder or msg.campaign is not None or msg.game is None or (msg.file.kind == "command" and not msg.file.side):
             return  # an unknown game, told after the signature; or a GM command: the GM's key decides
         seat = ctx.seat(msg.game.id, msg.file.side)
         if seat is None:
@@ -345,6 +356,8 @@ class VerifySignature(Handler):
         msg.signed_sha256 = hashlib.sha256(msg.file.text.encode()).hexdigest()
         if msg.ladder:
             self._club_signer(msg, ctx, key)
+            return
+        if msg.campaign is not None and self._campaign_signer(msg, key):
             return
         if msg.unknown is None and msg.game is not None:
             if msg.seat is None:  # a GM command
@@ -395,6 +408,25 @@ class VerifySignature(Handler):
         msg.key, msg.player = key, player
         if msg.unknown is not None:
             raise Reject([msg.unknown])
+
+    @staticmethod
+    def _campaign_signer(msg: Message, key: sshsig.PublicKey) -> bool:
+        """Whether the file is signed by the key of the campaign seat it names.  A player of the campaign
+        who signed for another seat is told so at their own address; anyone else is refused as for a game."""
+        assert msg.campaign is not None and msg.file is not None
+        players = json.loads(msg.campaign.players_json)["players"]
+        named = players.get(msg.file.side)
+        if named is not None and key.fingerprint == named["fingerprint"]:
+            msg.key, msg.campaign_to = key, named["email"]
+            return True
+        own = sorted(seat for seat, p in players.items() if p["fingerprint"] == key.fingerprint)
+        if not own:
+            msg.campaign = None  # refused below as a stranger or a player of other games, learning nothing
+            return False
+        msg.key, msg.campaign_to = key, players[own[0]]["email"]
+        raise Reject([problem(Code.SIG_WRONG_KEY, f"you signed with the key of seat {own[0]!r} of campaign "
+                              f"{msg.campaign.id} but the header says Side: {msg.file.side[:40]}; a seat may only "
+                              "send its own orders")])
 
     @staticmethod
     def _refuse(msg: Message, ctx: IntakeContext, key: sshsig.PublicKey) -> None:
@@ -512,7 +544,7 @@ class CheckPhase(Handler):
     description = "the header's turn and phase are the current ones, and this side owes or may send orders"
 
     def process(self, msg, ctx):
-        if msg.file is not None and msg.file.kind != "orders":
+        if msg.file is not None and msg.file.kind != "orders" or msg.campaign is not None:
             return
         assert msg.game is not None and msg.file is not None and msg.seat is not None
         game = msg.game
@@ -619,7 +651,7 @@ class CheckReplay(Handler):
     description = "a signed file seen before cannot bring back orders that were replaced"
 
     def process(self, msg, ctx):
-        if msg.file is not None and msg.file.kind != "orders":
+        if msg.file is not None and msg.file.kind != "orders" or msg.campaign is not None:
             return
         assert msg.game is not None and msg.seat is not None and msg.file is not None
         rows = ctx.seat_orders(msg.game.id, msg.seat.name, msg.file.turn, msg.file.phase, msg.signed_sha256)
@@ -641,7 +673,7 @@ class CheckOrders(Handler):
     description = "the ruleset parses and validates every line against the side's view"
 
     def process(self, msg, ctx):
-        if msg.file is not None and msg.file.kind != "orders":
+        if msg.file is not None and msg.file.kind != "orders" or msg.campaign is not None:
             return
         assert msg.ruleset is not None and msg.seat is not None and msg.file is not None
         view = ctx.view_of(msg.game, msg.seat.name) if ctx.view_of else msg.ruleset.view(msg.state, msg.seat.name)
@@ -653,9 +685,32 @@ class CheckOrders(Handler):
         msg.checked = checked
 
 
+class CheckCampaignOrders(Handler):
+    name = "check-campaign-orders"
+    description = ("a campaign's administrative orders: its step is open, the file is new, every line legal "
+                   "[campaign §C3-C6]; taken once the batch is stored")
+
+    def process(self, msg, ctx):
+        if msg.campaign is None:
+            return
+        from pbem.campaign.orders import check  # on use: the campaign package reads the club's results
+
+        assert msg.file is not None and msg.signed is not None
+        if msg.campaign.id in ctx.campaigns_taken:
+            return  # a second file of the batch for this campaign: checked when it is taken, in order
+        got = check(ctx.session, msg.campaign, msg.file, msg.signed.signature, signer_checked=True)
+        if got.problems:
+            raise Reject(got.problems, hint="Fix every line listed, sign again and resend; until then your "
+                                            "earlier administrative orders (if any) stand.")
+        ctx.campaigns_taken.add(msg.campaign.id)
+
+
+#: The phase of a campaign's administrative order file (pbem.campaign.orders.PHASE).
+CAMPAIGN_PHASE = "admin"
+
 PIPELINE: tuple[Handler, ...] = (
     CheckSize(), ParseMime(), ConfirmCopy(), DropAutomatic(), FindOrders(), IdentifyGame(), IdentifySeat(),
-    VerifySignature(), CheckCommands(), CheckPhase(), CheckReplay(), CheckOrders(),
+    VerifySignature(), CheckCommands(), CheckCampaignOrders(), CheckPhase(), CheckReplay(), CheckOrders(),
 )
 
 

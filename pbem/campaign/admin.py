@@ -7,7 +7,8 @@
 
 Each order is checked against the standing as the orders before it in the same file leave it, so a cap
 counts every line; every problem is reported, with the rule and what would be legal, and a file with any
-problem changes nothing.
+problem changes nothing.  A side's later file replaces its earlier one (:func:`resubmit`): it is checked
+against the side's standing as it was before its first file of the step, GM edits since included.
 """
 from __future__ import annotations
 
@@ -53,6 +54,25 @@ def check(st: Standing, defn: Definition, side: str, lines: Sequence[OrderLine])
         except Refused as exc:
             problems.append(OrderProblem(line.line_no, line.text, exc.code, str(exc), exc.rule))
     return (st if problems else out), problems
+
+
+def resubmit(st: Standing, defn: Definition, side: str, lines: Sequence[OrderLine]
+             ) -> tuple[Standing, list[OrderProblem]]:
+    """Like :func:`check`, but the side's earlier file of this step is replaced, not added to.
+
+    The side's part of the standing before its first file is kept in ``admin_base`` (for this step only);
+    a later file starts from it again.
+    """
+    base = st.get("admin_base") or {}
+    start = st
+    if base.get("index") == st["index"] and side in base.get("sides", {}):
+        start = {**st, "sides": {**st["sides"], side: copy.deepcopy(base["sides"][side])}}
+    new, problems = check(start, defn, side, lines)
+    if problems:
+        return st, problems
+    kept = dict(base.get("sides", {})) if base.get("index") == st["index"] else {}
+    kept[side] = copy.deepcopy(side_of(start, side))
+    return {**new, "admin_base": {"index": st["index"], "sides": kept}}, []
 
 
 def _unit(st: Standing, side: str, name: str, rule: str) -> dict[str, Any]:

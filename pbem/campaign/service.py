@@ -5,8 +5,8 @@ of those entries, so :meth:`Campaigns.replay` rebuilds it and checks every game 
 """
 from __future__ import annotations
 
-import hashlib
 import json
+from html import escape
 from collections.abc import Mapping
 from typing import Any
 
@@ -20,10 +20,12 @@ from pbem.journal import GENESIS, dumps
 from pbem.store.models import Campaign, Game, Seat
 
 from . import admin, chain, definition, record
+from . import orders as admin_orders
 from .carry import after_game, final, rosters
 from .definition import Definition
 from .levels import levels
-from .signed import signature_problem, split_signed
+from .notices import admin_step_text
+from .signed import split_signed
 from .standing import Standing, carried, gm_edit, initial
 from .verify import CampaignReplay, replay_campaign
 
@@ -53,6 +55,13 @@ class Campaigns:
         doc = json.loads(c.definition_json)
         return definition.parse(doc["data"], doc["source"])
 
+    def overview(self) -> list[dict[str, Any]]:
+        """Every campaign, by id: what `pbem campaign list` shows."""
+        with self.deps.reader() as s:
+            rows = s.exec(select(Campaign).order_by(Campaign.id)).all()
+            return [{"id": c.id, "title": c.title, "ruleset": c.ruleset, "status": c.status, "game": c.game_id,
+                     "games": len(json.loads(c.standing_json)["games"])} for c in rows]
+
     def status(self, cid: str) -> dict[str, Any]:
         """The GM's view: every side's roster, points and VP, the games and what is awaited."""
         with self.deps.reader() as s:
@@ -71,10 +80,13 @@ class Campaigns:
         """The administrative order form for a seat, with its header (sign it and submit it)."""
         with self.deps.reader() as s:
             c = self._get(s, cid)
-        side = self._side_of(c, seat)
-        st = json.loads(c.standing_json)
-        head = f"PBEM-ORDERS 1\nGame: {cid}\nSide: {seat}\nTurn: {st['index']}\nPhase: admin\n\n"
-        return head + admin.form(st, self.definition(c), side)
+        self._side_of(c, seat)
+        return self.form_of(c, json.loads(c.standing_json), self.definition(c), seat)
+
+    def form_of(self, c: Campaign, st: Standing, defn: Definition, seat: str) -> str:
+        side = json.loads(c.players_json)["players"][seat]["side"]
+        head = f"PBEM-ORDERS 1\nGame: {c.id}\nSide: {seat}\nTurn: {st['index']}\nPhase: admin\n\n"
+        return head + admin.form(st, defn, side)
 
     @staticmethod
     def _side_of(c: Campaign, seat: str) -> str:
@@ -213,6 +225,8 @@ class Campaigns:
             record.append(s, c, "result", res, self.deps.clock())
             c.standing_json, c.status = dumps(st), "over" if st["over"] else "admin"
             s.add(c)
+            if not st["over"]:
+                self._mail_forms(s, c, st, defn, res)
             s.commit()
         lv = ", ".join(f"{k} {v.replace('_', ' ')}" for k, v in sorted(res["levels"].items()))
         if st["over"]:
@@ -221,8 +235,20 @@ class Campaigns:
                 f"RECOVER/REPLACE/PROMOTE/CHOOSE orders (pbem campaign form), then the GM advances again to "
                 f"start {defn.slot(st['slot']).title}")
 
+    def _mail_forms(self, s: Any, c: Campaign, st: Standing, defn: Definition, res: dict[str, Any]) -> None:
+        """Each seat is mailed its administrative form (its own roster only) when the step opens."""
+        outbox = self.server.services.outbox
+        for seat, p in sorted(json.loads(c.players_json)["players"].items()):
+            form = self.form_of(c, st, defn, seat)
+            text = admin_step_text(c, st, defn, res, seat, p["side"], form)
+            outbox.queue(s, kind="notice", to=p["email"], subject=f"[{c.id}] administrative step after game "
+                         f"{st['index']}: your orders for {defn.slot(st['slot']).title}", text=text,
+                         html=f"<pre>{escape(text)}</pre>", form=form,
+                         msg_id=outbox.message_id("campaign-form", c.id, st["index"], seat), now=self.deps.clock())
+
     def submit(self, cid: str, signed: str) -> tuple[bool, str]:
-        """A side's signed administrative orders: (accepted, the answer for the player)."""
+        """A side's signed administrative orders: (accepted, the answer for the player).  A side's later file
+        replaces its earlier one of the same step (see :mod:`.orders`)."""
         body, sig = split_signed(signed)
         parsed, problems = parse_order_file(body)
         if parsed is None:
@@ -231,35 +257,12 @@ class Campaigns:
             c = self._get(s, cid)
             if parsed.game != cid:
                 return False, f"refused: these orders are for {parsed.game!r}, not campaign {cid}"
-            if c.status != "admin":
-                return False, f"refused: campaign {cid} is not between games (it is {c.status}); send these after " \
-                              "the game ends and the GM opens the administrative step"
-            players = json.loads(c.players_json)["players"]
-            seat = parsed.side
-            if seat not in players:
-                return False, f"refused: campaign {cid} has no seat {seat!r} (seats: {', '.join(sorted(players))})"
-            st, defn = json.loads(c.standing_json), self.definition(c)
-            if parsed.phase != "admin" or parsed.header.get("Turn") != str(st["index"]):
-                return False, f"refused: the header must say Turn: {st['index']} and Phase: admin (the step " \
-                              f"after game {st['index']}); a form from another step cannot be replayed"
-            why = signature_problem(sig, parsed.text, players[seat]["fingerprint"])
-            if why:
-                return False, f"refused: {why}"
-            digest = hashlib.sha256(parsed.text.encode()).hexdigest()
-            if any(json.loads(r.payload_json).get("sha256") == digest for r in record.entries(s, cid)
-                   if r.kind == "orders"):
-                return False, "refused: these signed orders were already carried out"
-            side = players[seat]["side"]
-            new, problems = admin.check(st, defn, side, parsed.lines)
-            if problems:
-                return False, "refused, nothing changed:\n" + "\n".join(
-                    f"line {p.line_no}: {p.text} — {p.message}" + (f" [{p.rule}]" if p.rule else "") for p in problems)
-            record.append(s, c, "orders", {"seat": seat, "side": side, "text": parsed.text, "signature": sig,
-                                           "sha256": digest}, self.deps.clock())
-            c.standing_json = dumps(new)
-            s.add(c)
+            got = admin_orders.take(s, c, parsed, sig, self.deps.clock())
+            if got.problems:
+                lined = any(p.line_no for p in got.problems)
+                return False, ("refused, nothing changed:\n" if lined else "refused: ") + admin_orders.refusal(got)
             s.commit()
-        return True, f"accepted: {len(parsed.lines)} order(s) for side {side}"
+        return True, f"accepted: {len(parsed.lines)} order(s) for side {got.side}"
 
     def edit(self, cid: str, side: str, words: list[str], by: str = "the GM") -> str:
         """A GM edit of a side's standing between games: an entry every side is shown with the next game."""

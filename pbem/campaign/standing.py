@@ -78,30 +78,40 @@ def gm_edit(st: Standing, side: str, words: list[str]) -> Standing:
     out = copy.deepcopy(st)
     if side not in out["sides"]:
         raise ValueError(f"no side {side!r} (sides: {', '.join(out['sides'])})")
-    own = out["sides"][side]
+    # a side's part kept from before its administrative orders (see admin.resubmit) takes the edit too,
+    # so that a later file of the side, which starts again from it, keeps the GM's edit
+    base = out.get("admin_base") or {}
+    parts = [out["sides"][side]]
+    if base.get("index") == out["index"] and side in base.get("sides", {}):
+        parts.append(base["sides"][side])
     try:
-        if verb in ("STATUS", "XP"):
-            u = unit(out, side, words[1])
-            if u is None:
-                raise ValueError(f"{side} has no unit {words[1]!r}")
-            if verb == "STATUS":
-                if words[2] not in UNIT_STATUSES:
-                    raise ValueError(f"status must be one of {', '.join(UNIT_STATUSES)}")
-                u["status"] = words[2]
-            else:
-                u["xp"] = int(words[2])
-        elif verb == "VP":
-            own["vp"] = int(words[1])
-        elif verb == "POINTS":
-            own["replacements"] = int(words[1])
-        elif verb == "FLAG":
+        for own in parts:
+            _edit_side(own, side, verb, words)
+        if verb == "FLAG":
             out["flags"] = sorted(set(out["flags"]) | {words[1]})
-        else:
+        elif verb == "UNFLAG":
             out["flags"] = [f for f in out["flags"] if f != words[1]]
     except IndexError:
         raise ValueError(f"usage: {GM_VERBS[verb]}") from None
     out["edits"].append({"before_game": out["index"] + 1, "side": side, "text": " ".join(words)})
     return out
+
+
+def _edit_side(own: dict[str, Any], side: str, verb: str, words: list[str]) -> None:
+    if verb in ("STATUS", "XP"):
+        u = next((x for x in own["units"] if x["name"].lower() == words[1].lower()), None)
+        if u is None:
+            raise ValueError(f"{side} has no unit {words[1]!r}")
+        if verb == "STATUS":
+            if words[2] not in UNIT_STATUSES:
+                raise ValueError(f"status must be one of {', '.join(UNIT_STATUSES)}")
+            u["status"] = words[2]
+        else:
+            u["xp"] = int(words[2])
+    elif verb == "VP":
+        own["vp"] = int(words[1])
+    elif verb == "POINTS":
+        own["replacements"] = int(words[1])
 
 
 def view(facts: dict[str, Any], side: str) -> dict[str, Any]:
@@ -112,3 +122,11 @@ def view(facts: dict[str, Any], side: str) -> dict[str, Any]:
             "vp": {s: v["vp"] for s, v in facts["sides"].items()}, "results": facts["games"],
             "edits": facts["edits"], "flags": facts["flags"], "units": own.get("units", []),
             "replacements": own.get("replacements", 0), "carried_hash": facts["carried_hash"]}
+
+
+def public(st: Standing) -> dict[str, Any]:
+    """What anyone may see of a campaign: each side's campaign VP, the games and their results, the GM's
+    edits and flags and the final result; no roster, no points, no choice of any side."""
+    return {"slot": st["slot"], "index": st["index"], "games": st["games"], "flags": st["flags"],
+            "edits": st["edits"], "over": st["over"], "result": st["result"],
+            "vp": {side: own["vp"] for side, own in st["sides"].items()}}

@@ -85,7 +85,7 @@ def replay_campaign(service: Any, cid: str) -> CampaignReplay:
                 if why:
                     report.problems.append(f"{where}: {why}")
                 parsed, _ = parse_order_file(p["text"])
-                st, problems = admin.check(st, defn, p["side"], parsed.lines if parsed else ())
+                st, problems = admin.resubmit(st, defn, p["side"], parsed.lines if parsed else ())
                 report.problems += [f"{where}: line {x.line_no} would be refused: {x.message}" for x in problems]
             elif row.kind == "gm":
                 try:

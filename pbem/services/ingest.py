@@ -98,6 +98,8 @@ class IntakeService:
             _log_decision(verdict)
             if verdict.status == "accepted" and msg is not None and msg.ladder:
                 verdict.reasons = self._run_club(msg, sha)
+            elif verdict.status == "accepted" and msg is not None and msg.campaign is not None:
+                verdict = self._run_campaign(verdict, msg, sha)
             elif verdict.status == "accepted" and msg is not None and msg.commands:
                 verdict.reasons = self._run_commands(msg, sha)
             verdicts.append(verdict)
@@ -200,7 +202,10 @@ class IntakeService:
         else:
             status = "accepted"
             assert msg.mail is not None and msg.file is not None
-            if msg.ladder:
+            if msg.campaign is not None:
+                why = "campaign administrative orders"
+                verdict = Verdict("accepted", msg.mail.message_id, reasons=[why])
+            elif msg.ladder:
                 why = "club command"
                 self._club_recorded(ctx, msg, now)
                 verdict = Verdict("accepted", msg.mail.message_id, reasons=["club command"])
@@ -252,6 +257,40 @@ class IntakeService:
                      by=msg.player.name or msg.player.fingerprint, game_id="", lang=i18n.player_lang(player, self.deps),
                      tz=player.tz or "UTC")
         return [str(r) for r in results] + [f"failed: {p['where']}{p['message']}" for p in problems]
+
+    def _run_campaign(self, verdict: Verdict, msg: Message, sha: str) -> Verdict:
+        """Take a campaign's administrative orders (checked again, in the batch's order) and answer the seat."""
+        from pbem.campaign import orders  # on use: the campaign package reads the club's results
+
+        assert msg.campaign is not None and msg.file is not None and msg.signed is not None
+        assert msg.mail is not None
+        cid, now = msg.campaign.id, self.deps.clock()
+        with self.deps.session() as s:
+            c = s.get(type(msg.campaign), cid)
+            got = orders.take(s, c, msg.file, msg.signed.signature, now, signer_checked=True)
+            seat = got.seat or msg.file.side[:40]
+            if got.problems:
+                ctx = {"game_id": cid, "seat": seat, "message_id": msg.mail.message_id, "subject": "",
+                       "hint": "Fix every line listed, sign again and resend; until then your earlier "
+                               "administrative orders (if any) stand.",
+                       "problems": [{"where": f"line {p.line_no}: {p.text!r}: " if p.line_no else "",
+                                     "message": p.message, "rule": p.rule, "code": p.code.value}
+                                    for p in got.problems]}
+                text, html = render_reply("reject", ctx)
+                n = len(got.problems)
+                subject = f"[{cid}] REJECTED: {seat} admin orders — {n} problem{'' if n == 1 else 's'}"
+                kind = "reject"
+            else:
+                text = orders.answer(c, msg.file, got)
+                html = f"<pre>{escape(text)}</pre>"
+                subject, kind = f"[{cid}] accepted: {seat} admin orders", "ack"
+            self.services.outbox.queue(s, kind=kind, to=msg.reply_to, subject=subject, text=text, html=html,
+                                       msg_id=self.services.outbox.message_id("campaign", sha), now=now,
+                                       game_id="", in_reply_to=msg.mail.message_id)
+            s.commit()
+        if got.problems:
+            return Verdict("rejected", verdict.message_id, reasons=[orders.refusal(got)])
+        return Verdict("accepted", verdict.message_id, reasons=[f"campaign {cid}: admin orders of {seat} taken"])
 
     def _answer(self, msg: Message, sha: str, results: list[str], problems: list[dict[str, str]], *, to: str,
                 where: str, by: str, game_id: str, lang: str, tz: str) -> None:

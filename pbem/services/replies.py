@@ -75,6 +75,8 @@ def reject_rows(outbox: OutboxService, msg: Message, rej: Reject, sha: str, now:
     lang = reply_lang(outbox, msg)
     ctx: dict[str, Any] = {"game_id": msg.game.id if msg.game and msg.key else "",
            "seat": msg.seat.name if msg.seat and msg.key else "",
+           **({"game_id": msg.campaign.id, "seat": msg.file.side[:40]} if msg.campaign and msg.key and msg.file
+              else {}),
            "message_id": one_line(mid, LINE_CAP),
            "subject": one_line(msg.mail.subject, LINE_CAP) if msg.mail else "", "hint": rej.hint,
            "problems": [{"where": f"line {p.line_no}: {p.text!r}: " if p.line_no and p.text else
@@ -83,7 +85,8 @@ def reject_rows(outbox: OutboxService, msg: Message, rej: Reject, sha: str, now:
                         for p in rej.problems]}
     text, html = render_reply("reject", ctx, lang=lang)
     return [outbox_row(kind="reject", to=to, subject=reject_subject(msg, len(rej.problems), lang), text=text, html=html,
-                       msg_id=outbox.message_id("reject", sha), now=now, game_id=ctx["game_id"], in_reply_to=mid)]
+                       msg_id=outbox.message_id("reject", sha), now=now,
+                       game_id=ctx["game_id"] if msg.campaign is None else "", in_reply_to=mid)]
 
 
 def reply_lang(outbox: OutboxService, msg: Message) -> str:
@@ -102,6 +105,8 @@ def reject_subject(msg: Message, problems: int, lang: str = i18n.SOURCE) -> str:
     """
     _, ngettext = i18n.gettext(lang), i18n.ngettext(lang)
     count = ngettext("%(num)d problem", "%(num)d problems", problems) % {"num": problems}
+    if msg.campaign is not None and msg.key is not None and msg.file is not None:  # administrative orders
+        return f"[{msg.campaign.id}] REJECTED: {msg.file.side[:40]} admin orders — {count}"
     if msg.game is None or msg.key is None or msg.file is None:
         return _("pbem: message not accepted — %(count)s") % {"count": count}
     who = msg.seat.name if msg.seat is not None else "GM"

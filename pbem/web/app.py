@@ -507,6 +507,29 @@ class Web:
         return set(s.exec(select(Game.id).where(col(Game.id).in_(game_ids),
                                                col(Game.status).in_(PUBLIC_STATUSES))).all())
 
+    def campaigns(self, request: Request) -> Response:
+        from pbem.store.models import Campaign
+
+        with self.deps.reader() as s:
+            rows = s.exec(select(Campaign).order_by(col(Campaign.id))).all()
+            shown = [{"id": c.id, "title": c.title, "ruleset": c.ruleset, "status": c.status,
+                      "games": len(json.loads(c.standing_json)["games"])} for c in rows]
+        return self.page("campaigns.html.j2", campaigns=shown)
+
+    def campaign(self, request: Request) -> Response:
+        """A campaign's public page: what every side may see (campaign VP, results, GM edits), never a roster."""
+        from pbem.campaign.standing import public
+        from pbem.store.models import Campaign
+
+        with self.deps.reader() as s:
+            c = s.get(Campaign, request.path_params["name"])
+            if c is None:
+                return self.refuse(404, "No such campaign", "No campaign by that name on this server.")
+            shown = public(json.loads(c.standing_json))
+            ids = [g["game"] for g in shown["games"]] + ([c.game_id] if c.game_id else [])
+            finished = self._finished(s, ids)
+        return self.page("campaign.html.j2", c=c, st=shown, finished=finished)
+
     def ladders(self, request: Request) -> Response:
         from pbem.store.models import Ladder, LadderRung
 
@@ -724,6 +747,8 @@ def create_app(deps: Deps, *, limit: RateLimit | None = None) -> ASGIApp:
         Route("/archive/{game}/record.zip", web.record),
         Route("/ratings/", web.ratings),
         Route("/ratings/{scope}", web.ratings),
+        Route("/campaigns/", web.campaigns),
+        Route("/campaigns/{name}", web.campaign),
         Route("/ladders/", web.ladders),
         Route("/ladders/{name}", web.ladder),
         Route("/tournaments/", web.tournaments),
