@@ -130,6 +130,10 @@ _SEAT_PHASE_ORDERS = (
     select(_SUB.id, _SUB.signed_sha256, _SUB.current, _SUB.created_at)
     .where(_SUB.game_id == bindparam("game"), _SUB.turn == bindparam("turn"), _SUB.phase == bindparam("phase"),
            _SUB.seat == bindparam("seat"), or_(_SUB.current == true(), _SUB.signed_sha256 == bindparam("sha"))))
+#: A whole phase's stored orders, every seat's, read once per batch (see IntakeContext.phase_orders).
+_PHASE_ORDERS = (
+    select(_SUB.id, _SUB.seat, _SUB.signed_sha256, _SUB.current, _SUB.created_at)
+    .where(_SUB.game_id == bindparam("game"), _SUB.turn == bindparam("turn"), _SUB.phase == bindparam("phase")))
 
 
 @dataclass
@@ -148,6 +152,11 @@ class IntakeContext:
     retired: set[int] = field(default_factory=set)  # stored orders replaced in this batch
     now: datetime | None = None  # when the batch arrived (the server's clock), for late files
     campaigns_taken: set[str] = field(default_factory=set)  # campaigns with an admin file earlier in the batch
+    # The fast path writes nothing until the batch's end, so what is stored for a phase cannot change
+    # under it (the game's row is claimed first): read each phase's orders once per batch, not once per
+    # message; a round trip costs more than the rows.  The careful path writes as it goes: no cache.
+    cache_phases: bool = False
+    phases: dict[tuple[str, int, str], list[Any]] = field(default_factory=dict)
 
     def game(self, game_id: str) -> Game | None:
         """The game row, claimed for the rest of the transaction (see :mod:`pbem.store.claim`).
@@ -165,13 +174,34 @@ class IntakeContext:
     def seat_orders(self, game_id: str, seat: str, turn: int, phase: str, signed_sha256: str) -> list[Held]:
         """The seat's orders for the phase that matter to a new file: the current ones, and any
         earlier copy of this very file; stored ones and those taken earlier in this batch."""
-        rows = [Held(r.id, r.signed_sha256, r.current and r.id not in self.retired, r.created_at)
-                for r in self.session.connection().execute(_SEAT_PHASE_ORDERS, {
-                    "game": game_id, "seat": seat, "turn": turn, "phase": phase, "sha": signed_sha256})]
+        if self.cache_phases:
+            stored = [r for r in self.phase_orders(game_id, turn, phase)
+                      if r.seat == seat and (r.current or r.signed_sha256 == signed_sha256)]
+        else:
+            stored = list(self.session.connection().execute(_SEAT_PHASE_ORDERS, {
+                "game": game_id, "seat": seat, "turn": turn, "phase": phase, "sha": signed_sha256}))
+        rows = [Held(r.id, r.signed_sha256, r.current and r.id not in self.retired, r.created_at) for r in stored]
         for values in self.pending.get((game_id, seat, turn, phase), ()):
             if values["current"] or values["signed_sha256"] == signed_sha256:
                 rows.append(Held(None, values["signed_sha256"], values["current"], values["created_at"], values))
         return rows
+
+    def phase_orders(self, game_id: str, turn: int, phase: str) -> list[Any]:
+        """Every seat's stored orders for a phase (id, seat, signed_sha256, current, created_at), as
+        stored before this batch; read once per batch when ``cache_phases``."""
+        key = (game_id, turn, phase)
+        if key not in self.phases:
+            self.phases[key] = list(self.session.connection().execute(
+                _PHASE_ORDERS, {"game": game_id, "turn": turn, "phase": phase}))
+        return self.phases[key]
+
+    def current_seats(self, game_id: str, turn: int, phase: str, among: set[str]) -> set[str]:
+        """Which of ``among`` have current orders stored for the phase (those of this batch not counted)."""
+        if self.cache_phases:
+            return {r.seat for r in self.phase_orders(game_id, turn, phase) if r.current and r.seat in among}
+        return set(self.session.exec(select(Submission.seat).where(
+            Submission.game_id == game_id, Submission.turn == turn, Submission.phase == phase,
+            Submission.current == True, col(Submission.seat).in_(among))).all())  # noqa: E712
 
     def signed_before(self, game_id: str, signed_sha256: str) -> bool:
         """Whether this signed file was taken before in the game (commands are carried out once)."""

@@ -117,7 +117,7 @@ class IntakeService:
         results: list[_Result] = []
         states = self.services.states
         with self.deps.session() as s:
-            ctx = IntakeContext(s, states.load, self.deps.gm_key, states.view_of, now=now)
+            ctx = IntakeContext(s, states.load, self.deps.gm_key, states.view_of, now=now, cache_phases=not careful)
             conn = s.connection()
             shas = [sha256_of(raw) for raw in raws]  # of the whole message, when a reader kept only its start
             seen = set() if careful else store_writes.stored(conn, shas)

@@ -7,7 +7,6 @@ import re
 from datetime import datetime
 from typing import Any
 
-from sqlmodel import col, select
 
 from pbem.intake import IntakeContext, Message, Reject
 from pbem import i18n
@@ -15,7 +14,6 @@ from pbem.mail.inbound import LINE_CAP, header_block, one_line
 from pbem.render import render_reply
 from pbem.services.outbox import OutboxService, outbox_row
 from pbem.store import writes as store_writes
-from pbem.store.models import Submission
 from pbem.store.times import aware
 
 _PHASE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
@@ -163,9 +161,7 @@ def completes_phase(ctx: IntakeContext, msg: Message) -> bool:
     others = awaiting - {seat}
     if not others:
         return True
-    have = set(ctx.session.exec(select(Submission.seat).where(
-        Submission.game_id == game.id, Submission.turn == f.turn, Submission.phase == f.phase,
-        Submission.current == True, col(Submission.seat).in_(others))).all())  # noqa: E712
+    have = ctx.current_seats(game.id, f.turn, f.phase, others)
     for other in others - have:  # taken earlier in this batch, not yet written
         if any(v["current"] for v in ctx.pending.get((game.id, other, f.turn, f.phase), ())):
             have.add(other)
