@@ -23,6 +23,7 @@ class Air:
         self.fought: set[str] = set()
         self.flak_bomb: dict[str, int] = {}   # the worst flak Bomb-column result on each squadron [14.2.5]
         self.moved_last = state.moved_last
+        self.fought_last = state.fought_last   # set as each Combat Phase ends (radio.tally_busy)
         self.over = False
 
     def squadron(self, sid: str) -> Squadron:
@@ -42,6 +43,6 @@ class Air:
 
     def freeze(self) -> State:
         """The state after the resolution; under fog each side remembers what it saw last (fog.py)."""
-        now = replace(self.now(), moved_last=self.moved_last)
+        now = replace(self.now(), moved_last=self.moved_last, fought_last=self.fought_last)
         return replace(now, last_known=remember(now))
 

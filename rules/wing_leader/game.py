@@ -18,7 +18,7 @@ from pbem.core.scripts import Cursor
 from pbem.core.verbs import Order
 from pbem.core.work import EVERYONE, Work
 
-from . import air_combat, balloons, bomb_runs, combat, flak, placing, seating, sequence
+from . import air_combat, balloons, bomb_runs, combat, flak, placing, seating, sequence, wings
 from .admin import admin_order, administrative, altitude_error
 from .air import Air
 from .fog import dice_seen_by, own, tell, tell_order
@@ -26,7 +26,7 @@ from .model import SIDES, State, enemy_of, side_of
 from .sky import name, parse
 from .tables import scenario
 from .moves import AskReaction, activate, keeping_formation, move_stack, power_settings, take_off
-from .orders import Break, End, Escape, Markers, Place, PlaceBarrage, Rejoin, Vector, Wings, dump_order, load_order
+from .orders import Break, End, Escape, Lead, Markers, Place, PlaceBarrage, Rejoin, Vector, Wings, dump_order, load_order
 from .tally_phase import both_tallies, defender_tally, raider_tally
 
 
@@ -178,6 +178,7 @@ def _combats(w: Work[Air], fights: Sequence[combat.Fight], start: int, admin: li
             return
         if _after_fire(w, fights, i, admin, volley, {}):
             return
+    air.fought_last = tuple(sorted(air.fought))
     administrative(w, [admin_order(t) for t in admin])
 
 
@@ -308,6 +309,7 @@ def _set_up(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
     square (step 5) and each wing squadron's (step 6); what a player leaves unsaid stays as the scenario has it."""
     air = w.data
     for seat, given in orders.items():
+        _place_leaders(w, [o for o in given if isinstance(o, Lead)])
         _place_markers(w, seat, [o for o in given if isinstance(o, Markers)])
         for order in given:
             sq = air.squadrons.get(getattr(order, "sq", ""))
@@ -320,6 +322,20 @@ def _set_up(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
             elif isinstance(order, Place):
                 air.put(sq.move(at=parse(order.square)))
                 tell(w, f"{sq.id} sets up in {order.square} (5.3)", [sq.id], kind="setup")
+
+
+def _place_leaders(w: Work[Air], given: Sequence[Lead]) -> None:
+    """Each Wing Leader marker on the squadron its player chose (unsaid: the scenario's) [5.2.1]; before the
+    squares, which are placed in formation with it (5.3 step 6).  The Wing Displays are public (5.2)."""
+    air = w.data
+    for o in given:
+        before = next(wg for wg in wings.wings(air.now()) if wg["name"] == o.wing)
+        old = air.squadron(wings.leader_id(air.now(), before) or o.sq)
+        if old.id != o.sq:   # the wing's vector is its leader's (9.5.3): it goes with the marker
+            air.put(air.squadron(o.sq).move(vector=old.vector))
+            air.put(old.move(vector=None))
+        tell(w, f"{o.sq} carries the Wing Leader marker of {o.wing} (5.2.1)", [o.sq], kind="setup")
+    air.state = placing.led_by(air.now(), {o.wing: o.sq for o in given})
 
 
 def _place_markers(w: Work[Air], seat: str, given: Sequence[Markers]) -> None:

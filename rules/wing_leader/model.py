@@ -184,6 +184,8 @@ class State:
     surfaces: tuple[Surface, ...] = ()   # surface and ground units, advanced rule 14 (surface.py)
     barrages: tuple[Barrage, ...] = ()   # Barrage markers on the map [14.2.2] (flak.py)
     balloons: tuple[Balloon, ...] = ()   # barrage balloons [14.3] (flak.py)
+    leaders: tuple[tuple[str, str], ...] = ()   # (wing, squadron): the Wing Leader marker placed in the set-up [5.2.1]
+    fought_last: tuple[str, ...] = ()   # who fought in the last Combat Phase (9.4.2 under ``jam_reading = combats``)
 
     @property
     def turn(self) -> int:

@@ -54,6 +54,7 @@ class Walk:
     used: int = 0   # how many tokens were carried out
     turned_in: list[sky.Square] = field(default_factory=list)   # squares it turned in (barrage attacks, 14.2.3)
     balbo: bool = False
+    balbo_about: int = 1   # how many turns' costs an about-turn pays in a Balbo (AMB-23, option balbo_about_turn)
 
     def pay(self, cost: float, what: str, rule: str = "8.3") -> None:
         if self.spent + cost > self.mp + 1e-9:
@@ -63,17 +64,18 @@ class Walk:
 
 
 def walk(sq: Squadron, tokens: Sequence[str], mp: int, *, stop_at: sky.Square | None = None,
-         head_on_from: Sequence[sky.Square] = (), balbo: bool = False) -> Walk:
+         head_on_from: Sequence[sky.Square] = (), balbo: bool = False, balbo_about: int = 1) -> Walk:
     """Carry out ``tokens`` for ``sq`` with ``mp`` movement points.  Entering ``stop_at`` (its tallied
     target's square) ends the move there and the rest of the plan is dropped [7.2.3], unless it entered
     from one of ``head_on_from`` (the target's three front squares): then it may fly on, its next step
     leaving the square (the head-on exception).
 
-    In a Balbo every turn of more than 45 degrees costs 1 MP (an about-turn too, once: AMB-23) [9.5.6].
+    In a Balbo every turn of more than 45 degrees costs 1 MP (an about-turn too, once: AMB-23; ``balbo_about``
+    2: twice, as two such turns) [9.5.6].
 
     :raises IllegalOrderError: a step the rules forbid, with the rule and what is left.
     """
-    w = Walk(sq.at, sq.heading, mp, balbo=balbo)
+    w = Walk(sq.at, sq.heading, mp, balbo=balbo, balbo_about=balbo_about)
     for i, token in enumerate(tokens):
         if w.exited:
             break
@@ -117,8 +119,10 @@ def _enter(w: Walk, sq: Squadron, token: str) -> None:
         raise IllegalOrderError("in the first turn of a slow climb the squadron moves at most one level square",
                                 rule="8.5.1")
     if not w.slow:
-        if abs(turn_between(w.heading, heading)) == 4 or (w.balbo and abs(turn_between(w.heading, heading)) >= 2):
-            w.pay(tables()["movement_costs"]["about_turn"], "a turn" if w.balbo else "an about-turn",
+        turn = abs(turn_between(w.heading, heading))
+        if turn == 4 or (w.balbo and turn >= 2):
+            times = w.balbo_about if w.balbo and turn == 4 else 1
+            w.pay(tables()["movement_costs"]["about_turn"] * times, "a turn" if w.balbo else "an about-turn",
                   "9.5.6" if w.balbo else "8.1.1")
         w.pay(_cost(w, sq, to), f"entering {token}")
     if heading != w.heading:

@@ -233,7 +233,8 @@ def _fly(w: Work[Air], sq: Squadron, tokens: list[str], mp: int, dive: bool,
     if balbo and dive:   # taking the dive bonus breaks the Balbo: the squadron leaves its wing [9.5.6]
         balbo, sq = False, sq.move(left_wing=True)
         notes.append((f"{sq.id} leaves its Balbo to dive (9.5.6)", [sq.id], "wing"))
-    walk = movement.walk(sq, tokens, mp, stop_at=target, head_on_from=front, balbo=balbo)
+    about = 2 if air.state.option("balbo_about_turn", "1") == "2" else 1   # AMB-23
+    walk = movement.walk(sq, tokens, mp, stop_at=target, head_on_from=front, balbo=balbo, balbo_about=about)
     if _stopped_by_escorts(w, sq, walk, notes):
         walk = movement.walk(sq, tokens[:walk.used - 1], mp)
         dive = dive and walk.dived
@@ -267,10 +268,12 @@ def _settle(w: Work[Air], start: Squadron, moved: Squadron, order: Order | None,
 
 
 def _must_stay(air: Air, sq: Squadron, tokens: Sequence[str]) -> str | None:
-    """A squadron starting its move in its target's square stays there, turning at most [7.2.3, AMB-29],
+    """A squadron starting its move in its target's square stays there, turning at most [7.2.3, AMB-29;
+    option ``target_turn = stay``: not even turning],
     unless the target entered the square this phase from one of its front squares and its first step leaves
     (the second head-on exception)."""
-    if not sq.tally or all(t in HEADINGS for t in tokens):
+    turning = all(t in HEADINGS for t in tokens)
+    if not sq.tally or not tokens or (turning and air.state.option("target_turn", "turn") == "turn"):
         return None
     target = air.squadron(sq.tally)
     if target.at != sq.at:

@@ -137,6 +137,17 @@ class Markers:
 
 
 @dataclass(frozen=True)
+class Lead:
+    """``LEADER <sq>``: the squadron of its wing that carries the Wing Leader marker, chosen in the set-up [5.2.1]."""
+
+    wing: str
+    sq: str
+
+    def text(self) -> str:
+        return f"LEADER {self.sq}"
+
+
+@dataclass(frozen=True)
 class Escape:
     """A broken squadron tries to escape in the Administrative Phase [11.0]."""
 
@@ -526,4 +537,4 @@ def load_order(data: Any) -> Any:
 _KINDS: dict[str, Any] = {k.__name__: k for k in (
     Tally, Command, Split, Drop, Move, Pursue, Plain, Vector, Escape, End, Rejoin, Break, Tactic, React, Priority,
     Arrive, Consent, Seek, Stack, Join, Return, Answer, Wings, If, Condition, Keep, PlaceBarrage, FlakFire, Attack,
-    Place, Markers, AttackBalloon, Dive, Evade, Fire, Power, Misvector, Lufbery, Takeoff)}
+    Place, Markers, Lead, AttackBalloon, Dive, Evade, Fire, Power, Misvector, Lufbery, Takeoff)}

@@ -22,7 +22,7 @@ from .model import Squadron, State, max_losses, owner, side_of
 from .surface import Balloon, Barrage, Surface
 from .tables import scenario
 from .orders import (Answer, Arrive, Attack, AttackBalloon, Break, Command, Consent, Dive, Drop, End, Escape, Evade, Fire,
-                     FlakFire, Join, Keep, Lufbery, Markers, Misvector, Move, Power, Takeoff,
+                     FlakFire, Join, Keep, Lead, Lufbery, Markers, Misvector, Move, Power, Takeoff,
                      Place, PlaceBarrage, Plain, Priority, Pursue, React, Rejoin, Return, Seek, Split, Stack, Tactic, Tally, Vector,
                      Wings)
 
@@ -41,8 +41,9 @@ def position(view: View) -> State:
     barrages = tuple(from_json(Barrage, d) for d in view.get("barrages", ()))
     balloons_ = tuple(from_json(Balloon, d) for d in view.get("balloons", ()))   # advanced rule 14.3
     options = tuple(sorted(view.get("options", {}).items()))   # those checked at ingest (readings.AT_INGEST)
+    leaders = tuple(sorted(view.get("wing_leaders", {}).items()))   # chosen in the set-up [5.2.1]
     return State(view["scenario"], squadrons, Flow(view["step"], view["turn"]), surfaces=surfaces, barrages=barrages,
-                 balloons=balloons_, options=options)
+                 balloons=balloons_, options=options, fought_last=tuple(view.get("fought_last", ())), leaders=leaders)
 
 
 def _own(view: View, seat: str, sid: str, rule: str) -> Squadron:
@@ -233,6 +234,14 @@ def allowed_moves(sq: Squadron) -> str:
     return "SWEEP (straight on), JOIN a tallying squadron of its net, or RTB"
 
 
+def _target_turn(state: State, sq: Squadron, steps: Sequence[str]) -> None:
+    """Under option ``target_turn = stay`` (AMB-29) a squadron starting in its target's square may not even turn
+    in place [7.2.3]."""
+    if sq.tally and state.squadron(sq.tally).at == sq.at and state.option("target_turn", "turn") == "stay":
+        raise IllegalOrderError(f"{sq.id} starts in its target's square and must stay there without turning "
+                                f"(this game reads 7.2.3 so); leave it without a MOVE", rule="7.2.3")
+
+
 def parse_move(args: Sequence[str], view: View, seat: str) -> Move:
     if len(args) < 2:
         raise OrderSyntaxError("expected MOVE <squadron> [DIVE] <square or heading> ...", rule="8.1")
@@ -247,6 +256,7 @@ def parse_move(args: Sequence[str], view: View, seat: str) -> Move:
     if sq.tally and state.squadron(sq.tally).at == sq.at and any(t not in movement.sky.HEADINGS for t in steps):
         raise IllegalOrderError(f"{sq.id} starts in its target's square and must stay there; it may only turn",
                                 rule="7.2.3")
+    _target_turn(state, sq, steps)
     target = state.squadron(sq.tally).at if sq.tally else None
     front = movement.sky.front_squares(target, state.squadron(sq.tally).heading) if target is not None else ()
     w = movement.walk(sq, steps, movement.allowance(sq, dive), stop_at=target, head_on_from=front)
@@ -446,11 +456,7 @@ def _setup_vector(args: Sequence[str], view: View, seat: str) -> Vector:
         raise IllegalOrderError(f"only an Intercept squadron places a vector in the set-up; {sq.id} is on "
                                 f"{sq.mission}" + (" (a CAP places none, 9.2.4.1)" if sq.mission == "cap" else ""),
                                 rule="5.3")
-    wing = placing.wing_of_member(position(view), sq)
-    if wing is not None:
-        raise IllegalOrderError(f"{sq.id} flies in {wing['name']}: only its Wing Leader's squadron places a vector; "
-                                "the others keep formation on it", rule="9.5.3")
-    return Vector(sq.id, movement.sky.name(_square(args[1], "5.3")))
+    return Vector(sq.id, movement.sky.name(_square(args[1], "5.3")))   # a wing's others: _setup_file (9.5.3)
 
 
 def parse_place(args: Sequence[str], view: View, seat: str) -> Place:
@@ -464,8 +470,8 @@ def parse_place(args: Sequence[str], view: View, seat: str) -> Place:
     sq = _own(view, seat, args[0], "5.3")
     square = _square(args[1], "5.3")
     state = position(view)
-    if sq.mission != "escort":
-        if placing.wing_of_member(state, sq) is None:
+    if sq.mission != "escort":   # the Wing Leader's own square stays (step 2): _setup_file, after LEADER lines
+        if placing.wing_in(state, sq) is None:
             raise IllegalOrderError(f"{sq.id} is not an escort (step 5) nor a wing squadron other than its Wing "
                                     "Leader's (step 6): its square is the order of battle's (step 2)", rule="5.3")
         return Place(sq.id, movement.sky.name(square))
@@ -507,16 +513,63 @@ def parse_markers(kind: str) -> Any:
     return parse
 
 
+def parse_leader(args: Sequence[str], view: View, seat: str) -> Lead:
+    """``LEADER <squadron>``: which squadron of its wing carries the Wing Leader marker [5.2.1]."""
+    arity(args, 1, "LEADER <squadron>", rule="5.2.1")
+    if view["step"] not in SETUP_STEPS:
+        raise IllegalOrderError("the Wing Leader marker is placed only in the set-up (option setup = players)",
+                                rule="5.2.1")
+    sq = _own(view, seat, args[0], "5.2.1")
+    state = position(view)
+    wing = placing.wing_in(state, sq)
+    if wing is None:
+        mine = ", ".join(m for w in placing.wings(state) for m in placing.members(state, w)
+                         if state.squadron(m).side == sq.side and owner(state.squadron(m)) == seat) or "none"
+        raise IllegalOrderError(f"{sq.id} flies in no wing: the Wing Leader marker goes on a squadron of the wing "
+                                f"(yours: {mine})", rule="5.2.1")
+    return Lead(wing["name"], sq.id)
+
+
+def _leader_lines(parsed: Sequence[tuple[OrderLine, Order]], state: State) -> tuple[State, list[OrderProblem]]:
+    """The file's Wing Leader markers, one a wing [5.2.1]; with the position they make, in which the
+    file's squares and vectors are checked: the leader's squadron keeps the order of battle's square (5.3
+    step 2) and alone places a vector (9.5.3)."""
+    problems, chosen = [], {}
+    for line, o in parsed:
+        if isinstance(o, Lead) and o.wing in chosen:
+            problems.append(IllegalOrderError(f"{o.wing} has one Wing Leader marker, already on {chosen[o.wing]}",
+                                              rule="5.2.1").problem(line.line_no, line.text))
+        elif isinstance(o, Lead):
+            chosen[o.wing] = o.sq
+    led = placing.led_by(state, chosen)
+    for line, o in parsed:
+        sq = led.find(getattr(o, "sq", ""))
+        if sq is None or placing.wing_in(led, sq) is None:
+            continue
+        wing = placing.wing_of_member(led, sq)
+        if isinstance(o, Place) and sq.mission != "escort" and wing is None:
+            problems.append(IllegalOrderError(
+                f"{sq.id} is not an escort (step 5) nor a wing squadron other than its Wing Leader's (step 6): its "
+                "square is the order of battle's (step 2)", rule="5.3").problem(line.line_no, line.text))
+        if isinstance(o, Vector) and wing is not None:
+            problems.append(IllegalOrderError(
+                f"{sq.id} flies in {wing['name']}: only its Wing Leader's squadron places a vector; the others keep "
+                "formation on it", rule="9.5.3").problem(line.line_no, line.text))
+    return led, problems
+
+
 def _setup_file(parsed: Sequence[tuple[OrderLine, Order]], state: State, seat: str) -> list[OrderProblem]:
-    """A set-up file as a whole: no squadron with both a Veteran and a Green marker [5.2.1]; every wing
+    """A set-up file as a whole: no squadron with both a Veteran and a Green marker [5.2.1]; one Wing Leader
+    marker a wing, whose squadron keeps its square and alone places a vector (_leader_lines); every wing
     still in formation with its Wing Leader's squadron after the file's placements [5.3 step 6]."""
-    problems = []
+    state, problems = _leader_lines(parsed, state)
+    refused = {p.line_no for p in problems}
     placed = {o.kind: o.squadrons for _, o in parsed if isinstance(o, Markers)}
     clash = placing.quality_clash(state, seat, placed)
     marker_lines = [line for line, o in parsed if isinstance(o, Markers) and o.kind in ("VETERAN", "GREEN")]
     if clash and marker_lines:
         problems.append(IllegalOrderError(clash, rule="5.2.1").problem(marker_lines[-1].line_no, marker_lines[-1].text))
-    places = [(line, o) for line, o in parsed if isinstance(o, Place)]
+    places = [(line, o) for line, o in parsed if isinstance(o, Place) and line.line_no not in refused]
     broken = placing.formation_problems(state, [(o.sq, movement.sky.parse(o.square)) for _, o in places])
     for sid, why in broken.items():
         line = next(line for line, o in reversed(places) if o.sq == sid) if any(o.sq == sid for _, o in places) \
@@ -828,6 +881,8 @@ VERBS = scripted(VerbTable([
     Verb("JETTISON", parse_plain("JETTISON", "9.2.1.1"), "JETTISON <squadron>", "9.2.1.1"),
     Verb("DIVE", parse_dive, "DIVE <squadron> (an Intercept diving toward a lower vector: one more MP)", "8.2"),
     Verb("VECTOR", parse_vector, "VECTOR <squadron> <square>", "9.2.4"),
+    Verb("LEADER", parse_leader, "LEADER <squadron> (set-up, option setup = players: the squadron of its wing "
+         "carrying the Wing Leader marker)", "5.2.1"),
     Verb("PLACE", parse_place, "PLACE <escort or wing squadron> <square> (set-up, option setup = players)", "5.3"),
     *(Verb(k, parse_markers(k), f"{k} <squadron> ... (set-up, option setup = players: where your {k.capitalize()} "
            "markers go)", "5.2.1") for k in placing.MARKERS),

@@ -88,6 +88,16 @@ def wing_of_member(state: State, sq: Squadron) -> dict | None:
     return None
 
 
+def wing_in(state: State, sq: Squadron) -> dict | None:
+    """The wing ``sq`` flies in, its Wing Leader's squadron included, or None [5.2.1]."""
+    return next((w for w in wings(state) if sq.id in members(state, w)), None)
+
+
+def led_by(state: State, chosen: dict[str, str]) -> State:
+    """The position with the Wing Leader markers where a set-up file places them (wing: squadron) [5.2.1]."""
+    return replace(state, leaders=tuple(sorted((dict(state.leaders) | chosen).items()))) if chosen else state
+
+
 def formation_problems(state: State, places: Sequence[tuple[str, tuple[int, int]]]) -> dict[str, str]:
     """After a file's placements (squadron, square; a later one for the same squadron wins), each wing
     squadron that was in formation with its Wing Leader's squadron and is not any more, with why, keyed by

@@ -56,6 +56,16 @@ def jammed_nets(state: State, busy: Collection[str]) -> set[str]:
     return {n for s in state.squadrons if s.id in busy for n in (net_of(state, s),) if n is not None}
 
 
+def tally_busy(state: State) -> set[str]:
+    """The squadrons that jam their nets in the Tally Phase [9.4.2]: "fought an air combat this turn" can
+    mean nobody yet (no combat comes before the Tally Phase), so only those in dogfights (AMB-14, the literal
+    reading); under option ``jam_reading = combats`` also those that fought in the previous Combat Phase."""
+    busy = {s.id for s in state.squadrons if s.dogfight and s.on_map}
+    if state.option("jam_reading", "dogfights") == "combats":
+        busy |= set(state.fought_last)
+    return busy
+
+
 def modifiers(state: State, sq: Squadron, target: Squadron, jammed: Collection[str] = ()) -> list[Modifier]:
     """Radio tally bonuses (placeholder values, GAP-1): the target is tallied by a squadron of the same
     net [9.4 b]; the squadron is on the GCI net [9.4 c]; neither on a jammed net [9.4.2]."""

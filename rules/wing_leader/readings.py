@@ -22,7 +22,14 @@ OPTIONS: tuple[Option, ...] = (
            "still gives the Experte's +1 firepower (fires) or only leads (leads)", ("fires", "leads")),
     Option("trail_fourth", "less", "8.4.1: the fourth squadron in trail and later ones enter with 3, 4... "
            "MP less (less), or wait to enter first next turn (wait)", ("less", "wait")),
+    Option("jam_reading", "dogfights", "9.4.2: in the Tally Phase a net is jammed by its squadrons in a "
+           "dogfight (dogfights), or also by those that fought an air combat in the previous Combat Phase "
+           "(combats)", ("dogfights", "combats")),
+    Option("target_turn", "turn", "7.2.3: a squadron starting its move in its target's square stays there; it may "
+           "turn in place (turn) or not even that (stay)", ("turn", "stay")),
+    Option("balbo_about_turn", "1", "9.5.6: in a Balbo an about-turn costs 1 MP like any turn of more than 45 "
+           "degrees (1), or 2 MP as two such turns (2)", ("1", "2")),
 )
 
 #: Options that orders are checked against at ingest: a view carries them when they are not at their defaults.
-AT_INGEST = ("split_count", "flight_counters")
+AT_INGEST = ("split_count", "flight_counters", "jam_reading", "target_turn")

@@ -173,8 +173,8 @@ def both_tallies(w: Work[Air], orders: Mapping[str, Sequence[Order]]) -> None:
 
 
 def jammed_now(state: State) -> set[str]:
-    """In the Tally Phase a net is jammed by its squadrons in dogfights (AMB-14, the literal reading)."""
-    return radio.jammed_nets(state, {s.id for s in state.squadrons if s.dogfight and s.on_map})
+    """In the Tally Phase a net is jammed by its squadrons in dogfights (AMB-14; option ``jam_reading``)."""
+    return radio.jammed_nets(state, radio.tally_busy(state))
 
 
 def radio_alerts(w: Work[Air]) -> None:

@@ -56,6 +56,9 @@ def view(state: State, seat: str) -> dict[str, Any]:
     checked = _ingest_options(state)
     if checked:   # only when not at their defaults, so that views stay as they were
         out["options"] = checked
+    out.update(_jammers_seen(state, side))
+    if state.leaders:   # Wing Leader markers placed in the set-up [5.2.1]; else views stay as they were
+        out["wing_leaders"] = dict(state.leaders)
     if state.surfaces:   # advanced rule 14 only, so that basic views stay as they were
         out["surfaces"] = [to_json(u) for u in state.surfaces]
         out["surface_status"] = [surface_status(u) for u in state.surfaces]
@@ -68,6 +71,14 @@ def view(state: State, seat: str) -> dict[str, Any]:
     if fog.fogged(state):   # only under fog, so that open views stay as they were
         out.update(fog=True, last_known=fog.last_known(state, side), radar=fog.plots(state, side))
     return out
+
+
+def _jammers_seen(state: State, side: str) -> dict[str, Any]:
+    """Under ``jam_reading = combats`` (AMB-14) the own squadrons that fought in the last Combat Phase, which
+    jam their nets in this Tally Phase [9.4.2]: wing orders are counted against it at ingest."""
+    if state.option("jam_reading", "dogfights") != "combats":
+        return {}
+    return {"fought_last": [i for i in state.fought_last if (s := state.find(i)) is not None and s.side == side]}
 
 
 def _ingest_options(state: State) -> dict[str, Any]:
@@ -259,12 +270,24 @@ def _setup_lines(v: View, state: State, seat: str) -> list[str]:
             where = "fighter squadrons" if kind == "EXPERTE" else "squadrons, at most one Veteran or Green each"
             lines.append(f"# {len(now)} {kind.capitalize()} marker{'s' if len(now) > 1 else ''}, now on {' '.join(now)}: "
                          f"{kind} <squadron>... places them on your {where} (5.2.1)")
+    lines += _leader_lines(state, seat)
     for sq in state.of_seat(seat):
         if not sq.on_map:
             lines += _arrival_lines(sq) + _later_vector_lines(v, state, sq)
             continue
         lines.append(f"# {sq.id} {card(sq.model)['name']} at {name(sq.at)} heading {HEADINGS[sq.heading]}, {sq.mission}")
         lines += _placement_lines(state, sq)
+    return lines
+
+
+def _leader_lines(state: State, seat: str) -> list[str]:
+    """Which squadron of each of the seat's wings carries its Wing Leader marker [5.2.1]."""
+    lines = []
+    for wing in wings.wings(state):
+        own = [m for m in wings.members(state, wing) if owner(state.squadron(m)) == seat]
+        if own:
+            lines.append(f"# LEADER <squadron>: the Wing Leader marker of {wing['name']} goes on one of its squadrons "
+                         f"({', '.join(own)}; 5.2.1); else {wings.leader_id(state, wing)}")
     return lines
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from .escape import available
 from .model import Squadron, State
-from .radio import jammed_nets, net_of
+from .radio import jammed_nets, net_of, tally_busy
 from .sky import distance
 from .tables import scenario, tables
 
@@ -32,7 +32,11 @@ def formation_of(state: State, sq: Squadron, through: set[str] | None = None) ->
 
 
 def wings(state: State) -> list[dict]:
-    return list(scenario(state.scenario).get("wings", ()))
+    """The scenario's wings, each led by the squadron its player gave the Wing Leader marker in the set-up
+    (``LEADER``, 5.2.1), else by the scenario's ``leader``."""
+    chosen = dict(state.leaders)
+    return [dict(w, leader=chosen[w["name"]]) if w["name"] in chosen else w
+            for w in scenario(state.scenario).get("wings", ())]
 
 
 def members(state: State, wing: dict) -> list[str]:
@@ -133,7 +137,7 @@ def order_problem(state: State, leader: Squadron, recipient: Squadron, target: S
 def orders_allowed(state: State, leader: Squadron) -> int | None:
     """How many orders the leader may give this Tally Phase: any number on a radio net, one without radio
     or when the net is jammed [9.5.4, 9.5.4.1]; None = no limit."""
-    jammed = jammed_nets(state, {s.id for s in state.squadrons if s.dogfight and s.on_map})
+    jammed = jammed_nets(state, tally_busy(state))
     net = net_of(state, leader)
     return None if net is not None and net not in jammed else 1
 

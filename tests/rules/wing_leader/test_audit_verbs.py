@@ -67,6 +67,8 @@ ORDERS = [
     ("PLACE", MOVEMENT, "allies", "PLACE B C14", "5.3", "only in the set-up"),
     ("VETERAN", MOVEMENT, "allies", "VETERAN B", "5.2.1", "only in the set-up"),
     ("GREEN", [["flow.step", "setup_second"]], "allies", "GREEN A", "5.2.1", "no Green marker to place"),
+    ("LEADER", MOVEMENT, "allies", "LEADER A", "5.2.1", "only in the set-up"),
+    ("LEADER", [["flow.step", "setup_second"]], "allies", "LEADER A", "5.2.1", "A flies in no wing"),
     ("EXPERTE", [["flow.step", "setup_second"]], "allies", "EXPERTE T", "5.2.1", "no Experte marker to place"),
     ("VECTOR", [["flow.step", "arrivals_first"], ["flow.turn", 3]], "axis", "VECTOR K H12", "5.3.1",
      "arriving this turn"),
