@@ -182,7 +182,7 @@ class Said(str):
 
     msgid: str
     plural: str
-    count: int | None
+    number: int | None  # the count a plural message is chosen by (not ``count``: str has a method of that name)
     values: dict
 
     def __new__(cls, msgid: str, plural: str = "", count: int | None = None, values: dict | None = None) -> Said:
@@ -190,7 +190,7 @@ class Said(str):
         text = (msgid if count is None or count == 1 or not plural else plural) % values if values or count \
             is not None else msgid
         self = super().__new__(cls, text)
-        self.msgid, self.plural, self.count, self.values = msgid, plural, count, values
+        self.msgid, self.plural, self.number, self.values = msgid, plural, count, values
         return self
 
     def in_lang(self, lang: str, tz: str = "UTC") -> str:
@@ -199,9 +199,9 @@ class Said(str):
             return str(self)
         values = {k: say(v, lang, tz) for k, v in self.values.items()}
         t = translations(lang)
-        msg = t.ngettext(self.msgid, self.plural, self.count) if self.plural and self.count is not None \
+        msg = t.ngettext(self.msgid, self.plural, self.number) if self.plural and self.number is not None \
             else t.gettext(self.msgid)
-        return msg % values if values or self.count is not None else msg
+        return msg % values if values or self.number is not None else msg
 
 
 def said_(msgid: str, **values) -> Said:

@@ -132,7 +132,7 @@ _SEAT_PHASE_ORDERS = (
            _SUB.seat == bindparam("seat"), or_(_SUB.current == true(), _SUB.signed_sha256 == bindparam("sha"))))
 #: A whole phase's stored orders, every seat's, read once per batch (see IntakeContext.phase_orders).
 _PHASE_ORDERS = (
-    select(_SUB.id, _SUB.seat, _SUB.signed_sha256, _SUB.current, _SUB.created_at)
+    select(_SUB.id, _SUB.seat, _SUB.signed_sha256, _SUB.current, _SUB.created_at)  # type: ignore[call-overload]  # SQLModel types up to 4 columns; it takes more
     .where(_SUB.game_id == bindparam("game"), _SUB.turn == bindparam("turn"), _SUB.phase == bindparam("phase")))
 
 

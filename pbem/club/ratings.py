@@ -176,9 +176,9 @@ def _inputs_digest(deps: Deps) -> str:
         for row in s.exec(select(Game.id, Game.status, Game.journal_head)
                           .where(col(Game.status).in_(("over", "archived"))).order_by(col(Game.id))).all():
             h.update(("game\t" + "\t".join(row) + "\n").encode())
-        for row in s.exec(select(Campaign.id, Campaign.head).where(Campaign.status == "over")  # rated like games
-                          .order_by(col(Campaign.id))).all():
-            h.update(("campaign\t" + "\t".join(row) + "\n").encode())
+        for cid, head in s.exec(select(Campaign.id, Campaign.head).where(Campaign.status == "over")  # rated like games
+                                .order_by(col(Campaign.id))).all():
+            h.update(f"campaign\t{cid}\t{head}\n".encode())
         for row in s.exec(select(Player.fingerprint, Player.replaced_by, Player.kind)
                           .where((Player.replaced_by != "") | (Player.kind != "human"))
                           .order_by(col(Player.fingerprint))).all():

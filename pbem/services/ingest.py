@@ -263,10 +263,13 @@ class IntakeService:
         from pbem.campaign import orders  # on use: the campaign package reads the club's results
 
         assert msg.campaign is not None and msg.file is not None and msg.signed is not None
+        assert msg.signed.signature is not None  # the intake let only a verified signed file through
         assert msg.mail is not None
         cid, now = msg.campaign.id, self.deps.clock()
         with self.deps.session() as s:
             c = s.get(type(msg.campaign), cid)
+            if c is None:  # the campaign was there when the file was checked; nothing removes one
+                raise PbemError(f"campaign {cid} is gone")
             got = orders.take(s, c, msg.file, msg.signed.signature, now, signer_checked=True)
             seat = got.seat or msg.file.side[:40]
             if got.problems:
