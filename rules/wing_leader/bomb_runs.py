@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from pbem.core.work import Work
 
-from . import approaches, attack_moves, bombing, loads, movement
+from . import approaches, attack_moves, bombing, loads, movement, weapons
 from .air import Air
 from .fog import dice_seen_by, tell
 from .model import DESTROYED, Squadron, State, max_losses
@@ -276,6 +276,16 @@ def from_sun(state: State, sq: Squadron, target: Surface) -> bool:
     return sq.at == target.at and came is not None and state.sky.up_sun(target.at, came)
 
 
+def pod_bonus(state: State, sq: Squadron, kind: str, target: Surface) -> int:
+    """A gun pod's or AT pod's added strafing firepower [13.5.6, 15.3.7]; a ship counts as a ship, a unit type
+    naming a tank, truck or train as that (our reading of the unit types, none of which is in a scenario yet)."""
+    if kind != "strafing" or not state.uses("13.5.6"):
+        return 0
+    name = target.type.lower()
+    target_kind = "ship" if target.ship else next((k for k in ("tank", "truck", "train") if k in name), name)
+    return weapons.pod_strafing(sq, target_kind)
+
+
 def strikes(w: Work[Air]) -> None:
     """The Combat Phase, after flak and before air combat: each release rolled on the Bombing Table [15.4];
     two torpedo attacks or more on one ship this turn each get the Anvil [15.5.1]."""
@@ -295,6 +305,7 @@ def strikes(w: Work[Air]) -> None:
         strike = bombing.strike_of(sq, run, target, flak=air.flak_bomb.get(sq.id, 0), turn=air.state.turn,
                                    anvil=target.id in anvil, kamikaze=kamikaze, from_sun=from_sun(air.state, sq, target),
                                    max_losses=max_losses(air.state.scenario, sq))
+        strike = replace(strike, firepower=strike.firepower + pod_bonus(air.state, sq, strike.kind, target))
         seen = dice_seen_by(w, [sq.id])
         roll = (w.roll(6, f"{sq.id} bombs {target.id}", seen_by=seen)
                 + w.roll(6, f"{sq.id} bombs {target.id}", seen_by=seen))
