@@ -25,6 +25,7 @@ GAMES = [
     ("wing_leader", "flak", {}),  # advanced rule 14: flak barrages and direct fire over the rail yard
     ("wing_leader", "dive_bombing", {"cadence": "fast"}),  # rules 14 and 15: dive bombers on ships under a barrage
     ("wing_leader", "torpedo", {}),  # rule 15: torpedoes and the Anvil, rockets, skip and glide bombing
+    ("wing_leader", "carrier", {}),  # rule 13.7: takeoffs one a turn from a carrier and an airstrip, dive bombing
 ]
 
 

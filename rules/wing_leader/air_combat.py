@@ -271,6 +271,7 @@ def land(w: Work, fight: combat.Fight, volley: dict, answers: dict[str, str] | N
         _after(w, sid, air.squadron(sid).losses - before[sid], volley["weather"],
                spend=not (long == "rockets" and sid == alead.id))
     _tallies_after(w, [s.id for s in defenders], alead.id)
+    fighter_bombers.decline_after_combat(w, [s.id for s in defenders])   # keep the load [15.2.4]
     fighter_bombers.jettison_on_tally(w, "after the air combat")
     return _release(w, fight.square) if alead.dogfight else []
 

@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from pbem.core.work import Work
 
-from . import approaches, attack_moves, bombing, loads, movement
+from . import approaches, attack_moves, bombing, loads, movement, weapons
 from .air import Air
 from .fog import dice_seen_by, tell
 from .model import DESTROYED, Squadron, State, max_losses
@@ -264,6 +264,28 @@ def in_air_combat(air: Air) -> list[Squadron]:
             and s.released != "kamikaze"]
 
 
+def from_sun(state: State, sq: Squadron, target: Surface) -> bool:
+    """A release that counts as from the sun for a ship's defence [14.1.3]: the squadron is in the ship's sun
+    sector when it releases (where it is in the Combat Phase: it released on this turn's move, our reading),
+    or it releases in the ship's square having come in from the sun's side (4.6.2, as the bounce reads it)."""
+    if not (state.uses("14.1.3") and target.ship):
+        return False
+    if state.sky.up_sun(target.at, sq.at):
+        return True
+    came = sq.entered_from
+    return sq.at == target.at and came is not None and state.sky.up_sun(target.at, came)
+
+
+def pod_bonus(state: State, sq: Squadron, kind: str, target: Surface) -> int:
+    """A gun pod's or AT pod's added strafing firepower [13.5.6, 15.3.7]; a ship counts as a ship, a unit type
+    naming a tank, truck or train as that (our reading of the unit types, none of which is in a scenario yet)."""
+    if kind != "strafing" or not state.uses("13.5.6"):
+        return 0
+    name = target.type.lower()
+    target_kind = "ship" if target.ship else next((k for k in ("tank", "truck", "train") if k in name), name)
+    return weapons.pod_strafing(sq, target_kind)
+
+
 def strikes(w: Work[Air]) -> None:
     """The Combat Phase, after flak and before air combat: each release rolled on the Bombing Table [15.4];
     two torpedo attacks or more on one ship this turn each get the Anvil [15.5.1]."""
@@ -281,8 +303,9 @@ def strikes(w: Work[Air]) -> None:
         run = approaches.Run("level" if kamikaze else sq.released, released=True, release=sq.at, aimed=sq.aimed,
                              long_range=sq.long_range)
         strike = bombing.strike_of(sq, run, target, flak=air.flak_bomb.get(sq.id, 0), turn=air.state.turn,
-                                   anvil=target.id in anvil, kamikaze=kamikaze,
+                                   anvil=target.id in anvil, kamikaze=kamikaze, from_sun=from_sun(air.state, sq, target),
                                    max_losses=max_losses(air.state.scenario, sq))
+        strike = replace(strike, firepower=strike.firepower + pod_bonus(air.state, sq, strike.kind, target))
         seen = dice_seen_by(w, [sq.id])
         roll = (w.roll(6, f"{sq.id} bombs {target.id}", seen_by=seen)
                 + w.roll(6, f"{sq.id} bombs {target.id}", seen_by=seen))
@@ -292,5 +315,7 @@ def strikes(w: Work[Air]) -> None:
         after = sq.move(released="", aimed=False, long_range=False)
         air.put(after.move(status=DESTROYED) if kamikaze else after)   # a kamikaze is gone [15.5.3]
         level = f", now {hit.level} damage" if hit.level else ""
-        tell(w, bombing.describe(sq.id, target.id, strike, result) + f"; {target.id} has {hit.hits} hits{level}",
+        sun = " (from the sun: the ship's defence one nearer zero, 14.1.3)" \
+            if strike.from_sun and strike.kind in ("dive", "steep") else ""
+        tell(w, bombing.describe(sq.id, target.id, strike, result) + sun + f"; {target.id} has {hit.hits} hits{level}",
              [sq.id], kind="bombing", target=target.id, hits=result.hits)

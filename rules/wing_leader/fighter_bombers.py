@@ -3,8 +3,8 @@ count as bombers; once rid of it they are fighters again, on Sweep [3.2.1].  The
 as they tally an enemy, in the Tally Phase or after an air combat [9.2.1.1].
 
 The basic game gives a loaded fighter-bomber no way of its own to tally (it counts as a bomber, and bombers do
-not roll, 7.2; the right to roll is advanced rule 15.2.4, not built), and none of the basic scenarios has one;
-the rule is built for any tally it comes to hold (a scenario's or a later rule's) and tested on such a position.
+not roll, 7.2).  Advanced rule 15.2.4 gives it the roll (``tally.fighter_bomber_rolls``) and lets a defending
+fighter-bomber decline the tally an air combat gives it, keeping its load (``decline_after_combat``).
 """
 from __future__ import annotations
 
@@ -38,3 +38,18 @@ def jettison_on_tally(w: Work[Air], when: str) -> None:
             air.put(without_load(sq).move(alert=True))
             tell(w, f"{sq.id} tallies {sq.tally} {when} and must jettison its bomb load: a fighter again, on Sweep "
                  f"(9.2.1.1, 3.2.1)", [sq.id], kind="tally")
+
+
+def decline_after_combat(w: Work[Air], defenders: list[str]) -> None:
+    """At the end of an air combat a defending fighter-bomber may decline the tally it was given (7.2.2) to keep
+    its bomb load and go on with its mission [15.2.4]; only fighter-bombers may.  Declining is the default here,
+    the choice the rule exists for: the mission goes on (a pursuing fighter-bomber would jettison, 9.2.1.1)."""
+    air = w.data
+    if not air.state.uses("15.2.4"):
+        return
+    for sid in defenders:
+        sq = air.squadron(sid)
+        if sq.on_map and sq.tally and not sq.dogfight and is_fighter_bomber(sq):
+            air.put(sq.move(tally=""))
+            tell(w, f"{sq.id} declines to pursue {sq.tally} after the air combat and keeps its bomb load (15.2.4)",
+                 [sq.id], kind="tally")

@@ -102,10 +102,10 @@ def parse_tally(args: Sequence[str], view: View, seat: str) -> Tally:
     arity(args, 2, "TALLY <squadron> <enemy>", rule="7.2")
     _window(view, True)
     sq = _own(view, seat, args[0], "7.2")
-    why = tally.may_tally(sq.move(tally=""))
-    if why:
-        raise IllegalOrderError(why, rule="7.2")
     state = position(view)
+    why = tally.may_tally(sq.move(tally=""), state)
+    if why:
+        raise IllegalOrderError(why, rule="15.2.4" if "bomber by mission" in why and state.uses("15.2") else "7.2")
     legal = view["tally_targets"].get(sq.id, {})
     try:
         target = state.squadron(args[1].upper())

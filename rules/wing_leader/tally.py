@@ -18,12 +18,13 @@ class Modifier:
     value: int
 
 
-def may_tally(sq: Squadron) -> str | None:
+def may_tally(sq: Squadron, state: State | None = None) -> str | None:
     """Why ``sq`` may not roll to tally this phase, or None [7.2]: fighters only, on the map, not broken,
-    not already tallying."""
+    not already tallying.  Where the scenario uses 15.2.4 (``state`` given) a loaded fighter-bomber may roll too;
+    tallying, it must jettison its load (9.2.1.1)."""
     if not sq.on_map:
         return f"{sq.id} is not on the map"
-    if not sq.fighter:
+    if not sq.fighter and not (state is not None and fighter_bomber_rolls(state, sq)):
         return f"{sq.id} is a bomber by mission and may not tally (3.2.1, 7.2)"
     if sq.broken:
         return f"{sq.id} is broken and may not tally (10.7.1)"
@@ -32,6 +33,13 @@ def may_tally(sq: Squadron) -> str | None:
     if sq.tally:
         return f"{sq.id} already tallies {sq.tally}; DROP it first (7.2.2)"
     return None
+
+
+def fighter_bomber_rolls(state: State, sq: Squadron) -> bool:
+    """A fighter carrying its bomb load on the Bombing mission may roll to tally under 15.2.4 (a recon fighter,
+    15.2.1.2, carries none and may not)."""
+    return (state.uses("15.2.4") and sq.mission == "bombing" and bool(sq.bombs)
+            and card(sq.model)["class"] == "fighter")
 
 
 def target_problem(state: State, sq: Squadron, target: Squadron) -> str | None:

@@ -56,7 +56,7 @@ def _tally_order(w: Work[Air], order: Order) -> str | None:
         return None
     assert isinstance(order, Tally)
     sq, target = air.squadron(order.sq), air.squadron(order.target)
-    why = tally.may_tally(sq) or tally.target_problem(air.now(), sq, target)
+    why = tally.may_tally(sq, air.now()) or tally.target_problem(air.now(), sq, target)
     if sq.id in air.no_roll:
         why = f"{sq.id} was split off this phase and may not roll (9.3.1)"
     why = why or _wing_rolled(air, sq)

@@ -143,7 +143,7 @@ def _tally_targets(state: State, seat: str, shown: list[Squadron]) -> dict[str, 
     found: dict[str, dict[str, int]] = {}
     ids = {s.id for s in shown}
     for sq in state.of_seat(seat):
-        if tally.may_tally(sq.move(tally="")):
+        if tally.may_tally(sq.move(tally=""), state):
             continue
         found[sq.id] = {t.id: tally.needed(state.sky, sq, t, radio.modifiers(state, sq, t, jammed_now(state)))
                         for t in state.squadrons
@@ -317,7 +317,7 @@ def _tally_lines(v: View, state: State, sq: Squadron) -> list[str]:
     if sq.tally:
         return [f"#   keeps its tally; DROP {sq.id} to give it up (7.2.2)"]
     if not targets:
-        why = tally.may_tally(sq) or "no enemy within 9 squares in sight (7.2)"
+        why = tally.may_tally(sq, state) or "no enemy within 9 squares in sight (7.2)"
         return [f"#   no tally possible: {why}"]
     best = min(targets, key=lambda t: targets[t])
     legal = ", ".join(f"{t} needs {n}+" for t, n in targets.items())
