@@ -217,8 +217,8 @@ def read_enter(args: tuple[str, ...], view: View, seat: str) -> Enter:
     if not facing:  # no facing written: the entry's own one at its own hex, else facing into the board [R 4.3.1]
         facing = e["facing"] if board.fmt(h) == e["hex"] else inward(h)
     if board.fmt(h) not in e["hexes"]:
-        raise IllegalOrderError(f"{a['id']} may enter only at {', '.join(e['hexes'][:12])}"
-                                + (" ..." if len(e["hexes"]) > 12 else ""), rule="R 4.3.1, 9")
+        raise IllegalOrderError(t_("%(id)s may enter only at %(list)s", id=a["id"], list=", ".join(e["hexes"][:12])
+                                   + (" ..." if len(e["hexes"]) > 12 else "")), rule="R 4.3.1, 9")
     return Enter(a["id"], h, facing, alt)
 
 
