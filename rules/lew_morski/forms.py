@@ -42,8 +42,9 @@ def move_part(view: View) -> list[str]:
     """A legal default move per aircraft, in an order that keeps it legal, with the best shots shown [R 4, 5]."""
     out = [t_("# MOVE <aircraft> [CLIMB|DIVE] <path>   path of F with at most one L or R [R 4]; "
               "the order of MOVE lines is the order of movement"),
-           "# FIRE <aircraft> [AT <target>]   BOMB <aircraft> <hex> ...   UNJAM <aircraft>"
-           + ("   WITHDRAW <aircraft>" if view["side"] == "de" else "   AAFIRE <gun> <target>")]
+           t_("# FIRE <aircraft> [AT <target>]   BOMB <aircraft> <hex> ...   UNJAM <aircraft>   WITHDRAW <aircraft>")
+           if view["side"] == "de" else
+           t_("# FIRE <aircraft> [AT <target>]   BOMB <aircraft> <hex> ...   UNJAM <aircraft>   AAFIRE <gun> <target>")]
     for a, c in planning.plan(view, planning.movers(view), planning.default_choice):
         out += aircraft_lines(a)
         out.append(planning.line(a, c))

@@ -18,7 +18,7 @@ from pbem.crypto import sshsig
 from pbem.daemon import tick
 from pbem.demo import _send_orders
 from pbem.home import Home
-from pbem.journal import events_json, sitrep_context
+from pbem.journal import events_json, rolls_json, sitrep_context
 from pbem.render import environment, render_sitrep
 from pbem.replay import replay
 from pbem.rules import RULESETS
@@ -81,14 +81,13 @@ def _sitrep(step, seat: str, lang: str) -> tuple[str, str]:
             "phase": "p", "phase_title": i18n.local(phase.title, lang) if phase else "over",
             "prompt": i18n.local(phase.prompt, lang) if phase else "", "deadline": "", "clock": "",
             "seed_commitment": "c", "seed": None, "server_key": "", "seed_salt": None, "journal_head": "h",
-            "notices": [], "outcome": i18n.local(out.text, lang) if out else None}
+            "notices": [], "outcome": {"winner": out.winner, "text": i18n.local(out.text, lang)} if out else None}
     form = i18n.local(LEW.order_form(view, seat), lang) if phase else None
-    entries = [{"events": events_json(step.events), "rolls": json.loads(json.dumps(step.rolls_json))
-                if hasattr(step, "rolls_json") else [], "payload": {}}]
+    entries = [{"events": events_json(step.events), "rolls": rolls_json(step.rolls), "payload": {}}]
     ctx = sitrep_context(game=game, seat={"name": seat, "title": "", "side": seat[:2]}, view=view, entries=entries,
                          form=form, picture=False, write=lambda msg: i18n.render(msg, lang))
     text, html = render_sitrep("lew_morski", ctx, lang=lang)
-    return text + (form or ""), html
+    return text, html
 
 
 @pytest.mark.parametrize("lang", ["ru", "pl"])
