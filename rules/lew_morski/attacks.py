@@ -43,9 +43,12 @@ def label(world: World, a: Aircraft, for_side: str) -> str:
     return UNSEEN if unseen_by(world, a, for_side) else a.id
 
 
-def say_shot(world: World, shooter: Aircraft, target: Aircraft, text: Callable[[str], str], kind: str) -> None:
+def say_shot(world: World, shooter: Aircraft, target: Aircraft, text: Callable[[str], str] | str, kind: str) -> None:
     """A shot's report; the target's side learns only that an unseen aircraft fired if it cannot see
     the shooter [digest 5], so a fog game never names a hidden aircraft."""
+    if isinstance(text, str):  # a plain "{shooter} ..." template (English only)
+        template = text
+        text = lambda who: template.format(shooter=who)  # noqa: E731
     if not unseen_by(world, shooter, target.side):
         world.w.say(text(shooter.id), kind=kind)
         return
