@@ -5,10 +5,11 @@ a side that can see it (fog games, digest 5); the reacting side's standing order
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
+from pbem.core.texts import join, t_
 from pbem.core.work import EVERYONE
 
 from . import board, combat, tables
@@ -28,6 +29,10 @@ def can_fire(world: World, a: Aircraft, target: str = "") -> bool:
     return True
 
 
+UNSEEN = t_("an unseen aircraft")
+HIT, MISS = t_("hit"), t_("miss")
+
+
 def unseen_by(world: World, a: Aircraft, side: str) -> bool:
     """True when ``side`` may not see aircraft ``a`` (fog games; the British see all by radar)."""
     return world.hidden_from(a, side)
@@ -35,40 +40,48 @@ def unseen_by(world: World, a: Aircraft, side: str) -> bool:
 
 def label(world: World, a: Aircraft, for_side: str) -> str:
     """How ``for_side`` may call aircraft ``a`` in a report everyone reads."""
-    return "an unseen aircraft" if unseen_by(world, a, for_side) else a.id
+    return UNSEEN if unseen_by(world, a, for_side) else a.id
 
 
-def say_shot(world: World, shooter: Aircraft, target: Aircraft, text: str, kind: str) -> None:
+def say_shot(world: World, shooter: Aircraft, target: Aircraft, text: Callable[[str], str] | str, kind: str) -> None:
     """A shot's report; the target's side learns only that an unseen aircraft fired if it cannot see
     the shooter [digest 5], so a fog game never names a hidden aircraft."""
+    if isinstance(text, str):  # a plain "{shooter} ..." template (English only)
+        template = text
+        text = lambda who: template.format(shooter=who)  # noqa: E731
     if not unseen_by(world, shooter, target.side):
-        world.w.say(text.format(shooter=shooter.id), kind=kind)
+        world.w.say(text(shooter.id), kind=kind)
         return
-    world.w.say(text.format(shooter=shooter.id), to=shooter.side, kind=kind)
-    world.w.say(text.format(shooter="an unseen aircraft"), to=target.side, kind=kind)
+    world.w.say(text(shooter.id), to=shooter.side, kind=kind)
+    world.w.say(text(UNSEEN), to=target.side, kind=kind)
 
 
 def shot(world: World, shooter: Aircraft, target: Aircraft, dist: int, strength: int, notes: list[str]) -> bool:
     """Roll one attack; returns True on a hit (the caller applies it) [R 5.2, 5.3.4, Table 2]."""
     world.set(shooter.id, fired_stage=world.stage, fired_target=target.id)
-    mods = f" ({'; '.join(notes)})" if notes else ""
+    mods = t_(" (%(notes)s)", notes=join("; ", notes)) if notes else ""
     rng = tables.hit_range(strength, dist)
     if rng is None and world.opts["zero_strength"] == "no_roll":
-        say_shot(world, shooter, target, f"{{shooter}} fires at {target.id} at distance {dist} with strength "
-                 f"{strength}{mods}: no hit possible, no roll [R 5.2, Table 2; option zero_strength]", "fire")
+        say_shot(world, shooter, target, lambda who: t_(
+            "%(shooter)s fires at %(target)s at distance %(dist)s with strength %(strength)s%(mods)s: no hit possible, "
+            "no roll [R 5.2, Table 2; option zero_strength]", shooter=who, target=target.id, dist=dist,
+            strength=strength, mods=mods), "fire")
         return False
-    who = "an unseen aircraft" if unseen_by(world, shooter, target.side) else shooter.id
-    s = world.w.roll(6, f"{who} fires at {target.id}, first die", seen_by=EVERYONE) + \
-        world.w.roll(6, f"{who} fires at {target.id}, second die", seen_by=EVERYONE)
+    who = UNSEEN if unseen_by(world, shooter, target.side) else shooter.id
+    s = world.w.roll(6, t_("%(who)s fires at %(target)s, first die", who=who, target=target.id), seen_by=EVERYONE) + \
+        world.w.roll(6, t_("%(who)s fires at %(target)s, second die", who=who, target=target.id), seen_by=EVERYONE)
     if s in tables.jam_sums():
         world.set(shooter.id, jammed=True)
-        say_shot(world, shooter, target, f"{{shooter}} fires at {target.id} (distance {dist}, strength "
-                 f"{strength}{mods}): rolls {s}, guns jammed [R 5.3.4]", "jam")
+        say_shot(world, shooter, target, lambda who: t_(
+            "%(shooter)s fires at %(target)s (distance %(dist)s, strength %(strength)s%(mods)s): rolls %(roll)s, guns "
+            "jammed [R 5.3.4]", shooter=who, target=target.id, dist=dist, strength=strength, mods=mods, roll=s), "jam")
         return False
     hit = rng is not None and rng[0] <= s <= rng[1]
-    need = f"needs {rng[0]}-{rng[1]}" if rng else "cannot hit"
-    say_shot(world, shooter, target, f"{{shooter}} fires at {target.id} (distance {dist}, strength {strength}"
-             f"{mods}, {need}): rolls {s}, {'hit' if hit else 'miss'}", "fire")
+    need = t_("needs %(lo)s-%(hi)s", lo=rng[0], hi=rng[1]) if rng else t_("cannot hit")
+    say_shot(world, shooter, target, lambda who: t_(
+        "%(shooter)s fires at %(target)s (distance %(dist)s, strength %(strength)s%(mods)s, %(need)s): rolls %(roll)s, "
+        "%(result)s", shooter=who, target=target.id, dist=dist, strength=strength, mods=mods, need=need, roll=s,
+        result=HIT if hit else MISS), "fire")
     return hit
 
 
@@ -88,20 +101,21 @@ def fire(world: World, shooter: Aircraft, expect: str = "") -> None:
     if shooter.status != "board":
         return
     if tg is None:
-        world.w.say(f"{shooter.id} has no enemy as the nearest aircraft on its line of fire; "
-                    "it holds fire", to=world.secret_to(shooter.side))
+        world.w.say(t_("%(ac)s has no enemy as the nearest aircraft on its line of fire; it holds fire", ac=shooter.id),
+                    to=world.secret_to(shooter.side))
         return
     t, d = tg
     if expect and t.id.lower() != expect.lower():
-        world.w.say(f"{shooter.id} holds fire: the nearest target is not {expect}", to=world.secret_to(shooter.side))
+        world.w.say(t_("%(ac)s holds fire: the nearest target is not %(expect)s", ac=shooter.id, expect=expect),
+                    to=world.secret_to(shooter.side))
         return
     if not can_fire(world, shooter, t.id):
-        why = "its guns are jammed" if shooter.jammed else "it has already fired this stage [R 5.3.1]"
-        world.w.say(f"{shooter.id} cannot fire: {why}", to=world.secret_to(shooter.side))
+        why = t_("its guns are jammed") if shooter.jammed else t_("it has already fired this stage [R 5.3.1]")
+        world.w.say(t_("%(ac)s cannot fire: %(why)s", ac=shooter.id, why=why), to=world.secret_to(shooter.side))
         return
     st, notes = combat.strength(plane(shooter), plane(t), world.s.sun, world.opts)
     if shot(world, shooter, t, d, st, notes):
-        world.hit(t, f"hit by {label(world, shooter, t.side)}")
+        world.hit(t, t_("hit by %(who)s", who=label(world, shooter, t.side)))
 
 
 def reactive_candidates(world: World, phasing: str) -> list[tuple[Aircraft, Aircraft, int]]:
@@ -163,17 +177,18 @@ def reactive_fire(world: World, phasing: str, decisions: dict[str, str]) -> None
         sb, nb = combat.strength(plane(b), plane(t), world.s.sun, world.opts)
         if mutual:
             st_, nt = combat.strength(plane(t), plane(b), world.s.sun, world.opts)
-            world.w.say(f"{b.id} and {t.id} fire at each other simultaneously [R 5.4]", kind="mutual")
+            world.w.say(t_("%(a)s and %(b)s fire at each other simultaneously [R 5.4]", a=b.id, b=t.id), kind="mutual")
             h1 = shot(world, b, t, d, sb, nb)
             h2 = shot(world, t, b, d, st_, nt)
             if h1:
-                world.hit(t, f"hit by {label(world, b, t.side)}")
+                world.hit(t, t_("hit by %(who)s", who=label(world, b, t.side)))
             if h2:
-                world.hit(b, f"hit by {label(world, t, b.side)}")
+                world.hit(b, t_("hit by %(who)s", who=label(world, t, b.side)))
         else:
-            say_shot(world, b, t, f"{{shooter}} fires reactively at {t.id} [R 5.4]", "react")
+            say_shot(world, b, t, lambda who, tid=t.id: t_("%(shooter)s fires reactively at %(target)s [R 5.4]",
+                                                                shooter=who, target=tid), "react")
             if shot(world, b, t, d, sb, nb):
-                world.hit(t, f"hit by {label(world, b, t.side)}")
+                world.hit(t, t_("hit by %(who)s", who=label(world, b, t.side)))
 
 
 def ask_list(world: World, phasing: str) -> list[dict[str, Any]]:
@@ -193,43 +208,49 @@ def drop(world: World, a: Aircraft, h: Hex) -> None:
     if a.status != "board" or a.bombs <= 0 or h in a.bombed:
         return
     if a.jammed and world.opts["jammed_bombing"] == "no":
-        world.w.say(f"{a.id} has jammed guns and may not bomb (option jammed_bombing=no)", to=world.secret_to(a.side))
+        world.w.say(t_("%(ac)s has jammed guns and may not bomb (option jammed_bombing=no)", ac=a.id),
+                    to=world.secret_to(a.side))
         return
     a = world.set(a.id, bombs=a.bombs - 1, bombed=a.bombed + (h,))
     ter = board.terrain()
     oid = ter.object_at(h)
-    text = f"{a.id} drops a bomb series on {board.fmt(h)}"
+    text = t_("%(ac)s drops a bomb series on %(hex)s", ac=a.id, hex=board.fmt(h))
     if oid:
         world.bombed.add(oid)
         if oid in targets(world.s.scenario):
             world.vp["de"] += int(world.opts["vp_per_series"])
-            text += f", strategic object {oid} (a scenario target): DE +{world.opts['vp_per_series']}"
+            text = t_("%(ac)s drops a bomb series on %(hex)s, strategic object %(obj)s (a scenario target): DE +%(vp)s",
+                      ac=a.id, hex=board.fmt(h), obj=oid, vp=world.opts["vp_per_series"])
         else:
-            text += f", strategic object {oid} (not a target of this scenario, no VP)"
+            text = t_("%(ac)s drops a bomb series on %(hex)s, strategic object %(obj)s (not a target of this scenario, "
+                      "no VP)", ac=a.id, hex=board.fmt(h), obj=oid)
     world.w.say(text, kind="bomb", hex=board.fmt(h))
     for g in sorted(world.guns.values(), key=lambda g: ac_key(g.id)):
         if g.hex == h and not g.destroyed:
-            v = world.w.roll(6, f"bombs on AA gun {g.id} at {board.fmt(h)} (4-6 destroyed) [R 7.0.6]",
+            v = world.w.roll(6, t_("bombs on AA gun %(gun)s at %(hex)s (4-6 destroyed) [R 7.0.6]", gun=g.id,
+                                   hex=board.fmt(h)),
                              seen_by=EVERYONE)
             if v in tables.dice_table()["bomb_destroys_gun"]:
                 world.guns[g.id] = replace(g, destroyed=True, revealed=True)
-                world.w.say(f"AA gun {g.id} at {board.fmt(h)} is destroyed by the bombs", kind="gun")
+                world.w.say(t_("AA gun %(gun)s at %(hex)s is destroyed by the bombs", gun=g.id, hex=board.fmt(h)),
+                            kind="gun")
             else:
                 world.guns[g.id] = replace(g, revealed=True)
-                world.w.say(f"AA gun {g.id} at {board.fmt(h)} survives the bombs", kind="gun")
+                world.w.say(t_("AA gun %(gun)s at %(hex)s survives the bombs", gun=g.id, hex=board.fmt(h)), kind="gun")
     tg = targets(world.s.scenario)
     bonus = scenario_data(world.s.scenario)["all_targets_bonus"]
     if bonus and not world.bonus_done and all(t in world.bombed for t in tg):
         world.bonus_done = True
         world.vp["de"] += bonus
-        world.w.say(f"every target of the scenario has been bombed: DE +{bonus} [R 9.2]", kind="bonus")
+        world.w.say(t_("every target of the scenario has been bombed: DE +%(vp)s [R 9.2]", vp=bonus), kind="bonus")
 
 
 def bomb(world: World, a: Aircraft, hexes: list[Hex]) -> None:
     a = world.ac[a.id]
     for h in hexes:
         if h not in a.path:
-            world.w.say(f"{a.id} did not fly over {board.fmt(h)} this stage: no bombs there [R 7.0.2]",
+            world.w.say(t_("%(ac)s did not fly over %(hex)s this stage: no bombs there [R 7.0.2]", ac=a.id,
+                           hex=board.fmt(h)),
                         to=world.secret_to(a.side))
             continue
         drop(world, a, h)
@@ -240,13 +261,14 @@ def unjam(world: World, a: Aircraft) -> None:
     a = world.ac[a.id]
     if a.status != "board" or not a.jammed or a.unjam_stage:
         return
-    v = world.w.roll(6, f"{a.id} tries to clear its guns (6 succeeds) [R 5.3.4]", seen_by=world.secret_to(a.side))
+    v = world.w.roll(6, t_("%(ac)s tries to clear its guns (6 succeeds) [R 5.3.4]", ac=a.id),
+                     seen_by=world.secret_to(a.side))
     if v in tables.dice_table()["unjam_success"]:
         world.set(a.id, unjam_stage=world.stage)
-        world.w.say(f"{a.id} clears its guns; it may fire again from the next stage",
+        world.w.say(t_("%(ac)s clears its guns; it may fire again from the next stage", ac=a.id),
                     to=world.secret_to(a.side), kind="unjam")
     else:
-        world.w.say(f"{a.id} fails to clear its guns", to=world.secret_to(a.side), kind="unjam")
+        world.w.say(t_("%(ac)s fails to clear its guns", ac=a.id), to=world.secret_to(a.side), kind="unjam")
 
 
 def aa_fire(world: World, g: Gun, t: Aircraft) -> None:
@@ -256,18 +278,22 @@ def aa_fire(world: World, g: Gun, t: Aircraft) -> None:
         return
     rng, why = combat.aa_can_hit(g.hex, plane(t), world.s.sun, world.opts)  # type: ignore[arg-type]
     if why == "out of range":
-        world.w.say(f"{g.id}: {t.id} is not within 1 hex of the gun [R 6.1]", to=world.secret_to("gb"))
+        world.w.say(t_("%(gun)s: %(ac)s is not within 1 hex of the gun [R 6.1]", gun=g.id, ac=t.id),
+                    to=world.secret_to("gb"))
         return
     world.guns[g.id] = replace(g, fired_stage=world.stage, revealed=True)
     if rng is None:
-        world.w.say(f"AA gun {g.id} fires at {t.id}: {why} [R 6.2.5, Table 4]", kind="aa")
+        world.w.say(t_("AA gun %(gun)s fires at %(ac)s: %(why)s [R 6.2.5, Table 4]", gun=g.id, ac=t.id, why=why),
+                    kind="aa")
         return
-    v = world.w.roll(6, f"AA gun {g.id} fires at {t.id} (hits on {rng[0]}-{rng[1]}) [Table 4]", seen_by=EVERYONE)
+    v = world.w.roll(6, t_("AA gun %(gun)s fires at %(ac)s (hits on %(lo)s-%(hi)s) [Table 4]", gun=g.id, ac=t.id,
+                           lo=rng[0], hi=rng[1]), seen_by=EVERYONE)
     ok = rng[0] <= v <= rng[1]
-    world.w.say(f"AA gun {g.id} at {board.fmt(g.hex)} fires at {t.id}: rolls {v}, {'hit' if ok else 'miss'}",  # type: ignore[arg-type]
+    world.w.say(t_("AA gun %(gun)s at %(hex)s fires at %(ac)s: rolls %(roll)s, %(result)s", gun=g.id,
+                   hex=board.fmt(g.hex), ac=t.id, roll=v, result=HIT if ok else MISS),  # type: ignore[arg-type]
                 kind="aa")
     if ok:
-        world.hit(t, f"AA gun {g.id}")
+        world.hit(t, t_("AA gun %(gun)s", gun=g.id))
 
 
 def best_aa_target(world: World, g: Gun, only_bombers: bool) -> Aircraft | None:

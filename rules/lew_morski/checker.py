@@ -18,6 +18,7 @@ from typing import Any
 from pbem.core.errors import AmbiguousOrderError, IllegalOrderError, OrderError, OrderProblem, OrderSyntaxError
 from pbem.core.orders import OrderLine
 from pbem.core.ruleset import Checked
+from pbem.core.texts import t_
 from pbem.core.verbs import Order as AnyOrder, Verb, VerbTable
 
 from . import board, combat, movement, planning, tables
@@ -27,14 +28,16 @@ from .orders import (AaFire, AllUnits, Bomb, Enter, Fire, Move, Order, Pass, Pla
 from .own_aircraft import stats_of
 from .setup import gun_site_problem, inward
 from .state import ALTS
+from .words import NONE, alt_word, edge_word
 
 View = Mapping[str, Any]
 Row = dict[str, Any]
 _HEXES = re.compile(r"A\s*\d{1,2}\s*,?\s*B\s*\d{1,2}", re.IGNORECASE)
 Where = tuple[Hex, str, str]  # hex, facing, altitude
+AN_ALLY = t_("an ally")
 REACT_POLICIES = ("ALWAYS", "NEVER", "ASK")
-PHASE_WORDS = {"setup": "the setup", "move": "your movement phase", "react": "a reactive-fire window",
-               "none": "a phase where you give no orders"}
+PHASE_WORDS = {"setup": t_("the setup"), "move": t_("your movement phase"), "react": t_("a reactive-fire window"),
+               "none": t_("a phase where you give no orders")}
 
 
 def _taken(spots: set[tuple[Hex, str]]) -> movement.Occupied:
@@ -59,8 +62,8 @@ def need(view: View, *kinds: str, verb: str) -> None:
     """A verb of another phase is refused with what is allowed now [R 3.0]."""
     kind = kind_of(view)
     if kind not in kinds:
-        raise IllegalOrderError(f"{verb} is not allowed in {PHASE_WORDS[kind]}; allowed now: "
-                                f"{', '.join(allowed(view))}", rule="R 3.0")
+        raise IllegalOrderError(t_("%(verb)s is not allowed in %(phase)s; allowed now: %(list)s", verb=verb,
+                                   phase=PHASE_WORDS[kind], list=', '.join(allowed(view))), rule="R 3.0")
 
 
 def aircraft(view: View, word: str, rule: str = "") -> Row:
@@ -72,20 +75,21 @@ def aircraft(view: View, word: str, rule: str = "") -> Row:
     matches = [x for k, x in own.items() if k.startswith(word.lower())]
     if len(matches) == 1:
         return matches[0]
-    mine = ", ".join(sorted(x["id"] for x in own.values())) or "none"
+    mine = ", ".join(sorted(x["id"] for x in own.values())) or NONE
     if len(matches) > 1:
-        raise AmbiguousOrderError(f"{word} could be {', '.join(sorted(m['id'] for m in matches))}", rule=rule)
+        raise AmbiguousOrderError(t_("%(word)s could be %(list)s", word=word,
+                                     list=', '.join(sorted(m['id'] for m in matches))), rule=rule)
     if any(p["id"].lower() == word.lower() for p in view["planes"]):
-        raise IllegalOrderError(f"{word} is not one of your aircraft (yours: {mine})", rule="R 1")
-    raise IllegalOrderError(f"no aircraft of yours is called {word} (yours: {mine})", rule=rule)
+        raise IllegalOrderError(t_("%(word)s is not one of your aircraft (yours: %(mine)s)", word=word, mine=mine), rule="R 1")
+    raise IllegalOrderError(t_("no aircraft of yours is called %(word)s (yours: %(mine)s)", word=word, mine=mine), rule=rule)
 
 
 def gun(view: View, word: str) -> Row:
     guns = {g["id"].lower(): g for g in view.get("own_guns", [])}
     g = guns.get(word.lower())
     if g is None:
-        mine = ", ".join(sorted(x["id"] for x in guns.values())) or "none"
-        raise IllegalOrderError(f"no AA gun of yours is called {word} (yours: {mine})", rule="R 6")
+        mine = ", ".join(sorted(x["id"] for x in guns.values())) or NONE
+        raise IllegalOrderError(t_("no AA gun of yours is called %(word)s (yours: %(mine)s)", word=word, mine=mine), rule="R 6")
     return g
 
 
@@ -96,7 +100,7 @@ def plane(view: View, word: str) -> Row | None:
 # ------------------------------------------------------------------------------- setup and PASS
 def read_pass(args: tuple[str, ...], view: View, seat: str) -> Pass:
     if args:
-        raise OrderSyntaxError("PASS takes no arguments", rule="R 3.0")
+        raise OrderSyntaxError(t_("PASS takes no arguments"), rule="R 3.0")
     return Pass()
 
 
@@ -104,33 +108,34 @@ def read_place(args: tuple[str, ...], view: View, seat: str) -> Place:
     """PLACE <aircraft> <hex> <facing>: within the group's start area [R 9.3]."""
     need(view, "setup", verb="PLACE")
     if len(args) < 3:
-        raise OrderSyntaxError("write PLACE <aircraft> <hex> <facing>, e.g. PLACE Spit-1 A10,B08 SE", rule="R 9.3")
+        raise OrderSyntaxError(t_("write PLACE <aircraft> <hex> <facing>, e.g. PLACE Spit-1 A10,B08 SE"), rule="R 9.3")
     a = aircraft(view, args[0], "R 9.3")
     rest = " ".join(args[1:])
     m = _HEXES.search(rest)
     if not m:
-        raise OrderSyntaxError("PLACE needs a hex like A10,B08", rule="R 2.0")
+        raise OrderSyntaxError(t_("PLACE needs a hex like A10,B08"), rule="R 2.0")
     h: Hex = board.parse_hex(m.group(0))  # type: ignore[assignment]
     words = [x for x in rest[m.end():].split() if x.upper() != "FACING"]
     if len(words) != 1 or words[0].upper() not in board.FACINGS:
-        raise OrderSyntaxError(f"PLACE needs a facing, one of {' '.join(board.FACINGS)}", rule="R 4.0")
+        raise OrderSyntaxError(t_("PLACE needs a facing, one of %(list)s", list=' '.join(board.FACINGS)), rule="R 4.0")
     area = [board.parse_hex(x) for x in a.get("start_area", [])]
     if h not in area:
-        raise IllegalOrderError(f"{a['id']} must start within its start area ({len(area)} hexes around "
-                                f"{a.get('start_centre', '?')}, radius {a.get('start_radius', '?')})", rule="R 9.3")
+        raise IllegalOrderError(t_("%(id)s must start within its start area (%(n)s hexes around %(x)s, radius "
+                                   "%(x2)s)", id=a['id'], n=len(area), x=a.get('start_centre', '?'),
+                                   x2=a.get('start_radius', '?')), rule="R 9.3")
     return Place(a["id"], h, words[0].upper())
 
 
 def read_aa(args: tuple[str, ...], view: View, seat: str) -> PlaceGun | Policy | AllUnits:
     """AA <gun> <hex> in the setup; otherwise AA <gun|ALL> AUTO|BOMBERS|HOLD, a standing order."""
     if len(args) < 2:
-        raise OrderSyntaxError("write AA <gun|ALL> AUTO|BOMBERS|HOLD, or in the setup AA <gun> <hex>", rule="R 6")
+        raise OrderSyntaxError(t_("write AA <gun|ALL> AUTO|BOMBERS|HOLD, or in the setup AA <gun> <hex>"), rule="R 6")
     rest = " ".join(args[1:])
     if _HEXES.fullmatch(rest.strip()):
         return place_gun(view, args[0], rest)
     val = args[1].upper()
     if val not in ("AUTO", "BOMBERS", "HOLD") or len(args) != 2:
-        raise OrderSyntaxError("an AA standing order is AUTO, BOMBERS or HOLD", rule="R 6.2.4")
+        raise OrderSyntaxError(t_("an AA standing order is AUTO, BOMBERS or HOLD"), rule="R 6.2.4")
     if args[0].upper() == "ALL":
         return AllUnits("aa", val, tuple(sorted(g["id"] for g in view.get("own_guns", []))))
     return Policy(gun(view, args[0])["id"], "aa", val)
@@ -143,7 +148,7 @@ def place_gun(view: View, word: str, hex_text: str) -> PlaceGun:
     h: Hex = board.parse_hex(hex_text)  # type: ignore[assignment]
     why = gun_site_problem(h)
     if why:
-        raise IllegalOrderError(f"{g['id']} cannot stand on {board.fmt(h)}: {why}", rule="R 6.0.1-6.0.2")
+        raise IllegalOrderError(t_("%(id)s cannot stand on %(hex)s: %(why)s", id=g['id'], hex=board.fmt(h), why=why), rule="R 6.0.1-6.0.2")
     return PlaceGun(g["id"], h)
 
 
@@ -151,8 +156,8 @@ def place_gun(view: View, word: str, hex_text: str) -> PlaceGun:
 def read_react(args: tuple[str, ...], view: View, seat: str) -> ReactAnswer | Policy | AllUnits:
     """REACT <ac> FIRE|HOLD answers an interrupt window; anything else is a standing order [R 5.4, G-31]."""
     if len(args) < 2:
-        raise OrderSyntaxError("write REACT <aircraft|ALL> ALWAYS|NEVER|ASK|IF BOMBER|IF STRENGTH>=k "
-                               "(or FIRE|HOLD when asked)", rule="R 5.4")
+        raise OrderSyntaxError(t_("write REACT <aircraft|ALL> ALWAYS|NEVER|ASK|IF BOMBER|IF STRENGTH>=k (or "
+                                  "FIRE|HOLD when asked)"), rule="R 5.4")
     val = " ".join(args[1:]).upper().replace(" ", "")
     if val in ("FIRE", "HOLD"):
         return react_answer(view, args[0], val)
@@ -167,8 +172,8 @@ def react_policy(val: str) -> str:
     m = re.fullmatch(r"IFSTRENGTH>=?([0-5])", val)
     if m:
         return f"STRENGTH:{m.group(1)}"
-    raise OrderSyntaxError("a REACT standing order is ALWAYS, NEVER, ASK, IF BOMBER or IF STRENGTH>=k "
-                           "(k 0-5)", rule="R 5.4")
+    raise OrderSyntaxError(t_("a REACT standing order is ALWAYS, NEVER, ASK, IF BOMBER or IF STRENGTH>=k (k "
+                              "0-5)"), rule="R 5.4")
 
 
 def react_answer(view: View, word: str, val: str) -> ReactAnswer:
@@ -176,7 +181,8 @@ def react_answer(view: View, word: str, val: str) -> ReactAnswer:
     a = aircraft(view, word, "R 5.4")
     asked = {x["ac"] for x in view.get("ask", [])}
     if a["id"] not in asked:
-        raise IllegalOrderError(f"{a['id']} is not asked to decide now (asked: {', '.join(sorted(asked)) or 'none'})",
+        raise IllegalOrderError(t_("%(id)s is not asked to decide now (asked: %(list)s)", id=a['id'],
+                                   list=', '.join(sorted(asked)) or NONE),
                                 rule="R 5.4")
     return ReactAnswer(a["id"], val)
 
@@ -190,7 +196,7 @@ def for_units(view: View, word: str, kind: str, value: str) -> Policy | AllUnits
 
 def read_returnfire(args: tuple[str, ...], view: View, seat: str) -> Policy | AllUnits:
     if len(args) != 2 or args[1].upper() not in ("YES", "NO"):
-        raise OrderSyntaxError("write RETURNFIRE <aircraft|ALL> YES|NO", rule="R 5.4")
+        raise OrderSyntaxError(t_("write RETURNFIRE <aircraft|ALL> YES|NO"), rule="R 5.4")
     return for_units(view, args[0], "return", args[1].upper())
 
 
@@ -199,11 +205,11 @@ def read_enter(args: tuple[str, ...], view: View, seat: str) -> Enter:
     """ENTER <aircraft> [<hex>] [<facing>] [<altitude>] for an aircraft due this stage [R 4.3.1, 9]."""
     need(view, "move", verb="ENTER")
     if not args:
-        raise OrderSyntaxError("write ENTER <aircraft> [<hex>] <facing> [HIGH|LOW|VLOW]", rule="R 4.3.1")
+        raise OrderSyntaxError(t_("write ENTER <aircraft> [<hex>] <facing> [HIGH|LOW|VLOW]"), rule="R 4.3.1")
     a = aircraft(view, args[0], "R 4.3.1")
     e = a.get("entry")
     if not e:
-        raise IllegalOrderError(f"{a['id']} is not due to enter the board this stage", rule="R 4.3.1, 9")
+        raise IllegalOrderError(t_("%(id)s is not due to enter the board this stage", id=a['id']), rule="R 4.3.1, 9")
     rest = " ".join(args[1:])
     m = _HEXES.search(rest)
     h: Hex = board.parse_hex(m.group(0) if m else e["hex"])  # type: ignore[assignment]
@@ -211,8 +217,8 @@ def read_enter(args: tuple[str, ...], view: View, seat: str) -> Enter:
     if not facing:  # no facing written: the entry's own one at its own hex, else facing into the board [R 4.3.1]
         facing = e["facing"] if board.fmt(h) == e["hex"] else inward(h)
     if board.fmt(h) not in e["hexes"]:
-        raise IllegalOrderError(f"{a['id']} may enter only at {', '.join(e['hexes'][:12])}"
-                                + (" ..." if len(e["hexes"]) > 12 else ""), rule="R 4.3.1, 9")
+        raise IllegalOrderError(t_("%(id)s may enter only at %(list)s", id=a["id"], list=", ".join(e["hexes"][:12])
+                                   + (" ..." if len(e["hexes"]) > 12 else "")), rule="R 4.3.1, 9")
     return Enter(a["id"], h, facing, alt)
 
 
@@ -225,11 +231,12 @@ def entry_words(view: View, a: Row, words: list[str]) -> tuple[str, str]:
             facing = w.upper()
         elif w.upper() in ALTS:
             if view["options"]["return_altitude"] != "owner" or e.get("reinforcement"):
-                raise IllegalOrderError(f"{a['id']} enters at {e['alt'].lower()}; altitude is not the owner's "
-                                        "choice (option return_altitude)", rule="R 4.3.1")
+                raise IllegalOrderError(t_("%(id)s enters at %(alt)s; altitude is not the owner's choice "
+                                           "(option return_altitude)", id=a['id'], alt=alt_word(e['alt'])), rule="R 4.3.1")
             alt = w.upper()
         else:
-            raise OrderSyntaxError(f"{w!r} is neither a facing ({' '.join(board.FACINGS)}) nor an altitude", rule="R 4.3.1")
+            raise OrderSyntaxError(t_("%(w)s is neither a facing (%(list)s) nor an altitude", w=repr(w),
+                                      list=' '.join(board.FACINGS)), rule="R 4.3.1")
     return facing, alt
 
 
@@ -237,10 +244,10 @@ def read_move(args: tuple[str, ...], view: View, seat: str) -> Move:
     """MOVE <aircraft> [CLIMB|DIVE] <path> [FORCED CLIMB|DIVE] [R 4-4.2]."""
     need(view, "move", verb="MOVE")
     if len(args) < 2:
-        raise OrderSyntaxError("write MOVE <aircraft> [CLIMB|DIVE] <path>, e.g. MOVE He111-3 FFRFF", rule="R 4")
+        raise OrderSyntaxError(t_("write MOVE <aircraft> [CLIMB|DIVE] <path>, e.g. MOVE He111-3 FFRFF"), rule="R 4")
     a = aircraft(view, args[0], "R 4")
     if not (a["status"] == "board" or a.get("entry")):
-        raise IllegalOrderError(f"{a['id']} is not on the board ({a['status']})", rule="R 4")
+        raise IllegalOrderError(t_("%(id)s is not on the board (%(status)s)", id=a['id'], status=a['status']), rule="R 4")
     change, path, forced = move_words([x.upper() for x in args[1:]])
     path, change, at = change_in_path(view, a, path, change)
     return Move(a["id"], path, change, at, forced)
@@ -256,8 +263,8 @@ def move_words(rest: list[str]) -> tuple[str, str, str]:
         forced = rest[-1].lower()
         rest = rest[:-2]
     if len(rest) != 1:
-        raise OrderSyntaxError("write MOVE <aircraft> [CLIMB|DIVE] <path> [FORCED CLIMB|DIVE]; the path is one word "
-                               "like FFRFF", rule="R 4")
+        raise OrderSyntaxError(t_("write MOVE <aircraft> [CLIMB|DIVE] <path> [FORCED CLIMB|DIVE]; the path is "
+                                  "one word like FFRFF"), rule="R 4")
     return change, rest[0], forced
 
 
@@ -266,10 +273,10 @@ def change_in_path(view: View, a: Row, path: str, change: str) -> tuple[str, str
     if not any(ch in path for ch in "CD"):
         return path, change, 0
     if view["options"]["alt_change"] != "any_hex":
-        raise IllegalOrderError(f"{a['id']}: an altitude change takes effect from the first hex; write "
-                                "MOVE <aircraft> CLIMB|DIVE <path> (option alt_change)", rule="R 4.2.3")
+        raise IllegalOrderError(t_("%(id)s: an altitude change takes effect from the first hex; write MOVE "
+                                   "<aircraft> CLIMB|DIVE <path> (option alt_change)", id=a['id']), rule="R 4.2.3")
     if change != "none" or sum(path.count(ch) for ch in "CD") > 1:
-        raise IllegalOrderError(f"{a['id']}: one altitude change per movement phase", rule="R 4.2.3")
+        raise IllegalOrderError(t_("%(id)s: one altitude change per movement phase", id=a['id']), rule="R 4.2.3")
     return movement.split_change(path)
 
 
@@ -277,10 +284,10 @@ def read_withdraw(args: tuple[str, ...], view: View, seat: str) -> Withdraw:
     """WITHDRAW a German aircraft that leaves (or has left) by the south edge [R 8.1]."""
     need(view, "move", verb="WITHDRAW")
     if len(args) != 1:
-        raise OrderSyntaxError("write WITHDRAW <aircraft>", rule="R 8.1")
+        raise OrderSyntaxError(t_("write WITHDRAW <aircraft>"), rule="R 8.1")
     a = aircraft(view, args[0], "R 8.1")
     if view["side"] != "de":
-        raise IllegalOrderError("only German aircraft may withdraw for good", rule="R 8.1")
+        raise IllegalOrderError(t_("only German aircraft may withdraw for good"), rule="R 8.1")
     return Withdraw(a["id"])
 
 
@@ -289,14 +296,14 @@ def read_fire(args: tuple[str, ...], view: View, seat: str) -> Fire:
     """FIRE <aircraft> [AT <target>] [R 5.2, 5.3.1, 5.3.4]."""
     need(view, "move", verb="FIRE")
     if len(args) not in (1, 3) or (len(args) == 3 and args[1].upper() not in ("AT", "EXPECT")):
-        raise OrderSyntaxError("write FIRE <aircraft> [AT <target>]", rule="R 5.2")
+        raise OrderSyntaxError(t_("write FIRE <aircraft> [AT <target>]"), rule="R 5.2")
     a = aircraft(view, args[0], "R 5.2")
     if a["status"] not in ("board",) and not a.get("entry"):
-        raise IllegalOrderError(f"{a['id']} is not on the board", rule="R 5.2")
+        raise IllegalOrderError(t_("%(id)s is not on the board", id=a['id']), rule="R 5.2")
     if a["jammed"]:
-        raise IllegalOrderError(f"{a['id']} has jammed guns and cannot fire; try UNJAM {a['id']}", rule="R 5.3.4")
+        raise IllegalOrderError(t_("%(id)s has jammed guns and cannot fire; try UNJAM %(id)s", id=a['id']), rule="R 5.3.4")
     if a["fired"] and view["options"]["one_shot"] == "shot":
-        raise IllegalOrderError(f"{a['id']} has already fired this stage", rule="R 5.3.1")
+        raise IllegalOrderError(t_("%(id)s has already fired this stage", id=a['id']), rule="R 5.3.1")
     return Fire(a["id"], visible_enemy(view, args[2]) if len(args) == 3 else "")
 
 
@@ -304,7 +311,8 @@ def visible_enemy(view: View, word: str) -> str:
     t = plane(view, word)
     if t is None or t["side"] == view["side"]:
         seen = ", ".join(sorted(p["id"] for p in view["planes"] if p["side"] != view["side"]))
-        raise IllegalOrderError(f"{word} is not an enemy aircraft you can see (you see: {seen or 'none'})",
+        raise IllegalOrderError(t_("%(word)s is not an enemy aircraft you can see (you see: %(seen)s)", word=word,
+                                   seen=seen or NONE),
                                 rule="R 5.2")
     return t["id"]
 
@@ -313,29 +321,30 @@ def read_bomb(args: tuple[str, ...], view: View, seat: str) -> Bomb:
     """BOMB <aircraft> <hex> ...: one series per hex [R 7.0.4-7.0.5, G-34]."""
     need(view, "move", verb="BOMB")
     if view["side"] != "de":
-        raise IllegalOrderError("only German aircraft carry bombs", rule="R 7")
+        raise IllegalOrderError(t_("only German aircraft carry bombs"), rule="R 7")
     if len(args) < 2:
-        raise OrderSyntaxError("write BOMB <aircraft> <hex> [<hex> ...], e.g. BOMB He111-1 A06,B19", rule="R 7")
+        raise OrderSyntaxError(t_("write BOMB <aircraft> <hex> [<hex> ...], e.g. BOMB He111-1 A06,B19"), rule="R 7")
     a = aircraft(view, args[0], "R 7")
     hexes: list[Hex] = [board.parse_hex(m) for m in _HEXES.findall(" ".join(args[1:]))]  # type: ignore[misc]
     if not hexes:
-        raise OrderSyntaxError("BOMB needs hexes like A06,B19", rule="R 7")
+        raise OrderSyntaxError(t_("BOMB needs hexes like A06,B19"), rule="R 7")
     if a["bombs"] < len(hexes):
-        raise IllegalOrderError(f"{a['id']} has {a['bombs']} bomb series left, not {len(hexes)}", rule="R 7.0.5")
+        raise IllegalOrderError(t_("%(id)s has %(bombs)s bomb series left, not %(n)s", id=a['id'], bombs=a['bombs'],
+                                   n=len(hexes)), rule="R 7.0.5")
     if len(set(hexes)) != len(hexes):
-        raise IllegalOrderError("one series per hex per aircraft per stage", rule="R 7.0.4")
+        raise IllegalOrderError(t_("one series per hex per aircraft per stage"), rule="R 7.0.4")
     if view["options"]["jammed_bombing"] == "no" and a["jammed"]:
-        raise IllegalOrderError(f"{a['id']} has jammed guns and may not bomb (option jammed_bombing)", rule="R 5.3.4, 7.0")
+        raise IllegalOrderError(t_("%(id)s has jammed guns and may not bomb (option jammed_bombing)", id=a['id']), rule="R 5.3.4, 7.0")
     return Bomb(a["id"], tuple(board.fmt(h) for h in hexes))
 
 
 def read_unjam(args: tuple[str, ...], view: View, seat: str) -> Unjam:
     need(view, "move", verb="UNJAM")
     if len(args) != 1:
-        raise OrderSyntaxError("write UNJAM <aircraft>", rule="R 5.3.4")
+        raise OrderSyntaxError(t_("write UNJAM <aircraft>"), rule="R 5.3.4")
     a = aircraft(view, args[0], "R 5.3.4")
     if not a["jammed"] or a.get("unjam_pending"):
-        raise IllegalOrderError(f"{a['id']} has no jammed guns to clear", rule="R 5.3.4")
+        raise IllegalOrderError(t_("%(id)s has no jammed guns to clear", id=a['id']), rule="R 5.3.4")
     return Unjam(a["id"])
 
 
@@ -343,21 +352,24 @@ def read_aafire(args: tuple[str, ...], view: View, seat: str) -> AaFire:
     """AAFIRE <gun> <target>: a German aircraft over or next to the gun [R 6.1, G-15]."""
     need(view, "move", verb="AAFIRE")
     if view["side"] != "gb":
-        raise IllegalOrderError("only the British have AA guns", rule="R 6")
+        raise IllegalOrderError(t_("only the British have AA guns"), rule="R 6")
     if view["options"]["aa_timing"] != "combat":
-        raise IllegalOrderError("AA guns fire during German movement by standing AA orders (option aa_timing)",
+        raise IllegalOrderError(t_("AA guns fire during German movement by standing AA orders (option "
+                                   "aa_timing)"),
                                 rule="R 3.0, 6.1")
     if len(args) != 2:
-        raise OrderSyntaxError("write AAFIRE <gun> <target>", rule="R 6.1")
+        raise OrderSyntaxError(t_("write AAFIRE <gun> <target>"), rule="R 6.1")
     g = gun(view, args[0])
     if g["destroyed"] or g["fired"]:
-        raise IllegalOrderError(f"{g['id']} cannot fire ({'destroyed' if g['destroyed'] else 'already fired'})",
+        raise IllegalOrderError(t_("%(id)s cannot fire (%(x)s)", id=g['id'],
+                                   x=t_("destroyed") if g['destroyed'] else t_("already fired")),
                                 rule="R 6.2.1")
     t = plane(view, args[1])
     if t is None or t["side"] != "de":
-        raise IllegalOrderError(f"{args[1]} is not a German aircraft you can see", rule="R 6.1")
+        raise IllegalOrderError(t_("%(x)s is not a German aircraft you can see", x=args[1]), rule="R 6.1")
     if board.distance(board.parse_hex(g["hex"]), board.parse_hex(t["hex"])) > 1:  # type: ignore[arg-type]
-        raise IllegalOrderError(f"{t['id']} is not over or next to {g['id']} ({g['hex']})", rule="R 6.1")
+        raise IllegalOrderError(t_("%(id)s is not over or next to %(id2)s (%(hex)s)", id=t['id'], id2=g['id'],
+                                   hex=g['hex']), rule="R 6.1")
     return AaFire(g["id"], t["id"])
 
 
@@ -418,7 +430,7 @@ class FileReplay:
 
     def once(self, verb: str, unit: str) -> None:
         if (verb, unit) in self.seen:
-            raise IllegalOrderError(f"{unit} already has a {verb} order in this file", rule="R 3.0")
+            raise IllegalOrderError(t_("%(unit)s already has a %(verb)s order in this file", unit=unit, verb=verb), rule="R 3.0")
         self.seen.add((verb, unit))
 
     def take(self, o: Order) -> None:
@@ -444,8 +456,8 @@ class FileReplay:
         self.once("PLACE", o.ac)
         old = board.parse_hex(self.own[o.ac]["hex"])
         if (o.hex, "HIGH") in self.occ and o.hex != old:
-            raise IllegalOrderError(f"{board.fmt(o.hex)} already holds an aircraft; all aircraft start high, one per "
-                                    "hex", rule="R 4.2.1, 4.1.1")
+            raise IllegalOrderError(t_("%(hex)s already holds an aircraft; all aircraft start high, one per hex",
+                                       hex=board.fmt(o.hex)), rule="R 4.2.1, 4.1.1")
         self.occ.discard((old, "HIGH"))
         self.occ.add((o.hex, "HIGH"))
 
@@ -453,14 +465,15 @@ class FileReplay:
         """One gun per hex [R 6.0.1]."""
         taken = {x["hex"] for x in self.view.get("own_guns", []) if x["id"] != o.gun} | self.gun_hexes
         if board.fmt(o.hex) in taken:
-            raise IllegalOrderError(f"{board.fmt(o.hex)} already holds an AA gun; one gun per hex", rule="R 6.0.1")
+            raise IllegalOrderError(t_("%(hex)s already holds an AA gun; one gun per hex", hex=board.fmt(o.hex)), rule="R 6.0.1")
         self.once("AA", o.gun)
         self.gun_hexes.add(board.fmt(o.hex))
 
     def enter(self, o: Enter) -> None:
         alt = o.alt or self.own[o.ac]["entry"]["alt"]
         if (o.hex, alt) in self.occ:
-            raise IllegalOrderError(f"{board.fmt(o.hex)} already holds an aircraft at {alt.lower()}", rule="R 4.1.1")
+            raise IllegalOrderError(t_("%(hex)s already holds an aircraft at %(alt)s", hex=board.fmt(o.hex),
+                                       alt=alt_word(alt)), rule="R 4.1.1")
         self.once("ENTER", o.ac)
         self.start[o.ac] = (o.hex, o.facing, alt)
 
@@ -471,12 +484,13 @@ class FileReplay:
         h, f, alt = self.start[o.ac]
         why = movement.altitude_problem(st, alt, o.change)
         if why:
-            raise IllegalOrderError(f"{o.ac}: {why}", rule="R 4.2.3-4.2.4")
+            raise IllegalOrderError(t_("%(ac)s: %(why)s", ac=o.ac, why=why), rule="R 4.2.3-4.2.4")
         why = movement.shape_problem(o.path, st, o.change, h, f)
         if why:
             lim = movement.limit(st, o.change)
-            raise IllegalOrderError(f"{o.ac}: {why} (speed {st.min_speed}-{lim}, manoeuvrability "
-                                    f"{st.manoeuvrability}, e.g. {'F' * st.min_speed})", rule="R 4.0-4.2")
+            raise IllegalOrderError(t_("%(ac)s: %(why)s (speed %(min_speed)s-%(lim)s, manoeuvrability "
+                                       "%(manoeuvrability)s, e.g. %(x)s)", ac=o.ac, why=why, min_speed=st.min_speed,
+                                       lim=lim, manoeuvrability=st.manoeuvrability, x='F' * st.min_speed), rule="R 4.0-4.2")
         self.once("MOVE", o.ac)
         self.fly(a, o)
 
@@ -495,12 +509,12 @@ class FileReplay:
             if alts:
                 self.occ.add((h, alt))
                 ex = ", ".join(sorted({(p if ch == "none" else f"{ch.upper()} {p}") for ch, p, _ in alts})[:6])
-                raise IllegalOrderError(f"{o.ac}: {board.fmt(block)} already holds an aircraft at {alt2.lower()}; "
-                                        f"legal paths include {ex}", rule="R 4.1.1")
-            self.notes.append(f"{o.ac}: every path is blocked, the forced-stacking rule applies [R 4.2.6]")
+                raise IllegalOrderError(t_("%(ac)s: %(hex)s already holds an aircraft at %(alt2)s; legal paths "
+                                           "include %(ex)s", ac=o.ac, hex=board.fmt(block), alt2=alt_word(alt2), ex=ex), rule="R 4.1.1")
+            self.notes.append(t_("%(ac)s: every path is blocked, the forced-stacking rule applies [R 4.2.6]", ac=o.ac))
         self.warn_before(o, w, alt, alt2, end_only)
         if w.exited:
-            self.notes.append(f"{o.ac} leaves the board by the {board.edge_of(w.off_hex)} edge")  # type: ignore[arg-type]
+            self.notes.append(t_("%(ac)s leaves the board by the %(x)s edge", ac=o.ac, x=edge_word(board.edge_of(w.off_hex))))  # type: ignore[arg-type]
         else:
             self.occ.add((w.end, alt2))
         self.paths[o.ac] = [x for x, _ in w.cells]
@@ -521,14 +535,15 @@ class FileReplay:
             if movement.first_block(w, alt2, _taken(spots), end_only, alt, o.at) is not None:
                 names.append(f"{x['id']} ({x['seat']})")
         if names:
-            self.notes.append(f"MOVE {o.ac}: {', '.join(names)} of an earlier seat moves before it in this phase, "
-                              f"not known here, and may end in a hex of this path; {o.ac} then flies the nearest "
-                              "free path instead and you are told [R 4.1.1]")
+            self.notes.append(t_("MOVE %(ac)s: %(list)s of an earlier seat moves before it in this phase, not "
+                                 "known here, and may end in a hex of this path; %(ac)s then flies the nearest "
+                                 "free path instead and you are told [R 4.1.1]", ac=o.ac, list=', '.join(names)))
 
     def withdraw(self, o: Withdraw) -> None:
         a = self.own[o.ac]
         if not ((a["status"] == "off" and a.get("exit_edge") == "south") or self.exits.get(o.ac) == "south"):
-            raise IllegalOrderError(f"{o.ac} must leave by the south edge first (give its MOVE before WITHDRAW)",
+            raise IllegalOrderError(t_("%(ac)s must leave by the south edge first (give its MOVE before "
+                                       "WITHDRAW)", ac=o.ac),
                                     rule="R 8.1")
         self.once("WITHDRAW", o.ac)
 
@@ -536,12 +551,13 @@ class FileReplay:
         """Only hexes flown over this stage, by an aircraft still on the board when bombs fall [R 7.0.2-7.0.3]."""
         path = self.flown_over(self.own[o.ac])
         if self.view["options"]["bomb_timing"] == "combat" and path and self.end_of(self.own[o.ac]) is None:
-            raise IllegalOrderError(f"{o.ac} leaves the board in its move, and bombs fall in the combat phase "
-                                    "that follows it, so it cannot bomb this stage", rule="R 7.0.3, 4.3")
+            raise IllegalOrderError(t_("%(ac)s leaves the board in its move, and bombs fall in the combat "
+                                       "phase that follows it, so it cannot bomb this stage", ac=o.ac), rule="R 7.0.3, 4.3")
         for name in o.hexes:
             if board.parse_hex(name) not in path:
-                raise IllegalOrderError(f"{o.ac} does not fly over {name} this stage (its path: "
-                                        f"{' '.join(board.fmt(x) for x in path) or 'none'}); give its MOVE first",
+                raise IllegalOrderError(t_("%(ac)s does not fly over %(name)s this stage (its path: %(list)s); "
+                                           "give its MOVE first", ac=o.ac, name=name,
+                                           list=' '.join(board.fmt(x) for x in path) or NONE),
                                         rule="R 7.0.2")
         self.once("BOMB", o.ac)
 
@@ -550,7 +566,7 @@ class FileReplay:
         the nearest aircraft on the line of fire or is refused; a plain FIRE with nothing there is noted."""
         where = self.end_of(self.own[o.ac])
         if where is None:
-            raise IllegalOrderError(f"{o.ac} leaves the board in its move and cannot fire this stage", rule="R 4.3, 5.1")
+            raise IllegalOrderError(t_("%(ac)s leaves the board in its move and cannot fire this stage", ac=o.ac), rule="R 4.3, 5.1")
         me = self.plane_at(self.own[o.ac], where)
         # an ally's aircraft moves in this same phase from another seat's file, unknown here: the line is
         # read without them, and the acknowledgement says when one of them may yet block it
@@ -563,21 +579,24 @@ class FileReplay:
             self.warn_allies(o, me, *target)
             return
         h, f, alt = where
-        there = (f"the nearest aircraft there is {hit[0].id} at distance {hit[1]}, {hit[0].alt.lower()}"
-                 if hit and self.sees(hit[0]) else "no aircraft it can see is there")
+        there = (t_("the nearest aircraft there is %(id)s at distance %(dist)s, %(alt)s", id=hit[0].id, dist=hit[1],
+                    alt=alt_word(hit[0].alt))
+                 if hit and self.sees(hit[0]) else t_("no aircraft it can see is there"))
         named = next((p for p in self.planes_at_combat() if p.id == o.at), None)
         if named and named.alt != me.alt and named.hex in board.ray(h, f, combat.fire_length(me, self.view["options"])):
-            there += f"; {o.at} is {named.alt.lower()}, not {alt.lower()}"
-        why = (f"{o.ac} ends its move at {board.fmt(h)} facing {f}, {alt.lower()}; its line of fire runs "
-               f"{combat.fire_length(me, self.view['options'])} hexes ahead and {there}")
+            there = t_("%(there)s; %(at)s is %(alt)s, not %(own)s", there=there, at=o.at, alt=alt_word(named.alt),
+                       own=alt_word(alt))
+        why = t_("%(ac)s ends its move at %(hex)s facing %(facing)s, %(alt)s; its line of fire runs %(n)s hexes ahead "
+                 "and %(there)s", ac=o.ac, hex=board.fmt(h), facing=f, alt=alt_word(alt),
+                 n=combat.fire_length(me, self.view["options"]), there=there)
         if not o.at:
-            self.notes.append(f"{why}: it will hold fire [R 5.1-5.3.2]")
+            self.notes.append(t_("%(why)s: it will hold fire [R 5.1-5.3.2]", why=why))
             return
-        raise IllegalOrderError(f"{why}, so it cannot fire at {o.at}: only the nearest aircraft on the line of fire, "
-                                "at the same altitude, may be fired at (write FIRE "
-                                f"{o.ac} AT {target[0].id} or move it first)" if target else
-                                f"{why}, so it cannot fire at {o.at}: only the nearest aircraft on the line of "
-                                "fire, at the same altitude, may be fired at (change its MOVE)",
+        raise IllegalOrderError(t_("%(why)s, so it cannot fire at %(at)s: only the nearest aircraft on the line of "
+                                   "fire, at the same altitude, may be fired at (write FIRE %(ac)s AT %(target)s or "
+                                   "move it first)", why=why, at=o.at, ac=o.ac, target=target[0].id) if target else
+                                t_("%(why)s, so it cannot fire at %(at)s: only the nearest aircraft on the line of "
+                                   "fire, at the same altitude, may be fired at (change its MOVE)", why=why, at=o.at),
                                 rule="R 5.1, 5.2, 5.3.2")
 
     def warn_allies(self, o: Fire, me: combat.Plane, target: combat.Plane, dist: int) -> None:
@@ -595,31 +614,33 @@ class FileReplay:
                                      lambda h, a: (h, a) in taken, end_only)
             if any(not w.exited and w.end in line and (any_blocks or movement.new_alt(f["alt"], ch) == me.alt)
                    for ch, _, w in moves):
-                may_block.append(f"{f['id']} ({f.get('seat', 'an ally')})")
+                may_block.append(f"{f['id']} ({f.get('seat', AN_ALLY)})")
         shot = f"{o.ac} at {target.id}"
         if may_block:
-            self.notes.append(f"{shot}: checked without your allies' moves of this phase, not known yet; "
-                              f"{', '.join(may_block)} can end its move on the line of fire before {target.id}, and "
-                              f"if one does, {o.ac} holds fire and you are told [R 5.3.2]")
+            self.notes.append(t_("%(shot)s: checked without your allies' moves of this phase, not known yet; "
+                                 "%(list)s can end its move on the line of fire before %(id)s, and if one "
+                                 "does, %(ac)s holds fire and you are told [R 5.3.2]", shot=shot,
+                                 list=', '.join(may_block), id=target.id, ac=o.ac))
         if self.view["side"] == "de" and self.view["options"]["visibility"] == "fog":
             eyes = [w[0] for w in (self.end_of(a) for a in self.own.values()) if w is not None]
             if not combat.seen(target.hex, target.alt, eyes, int(self.view["options"]["visual_range"])):
-                self.notes.append(f"{shot}: {target.id} is seen now only from your allies' aircraft; if none of "
-                                  f"your side's pilots sees it after the moves, {o.ac} holds fire and you are told [R 5.2]")
+                self.notes.append(t_("%(shot)s: %(id)s is seen now only from your allies' aircraft; if none of "
+                                     "your side's pilots sees it after the moves, %(ac)s holds fire and you "
+                                     "are told [R 5.2]", shot=shot, id=target.id, ac=o.ac))
 
     def unjam(self, o: Unjam) -> None:
         """The unjam try is made in the combat phase, on the board [R 5.3.4, 4.3]."""
         if self.end_of(self.own[o.ac]) is None:
-            raise IllegalOrderError(f"{o.ac} leaves the board in its move; it can try to clear its guns only on the "
-                                    "board, in the combat phase", rule="R 4.3, 5.3.4")
+            raise IllegalOrderError(t_("%(ac)s leaves the board in its move; it can try to clear its guns only "
+                                       "on the board, in the combat phase", ac=o.ac), rule="R 4.3, 5.3.4")
 
     def warn_hopeless(self, me: combat.Plane, target: combat.Plane, dist: int) -> None:
         """A shot Table 2 gives no hit is legal but only spends the one shot of the stage [R 5.3.1, 5.3.6]."""
         st, why = combat.strength(me, target, self.view["sun"], self.view["options"])
         if tables.hit_range(st, dist) is None:
-            self.notes.append(f"{me.id} at {target.id}: strength {st}{' (' + '; '.join(why) + ')' if why else ''} at "
-                              f"distance {dist} cannot hit (Table 2); the shot only spends its one shot of the stage "
-                              "[R 5.2, 5.3.1]")
+            self.notes.append(t_("%(id)s at %(id2)s: strength %(st)s%(x)s at distance %(dist)s cannot hit "
+                                 "(Table 2); the shot only spends its one shot of the stage [R 5.2, 5.3.1]", id=me.id,
+                                 id2=target.id, st=st, x=' (' + '; '.join(why) + ')' if why else '', dist=dist))
 
     def end_of(self, a: Row) -> Where | None:
         """Where an own aircraft will be in the combat phase: its MOVE's end, or its default move's."""

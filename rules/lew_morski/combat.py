@@ -5,6 +5,8 @@ from dataclasses import dataclass
 from typing import Any
 from collections.abc import Mapping, Sequence
 
+from pbem.core.texts import t_
+
 from . import board, tables
 from .board import Hex
 from .state import Aircraft
@@ -95,6 +97,10 @@ def target_of(shooter: Plane, planes: Sequence[Plane], opts: Mapping[str, Any],
     return t, d
 
 
+#: how a plane is in a cloud, as the notes say it
+CLOUD = {"full": t_("full"), "edge": t_("edge")}
+
+
 def base_attack(p: Plane) -> int:
     return tables.stats(p.type, p.damaged, p.commander, p.bombs).attack
 
@@ -108,16 +114,16 @@ def strength(shooter: Plane, target: Plane, sun: str, opts: Mapping[str, Any]) -
     if tc != "none":
         m = mods["target_in_cloud_full"] if tc == "full" else mods["target_in_cloud_edge"]
         s -= m
-        notes.append(f"target in cloud ({tc}) -{m}")
+        notes.append(t_("target in cloud (%(kind)s) -%(m)s", kind=CLOUD[tc], m=m))
     sc = in_cloud(shooter.hex, shooter.alt)
     if sc != "none":
         table = mods["from_cloud_table"] if opts.get("from_cloud") == "table" else mods["from_cloud_text"]
         s -= table[sc]
-        notes.append(f"firing from cloud ({sc}) -{table[sc]}")
+        notes.append(t_("firing from cloud (%(kind)s) -%(m)s", kind=CLOUD[sc], m=table[sc]))
     hidden = tc == "full" or (tc == "edge" and opts.get("cloud_edge", "counts") == "counts")  # R 5.0.3, G-13
     if not hidden and board.into_sun(shooter.hex, shooter.facing, sun):
         s -= mods["sun"]
-        notes.append(f"into the sun -{mods['sun']}")
+        notes.append(t_("into the sun -%(m)s", m=mods["sun"]))
     return max(0, s), notes
 
 
@@ -133,13 +139,13 @@ def aa_can_hit(gun: Hex, target: Plane, sun: str, opts: Mapping[str, Any] | None
     """AA hit range for a target, or None with the reason [R 6.1, 6.2.5, Table 4, G-11, G-13]."""
     d = board.distance(gun, target.hex)
     if d > 1:
-        return None, "out of range"
+        return None, t_("out of range")
     tc = in_cloud(target.hex, target.alt)
     if tc == "full" or (tc == "edge" and (opts or {}).get("cloud_edge", "counts") == "counts"):
-        return None, "target in cloud: automatic miss"
+        return None, t_("target in cloud: automatic miss")
     if d == 1:
         f = board.direction(gun, target.hex)
         if f and board.into_sun(target.hex, f, sun):
-            return None, "target against the sun: automatic miss"
+            return None, t_("target against the sun: automatic miss")
     rng = tables.aa_range(target.alt, d)
-    return rng, "" if rng else "cannot hit a high target from an adjacent hex"
+    return rng, "" if rng else t_("cannot hit a high target from an adjacent hex")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from pbem.core.texts import t_
 from pbem.core.work import EVERYONE
 
 from . import attacks, board, movement, tables
@@ -16,6 +17,7 @@ from .movement import Occupied, Walk
 from .orders import Bomb, Enter, Move, Order, Withdraw, of_type
 from .setup import inward
 from .state import Aircraft
+from .words import CHANGE, alt_word, edge_word
 from .world import World, ac_key
 
 
@@ -53,7 +55,7 @@ def withdraw_parked(world: World, ids: list[str]) -> None:
         a = world.ac[ac_id]
         if a.status == "off" and a.exit_edge == "south":
             world.set(a.id, status="withdrawn")
-            world.w.say(f"{world.name(a)} has left by the south edge for good [R 8.1]",
+            world.w.say(t_("%(name)s has left by the south edge for good [R 8.1]", name=world.name(a)),
                         to=world.secret_to("de"), kind="withdrawn", ac=a.id)
 
 
@@ -79,8 +81,11 @@ def enter(world: World, a: Aircraft, e: Enter | None, reinforcement: bool) -> No
     h = entry_hex(world, e.hex if e else None, alt, near, cands)  # type: ignore[arg-type]
     facing = e.facing if e and e.facing else inward(h)
     world.set(a.id, status="board", hex=h, alt=alt, facing=facing, return_stage=0, path=())
-    what = "arrives as a reinforcement" if reinforcement else "returns to the board"
-    world.w.say(f"{world.name(a)} {what} at {board.fmt(h)} facing {facing}, {alt.lower()}",
+    what = (t_("%(name)s arrives as a reinforcement at %(hex)s facing %(facing)s, %(alt)s", name=world.name(a),
+               hex=board.fmt(h), facing=facing, alt=alt_word(alt)) if reinforcement else
+            t_("%(name)s returns to the board at %(hex)s facing %(facing)s, %(alt)s", name=world.name(a),
+               hex=board.fmt(h), facing=facing, alt=alt_word(alt)))
+    world.w.say(what,
                 to=world.secret_to(a.side), kind="enter", ac=a.id)
     if not reinforcement and a.side == "de" and a.exit_edge != "south" and world.opts["offboard_roll"] == "return":
         offboard_roll(world, world.ac[a.id])
@@ -108,7 +113,7 @@ def move_one(world: World, a: Aircraft, m: Move, bomb_hexes: list[Hex], withdraw
     if movement.altitude_problem(st, a.alt, change) or \
             movement.shape_problem(path, st, change, a.hex, a.facing):  # type: ignore[arg-type]
         change, path = "none", "F" * st.min_speed  # an order made illegal by damage: fly straight at minimum
-        world.w.say(f"{a.id}: its order no longer fits its damaged counter; it flies {path}",
+        world.w.say(t_("%(ac)s: its order no longer fits its damaged counter; it flies %(path)s", ac=a.id, path=path),
                     to=world.secret_to(a.side))
     w = movement.walk(a.hex, a.facing, path)
     collide = False
@@ -123,8 +128,9 @@ def move_one(world: World, a: Aircraft, m: Move, bomb_hexes: list[Hex], withdraw
     if w.exited:
         leave(world, a, w.off_hex, withdraw)  # type: ignore[arg-type]
     else:
-        world.w.say(f"{a.id} flies {_path_text(change, path)} to {board.fmt(a.hex)} facing {a.facing}, "  # type: ignore[arg-type]
-                    f"{a.alt.lower()}", to=world.secret_to(a.side), kind="move", ac=a.id)
+        world.w.say(t_("%(ac)s flies %(path)s to %(hex)s facing %(facing)s, %(alt)s", ac=a.id,
+                       path=_path_text(change, path), hex=board.fmt(a.hex), facing=a.facing,  # type: ignore[arg-type]
+                       alt=alt_word(a.alt)), to=world.secret_to(a.side), kind="move", ac=a.id)
 
 
 def unblock(world: World, a: Aircraft, m: Move, change: str, path: str, w: Walk,
@@ -137,15 +143,16 @@ def unblock(world: World, a: Aircraft, m: Move, change: str, path: str, w: Walk,
         ordered_end = w.end or a.hex
         change, path, w = min(alts, key=lambda o: (o[0] != change, board.distance(o[2].end or a.hex, ordered_end),  # type: ignore[arg-type]
                                                    abs(len(o[1]) - len(path)), o[1]))
-        world.w.say(f"{a.id}: its path was blocked by an aircraft at the same altitude "
-                    f"[R 4.1.1]; it flies {_path_text(change, path)} instead", to=world.secret_to(a.side))
+        world.w.say(t_("%(ac)s: its path was blocked by an aircraft at the same altitude [R 4.1.1]; it flies "
+                       "%(path)s instead", ac=a.id, path=_path_text(change, path)), to=world.secret_to(a.side))
         return change, path, w, False
     # forced stacking [R 4.2.6]: change altitude if that frees the path, else risk a collision
     for c in (["dive", "climb"] if m.forced != "climb" else ["climb", "dive"]):
         fits = movement.altitude_problem(st, a.alt, c) is None and \
             movement.shape_problem(path, st, c, a.hex, a.facing) is None  # type: ignore[arg-type]
         if fits and movement.first_block(w, movement.new_alt(a.alt, c), occ, world.end_only) is None:
-            world.w.say(f"{a.id}: forced into an occupied hex, it changes altitude ({c}) [R 4.2.6]",
+            world.w.say(t_("%(ac)s: forced into an occupied hex, it changes altitude (%(change)s) [R 4.2.6]", ac=a.id,
+                           change=CHANGE[c]),
                         to=world.secret_to(a.side))
             return c, path, w, False
     return change, path, w, True
@@ -178,16 +185,19 @@ def collision(world: World, a: Aircraft, h: Hex, f: str, alt: str, entered: list
     # fog: two British aircraft out of German sight collide (or not) for the British only; a German in the
     # hex sees the other aircraft there, so otherwise both sides see it
     who = "gb" if any(world.hidden_from(x, "de") for x in (a, other)) else EVERYONE
-    v = world.w.roll(6, f"collision check {a.id} with {other.id} at {board.fmt(h)} (6 = collision) [R 4.2.6]",
+    v = world.w.roll(6, t_("collision check %(ac)s with %(other)s at %(hex)s (6 = collision) [R 4.2.6]", ac=a.id,
+                           other=other.id, hex=board.fmt(h)),
                      seen_by=who)
     if v not in tables.dice_table()["collision"]:
-        world.w.say(f"{a.id} squeezes in beside {other.id} at {board.fmt(h)} without a collision [R 4.2.6]", to=who)
+        world.w.say(t_("%(ac)s squeezes in beside %(other)s at %(hex)s without a collision [R 4.2.6]", ac=a.id,
+                       other=other.id, hex=board.fmt(h)), to=who)
         return False
     award = world.opts["collision_vp"] == "award"
     world.set(a.id, hex=h, alt=alt, facing=f, path=tuple(entered + [h]))
-    world.w.say(f"{a.id} and {other.id} collide at {board.fmt(h)}", to=who, kind="collision")
-    world.destroy(world.ac[a.id], "collision", shot_down=award)
-    world.destroy(other, "collision", shot_down=award)
+    world.w.say(t_("%(ac)s and %(other)s collide at %(hex)s", ac=a.id, other=other.id, hex=board.fmt(h)), to=who,
+                kind="collision")
+    world.destroy(world.ac[a.id], t_("collision"), shot_down=award)
+    world.destroy(other, t_("collision"), shot_down=award)
     return True
 
 
@@ -200,17 +210,19 @@ def leave(world: World, a: Aircraft, off: Hex, withdraw: bool) -> None:
     if a.side == "de" and edge == "south" and withdraw:
         world.set(a.id, status="withdrawn", return_stage=0)
         # fog: the British only see it leave, not the declaration (digest 5.7)
-        world.w.say(f"{world.name(a)} leaves by the south edge and withdraws for good [R 8.1]",
+        world.w.say(t_("%(name)s leaves by the south edge and withdraws for good [R 8.1]", name=world.name(a)),
                     to=world.secret_to("de"), kind="withdrawn", ac=a.id)
         if world.fog:
-            world.w.say(f"{world.name(a)} leaves the board by the south edge", to="gb", kind="leave")
+            world.w.say(t_("%(name)s leaves the board by the south edge", name=world.name(a)), to="gb", kind="leave")
         return
-    text = f"{world.name(a)} leaves the board by the {edge} edge at {board.fmt(last)}"  # type: ignore[arg-type]
+    text = t_("%(name)s leaves the board by the %(edge)s edge at %(hex)s", name=world.name(a), edge=edge_word(edge),
+              hex=board.fmt(last))  # type: ignore[arg-type]
     if a.side == "gb":
         world.w.say(text, to=world.secret_to("gb"), kind="leave", ac=a.id)
     else:
         world.w.say(text, kind="leave", ac=a.id)
-    world.w.say(f"{a.id} may return in stage {ret} on an edge hex within 5 of {board.fmt(last)} [R 4.3.1]",  # type: ignore[arg-type]
+    world.w.say(t_("%(ac)s may return in stage %(n)s on an edge hex within 5 of %(hex)s [R 4.3.1]", ac=a.id, n=ret,
+                   hex=board.fmt(last)),  # type: ignore[arg-type]
                 to=world.secret_to(a.side))
     if a.side == "de" and edge != "south" and world.opts["offboard_roll"] == "exit":
         offboard_roll(world, a)
@@ -219,13 +231,15 @@ def leave(world: World, a: Aircraft, off: Hex, withdraw: bool) -> None:
 def offboard_roll(world: World, a: Aircraft) -> None:
     """German aircraft leaving other than south: 1 shot down, 2 damaged, 3-6 unchanged [R 4.3.2]."""
     d = tables.dice_table()
-    v = world.w.roll(6, f"{a.id} off the board (1 shot down, 2 damaged, 3-6 safe) [R 4.3.2]", seen_by=EVERYONE)
+    v = world.w.roll(6, t_("%(ac)s off the board (1 shot down, 2 damaged, 3-6 safe) [R 4.3.2]", ac=a.id),
+                     seen_by=EVERYONE)
     if v in d["offboard_destroyed"] or (v in d["offboard_damaged"] and a.damaged):
-        world.destroy(a, "shot down off the board [R 4.3.2]")
+        world.destroy(a, t_("shot down off the board [R 4.3.2]"))
     elif v in d["offboard_damaged"]:
         world.set(a.id, damaged=True)
-        world.w.say(f"{world.name(a)} is damaged off the board [R 4.3.2]", kind="damaged", ac=a.id)
+        world.w.say(t_("%(name)s is damaged off the board [R 4.3.2]", name=world.name(a)), kind="damaged", ac=a.id)
 
 
 def _path_text(change: str, path: str) -> str:
-    return path if change == "none" else f"{change} {path}"
+    return path if change == "none" else t_("%(change)s %(path)s", change=CHANGE[change], path=path)
+

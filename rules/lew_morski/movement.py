@@ -12,6 +12,8 @@ from functools import lru_cache
 from dataclasses import dataclass
 from collections.abc import Callable, Iterable
 
+from pbem.core.texts import t_, tn_
+
 from . import board
 from .board import Hex
 from .state import ALTS
@@ -51,12 +53,13 @@ def altitude_problem(st: Stats, alt: str, change: str) -> str | None:
     """Why the altitude change is impossible, or None [R 4.2.2-4.2.4]."""
     if change == "climb":
         if alt == "HIGH":
-            return "it is already high and cannot climb"
+            return t_("it is already high and cannot climb")
         if limit(st, "climb") < st.min_speed:
-            return (f"climbing leaves {limit(st, 'climb')} movement points, less than its minimum speed "
-                    f"{st.min_speed}, so it cannot climb")
+            return tn_("climbing leaves %(n)s movement points, less than its minimum speed %(min)s, so it cannot climb",
+                       "climbing leaves %(n)s movement points, less than its minimum speed %(min)s, so it cannot climb",
+                       limit(st, "climb"), min=st.min_speed)
     if change == "dive" and alt == "VLOW":
-        return "it is already very low and cannot descend"
+        return t_("it is already very low and cannot descend")
     return None
 
 
@@ -80,25 +83,28 @@ def walk(start: Hex, facing: str, path: str) -> Walk:
 def shape_problem(path: str, st: Stats, change: str, start: Hex, facing: str) -> str | None:
     """Why the path breaks the movement rules, or None [R 4.0, 4.1.2, 4.2]."""
     if not _PATH.match(path):
-        return "a path is made of F, L and R only (e.g. FFRFF)"
+        return t_("a path is made of F, L and R only (e.g. FFRFF)")
     turns = [i for i, ch in enumerate(path) if ch in "LR"]
     if len(turns) > 1:
-        return "only one 60 degree turn per stage is allowed"
+        return t_("only one 60 degree turn per stage is allowed")
     n = path.count("F")
     lim = limit(st, change)
     if turns:
         k1 = turns[0]
         k2 = n - k1
         if k1 < st.manoeuvrability:
-            return f"manoeuvrability {st.manoeuvrability}: it must fly {st.manoeuvrability} hex(es) straight before turning"
+            return tn_("manoeuvrability %(n)s: it must fly %(n)s hex(es) straight before turning",
+                       "manoeuvrability %(n)s: it must fly %(n)s hex(es) straight before turning", st.manoeuvrability)
         if k2 < 1:
-            return "after the turn it must move at least 1 more hex"
+            return t_("after the turn it must move at least 1 more hex")
     if n > lim:
-        return f"path has {n} hexes but its limit this stage is {lim}"
+        return tn_("path has %(n)s hexes but its limit this stage is %(lim)s",
+                   "path has %(n)s hexes but its limit this stage is %(lim)s", n, lim=lim)
     if n < st.min_speed:
         w = walk(start, facing, path)
         if not w.exited:
-            return f"path has {n} hexes but its minimum speed is {st.min_speed}"
+            return tn_("path has %(n)s hexes but its minimum speed is %(min)s",
+                       "path has %(n)s hexes but its minimum speed is %(min)s", n, min=st.min_speed)
     return None
 
 

@@ -16,6 +16,7 @@ from pbem.core.flow import OVER, Flow
 from pbem.core.interrupts import Ask
 from pbem.core.phases import ResolveFn, Step, Steps
 from pbem.core.ruleset import Seat, Window
+from pbem.core.texts import t_
 from pbem.core.work import Work
 
 from . import attacks, flight
@@ -24,23 +25,33 @@ from .state import State
 from .world import OTHER, World
 
 STEP_TITLES = {
-    "setup": "setup: place aircraft and AA guns",
-    "de-move": "German movement and combat with German initiative (phases 1-2)",
-    "gb-react": "British reactive fire (phase 2, interrupt)",
-    "gb-move": "British movement and combat with British initiative (phases 3-4)",
-    "de-react": "German reactive fire (phase 4, interrupt)",
-    "over": "game over",
+    "setup": t_("setup: place aircraft and AA guns"),
+    "de-move": t_("German movement and combat with German initiative (phases 1-2)"),
+    "gb-react": t_("British reactive fire (phase 2, interrupt)"),
+    "gb-move": t_("British movement and combat with British initiative (phases 3-4)"),
+    "de-react": t_("German reactive fire (phase 4, interrupt)"),
+    "over": t_("game over"),
 }
-SIDE_TITLES = {"de": "German", "gb": "British"}
-MOVE_PROMPT = "give MOVE for each aircraft (missing: straight ahead at minimum speed), then "
+SIDE_TITLES = {"de": t_("German"), "gb": t_("British")}
+REACT_PROMPT = t_("decide REACT <aircraft> FIRE or HOLD for each aircraft listed")
 Orders = Mapping[str, Sequence[Order]]
+
+
+def move_prompt(actions: str) -> str:
+    return t_("give MOVE for each aircraft (missing: straight ahead at minimum speed), then %(actions)s",
+              actions=actions)
+
+
+def ask_question(x: Mapping[str, Any]) -> str:
+    """The interrupt's question on one reaction (also rebuilt by :mod:`.migrate`)."""
+    return t_("%(ac)s: fire at %(target)s?", ac=x["ac"], target=x["target"])
 
 
 # ------------------------------------------------------------------------------ who acts
 def seats(state: State) -> tuple[Seat, ...]:
     def title(s: str) -> str:
         side = s.split("-")[0]
-        return SIDE_TITLES[side] + ("" if "-" not in s else f" player {s[3:]}")
+        return SIDE_TITLES[side] if "-" not in s else t_("%(side)s player %(n)s", side=SIDE_TITLES[side], n=s[3:])
     return tuple(Seat(s, s.split("-")[0], title(s)) for s in state.seat_names)
 
 
@@ -63,7 +74,7 @@ def gunners(state: State) -> set[str]:
 
 
 def stage_title(state: State) -> str:
-    return f"Stage {state.stage}: {STEP_TITLES[state.step]}"
+    return t_("Stage %(n)s: %(title)s", n=state.stage, title=STEP_TITLES[state.step])
 
 
 # ------------------------------------------------------------------------- resolution
@@ -71,7 +82,7 @@ def place(w: Work[World], orders: Orders) -> None:
     """The setup: placements as ordered; stage 1 begins."""
     w.data.apply_setup(merge(orders))
     w.new_turn()
-    w.say("the aircraft are in their start areas; stage 1 begins", kind="stage")
+    w.say(t_("the aircraft are in their start areas; stage 1 begins"), kind="stage")
 
 
 def move_phase(side: str) -> ResolveFn:
@@ -92,9 +103,10 @@ def move_phase(side: str) -> ResolveFn:
 def ask_reactions(w: Work[World], side: str, actions: Sequence[Action], asks: list[dict[str, Any]]) -> None:
     """Open the other side's interrupt window for the reactions no standing order covers [R 5.4, G-31]."""
     for x in asks:
-        w.say(f"{x['ac']} has {x['target']} on its line of fire: fire or hold?", to=x["seat"], kind="ask")
+        w.say(t_("%(ac)s has %(target)s on its line of fire: fire or hold?", ac=x["ac"], target=x["target"]),
+              to=x["seat"], kind="ask")
     w.interrupt(f"{OTHER[side]}-react",
-                [Ask(x["seat"], x["ac"], f"{x['ac']}: fire at {x['target']}?", "HOLD", ("FIRE", "HOLD")) for x in asks],
+                [Ask(x["seat"], x["ac"], ask_question(x), "HOLD", ("FIRE", "HOLD")) for x in asks],
                 phasing=side, actions=[action_data(a) for a in actions], reactions=asks)
 
 
@@ -112,11 +124,12 @@ def finish(w: Work[World], side: str) -> None:
     reason = world.end_reason_now(after_gb_phase=side == "gb")
     if reason:
         world.end_reason = reason
-        w.say(f"the game ends: {reason}; VP DE {world.vp['de']}, GB {world.vp['gb']}", kind="end")
+        w.say(t_("the game ends: %(reason)s; VP DE %(de)s, GB %(gb)s", reason=reason, de=world.vp["de"],
+                 gb=world.vp["gb"]), kind="end")
         w.goto(OVER)
     elif side == "gb":
         world.new_stage()
-        w.say(f"stage {w.turn} begins", kind="stage")
+        w.say(t_("stage %(n)s begins", n=w.turn), kind="stage")
 
 
 def own_step_name(state: State, flow: Flow) -> str:
@@ -125,18 +138,18 @@ def own_step_name(state: State, flow: Flow) -> str:
 
 
 STEPS: Steps[State, World] = Steps([
-    Step("setup", place, next="de-move", who=placing, title="Setup",
-         prompt="place your aircraft (PLACE) and AA guns (AA), or send PASS to keep the default placement "
-                "[R 9.3, 6.0]", rule="R 9.3"),
+    Step("setup", place, next="de-move", who=placing, title=t_("Setup"),
+         prompt=t_("place your aircraft (PLACE) and AA guns (AA), or send PASS to keep the default placement "
+                   "[R 9.3, 6.0]"), rule="R 9.3"),
     Step("de-move", move_phase("de"), next="gb-move", who=lambda s: active_seats(s, "de"), title=stage_title,
-         prompt=MOVE_PROMPT + "FIRE/BOMB/UNJAM", rule="R 3.0"),
+         prompt=move_prompt("FIRE/BOMB/UNJAM"), rule="R 3.0"),
     Step("gb-react", react, next="gb-move", window=Window.INTERRUPT, hours=12, title=stage_title,
-         prompt="decide REACT <aircraft> FIRE or HOLD for each aircraft listed", phase_name=own_step_name,
+         prompt=REACT_PROMPT, phase_name=own_step_name,
          rule="R 5.4"),
     Step("gb-move", move_phase("gb"), next="de-move", who=lambda s: active_seats(s, "gb"), optional=gunners,
-         title=stage_title, prompt=MOVE_PROMPT + "FIRE/AAFIRE/UNJAM", rule="R 3.0"),
+         title=stage_title, prompt=move_prompt("FIRE/AAFIRE/UNJAM"), rule="R 3.0"),
     Step("de-react", react, next="de-move", window=Window.INTERRUPT, hours=12, title=stage_title,
-         prompt="decide REACT <aircraft> FIRE or HOLD for each aircraft listed", phase_name=own_step_name,
+         prompt=REACT_PROMPT, phase_name=own_step_name,
          rule="R 5.4"),
 ], seats=seats, open=World, close=World.freeze, sides=("de", "gb"))
 

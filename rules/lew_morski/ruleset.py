@@ -7,6 +7,7 @@ from typing import Any
 from pbem.core.defaults import Assembled, DataclassCodec
 from pbem.core.dice import Dice
 from pbem.core.ruleset import Outcome, RulesetInfo, Scenario
+from pbem.core.texts import t_
 
 from . import bot, phases, picture, views
 from .campaign import CARRYOVER
@@ -16,6 +17,7 @@ from .migrate import upgrade
 from .options import OPTIONS
 from .setup import SCENARIOS, scenario_data, setup_state
 from .state import State
+from .world import reason_text
 
 SCENARIO_DOCS = {
     "w1": "Beginners: 3 Spitfires (1 commander) defend 2 targets against 2 Me-110 and 4 He-111; no AA.",
@@ -46,23 +48,31 @@ def decide(vp_de: int, min_de: int, vp_gb: int, min_gb: int, both_win: str = "pe
     scores = {"de": float(vp_de), "gb": float(vp_gb)}
     pct = {"de": vp_de / min_de, "gb": vp_gb / min_gb}
     short = {"de": min_de - vp_de, "gb": min_gb - vp_gb}
-    names = {"de": "Germany", "gb": "Great Britain"}
-    tail = f" (DE {vp_de}/{min_de} VP, GB {vp_gb}/{min_gb} VP{'; ' + reason if reason else ''})"
+    names = {"de": t_("Germany"), "gb": t_("Great Britain")}
+    why = reason_text(reason)
+    tail = (t_(" (DE %(de)s/%(min_de)s VP, GB %(gb)s/%(min_gb)s VP; %(reason)s)", de=vp_de, min_de=min_de, gb=vp_gb,
+               min_gb=min_gb, reason=why) if reason else
+            t_(" (DE %(de)s/%(min_de)s VP, GB %(gb)s/%(min_gb)s VP)", de=vp_de, min_de=min_de, gb=vp_gb, min_gb=min_gb))
     reached = [s for s in ("de", "gb") if short[s] <= 0]
     if len(reached) == 1:
-        return Outcome(reached[0], f"{names[reached[0]]} wins a full victory [R 8.2]{tail}", scores)
+        return Outcome(reached[0], t_("%(side)s wins a full victory [R 8.2]%(tail)s", side=names[reached[0]], tail=tail),
+                       scores)
     if len(reached) == 2 and both_win == "draw":
-        return Outcome(None, f"both sides reached their minimum: a draw (option both_win) [R 8.2]{tail}", scores)
+        return Outcome(None, t_("both sides reached their minimum: a draw (option both_win) [R 8.2]%(tail)s", tail=tail),
+                       scores)
     if not reached and short["de"] != short["gb"]:
         w = min(("de", "gb"), key=lambda s: short[s])
-        return Outcome(w, f"{names[w]} wins a minimal victory: {short[w]} VP short against "
-                          f"{short['gb' if w == 'de' else 'de']} [R 8.2]{tail}", scores)
+        return Outcome(w, t_("%(side)s wins a minimal victory: %(short)s VP short against %(other)s [R 8.2]%(tail)s",
+                             side=names[w], short=short[w], other=short["gb" if w == "de" else "de"], tail=tail), scores)
     if pct["de"] == pct["gb"]:
-        return Outcome(None, f"a draw: equal shares of the required VP [R 8.2]{tail}", scores)
+        return Outcome(None, t_("a draw: equal shares of the required VP [R 8.2]%(tail)s", tail=tail), scores)
     w = max(("de", "gb"), key=lambda s: pct[s])
-    kind = "full" if reached else "minimal"
-    return Outcome(w, f"{names[w]} wins a {kind} victory on the larger share of its required VP "
-                      f"({pct[w]:.1%}) [R 8.2]{tail}", scores)
+    share = f"{pct[w]:.1%}"
+    if reached:
+        return Outcome(w, t_("%(side)s wins a full victory on the larger share of its required VP (%(pct)s) [R 8.2]"
+                             "%(tail)s", side=names[w], pct=share, tail=tail), scores)
+    return Outcome(w, t_("%(side)s wins a minimal victory on the larger share of its required VP (%(pct)s) [R 8.2]"
+                         "%(tail)s", side=names[w], pct=share, tail=tail), scores)
 
 
 #: The kit's codec of the state; a load first reads a position stored before the kit port (:mod:`.migrate`).

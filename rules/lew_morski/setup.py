@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from pbem.core.dice import Dice
 from pbem.core.errors import RulesetDefinitionError
 from pbem.core.flow import Flow
+from pbem.core.texts import t_
 
 from . import board, tables
 from .board import Hex
@@ -83,13 +84,13 @@ def gun_site_problem(h: Hex) -> str | None:
     """Why an AA gun may not stand on ``h`` [R 6.0.1, 6.0.2; G-13: any cloud]."""
     ter = board.terrain()
     if not board.on_board(h):
-        return "the hex is off the board"
+        return t_("the hex is off the board")
     if h in ter.water:
-        return "AA guns stand on land hexes only"
+        return t_("AA guns stand on land hexes only")
     if h in ter.river:
-        return "AA guns may not stand on a river hex"
+        return t_("AA guns may not stand on a river hex")
     if ter.cloud(h) != "none":
-        return "AA guns may not stand on a cloud hex"
+        return t_("AA guns may not stand on a cloud hex")
     return None
 
 

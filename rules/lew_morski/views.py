@@ -23,6 +23,7 @@ from .orders import kept_policy, policy_of
 from .phases import STEP_TITLES, STEPS
 from .setup import scenario_data, targets
 from .state import Aircraft, Gun, State
+from .world import reason_text
 
 
 def side_of(seat: str) -> str:
@@ -43,7 +44,7 @@ def view(state: State, seat: str) -> dict[str, Any]:
         "offboard": offboard_rows(state, sight), "own_guns": own_guns, "ally_guns": ally_gun_rows(state, seat),
         "enemy_guns": enemy_gun_rows(state, sight), "reinforcements": reinforcement_rows(state, sight),
         "policies": own_policies(state, seat, {x["id"] for x in own} | {g["id"] for g in own_guns}),
-        "ask": own_asks(state, seat, kind), "over": state.step == "over", "end_reason": state.end_reason,
+        "ask": own_asks(state, seat, kind), "over": state.step == "over", "end_reason": reason_text(state.end_reason),
     }
 
 

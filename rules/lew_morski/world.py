@@ -10,9 +10,11 @@ side's own doings.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any
 
+from pbem.core.texts import t_
 from pbem.core.work import EVERYONE, Audience, Work
 
 from . import board, combat, tables
@@ -85,7 +87,7 @@ class World:
         return lambda h, alt: (h, alt) in taken
 
     def name(self, a: Aircraft) -> str:
-        return f"{a.id} ({tables.type_info(a.type)['name']})"
+        return t_("%(id)s (%(name)s)", id=a.id, name=tables.type_info(a.type)["name"])
 
     # ------------------------------------------------------------------ losses
     def destroy(self, a: Aircraft, how: str, shot_down: bool = True) -> None:
@@ -101,13 +103,16 @@ class World:
             self.vp["de"] += v["de_per_own_bomber_lost"] if cls == "bomber" else v["de_per_own_fighter_lost"]
             if shot_down:
                 self.vp["gb"] += v["gb_per_de_bomber_shot_down"] if cls == "bomber" else v["gb_per_de_fighter_shot_down"]
-        vp = f"VP now DE {self.vp['de']}, GB {self.vp['gb']}"
+        vp = t_("VP now DE %(de)s, GB %(gb)s", de=self.vp["de"], gb=self.vp["gb"])
         other = "de" if a.side == "gb" else "gb"
         if self.hidden_from(a, other):  # the score is public, the aircraft is not (fog)
-            self.w.say(f"{self.name(a)} is destroyed ({how}); {vp}", to=a.side, kind="destroyed", ac=a.id)
-            self.w.say(f"an unseen aircraft is destroyed ({how}); {vp}", to=other, kind="destroyed")
+            self.w.say(t_("%(name)s is destroyed (%(how)s); %(vp)s", name=self.name(a), how=how, vp=vp), to=a.side,
+                       kind="destroyed", ac=a.id)
+            self.w.say(t_("an unseen aircraft is destroyed (%(how)s); %(vp)s", how=how, vp=vp), to=other,
+                       kind="destroyed")
             return
-        self.w.say(f"{self.name(a)} is destroyed ({how}); {vp}", kind="destroyed", ac=a.id)
+        self.w.say(t_("%(name)s is destroyed (%(how)s); %(vp)s", name=self.name(a), how=how, vp=vp), kind="destroyed",
+                   ac=a.id)
 
     def hit(self, a: Aircraft, how: str) -> None:
         """A hit damages (flips) an intact aircraft and destroys a damaged one [R 5.2, 6.1]."""
@@ -118,7 +123,8 @@ class World:
             self.destroy(a, how)
         else:
             self.set(a.id, damaged=True)
-            self.w.say(f"{self.name(a)} is damaged ({how}) and flies on its reverse side", kind="damaged", ac=a.id)
+            self.w.say(t_("%(name)s is damaged (%(how)s) and flies on its reverse side", name=self.name(a), how=how),
+                       kind="damaged", ac=a.id)
 
     # ---------------------------------------------------------------- policies
     def policy(self, unit: str, kind: str, default: str) -> str:
@@ -134,7 +140,8 @@ class World:
             a = self.ac[p.ac]
             h = p.hex
             if h != a.hex and (h, "HIGH") in used:
-                self.w.say(f"{a.id}: {board.fmt(h)} is already taken, it keeps {board.fmt(a.hex)}",  # type: ignore[arg-type]
+                self.w.say(t_("%(id)s: %(hex)s is already taken, it keeps %(old)s", id=a.id, hex=board.fmt(h),
+                              old=board.fmt(a.hex)),  # type: ignore[arg-type]
                            to=self.secret_to(a.side))
                 continue
             used.discard((a.hex, "HIGH"))
@@ -145,7 +152,8 @@ class World:
             g = self.guns[pg.gun]
             h = pg.hex
             if h != g.hex and h in gun_hexes:
-                self.w.say(f"{g.id}: {board.fmt(h)} already holds a gun, it stays at {board.fmt(g.hex)}",  # type: ignore[arg-type]
+                self.w.say(t_("%(id)s: %(hex)s already holds a gun, it stays at %(old)s", id=g.id, hex=board.fmt(h),
+                              old=board.fmt(g.hex)),  # type: ignore[arg-type]
                            to=self.secret_to("gb"))
                 continue
             gun_hexes.discard(g.hex)
@@ -175,15 +183,30 @@ class World:
     def end_reason_now(self, after_gb_phase: bool) -> str:
         de, gb = self.present("de"), self.present("gb")
         if not de and not gb:
-            return "no units of either side remain on the board"
+            return REASONS[0]
         if not de:
-            return "only British units remain on the board [R 8.1]"
+            return REASONS[1]
         if not gb:
-            return "only German units remain on the board [R 8.1]"
+            return REASONS[2]
         lim = int(self.opts["stage_limit"])
         if after_gb_phase and lim and self.stage >= lim:
-            return f"the stage limit ({lim}) is reached (option stage_limit)"
+            return stage_limit_reached(lim)
         return ""
+
+
+REASONS = (t_("no units of either side remain on the board"), t_("only British units remain on the board [R 8.1]"),
+           t_("only German units remain on the board [R 8.1]"))
+
+
+def stage_limit_reached(lim: int) -> str:
+    return t_("the stage limit (%(n)s) is reached (option stage_limit)", n=lim)
+
+
+def reason_text(reason: str) -> str:
+    """The end of the game as a message again: the state keeps only its English (so reloads keep their bytes)."""
+    known = {str(r): r for r in REASONS}
+    m = re.fullmatch(r"the stage limit \((\d+)\) is reached \(option stage_limit\)", reason)
+    return stage_limit_reached(int(m.group(1))) if m else known.get(reason, reason)
 
 
 def ac_key(ac_id: str) -> tuple[str, int]:
