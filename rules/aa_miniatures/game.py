@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pbem.core.texts import t_, tn_
+from pbem.core.texts import t_
 from pbem.core.dice import Dice
 from pbem.core.flow import OVER
 from pbem.core.hexgrid import NAMES
@@ -247,8 +247,7 @@ def deploy(w: Work[Battle], orders: Mapping[str, Sequence[Order]]) -> None:
             else:
                 b.reserve[uid] = Unit(uid, order.card, side, (0, 0), 0)
         spent = sum(cards()[o.card].cost for _, o in bought)
-        w.say(tn_("%(side)s sets up %(n)d units (%(spent)s points): %(units)s",  # English says "units" even for one
-                  "%(side)s sets up %(n)d units (%(spent)s points): %(units)s", len(bought), side=side, spent=spent,
+        w.say(t_("%(side)s sets up %(n)s units (%(spent)s points): %(units)s", n=len(bought), side=side, spent=spent,
                   units=", ".join(o.text()[4:] for _, o in bought) or t_("nothing")), to=side if b.state.fog else None,
               kind="deploy")
 
