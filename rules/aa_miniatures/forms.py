@@ -75,7 +75,28 @@ def _ability_lines(view: View, side: str) -> list[str]:
     rows = [*view["units"], *view["cargo"], *view["reserve"]]
     held = sorted({a for r in rows if r["side"] == side for a in cards()[r["card"]].abilities})
     glossary = abilities()
-    return [f"# ability {glossary[a]['title']} ({glossary[a]['ref']}): {glossary[a]['effect']}" for a in held]
+    return [t_("# ability %(title)s (%(ref)s): %(effect)s", title=_marked(glossary[a]["title"]), ref=glossary[a]["ref"],
+               effect=_marked(glossary[a]["effect"])) for a in held]
+
+
+def _marked(said: str) -> str:
+    """A glossary text of units.toml as a marked message when it is one of :data:`_GLOSSARY` (else as it is)."""
+    return next((m for m in _GLOSSARY if m == said), said)
+
+
+# units.toml's glossary texts, marked here so that the catalog holds them (the data stays the authority: a text
+# changed there and not here is shown in English)
+_GLOSSARY = (
+    t_("Crack Shot"), t_("+1 to every attack die (a reading: every other modifier is per die), never against an aircraft"),
+    t_("Double Shot"),
+    t_("ATTACK <unit> <t1> AND <t2> (two attacks, the same or another target) or ATTACK <unit> <t> GRAZE"),
+    t_("Anti-aircraft (AA)"),
+    t_("may attack aircraft as artillery; fires Disrupt-only at an enemy aircraft striking from its hex or next to it "
+       "(standing AA); never takes the -1 against an aircraft (tables.toml [readings] aa_shooters_exempt)"),
+    t_("Transport"),
+    t_("LOAD <unit> INTO <transport> and UNLOAD <unit> [AT <hex>]; one rider (placeholder capacity), lost with its "
+       "transport (placeholder)"),
+)
 
 
 def order_form(view: View, seat: str) -> str:
