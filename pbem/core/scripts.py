@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import OrderSyntaxError, RulesetDefinitionError
+from .texts import t_
 from .verbs import Order, Verb, VerbTable, View
 from .work import Work
 
@@ -162,7 +163,7 @@ class Skip:
 
     def text(self) -> str:
         """The kit's wording: ``<entry> was skipped: <reason>``."""
-        return f"{self.entry.text()} was skipped: {self.reason}"
+        return t_("%(entry)s was skipped: %(reason)s", entry=self.entry.text(), reason=self.reason)
 
 
 @dataclass(frozen=True)

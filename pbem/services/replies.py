@@ -79,7 +79,7 @@ def reject_rows(outbox: OutboxService, msg: Message, rej: Reject, sha: str, now:
            "subject": one_line(msg.mail.subject, LINE_CAP) if msg.mail else "", "hint": rej.hint,
            "problems": [{"where": f"line {p.line_no}: {p.text!r}: " if p.line_no and p.text else
                          (f"line {p.line_no}: " if p.line_no else ""),
-                         "message": one_line(i18n.local(p.message, lang)), "rule": p.rule, "code": p.code.value}
+                         "message": one_line(i18n.local(p.message, lang)), "rule": i18n.local(p.rule, lang), "code": p.code.value}
                         for p in rej.problems]}
     text, html = render_reply("reject", ctx, lang=lang)
     return [outbox_row(kind="reject", to=to, subject=reject_subject(msg, len(rej.problems), lang), text=text, html=html,

@@ -10,6 +10,7 @@ from functools import partial
 from typing import Any
 
 from pbem.core.hexgrid import NAMES
+from pbem.core.texts import join, t_, tn_
 from pbem.core.work import Work
 
 from . import combat
@@ -39,11 +40,11 @@ def perform(w: Work[Battle], seat: str, order: object) -> str | None:
     uid = getattr(order, "unit", "")
     unit = b.unit(uid)
     if unit is None or unit.side != seat:
-        return f"{uid} is no longer on the map"
+        return t_("%(unit)s is no longer on the map", unit=uid)
     if uid in b.acted:
-        return f"{uid} has already acted this phase"
+        return t_("%(unit)s has already acted this phase", unit=uid)
     act = _ACTS.get(type(order))
-    return f"{type(order).__name__} is not an order for this phase" if act is None else act(w, unit, order)
+    return t_("%(order)s is not an order for this phase", order=type(order).__name__) if act is None else act(w, unit, order)
 
 
 def _hold(w: Work[Battle], unit: Unit, order: Hold) -> str | None:
@@ -53,10 +54,10 @@ def _hold(w: Work[Battle], unit: Unit, order: Hold) -> str | None:
 
 def _face(w: Work[Battle], unit: Unit, order: Face) -> str | None:
     if unit.disrupted:
-        return f"{unit.id} is Disrupted and cannot turn (L25)"
+        return t_("%(unit)s is Disrupted and cannot turn (L25)", unit=unit.id)
     w.data.put(unit.but(facing=NAMES.index(order.face), overwatch=None))
     w.data.acted.add(unit.id)
-    tell(w, [unit], f"{{0}} turns to face {order.face}", "move")
+    tell(w, [unit], t_("%(u0)s turns to face %(face)s", u0="{0}", face=order.face), "move")
     return None
 
 
@@ -66,11 +67,11 @@ def _load(w: Work[Battle], unit: Unit, order: Load) -> str | None:
     carrier = b.unit(order.transport)
     if carrier is None or unit.disrupted or distance(unit.hex, carrier.hex) > _reach() or \
             sum(c.aboard == carrier.id for c in b.cargo.values()) >= _capacity():
-        return f"{unit.id} cannot board {order.transport} now"
+        return t_("%(unit)s cannot board %(carrier)s now", unit=unit.id, carrier=order.transport)
     del b.units[unit.id]
     b.cargo[unit.id] = unit.but(aboard=carrier.id, overwatch=None)
     b.acted.add(unit.id)
-    tell(w, [unit, carrier], f"{{0}} boards {{1}} in {hex_name(carrier.hex)}", "move")
+    tell(w, [unit, carrier], t_("%(u0)s boards %(u1)s in %(hex)s", u0="{0}", u1="{1}", hex=hex_name(carrier.hex)), "move")
     return None
 
 
@@ -93,19 +94,19 @@ def _unload(w: Work[Battle], seat: str, order: Unload) -> str | None:
     carrier = b.unit(passenger.aboard) if passenger is not None else None
     at = parse_hex(order.at)
     if passenger is None or passenger.side != seat or carrier is None or at is None:
-        return f"{order.unit} is not aboard a transport"
+        return t_("%(unit)s is not aboard a transport", unit=order.unit)
     problem = placement_problem(b.board, b.all(), passenger, at)
     if problem is not None or distance(at, carrier.hex) > 1:
-        return problem or f"{order.at} is not next to {carrier.id}"
+        return problem or t_("%(hex)s is not next to %(carrier)s", hex=order.at, carrier=carrier.id)
     there = [u for u in b.all() if u.hex == at and u.side != passenger.side] if at != carrier.hex else []
     if there:  # it came there after the order was written (fast cadence, alternating lists)
         _reveal(b, passenger.side, there)  # on the table the passenger's side would see it there
-        return (f"{passenger.id} cannot get off at {order.at}: {_name(there[0])} is there, and a passenger gets "
-                f"off next door only into a hex free of enemies (L9)")
+        return t_("%(unit)s cannot get off at %(hex)s: %(enemy)s is there, and a passenger gets off next door only "
+                   "into a hex free of enemies (L9)", unit=passenger.id, hex=order.at, enemy=_name(there[0]))
     del b.cargo[passenger.id]
     b.put(passenger.but(hex=at, facing=carrier.facing, aboard=""))
     b.acted.add(passenger.id)
-    tell(w, [b.units[passenger.id], carrier], f"{{0}} gets off {{1}} at {order.at}", "move")
+    tell(w, [b.units[passenger.id], carrier], t_("%(u0)s gets off %(u1)s at %(hex)s", u0="{0}", u1="{1}", hex=order.at), "move")
     return None
 
 
@@ -119,17 +120,17 @@ def _reveal(b: Battle, side: str, units: Sequence[Unit]) -> None:
 def _overwatch(w: Work[Battle], unit: Unit, order: Overwatch) -> str | None:
     """The unit watches a row; a turretless vehicle turns its hull to it (L218)."""
     if unit.disrupted:
-        return f"{unit.id} is Disrupted and cannot go on Overwatch (L224)"
+        return t_("%(unit)s is Disrupted and cannot go on Overwatch (L224)", unit=unit.id)
     b = w.data
     points = sum(u.stats.cost for u in (*b.all(), *b.lost) if u.side == unit.side)
     limit = combat.overwatch_limit(points)
     if sum(1 for u in b.all() if u.side == unit.side and u.overwatch is not None and u.id != unit.id) >= limit:
-        return f"the side already has {limit} units on Overwatch (L236)"  # two seats' orders together
+        return t_("the side already has %(n)s units on Overwatch (L236)", n=limit)  # two seats' orders together
     d = NAMES.index(order.face)
     turned = unit.facing if unit.stats.turret or unit.stats.kind != VEHICLE else d
     w.data.put(unit.but(overwatch=d, facing=turned))
     w.data.acted.add(unit.id)
-    tell(w, [unit], f"{{0}} goes on Overwatch towards {order.face}", "move")
+    tell(w, [unit], t_("%(u0)s goes on Overwatch towards %(face)s", u0="{0}", face=order.face), "move")
     return None
 
 
@@ -138,7 +139,7 @@ def _attack(w: Work[Battle], attacker: Unit, order: Attack) -> str | None:
     b = w.data
     target = b.unit(order.target)
     if target is None:
-        return f"{order.target} is no longer on the map"
+        return t_("%(unit)s is no longer on the map", unit=order.target)
     problem = _attack_problem(b, attacker, target)
     if problem is not None:
         return problem
@@ -148,14 +149,14 @@ def _attack(w: Work[Battle], attacker: Unit, order: Attack) -> str | None:
     _roll_attack(w, attacker, target)
     extra = [b.unit(order.second)] if order.second else _grazed(b, attacker, target) if order.graze else []
     for other_target in extra:
-        why = "no longer on the map" if other_target is None else _attack_problem(b, attacker, other_target)
+        why = t_("no longer on the map") if other_target is None else _attack_problem(b, attacker, other_target)
         if why is not None and order.graze and other_target is not None:
             # grazing fire reaches only a unit the attacker sees in range (a reading of L278); told to the
             # sides that see both, so an unseen grazed unit is never named or hinted at (fog)
-            tell_seen(w, [attacker, other_target], f"{{0}}'s grazing fire does not reach {{1}}: {why}", "skipped")
+            tell_seen(w, [attacker, other_target], t_("%(u0)s's grazing fire does not reach %(u1)s: %(why)s", u0="{0}", u1="{1}", why=why), "skipped")
             continue
         if why is not None:
-            w.say(f"{_name(attacker)} cannot make its second attack", to=attacker.side, kind="skipped")
+            w.say(t_("%(unit)s cannot make its second attack", unit=_name(attacker)), to=attacker.side, kind="skipped")
             continue
         _roll_attack(w, attacker, other_target)
     return None
@@ -169,14 +170,14 @@ def strike(w: Work[Battle], seat: str, order: Air) -> str | None:
     target = b.unit(order.target)
     at = parse_hex(order.at)
     if plane is None or plane.side != seat or plane.disrupted:
-        return f"{order.unit} is not ready off the map"
+        return t_("%(unit)s is not ready off the map", unit=order.unit)
     if target is None or at is None or any(u.hex == at and not u.stats.ground for u in b.all()):
-        return f"{order.unit} cannot strike {order.target} from {order.at}"
+        return t_("%(unit)s cannot strike %(target)s from %(hex)s", unit=order.unit, target=order.target, hex=order.at)
     del b.reserve[plane.id]
     plane = plane.but(hex=at, facing=NAMES.index(order.face), pending=(), overwatch=None)
     b.put(plane)
     b.acted.add(plane.id)
-    tell(w, [plane], f"{{0}} strikes from {order.at} facing {order.face}", "air")
+    tell(w, [plane], t_("%(u0)s strikes from %(hex)s facing %(face)s", u0="{0}", hex=order.at, face=order.face), "air")
     plane = _anti_aircraft(w, plane)
     problem = _attack_problem(b, plane, target)
     if problem is not None:
@@ -198,7 +199,7 @@ def _anti_aircraft(w: Work[Battle], plane: Unit) -> Unit:
         friends = [u for u in b.all() if u.side == gun.side]
         hit, text = fire(b.board, Shot(gun, plane.hex, "aa"), plane, friends, b.state.advanced,
                          partial(w.roll, 6, seen_by=dice_seen_by(w, [gun, plane])))
-        tell(w, [gun, plane], f"{{0}} AA fire at {{1}} in {hex_name(plane.hex)}: {text}", "reaction")
+        tell(w, [gun, plane], t_("%(u0)s AA fire at %(u1)s in %(hex)s: %(result)s", u0="{0}", u1="{1}", hex=hex_name(plane.hex), result=text), "reaction")
         if hit:
             plane = plane.but(disrupted=True)
             b.put(plane)
@@ -224,35 +225,39 @@ def _roll_attack(w: Work[Battle], attacker: Unit, target: Unit) -> None:
                               aircraft_front=aircraft_front(target, attacker.hex))
     side = combat.facing_defence(target, attacker.hex, advanced=b.state.advanced)
     d = combat.defence(target, side)
-    faces = [w.roll(6, f"{attacker.id} attacks {target.id}", seen_by=dice_seen_by(w, [attacker, target]))
+    faces = [w.roll(6, t_("%(unit)s attacks %(target)s", unit=attacker.id, target=target.id), seen_by=dice_seen_by(w, [attacker, target]))
              for _ in range(dice)]
     s = combat.successes(faces, mod)
     hits = combat.hits_for(s, d)
     pending = combat.add_hits(target.pending, hits, target.stats.kind == VEHICLE)
-    tell(w, [attacker, target], f"{{0}} attacks {{1}} at {band} range: {dice} dice "
-         f"{','.join(map(str, sorted(faces, reverse=True)))}{f' ({mod:+d} each)' if mod else ''}, "
-         f"{_count(s, 'success', 'successes')} against {side} defence {d}: {_count(hits, 'hit', 'hits')}",
+    tell(w, [attacker, target], _attack_said(band, dice, faces, mod, s, side, d, hits),
          "attack")
     if hits:
         pending = _cover(w, attacker, target, pending)
     b.put(target.but(pending=pending))
     if pending != target.pending:
-        tell(w, [target], f"{{0}} now has face-down {', '.join(pending)}", "hit")
+        tell(w, [target], t_("%(u0)s now has face-down %(markers)s", u0="{0}", markers=join(", ", [combat.marker(p) for p in pending])), "hit")
 
 
 _ACTS: dict[type, Any] = {Move: move, Face: _face, Attack: _attack, Overwatch: _overwatch, Load: _load, Hold: _hold}
 
 
-def _count(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
+def _attack_said(band: str, dice: int, faces: Sequence[int], mod: int, s: int, side: str, d: int, hits: int) -> str:
+    """The event of an attack, with ``{0}`` the attacker and ``{1}`` the target (fog.tell)."""
+    rolled = ",".join(map(str, sorted(faces, reverse=True)))
+    each = t_(" (%(mod)s each)", mod=f"{mod:+d}") if mod else ""
+    return t_("%(u0)s attacks %(u1)s at %(band)s range: %(dice)s dice %(rolled)s%(each)s, %(successes)s against "
+              "%(side)s defence %(d)s: %(hits)s", u0="{0}", u1="{1}", band=combat.band_word(band), dice=dice,
+              rolled=rolled, each=each, successes=tn_("%(n)d success", "%(n)d successes", s),
+              side=combat.side_word(side), d=d, hits=tn_("%(n)d hit", "%(n)d hits", hits))
 
 
 def _attack_problem(b: Battle, attacker: Unit, target: Unit) -> str | None:
     if not clear(b.board, attacker.hex, target.hex, strict=b.state.sight == "strict"):
-        return f"{attacker.id} no longer sees {target.id}"
+        return t_("%(unit)s no longer sees %(target)s", unit=attacker.id, target=target.id)
     band = combat.band(attacker.hex, target.hex)
     if band is None or attacker.stats.dice(target.stats.kind, band) == 0:
-        return f"{target.id} is out of {attacker.id}'s range"
+        return t_("%(target)s is out of %(unit)s's range", target=target.id, unit=attacker.id)
     return None
 
 
@@ -262,11 +267,11 @@ def _cover(w: Work[Battle], attacker: Unit, target: Unit, pending: tuple[str, ..
     if not need:
         return pending
     same = combat.tables()["cover"]["same_hex"] if attacker.hex == target.hex else 0
-    roll = w.roll(6, f"{target.id} cover roll", seen_by=dice_seen_by(w, [target]))
+    roll = w.roll(6, t_("%(unit)s cover roll", unit=target.id), seen_by=dice_seen_by(w, [target]))
     if roll + same < need:
-        tell(w, [target], f"{{0}} cover roll {roll}: no cover (needs {need})", "cover")
+        tell(w, [target], t_("%(u0)s cover roll %(roll)s: no cover (needs %(need)s)", u0="{0}", roll=roll, need=need), "cover")
         return pending
-    tell(w, [target], f"{{0}} cover roll {roll}: the attack only disrupts (needs {need})", "cover")
+    tell(w, [target], t_("%(u0)s cover roll %(roll)s: the attack only disrupts (needs %(need)s)", u0="{0}", roll=roll, need=need), "cover")
     return combat.after_cover(target.pending, pending)
 
 
@@ -281,7 +286,7 @@ def overstack_penalty(w: Work[Battle], side: str) -> None:
         here = [u for u in b.all() if u.hex == h and u.side == side and u.stats.ground]
         victim = _penalised(here, choice)
         b.put(victim.but(pending=combat.add_hits(victim.pending, 1, victim.stats.kind == VEHICLE)))
-        tell(w, [victim], f"{hex_name(h)} is over full: {other(side)} puts a face-down yellow on {{0}} (L5)", "hit")
+        tell(w, [victim], t_("%(hex)s is over full: %(side)s puts a face-down yellow on %(u0)s (L5)", hex=hex_name(h), side=other(side), u0="{0}"), "hit")
 
 
 def _penalised(units: Sequence[Unit], choice: str) -> Unit:
@@ -302,18 +307,18 @@ def casualty_phase(w: Work[Battle]) -> None:
         if after is None:
             del b.units[unit.id]
             b.lost.append(unit)
-            tell(w, [unit], "{0} is destroyed", "casualty")
+            tell(w, [unit], t_("%(u0)s is destroyed", u0="{0}"), "casualty")
             for side in witnesses(w, unit):
                 b.witnessed.setdefault(side, []).append(unit)
             for rider in [c for c in b.cargo.values() if c.aboard == unit.id]:  # placeholder (G18)
                 del b.cargo[rider.id]
                 b.lost.append(rider.but(aboard=""))
-                tell(w, [rider, unit], "{0} is lost with " + unit.id, "casualty")
+                tell(w, [rider, unit], t_("%(u0)s is lost with %(carrier)s", u0="{0}", carrier=unit.id), "casualty")
             continue
         b.put(after)
         if unit.pending:
-            states = ", ".join(s for s, on in (("Disrupted", after.disrupted), ("Damaged", after.damaged)) if on)
-            tell(w, [after], "{0}: " + states, "casualty")
+            states = join(", ", [s for s, on in ((t_("Disrupted"), after.disrupted), (t_("Damaged"), after.damaged)) if on])
+            tell(w, [after], t_("%(u0)s: %(states)s", u0="{0}", states=states), "casualty")
     for plane in [u for u in b.all() if not u.stats.ground]:
         del b.units[plane.id]
         b.reserve[plane.id] = plane

@@ -6,12 +6,13 @@ from collections.abc import Sequence
 from math import comb
 
 from pbem.core.hexgrid import Arc, Hex, arc, distance
+from pbem.core.texts import t_
 
 from .model import Unit
 from .tables import AIRCRAFT, BANDS, VEHICLE, tables
 
-BAND_RULE = "Range bands, L84-L90"
-HITS_RULE = "Hits, L106-L116"
+BAND_RULE = t_("Range bands, L84-L90")
+HITS_RULE = t_("Hits, L106-L116")
 
 
 def band(a: Hex, b: Hex) -> str | None:
@@ -123,3 +124,30 @@ def hit_chances(dice: int, modifier: int, d: int) -> tuple[float, float, float, 
     for s in range(dice + 1):
         out[hits_for(s, d)] += comb(dice, s) * p ** s * (1 - p) ** (dice - s)
     return out[0], out[1], out[2], out[3]
+
+
+# ------------------------------------------------------------------------------- words in events
+# The game's words as they appear in events, marked for translation (the English value is the word itself).
+_WORDS = {"close": t_("close"), "medium": t_("medium"), "long": t_("long"), "front": t_("front"), "rear": t_("rear"),
+          "yellow": t_("yellow"), "red": t_("red"), "black": t_("black"),
+          "vehicle": t_("vehicle"), "soldier": t_("soldier"), "artillery": t_("artillery"), "aircraft": t_("aircraft")}
+
+
+def band_word(band: str) -> str:
+    """A range band (close, medium, long) as a marked word."""
+    return _WORDS.get(band, band)
+
+
+def side_word(side: str) -> str:
+    """The defence used (front, rear) as a marked word."""
+    return _WORDS.get(side, side)
+
+
+def kind_word(kind: str) -> str:
+    """A unit's kind (vehicle, soldier, artillery, aircraft) as a marked word."""
+    return _WORDS.get(kind, kind)
+
+
+def marker(colour: str) -> str:
+    """A hit marker's colour (yellow, red, black) as a marked word."""
+    return _WORDS.get(colour, colour)

@@ -16,14 +16,34 @@ import re
 from collections.abc import Container, Iterable, Mapping, Sequence
 from types import MappingProxyType
 
+from pbem.core.texts import Text, from_json, msg_of, t_
 from pbem.core.work import EVERYONE, Work
 
 from .board import Board
 from .los import clear
 from .model import SIDES, Glimpse, Unit, name
 
-UNSEEN = "an unseen unit"
-PLACE = re.compile(r"\{(\d)\}")  # a unit's place in an event's text
+UNSEEN = t_("an unseen unit")
+PLACE = re.compile(r"\{(\d)\}")  # a unit's place in an event's text (in a marked text: an argument "{0}")
+
+
+def fill(text: str, names: Sequence[str]) -> str:
+    """``text`` with ``{0}``, ``{1}``... replaced by ``names``; in a marked text the places are arguments
+    whose value is "{0}", so the message keeps its arguments and the names (UNSEEN) translate too."""
+    if isinstance(text, Text):
+        return from_json(_filled(text.msg, names))
+    return PLACE.sub(lambda m: names[int(m[1])], text)
+
+
+def _filled(msg, names: Sequence[str]):
+    if isinstance(msg, str):
+        hit = PLACE.fullmatch(msg)
+        return msg_of(names[int(hit[1])]) or names[int(hit[1])] if hit else msg
+    if isinstance(msg, Mapping) and "join" in msg:
+        return dict(msg, parts=[_filled(p, names) for p in msg["parts"]])
+    if isinstance(msg, Mapping) and "args" in msg:
+        return dict(msg, args={k: _filled(v, names) for k, v in msg["args"].items()})
+    return msg
 
 
 def sees(board: Board, units: Iterable[Unit], side: str, target: Unit, *, strict: bool = False) -> bool:
@@ -90,7 +110,7 @@ def tell(w: Work, units: Sequence[Unit], text: str, kind: str) -> None:
     """Say an event about ``units``: ``{0}``, ``{1}``... in ``text`` stand for their names (or
     "an unseen unit" to a side that does not see that one).  Open game: one event for everyone."""
     def named(ids: Container[str]) -> str:
-        return PLACE.sub(lambda m: name(units[int(m[1])]) if units[int(m[1])].id in ids else UNSEEN, text)
+        return fill(text, [name(u) if u.id in ids else UNSEEN for u in units])
 
     if not w.data.state.fog:
         w.say(named({u.id for u in units}), kind=kind)
@@ -108,7 +128,7 @@ def tell_seen(w: Work, units: Sequence[Unit], text: str, kind: str) -> None:
     """Say an event about ``units`` only to the sides that see every one of them (everyone when open)."""
     audience = dice_seen_by(w, units)
     if audience:
-        w.say(PLACE.sub(lambda m: name(units[int(m[1])]), text), to=audience, kind=kind)
+        w.say(fill(text, [name(u) for u in units]), to=audience, kind=kind)
 
 
 def dice_seen_by(w: Work, units: Sequence[Unit]) -> str | tuple[str, ...]:

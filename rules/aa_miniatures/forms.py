@@ -1,6 +1,7 @@
 """The order form and the scripted bot: both read only the view (open information)."""
 from __future__ import annotations
 
+from pbem.core.texts import join, t_
 from pbem.core.dice import Dice
 from pbem.core.errors import OrderError
 from pbem.core.hexgrid import NAMES, distance, neighbours
@@ -30,22 +31,43 @@ def _verbs(view: View, unit: Unit) -> str:
     return " ".join(verbs)
 
 
+_MOVE_USAGE = "# MOVE <unit> <hex> ... [FACE <dir>] | FACE <unit> <dir> | HOLD <unit>"
+# the steps as the form's head names them (the sitrep's templates name them alike)
+_STEPS = {"deploy": t_("deploy"), "move-first": t_("move-first"), "move-second": t_("move-second"),
+          "move-both": t_("move-both"), "move-alternate": t_("move-alternate"), "attack": t_("attack"),
+          "initiative": t_("initiative"), "react": t_("react")}
+
+
+def _c(text: str) -> str:
+    """A comment line of the form (the "# " stays in every language)."""
+    return t_("# %(text)s", text=text)
+
+
 def _unit_lines(view: View, unit: Unit) -> list[str]:
-    state = [s for s, on in (("Disrupted", unit.disrupted), ("Damaged", unit.damaged)) if on]
-    lines = [f"# {unit.id}: {unit.stats.name} at {hex_name(unit.hex)} facing {NAMES[unit.facing]}, "
-             f"speed {speed(unit)}{', ' + ', '.join(state) if state else ''}"
-             f"{', face-down ' + ' '.join(unit.pending) if unit.pending else ''}; may {_verbs(view, unit)}"]
+    state = [s for s, on in ((t_("Disrupted"), unit.disrupted), (t_("Damaged"), unit.damaged)) if on]
+    states = t_(", %(states)s", states=join(", ", state)) if state else ""
+    down = t_(", face-down %(markers)s", markers=join(" ", [combat.marker(p) for p in unit.pending])) if unit.pending else ""
+    lines = [_c(t_("%(unit)s: %(name)s at %(hex)s facing %(face)s, speed %(speed)s%(states)s%(down)s; may %(verbs)s",
+                   unit=unit.id, name=unit.stats.name, hex=hex_name(unit.hex), face=NAMES[unit.facing],
+                   speed=speed(unit), states=states, down=down, verbs=_verbs(view, unit)))]
     friends = [u for u in units_of(view) if u.side == unit.side]
-    lines += [f"#    sees {attack_preview(unit, t, friends, view['advanced'])}" for t in legal_targets(view, unit)]
+    lines += [t_("#    sees %(preview)s", preview=attack_preview(unit, t, friends, view['advanced']))
+              for t in legal_targets(view, unit)]
     return lines
 
 
 def _obstacle_effect(kind: str) -> str:
     piece = obstacle_chart()[kind]
-    said = [f"{k}s may not enter" for k in piece.impassable]
-    said += [f"+{n} for {k}s" for k, n in piece.extra_cost.items() if n and k not in piece.impassable]
-    said += [f"a {k}'s move ends there" for k in piece.ends_move]
-    return f" ({', '.join(said)})" if said else ""
+    said = [_KIND_SAID[k][0] if k in _KIND_SAID else f"{k}s may not enter" for k in piece.impassable]
+    said += [t_("+%(n)s for %(kinds)s", n=n, kinds=_KIND_SAID[k][1]) if k in _KIND_SAID else f"+{n} for {k}s"
+             for k, n in piece.extra_cost.items() if n and k not in piece.impassable]
+    said += [_KIND_SAID[k][2] if k in _KIND_SAID else f"a {k}'s move ends there" for k in piece.ends_move]
+    return t_(" (%(effects)s)", effects=join(", ", said)) if said else ""
+
+
+# per kind of unit: "may not enter", the plural for an extra cost, "move ends there" (whole sentences, to translate)
+_KIND_SAID = {"vehicle": (t_("vehicles may not enter"), t_("vehicles"), t_("a vehicle's move ends there")),
+              "soldier": (t_("soldiers may not enter"), t_("soldiers"), t_("a soldier's move ends there"))}
 
 
 def _ability_lines(view: View, side: str) -> list[str]:
@@ -53,46 +75,72 @@ def _ability_lines(view: View, side: str) -> list[str]:
     rows = [*view["units"], *view["cargo"], *view["reserve"]]
     held = sorted({a for r in rows if r["side"] == side for a in cards()[r["card"]].abilities})
     glossary = abilities()
-    return [f"# ability {glossary[a]['title']} ({glossary[a]['ref']}): {glossary[a]['effect']}" for a in held]
+    return [t_("# ability %(title)s (%(ref)s): %(effect)s", title=_marked(glossary[a]["title"]), ref=glossary[a]["ref"],
+               effect=_marked(glossary[a]["effect"])) for a in held]
+
+
+def _marked(said: str) -> str:
+    """A glossary text of units.toml as a marked message when it is one of :data:`_GLOSSARY` (else as it is)."""
+    return next((m for m in _GLOSSARY if m == said), said)
+
+
+# units.toml's glossary texts, marked here so that the catalog holds them (the data stays the authority: a text
+# changed there and not here is shown in English)
+_GLOSSARY = (
+    t_("Crack Shot"), t_("+1 to every attack die (a reading: every other modifier is per die), never against an aircraft"),
+    t_("Double Shot"),
+    t_("ATTACK <unit> <t1> AND <t2> (two attacks, the same or another target) or ATTACK <unit> <t> GRAZE"),
+    t_("Anti-aircraft (AA)"),
+    t_("may attack aircraft as artillery; fires Disrupt-only at an enemy aircraft striking from its hex or next to it "
+       "(standing AA); never takes the -1 against an aircraft (tables.toml [readings] aa_shooters_exempt)"),
+    t_("Transport"),
+    t_("LOAD <unit> INTO <transport> and UNLOAD <unit> [AT <hex>]; one rider (placeholder capacity), lost with its "
+       "transport (placeholder)"),
+)
 
 
 def order_form(view: View, seat: str) -> str:
     you, seat = seat, view.get("side", seat)  # below, ``seat`` is the side; what ``you`` command comes from the view
-    head = [f"# Axis & Allies Miniatures, {view['scenario']}, turn {view['turn']} of {view['last_turn']}: "
-            f"{view['step']} ({view['first']} moves first this turn). You are {you}."]
+    head = [_c(t_("Axis & Allies Miniatures, %(scenario)s, turn %(turn)s of %(last)s: %(step)s (%(first)s moves first "
+                  "this turn). You are %(you)s.", scenario=view['scenario'], turn=view['turn'], last=view['last_turn'],
+                  step=_STEPS.get(view['step'], view['step']), first=view['first'], you=you))]
     if view.get("command"):
         partner = ", ".join(s for s in view["seats"] if s != you)
-        head.append(f"# You command {', '.join(sorted(u for u, s in view['command'].items() if s == you)) or 'nothing'}"
-                    f"; {partner} commands the rest of your side (HAND <unit> TO <seat> passes one over).")
+        mine = ", ".join(sorted(u for u, s in view['command'].items() if s == you)) or t_("nothing")
+        head.append(_c(t_("You command %(units)s; %(partner)s commands the rest of your side (HAND <unit> TO <seat> "
+                          "passes one over).", units=mine, partner=partner)))
     if not _awaited(view, seat):
-        return "\n".join(head + ["# Nothing to order in this phase."]) + "\n"
+        return join("\n", [*head, _c(t_("Nothing to order in this phase.")), ""])
     if view["step"] == "deploy" and placing(view, seat):
-        return "\n".join(head + _placing_lines(view, seat)) + "\n"
+        return join("\n", [*head, *_placing_lines(view, seat), ""])
     if view["step"] == "deploy":
-        return "\n".join(head + _army_lines(view, seat) + army(view, seat)) + "\n"
+        return join("\n", [*head, *_army_lines(view, seat), *army(view, seat), ""])
     if view["asking"]:
         default = view["asking"]["default"]
-        return "\n".join(head + [f"# {view['asking']['question']}", f"# Silence answers {default}.", default]) + "\n"
+        return join("\n", [*head, _c(view['asking']['question']), _c(t_("Silence answers %(answer)s.", answer=default)),
+                            default, ""])
     own = [u for u in units_of(view) if u.side == seat and commanded(view, u.id)]
     body = [line for u in own for line in _unit_lines(view, u)]
-    body += [f"# {c['id']}: {c['name']} aboard {c['aboard']}; may UNLOAD" for c in view["cargo"]
+    body += [_c(t_("%(unit)s: %(name)s aboard %(carrier)s; may UNLOAD", unit=c['id'], name=c['name'], carrier=c['aboard']))
+             for c in view["cargo"]
              if c["side"] == seat and commanded(view, c["id"])]
     if view["step"] == "attack":
-        body += [f"# {p['id']}: {p['name']} off the map{', Disrupted' if p['disrupted'] else ''}; may AIR"
+        body += [_c(t_("%(unit)s: %(name)s off the map, Disrupted; may AIR", unit=p['id'], name=p['name']) if p['disrupted']
+                    else t_("%(unit)s: %(name)s off the map; may AIR", unit=p['id'], name=p['name']))
                  for p in view["reserve"] if p["side"] == seat and commanded(view, p["id"])]
-    body += [f"# obstacle: {o['name']} in {o['hex']}{_obstacle_effect(o['kind'])}" for o in view.get("obstacles", ())]
+    body += [_c(t_("obstacle: %(name)s in %(hex)s%(effect)s", name=o['name'], hex=o['hex'], effect=_obstacle_effect(o['kind'])))
+             for o in view.get("obstacles", ())]
     body += _ability_lines(view, seat)
-    body += [f"# last seen: {g['side']} {g['id']} ({g['name']}) in {g['hex']} facing {g['facing']} on turn {g['turn']}"
+    body += [_c(t_("last seen: %(side)s %(unit)s (%(name)s) in %(hex)s facing %(face)s on turn %(turn)s", side=g['side'],
+                   unit=g['id'], name=g['name'], hex=g['hex'], face=g['facing'], turn=g['turn']))
              for g in view.get("last_known", ())]
-    kept = [f"#   {s['text']}" for s in view["standing"]] or ["#   none"]
+    kept = [f"#   {s['text']}" for s in view["standing"]] or [t_("#   none")]
     usage = ("# AIR <aircraft> AT <hex> ATTACK <target> [FACE <dir>] | ATTACK <unit> <target> [AND <target>|GRAZE]"
              " | MOVE <unit> <hex> ... [FACE <dir>] | FACE <unit> <dir> | HOLD <unit>"
              " | IF LIVE <unit> THEN ... ELSE ..." if view["step"] == "attack"
-             else "# MOVE <unit> <hex> ... [FACE <dir>] | FACE <unit> <dir> | HOLD <unit>"
-             + (" | IF AT|DISRUPTED|LIVE <unit> ... THEN ... ELSE ... (one entry of each side in turn)"
-                if view["step"] == "move-alternate" else ""))
-    return "\n".join(head + body + ["# Standing orders in force:"] + kept + [usage]
-                     + [f"HOLD {u.id}" for u in own]) + "\n"
+             else t_("%(usage)s | IF AT|DISRUPTED|LIVE <unit> ... THEN ... ELSE ... (one entry of each side in turn)",
+                     usage=_MOVE_USAGE) if view["step"] == "move-alternate" else _MOVE_USAGE)
+    return join("\n", [*head, *body, _c(t_("Standing orders in force:")), *kept, usage, *[f"HOLD {u.id}" for u in own], ""])
 
 
 # ------------------------------------------------------------------------------------------- bot
@@ -204,18 +252,21 @@ def _strike(view: View, seat: str, plane: Unit) -> str | None:
 # ------------------------------------------------------------------------------------ army build
 def _army_lines(view: View, seat: str) -> list[str]:
     places = zone(view, seat)
-    return ([f"# Sealed army build: up to {view['points']} points, set up in {len(places)} hexes of your zone "
-             f"({min(hex_name(h) for h in places)} to {max(hex_name(h) for h in places)})."]
-            + [f"#   {k}: {c.name}, {c.kind}, {c.cost} points" for k, c in cards().items() if c.side == seat]
-            + ["# A suggestion follows; change it as you like."])
+    return ([_c(t_("Sealed army build: up to %(points)s points, set up in %(n)s hexes of your zone (%(low)s to %(high)s).",
+                   points=view['points'], n=len(places), low=min(hex_name(h) for h in places),
+                   high=max(hex_name(h) for h in places)))]
+            + [t_("#   %(card)s: %(name)s, %(kind)s, %(cost)s points", card=k, name=c.name, kind=combat.kind_word(c.kind),
+                  cost=c.cost) for k, c in cards().items() if c.side == seat]
+            + [_c(t_("A suggestion follows; change it as you like."))])
 
 
 def _placing_lines(view: View, seat: str) -> list[str]:
     places = zone(view, seat)
-    return ([f"# Sealed deployment: the other side does not see where you set up. PLACE <unit> AT <hex> "
-             f"[FACE <dir>] in your zone ({min(hex_name(h) for h in places)} to {max(hex_name(h) for h in places)});"
-             " a unit not placed stays where the scenario puts it."]
-            + [f"#   {u.id}: {u.stats.name} at {hex_name(u.hex)} facing {NAMES[u.facing]}"
+    return ([_c(t_("Sealed deployment: the other side does not see where you set up. PLACE <unit> AT <hex> [FACE <dir>] "
+                   "in your zone (%(low)s to %(high)s); a unit not placed stays where the scenario puts it.",
+                   low=min(hex_name(h) for h in places), high=max(hex_name(h) for h in places)))]
+            + [t_("#   %(unit)s: %(name)s at %(hex)s facing %(face)s", unit=u.id, name=u.stats.name, hex=hex_name(u.hex),
+                  face=NAMES[u.facing])
                for u in units_of(view) if u.side == seat and commanded(view, u.id)])
 
 

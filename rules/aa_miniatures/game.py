@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pbem.core.texts import t_
 from pbem.core.dice import Dice
 from pbem.core.flow import OVER
 from pbem.core.hexgrid import NAMES
@@ -95,7 +96,7 @@ def _handovers(w: Work[Battle], orders: Mapping[str, Sequence[Order]]) -> None:
         for order in orders[seat]:
             if isinstance(order, Hand) and w.data.command.get(order.unit) == seat:
                 w.data.command[order.unit] = order.to
-                w.say(f"{seat} hands {order.unit} over to {order.to}", to=side_of(seat), kind="command")
+                w.say(t_("%(seat)s hands %(unit)s over to %(to)s", seat=seat, unit=order.unit, to=order.to), to=side_of(seat), kind="command")
 
 
 def _movement(w: Work[Battle], orders: Mapping[str, Sequence[Order]], side: str) -> None:
@@ -195,20 +196,22 @@ def _initiative(w: Work[Battle]) -> None:
     window for it, FIRST on silence); ties re-roll."""
     n = tables()["initiative"]["dice"]
     for _ in range(20):
-        rolls = {s: sum(w.roll(6, f"{s} initiative", seen_by=EVERYONE) for _ in range(n)) for s in SIDES}
+        rolls = {s: sum(w.roll(6, t_("%(side)s initiative", side=s), seen_by=EVERYONE) for _ in range(n)) for s in SIDES}
         if rolls[SIDES[0]] != rolls[SIDES[1]]:
             break
     winner = max(SIDES, key=lambda s: rolls[s])
     kept = w.data.standing(winner, "INITIATIVE")
-    said = f"initiative: allies {rolls['allies']}, axis {rolls['axis']}"
+    said = dict(allies=rolls["allies"], axis=rolls["axis"])
     if kept is not None and kept.words[1] == "ASK":
-        w.say(f"{said}; {winner} chooses who moves first", kind="initiative")
+        w.say(t_("initiative: allies %(allies)s, axis %(axis)s; %(winner)s chooses who moves first", winner=winner,
+                 **said), kind="initiative")
         w.interrupt("initiative", [Ask(w.data.state.seats_of(winner)[0], "initiative",  # the side's first seat
-                                       "You won the initiative: move FIRST or SECOND?", "FIRST", ("FIRST", "SECOND"))])
+                                       t_("You won the initiative: move FIRST or SECOND?"), "FIRST", ("FIRST", "SECOND"))])
         w.data.suspended = True
         return
     w.data.first = other(winner) if kept is not None and kept.words[1] == "SECOND" else winner
-    w.say(f"{said}; {w.data.first} moves first", kind="initiative")
+    w.say(t_("initiative: allies %(allies)s, axis %(axis)s; %(first)s moves first", first=w.data.first, **said),
+          kind="initiative")
 
 
 def choose_first(w: Work[Battle], orders: Mapping[str, Sequence[Order]]) -> None:
@@ -216,7 +219,10 @@ def choose_first(w: Work[Battle], orders: Mapping[str, Sequence[Order]]) -> None
     winner = side_of(w.resumed.asks[0].seat)
     w.data.first = winner if w.answers["initiative"] == "FIRST" else other(winner)
     w.data.phase = "initiative"
-    w.say(f"{winner} chose to move {w.answers['initiative'].lower()}: {w.data.first} moves first", kind="initiative")
+    chose = t_("%(winner)s chose to move first: %(first)s moves first", winner=winner, first=w.data.first) \
+        if w.answers["initiative"] == "FIRST" else \
+        t_("%(winner)s chose to move second: %(first)s moves first", winner=winner, first=w.data.first)
+    w.say(chose, kind="initiative")
 
 
 def deploy(w: Work[Battle], orders: Mapping[str, Sequence[Order]]) -> None:
@@ -241,8 +247,8 @@ def deploy(w: Work[Battle], orders: Mapping[str, Sequence[Order]]) -> None:
             else:
                 b.reserve[uid] = Unit(uid, order.card, side, (0, 0), 0)
         spent = sum(cards()[o.card].cost for _, o in bought)
-        w.say(f"{side} sets up {len(bought)} units ({spent} points): "
-              + (", ".join(o.text()[4:] for _, o in bought) or "nothing"), to=side if b.state.fog else None,
+        w.say(t_("%(side)s sets up %(n)s units (%(spent)s points): %(units)s", n=len(bought), side=side, spent=spent,
+                  units=", ".join(o.text()[4:] for _, o in bought) or t_("nothing")), to=side if b.state.fog else None,
               kind="deploy")
 
 
@@ -258,7 +264,8 @@ def _place(w: Work[Battle], orders: Mapping[str, Sequence[Order]]) -> None:
             b.put(b.units[order.unit].but(hex=hex_, facing=NAMES.index(order.face)))
         kept = _over_full(b, side, placed, orders)
         placed = [o for o in placed if o not in kept]
-        w.say(f"{side} sets up: " + (", ".join(o.text()[6:] for o in placed) or "as the scenario places it"),
+        w.say(t_("%(side)s sets up: %(units)s", side=side,
+                 units=", ".join(o.text()[6:] for o in placed) or t_("as the scenario places it")),
               to=side, kind="deploy")
 
 
@@ -275,36 +282,37 @@ def _over_full(b: Battle, side: str, placed: Sequence[Place], orders: Mapping[st
         b.put(start[order.unit])
         undone.append(order)
         seat = next((s for s in sorted(orders) if order in orders[s]), side)
-        b.work.say(f"{order.unit} cannot be set up at {order.at}: with your partner's units the hex would be over "
-                   f"full (Stacking, L1); it stays at {hex_name(start[order.unit].hex)}", to=seat, kind="deploy")
+        b.work.say(t_("%(unit)s cannot be set up at %(hex)s: with your partner's units the hex would be over full "
+                      "(Stacking, L1); it stays at %(at)s", unit=order.unit, hex=order.at,
+                      at=hex_name(start[order.unit].hex)), to=seat, kind="deploy")
     return undone
 
 
 def _deploy_prompt(state: State) -> str:
     if state.units:
-        return ("Set up your forces unseen (PLACE <unit> AT <hex> [FACE <dir>], in your zone); "
-                "a unit not placed stays where the scenario puts it.")
-    return "Buy your army (BUY <card> AT <hex> [FACE <dir>]; aircraft: BUY <card>) within the points."
+        return t_("Set up your forces unseen (PLACE <unit> AT <hex> [FACE <dir>], in your zone); "
+                  "a unit not placed stays where the scenario puts it.")
+    return t_("Buy your army (BUY <card> AT <hex> [FACE <dir>]; aircraft: BUY <card>) within the points.")
 
 
 STEPS: Steps[State, Battle] = Steps([
-    Step("deploy", deploy, next=_after, title=lambda s: "sealed deployment" if s.units else "sealed army build",
+    Step("deploy", deploy, next=_after, title=lambda s: t_("sealed deployment") if s.units else t_("sealed army build"),
          prompt=_deploy_prompt),
-    Step("move-first", move_first, next=_after, who=lambda s: s.seats_of(s.first), title="first player's movement",
-         prompt="Move your units (MOVE, FACE, HOLD); the other side moves next, having seen yours."),
+    Step("move-first", move_first, next=_after, who=lambda s: s.seats_of(s.first), title=t_("first player's movement"),
+         prompt=t_("Move your units (MOVE, FACE, HOLD); the other side moves next, having seen yours.")),
     Step("move-second", move_second, next=_after, who=lambda s: s.seats_of(other(s.first)),
-         title="second player's movement", prompt="Move your units (MOVE, FACE, HOLD)."),
-    Step("move-both", move_both, next=_after, title="movement (both sides)",
-         prompt="Move your units (MOVE, FACE, HOLD, OVERWATCH); both sides' moves are taken unit by unit."),
-    Step("move-alternate", move_alternate, next=_after, title="movement lists (alternating unit by unit)",
-         prompt="Your movement list, in order (MOVE, FACE, HOLD, OVERWATCH, LOAD, UNLOAD, IF ... THEN ... ELSE ...): "
-                "the engine takes one entry of each side in turn, the first player's first."),
-    Step("attack", attack, next=_after, title="attack lists",
-         prompt="Your attack list, in order: ATTACK, MOVE, FACE, HOLD, IF LIVE/DOOMED <unit> THEN ... ELSE ..."),
-    Step("initiative", choose_first, next=_after, window=Window.INTERRUPT, hours=12, title="initiative",
-         prompt="You won the initiative: FIRST or SECOND."),
-    Step("react", react, next=_after, window=Window.INTERRUPT, hours=12, title="reaction fire",
-         prompt="A unit of yours may fire at a moving enemy: FIRE FROM, FIRE TO (or FIRE) or HOLD."),
+         title=t_("second player's movement"), prompt=t_("Move your units (MOVE, FACE, HOLD).")),
+    Step("move-both", move_both, next=_after, title=t_("movement (both sides)"),
+         prompt=t_("Move your units (MOVE, FACE, HOLD, OVERWATCH); both sides' moves are taken unit by unit.")),
+    Step("move-alternate", move_alternate, next=_after, title=t_("movement lists (alternating unit by unit)"),
+         prompt=t_("Your movement list, in order (MOVE, FACE, HOLD, OVERWATCH, LOAD, UNLOAD, IF ... THEN ... ELSE ...): "
+                   "the engine takes one entry of each side in turn, the first player's first.")),
+    Step("attack", attack, next=_after, title=t_("attack lists"),
+         prompt=t_("Your attack list, in order: ATTACK, MOVE, FACE, HOLD, IF LIVE/DOOMED <unit> THEN ... ELSE ...")),
+    Step("initiative", choose_first, next=_after, window=Window.INTERRUPT, hours=12, title=t_("initiative"),
+         prompt=t_("You won the initiative: FIRST or SECOND.")),
+    Step("react", react, next=_after, window=Window.INTERRUPT, hours=12, title=t_("reaction fire"),
+         prompt=t_("A unit of yours may fire at a moving enemy: FIRE FROM, FIRE TO (or FIRE) or HOLD.")),
 ], seats=seats, open=Battle, close=Battle.freeze, sides=SIDES, standing=STANDING)
 
 
@@ -421,11 +429,12 @@ def outcome(state: State) -> Outcome | None:
     held = {s: sum(1 for h in state.objectives if {u.side for u in state.units if u.hex == h} == {s})
             for s in SIDES}
     if alive["allies"] != alive["axis"]:
-        winner, why = ("allies" if alive["allies"] else "axis"), "the other side has no units left"
+        winner, why = ("allies" if alive["allies"] else "axis"), t_("the other side has no units left")
     elif held["allies"] != held["axis"]:
-        winner, why = max(SIDES, key=lambda s: held[s]), "holds more objectives"
+        winner, why = max(SIDES, key=lambda s: held[s]), t_("holds more objectives")
     elif score["allies"] != score["axis"]:
-        winner, why = max(SIDES, key=lambda s: score[s]), "destroyed more points"
+        winner, why = max(SIDES, key=lambda s: score[s]), t_("destroyed more points")
     else:
-        return Outcome(None, f"a draw ({score['allies']}-{score['axis']} points destroyed)", score)
-    return Outcome(winner, f"{winner} wins: {why} (points destroyed {score['allies']}-{score['axis']})", score)
+        return Outcome(None, t_("a draw (%(allies)s-%(axis)s points destroyed)", **score), score)
+    return Outcome(winner, t_("%(winner)s wins: %(why)s (points destroyed %(allies)s-%(axis)s)", winner=winner, why=why,
+                              **score), score)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from pbem.core.texts import join, t_
 from pbem.core.errors import IllegalOrderError, OrderProblem, OrderSyntaxError
 from pbem.core.orders import OrderLine
 from pbem.core.scripts import ConditionKind, Conditions, If, scripted
@@ -29,7 +30,7 @@ ATTACK_VERBS = ("AIR", "ATTACK", "MOVE", "FACE", "HOLD", "OVERWATCH", "LOAD", "U
 # ---------------------------------------------------------------------------------- conditions
 def _parse_unit(args: tuple[str, ...], view: View, seat: str) -> tuple[str, ...]:
     if len(args) != 1 or not any(u["id"] == args[0].lower() for u in view["units"]):
-        raise OrderSyntaxError("expected a unit name after the condition", rule=LISTS_RULE)
+        raise OrderSyntaxError(t_("expected a unit name after the condition"), rule=LISTS_RULE)
     return (args[0].lower(),)
 
 
@@ -47,7 +48,7 @@ def _doomed(w: Any, reached: Any, args: tuple[str, ...]) -> bool:
 def _parse_unit_at(args: tuple[str, ...], view: View, seat: str) -> tuple[str, ...]:
     h = parse_hex(args[1]) if len(args) == 2 else None
     if h is None or h not in view_board(view):
-        raise OrderSyntaxError("expected a unit name and a hex of the map after AT (AT <unit> <hex>)",
+        raise OrderSyntaxError(t_("expected a unit name and a hex of the map after AT (AT <unit> <hex>)"),
                                rule=LISTS_RULE)
     return (*_parse_unit(args[:1], view, seat), hex_name(h))
 
@@ -63,14 +64,14 @@ def _known(w: Any, reached: Any, uid: str) -> Any:
 
 
 CONDITIONS = Conditions([
-    ConditionKind("DOOMED", _parse_unit, _doomed, "DOOMED <unit> (its face-down markers already destroy it)"),
+    ConditionKind("DOOMED", _parse_unit, _doomed, t_("DOOMED <unit> (its face-down markers already destroy it)")),
     ConditionKind("LIVE", _parse_unit, lambda w, r, a: not _doomed(w, r, a),
-                  "LIVE <unit> (not yet doomed by its face-down markers)"),
+                  t_("LIVE <unit> (not yet doomed by its face-down markers)")),
     ConditionKind("DISRUPTED", _parse_unit, lambda w, r, a: bool(getattr(_known(w, r, a[0]), "disrupted", False)),
-                  "DISRUPTED <unit> (it shows a face-up yellow marker now)"),
+                  t_("DISRUPTED <unit> (it shows a face-up yellow marker now)")),
     ConditionKind("AT", _parse_unit_at,
                   lambda w, r, a: (u := _known(w, r, a[0])) is not None and hex_name(u.hex) == a[1],
-                  "AT <unit> <hex> (it stands in that hex now)"),
+                  t_("AT <unit> <hex> (it stands in that hex now)")),
 ], rule=LISTS_RULE)
 
 ORDERS = scripted(VerbTable([
@@ -104,13 +105,13 @@ def _one_order_per_unit(parsed: Sequence[tuple[OrderLine, Order]], view: View, s
         if isinstance(order, Overwatch):
             watching.add(order.unit)
             if len(watching) > overwatch_limit(view, seat):
-                problems.append(IllegalOrderError(f"more than {overwatch_limit(view, seat)} units on Overwatch",
+                problems.append(IllegalOrderError(t_("more than %(n)s units on Overwatch", n=overwatch_limit(view, seat)),
                                                   rule=OW_RULE).problem(line.line_no, line.text))
         unit = unit_of(order)
         if unit is None or isinstance(order, If):
             continue
         if unit in seen:
-            problems.append(IllegalOrderError(f"{unit} already has an order this phase", rule=FACING_RULE)
+            problems.append(IllegalOrderError(t_("%(unit)s already has an order this phase", unit=unit), rule=FACING_RULE)
                             .problem(line.line_no, line.text))
         seen.add(unit)
     return problems
@@ -130,13 +131,13 @@ def _within_budget(parsed: Sequence[tuple[OrderLine, Order]], view: View, seat: 
         card = cards()[order.card]
         spent += card.cost
         if spent > budget(view):
-            problems.append(IllegalOrderError(f"the army would cost {spent} of {budget(view)} points",
+            problems.append(IllegalOrderError(t_("the army would cost %(spent)s of %(budget)s points", spent=spent, budget=budget(view)),
                                               rule=BUILD_RULE).problem(line.line_no, line.text))
         if order.at:
             v, s = stacks.get(order.at, (0, 0))
             stacks[order.at] = (v + (card.kind == "vehicle"), s + (card.kind != "vehicle"))
             if not within_full(*stacks[order.at]):
-                problems.append(IllegalOrderError(f"{order.at} would be over full ({STACK_RULE})", rule=BUILD_RULE)
+                problems.append(IllegalOrderError(t_("%(hex)s would be over full (%(rule)s)", hex=order.at, rule=STACK_RULE), rule=BUILD_RULE)
                                 .problem(line.line_no, line.text))
     return problems
 
@@ -153,7 +154,7 @@ def _placed_within_full(parsed: Sequence[tuple[OrderLine, Order]], view: View, s
         if not isinstance(order, Place):
             continue
         if order.unit in seen:
-            problems.append(IllegalOrderError(f"{order.unit} is placed twice", rule=PLACE_RULE)
+            problems.append(IllegalOrderError(t_("%(unit)s is placed twice", unit=order.unit), rule=PLACE_RULE)
                             .problem(line.line_no, line.text))
         seen.add(order.unit)
         where[order.unit] = parse_hex(order.at)
@@ -163,7 +164,7 @@ def _placed_within_full(parsed: Sequence[tuple[OrderLine, Order]], view: View, s
             here = [uid for uid, h in where.items() if h == where[order.unit]]
             vehicles = sum(1 for uid in here if kinds[uid] == "vehicle")
             if not within_full(vehicles, len(here) - vehicles):
-                problems.append(IllegalOrderError(f"{order.at} would be over full ({STACK_RULE})", rule=PLACE_RULE)
+                problems.append(IllegalOrderError(t_("%(hex)s would be over full (%(rule)s)", hex=order.at, rule=STACK_RULE), rule=PLACE_RULE)
                                 .problem(line.line_no, line.text))
     return problems
 
@@ -190,10 +191,10 @@ def _attack_note(view: View, order: Order) -> str | None:
     """The acknowledgement's preview of an attack (of THEN and ELSE too), as things stand now."""
     if isinstance(order, If):
         notes = [_attack_note(view, o) for o in (order.then, order.otherwise) if o is not None]
-        return "; ".join(n for n in notes if n) or None
+        return join("; ", [n for n in notes if n]) or None
     if not isinstance(order, Attack):
         return None
     units = {u.id: u for u in units_of(view)}
     attacker, target = units[order.unit], units[order.target]
     friends = [u for u in units.values() if u.side == attacker.side]
-    return f"{order.text()}: {attack_preview(attacker, target, friends, view['advanced'])}"
+    return t_("%(order)s: %(preview)s", order=order.text(), preview=attack_preview(attacker, target, friends, view['advanced']))

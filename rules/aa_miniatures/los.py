@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from pbem.core.texts import t_
 from pbem.core.hexgrid import DIRECTIONS, Hex, Hexside, distance, dot, exit_side
 from pbem.core.sight import Contact, sight
 
@@ -20,7 +21,7 @@ from .board import Board
 from .model import Unit
 from .tables import AIRCRAFT, VEHICLE, tables
 
-LOS_RULE = "Line of sight, L43-L45, L188-L210"
+LOS_RULE = t_("Line of sight, L43-L45, L188-L210")
 
 
 def _side_blocks(board: Board, side: Hexside, ends: set[Hex], cliffs_open: bool) -> bool:

@@ -9,16 +9,18 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from pbem.core.texts import t_
 from pbem.core.hexgrid import Hex, direction, distance
 
 from .board import Board, hex_name
+from .combat import kind_word
 from .model import Unit
 from .tables import VEHICLE, tables
 
-STACK_RULE = "Stacking, L1-L7"
-MOVE_RULE = "Terrain and movement, L11-L13 (costs: placeholder chart)"
-FACING_RULE = "Unit facing, L15-L35"
-OBSTACLE_RULE = "Stacking, L1: one obstacle a hex; its effects are a placeholder chart"
+STACK_RULE = t_("Stacking, L1-L7")
+MOVE_RULE = t_("Terrain and movement, L11-L13 (costs: placeholder chart)")
+FACING_RULE = t_("Unit facing, L15-L35")
+OBSTACLE_RULE = t_("Stacking, L1: one obstacle a hex; its effects are a placeholder chart")
 
 
 def _counts(units: Iterable[Unit], h: Hex, side: str) -> tuple[int, int]:
@@ -98,32 +100,32 @@ def path_problem(board: Board, units: Sequence[Unit], unit: Unit, path: Sequence
     hexes ahead of its heading (L35, reading: digest 4.5); a full hex of one's own cannot be passed
     through, and the last hex may be at most a maximum hex (L7)."""
     if unit.disrupted:
-        return "a Disrupted unit cannot move (L300)"
+        return t_("a Disrupted unit cannot move (L300)")
     spent, at, heading = 0, unit.hex, unit.facing
     for i, h in enumerate(path):
         if h not in board:
-            return f"{hex_name(h)} is off the map"
+            return t_("%(hex)s is off the map", hex=hex_name(h))
         d = direction(at, h)
         if d is None or distance(at, h) != 1:
-            return f"{hex_name(h)} is not next to {hex_name(at)}"
+            return t_("%(hex)s is not next to %(at)s", hex=hex_name(h), at=hex_name(at))
         if unit.stats.kind == VEHICLE and (d - heading) % 6 not in (0, 1, 5):
-            return f"a vehicle moves only forward ({FACING_RULE}): {hex_name(h)} is not ahead of it"
+            return t_("a vehicle moves only forward (%(rule)s): %(hex)s is not ahead of it", rule=FACING_RULE, hex=hex_name(h))
         cost = _step_cost(board, unit, at, h)
         piece = board.obstacle(h)
         if cost == 0 and piece is not None and _kind(unit) in piece.impassable:
-            return f"{hex_name(h)} holds {piece.title}, which a {_kind(unit)} cannot enter ({OBSTACLE_RULE})"
+            return t_("%(hex)s holds %(piece)s, which a %(kind)s cannot enter (%(rule)s)", hex=hex_name(h), piece=piece.title, kind=kind_word(_kind(unit)), rule=OBSTACLE_RULE)
         if cost == 0:
-            return f"{hex_name(h)} cannot be entered from {hex_name(at)} ({MOVE_RULE})"
+            return t_("%(hex)s cannot be entered from %(at)s (%(rule)s)", hex=hex_name(h), at=hex_name(at), rule=MOVE_RULE)
         if piece is not None and i < len(path) - 1 and ends_move(board, unit, h):
-            return f"{hex_name(h)} holds {piece.title}: a {_kind(unit)}'s move ends on entering it ({OBSTACLE_RULE})"
+            return t_("%(hex)s holds %(piece)s: a %(kind)s's move ends on entering it (%(rule)s)", hex=hex_name(h), piece=piece.title, kind=kind_word(_kind(unit)), rule=OBSTACLE_RULE)
         spent += cost
         if spent > speed(unit):
-            return f"the path costs {spent} but {unit.id}'s speed is {speed(unit)} ({MOVE_RULE})"
+            return t_("the path costs %(spent)s but %(unit)s's speed is %(speed)s (%(rule)s)", spent=spent, unit=unit.id, speed=speed(unit), rule=MOVE_RULE)
         after = _with(unit, _counts(units, h, unit.side))
         if not within_maximum(*after):
-            return f"{hex_name(h)} would hold more than a maximum hex ({STACK_RULE})"
+            return t_("%(hex)s would hold more than a maximum hex (%(rule)s)", hex=hex_name(h), rule=STACK_RULE)
         if i < len(path) - 1 and not within_full(*after):
-            return f"{hex_name(h)} is full: a unit may enter it but not pass through ({STACK_RULE})"
+            return t_("%(hex)s is full: a unit may enter it but not pass through (%(rule)s)", hex=hex_name(h), rule=STACK_RULE)
         at, heading = h, d
     return None
 
@@ -133,12 +135,12 @@ def placement_problem(board: Board, units: Sequence[Unit], unit: Unit, h: Hex) -
     maximum hex; None if it may."""
     kind = _kind(unit)
     if h not in board or board.terrain(h).cost[kind] == 0:
-        return f"{hex_name(h)} is terrain it cannot be in"
+        return t_("%(hex)s is terrain it cannot be in", hex=hex_name(h))
     piece = board.obstacle(h)
     if piece is not None and kind in piece.impassable:
-        return f"{hex_name(h)} holds {piece.title}, which a {kind} cannot enter ({OBSTACLE_RULE})"
+        return t_("%(hex)s holds %(piece)s, which a %(kind)s cannot enter (%(rule)s)", hex=hex_name(h), piece=piece.title, kind=kind_word(kind), rule=OBSTACLE_RULE)
     if not within_maximum(*_with(unit, _counts(units, h, unit.side))):
-        return f"{hex_name(h)} would hold more than a maximum hex ({STACK_RULE})"
+        return t_("%(hex)s would hold more than a maximum hex (%(rule)s)", hex=hex_name(h), rule=STACK_RULE)
     return None
 
 

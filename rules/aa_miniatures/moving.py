@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pbem.core.texts import t_
 from pbem.core.hexgrid import NAMES, Hex, direction
 from pbem.core.interrupts import Ask
 from pbem.core.work import Work
@@ -47,10 +48,11 @@ def walk(w: Work[Battle], at: Unit, path: Sequence[Hex], face: str, *, entered: 
         heading = _heading(at.hex, step.hex)
         first = i == 0
         if step.entry and not (first and entered) and \
-                w.roll(6, f"{at.id} enters {hex_name(step.hex)}", seen_by=dice_seen_by(w, [at])) < step.entry:
+                w.roll(6, t_("%(unit)s enters %(hex)s", unit=at.id, hex=hex_name(step.hex)), seen_by=dice_seen_by(w, [at])) < step.entry:
             b.put(at.but(facing=heading))
-            said = f"fails to enter {hex_name(step.hex)} and stops in {hex_name(at.hex)}, facing {NAMES[heading]} (L29)"
-            tell(w, [at], "{0} " + said, "move")
+            said = t_("%(u0)s fails to enter %(hex)s and stops in %(at)s, facing %(face)s (L29)", u0="{0}",
+                      hex=hex_name(step.hex), at=hex_name(at.hex), face=NAMES[heading])
+            tell(w, [at], said, "move")
             _out_of_sight(w, b.units[at.id], _last_seen(b, start, marks, seen_at_start))
             _glimpsed(w, b.units[at.id], looked)
             return
@@ -94,8 +96,8 @@ def _glimpsed(w: Work[Battle], mover: Unit, looked: tuple[set[str], dict[str, Gl
         enemy = b.units.get(eid)
         if enemy is None:
             continue
-        w.say(f"{name(mover)} on its way catches sight of {name(enemy)} in {hex_name(g.hex)} facing "
-              f"{NAMES[g.facing]}, then loses it", to=mover.side, kind="sighting")
+        w.say(t_("%(unit)s on its way catches sight of %(enemy)s in %(hex)s facing %(face)s, then loses it",
+                 unit=name(mover), enemy=name(enemy), hex=hex_name(g.hex), face=NAMES[g.facing]), to=mover.side, kind="sighting")
 
 
 def _last_seen(b: Battle, start: Unit, marks: Mapping[str, Glimpse | None],
@@ -115,9 +117,9 @@ def _moved(w: Work[Battle], at: Unit, face: str, last_seen: Mapping[str, Hex]) -
     that saw it only on the way (as it started, or crossing ground in its sight) is told where it
     lost sight of it, and nothing about the rest of the way."""
     if not w.data.state.fog:
-        w.say(f"{name(at)} moves to {hex_name(at.hex)} facing {face}", kind="move")
+        w.say(t_("%(unit)s moves to %(hex)s facing %(face)s", unit=name(at), hex=hex_name(at.hex), face=face), kind="move")
         return
-    tell(w, [at], f"{{0}} moves to {hex_name(at.hex)} facing {face}", "move")
+    tell(w, [at], t_("%(unit)s moves to %(hex)s facing %(face)s", unit="{0}", hex=hex_name(at.hex), face=face), "move")
     _out_of_sight(w, at, last_seen)
 
 
@@ -132,7 +134,7 @@ def _out_of_sight(w: Work[Battle], at: Unit, last_seen: Mapping[str, Hex]) -> No
         if not after[side]:
             by_hex.setdefault(h, []).append(side)
     for h, sides in by_hex.items():
-        w.say(f"{name(at)} moves out of sight from {hex_name(h)}", to=tuple(sides), kind="move")
+        w.say(t_("%(unit)s moves out of sight from %(hex)s", unit=name(at), hex=hex_name(h)), to=tuple(sides), kind="move")
 
 
 def _heading(a: Hex, b: Hex) -> int:
@@ -217,8 +219,10 @@ def shoot(w: Work[Battle], shot: Shot, mover: Unit, a: Hex, b: Hex) -> Unit | No
     friends = [u for u in bt.all() if u.side == firer.side]
     hit, text = fire(bt.board, Shot(firer, shot.at, shot.why), target, friends, bt.state.advanced,
                      lambda why: w.roll(6, why, seen_by=dice_seen_by(w, [firer, target])))
-    label = "defensive fire" if shot.why == "df" else "overwatch fire"
-    tell(w, [firer, target], f"{{0}} {label} at {{1}} in {hex_name(shot.at)}: {text}", "reaction")
+    said = t_("%(u0)s defensive fire at %(u1)s in %(hex)s: %(result)s", u0="{0}", u1="{1}", hex=hex_name(shot.at),
+              result=text) if shot.why == "df" else \
+        t_("%(u0)s overwatch fire at %(u1)s in %(hex)s: %(result)s", u0="{0}", u1="{1}", hex=hex_name(shot.at), result=text)
+    tell(w, [firer, target], said, "reaction")
     if not hit:
         return None
     if shot.why != "df":
@@ -226,7 +230,7 @@ def shoot(w: Work[Battle], shot: Shot, mover: Unit, a: Hex, b: Hex) -> Unit | No
     stopped = _stopped(target, a, b)
     if stopped.hex != shot.at:  # another reading of where it stops (df_stop): say where it ends
         bt.put(stopped)
-        tell(w, [stopped], f"{{0}} stops in {hex_name(stopped.hex)}, Disrupted (L346)", "move")
+        tell(w, [stopped], t_("%(u0)s stops in %(hex)s, Disrupted (L346)", u0="{0}", hex=hex_name(stopped.hex)), "move")
     return stopped
 
 
@@ -244,11 +248,13 @@ def _ask(w: Work[Battle], shot: Shot, mover: Unit, a: Hex, path: Sequence[Hex], 
     bt = w.data
     firer, b = shot.firer, path[0]
     if shot.why == "df":
-        question = (f"{name(mover)} moves from {hex_name(a)} to {hex_name(b)}, next to your {firer.id}: "
-                    f"defensive fire into the hex it leaves (FIRE FROM), the hex it enters (FIRE TO), or HOLD")
+        question = t_("%(unit)s moves from %(a)s to %(b)s, next to your %(firer)s: defensive fire into the hex it "
+                      "leaves (FIRE FROM), the hex it enters (FIRE TO), or HOLD", unit=name(mover), a=hex_name(a),
+                      b=hex_name(b), firer=firer.id)
         choices: tuple[str, ...] = ("FIRE FROM", "FIRE TO", "HOLD")
     else:
-        question = f"{name(mover)} enters {hex_name(b)} on your {firer.id}'s overwatch row: FIRE or HOLD"
+        question = t_("%(unit)s enters %(b)s on your %(firer)s's overwatch row: FIRE or HOLD", unit=name(mover),
+                      b=hex_name(b), firer=firer.id)
         choices = ("FIRE", "HOLD")
     bt.suspended = True
     w.interrupt("react", [Ask(bt.commander(firer), "react", question, "HOLD", choices)],
@@ -275,6 +281,6 @@ def resume(w: Work[Battle], data: dict[str, Any], answer: str) -> None:
             bt.put(stopped)
             return
     else:
-        w.say(f"{name(firer)} holds its fire at {name(mover)}", to=firer.side if bt.state.fog else None,
+        w.say(t_("%(unit)s holds its fire at %(mover)s", unit=name(firer), mover=name(mover)), to=firer.side if bt.state.fog else None,
               kind="reaction")
     walk(w, mover, path, walk_data["face"], entered=True, done=walk_data["done"])  # type: ignore[arg-type]

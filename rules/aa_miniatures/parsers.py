@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from pbem.core.texts import join, t_, tn_
 from pbem.core.errors import IllegalOrderError, OrderSyntaxError
 from pbem.core.standing import parse_cancel
 from pbem.core.hexgrid import NAMES, Hex, direction, distance, neighbours
@@ -20,8 +21,8 @@ from .orders import (Air, Answer, Attack, Buy, Face, Place, FireOrder, Hand, Hol
 from .reactions import DF_RULE, OW_RULE
 from .tables import AIRCRAFT, ARTILLERY, cards, scenarios
 
-ATTACK_RULE = "Attack and defence, L37-L74"
-AIR_RULE = "Attacks against aircraft, L76-L78"
+ATTACK_RULE = t_("Attack and defence, L37-L74")
+AIR_RULE = t_("Attacks against aircraft, L76-L78")
 
 
 # ---------------------------------------------------------------------------------- the position
@@ -38,13 +39,13 @@ def _hex(name: str) -> Any:
     return h
 
 
-MOVING_RULE = "Terrain and movement, L11-L13; Unit facing, L15-L35"
-INITIATIVE_RULE = ("initiative: lost from the fragment (placeholder: 2d6 each, the winner chooses FIRST or SECOND; "
+MOVING_RULE = t_("Terrain and movement, L11-L13; Unit facing, L15-L35")
+INITIATIVE_RULE = t_("initiative: lost from the fragment (placeholder: 2d6 each, the winner chooses FIRST or SECOND; "
                    "options cadence, movement)")
-LISTS_RULE = "attack and movement lists by mail (the sequence of play is lost: options cadence, movement)"
-ORDERS_RULE = "the orders of each window (the sequence of play is lost: options cadence, movement)"
-CANCEL_RULE = "standing orders by mail (DF, OW, AA: L212-L240, L340-L384; INITIATIVE; OVERSTACK_PENALTY: L5)"
-SEATS_RULE = "two players a side (option players_per_side; the fragment is for two players)"
+LISTS_RULE = t_("attack and movement lists by mail (the sequence of play is lost: options cadence, movement)")
+ORDERS_RULE = t_("the orders of each window (the sequence of play is lost: options cadence, movement)")
+CANCEL_RULE = t_("standing orders by mail (DF, OW, AA: L212-L240, L340-L384; INITIATIVE; OVERSTACK_PENALTY: L5)")
+SEATS_RULE = t_("two players a side (option players_per_side; the fragment is for two players)")
 
 
 def commanded(view: View, uid: str) -> bool:
@@ -57,7 +58,7 @@ def check_command(view: View, uid: str) -> None:
     """Refuse an order for a unit of the side that the other seat of the side commands."""
     if not commanded(view, uid):
         mine = ", ".join(sorted(u for u, s in view["command"].items() if s == view["seat"])) or "none"
-        raise IllegalOrderError(f"{uid} is commanded by {view['command'][uid]}, not by you (yours: {mine})",
+        raise IllegalOrderError(t_("%(unit)s is commanded by %(seat)s, not by you (yours: %(mine)s)", unit=uid, seat=view['command'][uid], mine=mine),
                                 rule=SEATS_RULE)
 
 
@@ -67,7 +68,7 @@ def _own(view: View, seat: str, name: str, rule: str, *, anyone: bool = False) -
     found = next((u for u in units if u.id == name.lower()), None)
     if found is None or found.side != seat:
         mine = ", ".join(u.id for u in units if u.side == seat)
-        raise IllegalOrderError(f"{name} is not one of your units (yours: {mine})", rule=rule)
+        raise IllegalOrderError(t_("%(unit)s is not one of your units (yours: %(mine)s)", unit=name, mine=mine), rule=rule)
     if not anyone:
         check_command(view, found.id)
     return found
@@ -75,7 +76,7 @@ def _own(view: View, seat: str, name: str, rule: str, *, anyone: bool = False) -
 
 def _facing(word: str, rule: str) -> str:
     if direction_of(word) is None:
-        raise OrderSyntaxError(f"{word} is not a direction (one of {' '.join(NAMES)})", rule=rule)
+        raise OrderSyntaxError(t_("%(word)s is not a direction (one of %(names)s)", word=word, names=' '.join(NAMES)), rule=rule)
     return word.upper()
 
 
@@ -89,17 +90,17 @@ def parse_move(args: tuple[str, ...], view: View, seat: str) -> Move:
         arity(words[at + 1:], 1, usage, rule=MOVING_RULE)
         face, words = _facing(words[at + 1], MOVING_RULE), words[:at]
     if len(words) < 2:
-        raise OrderSyntaxError(f"expected {usage}", rule=MOVING_RULE)
+        raise OrderSyntaxError(t_("expected %(usage)s", usage=usage), rule=MOVING_RULE)
     unit = _own(view, seat, args[0], MOVING_RULE)
     path = []
     for w in words[1:]:
         h = parse_hex(w)
         if h is None:
-            raise OrderSyntaxError(f"{w} is not a hex name (a column letter and a row: C4)", rule=MOVING_RULE)
+            raise OrderSyntaxError(t_("%(word)s is not a hex name (a column letter and a row: C4)", word=w), rule=MOVING_RULE)
         path.append(h)
     problem = path_problem(view_board(view), units_of(view), unit, path)
     if problem is not None:
-        raise IllegalOrderError(f"{unit.id} cannot move so: {problem}", rule=MOVING_RULE)
+        raise IllegalOrderError(t_("%(unit)s cannot move so: %(problem)s", unit=unit.id, problem=problem), rule=MOVING_RULE)
     last_dir = NAMES[_heading(unit, path)]
     return Move(unit.id, tuple(hex_name(h) for h in path), face or last_dir)
 
@@ -114,7 +115,7 @@ def parse_face(args: tuple[str, ...], view: View, seat: str) -> Face:
     arity(args, 2, "FACE <unit> <dir>", rule=FACING_RULE)
     unit = _own(view, seat, args[0], FACING_RULE)
     if unit.disrupted:
-        raise IllegalOrderError(f"{unit.id} is Disrupted and cannot change its facing (L25)", rule=FACING_RULE)
+        raise IllegalOrderError(t_("%(unit)s is Disrupted and cannot change its facing (L25)", unit=unit.id), rule=FACING_RULE)
     return Face(unit.id, _facing(args[1], FACING_RULE))
 
 
@@ -124,7 +125,7 @@ def parse_hold(args: tuple[str, ...], view: View, seat: str) -> Hold:
 
 
 AIR_USAGE = "AIR <aircraft> AT <hex> ATTACK <target> [FACE <dir>]"
-STRIKE_RULE = "Aircraft, L244-L252"
+STRIKE_RULE = t_("Aircraft, L244-L252")
 
 
 def reserve_of(view: View) -> tuple[Unit, ...]:
@@ -136,7 +137,7 @@ def parse_air(args: tuple[str, ...], view: View, seat: str) -> Air:
     and the side it faces."""
     words = [a.upper() for a in args]
     if len(words) not in (5, 7) or words[1] != "AT" or words[3] != "ATTACK" or (len(words) == 7 and words[5] != "FACE"):
-        raise OrderSyntaxError(f"expected {AIR_USAGE}", rule=STRIKE_RULE)
+        raise OrderSyntaxError(t_("expected %(usage)s", usage=AIR_USAGE), rule=STRIKE_RULE)
     plane = _ready_plane(view, seat, args[0])
     at = _strike_hex(view, words[2])
     _within_reach(view, at)
@@ -153,10 +154,10 @@ def _ready_plane(view: View, seat: str, word: str) -> Unit:
     plane = next((u for u in reserve_of(view) if u.id == word.lower() and u.side == seat), None)
     if plane is None:
         ready = ", ".join(u.id for u in reserve_of(view) if u.side == seat) or "none"
-        raise IllegalOrderError(f"{word} is not one of your aircraft off the map (yours: {ready})", rule=STRIKE_RULE)
+        raise IllegalOrderError(t_("%(word)s is not one of your aircraft off the map (yours: %(ready)s)", word=word, ready=ready), rule=STRIKE_RULE)
     check_command(view, plane.id)
     if plane.disrupted:
-        raise IllegalOrderError(f"{plane.id} is Disrupted and cannot strike this turn: a face-up Disrupted aircraft is not placed (a reading; L244-L252 give no placement rule)", rule=STRIKE_RULE)
+        raise IllegalOrderError(t_("%(unit)s is Disrupted and cannot strike this turn: a face-up Disrupted aircraft is not placed (a reading; L244-L252 give no placement rule)", unit=plane.id), rule=STRIKE_RULE)
     return plane
 
 
@@ -167,9 +168,9 @@ def _strike_hex(view: View, word: str) -> Hex:
     """
     at = parse_hex(word)
     if at is None or at not in view_board(view):
-        raise IllegalOrderError(f"{word} is not a hex of the map", rule=STRIKE_RULE)
+        raise IllegalOrderError(t_("%(word)s is not a hex of the map", word=word), rule=STRIKE_RULE)
     if any(u.hex == at and u.stats.kind == AIRCRAFT for u in units_of(view)):
-        raise IllegalOrderError(f"{word} already holds an aircraft (one per hex, L1)", rule=STACK_RULE)
+        raise IllegalOrderError(t_("%(word)s already holds an aircraft (one per hex, L1)", word=word), rule=STACK_RULE)
     return at
 
 
@@ -186,8 +187,9 @@ def _within_reach(view: View, at: Hex) -> None:
     height = view_board(view).height
     lowest, highest = (1, reach) if rows[0] == 1 else (height - reach + 1, height)
     if not lowest <= int(hex_name(at)[1:]) <= highest:
-        raise IllegalOrderError(f"{hex_name(at)} is too far from your edge: aircraft strike from rows {lowest}-{highest} "
-                                f"(L244-L252 give no placement rule; placeholder strike_reach {reach})", rule=STRIKE_RULE)
+        raise IllegalOrderError(t_("%(hex)s is too far from your edge: aircraft strike from rows %(lowest)s-%(highest)s "
+                                   "(L244-L252 give no placement rule; placeholder strike_reach %(reach)s)", hex=hex_name(at),
+                                   lowest=lowest, highest=highest, reach=reach), rule=STRIKE_RULE)
 
 
 def _strike_facing(plane: Unit, at: Hex, target: Unit, word: str | None) -> str:
@@ -199,17 +201,17 @@ def _strike_facing(plane: Unit, at: Hex, target: Unit, word: str | None) -> str:
     facings = strike_facings(at, target.hex) or (plane.facing,)
     face = _facing(word, STRIKE_RULE) if word is not None else NAMES[facings[0]]
     if NAMES.index(face) not in facings:
-        raise IllegalOrderError(f"an aircraft faces the side its line to the target crosses (L246): "
-                                f"{' or '.join(NAMES[f] for f in facings)}", rule=STRIKE_RULE)
+        raise IllegalOrderError(t_("an aircraft faces the side its line to the target crosses (L246): %(sides)s",
+                                   sides=join(t_(" or "), [NAMES[f] for f in facings])), rule=STRIKE_RULE)
     return face
 
 
-TRANSPORT_RULE = "Stacking, transported units, L9"
+TRANSPORT_RULE = t_("Stacking, transported units, L9")
 
 
 def parse_load(args: tuple[str, ...], view: View, seat: str) -> Load:
     if len(args) != 3 or args[1].upper() != "INTO":
-        raise OrderSyntaxError("expected LOAD <unit> INTO <transport>", rule=TRANSPORT_RULE)
+        raise OrderSyntaxError(t_("expected %(usage)s", usage="LOAD <unit> INTO <transport>"), rule=TRANSPORT_RULE)
     unit = _own(view, seat, args[0], TRANSPORT_RULE)
     carrier = _own(view, seat, args[2], TRANSPORT_RULE, anyone=True)  # the partner's transport will do
     problem = load_problem(view, unit, carrier)
@@ -221,16 +223,18 @@ def parse_load(args: tuple[str, ...], view: View, seat: str) -> Load:
 def load_problem(view: View, unit: Unit, carrier: Unit) -> str | None:
     if not carrier.stats.has("transport"):
         carriers = ", ".join(u.id for u in units_of(view) if u.side == unit.side and u.stats.has("transport"))
-        return f"{carrier.stats.name} carries nobody (your transports: {carriers or 'none'})"
+        return t_("%(name)s carries nobody (your transports: %(carriers)s)", name=carrier.stats.name, carriers=carriers or t_("none"))
     if unit.stats.kind not in ("soldier", ARTILLERY) or unit.disrupted:
-        return f"{unit.id} cannot board: only soldiers and guns that may move do"
+        return t_("%(unit)s cannot board: only soldiers and guns that may move do", unit=unit.id)
     capacity = combat.tables()["readings"]["transport_capacity"]
     if sum(c["aboard"] == carrier.id for c in view["cargo"]) >= capacity:
-        return (f"{carrier.id} is full: it carries {capacity} "
-                f"{'unit' if capacity == 1 else 'units'} (L9 gives no number; a placeholder)")
+        return tn_("%(unit)s is full: it carries %(n)d unit (L9 gives no number; a placeholder)",
+                   "%(unit)s is full: it carries %(n)d units (L9 gives no number; a placeholder)", capacity, unit=carrier.id)
     if distance(unit.hex, carrier.hex) > combat.tables()["readings"]["load_reach"]:
-        where = "in or next to" if combat.tables()["readings"]["load_reach"] else "in"
-        return f"{unit.id} must be {where} {carrier.id}'s hex (L9 says no more; a placeholder)"
+        if combat.tables()["readings"]["load_reach"]:
+            return t_("%(unit)s must be in or next to %(carrier)s's hex (L9 says no more; a placeholder)",
+                      unit=unit.id, carrier=carrier.id)
+        return t_("%(unit)s must be in %(carrier)s's hex (L9 says no more; a placeholder)", unit=unit.id, carrier=carrier.id)
     return None
 
 
@@ -251,18 +255,18 @@ def unload_hexes(view: View, passenger: Unit, carrier: Unit) -> list[Any]:
 def parse_unload(args: tuple[str, ...], view: View, seat: str) -> Unload:
     words = [a.upper() for a in args]
     if len(words) not in (1, 3) or (len(words) == 3 and words[1] != "AT"):
-        raise OrderSyntaxError("expected UNLOAD <unit> [AT <hex>]", rule=TRANSPORT_RULE)
+        raise OrderSyntaxError(t_("expected %(usage)s", usage="UNLOAD <unit> [AT <hex>]"), rule=TRANSPORT_RULE)
     row = next((c for c in view["cargo"] if c["id"] == args[0].lower() and c["side"] == seat), None)
     if row is None:
-        raise IllegalOrderError(f"{args[0]} is not aboard one of your transports", rule=TRANSPORT_RULE)
+        raise IllegalOrderError(t_("%(unit)s is not aboard one of your transports", unit=args[0]), rule=TRANSPORT_RULE)
     check_command(view, row["id"])
     carrier = next(u for u in units_of(view) if u.id == row["aboard"])
     passenger = Unit(row["id"], row["card"], seat, carrier.hex, carrier.facing)
     places = unload_hexes(view, passenger, carrier)
     wanted = parse_hex(words[2]) if len(words) == 3 else places[0] if places else None
     if wanted not in places:
-        where = ", ".join(hex_name(h) for h in places) or "nowhere: it cannot unload"
-        raise IllegalOrderError(f"{passenger.id} may get off at {where}", rule=TRANSPORT_RULE)
+        where = ", ".join(hex_name(h) for h in places) or t_("nowhere: it cannot unload")
+        raise IllegalOrderError(t_("%(unit)s may get off at %(where)s", unit=passenger.id, where=where), rule=TRANSPORT_RULE)
     return Unload(passenger.id, hex_name(wanted))
 
 
@@ -271,8 +275,8 @@ def parse_cancel_order(args: tuple[str, ...], view: View, seat: str) -> Any:
     try:
         return parse_cancel(args, view, seat)
     except OrderSyntaxError:
-        raise OrderSyntaxError("expected CANCEL <key>, the key of a standing order in force, e.g. CANCEL DF pak40 "
-                               "or CANCEL INITIATIVE", rule=CANCEL_RULE) from None
+        raise OrderSyntaxError(t_("expected CANCEL <key>, the key of a standing order in force, e.g. CANCEL DF pak40 "
+                                  "or CANCEL INITIATIVE"), rule=CANCEL_RULE) from None
     except IllegalOrderError as e:
         raise IllegalOrderError(e.message, rule=CANCEL_RULE) from None
 
@@ -282,13 +286,13 @@ def parse_overwatch(args: tuple[str, ...], view: View, seat: str) -> Overwatch:
     arity(args, 2, "OVERWATCH <unit> <dir>", rule=OW_RULE)
     unit = _own(view, seat, args[0], OW_RULE)
     if not unit.stats.ground:
-        raise IllegalOrderError("only ground units go on Overwatch (L214)", rule=OW_RULE)
+        raise IllegalOrderError(t_("only ground units go on Overwatch (L214)"), rule=OW_RULE)
     if unit.disrupted:
-        raise IllegalOrderError(f"{unit.id} is Disrupted and cannot go on Overwatch (L224)", rule=OW_RULE)
+        raise IllegalOrderError(t_("%(unit)s is Disrupted and cannot go on Overwatch (L224)", unit=unit.id), rule=OW_RULE)
     watching = [u.id for u in units_of(view) if u.side == seat and u.overwatch is not None and u.id != unit.id]
     if len(watching) >= overwatch_limit(view, seat):
-        raise IllegalOrderError(f"{overwatch_limit(view, seat)} units are already on Overwatch "
-                                f"({', '.join(watching)}): the limit for this army", rule=OW_RULE)
+        raise IllegalOrderError(t_("%(n)s units are already on Overwatch (%(units)s): the limit for this army",
+                                   n=overwatch_limit(view, seat), units=', '.join(watching)), rule=OW_RULE)
     return Overwatch(unit.id, _facing(args[1], OW_RULE))
 
 
@@ -309,7 +313,7 @@ def parse_policy(verb: str) -> Any:
     def parse(args: tuple[str, ...], view: View, seat: str) -> Policy:
         words = [a.upper() for a in args]
         if len(words) not in ((2, 4) if verb == "DF" else (2,)) or (len(words) == 4 and words[2] != "HEX"):
-            raise OrderSyntaxError(f"expected {usage}", rule=rule)
+            raise OrderSyntaxError(t_("expected %(usage)s", usage=usage), rule=rule)
         unit = "ALL" if words[0] == "ALL" else _own(view, seat, args[0], rule).id
         when = one_of(words[1], POLICY_CHOICES[verb], verb, rule=rule)
         where = one_of(words[3], ("BEST", "FROM", "TO"), "HEX", rule=rule) if len(words) == 4 else "BEST"
@@ -319,28 +323,28 @@ def parse_policy(verb: str) -> Any:
 
 def parse_fire_order(args: tuple[str, ...], view: View, seat: str) -> FireOrder:
     if not args:
-        raise OrderSyntaxError("expected DF_ORDER <unit> <unit> ...", rule=DF_RULE)
+        raise OrderSyntaxError(t_("expected %(usage)s", usage="DF_ORDER <unit> <unit> ..."), rule=DF_RULE)
     named = tuple(_own(view, seat, a, DF_RULE, anyone=True).id for a in args)  # a side-wide order
     if len(set(named)) != len(named):
-        raise IllegalOrderError("a unit is named twice", rule=DF_RULE)
+        raise IllegalOrderError(t_("a unit is named twice"), rule=DF_RULE)
     return FireOrder(named)
 
 
 def parse_hand(args: tuple[str, ...], view: View, seat: str) -> Hand:
     """``HAND <unit> TO <seat>``: pass command of a unit this seat commands to the other seat of its side."""
     if not view.get("seats"):
-        raise IllegalOrderError("HAND needs two players a side (option players_per_side)", rule=SEATS_RULE)
+        raise IllegalOrderError(t_("HAND needs two players a side (option players_per_side)"), rule=SEATS_RULE)
     if len(args) != 3 or args[1].upper() != "TO":
-        raise OrderSyntaxError("expected HAND <unit> TO <seat>", rule=SEATS_RULE)
+        raise OrderSyntaxError(t_("expected %(usage)s", usage="HAND <unit> TO <seat>"), rule=SEATS_RULE)
     uid = args[0].lower()
     rows = [*view["units"], *view["reserve"], *view["cargo"]]  # on the map, an aircraft off it, a passenger
     if not any(r["id"] == uid and r["side"] == seat for r in rows):
         mine = ", ".join(sorted(r["id"] for r in rows if r["side"] == seat and commanded(view, r["id"])))
-        raise IllegalOrderError(f"{args[0]} is not one of your units (yours: {mine})", rule=SEATS_RULE)
+        raise IllegalOrderError(t_("%(unit)s is not one of your units (yours: %(mine)s)", unit=args[0], mine=mine), rule=SEATS_RULE)
     check_command(view, uid)
     partners = [s for s in view["seats"] if s != view["seat"]]
     if args[2].lower() not in partners:
-        raise IllegalOrderError(f"{args[2]} is not the other seat of your side ({', '.join(partners)})",
+        raise IllegalOrderError(t_("%(seat)s is not the other seat of your side (%(partners)s)", seat=args[2], partners=', '.join(partners)),
                                 rule=SEATS_RULE)
     return Hand(uid, args[2].lower())
 
@@ -362,7 +366,7 @@ def parse_choice(word: str) -> Any:
         arity(args, 0, word, rule=INITIATIVE_RULE)
         choices = view["asking"]["choices"] if view.get("asking") else ()
         if word not in choices:
-            raise IllegalOrderError(f"answer one of: {', '.join(choices)}", rule=INITIATIVE_RULE)
+            raise IllegalOrderError(t_("answer one of: %(choices)s", choices=', '.join(choices)), rule=INITIATIVE_RULE)
         return Answer(word)
     return parse
 
@@ -371,18 +375,18 @@ def attack_problem(view: View, attacker: Unit, target: Unit) -> str | None:
     """Why ``attacker`` may not attack ``target`` now, or None: line of sight (L43), a band within
     long range with dice on the card (L62-L66, L84-L90), artillery without AA never at aircraft (L78)."""
     if target.side == attacker.side:
-        return f"{target.id} is your own unit"
+        return t_("%(unit)s is your own unit", unit=target.id)
     if attacker.stats.kind == AIRCRAFT and target.stats.kind == AIRCRAFT:
-        return "aircraft strike ground units"
+        return t_("aircraft strike ground units")
     if target.stats.kind == AIRCRAFT and attacker.stats.kind == ARTILLERY and not attacker.stats.has("antiair"):
-        return f"artillery without the AA ability cannot attack aircraft ({AIR_RULE})"
+        return t_("artillery without the AA ability cannot attack aircraft (%(rule)s)", rule=AIR_RULE)
     if not clear(view_board(view), attacker.hex, target.hex, strict=view["strict"]):
-        return f"{attacker.id} has no line of sight to {target.id} ({LOS_RULE})"
+        return t_("%(unit)s has no line of sight to %(target)s (%(rule)s)", unit=attacker.id, target=target.id, rule=LOS_RULE)
     band = combat.band(attacker.hex, target.hex)
     if band is None:
-        return f"{target.id} is beyond long range ({combat.BAND_RULE})"
+        return t_("%(unit)s is beyond long range (%(rule)s)", unit=target.id, rule=combat.BAND_RULE)
     if attacker.stats.dice(target.stats.kind, band) == 0:
-        return f"{attacker.stats.name} has no dice against a {target.stats.kind} at {band} range (L66)"
+        return t_("%(name)s has no dice against a %(kind)s at %(band)s range (L66)", name=attacker.stats.name, kind=combat.kind_word(target.stats.kind), band=combat.band_word(band))
     return None
 
 
@@ -394,18 +398,20 @@ def legal_targets(view: View, attacker: Unit) -> list[Unit]:
 
 
 ATTACK_USAGE = "ATTACK <unit> <target> [AND <target> | GRAZE]"
-GRAZE_RULE = "Grazing fire, L274-L282"
+GRAZE_RULE = t_("Grazing fire, L274-L282")
 
 
 def _target(view: View, attacker: Unit, name: str) -> Unit:
     target = next((u for u in units_of(view) if u.id == name.lower()), None)
     if target is None:  # in fog the view holds only the enemies in sight: one answer for both cases
-        raise IllegalOrderError(f"no enemy you can see is called {name}" if view.get("fog") else
-                                f"there is no unit {name}", rule=ATTACK_RULE)
+        raise IllegalOrderError(t_("no enemy you can see is called %(unit)s", unit=name) if view.get("fog") else
+                                t_("there is no unit %(unit)s", unit=name), rule=ATTACK_RULE)
     problem = attack_problem(view, attacker, target)
     if problem is not None:
-        legal = ", ".join(f"{t.id} ({combat.band(attacker.hex, t.hex)})" for t in legal_targets(view, attacker))
-        raise IllegalOrderError(f"{problem}; {attacker.id} may attack: {legal or 'nobody'}", rule=ATTACK_RULE)
+        legal = join(", ", [t_("%(unit)s (%(band)s)", unit=t.id, band=combat.band_word(combat.band(attacker.hex, t.hex) or ""))
+                            for t in legal_targets(view, attacker)])
+        raise IllegalOrderError(t_("%(problem)s; %(unit)s may attack: %(legal)s", problem=problem, unit=attacker.id,
+                                   legal=legal or t_("nobody")), rule=ATTACK_RULE)
     return target
 
 
@@ -413,13 +419,13 @@ def parse_attack(args: tuple[str, ...], view: View, seat: str) -> Attack:
     words = [a.upper() for a in args]
     if len(words) not in (2, 3, 4) or (len(words) == 3 and words[2] != "GRAZE") or \
             (len(words) == 4 and words[2] != "AND"):
-        raise OrderSyntaxError(f"expected {ATTACK_USAGE}", rule=ATTACK_RULE)
+        raise OrderSyntaxError(t_("expected %(usage)s", usage=ATTACK_USAGE), rule=ATTACK_RULE)
     attacker = _own(view, seat, args[0], ATTACK_RULE)
     if attacker.stats.kind == AIRCRAFT:
-        raise IllegalOrderError("an aircraft attacks only by its air strike (AIR ... ATTACK ...)", rule=STRIKE_RULE)
+        raise IllegalOrderError(t_("an aircraft attacks only by its air strike (AIR ... ATTACK ...)"), rule=STRIKE_RULE)
     target = _target(view, attacker, args[1])
     if len(words) > 2 and not attacker.stats.has("double_shot"):
-        raise IllegalOrderError(f"{attacker.stats.name} has no Double Shot: one target only", rule=GRAZE_RULE)
+        raise IllegalOrderError(t_("%(name)s has no Double Shot: one target only", name=attacker.stats.name), rule=GRAZE_RULE)
     second = _target(view, attacker, args[3]).id if len(words) == 4 else ""
     return Attack(attacker.id, target.id, second, len(words) == 3)
 
@@ -428,20 +434,20 @@ def parse_fire(args: tuple[str, ...], view: View, seat: str) -> Answer:
     choices = view["asking"]["choices"] if view.get("asking") else ()
     choice = " ".join(("FIRE", *(a.upper() for a in args)))
     if choice not in choices:
-        raise IllegalOrderError(f"answer one of: {', '.join(choices)}", rule=DF_RULE)
+        raise IllegalOrderError(t_("answer one of: %(choices)s", choices=', '.join(choices)), rule=DF_RULE)
     return Answer(choice)
 
 
 def parse_hold_fire(args: tuple[str, ...], view: View, seat: str) -> Answer:
     if "HOLD" not in (view["asking"]["choices"] if view.get("asking") else ()):
-        raise IllegalOrderError("answer FIRST or SECOND", rule=INITIATIVE_RULE)
+        raise IllegalOrderError(t_("answer FIRST or SECOND"), rule=INITIATIVE_RULE)
     arity(args, 0, "HOLD", rule=DF_RULE)
     return Answer("HOLD")
 
 
 
 # ------------------------------------------------------------------------------------ army build
-BUILD_RULE = "army build: 100 points a side (L236); the set-up rules are lost (option army=build, placeholder zones)"
+BUILD_RULE = t_("army build: 100 points a side (L236); the set-up rules are lost (option army=build, placeholder zones)")
 
 
 def zone(view: View, seat: str) -> list[Any]:
@@ -465,25 +471,25 @@ def _can_stand(view: View, unit: Unit, h: Hex, rule: str) -> None:
     not enter (stacking is checked on the whole mail)."""
     problem = placement_problem(view_board(view), (), unit, h)
     if problem is not None:
-        raise IllegalOrderError(f"{unit.id} cannot be set up there: {problem}", rule=rule)
+        raise IllegalOrderError(t_("%(unit)s cannot be set up there: %(problem)s", unit=unit.id, problem=problem), rule=rule)
 
 
 def parse_place(args: tuple[str, ...], view: View, seat: str) -> Place:
     """``PLACE <unit> AT <hex> [FACE <dir>]``: a unit of the scenario's forces, a hex of the seat's zone."""
     words = [a.upper() for a in args]
     if len(words) not in (3, 5) or words[1] != "AT" or (len(words) == 5 and words[3] != "FACE"):
-        raise OrderSyntaxError(f"expected {PLACE_USAGE}", rule=PLACE_RULE)
+        raise OrderSyntaxError(t_("expected %(usage)s", usage=PLACE_USAGE), rule=PLACE_RULE)
     unit = _own(view, seat, args[0], PLACE_RULE)
     h = parse_hex(words[2])
     if h is None or h not in zone(view, seat):
-        raise IllegalOrderError(f"{words[2]} is not in your set-up zone", rule=PLACE_RULE)
+        raise IllegalOrderError(t_("%(hex)s is not in your set-up zone", hex=words[2]), rule=PLACE_RULE)
     _can_stand(view, unit, h, PLACE_RULE)
     face = _facing(words[4], PLACE_RULE) if len(words) == 5 else NAMES[unit.facing]
     return Place(unit.id, hex_name(h), face)
 
 
 PLACE_USAGE = "PLACE <unit> AT <hex> [FACE <dir>]"
-PLACE_RULE = "sealed deployment (option visibility=fog; the set-up rules are lost, placeholder zones)"
+PLACE_RULE = t_("sealed deployment (option visibility=fog; the set-up rules are lost, placeholder zones)")
 
 
 def budget(view: View) -> int:
@@ -496,16 +502,16 @@ def parse_buy(args: tuple[str, ...], view: View, seat: str) -> Buy:
     card = cards().get(args[0].lower()) if args else None
     if card is None or card.side != seat:
         mine = ", ".join(f"{k} ({c.cost})" for k, c in cards().items() if c.side == seat)
-        raise IllegalOrderError(f"{args[0] if args else '?'} is not a card of your side (yours: {mine})",
+        raise IllegalOrderError(t_("%(card)s is not a card of your side (yours: %(mine)s)", card=args[0] if args else '?', mine=mine),
                                 rule=BUILD_RULE)
     if not card.ground:
         arity(words[1:], 0, "BUY <aircraft>", rule=BUILD_RULE)
         return Buy(card.key)
     if len(words) not in (3, 5) or words[1] != "AT" or (len(words) == 5 and words[3] != "FACE"):
-        raise OrderSyntaxError("expected BUY <card> AT <hex> [FACE <dir>]", rule=BUILD_RULE)
+        raise OrderSyntaxError(t_("expected %(usage)s", usage="BUY <card> AT <hex> [FACE <dir>]"), rule=BUILD_RULE)
     h = parse_hex(words[2])
     if h is None or h not in zone(view, seat):
-        raise IllegalOrderError(f"{words[2]} is not in your set-up zone", rule=BUILD_RULE)
+        raise IllegalOrderError(t_("%(hex)s is not in your set-up zone", hex=words[2]), rule=BUILD_RULE)
     _can_stand(view, Unit(card.key, card.key, seat, h, 0), h, BUILD_RULE)
     face = _facing(words[4], BUILD_RULE) if len(words) == 5 else ("N" if seat == "allies" else "S")
     return Buy(card.key, hex_name(h), face)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from pbem.core.texts import t_
 from . import combat
 from .board import hex_name
 from .los import aircraft_front, enfilade
@@ -19,5 +20,7 @@ def attack_preview(attacker: Unit, target: Unit, friends: Iterable[Unit], advanc
     d = combat.defence(target, side)
     dice = attacker.stats.dice(target.stats.kind, band)
     p = combat.hit_chances(dice, mod, d)
-    return (f"{target.id} ({target.stats.name}) at {hex_name(target.hex)}: {band}, {side} defence {d}, "
-            f"{dice} dice{f' {mod:+d}' if mod else ''}, P(0/1/2/3 hits) = {'/'.join(f'{x:.2f}' for x in p)}")
+    return t_("%(target)s (%(name)s) at %(hex)s: %(band)s, %(side)s defence %(d)s, %(dice)s dice%(mod)s, "
+              "P(0/1/2/3 hits) = %(p)s", target=target.id, name=target.stats.name, hex=hex_name(target.hex),
+              band=combat.band_word(band), side=combat.side_word(side), d=d, dice=dice, mod=f" {mod:+d}" if mod else "",
+              p="/".join(f"{x:.2f}" for x in p))

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from pbem.core.texts import t_
 from pbem.core.hexgrid import Hex, direction, distance, step
 
 from . import combat
@@ -20,8 +21,8 @@ from .los import clear, cover_needed, enfilade
 from .model import Unit
 from .tables import VEHICLE
 
-DF_RULE = "Defensive fire, L340-L384"
-OW_RULE = "Overwatch, L212-L240"
+DF_RULE = t_("Defensive fire, L340-L384")
+OW_RULE = t_("Overwatch, L212-L240")
 
 
 @dataclass(frozen=True)
@@ -92,17 +93,19 @@ def fire(board: Board, shot: Shot, target: Unit, friends: Iterable[Unit], advanc
     mod = combat.die_modifier(firer, target, enfilade=enfilade(firer, target, friends, advanced=advanced))
     side = combat.facing_defence(target, firer.hex, advanced=advanced)
     d = combat.defence(target, side)
-    faces = [roll(f"{firer.id} fires at {target.id}") for _ in range(dice)]
+    faces = [roll(t_("%(unit)s fires at %(target)s", unit=firer.id, target=target.id)) for _ in range(dice)]
     s = combat.successes(faces, mod)
     hits = combat.hits_for(s, d)
-    text = (f"{dice} dice {','.join(map(str, sorted(faces, reverse=True)))}{f' ({mod:+d} each)' if mod else ''}, "
-            f"{s} against {side} defence {d}")
+    each = t_(" (%(mod)s each)", mod=f"{mod:+d}") if mod else ""
+    rolled = dict(dice=dice, rolled=",".join(map(str, sorted(faces, reverse=True))), each=each, s=s,
+                  side=combat.side_word(side), d=d)
     if not hits:
-        return False, text + ": no effect"
+        return False, t_("%(dice)s dice %(rolled)s%(each)s, %(s)s against %(side)s defence %(d)s: no effect", **rolled)
     need = cover_needed(board, target, firer.hex)
     if need and combat.tables()["readings"]["cover_against_reaction"] == "cancels":
         same = combat.tables()["cover"]["same_hex"] if firer.hex == target.hex else 0
-        c = roll(f"{target.id} cover roll")
+        c = roll(t_("%(unit)s cover roll", unit=target.id))
         if c + same >= need:
-            return False, text + f": a hit, but cover roll {c} saves it"
-    return True, text + ": Disrupted"
+            return False, t_("%(dice)s dice %(rolled)s%(each)s, %(s)s against %(side)s defence %(d)s: a hit, "
+                                 "but cover roll %(c)s saves it", c=c, **rolled)
+    return True, t_("%(dice)s dice %(rolled)s%(each)s, %(s)s against %(side)s defence %(d)s: Disrupted", **rolled)

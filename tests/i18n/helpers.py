@@ -46,6 +46,14 @@ def other_games(game: str) -> frozenset[str]:
     return skip
 
 
+def games_only() -> frozenset[str]:
+    """The messages only the games mark (their rules and templates): a text of no game given (the test
+    fixture's, the service's) can hold only the kit's and the common templates' messages, not these."""
+    games = sorted(p.name for p in (ROOT / "rules").iterdir() if p.is_dir() and not p.name.startswith("_"))
+    theirs = frozenset().union(*(marked_in(f"rules/{g}", f"templates/{g}") for g in games))
+    return theirs - marked_in("pbem", "templates/common")
+
+
 @lru_cache(maxsize=16)
 def english_fragments(lang: str, game: str = "") -> tuple[str, ...]:
     """The English runs of words of every message the ``lang`` catalog translates differently (placeholders,
@@ -54,7 +62,7 @@ def english_fragments(lang: str, game: str = "") -> tuple[str, ...]:
     messages only other games mark are left out."""
     with open(LOCALE / lang / "LC_MESSAGES" / "pbem.po", "rb") as f:
         cat = read_po(f, locale=lang)
-    skip = other_games(game) if game else frozenset()
+    skip = other_games(game) if game else games_only()
     out = set()
     for m in cat:
         if not m.id:
