@@ -5,6 +5,8 @@ from . import tables
 from .damage import draw_into, give_up
 from .script_verbs import CpUse, DpDeposit, GroundAttack, Swap
 from .state import Game, other_side
+from pbem.core.texts import t_
+from .terms import word
 
 
 def ground_attack(g: Game, a: dict, item: GroundAttack) -> str | None:
@@ -27,11 +29,13 @@ def ground_attack(g: Game, a: dict, item: GroundAttack) -> str | None:
                   seen_by=g.all_seats)
     obj["damage"] += n
     gt = tables.ground()[obj["obj"]]
-    g.say(f"{a['id']} attacks the enemy {gt.name}: number card {n}, {n} structural damage [L303]", kind="ground")
+    g.say(t_("%(id)s attacks the enemy %(obj)s: number card %(card)s, %(n)s structural damage %(ref)s",
+              id=a['id'], obj=gt.name, card=n, n=n, ref="[L303]"), kind="ground")
     if obj["damage"] >= gt.structure:
         obj["destroyed"] = True
         g.doc["vp"][a["side"]] += gt.value
-        g.say(f"the {other_side(a['side'])} {gt.name} is destroyed: {a['side']} scores {gt.value} VP", kind="ground")
+        g.say(t_("the %(side)s %(obj)s is destroyed: %(scorer)s scores %(vp)s VP", side=word(other_side(a['side'])),
+                  obj=gt.name, scorer=word(a['side']), vp=gt.value), kind="ground")
         if obj["obj"] == "dp" and g.doc["dp"][other_side(a["side"])]:
             g.discard([g.doc["dp"][other_side(a["side"])]])
             g.doc["dp"][other_side(a["side"])] = None
@@ -60,8 +64,8 @@ def swap(g: Game, a: dict, item: Swap) -> str | None:
     t["swapped"] = True
     a["hand"].remove(cid)
     g.discard([cid])
-    g.say(f"{a['id']} swaps {tables.card(cid).name} [L48]", kind="swap")
-    draw_into(g, a, 1, "swap ability [L48]")
+    g.say(t_("%(id)s swaps %(card)s %(ref)s", id=a['id'], card=tables.card(cid).name, ref="[L48]"), kind="swap")
+    draw_into(g, a, 1, t_("swap ability %(ref)s", ref="[L48]"))
     return None
 
 
@@ -76,14 +80,14 @@ def use_cp(g: Game, a: dict, item: CpUse) -> str | None:
     if g.doc["cp_used"][side]:
         return "the command post was already used this round [L146]"
     g.doc["cp_used"][side] = True
-    g.say(f"{a['id']} uses the command post [L146]", kind="cp")
-    got = draw_into(g, a, 1, "command post [L146]")
+    g.say(t_("%(id)s uses the command post %(ref)s", id=a['id'], ref="[L146]"), kind="cp")
+    got = draw_into(g, a, 1, t_("command post %(ref)s", ref="[L146]"))
     if a["destroyed"]:
         return None
     first = [item.discard] if item.discard else []
     if not first and got and tables.card(got[0]).kind != "malfunction":
         first = [got[0]] if tables.card(got[0]).keep <= min(tables.card(c).keep for c in a["hand"]) else []
-    give_up(g, a, 1, "command post [L146]", first, allow_malfunction=False)
+    give_up(g, a, 1, t_("command post %(ref)s", ref="[L146]"), first, allow_malfunction=False)
     return None
 
 
@@ -98,6 +102,8 @@ def deposit(g: Game, a: dict, item: DpDeposit) -> str | None:
     a["hand"].remove(cid)
     g.doc["dp"][side] = cid
     allies = g.seats_of(side)
-    g.say(f"{a['id']} lays {tables.card(cid).name} face down on the dispatch post [L148]", allies, kind="dp")
-    g.say(f"{a['id']} lays a card face down on the {side} dispatch post", g.all_seats - set(allies), kind="dp")
+    g.say(t_("%(id)s lays %(card)s face down on the dispatch post %(ref)s", id=a['id'], card=tables.card(cid).name,
+             ref="[L148]"), allies, kind="dp")
+    g.say(t_("%(id)s lays a card face down on the %(side)s dispatch post", id=a['id'], side=word(side)),
+          g.all_seats - set(allies), kind="dp")
     return None
