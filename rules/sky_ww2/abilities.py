@@ -30,12 +30,12 @@ def ground_attack(g: Game, a: dict, item: GroundAttack) -> str | None:
     obj["damage"] += n
     gt = tables.ground()[obj["obj"]]
     g.say(t_("%(id)s attacks the enemy %(obj)s: number card %(card)s, %(n)s structural damage %(ref)s",
-              id=a['id'], obj=gt.name, card=n, n=n, ref="[L303]"), kind="ground")
+              id=a['id'], obj=word(gt.name), card=n, n=n, ref="[L303]"), kind="ground")
     if obj["damage"] >= gt.structure:
         obj["destroyed"] = True
         g.doc["vp"][a["side"]] += gt.value
         g.say(t_("the %(side)s %(obj)s is destroyed: %(scorer)s scores %(vp)s VP", side=word(other_side(a['side'])),
-                  obj=gt.name, scorer=word(a['side']), vp=gt.value), kind="ground")
+                  obj=word(gt.name), scorer=word(a['side']), vp=gt.value), kind="ground")
         if obj["obj"] == "dp" and g.doc["dp"][other_side(a["side"])]:
             g.discard([g.doc["dp"][other_side(a["side"])]])
             g.doc["dp"][other_side(a["side"])] = None
@@ -56,11 +56,11 @@ def swap(g: Game, a: dict, item: Swap) -> str | None:
     t = g.doc["turn"]
     cid = item.card
     if not g.type_of(a).swap:
-        return f"{a['id']} has no swap ability [L48]"
+        return t_("%(ac)s has no swap ability %(ref)s", ac=a['id'], ref="[L48]")
     if t["swapped"]:
-        return "the swap ability works once per turn [L48]"
+        return t_("the swap ability works once per turn %(ref)s", ref="[L48]")
     if cid not in a["hand"] or tables.card(cid).kind == "malfunction":
-        return "the card is not in the hand or is a malfunction [L48]"
+        return t_("the card is not in the hand or is a malfunction %(ref)s", ref="[L48]")
     t["swapped"] = True
     a["hand"].remove(cid)
     g.discard([cid])
@@ -76,9 +76,9 @@ def own_object(g: Game, side: str, obj: str) -> bool:
 def use_cp(g: Game, a: dict, item: CpUse) -> str | None:
     side = a["side"]
     if not own_object(g, side, "cp"):
-        return "your side has no working command post [L146]"
+        return t_("your side has no working command post %(ref)s", ref="[L146]")
     if g.doc["cp_used"][side]:
-        return "the command post was already used this round [L146]"
+        return t_("the command post was already used this round %(ref)s", ref="[L146]")
     g.doc["cp_used"][side] = True
     g.say(t_("%(id)s uses the command post %(ref)s", id=a['id'], ref="[L146]"), kind="cp")
     got = draw_into(g, a, 1, t_("command post %(ref)s", ref="[L146]"))
@@ -94,11 +94,11 @@ def use_cp(g: Game, a: dict, item: CpUse) -> str | None:
 def deposit(g: Game, a: dict, item: DpDeposit) -> str | None:
     side, cid = a["side"], item.card
     if not own_object(g, side, "dp"):
-        return "your side has no working dispatch post [L148]"
+        return t_("your side has no working dispatch post %(ref)s", ref="[L148]")
     if g.doc["dp"][side]:
-        return "only one card may lie on the dispatch post [L148]"
+        return t_("only one card may lie on the dispatch post %(ref)s", ref="[L148]")
     if cid not in a["hand"] or tables.card(cid).kind == "malfunction":
-        return "the card is not in the hand or is a malfunction [L148]"
+        return t_("the card is not in the hand or is a malfunction %(ref)s", ref="[L148]")
     a["hand"].remove(cid)
     g.doc["dp"][side] = cid
     allies = g.seats_of(side)

@@ -21,12 +21,12 @@ def declare_problem(g: Game, a: dict, beat: Attack | Manoeuvre) -> str:
     """Why the beat cannot be played when it is reached ("" when it can)."""
     cid, name = beat.card, tables.card(beat.card).name
     if beat.from_dp and not (own_object(g, a["side"], "dp") and g.doc["dp"][a["side"]] == cid):
-        return f"{name} is not on your dispatch post [L148]"
+        return t_("%(card)s is not on your dispatch post %(ref)s", card=name, ref="[L148]")
     if not beat.from_dp and cid not in a["hand"]:
-        return f"{name} is not in the hand"
+        return t_("%(card)s is not in the hand", card=name)
     target = g.ac(beat.target) if beat.target else None
     if target is not None and target["destroyed"]:
-        return f"{target['id']} is destroyed"
+        return t_("%(target)s is destroyed", target=target['id'])
     t = g.doc["turn"]
     if isinstance(beat, Manoeuvre):
         return combat.manoeuvre_problem(g, a, target, cid, beat.apply, t)

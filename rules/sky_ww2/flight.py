@@ -32,9 +32,9 @@ def close_in(g: Game, a: dict, tid: str) -> tuple[tuple[int, int], str] | str:
     the most of its tail, then the nearest, then the first in reading order; or why there is none [L121, L135]."""
     e = g.doc["aircraft"].get(tid)
     if e is None or e["destroyed"] or not e["placed"] or e["side"] == a["side"]:
-        return f"{tid} is not an enemy aircraft in play [L121]"
+        return t_("%(target)s is not an enemy aircraft in play %(ref)s", target=tid, ref="[L121]")
     if e["alt"] != a["alt"]:
-        return f"{tid} flies at {e['alt']} altitude, not in {a['id']}'s field [L135]"
+        return t_("%(target)s flies at %(alt)s altitude, not in %(ac)s's field %(ref)s", target=tid, alt=word(e['alt']), ac=a['id'], ref="[L135]")
     best = None
     for dx, dy in STEP.values():
         c = (e["cell"][0] + dx, e["cell"][1] + dy)
@@ -45,17 +45,17 @@ def close_in(g: Game, a: dict, tid: str) -> tuple[tuple[int, int], str] | str:
         if best is None or score < best[0]:
             best = (score, c)
     if best is None:
-        return f"no free cell next to {tid} [L135]"
+        return t_("no free cell next to %(target)s %(ref)s", target=tid, ref="[L135]")
     cell = best[1]
     return cell, direction(cell, tuple(e["cell"])) or a["facing"]
 
 
 def move_in_field(g: Game, a: dict, o: MoveTo | Rotate) -> str | None:
     if g.in_dogfight(a):
-        return "an aircraft in a dogfight may not move or turn in its field [L119, L135]"
+        return t_("an aircraft in a dogfight may not move or turn in its field %(ref)s", ref="[L119, L135]")
     if isinstance(o, MoveTo):
         if not g.free(a["alt"], o.cell):
-            return f"cell {o.cell[0]},{o.cell[1]} is not free [L135]"
+            return t_("cell %(x)s,%(y)s is not free %(ref)s", x=o.cell[0], y=o.cell[1], ref="[L135]")
         a["cell"] = list(o.cell)
     a["facing"] = o.face
     g.say(t_("%(id)s moves to %(alt)s %(x)s,%(y)s facing %(facing)s", id=a['id'], alt=word(a['alt']), x=a['cell'][0],
@@ -67,11 +67,11 @@ def move_in_field(g: Game, a: dict, o: MoveTo | Rotate) -> str | None:
 def altitude_problem(g: Game, a: dict, o: Climb | Descend) -> str:
     """Why ``a`` cannot change altitude now ("" when it can) [L136, L196]."""
     if shifted_alt(a["alt"], o.STEP) is None:
-        return "there is no field beyond that altitude [L136]"
+        return t_("there is no field beyond that altitude %(ref)s", ref="[L136]")
     if g.malfunctions(a, "engine"):
-        return "engine trouble: no altitude change while the malfunction is in hand"
+        return t_("engine trouble: no altitude change while the malfunction is in hand")
     if isinstance(o, Climb) and not any(tables.card(c).kind != "malfunction" for c in a["hand"]):
-        return "climbing costs a card from the hand and the hand is empty [L136]"
+        return t_("climbing costs a card from the hand and the hand is empty %(ref)s", ref="[L136]")
     return ""
 
 

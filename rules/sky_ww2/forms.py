@@ -164,9 +164,9 @@ def script_form(v: dict, d: dict) -> list[str]:
                       position=pos, n=r['firing'], pool=r['pool']))
     out.append(t_("# What each card could do now:"))
     for cu in d["card_uses"]:
-        out.append(f"#   {cu['card']} x{cu['count']} ({cu['brief']})")
+        out.append(t_("#   %(card)s x%(n)s (%(brief)s)", card=cu['card'], n=cu['count'], brief=cu['brief']))
         for u in cu["uses"]:
-            out.append(f"#       {u}")
+            out.append(t_("#       %(use)s", use=u))
     if d["first_step"]:
         out.append(t_("# Movement (one): %(usage)s", usage="STAY | MOVE x,y FACE d | CLOSE <enemy> | ROTATE d | "
                       "CLIMB [DISCARD card] [CELL x,y] [FACE d] | DESCEND [CELL x,y] [FACE d]"))

@@ -226,7 +226,7 @@ def start_battle(g: Game) -> None:
         g.say(t_("the event cards are shuffled into the rest of the deck %(ref)s", ref="[L323]"), kind="setup")
     g.doc["revealed"] = True
     for side in tables.SIDES:
-        objs = join(", ", [t_("%(obj)s at %(x)s,%(y)s", obj=tables.ground()[o['obj']].name, x=o['slot'][0],
+        objs = join(", ", [t_("%(obj)s at %(x)s,%(y)s", obj=word(tables.ground()[o['obj']].name), x=o['slot'][0],
                               y=o['slot'][1]) for o in g.doc["ground"][side]])
         g.say(t_("%(side)s ground objects revealed: %(objs)s %(ref)s", side=word(side), objs=objs, ref="[L325]"),
               kind="setup")

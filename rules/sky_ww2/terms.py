@@ -10,6 +10,8 @@ WORDS: tuple[Text, ...] = (
     t_("coalition"), t_("axis"),
     # the altitude fields [L27]
     t_("high"), t_("medium"), t_("low"),
+    # the ground objects [L71]
+    t_("command post"), t_("dispatch post"), t_("AA battery"),
     # what a decision is, in a phase's title
     t_("set-up"), t_("deployment"), t_("activation"), t_("turn"), t_("plan"), t_("reaction"), t_("pursuit"),
     # what a manoeuvre does and what a malfunction stops [L164, L196]

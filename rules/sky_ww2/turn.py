@@ -236,7 +236,7 @@ def counters_below(g: Game) -> OnCancelled:
 def run_move(g: Game, a: dict, o: Stay | MoveTo | Close | Rotate | Climb | Descend) -> str | None:
     t = g.doc["turn"]
     if t["moved"] or t["actions"]:
-        return "movement comes once, before combat [L295]"
+        return t_("movement comes once, before combat %(ref)s", ref="[L295]")
     if isinstance(o, MoveTo) and o.face is None:  # a round plan's MOVE keeps the facing the turn starts with
         o = MoveTo(o.cell, a["facing"])
     why = move(g, a, o)
