@@ -34,9 +34,11 @@ SEED = hashlib.sha256(b"sky of the second world war, read in three languages").d
 SEATS = ("coalition-1", "axis-1")
 
 # What stays as printed in every language: the rulebook's headings cited as printed (Russian) with their English
-# gloss, «Схватка» (Dogfight), and the cards' printed names (shown beside their Russian names; orders use ids).
+# gloss, «Схватка» (Dogfight), the cards' printed names (shown beside their Russian names; orders use ids), and
+# the scenario's title in the heading (the server's, as the game was created).
 _CITED = re.compile(r"«[^»]*» \([^)]*\)")
-_CARDS = sorted({c.name for c in tables.cards().values()}, key=len, reverse=True)
+_CARDS = sorted({c.name for c in tables.cards().values()} | {s.title for s in SKY.info.scenarios}, key=len,
+                reverse=True)
 
 
 def untranslated(text: str, lang: str, game: str) -> list[str]:
@@ -117,7 +119,10 @@ def test_an_english_reader_gets_the_same_bytes_as_the_rules_wrote(playthrough):
             assert f"- {str(e.text)}" in text
     marked = [e for e in events_json(step.events) if "msg" in e]
     assert marked and all(isinstance(e.text, Text) for e in step.events if e.kind == "beat")
-    assert "[«" in str(next(e.text for s in playthrough for e in s.events if e.kind == "setup" and "[" in e.text))
+    # a rule the event cites names the rulebook's heading, and the Russian text cites the same heading
+    cited = next(e.text for s in playthrough for e in s.events if "[«" in e.text and isinstance(e.text, Text))
+    heading = cited[cited.index("[«"):cited.index("]", cited.index("[«")) + 1]
+    assert heading in i18n.local(cited, "ru") and i18n.local(cited, "ru") != cited and "[L" not in cited
 
 
 @pytest.fixture
@@ -142,6 +147,22 @@ def _mails(server, to: str, kind: str) -> list[str]:
         msg = email.message_from_bytes(server.outbox_bytes(row), policy=email.policy.default)
         out.append(msg.get_body(("plain",)).get_content())
     return out
+
+
+@pytest.mark.parametrize("line", ["ATTACK nosuch TARGET c1", "SEQUENCE zz9"])
+def test_a_refusal_cites_the_rulebook_and_says_what_is_legal_in_the_readers_language(sky_by_mail, line):
+    server, keys = sky_by_mail
+    tick(server)
+    for seat, lang in zip(SEATS, ("ru", "pl"), strict=True):
+        got = server.ingest(orders_mail(server, "sky", seat, line + "\n", keys[seat]))
+        assert got.status == "rejected"
+        text = _mails(server, f"{seat}@players.test", "reject")[-1]
+        expected = {("ATTACK", "ru"): ("неизвестная карта 'nosuch' (карты называются по id", "«Боевая колода»"),
+                    ("ATTACK", "pl"): ("nieznana karta 'nosuch' (karty nazywa się po id", "«Боевая колода»"),
+                    ("SEQUENCE", "ru"): ("SEQUENCE перечисляет самолеты вашей стороны по одному разу (", "«Начало игры»"),
+                    ("SEQUENCE", "pl"): ("SEQUENCE wymienia samoloty twojej strony po jednym razie (", "«Начало игры»")}
+        assert all(part in text for part in expected[line.split()[0], lang]), text
+        assert not untranslated(text, lang, "sky_ww2"), untranslated(text, lang, "sky_ww2")
 
 
 def test_a_sky_game_in_russian_polish_and_english_by_mail_replays_byte_for_byte(sky_by_mail):
