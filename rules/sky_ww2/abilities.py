@@ -25,7 +25,7 @@ def ground_attack(g: Game, a: dict, item: GroundAttack) -> str | None:
         return why
     t["actions"] += 1
     t["ground_attacked"] = True
-    n = g.work.roll(tables.number_cards(), why=f"{a['id']} attacks the {obj['obj']} (number card)",
+    n = g.work.roll(tables.number_cards(), why=t_("%(id)s attacks the %(obj)s (number card)", id=a['id'], obj=obj['obj']),
                   seen_by=g.all_seats)
     obj["damage"] += n
     gt = tables.ground()[obj["obj"]]

@@ -10,7 +10,7 @@ from . import tables
 from .damage import draw_into
 from .movement import entry_cells, place
 from .plan import per_round
-from .rulebook import cite_tags
+from .rulebook import cite_text
 from .standing import RULES, OnPursuit, React, ReactDefault, SequenceOrder
 from .state import Game, other_side
 from .step_verbs import Deploy, Ground, Pick, last
@@ -63,11 +63,11 @@ def new_game(scenario: str, options: dict, dice) -> Game:
     # set-up runs outside the step table: a Work of its own collects (and drops) its events
     g = Game(doc, Work(Flow("setup", 0), [Seat(s["name"], s["side"], s["title"]) for s in seats], dice))
     everyone = g.all_seats
-    coin = g.work.roll(2, why=cite_tags("initiative (coin toss) [L285]"), seen_by=everyone)
+    coin = g.work.roll(2, why=cite_text(t_("initiative (coin toss) %(ref)s", ref="[L285]")), seen_by=everyone)
     doc["initiative"] = tables.SIDES[coin - 1]
     g.say(t_("%(side)s wins the initiative for the whole game %(ref)s", side=word(doc['initiative']), ref="[L285]"),
           kind="setup")
-    doc["deck"] = list(g.work.shuffle(tables.deck_cards(False), why=cite_tags("shuffle the combat deck without events [L315]")))
+    doc["deck"] = list(g.work.shuffle(tables.deck_cards(False), why=cite_text(t_("shuffle the combat deck without events %(ref)s", ref="[L315]"))))
     if per_round(options):
         round_defaults(g)
     if sc["preset"]:
@@ -97,7 +97,7 @@ def choose(g: Game, options: dict) -> None:
         if mode == "free":
             doc["selection"][side]["candidates"] = numbers
             continue
-        drawn = list(g.work.shuffle(numbers, why=cite_tags(f"{side} number cards [L271, L275]"), seen_by=g.seats_of(side)))
+        drawn = list(g.work.shuffle(numbers, why=cite_text(t_("%(side)s number cards %(ref)s", side=word(side), ref="[L271, L275]")), seen_by=g.seats_of(side)))
         take = n if mode == "random" else 2 * n
         doc["selection"][side]["candidates"] = drawn[:take]
         if mode == "random":
@@ -222,7 +222,7 @@ def start_battle(g: Game) -> None:
     """Events join the deck, ground objects are revealed, round 1 begins [S8-S10]."""
     if g.opt("events"):
         g.doc["deck"] = list(g.work.shuffle(g.doc["deck"] + list(tables.deck_cards(True)),
-                                          why=cite_tags("shuffle the event cards into the deck [L323]")))
+                                          why=cite_text(t_("shuffle the event cards into the deck %(ref)s", ref="[L323]"))))
         g.say(t_("the event cards are shuffled into the rest of the deck %(ref)s", ref="[L323]"), kind="setup")
     g.doc["revealed"] = True
     for side in tables.SIDES:

@@ -184,7 +184,7 @@ class Game:
                 self.say(t_("the deck and the discard pile are both empty: no card is drawn"), kind="deck")
                 return None
             pile = sorted(self.doc["discard"])
-            self.doc["deck"] = list(self.work.shuffle(pile, why="reshuffle the discard pile", seen_by=()))
+            self.doc["deck"] = list(self.work.shuffle(pile, why=t_("reshuffle the discard pile"), seen_by=()))
             self.doc["discard"] = []
             self.say(tn_("the deck ran out: the discard pile (%(n)s cards) is shuffled into a new deck",
                          "the deck ran out: the discard pile (%(n)s cards) is shuffled into a new deck", len(pile)),

@@ -7,7 +7,6 @@ import email
 import email.policy
 import hashlib
 import json
-import re
 
 import pytest
 from sqlmodel import select
@@ -25,29 +24,12 @@ from pbem.replay import replay
 from pbem.rules import RULESETS
 from pbem.server import Server
 from pbem.store.models import Journal, Outbox, Sitrep
-from pbem.rules.sky_ww2 import tables
 from tests.helpers import orders_mail
-from tests.i18n.helpers import untranslated as catalog_english
+from tests.i18n.helpers import untranslated
 
 SKY = next(r for r in RULESETS if r.info.name == "sky_ww2")
 SEED = hashlib.sha256(b"sky of the second world war, read in three languages").digest()
 SEATS = ("coalition-1", "axis-1")
-
-# What stays as printed in every language: the rulebook's headings cited as printed (Russian) with their English
-# gloss, «Схватка» (Dogfight), the cards' printed names (shown beside their Russian names; orders use ids), and
-# the scenario's title in the heading (the server's, as the game was created).
-_CITED = re.compile(r"«[^»]*» \([^)]*\)")
-_CARDS = sorted({c.name for c in tables.cards().values()} | {s.title for s in SKY.info.scenarios}, key=len,
-                reverse=True)
-
-
-def untranslated(text: str, lang: str, game: str) -> list[str]:
-    """The catalog's English left in ``text``, the headings' glosses and the cards' printed names aside."""
-    text = _CITED.sub("«»", text)
-    for name in _CARDS:
-        text = text.replace(name, "#")
-    return catalog_english(text, lang, game)
-
 
 DECK = "the deck ran out: the discard pile (%(n)s cards) is shuffled into a new deck"
 STAYS = "%(card)s stays by %(id)s's hangar for %(n)s turn(s) %(ref)s"
