@@ -245,7 +245,7 @@ def _step(work: Work[Any], entry: Order, perform: Perform, conditions: Condition
     if not isinstance(entry, If):
         failed = perform(entry)
         return None if failed is None or failed is STOP else Skip(reached.author, reached.index, entry, entry,
-                                                                   str(failed))
+                                                                   _reason(failed))
     if conditions is None:
         raise RulesetDefinitionError("a script with IF entries needs the ruleset's conditions")
     if conditions.holds(work, reached, entry.when):
@@ -256,7 +256,7 @@ def _step(work: Work[Any], entry: Order, perform: Perform, conditions: Condition
     fallback = perform(entry.otherwise)
     if fallback is None or fallback is STOP:
         return None
-    return Skip(reached.author, reached.index, entry, entry.otherwise, f"{unmet}; ELSE: {fallback}", entry.when)
+    return Skip(reached.author, reached.index, entry, entry.otherwise, _else(unmet, fallback), entry.when)
 
 
 def _then(work: Work[Any], entry: If, perform: Perform, reached: Reached) -> Skip | None:
@@ -265,13 +265,24 @@ def _then(work: Work[Any], entry: If, perform: Perform, reached: Reached) -> Ski
     if failed is None or failed is STOP:
         return None
     if entry.otherwise is None:
-        return Skip(reached.author, reached.index, entry, entry.then, str(failed))
+        return Skip(reached.author, reached.index, entry, entry.then, _reason(failed))
     fallback = perform(entry.otherwise)
     if fallback is None or fallback is STOP:  # carried out, but the author should learn why THEN was not
-        work.say(f"{entry.text()}: {entry.then.text()} could not be carried out ({failed}); "
-                 f"{entry.otherwise.text()} was", to=(reached.author,), kind="fallback", entry=reached.index + 1)
+        work.say(t_("%(entry)s: %(then)s could not be carried out (%(failed)s); %(otherwise)s was",
+                    entry=entry.text(), then=entry.then.text(), failed=failed, otherwise=entry.otherwise.text()),
+                 to=(reached.author,), kind="fallback", entry=reached.index + 1)
         return None
-    return Skip(reached.author, reached.index, entry, entry.otherwise, f"{failed}; ELSE: {fallback}")
+    return Skip(reached.author, reached.index, entry, entry.otherwise, _else(failed, fallback))
+
+
+def _else(failed: object, fallback: object) -> str:
+    """Why THEN (or the condition) and then ELSE failed; marked, so each reason is read in its reader's language."""
+    return t_("%(failed)s; ELSE: %(fallback)s", failed=_reason(failed), fallback=_reason(fallback))
+
+
+def _reason(failed: object) -> str:
+    """``perform``'s reason as text; a marked one (pbem.core.texts) kept marked."""
+    return failed if isinstance(failed, str) else str(failed)
 
 
 __all__ = ["STOP", "Condition", "ConditionKind", "Conditions", "Cursor", "If", "Perform", "Reached", "Skip", "Stop",

@@ -81,7 +81,7 @@ def build_sitrep(ruleset: Ruleset, game: Game, seat: Mapping[str, Any], state: A
     outcome = ruleset.outcome(state) if phase is None and ended is None else None
     meta = {"id": game.id, "title": game.title, "ruleset": game.ruleset, "scenario": game.scenario,
             "turn": phase.turn if phase else game.turn, "phase": phase.name if phase else "over",
-            "phase_title": i18n.local(phase.title or phase.name if phase else t_("game over"), lang),
+            "phase_title": i18n.local(phase.title or phase.name, lang) if phase else i18n.local(t_("game over"), lang),
             "prompt": i18n.local(phase.prompt, lang) if phase and owes else "",
             "deadline": i18n.local_time(deadline, seat.get("tz", "UTC"), lang) if owes else "",
             "clock": clock_line(bank, lang) if owes and bank is not None else "",

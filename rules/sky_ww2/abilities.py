@@ -5,6 +5,8 @@ from . import tables
 from .damage import draw_into, give_up
 from .script_verbs import CpUse, DpDeposit, GroundAttack, Swap
 from .state import Game, other_side
+from pbem.core.texts import t_
+from .terms import word
 
 
 def ground_attack(g: Game, a: dict, item: GroundAttack) -> str | None:
@@ -23,15 +25,17 @@ def ground_attack(g: Game, a: dict, item: GroundAttack) -> str | None:
         return why
     t["actions"] += 1
     t["ground_attacked"] = True
-    n = g.work.roll(tables.number_cards(), why=f"{a['id']} attacks the {obj['obj']} (number card)",
+    n = g.work.roll(tables.number_cards(), why=t_("%(id)s attacks the %(obj)s (number card)", id=a['id'], obj=obj['obj']),
                   seen_by=g.all_seats)
     obj["damage"] += n
     gt = tables.ground()[obj["obj"]]
-    g.say(f"{a['id']} attacks the enemy {gt.name}: number card {n}, {n} structural damage [L303]", kind="ground")
+    g.say(t_("%(id)s attacks the enemy %(obj)s: number card %(card)s, %(n)s structural damage %(ref)s",
+              id=a['id'], obj=word(gt.name), card=n, n=n, ref="[L303]"), kind="ground")
     if obj["damage"] >= gt.structure:
         obj["destroyed"] = True
         g.doc["vp"][a["side"]] += gt.value
-        g.say(f"the {other_side(a['side'])} {gt.name} is destroyed: {a['side']} scores {gt.value} VP", kind="ground")
+        g.say(t_("the %(side)s %(obj)s is destroyed: %(scorer)s scores %(vp)s VP", side=word(other_side(a['side'])),
+                  obj=word(gt.name), scorer=word(a['side']), vp=gt.value), kind="ground")
         if obj["obj"] == "dp" and g.doc["dp"][other_side(a["side"])]:
             g.discard([g.doc["dp"][other_side(a["side"])]])
             g.doc["dp"][other_side(a["side"])] = None
@@ -52,16 +56,16 @@ def swap(g: Game, a: dict, item: Swap) -> str | None:
     t = g.doc["turn"]
     cid = item.card
     if not g.type_of(a).swap:
-        return f"{a['id']} has no swap ability [L48]"
+        return t_("%(ac)s has no swap ability %(ref)s", ac=a['id'], ref="[L48]")
     if t["swapped"]:
-        return "the swap ability works once per turn [L48]"
+        return t_("the swap ability works once per turn %(ref)s", ref="[L48]")
     if cid not in a["hand"] or tables.card(cid).kind == "malfunction":
-        return "the card is not in the hand or is a malfunction [L48]"
+        return t_("the card is not in the hand or is a malfunction %(ref)s", ref="[L48]")
     t["swapped"] = True
     a["hand"].remove(cid)
     g.discard([cid])
-    g.say(f"{a['id']} swaps {tables.card(cid).name} [L48]", kind="swap")
-    draw_into(g, a, 1, "swap ability [L48]")
+    g.say(t_("%(id)s swaps %(card)s %(ref)s", id=a['id'], card=tables.card(cid).name, ref="[L48]"), kind="swap")
+    draw_into(g, a, 1, t_("swap ability %(ref)s", ref="[L48]"))
     return None
 
 
@@ -72,32 +76,34 @@ def own_object(g: Game, side: str, obj: str) -> bool:
 def use_cp(g: Game, a: dict, item: CpUse) -> str | None:
     side = a["side"]
     if not own_object(g, side, "cp"):
-        return "your side has no working command post [L146]"
+        return t_("your side has no working command post %(ref)s", ref="[L146]")
     if g.doc["cp_used"][side]:
-        return "the command post was already used this round [L146]"
+        return t_("the command post was already used this round %(ref)s", ref="[L146]")
     g.doc["cp_used"][side] = True
-    g.say(f"{a['id']} uses the command post [L146]", kind="cp")
-    got = draw_into(g, a, 1, "command post [L146]")
+    g.say(t_("%(id)s uses the command post %(ref)s", id=a['id'], ref="[L146]"), kind="cp")
+    got = draw_into(g, a, 1, t_("command post %(ref)s", ref="[L146]"))
     if a["destroyed"]:
         return None
     first = [item.discard] if item.discard else []
     if not first and got and tables.card(got[0]).kind != "malfunction":
         first = [got[0]] if tables.card(got[0]).keep <= min(tables.card(c).keep for c in a["hand"]) else []
-    give_up(g, a, 1, "command post [L146]", first, allow_malfunction=False)
+    give_up(g, a, 1, t_("command post %(ref)s", ref="[L146]"), first, allow_malfunction=False)
     return None
 
 
 def deposit(g: Game, a: dict, item: DpDeposit) -> str | None:
     side, cid = a["side"], item.card
     if not own_object(g, side, "dp"):
-        return "your side has no working dispatch post [L148]"
+        return t_("your side has no working dispatch post %(ref)s", ref="[L148]")
     if g.doc["dp"][side]:
-        return "only one card may lie on the dispatch post [L148]"
+        return t_("only one card may lie on the dispatch post %(ref)s", ref="[L148]")
     if cid not in a["hand"] or tables.card(cid).kind == "malfunction":
-        return "the card is not in the hand or is a malfunction [L148]"
+        return t_("the card is not in the hand or is a malfunction %(ref)s", ref="[L148]")
     a["hand"].remove(cid)
     g.doc["dp"][side] = cid
     allies = g.seats_of(side)
-    g.say(f"{a['id']} lays {tables.card(cid).name} face down on the dispatch post [L148]", allies, kind="dp")
-    g.say(f"{a['id']} lays a card face down on the {side} dispatch post", g.all_seats - set(allies), kind="dp")
+    g.say(t_("%(id)s lays %(card)s face down on the dispatch post %(ref)s", id=a['id'], card=tables.card(cid).name,
+             ref="[L148]"), allies, kind="dp")
+    g.say(t_("%(id)s lays a card face down on the %(side)s dispatch post", id=a['id'], side=word(side)),
+          g.all_seats - set(allies), kind="dp")
     return None

@@ -12,20 +12,21 @@ from collections.abc import Iterable
 from typing import Any
 
 from pbem.core.flow import Flow
+from pbem.core.texts import t_
 from pbem.core.interrupts import Ask, Pending
 
 from .state import Game
 
 #: One line per kind of decision, for the phase and each ask.
 PROMPTS = {
-    "setup": lambda p: "place two ground objects face down and choose your aircraft",
-    "deploy": lambda p: ("deploy all your aircraft at once, unseen by the enemy" if p.get("sealed") else
-                         f"deploy {p['ac']} (or another of your aircraft waiting)"),
-    "round": lambda p: f"give round {p['round']}'s plan: a block per aircraft, flown in the rulebook's order",
-    "activate": lambda p: "choose the aircraft to activate and what to discard first",
-    "script": lambda p: f"give {p['ac']}'s turn: movement, beats with ON_CANCELLED answers, end discards",
-    "react": lambda p: f"an exchange needs your answer for {p['ac']}: PLAY a card or PASS",
-    "pursue": lambda p: f"an enemy changed altitude: does {p['ac']} pursue?",
+    "setup": lambda p: t_("place two ground objects face down and choose your aircraft"),
+    "deploy": lambda p: (t_("deploy all your aircraft at once, unseen by the enemy") if p.get("sealed") else
+                         t_("deploy %(ac)s (or another of your aircraft waiting)", ac=p['ac'])),
+    "round": lambda p: t_("give round %(n)s's plan: a block per aircraft, flown in the rulebook's order", n=p['round']),
+    "activate": lambda p: t_("choose the aircraft to activate and what to discard first"),
+    "script": lambda p: t_("give %(ac)s's turn: movement, beats with ON_CANCELLED answers, end discards", ac=p['ac']),
+    "react": lambda p: t_("an exchange needs your answer for %(ac)s: PLAY a card or PASS", ac=p['ac']),
+    "pursue": lambda p: t_("an enemy changed altitude: does %(ac)s pursue?", ac=p['ac']),
 }
 
 

@@ -6,6 +6,8 @@ now" hints, and the bot.
 """
 from __future__ import annotations
 
+from pbem.core.texts import t_
+
 from . import tables
 from .geometry import BONUS, NOSE, SIDE, direction, rotate
 from .state import Game
@@ -33,16 +35,16 @@ def attack_problem(g: Game, a: dict, t: dict | None, cid: str, turn: dict, crit:
     """Why ``a`` may not play attack ``cid`` on ``t`` now ("" when it may) [L176-178, L297]."""
     c = tables.card(cid)
     if c.kind != "attack":
-        return f"{c.name} is not an attack card"
+        return t_("%(card)s is not an attack card", card=c.name)
     if turn.get("ground_attacked"):
-        return "a shturmovik that attacked a ground object may play no other attack or manoeuvre this turn [L301]"
+        return t_("a shturmovik that attacked a ground object may play no other attack or manoeuvre this turn %(ref)s", ref="[L301]")
     if t is None or t["destroyed"] or t not in g.enemies_in_dogfight(a):
-        return "an attack needs an enemy aircraft in a dogfight with the attacker [L119, L297]"
+        return t_("an attack needs an enemy aircraft in a dogfight with the attacker %(ref)s", ref="[L119, L297]")
     avail, pool = firing_available(g, a, t, turn["spent"], turn["turret_spent"])
     if pool == "none":
-        return f"{a['id']} is {g.aspect(a, t)}-on to {t['id']} and has no turret: it may not attack it [L126, L129]"
+        return t_("%(ac)s is %(aspect)s-on to %(target)s and has no turret: it may not attack it %(ref)s", ac=a['id'], aspect=g.aspect(a, t), target=t['id'], ref="[L126, L129]")
     if c.cost > avail:
-        return f"{c.name} costs {c.cost} firing points, {a['id']} has {avail} against {t['id']} [L41, L231]"
+        return t_("%(card)s costs %(cost)s firing points, %(ac)s has %(n)s against %(target)s %(ref)s", card=c.name, cost=c.cost, ac=a['id'], n=avail, target=t['id'], ref="[L41, L231]")
     return extra_problem(a, c, crit)
 
 
@@ -58,22 +60,23 @@ def extra_problem(a: dict, c: tables.CardDef, crit: str | None = None) -> str:
             spare.remove(used)
     if len(spare) >= c.extra_discard:
         return ""
-    return (f"{c.name} demands {c.extra_discard} extra card(s) from the hand and {a['id']} has {len(spare)} "
-            "besides it that can pay (a malfunction cannot) [L178, L196]")
+    return t_("%(card)s demands %(n)s extra card(s) from the hand and %(ac)s has %(spare)s besides it that can pay "
+              "(a malfunction cannot) %(ref)s", card=c.name, n=c.extra_discard, ac=a['id'], spare=len(spare),
+              ref="[L178, L196]")
 
 
 def manoeuvre_problem(g: Game, a: dict, t: dict | None, cid: str, apply: str, turn: dict) -> str:
     """Why ``a`` may not play ``cid`` as a manoeuvre now ("" when it may) [L166-170, L215-223]."""
     c = tables.card(cid)
     if not c.manoeuvres:
-        return f"{c.name} is not a manoeuvre or counter-move"
+        return t_("%(card)s is not a manoeuvre or counter-move", card=c.name)
     if turn.get("ground_attacked"):
-        return "a shturmovik that attacked a ground object may play no other attack or manoeuvre this turn [L301]"
+        return t_("a shturmovik that attacked a ground object may play no other attack or manoeuvre this turn %(ref)s", ref="[L301]")
     foes = g.enemies_in_dogfight(a)
     if foes and (t is None or t not in foes):
-        return "while in a dogfight a manoeuvre is played against an enemy in that dogfight [L168]"
+        return t_("while in a dogfight a manoeuvre is played against an enemy in that dogfight %(ref)s", ref="[L168]")
     if t is not None and t not in foes:
-        return f"{t['id']} is not in a dogfight with {a['id']} [L168]"
+        return t_("%(target)s is not in a dogfight with %(ac)s %(ref)s", target=t['id'], ac=a['id'], ref="[L168]")
     check = EFFECT_PROBLEMS.get(c.effect)  # a manoeuvre without an effect in the data has no condition
     return check(g, a, t, c, apply) if check else ""
 
@@ -83,36 +86,36 @@ def turn_problem(g: Game, a: dict, t: dict | None, c: tables.CardDef, apply: str
     if apply != "target":
         return ""
     if t is None:
-        return "turning an enemy needs a target in the dogfight [L166]"
+        return t_("turning an enemy needs a target in the dogfight %(ref)s", ref="[L166]")
     if g.aspect(a, t) != NOSE:
-        return f"{a['id']} must be nose-on to {t['id']} to turn it [L166]"
+        return t_("%(ac)s must be nose-on to %(target)s to turn it %(ref)s", ac=a['id'], target=t['id'], ref="[L166]")
     return ""
 
 
 def pair_problem(g: Game, a: dict, t: dict | None, c: tables.CardDef, apply: str) -> str:
     """Neutral position and flank swap need an enemy; the swap needs the actor side-on [L219-223]."""
     if t is None:
-        return f"{c.name} needs an enemy in the dogfight [L219-223]"
+        return t_("%(card)s needs an enemy in the dogfight %(ref)s", card=c.name, ref="[L219-223]")
     if c.effect == "flank_swap" and g.aspect(a, t) != SIDE:
-        return f"{a['id']} must be side-on to {t['id']} to swap flank positions [L219]"
+        return t_("%(ac)s must be side-on to %(target)s to swap flank positions %(ref)s", ac=a['id'], target=t['id'], ref="[L219]")
     return ""
 
 
 def self_altitude_problem(g: Game, a: dict, t: dict | None, c: tables.CardDef, apply: str) -> str:
     alt = tables.ALTITUDES.index(a["alt"])
     if c.effect == "self_climb" and alt == 2:
-        return "no field above high altitude [L136]"
+        return t_("no field above high altitude %(ref)s", ref="[L136]")
     if c.effect == "self_descend" and alt == 0:
-        return "no field below low altitude [L136]"
+        return t_("no field below low altitude %(ref)s", ref="[L136]")
     return ""
 
 
 def enemy_altitude_problem(g: Game, a: dict, t: dict | None, c: tables.CardDef, apply: str) -> str:
     if t is None or g.aspect(a, t) != NOSE:
-        return "moving an enemy needs it in the dogfight with the actor nose-on to it [L166, L170]"
+        return t_("moving an enemy needs it in the dogfight with the actor nose-on to it %(ref)s", ref="[L166, L170]")
     talt = tables.ALTITUDES.index(t["alt"])
     if (c.effect == "enemy_climb" and talt == 2) or (c.effect == "enemy_descend" and talt == 0):
-        return f"{t['id']} cannot change altitude that way [L136]"
+        return t_("%(target)s cannot change altitude that way %(ref)s", target=t['id'], ref="[L136]")
     return ""
 
 
@@ -173,15 +176,15 @@ def _remove_subtree(ex: dict, n: int) -> None:
 def play_problem(ex: dict, cid: str, party: str, on: int, distinct: bool) -> str:
     """Why ``party`` may not play ``cid`` against table card ``on`` now ("" when it may)."""
     if on < 1 or on > len(ex["nodes"]):
-        return f"there is no card {on} on the table"
+        return t_("there is no card %(n)s on the table", n=on)
     node = ex["nodes"][on - 1]
     c = tables.card(cid)
     if node["removed"]:
-        return f"card {on} was removed from the table [L239]"
+        return t_("card %(n)s was removed from the table %(ref)s", n=on, ref="[L239]")
     if node["party"] == party:
-        return f"card {on} is your own side's card: reactions answer the opponent [L158]"
+        return t_("card %(n)s is your own side's card: reactions answer the opponent %(ref)s", n=on, ref="[L158]")
     if not answers(cid, node):
-        return f"{c.name} cannot answer {tables.card(node['card']).name} [L158]"
+        return t_("%(card)s cannot answer %(other)s %(ref)s", card=c.name, other=tables.card(node['card']).name, ref="[L158]")
     if distinct and any(m["card"] == cid and m["party"] == party and m["target"] == on and not m["removed"]
                         for m in ex["nodes"]):
         return f"{c.name} was already played against card {on}: reactions against one card must differ [L158]"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.core.texts import t_
 from pbem.core.scripts import ConditionKind, Conditions, Reached
 from pbem.core.work import Work
 
@@ -25,31 +26,32 @@ USAGE = ("PREV_OK, PREV_FAILED, POS <enemy> FRONT|FLANK|REAR[,...], DOGFIGHT <en
 
 def no_words(args: tuple[str, ...], view: Any, seat: str) -> tuple[str, ...]:
     if args:
-        raise syntax("PREV_OK and PREV_FAILED take no words after them; conditions: " + USAGE, "L297")
+        raise syntax(t_("PREV_OK and PREV_FAILED take no words after them; conditions: %(usage)s", usage=USAGE), "L297")
     return ()
 
 
 def positions(args: tuple[str, ...], view: Any, seat: str) -> tuple[str, ...]:
     if len(args) != 2:
-        raise syntax("POS takes an enemy aircraft and FRONT|FLANK|REAR[,...]; conditions: " + USAGE, "L297")
+        raise syntax(t_("POS takes an enemy aircraft and FRONT|FLANK|REAR[,...]; conditions: %(usage)s", usage=USAGE),
+                     "L297")
     vals = [p.strip() for p in args[1].upper().split(",")]
     if any(p not in POSITIONS for p in vals):
-        raise syntax("POS takes FRONT, FLANK, REAR (comma separated)", "L121")
+        raise syntax(t_("POS takes FRONT, FLANK, REAR (comma separated)"), "L121")
     return args[0].lower(), ",".join(vals)
 
 
 def one_aircraft(args: tuple[str, ...], view: Any, seat: str) -> tuple[str, ...]:
     if len(args) != 1:
-        raise syntax("DOGFIGHT takes one enemy aircraft; conditions: " + USAGE, "L297")
+        raise syntax(t_("DOGFIGHT takes one enemy aircraft; conditions: %(usage)s", usage=USAGE), "L297")
     return (args[0].lower(),)
 
 
 def altitudes(args: tuple[str, ...], view: Any, seat: str) -> tuple[str, ...]:
     if len(args) != 2:
-        raise syntax("ALT takes an aircraft and LOW|MEDIUM|HIGH[,...]; conditions: " + USAGE, "L297")
+        raise syntax(t_("ALT takes an aircraft and LOW|MEDIUM|HIGH[,...]; conditions: %(usage)s", usage=USAGE), "L297")
     vals = [p.strip() for p in args[1].upper().split(",")]
     if any(p not in ALTITUDES for p in vals):
-        raise syntax("ALT takes LOW, MEDIUM, HIGH (comma separated)", "L29")
+        raise syntax(t_("ALT takes LOW, MEDIUM, HIGH (comma separated)"), "L29")
     return args[0].lower(), ",".join(vals)
 
 

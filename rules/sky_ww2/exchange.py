@@ -9,6 +9,7 @@ from .asks import ask
 from .movement import shifted_alt
 from .script_verbs import Attack, Manoeuvre, OnCancelled, parse_script_line
 from .state import Game
+from pbem.core.texts import join, t_, tn_
 
 
 def beat_of(ex: dict) -> Attack | Manoeuvre:
@@ -20,12 +21,12 @@ def declare_problem(g: Game, a: dict, beat: Attack | Manoeuvre) -> str:
     """Why the beat cannot be played when it is reached ("" when it can)."""
     cid, name = beat.card, tables.card(beat.card).name
     if beat.from_dp and not (own_object(g, a["side"], "dp") and g.doc["dp"][a["side"]] == cid):
-        return f"{name} is not on your dispatch post [L148]"
+        return t_("%(card)s is not on your dispatch post %(ref)s", card=name, ref="[L148]")
     if not beat.from_dp and cid not in a["hand"]:
-        return f"{name} is not in the hand"
+        return t_("%(card)s is not in the hand", card=name)
     target = g.ac(beat.target) if beat.target else None
     if target is not None and target["destroyed"]:
-        return f"{target['id']} is destroyed"
+        return t_("%(target)s is destroyed", target=target['id'])
     t = g.doc["turn"]
     if isinstance(beat, Manoeuvre):
         return combat.manoeuvre_problem(g, a, target, cid, beat.apply, t)
@@ -51,9 +52,9 @@ def declare(g: Game, a: dict, beat: Attack | Manoeuvre, counters: OnCancelled) -
     crit = beat.crit if isinstance(beat, Attack) else None
     if crit:
         a["hand"].remove(crit)
-    what = f"{c.name} as a manoeuvre"
+    what = t_("%(card)s as a manoeuvre", card=c.name)
     if isinstance(beat, Attack):
-        what = f"{c.name} as an attack ({pay_for_attack(g, a, target, beat)})"
+        what = t_("%(card)s as an attack (%(pay)s)", card=c.name, pay=pay_for_attack(g, a, target, beat))
     t["actions"] += 1
     t["beats"] += 1
     root = {"n": 1, "card": cid, "party": "att", "ac": a["id"], "target": None, "removed": False,
@@ -61,9 +62,11 @@ def declare(g: Game, a: dict, beat: Attack | Manoeuvre, counters: OnCancelled) -
     t["exchange"] = {"attacker": a["id"], "target": target["id"] if target else None, "beat": beat.text(),
                      "nodes": [root], "counters": list(counters.cards), "counter_ask": bool(counters.ask),
                      "closed": target is None, "no": t["beats"]}
-    crit_text = (f" with {tables.card(crit).name}" if crit else "") + (" from the dispatch post" if beat.from_dp else "")
-    g.say(f"beat {t['beats']}: {a['id']} plays {what}{crit_text} against {target['id'] if target else 'itself'}"
-          + describe_params(beat), kind="beat")
+    crit_text = join("", [t_(" with %(card)s", card=tables.card(crit).name) if crit else "",
+                          t_(" from the dispatch post") if beat.from_dp else ""])
+    g.say(t_("beat %(no)s: %(id)s plays %(what)s%(crit)s against %(target)s%(params)s", no=t["beats"], id=a["id"],
+             what=what, crit=crit_text, target=target["id"] if target else t_("itself"), params=describe_params(beat)),
+          kind="beat")
     return None
 
 
@@ -74,14 +77,14 @@ def pay_for_attack(g: Game, a: dict, target: dict, beat: Attack) -> str:
     _, pool = combat.firing_available(g, a, target, t["spent"], t["turret_spent"])
     t["turret_spent" if pool == "turret" else "spent"] += c.cost
     if c.extra_discard:
-        give_up(g, a, c.extra_discard, f"the extra card {c.name} demands [L178]",
+        give_up(g, a, c.extra_discard, t_("the extra card %(card)s demands %(ref)s", card=c.name, ref="[L178]"),
                 [beat.extra] if beat.extra else (), allow_malfunction=False)
-    return f"cost {c.cost}{', turret' if pool == 'turret' else ''}"
+    return t_("cost %(cost)s%(turret)s", cost=c.cost, turret=t_(", turret") if pool == "turret" else "")
 
 
 def describe_params(beat: Attack | Manoeuvre) -> str:
     if isinstance(beat, Manoeuvre) and beat.turns:
-        return f" (turning {beat.apply} {beat.rotate})"
+        return t_(" (turning %(apply)s %(rotate)s)", apply=beat.apply, rotate=beat.rotate)
     return ""
 
 
@@ -174,10 +177,11 @@ def answer(g: Game, ex: dict, party: str, o: dict) -> None:
     new = combat.play(ex, o["card"], party, aid, o["on"], o["source"])
     ex["nodes"] = new["nodes"]
     on = ex["nodes"][o["on"] - 1]
-    src = " from the dispatch post" if o["source"] == "dp" else ""
-    removed = " -- both cards leave the table [L239]" if tables.card(o["card"]).remove else ""
-    g.say(f"{aid} answers with {tables.card(o['card']).name}{src} against card {o['on']} "
-          f"({tables.card(on['card']).name} of {on['ac']}){removed}", kind="reaction")
+    src = t_(" from the dispatch post") if o["source"] == "dp" else ""
+    removed = t_(" -- both cards leave the table %(ref)s", ref="[L239]") if tables.card(o["card"]).remove else ""
+    g.say(t_("%(id)s answers with %(card)s%(src)s against card %(on)s (%(their)s of %(ac)s)%(removed)s", id=aid,
+             card=tables.card(o['card']).name, src=src, on=o['on'], their=tables.card(on['card']).name, ac=on['ac'],
+             removed=removed), kind="reaction")
 
 
 def close_exchange(g: Game) -> None:
@@ -205,17 +209,22 @@ def close_exchange(g: Game) -> None:
         else:
             to_discard.append(cc.id)
     g.discard(to_discard)
-    verdict = "succeeds" if ok else "is cancelled"
-    g.say(f"beat {ex['no']}: {c.name} {verdict}; {len(to_discard)} card(s) go to the discard", kind="beat")
+    verdict = t_("succeeds") if ok else t_("is cancelled")
+    g.say(tn_("beat %(no)s: %(card)s %(verdict)s; %(n)s card(s) go to the discard",
+              "beat %(no)s: %(card)s %(verdict)s; %(n)s card(s) go to the discard", len(to_discard), no=ex['no'],
+              card=c.name, verdict=verdict), kind="beat")
     if not ok:
         return
     beat = beat_of(ex)
     if isinstance(beat, Attack):
         if root["crit"] and target is not None:
-            g.say(f"{tables.card(root['crit']).name} is laid by {target['id']}'s hangar [L194]", kind="crit")
+            g.say(t_("%(card)s is laid by %(id)s's hangar %(ref)s", card=tables.card(root['crit']).name, id=target['id'],
+                     ref="[L194]"), kind="crit")
         if c.burn and target is not None:
-            g.say(f"{c.name} stays by {target['id']}'s hangar for {c.turns} turn(s) [L209]", kind="persistent")
-        damage(g, target, c.damage, a["side"], f"{a['id']}'s {c.name}")
+            g.say(tn_("%(card)s stays by %(id)s's hangar for %(n)s turn(s) %(ref)s",
+                     "%(card)s stays by %(id)s's hangar for %(n)s turn(s) %(ref)s", c.turns, card=c.name,
+                     id=target['id'], ref="[L209]"), kind="persistent")
+        damage(g, target, c.damage, a["side"], t_("%(id)s's %(card)s", id=a['id'], card=c.name))
         return
     apply_manoeuvre(g, a, target, beat)
 
@@ -225,13 +234,15 @@ def apply_manoeuvre(g: Game, a: dict, target: dict | None, beat: Manoeuvre) -> N
     if eff == "change_position":
         who = a if beat.apply == "self" or target is None else target
         combat.turn_aircraft(who, beat.rotate)
-        g.say(f"{who['id']} turns {beat.rotate} to face {who['facing']}", kind="manoeuvre")
+        g.say(t_("%(id)s turns %(rotate)s to face %(facing)s", id=who['id'], rotate=beat.rotate, facing=who['facing']),
+              kind="manoeuvre")
     elif eff == "neutral":
         combat.face_each_other(a, target)
-        g.say(f"{a['id']} and {target['id']} turn nose to nose", kind="manoeuvre")
+        g.say(t_("%(id)s and %(other)s turn nose to nose", id=a['id'], other=target['id']), kind="manoeuvre")
     elif eff == "flank_swap":
         combat.flank_swap(a, target)
-        g.say(f"{a['id']} turns nose-on to {target['id']}, which now shows its side", kind="manoeuvre")
+        g.say(t_("%(id)s turns nose-on to %(other)s, which now shows its side", id=a['id'], other=target['id']),
+              kind="manoeuvre")
     elif eff in ("self_climb", "self_descend"):
         alt = shifted_alt(a["alt"], 1 if eff == "self_climb" else -1)
         if alt:

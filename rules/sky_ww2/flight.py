@@ -8,6 +8,8 @@ from .geometry import BONUS, NOSE, SIDE, STEP, aspect, direction
 from .movement import aa_sector, entry_cells, place, pursuit_cells, shifted_alt
 from .script_verbs import Climb, Close, Descend, MoveTo, Rotate, Stay
 from .state import Game, other_side
+from pbem.core.texts import t_
+from .terms import word
 
 
 def move(g: Game, a: dict, o: Stay | MoveTo | Close | Rotate | Climb | Descend) -> str | None:
@@ -30,9 +32,9 @@ def close_in(g: Game, a: dict, tid: str) -> tuple[tuple[int, int], str] | str:
     the most of its tail, then the nearest, then the first in reading order; or why there is none [L121, L135]."""
     e = g.doc["aircraft"].get(tid)
     if e is None or e["destroyed"] or not e["placed"] or e["side"] == a["side"]:
-        return f"{tid} is not an enemy aircraft in play [L121]"
+        return t_("%(target)s is not an enemy aircraft in play %(ref)s", target=tid, ref="[L121]")
     if e["alt"] != a["alt"]:
-        return f"{tid} flies at {e['alt']} altitude, not in {a['id']}'s field [L135]"
+        return t_("%(target)s flies at %(alt)s altitude, not in %(ac)s's field %(ref)s", target=tid, alt=word(e['alt']), ac=a['id'], ref="[L135]")
     best = None
     for dx, dy in STEP.values():
         c = (e["cell"][0] + dx, e["cell"][1] + dy)
@@ -43,20 +45,21 @@ def close_in(g: Game, a: dict, tid: str) -> tuple[tuple[int, int], str] | str:
         if best is None or score < best[0]:
             best = (score, c)
     if best is None:
-        return f"no free cell next to {tid} [L135]"
+        return t_("no free cell next to %(target)s %(ref)s", target=tid, ref="[L135]")
     cell = best[1]
     return cell, direction(cell, tuple(e["cell"])) or a["facing"]
 
 
 def move_in_field(g: Game, a: dict, o: MoveTo | Rotate) -> str | None:
     if g.in_dogfight(a):
-        return "an aircraft in a dogfight may not move or turn in its field [L119, L135]"
+        return t_("an aircraft in a dogfight may not move or turn in its field %(ref)s", ref="[L119, L135]")
     if isinstance(o, MoveTo):
         if not g.free(a["alt"], o.cell):
-            return f"cell {o.cell[0]},{o.cell[1]} is not free [L135]"
+            return t_("cell %(x)s,%(y)s is not free %(ref)s", x=o.cell[0], y=o.cell[1], ref="[L135]")
         a["cell"] = list(o.cell)
     a["facing"] = o.face
-    g.say(f"{a['id']} moves to {a['alt']} {a['cell'][0]},{a['cell'][1]} facing {a['facing']}", kind="move")
+    g.say(t_("%(id)s moves to %(alt)s %(x)s,%(y)s facing %(facing)s", id=a['id'], alt=word(a['alt']), x=a['cell'][0],
+             y=a['cell'][1], facing=a['facing']), kind="move")
     aa_check(g, a)
     return None
 
@@ -64,11 +67,11 @@ def move_in_field(g: Game, a: dict, o: MoveTo | Rotate) -> str | None:
 def altitude_problem(g: Game, a: dict, o: Climb | Descend) -> str:
     """Why ``a`` cannot change altitude now ("" when it can) [L136, L196]."""
     if shifted_alt(a["alt"], o.STEP) is None:
-        return "there is no field beyond that altitude [L136]"
+        return t_("there is no field beyond that altitude %(ref)s", ref="[L136]")
     if g.malfunctions(a, "engine"):
-        return "engine trouble: no altitude change while the malfunction is in hand"
+        return t_("engine trouble: no altitude change while the malfunction is in hand")
     if isinstance(o, Climb) and not any(tables.card(c).kind != "malfunction" for c in a["hand"]):
-        return "climbing costs a card from the hand and the hand is empty [L136]"
+        return t_("climbing costs a card from the hand and the hand is empty %(ref)s", ref="[L136]")
     return ""
 
 
@@ -84,9 +87,9 @@ def change_altitude(g: Game, a: dict, o: Climb | Descend) -> str | None:
     extra = {p["id"]: g.aspect(a, p) in (SIDE, NOSE) for p in chasers}
     x_old, f0 = tuple(a["cell"]), a["facing"]
     if isinstance(o, Climb):
-        give_up(g, a, 1, "the cost of climbing [L136]", [o.discard] if o.discard else (), allow_malfunction=False)
+        give_up(g, a, 1, t_("the cost of climbing %(ref)s", ref="[L136]"), [o.discard] if o.discard else (), allow_malfunction=False)
     else:
-        draw_into(g, a, 1, "descending [L136]")
+        draw_into(g, a, 1, t_("descending %(ref)s", ref="[L136]"))
         if a["destroyed"]:
             return None
     new_alt = shifted_alt(a["alt"], o.STEP)
@@ -103,11 +106,13 @@ def enter(g: Game, a: dict, alt: str, wanted, facing: str) -> bool:
     """Enter a field by the start-cell rule [L133]; ``wanted`` is used only if the start cell is taken."""
     cells = entry_cells(g, a["side"], alt)
     if not cells:
-        g.say(f"{a['id']} finds no free cell at {alt} altitude and stays where it is", kind="move")
+        g.say(t_("%(id)s finds no free cell at %(alt)s altitude and stays where it is", id=a['id'], alt=word(alt)),
+              kind="move")
         return False
     cell = tuple(wanted) if wanted and tuple(wanted) in cells else cells[0]
     place(a, alt, cell, facing)
-    g.say(f"{a['id']} enters {alt} altitude at {cell[0]},{cell[1]} facing {facing}", kind="move")
+    g.say(t_("%(id)s enters %(alt)s altitude at %(x)s,%(y)s facing %(facing)s", id=a['id'], alt=word(alt), x=cell[0],
+             y=cell[1], facing=facing), kind="move")
     return True
 
 
@@ -135,7 +140,7 @@ def step_pursuit(g: Game) -> None:
     pq["queue"].pop(0)
     pq["answer"] = None
     if not answer["go"]:
-        g.say(f"{p['id']} does not pursue {x['id']}", kind="pursuit")
+        g.say(t_("%(id)s does not pursue %(other)s", id=p['id'], other=x['id']), kind="pursuit")
         return
     pursue(g, p, x, pq, answer)
 
@@ -152,13 +157,13 @@ def pursue(g: Game, p: dict, x: dict, pq: dict, answer: dict) -> None:
     """Pay for the pursuit, then take the cell that keeps the mutual position, or the one chosen [L140]."""
     named = list(answer.get("discard") or ())  # the pursuer's own choice first, then its priorities
     if pq["step"] > 0:
-        for c in give_up(g, p, 1, "the cost of climbing in pursuit [L140]", named, allow_malfunction=False):
+        for c in give_up(g, p, 1, t_("the cost of climbing in pursuit %(ref)s", ref="[L140]"), named, allow_malfunction=False):
             if c in named:
                 named.remove(c)
     else:
-        draw_into(g, p, 1, "descending in pursuit [L140]")
+        draw_into(g, p, 1, t_("descending in pursuit %(ref)s", ref="[L140]"))
     if pq["extra"][p["id"]]:
-        give_up(g, p, 1, "pursuing a target that showed its side or nose [L140]", named, allow_malfunction=False)
+        give_up(g, p, 1, t_("pursuing a target that showed its side or nose %(ref)s", ref="[L140]"), named, allow_malfunction=False)
     if p["destroyed"]:
         return
     cells, facing, preserved = pursuit_cells(g, p, tuple(pq["x_old"]), pq["f0"], tuple(x["cell"]),
@@ -169,7 +174,8 @@ def pursue(g: Game, p: dict, x: dict, pq: dict, answer: dict) -> None:
     if preserved is None:
         facing = answer.get("face") or direction(cell, tuple(x["cell"])) or facing
     place(p, pq["alt"], cell, facing)
-    g.say(f"{p['id']} pursues {x['id']} to {pq['alt']} altitude, {cell[0]},{cell[1]} facing {facing}", kind="pursuit")
+    g.say(t_("%(id)s pursues %(other)s to %(alt)s altitude, %(x)s,%(y)s facing %(facing)s", id=p['id'], other=x['id'],
+             alt=word(pq['alt']), x=cell[0], y=cell[1], facing=facing), kind="pursuit")
 
 
 def pursuit_rule(g: Game, p: dict) -> str:
@@ -188,15 +194,16 @@ def aa_check(g: Game, a: dict) -> None:
             continue
         t["aa_fired"] = True
         if g.side_policy(enemy)["aa"] == "hold":
-            g.say(f"{enemy}'s AA battery holds its fire at {a['id']}", kind="aa")
+            g.say(t_("%(side)s's AA battery holds its fire at %(id)s", side=word(enemy), id=a['id']), kind="aa")
             return
         drawn = [c for c in (g.draw("AA battery"), g.draw("AA battery")) if c]
-        g.say(f"{enemy}'s AA battery fires at {a['id']}: draws {card_names(drawn)}", kind="aa")
+        g.say(t_("%(side)s's AA battery fires at %(id)s: draws %(cards)s", side=word(enemy), id=a['id'],
+                 cards=card_names(drawn)), kind="aa")
         attacks = sorted((c for c in drawn if tables.card(c).kind == "attack"),
                          key=lambda c: (-tables.card(c).damage, c))
         g.discard(drawn)
         if attacks:
-            damage(g, a, tables.card(attacks[0]).damage, enemy, f"the AA battery ({tables.card(attacks[0]).name})")
+            damage(g, a, tables.card(attacks[0]).damage, enemy, t_("the AA battery (%(card)s)", card=tables.card(attacks[0]).name))
         else:
-            g.say("the AA battery draws no attack card and misses", kind="aa")
+            g.say(t_("the AA battery draws no attack card and misses"), kind="aa")
         return

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from pbem.core.texts import t_, tn_
 from pbem.core.orders import OrderLine
 from pbem.core.ruleset import Checked
 from pbem.core.verbs import Verb, VerbTable
@@ -49,15 +50,17 @@ def check_orders(v: dict, seat: str, lines: Sequence[OrderLine]) -> Checked:
 
 def standing_note(v: dict, o: PolicyOrder) -> str:
     """The acknowledgement of a standing order, warning when nothing in this game can bring it into play."""
-    note = f"standing order {o.OP} stored"
+    op = o.OP
     own = v["ground"][v["side"]]
     laid = all(g.get("obj") for g in own)  # before set-up the side has not chosen its objects yet
     objs = {g["obj"] for g in own if g.get("obj") and not g.get("destroyed")}
-    idle = {AaFire: laid and "aa" not in objs and "your side has no AA battery",
-            DpUse: laid and "dp" not in objs and "your side has no dispatch post",
-            Rescue: not v["options"]["events"] and "this game has no event cards, so no rescue card"}
+    idle = {AaFire: laid and "aa" not in objs and t_("your side has no AA battery"),
+            DpUse: laid and "dp" not in objs and t_("your side has no dispatch post"),
+            Rescue: not v["options"]["events"] and t_("this game has no event cards, so no rescue card")}
     why = next((w for cls, w in idle.items() if isinstance(o, cls)), "")
-    return note + (f" (it has no effect now: {why})" if why else "")
+    if why:
+        return t_("standing order %(op)s stored (it has no effect now: %(why)s)", op=op, why=why)
+    return t_("standing order %(op)s stored", op=op)
 
 
 #: The answers a decision takes once each: a second line of one group would contradict the first, and
@@ -65,9 +68,10 @@ def standing_note(v: dict, o: PolicyOrder) -> str:
 SINGLE: dict[str | None, tuple[tuple[type, ...], ...]] = {
     "setup": ((Ground,), (Pick, Keep)), "deploy": ((Deploy,),), "activate": ((Activate,), (PreDiscard,)),
     "react": ((Play, Pass),), "pursue": ((Pursue,),)}
-SAY = {Ground: "one GROUND line", Pick: "one PICK or KEEP line", Deploy: "one DEPLOY line (the next "
-       "window asks for the next aircraft)", Activate: "one ACTIVATE line", PreDiscard: "one PRE_DISCARD line",
-       Play: "one PLAY line or PASS (delete the form's PASS line when you play a card)", Pursue: "one PURSUE line"}
+SAY = {Ground: t_("one GROUND line"), Pick: t_("one PICK or KEEP line"), Deploy: t_("one DEPLOY line (the next "
+       "window asks for the next aircraft)"), Activate: t_("one ACTIVATE line"), PreDiscard: t_("one PRE_DISCARD line"),
+       Play: t_("one PLAY line or PASS (delete the form's PASS line when you play a card)"),
+       Pursue: t_("one PURSUE line")}
 RULE = {Ground: "L279", Pick: "L267", Deploy: "L317", Activate: "L287", PreDiscard: "L291", Play: "L158",
         Pursue: "L140"}
 
@@ -81,8 +85,8 @@ def check_one_answer(kind: str | None, parsed: list[tuple[OrderLine, object]]) -
         if len(answers) < 2:
             continue
         numbers = ", ".join(str(line.line_no) for line, _ in answers)
-        error = illegal(f"this window takes one answer and lines {numbers} give {len(answers)}: send "
-                        f"{SAY[group[0]]}", RULE[group[0]])
+        error = illegal(t_("this window takes one answer and lines %(lines)s give %(n)s: send %(say)s", lines=numbers,
+                           n=len(answers), say=SAY[group[0]]), RULE[group[0]])
         problems += [error.problem(line.line_no, line.text) for line, _ in answers[1:]]
     return problems
 
@@ -94,13 +98,14 @@ def check_sealed(parsed: list[tuple[OrderLine, object]]) -> list:
         if not isinstance(o, Deploy):
             continue
         if o.ac in seen:
-            error = illegal(f"{o.ac} is deployed on line {seen[o.ac]} already: one DEPLOY line per aircraft", "L317")
+            error = illegal(t_("%(ac)s is deployed on line %(line)s already: one DEPLOY line per aircraft", ac=o.ac,
+                               line=seen[o.ac]), "L317")
             problems.append(error.problem(line.line_no, line.text))
             continue
         seen[o.ac] = line.line_no
         if o.cell is not None and (o.alt, o.cell) in cells:
-            error = illegal(f"line {cells[(o.alt, o.cell)]} puts another aircraft in that cell: one aircraft a "
-                            "cell", "L133, L317")
+            error = illegal(t_("line %(line)s puts another aircraft in that cell: one aircraft a cell",
+                               line=cells[(o.alt, o.cell)]), "L133, L317")
             problems.append(error.problem(line.line_no, line.text))
             continue
         if o.cell is not None:
@@ -114,8 +119,8 @@ def check_sealed(parsed: list[tuple[OrderLine, object]]) -> list:
 def ground_line(v: dict, words: Sequence[str]) -> Ground:
     objs = tuple(w.lower() for w in words[1:])
     if len(objs) != 2 or len(set(objs)) != 2 or any(o not in ("cp", "dp", "aa") for o in objs):
-        raise illegal("GROUND names two different objects of CP, DP, AA for your two slots, "
-                      "in the order of your slots (left to right on the board)", "L279")
+        raise illegal(t_("GROUND names two different objects of CP, DP, AA for your two slots, "
+                         "in the order of your slots (left to right on the board)"), "L279")
     return Ground(objs)
 
 
@@ -124,18 +129,18 @@ def pick_line(v: dict, words: Sequence[str]) -> Pick:
     verb = words[0].upper()
     want = {"free": "PICK", "limited": "KEEP"}.get(sel["mode"])
     if want is None:
-        raise illegal("random selection: the number cards already chose your aircraft", "L271")
+        raise illegal(t_("random selection: the number cards already chose your aircraft"), "L271")
     if verb != want:
-        raise illegal(f"{sel['mode']} selection uses {want}", "L273, L275")
+        raise illegal(t_("%(mode)s selection uses %(verb)s", mode=sel['mode'], verb=want), "L273, L275")
     if not all(w.isdigit() for w in words[1:]):
-        raise syntax(f"{verb} takes personal numbers")
+        raise syntax(t_("%(verb)s takes personal numbers", verb=verb))
     nums = tuple(int(w) for w in words[1:])
     bad = [n for n in nums if n not in sel["candidates"]]
     if bad:
-        raise illegal(f"number(s) {', '.join(map(str, bad))} not available; choose from "
-                      f"{', '.join(map(str, sel['candidates']))}", "L271-275")
+        raise illegal(t_("number(s) %(bad)s not available; choose from %(ok)s", bad=", ".join(map(str, bad)),
+                         ok=", ".join(map(str, sel['candidates']))), "L271-275")
     if len(nums) != sel["keep"] or len(set(nums)) != len(nums):
-        raise illegal(f"choose exactly {sel['keep']} different aircraft", "L269, L275")
+        raise illegal(t_("choose exactly %(n)s different aircraft", n=sel['keep']), "L269, L275")
     return (Pick if verb == "PICK" else Keep)(nums)
 
 
@@ -148,22 +153,23 @@ def deploy_line(v: dict, words: Sequence[str]) -> Deploy:
         raise syntax("DEPLOY <aircraft> LOW|MEDIUM|HIGH [CELL x,y] [FACE N|E|S|W]", "L317")
     ac = words[1].lower()
     if ac not in decide["aircraft"]:
-        raise illegal(f"{ac} is not one of your aircraft waiting to deploy ({', '.join(decide['aircraft'])})", "L317")
+        raise illegal(t_("%(ac)s is not one of your aircraft waiting to deploy (%(them)s)", ac=ac,
+                         them=", ".join(decide['aircraft'])), "L317")
     alt = words[2].lower()
     if alt not in tables.ALTITUDES:
-        raise syntax("altitude is LOW, MEDIUM or HIGH", "L29")
+        raise syntax(t_("altitude is LOW, MEDIUM or HIGH"), "L29")
     kw = keyword_args(words[3:], ("CELL", "FACE"))
     face = face_arg(kw["FACE"]) if "FACE" in kw else None
     cells = decide["cells"][alt]
     if not cells:
-        raise illegal(f"no free cell at {alt} within two cells of your edge", "L317")
+        raise illegal(t_("no free cell at %(alt)s within two cells of your edge", alt=alt), "L317")
     if "CELL" not in kw:
         return Deploy(ac, alt, None, face)
     c = cell_arg(kw["CELL"])
     if c not in cells:
-        raise illegal(f"cell {kw['CELL']} is not open: at {alt} you enter at "
-                      f"{' '.join(f'{x},{y}' for x, y in cells)} (start cell first, else within two "
-                      f"cells of your edge)", "L133, L317")
+        raise illegal(t_("cell %(cell)s is not open: at %(alt)s you enter at %(cells)s (start cell first, else within two "
+                         "cells of your edge)", cell=kw['CELL'], alt=alt, cells=" ".join(f"{x},{y}" for x, y in cells)),
+                      "L133, L317")
     return Deploy(ac, alt, (c[0], c[1]), face)
 
 
@@ -173,7 +179,7 @@ def deploy_line(v: dict, words: Sequence[str]) -> Deploy:
 def activate_line(v: dict, words: Sequence[str]) -> Activate:
     aircraft = v["decide"]["aircraft"]
     if len(words) != 2 or words[1].lower() not in aircraft:
-        raise illegal(f"ACTIVATE one of your aircraft still to act: {', '.join(aircraft)}", "L287")
+        raise illegal(t_("ACTIVATE one of your aircraft still to act: %(them)s", them=", ".join(aircraft)), "L287")
     return Activate(words[1].lower())
 
 
@@ -195,8 +201,9 @@ def check_pre_discard(v: dict, decide: dict, parsed: list[tuple[OrderLine, objec
         if c in hand and tables.card(c).kind != "malfunction":
             hand.remove(c)
         else:
-            problems.append(illegal(f"{c} is not a card {ac} holds (malfunctions cannot be discarded before "
-                                    f"activation); hand: {', '.join(sorted(v['hands'].get(ac, [])))}", "L291")
+            problems.append(illegal(t_("%(card)s is not a card %(ac)s holds (malfunctions cannot be discarded before "
+                                       "activation); hand: %(hand)s", card=c, ac=ac,
+                                       hand=", ".join(sorted(v['hands'].get(ac, [])))), "L291")
                             .problem(line.line_no, line.text))
     return problems
 
@@ -206,25 +213,25 @@ def check_pre_discard(v: dict, decide: dict, parsed: list[tuple[OrderLine, objec
 
 def pass_line(v: dict, words: Sequence[str]) -> Pass:
     if len(words) != 1:
-        raise syntax("answer with PLAY <card> ON <n> or PASS", "L158")
+        raise syntax(t_("answer with PLAY <card> ON <n> or PASS"), "L158")
     return Pass()
 
 
 def play_line(v: dict, words: Sequence[str]) -> Play:
     decide = v["decide"]
     if len(words) < 4:
-        raise syntax("PLAY <card> [FROM DP] ON <table card number>, or PASS", "L158")
+        raise syntax(t_("PLAY <card> [FROM DP] ON <table card number>, or PASS"), "L158")
     cid = card_id(words[1])
     kw = keyword_args(words[2:], ("FROM", "ON"))
     src = "dp" if kw.get("FROM", "").upper() == "DP" else "hand"
     if not kw.get("ON", "").isdigit():
-        raise syntax("ON takes the number of a card on the table")
+        raise syntax(t_("ON takes the number of a card on the table"))
     play = Play(cid, int(kw["ON"]), src == "dp")
     opts = decide["options"]
     if {"card": cid, "source": src, "on": play.on} not in opts:
-        legal = "; ".join(Play(o["card"], o["on"], o["source"] == "dp").text() for o in opts) or "none: PASS"
-        raise illegal(f"{decide['ac']} cannot play {cid} from {src} on card {play.on} now; legal: {legal}",
-                      "L158, 4.3")
+        legal = "; ".join(Play(o["card"], o["on"], o["source"] == "dp").text() for o in opts) or t_("none: PASS")
+        raise illegal(t_("%(ac)s cannot play %(card)s from %(src)s on card %(on)s now; legal: %(legal)s",
+                         ac=decide['ac'], card=cid, src=src, on=play.on, legal=legal), "L158, 4.3")
     return play
 
 
@@ -234,21 +241,22 @@ def pursue_line(v: dict, words: Sequence[str]) -> Pursue:
     DISCARD_PRIORITY."""
     decide = v["decide"]
     if len(words) < 2 or words[1].upper() not in ("YES", "NO"):
-        raise syntax("PURSUE YES [CELL x,y] [FACE d] [DISCARD cards] or PURSUE NO", "L140")
+        raise syntax(t_("PURSUE YES [CELL x,y] [FACE d] [DISCARD cards] or PURSUE NO"), "L140")
     rest = [w.upper() for w in words[2:]]
     cut = rest.index("DISCARD") if "DISCARD" in rest else len(rest)
     kw = keyword_args(words[2:2 + cut], ("CELL", "FACE"))
     discard = tuple(card_id(w) for w in words[3 + cut:]) if cut < len(rest) else ()
     if cut < len(rest) and not discard:
-        raise syntax("DISCARD names the cards the pursuit costs", "L140")
+        raise syntax(t_("DISCARD names the cards the pursuit costs"), "L140")
     go = words[1].upper() == "YES"
     if not go and (kw or cut < len(rest)):
-        raise illegal("PURSUE NO takes no cell, facing or discard", "L140")
+        raise illegal(t_("PURSUE NO takes no cell, facing or discard"), "L140")
     cell = None
     if "CELL" in kw:
         c = cell_arg(kw["CELL"])
         if c not in decide["cells"]:
-            raise illegal(f"the pursuer may go to {' '.join(f'{x},{y}' for x, y in decide['cells'])} only", "L140")
+            raise illegal(t_("the pursuer may go to %(cells)s only", cells=" ".join(f"{x},{y}" for x, y in decide['cells'])),
+                          "L140")
         cell = (c[0], c[1])
     check_pursuit_discard(v, decide, discard)
     return Pursue(go, cell, face_arg(kw["FACE"]) if "FACE" in kw else None, discard)
@@ -261,13 +269,16 @@ def check_pursuit_discard(v: dict, decide: dict, discard: tuple[str, ...]) -> No
         return
     due = (1 if decide["climb"] else 0) + (1 if decide["extra"] else 0)
     if len(discard) > due:
-        raise illegal(f"this pursuit costs {due} card(s) from the hand, you name {len(discard)}"
-                      + ("" if due else ": a dive onto a tail-on target costs none"), "L136, L140")
+        raise illegal(tn_("this pursuit costs %(n)s card(s) from the hand, you name %(named)s%(why)s",
+                          "this pursuit costs %(n)s card(s) from the hand, you name %(named)s%(why)s", due,
+                          named=len(discard), why="" if due else t_(": a dive onto a tail-on target costs none")),
+                      "L136, L140")
     hand = list(v["hands"].get(decide["ac"], []))
     for c in discard:
         if c not in hand or tables.card(c).kind == "malfunction":
-            held = ", ".join(h for h in hand if tables.card(h).kind != "malfunction") or "nothing"
-            raise illegal(f"{c} is not a card {decide['ac']} can discard; it holds {held}", "L136, L140")
+            held = ", ".join(h for h in hand if tables.card(h).kind != "malfunction") or t_("nothing")
+            raise illegal(t_("%(card)s is not a card %(ac)s can discard; it holds %(held)s", card=c, ac=decide['ac'],
+                             held=held), "L136, L140")
         hand.remove(c)
 
 

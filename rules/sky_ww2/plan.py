@@ -27,6 +27,7 @@ from .asks import ask
 from .script_verbs import MOVES, End, ScriptOrder, Stay, parse_script_line
 from .state import Game
 from .words import illegal, syntax
+from pbem.core.texts import t_
 
 
 def per_round(g: Game | dict) -> bool:
@@ -54,7 +55,8 @@ def plan_line(v: dict, words: Sequence[str]) -> PlanFor:
         raise syntax("AIRCRAFT <aircraft> [ASK]", "L289")
     ac = words[1].lower()
     if ac not in decide["aircraft"]:
-        raise illegal(f"{ac} is not one of your aircraft in the battle ({', '.join(decide['aircraft'])})", "L289")
+        raise illegal(t_("%(ac)s is not one of your aircraft in the battle (%(them)s)", ac=ac,
+                         them=", ".join(decide['aircraft'])), "L289")
     return PlanFor(ac, len(words) == 3)
 
 
@@ -94,7 +96,7 @@ def take_plans(g: Game, answers: dict[str, list]) -> None:
             if ac in own:
                 kept[ac] = block
     g.doc["plans"] = {"round": g.doc["round"], "blocks": kept}
-    g.say(f"every round plan is in: round {g.doc['round']} is flown", kind="round")
+    g.say(t_("every round plan is in: round %(n)s is flown", n=g.doc['round']), kind="round")
 
 
 def planned_script(g: Game, a: dict) -> list[ScriptOrder] | None:
@@ -104,7 +106,7 @@ def planned_script(g: Game, a: dict) -> list[ScriptOrder] | None:
         return None
     block = (g.doc.get("plans") or {}).get("blocks", {}).get(a["id"])
     if block is None:
-        g.say(f"{a['id']} has no block in your round plan: it stays and does nothing this turn", [a["seat"]],
+        g.say(t_("%(id)s has no block in your round plan: it stays and does nothing this turn", id=a['id']), [a["seat"]],
                    kind="round")
         return [Stay(), End()]
     if block["ask"]:

@@ -9,6 +9,10 @@ with no seed line (the order format itself) cites the rule of the decision being
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import Any
+
+from pbem.core.texts import Text, from_json
 
 #: (first line in the seed, heading as printed, English gloss), in the order of the rulebook.
 HEADINGS: tuple[tuple[int, str, str], ...] = (
@@ -101,3 +105,32 @@ def cite_tags(text: str) -> str:
     """A text whose code references (``[L293]``, ``[L41, L231]``) name the rulebook's headings instead,
     as a rejection does: what players read (events, options) never shows a seed line."""
     return TAG.sub(lambda m: f"[{cite(m.group(1))}]", text)
+
+
+def cite_text(text: str) -> str:
+    """:func:`cite_tags` for a marked text too: the tags in its arguments (``ref="[L48]"``) are cited and the
+    message kept, so the reader's language gets the same headings.  A message whose msgid itself carries a tag
+    cannot be cited in another language: it goes out as plain English."""
+    return map_text(text, cite_tags)
+
+
+def map_text(text: str, fix: Callable[[str], str]) -> str:
+    """``fix`` (a rewrite of English, such as :func:`cite_tags`) applied to a text: to a marked text's plain
+    arguments, so its message is kept; when that does not give what ``fix`` gives the whole English (the msgid
+    itself would need it), the plain rewrite, so the English never changes."""
+    plain = fix(text)
+    if isinstance(text, Text):
+        kept = from_json(_map_msg(text.msg, fix))
+        if kept == plain:
+            return kept
+    return plain
+
+
+def _map_msg(msg: Any, fix: Callable[[str], str]) -> Any:
+    if isinstance(msg, str):
+        return fix(msg)
+    if isinstance(msg, dict) and "join" in msg:
+        return {**msg, "parts": [_map_msg(p, fix) for p in msg["parts"]]}
+    if isinstance(msg, dict) and "id" in msg:
+        return {**msg, "args": {k: _map_msg(v, fix) for k, v in msg.get("args", {}).items()}}
+    return msg

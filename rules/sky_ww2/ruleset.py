@@ -30,6 +30,9 @@ from .standing import RULES
 from .state import Game, State
 from .step_verbs import Activate, Deploy, Pass, Play, PreDiscard, Pursue, last
 from .turn import activate, advance, take_script
+from pbem.core.texts import t_
+from .terms import word
+from .damage import over_text
 
 _OPTIONS = (
     Option("players", 2, "number of players, split equally between the sides (2, 4, 6 [L307]; with 3 or 5, a house "
@@ -163,7 +166,7 @@ def react_step(w: Work[Game], orders_in) -> None:
         answer(g, ex, p["party"], {"card": play.card, "source": play.source, "on": play.on})
     else:
         ex["closed"] = True
-        g.say(f"{p['ac']} passes", kind="reaction")
+        g.say(t_("%(id)s passes", id=p['ac']), kind="reaction")
     advance(g)
 
 
@@ -190,7 +193,9 @@ def phase_name(state: State, flow: Flow) -> str:
 def title(state: State) -> str:
     p, rnd = pending(state), state.read()["round"]
     ac, label = p.get("ac"), LABELS[p["kind"]]
-    return f"round {rnd}: {ac + ' ' if ac else ''}{label}" if rnd else f"set-up: {label}"
+    if rnd:
+        return t_("round %(n)s: %(ac)s%(label)s", n=rnd, ac=ac + " " if ac else "", label=word(label))
+    return t_("set-up: %(label)s", label=word(label))
 
 
 def prompt(state: State) -> str:
@@ -237,7 +242,7 @@ def outcome(state: State) -> Outcome | None:
     d = state.read()
     if not d["over"]:
         return None
-    return Outcome(d["over"]["winner"], d["over"]["text"], dict(d["vp"]))
+    return Outcome(d["over"]["winner"], over_text(d["over"]["text"]), dict(d["vp"]))
 
 
 RULESET = Assembled(

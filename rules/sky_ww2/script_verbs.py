@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
+from pbem.core.texts import t_
 from pbem.core.scripts import If, scripted
 from pbem.core.verbs import Verb, VerbTable
 
@@ -18,7 +19,7 @@ from . import tables
 from .conditions import CONDITIONS
 from .geometry import cell_text
 from .rulebook import FORM
-from .words import card_id, cell_arg, face_arg, illegal, keyword_args, syntax
+from .words import card_id, cell_arg, face_arg, illegal, keyword_args, syntax, tidy
 
 Cell = tuple[int, int]
 MOVE_VERBS = ("STAY", "MOVE", "ROTATE", "CLIMB", "DESCEND")
@@ -50,7 +51,7 @@ class _Word:
     @classmethod
     def parse(cls, words: Sequence[str]):
         if cls.STRICT and len(words) != 1:
-            raise syntax(f"{cls.VERB} takes nothing")
+            raise syntax(t_("%(verb)s takes nothing", verb=cls.VERB))
         return cls()
 
     def text(self) -> str:
@@ -147,7 +148,7 @@ class Climb(_AltitudeChange):
         kw = keyword_args(words[1:], ("DISCARD",) + cls.KEYS)
         discard = card_id(kw["DISCARD"]) if "DISCARD" in kw else None
         if discard and tables.card(discard).kind == "malfunction":
-            raise illegal("a malfunction card cannot pay for climbing", "L136")
+            raise illegal(t_("a malfunction card cannot pay for climbing"), "L136")
         return cls(discard=discard, **cls._where(kw))
 
     def text(self) -> str:
@@ -197,12 +198,12 @@ class Attack:
         kw = keyword_args(words[2:], ("TARGET", "CRIT", "EXTRA"))
         c = tables.card(cid)
         if c.kind != "attack":
-            raise illegal(f"{c.name} is not an attack card ({c.kind})", "L176")
+            raise illegal(t_("%(card)s is not an attack card (%(kind)s)", card=tidy(c.name), kind=c.kind), "L176")
         if "TARGET" not in kw:
-            raise syntax("ATTACK needs TARGET <enemy>", "L297")
+            raise syntax(t_("ATTACK needs TARGET <enemy>"), "L297")
         crit = card_id(kw["CRIT"]) if "CRIT" in kw else None
         if crit and tables.card(crit).kind != "crit":
-            raise illegal(f"{tables.card(crit).name} is not a critical-hit card", "L194")
+            raise illegal(t_("%(card)s is not a critical-hit card", card=tidy(tables.card(crit).name)), "L194")
         extra = card_id(kw["EXTRA"]) if "EXTRA" in kw else None
         return cls(cid, kw["TARGET"].lower(), crit, extra, from_dp)
 
@@ -234,22 +235,23 @@ class Manoeuvre:
         kw = keyword_args(words[2:], ("TARGET", "APPLY", "ROTATE", "CELL", "FACE"))
         c = tables.card(cid)
         if not c.manoeuvres:
-            raise illegal(f"{c.name} is not a manoeuvre or counter-move ({c.kind})", "L166, L184")
+            raise illegal(t_("%(card)s is not a manoeuvre or counter-move (%(kind)s)", card=tidy(c.name), kind=c.kind),
+                          "L166, L184")
         tgt = kw["TARGET"].lower() if "TARGET" in kw else None
         apply = kw.get("APPLY", "TARGET" if tgt else "SELF").lower()
         if apply not in ("self", "target"):
-            raise syntax("APPLY SELF or APPLY TARGET", "L166")
+            raise syntax(t_("APPLY SELF or APPLY TARGET"), "L166")
         rot = kw.get("ROTATE", "CW").lower()
         if rot not in ("cw", "ccw"):
-            raise syntax("ROTATE CW or ROTATE CCW", "L217")
+            raise syntax(t_("ROTATE CW or ROTATE CCW"), "L217")
         if c.effect != "change_position":  # the words mean nothing to other manoeuvres: refused, not dropped
             if "APPLY" in kw or "ROTATE" in kw:
-                raise illegal(f"{c.name} does not turn an aircraft: APPLY and ROTATE are for a change of "
-                              "position", "L166, L217")
+                raise illegal(t_("%(card)s does not turn an aircraft: APPLY and ROTATE are for a change of position",
+                                 card=tidy(c.name)), "L166, L217")
             apply, rot = ("target" if tgt else "self"), "cw"
         if ("CELL" in kw or "FACE" in kw) and c.effect not in ("self_climb", "self_descend"):
-            raise illegal(f"{c.name} does not take your aircraft to another altitude: CELL and FACE are for a "
-                          "climb or dive manoeuvre", "L133, L170")
+            raise illegal(t_("%(card)s does not take your aircraft to another altitude: CELL and FACE are for a "
+                             "climb or dive manoeuvre", card=tidy(c.name)), "L133, L170")
         return cls(cid, tgt, apply, rot, _cell(kw["CELL"]) if "CELL" in kw else None,
                    face_arg(kw["FACE"]) if "FACE" in kw else None, from_dp)
 
@@ -284,7 +286,7 @@ class OnCancelled:
                 continue
             cid = card_id(w)
             if not tables.card(cid).reacts:
-                raise illegal(f"{tables.card(cid).name} is not a reaction or counter-move", "L158, L184")
+                raise illegal(t_("%(card)s is not a reaction or counter-move", card=tidy(tables.card(cid).name)), "L158, L184")
             cards.append(cid)
         return cls(tuple(cards), ask)
 
@@ -370,7 +372,7 @@ class NextDiscard(EndDiscard):
     def parse(cls, words: Sequence[str]) -> NextDiscard:
         cards = _cards(words[1:])
         if any(tables.card(c).kind == "malfunction" for c in cards):
-            raise illegal("malfunction cards cannot be discarded before activation", "L291")
+            raise illegal(t_("malfunction cards cannot be discarded before activation"), "L291")
         return cls(cards)
 
 

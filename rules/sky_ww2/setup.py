@@ -10,12 +10,14 @@ from . import tables
 from .damage import draw_into
 from .movement import entry_cells, place
 from .plan import per_round
-from .rulebook import cite_tags
+from .rulebook import cite_text
 from .standing import RULES, OnPursuit, React, ReactDefault, SequenceOrder
 from .state import Game, other_side
 from .step_verbs import Deploy, Ground, Pick, last
 from .asks import ask, first_flow
 from .turn import advance
+from pbem.core.texts import join, t_
+from .terms import word
 
 PREFIX = {"coalition": "c", "axis": "x"}
 GROUND_IDS = ("cp", "dp", "aa")
@@ -61,10 +63,11 @@ def new_game(scenario: str, options: dict, dice) -> Game:
     # set-up runs outside the step table: a Work of its own collects (and drops) its events
     g = Game(doc, Work(Flow("setup", 0), [Seat(s["name"], s["side"], s["title"]) for s in seats], dice))
     everyone = g.all_seats
-    coin = g.work.roll(2, why=cite_tags("initiative (coin toss) [L285]"), seen_by=everyone)
+    coin = g.work.roll(2, why=cite_text(t_("initiative (coin toss) %(ref)s", ref="[L285]")), seen_by=everyone)
     doc["initiative"] = tables.SIDES[coin - 1]
-    g.say(f"{doc['initiative']} wins the initiative for the whole game [L285]", kind="setup")
-    doc["deck"] = list(g.work.shuffle(tables.deck_cards(False), why=cite_tags("shuffle the combat deck without events [L315]")))
+    g.say(t_("%(side)s wins the initiative for the whole game %(ref)s", side=word(doc['initiative']), ref="[L285]"),
+          kind="setup")
+    doc["deck"] = list(g.work.shuffle(tables.deck_cards(False), why=cite_text(t_("shuffle the combat deck without events %(ref)s", ref="[L315]"))))
     if per_round(options):
         round_defaults(g)
     if sc["preset"]:
@@ -94,7 +97,7 @@ def choose(g: Game, options: dict) -> None:
         if mode == "free":
             doc["selection"][side]["candidates"] = numbers
             continue
-        drawn = list(g.work.shuffle(numbers, why=cite_tags(f"{side} number cards [L271, L275]"), seen_by=g.seats_of(side)))
+        drawn = list(g.work.shuffle(numbers, why=cite_text(t_("%(side)s number cards %(ref)s", side=word(side), ref="[L271, L275]")), seen_by=g.seats_of(side)))
         take = n if mode == "random" else 2 * n
         doc["selection"][side]["candidates"] = drawn[:take]
         if mode == "random":
@@ -128,7 +131,7 @@ def preset(g: Game, sc: dict) -> None:
             a = g.ac(f"{PREFIX[side]}{i + 1}")
             alt, x, y, face = sc["deploy"][side][i]
             place(a, alt, (x, y), face)
-            draw_into(g, a, g.stats(a).ttx, "initial hand [L317]")
+            draw_into(g, a, g.stats(a).ttx, t_("initial hand %(ref)s", ref="[L317]"))
     start_battle(g)
 
 
@@ -140,14 +143,14 @@ def resolve_setup(g: Game, orders: dict) -> None:
         objs = list(ground.objects) if ground else list(GROUND_IDS[:2])
         for slot, obj in zip(g.doc["ground"][side], objs, strict=False):
             slot["obj"] = obj
-        g.say(f"{side} lays two ground-object cards face down", kind="setup")
+        g.say(t_("%(side)s lays two ground-object cards face down", side=word(side)), kind="setup")
         if g.opt("selection") != "random":
             sel = g.doc["selection"][side]
             picks = list(pick.numbers) if pick else sel["candidates"][:sel["keep"]]
             make_aircraft(g, side, picks)
         names = ", ".join(f"{a['id']} {g.type_of(a).model} (#{a['number']}, {g.type_of(a).category}, {a['seat']})"
                           for a in g.aircraft(side))
-        g.say(f"{side} aircraft in the hangars: {names}", kind="setup")
+        g.say(t_("%(side)s aircraft in the hangars: %(names)s", side=word(side), names=names), kind="setup")
     next_deploy(g)
 
 
@@ -209,23 +212,26 @@ def deploy_one(g: Game, a: dict, order: Deploy | None) -> None:
     cell = want if want in cells else cells[0]
     face = (order.face if order else None) or ("E" if a["side"] == "coalition" else "W")
     place(a, alt, cell, face)
-    g.say(f"{a['id']} ({g.type_of(a).model}) enters the battle at {alt} altitude, {cell[0]},{cell[1]} facing {face}",
+    g.say(t_("%(id)s (%(model)s) enters the battle at %(alt)s altitude, %(x)s,%(y)s facing %(facing)s", id=a['id'],
+             model=g.type_of(a).model, alt=word(alt), x=cell[0], y=cell[1], facing=face),
           kind="deploy")
-    draw_into(g, a, g.stats(a).ttx, "initial hand [L317]")
+    draw_into(g, a, g.stats(a).ttx, t_("initial hand %(ref)s", ref="[L317]"))
 
 
 def start_battle(g: Game) -> None:
     """Events join the deck, ground objects are revealed, round 1 begins [S8-S10]."""
     if g.opt("events"):
         g.doc["deck"] = list(g.work.shuffle(g.doc["deck"] + list(tables.deck_cards(True)),
-                                          why=cite_tags("shuffle the event cards into the deck [L323]")))
-        g.say("the event cards are shuffled into the rest of the deck [L323]", kind="setup")
+                                          why=cite_text(t_("shuffle the event cards into the deck %(ref)s", ref="[L323]"))))
+        g.say(t_("the event cards are shuffled into the rest of the deck %(ref)s", ref="[L323]"), kind="setup")
     g.doc["revealed"] = True
     for side in tables.SIDES:
-        objs = ", ".join(f"{tables.ground()[o['obj']].name} at {o['slot'][0]},{o['slot'][1]}"
-                         for o in g.doc["ground"][side])
-        g.say(f"{side} ground objects revealed: {objs} [L325]", kind="setup")
+        objs = join(", ", [t_("%(obj)s at %(x)s,%(y)s", obj=word(tables.ground()[o['obj']].name), x=o['slot'][0],
+                              y=o['slot'][1]) for o in g.doc["ground"][side]])
+        g.say(t_("%(side)s ground objects revealed: %(objs)s %(ref)s", side=word(side), objs=objs, ref="[L325]"),
+              kind="setup")
     g.doc["round"] = 1
     g.work.new_turn()
-    g.say(f"round 1 begins; {g.doc['initiative']} has the initiative [L325]", kind="round")
+    g.say(t_("round 1 begins; %(side)s has the initiative %(ref)s", side=word(g.doc['initiative']), ref="[L325]"),
+          kind="round")
     advance(g)

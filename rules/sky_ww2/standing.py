@@ -14,12 +14,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import ClassVar
 
+from pbem.core.texts import t_, tn_
 from pbem.core.standing import Standing
 from pbem.core.standing_rules import Change, StandingKind, StandingRules
 
 from . import tables
 from .rulebook import FORM
-from .words import card_id, illegal, keyword_args, syntax
+from .words import card_id, illegal, keyword_args, syntax, tidy
 
 STANDING = ("REACT", "REACT_DEFAULT", "ON_PURSUIT", "DISCARD_PRIORITY", "RESCUE", "ACTIVATION", "DP_USE",
             "AA_FIRE", "SEQUENCE")
@@ -207,12 +208,14 @@ class _Reader:
         if w.upper() == "ALL":
             return "*"
         if self.own is not None and w.lower() not in self.own:
-            raise illegal(f"{w!r} is not one of your aircraft ({', '.join(sorted(self.own)) or 'none'}) or ALL", "L21")
+            raise illegal(t_("%(word)s is not one of your aircraft (%(own)s) or ALL", word=repr(w),
+                             own=", ".join(sorted(self.own)) or t_("none")), "L21")
         return w.lower()
 
     def one_of(self, w: str, choices: Sequence[str]) -> str:
         if w.upper() not in choices:
-            raise syntax(f"{self.verb} takes one of {', '.join(choices)}, not {w!r}", RULE_OF.get(self.verb, FORM))
+            raise syntax(t_("%(verb)s takes one of %(choices)s, not %(word)s", verb=self.verb, choices=", ".join(choices),
+                            word=repr(w)), RULE_OF.get(self.verb, FORM))
         return w.lower()
 
     def react(self) -> React | ReactNone:
@@ -224,14 +227,14 @@ class _Reader:
         ac = self.ac_or_all(args[0])
         card = "*" if args[1].upper() == "ANY" else card_id(args[1])
         if card != "*" and not tables.card(card).reacts:
-            raise illegal(f"{tables.card(card).name} is not a reaction or counter-move", "L158")
+            raise illegal(t_("%(card)s is not a reaction or counter-move", card=tidy(tables.card(card).name)), "L158")
         rest = [w for w in args[2:] if w.upper() != "LETHAL"]
         kw = keyword_args(rest, ("AGAINST", "MIN_DAMAGE", "MAX"))
         against = kw.get("AGAINST", "ANY")
         against = against.lower() if against.upper() in ("ATTACK", "MANOEUVRE", "ANY") else card_id(against)
         md, mx = kw.get("MIN_DAMAGE", "0"), kw.get("MAX", "0")
         if not md.isdigit() or not mx.isdigit():
-            raise syntax("MIN_DAMAGE and MAX take whole numbers")
+            raise syntax(t_("MIN_DAMAGE and MAX take whole numbers"))
         return React(ac, card, against, int(md), int(mx), len(rest) != len(args[2:]))
 
     def on_pursuit(self) -> OnPursuit:
@@ -253,8 +256,8 @@ class _Reader:
             return SequenceOrder(seq)
         bad = [w for w in seq if w not in self.side_ac]
         if bad or len(set(seq)) != len(seq):
-            raise illegal(f"SEQUENCE lists your side's aircraft once each ({', '.join(sorted(self.side_ac))}); "
-                          f"not {', '.join(bad) or 'a repeat'}", "L325")
+            raise illegal(t_("SEQUENCE lists your side's aircraft once each (%(them)s); not %(bad)s",
+                             them=", ".join(sorted(self.side_ac)), bad=", ".join(bad) or t_("a repeat")), "L325")
         return SequenceOrder(seq)
 
     def choice(self, cls: type[Choice]) -> Choice:
@@ -282,9 +285,9 @@ def parse_standing(v: dict | None, words: Sequence[str]) -> PolicyOrder:
     if r.verb == "REACT":
         return r.react()
     if not r.args:
-        raise syntax(f"{r.verb} needs a value", RULE_OF.get(r.verb, FORM))
+        raise syntax(t_("%(verb)s needs a value", verb=r.verb), RULE_OF.get(r.verb, FORM))
     if r.verb not in READERS:
-        raise syntax(f"unknown standing order {r.verb}")
+        raise syntax(t_("unknown standing order %(verb)s", verb=r.verb))
     return READERS[r.verb](r)
 
 
@@ -293,8 +296,9 @@ def parse_standing(v: dict | None, words: Sequence[str]) -> PolicyOrder:
 
 def notice(seat: str, changes: Sequence[Change]) -> str:
     """The game's wording: how many standing-order lines a file gave, and whether REACT was replaced."""
-    extra = ": REACT rules replaced" if any(c.key == "REACT" for c in changes) else ""
-    return f"standing orders updated ({len(changes)} line(s)){extra}"
+    extra = t_(": REACT rules replaced") if any(c.key == "REACT" for c in changes) else ""
+    return tn_("standing orders updated (%(n)s line(s))%(extra)s", "standing orders updated (%(n)s line(s))%(extra)s",
+               len(changes), extra=extra)
 
 
 RULES = StandingRules([

@@ -22,8 +22,9 @@ from pbem.core.work import Work
 
 from . import tables
 from .geometry import adjacent, aspect
-from .rulebook import cite_tags
+from .rulebook import cite_text
 from .standing import policies
+from pbem.core.texts import t_, tn_
 
 
 @dataclass(frozen=True)
@@ -80,7 +81,7 @@ class Game:
         """An event for ``to`` (None: every seat); its rule references name the rulebook's headings, as a
         rejection does (the code's seed-line tags never reach a player)."""
         assert self.work is not None, "a view's copy says nothing"
-        self.work.say(cite_tags(text), None if to is None else list(to), kind)
+        self.work.say(cite_text(text), None if to is None else list(to), kind)
 
     def say_private(self, seat: str, private: str, public: str, kind: str = "note") -> None:
         """Tell ``seat`` the details and everyone else the public part."""
@@ -180,12 +181,13 @@ class Game:
         """Take the top card, reshuffling the discard when the deck is empty [L299]."""
         if not self.doc["deck"]:
             if not self.doc["discard"]:
-                self.say("the deck and the discard pile are both empty: no card is drawn", kind="deck")
+                self.say(t_("the deck and the discard pile are both empty: no card is drawn"), kind="deck")
                 return None
             pile = sorted(self.doc["discard"])
-            self.doc["deck"] = list(self.work.shuffle(pile, why="reshuffle the discard pile", seen_by=()))
+            self.doc["deck"] = list(self.work.shuffle(pile, why=t_("reshuffle the discard pile"), seen_by=()))
             self.doc["discard"] = []
-            self.say(f"the deck ran out: the discard pile ({len(pile)} cards) is shuffled into a new deck",
+            self.say(tn_("the deck ran out: the discard pile (%(n)s cards) is shuffled into a new deck",
+                         "the deck ran out: the discard pile (%(n)s cards) is shuffled into a new deck", len(pile)),
                      kind="deck")
         return self.doc["deck"].pop(0)
 

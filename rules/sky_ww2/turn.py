@@ -18,12 +18,14 @@ from .damage import card_names, damage, draw_into, finish, policy, trim_hand
 from .conditions import CONDITIONS
 from .exchange import declare, step_exchange
 from .flight import aa_check, move, step_pursuit
-from .rulebook import cite_tags
+from .rulebook import cite_text
 from .asks import ask
 from .plan import ask_round, per_round, planned_script
 from .script_verbs import (Attack, Climb, Close, CpUse, Descend, DpDeposit, End, EndDiscard, GroundAttack, If, Manoeuvre,
                            MoveTo, NextDiscard, OnCancelled, Rotate, ScriptOrder, Stay, Swap, parse_script_line)
 from .state import Game, other_side
+from pbem.core.texts import t_
+from .terms import word
 
 __all__ = ["advance", "activate", "take_script"]
 
@@ -73,10 +75,10 @@ def next_activation(g: Game) -> None:
 
 def end_round(g: Game) -> None:
     """Number cards and used ground objects turn back; a new round starts [L327]."""
-    g.say(f"round {g.doc['round']} ends", kind="round")
+    g.say(t_("round %(n)s ends", n=g.doc['round']), kind="round")
     limit = g.opt("max_rounds")
     if limit and g.doc["round"] >= limit:
-        finish(g, f"the agreed limit of {limit} rounds is reached")
+        finish(g, t_("the agreed limit of %(n)s rounds is reached", n=limit))
         return
     g.doc["round"] += 1
     g.work.new_turn()
@@ -85,13 +87,15 @@ def end_round(g: Game) -> None:
         a["done"] = False
     for side in tables.SIDES:
         g.doc["cp_used"][side] = False
-    g.say(f"round {g.doc['round']} begins; {g.doc['initiative']} has the initiative", kind="round")
+    g.say(t_("round %(n)s begins; %(side)s has the initiative", n=g.doc['round'], side=word(g.doc['initiative'])),
+          kind="round")
 
 
 def activate(g: Game, a: dict, pre_discard) -> None:
     """T0 discard, persistent effects, the activation draw, AA fire; then the script is owed [L291-293]."""
     g.doc["last_side"] = a["side"]
-    g.say(f"{a['id']} ({g.type_of(a).model}, {a['seat']}) is activated", kind="activate")
+    g.say(t_("%(id)s (%(model)s, %(seat)s) is activated", id=a['id'], model=g.type_of(a).model, seat=a['seat']),
+          kind="activate")
     gone = []
     planned, a["next_discard"] = list(a.get("next_discard", [])), []
     for c in list(pre_discard) + planned:
@@ -100,7 +104,8 @@ def activate(g: Game, a: dict, pre_discard) -> None:
             gone.append(c)
     if gone:
         g.discard(gone)
-        g.say(f"{a['id']} discards {card_names(gone)} before activating [L291]", kind="discard")
+        g.say(t_("%(id)s discards %(cards)s before activating %(ref)s", id=a['id'], cards=card_names(gone),
+                 ref="[L291]"), kind="discard")
     for att in list(a["attached"]):
         if att.get("burn"):
             damage(g, a, att["burn"], other_side(a["side"]), tables.card(att["card"]).name)
@@ -110,12 +115,12 @@ def activate(g: Game, a: dict, pre_discard) -> None:
             if att["turns"] <= 0:
                 a["attached"].remove(att)
                 g.discard([att["card"]])
-                g.say(f"{tables.card(att['card']).name} on {a['id']} runs out", kind="persistent")
+                g.say(t_("%(card)s on %(id)s runs out", card=tables.card(att['card']).name, id=a['id']), kind="persistent")
     if a["destroyed"]:
         return
     st = g.stats(a)
     if len(a["hand"]) < st.ttx:
-        draw_into(g, a, min(st.power, st.ttx - len(a["hand"])), "activation draw [L293]")
+        draw_into(g, a, min(st.power, st.ttx - len(a["hand"])), t_("activation draw %(ref)s", ref="[L293]"))
     g.doc["turn"] = {"ac": a["id"], "seat": a["seat"], "script": [], "pc": 0, "spent": 0, "turret_spent": 0,
                      "swapped": False, "moved": False, "actions": 0, "beats": 0, "ground_attacked": False,
                      "aa_fired": False, "last_ok": None, "exchange": None, "pursuit": None,
@@ -187,16 +192,15 @@ def run_script(g: Game, a: dict, t: dict) -> None:
 def cited(result):
     """A line's outcome for the kit's runner: a reason it was not carried out names the rulebook's headings (the
     runner words an ELSE taken after a failed THEN itself)."""
-    return cite_tags(result) if isinstance(result, str) else result
+    return cite_text(result) if isinstance(result, str) else result
 
 
 def skipped(a: dict, s: Skip) -> str:
     """The game's wording of an order of the script not carried out, and why."""
     plain = s.unmet is not None and isinstance(s.entry, If) and s.entry.otherwise is None
-    why = "its condition does not hold" if plain else s.reason  # an ELSE tried says why it failed too
+    why = t_("its condition does not hold") if plain else s.reason  # an ELSE tried says why it failed too
     # a skip is a refusal at resolution: it names the rulebook's headings, as a rejection does
-    why = cite_tags(why)
-    return f"{a['id']}: order '{s.order.text()}' is skipped: {why}"
+    return t_("%(id)s: order '%(order)s' is skipped: %(why)s", id=a['id'], order=s.order.text(), why=cite_text(why))
 
 
 def finish_turn(g: Game, a: dict) -> None:
@@ -207,11 +211,12 @@ def finish_turn(g: Game, a: dict) -> None:
         a["hand"].remove(c)
     if broken:
         g.discard(broken)
-        g.say(f"{a['id']} repairs {card_names(broken)} at the end of its turn", kind="malfunction")
-    trim_hand(g, a, "hand limit at the end of the turn [L42]", t["end_discard"])
+        g.say(t_("%(id)s repairs %(cards)s at the end of its turn", id=a['id'], cards=card_names(broken)),
+              kind="malfunction")
+    trim_hand(g, a, t_("hand limit at the end of the turn %(ref)s", ref="[L42]"), t["end_discard"])
     a["done"] = True
     g.doc["turn"] = None
-    g.say(f"{a['id']} ends its turn", kind="turn")
+    g.say(t_("%(id)s ends its turn", id=a['id']), kind="turn")
 
 
 def counters_below(g: Game) -> OnCancelled:
@@ -231,7 +236,7 @@ def counters_below(g: Game) -> OnCancelled:
 def run_move(g: Game, a: dict, o: Stay | MoveTo | Close | Rotate | Climb | Descend) -> str | None:
     t = g.doc["turn"]
     if t["moved"] or t["actions"]:
-        return "movement comes once, before combat [L295]"
+        return t_("movement comes once, before combat %(ref)s", ref="[L295]")
     if isinstance(o, MoveTo) and o.face is None:  # a round plan's MOVE keeps the facing the turn starts with
         o = MoveTo(o.cell, a["facing"])
     why = move(g, a, o)

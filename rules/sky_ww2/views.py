@@ -11,11 +11,15 @@ from __future__ import annotations
 
 from pbem.core.flow import Flow
 
+from pbem.core.texts import t_
+
+from .damage import over_text
 from . import combat, tables
 from .geometry import NOSE, POSITION
 from .movement import entry_cells
 from .asks import pending_of
-from .rulebook import cite_tags
+from .rulebook import cite_tags, map_text
+from .terms import word
 from .script_verbs import Manoeuvre, parse_script_line
 from .state import Game, State, other_side
 from .abilities import ground_below, own_object
@@ -24,22 +28,24 @@ from .abilities import ground_below, own_object
 def card_brief(cid: str) -> str:
     c = tables.card(cid)
     if c.kind == "attack":
-        extra = f", extra discard {c.extra_discard}" if c.extra_discard else ""
-        burn = f", burns {c.burn}/turn for {c.turns} turns" if c.burn else ""
-        return f"attack, cost {c.cost}, damage {c.damage}{extra}{burn}"
+        extra = t_(", extra discard %(n)s", n=c.extra_discard) if c.extra_discard else ""
+        burn = t_(", burns %(burn)s/turn for %(n)s turns", burn=c.burn, n=c.turns) if c.burn else ""
+        return t_("attack, cost %(cost)s, damage %(damage)s%(extra)s%(burn)s", cost=c.cost, damage=c.damage, extra=extra,
+                  burn=burn)
     if c.kind == "reaction":
         if c.remove:
-            return "reaction: removes an opposing reaction together with itself"
-        return "reaction: cancels " + ", ".join(c.cancels)
+            return t_("reaction: removes an opposing reaction together with itself")
+        return t_("reaction: cancels %(cards)s", cards=", ".join(c.cancels))
     if c.kind == "manoeuvre":
-        return f"manoeuvre: {c.effect.replace('_', ' ')}"
+        return t_("manoeuvre: %(effect)s", effect=word(c.effect.replace('_', ' ')))
     if c.kind == "countermove":
-        return f"counter-move: as manoeuvre {c.effect.replace('_', ' ')}; as reaction cancels " + ", ".join(c.cancels)
+        return t_("counter-move: as manoeuvre %(effect)s; as reaction cancels %(cards)s",
+                  effect=word(c.effect.replace('_', ' ')), cards=", ".join(c.cancels))
     if c.kind == "crit":
-        return "critical hit: played with an attack"
+        return t_("critical hit: played with an attack")
     if c.kind == "malfunction":
-        return f"malfunction ({c.malfunction})"
-    return "rescue: played when this aircraft is destroyed"
+        return t_("malfunction (%(kind)s)", kind=word(c.malfunction))
+    return t_("rescue: played when this aircraft is destroyed")
 
 
 def aircraft_public(g: Game, a: dict) -> dict:
@@ -82,9 +88,10 @@ def card_uses(g: Game, a: dict, t: dict | None) -> list[dict]:
         if c.kind == "attack":
             for e in foes:
                 why = combat.attack_problem(g, a, e, cid, turn)
-                uses.append(f"ATTACK {cid} TARGET {e['id']}" if not why else f"not against {e['id']}: {why}")
+                uses.append(f"ATTACK {cid} TARGET {e['id']}" if not why else t_("not against %(id)s: %(why)s", id=e['id'],
+                                                                                why=why))
             if not foes:
-                uses.append("no enemy in a dogfight: nothing to attack [L119]")
+                uses.append(t_("no enemy in a dogfight: nothing to attack %(ref)s", ref="[L119]"))
         if c.manoeuvres:
             for e in foes or [None]:
                 for apply in (("target", "self") if c.effect == "change_position" else ("target",)):
@@ -94,11 +101,11 @@ def card_uses(g: Game, a: dict, t: dict | None) -> list[dict]:
                     if not why:
                         uses.append(f"MANOEUVRE {cid}{tgt}{ap}")
         if c.reacts:
-            uses.append("reaction when an enemy acts against this aircraft (" + card_brief(cid) + ")")
+            uses.append(t_("reaction when an enemy acts against this aircraft (%(brief)s)", brief=card_brief(cid)))
         if c.kind == "crit":
             uses.append("ATTACK ... CRIT " + cid)
         out.append({"card": cid, "name": c.name, "name_ru": c.name_ru, "brief": card_brief(cid),
-                    "count": a["hand"].count(cid), "uses": [cite_tags(u) for u in uses]})
+                    "count": a["hand"].count(cid), "uses": [map_text(u, cite_tags) for u in uses]})
     return out
 
 
@@ -109,9 +116,10 @@ def exchange_public(g: Game, ex: dict | None) -> dict | None:
               "ac": m["ac"], "on": m["target"], "removed": m["removed"], "live": combat.live(ex, m["n"]),
               "crit": m["crit"]} for m in ex["nodes"]]
     beat = parse_script_line(ex["beat"])
-    what = f"{tables.card(beat.card).name} ({card_brief(beat.card)})"
+    what = t_("%(card)s (%(brief)s)", card=tables.card(beat.card).name, brief=card_brief(beat.card))
     if isinstance(beat, Manoeuvre) and beat.turns:
-        what += f", turning {beat.apply} {beat.rotate}"
+        what = t_("%(card)s (%(brief)s), turning %(apply)s %(rotate)s", card=tables.card(beat.card).name,
+                  brief=card_brief(beat.card), apply=beat.apply, rotate=beat.rotate)
     return {"attacker": ex["attacker"], "target": ex["target"], "beat": ex["no"], "nodes": nodes, "what": what,
             "standing": combat.live(ex), "closed": ex["closed"]}
 
@@ -126,7 +134,8 @@ def view(state: State, seat: str) -> dict:
         "game": "sky_ww2", "seat": seat, "side": side, "enemy": other_side(side),
         "scenario": d["scenario"], "round": d["round"], "initiative": d["initiative"],
         "options": {k: d["options"][k] for k in sorted(d["options"])},
-        "seats": d["seats"], "vp": d["vp"], "over": d["over"],
+        "seats": d["seats"], "vp": d["vp"],
+        "over": d["over"] and {**d["over"], "text": over_text(d["over"]["text"])},
         **deck_public(d),
         "aircraft": [aircraft_public(g, a) for a in g.aircraft(live=False)],
         "hands": {a["id"]: sorted(a["hand"]) for a in mine},

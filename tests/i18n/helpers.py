@@ -81,6 +81,33 @@ def english_fragments(lang: str, game: str = "") -> tuple[str, ...]:
     return tuple(sorted(out, key=len, reverse=True))
 
 
+@lru_cache(maxsize=1)
+def games_only() -> frozenset[str]:
+    """The messages only the games mark (their rules and templates): a text of no game in particular (a reply
+    of a test ruleset) cannot contain them, though it may use the same English words."""
+    games = sorted(p.name for p in (ROOT / "rules").iterdir() if p.is_dir() and not p.name.startswith("_"))
+    theirs = frozenset().union(*(marked_in(f"rules/{g}", f"templates/{g}") for g in games))
+    return theirs - marked_in("pbem", "templates/common")
+
+
+#: a rulebook heading cited as printed with its English gloss, «Схватка» (Dogfight): it stays so in every language
+_CITED = re.compile(r"«[^»]*» \([^)]*\)")
+
+
+@lru_cache(maxsize=16)
+def as_printed(game: str) -> tuple[str, ...]:
+    """Names ``game`` shows as they are in every language: its scenarios' titles and, for Sky of WWII, the cards'
+    printed names (shown beside their Russian names; orders name cards by id)."""
+    from pbem.rules import RULESETS
+
+    names = {s.title for r in RULESETS if r.info.name == game for s in r.info.scenarios}
+    if game == "sky_ww2":
+        from pbem.rules.sky_ww2 import tables
+
+        names |= {c.name for c in tables.cards().values()}
+    return tuple(sorted(names, key=len, reverse=True))
+
+
 def plain(text: str) -> str:
     """A mail part as its reader sees it: HTML without its tags and entities."""
     return html.unescape(re.sub(r"<[^>]+>", "", text))
@@ -89,4 +116,8 @@ def plain(text: str) -> str:
 def untranslated(text: str, lang: str, game: str = "") -> list[str]:
     """The catalog's English sentences found in ``text`` (a text written in ``lang``; of ``game``, if given)."""
     seen = plain(text)
+    if game:
+        seen = _CITED.sub("«»", seen)
+        for name in as_printed(game):
+            seen = seen.replace(name, "#")
     return [f for f in english_fragments(lang, game) if f in seen]
