@@ -46,14 +46,6 @@ def other_games(game: str) -> frozenset[str]:
     return skip
 
 
-def games_only() -> frozenset[str]:
-    """The messages only the games mark (their rules and templates): a text of no game given (the test
-    fixture's, the service's) can hold only the kit's and the common templates' messages, not these."""
-    games = sorted(p.name for p in (ROOT / "rules").iterdir() if p.is_dir() and not p.name.startswith("_"))
-    theirs = frozenset().union(*(marked_in(f"rules/{g}", f"templates/{g}") for g in games))
-    return theirs - marked_in("pbem", "templates/common")
-
-
 @lru_cache(maxsize=16)
 def english_fragments(lang: str, game: str = "") -> tuple[str, ...]:
     """The English runs of words of every message the ``lang`` catalog translates differently (placeholders,
