@@ -7,6 +7,8 @@ import hashlib
 
 import pytest
 
+from pbem.home import Home
+from pbem.server import Server
 from pbem.services.lifecycle import GameLifecycle
 
 
@@ -20,3 +22,11 @@ def fixed_game_seeds(monkeypatch):
         return real(self, game_id, *args, seed=seed, **kw)
 
     monkeypatch.setattr(GameLifecycle, "new_game", new_game)
+
+
+@pytest.fixture
+def srv(tmp_path):
+    """A server on SQLite (the long campaign plays; test_campaign_games runs both databases)."""
+    server = Server.init(Home(tmp_path / "home"), f"sqlite:///{tmp_path}/pbem.db")
+    yield server
+    server.engine.dispose()

@@ -31,3 +31,16 @@ def signed(text: str, key) -> str:
 def players(keys: dict, sides: dict[str, str]) -> dict:
     return {seat: {"email": f"{seat}@players.test", "pubkey": sshsig.public_key_of(keys[seat]).line(),
                    "tz": "UTC", "side": side} for seat, side in sides.items()}
+
+
+def first_game_state(server, game_id: str) -> dict:
+    """The state a campaign game started from (its journal's first entry), as stored."""
+    import json
+
+    from sqlmodel import select
+
+    from pbem.store.models import Journal
+
+    with server.reader() as s:
+        row = s.exec(select(Journal).where(Journal.game_id == game_id, Journal.seq == 0)).one()
+    return json.loads(row.state_json)

@@ -4,11 +4,9 @@ played by the bots through three linked battles on SQLite, a forced draw taking 
 replayed."""
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 
 import pytest
-from sqlmodel import select
 
 import pbem.rules  # noqa: F401  (tests import pbem.rules)
 from pbem.campaign.definition import check_against, load
@@ -17,14 +15,11 @@ from pbem.core.dice import SeededDice
 from pbem.core.flow import OVER
 from pbem.core.ruleset import carryover_of
 from pbem.crypto import sshsig
-from pbem.home import Home
 from pbem.rules.aa_miniatures import RULESET
 from pbem.rules.aa_miniatures.campaign import apply, margin, roster
 from pbem.rules.aa_miniatures.game import outcome
-from pbem.server import Server
-from pbem.store.models import Journal
 
-from .play import play_game, players
+from .play import first_game_state, play_game, players
 
 SEED = b"a&a miniatures campaign test seed, 32 bytes"
 
@@ -73,19 +68,6 @@ def test_casualties_damage_and_one_sides_units_carry_into_the_next_battle():
     assert {u.name: u for u in roster(wiped, "allies")}["garand_1"].status == "wounded"
 
 
-@pytest.fixture
-def srv(tmp_path):
-    server = Server.init(Home(tmp_path / "home"), f"sqlite:///{tmp_path}/pbem.db")
-    yield server
-    server.engine.dispose()
-
-
-def _first_state(server, game_id):
-    with server.reader() as s:
-        row = s.exec(select(Journal).where(Journal.game_id == game_id, Journal.seq == 0)).one()
-    return json.loads(row.state_json)
-
-
 @pytest.mark.slow
 def test_a_company_fights_three_battles_played_by_the_bots(srv):
     keys = {s: sshsig.generate_private_key() for s in ("allies", "axis")}
@@ -115,7 +97,7 @@ def test_a_company_fights_three_battles_played_by_the_bots(srv):
         camp.advance("company")
         nxt = camp.status("company")
         assert nxt["status"] == "playing"
-        first = _first_state(srv, nxt["game"])
+        first = first_game_state(srv, nxt["game"])
         placed = {u["id"]: u for key in ("units", "reserve", "cargo") for u in first[key]}
         for name, u in units.items():
             if u["status"] not in ("fit", "damaged"):

@@ -8,7 +8,6 @@ import json
 from collections import Counter
 
 import pytest
-from sqlmodel import select
 
 import pbem.rules  # noqa: F401  (tests import pbem.rules)
 from pbem.campaign.definition import check_against, load
@@ -18,14 +17,11 @@ from pbem.core.errors import RulesetDefinitionError
 from pbem.core.play import play
 from pbem.core.ruleset import CampaignUnit, carryover_of
 from pbem.crypto import sshsig
-from pbem.home import Home
 from pbem.rules.sky_ww2.campaign import ACE_CARD, apply, roster
 from pbem.rules.sky_ww2.ruleset import RULESET
 from pbem.rules.sky_ww2.state import Game, State
-from pbem.server import Server
-from pbem.store.models import Journal
 
-from .play import play_game, players, signed
+from .play import first_game_state, play_game, players, signed
 
 SEED = b"sky of wwii campaign test seed, 32 bytes"
 
@@ -82,19 +78,6 @@ def test_pilots_wounds_damage_and_an_ace_carry_into_the_next_battle():
     assert apply(fresh, carried) == apply(fresh, carried)  # deterministic, as replay needs
 
 
-@pytest.fixture
-def srv(tmp_path):
-    server = Server.init(Home(tmp_path / "home"), f"sqlite:///{tmp_path}/pbem.db")
-    yield server
-    server.engine.dispose()
-
-
-def _first_state(server, game_id):
-    with server.reader() as s:
-        row = s.exec(select(Journal).where(Journal.game_id == game_id, Journal.seq == 0)).one()
-    return json.loads(row.state_json)["doc"]
-
-
 @pytest.mark.slow
 def test_a_squadron_flies_three_battles_played_by_the_bots(srv):
     keys = {s: sshsig.generate_private_key() for s in ("coalition-1", "axis-1")}
@@ -135,7 +118,7 @@ def test_a_squadron_flies_three_battles_played_by_the_bots(srv):
         camp.advance("squadron")
         nxt = camp.status("squadron")
         assert nxt["status"] == "playing"
-        first = _first_state(srv, nxt["game"])
+        first = first_game_state(srv, nxt["game"])["doc"]
         for name, u in units.items():
             if u["status"] not in ("fit", "damaged"):
                 assert name not in first["aircraft"], name  # shot down or wounded: not in the next battle

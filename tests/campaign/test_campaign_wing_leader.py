@@ -3,11 +3,9 @@ a lost squadron, quality by rank, one side's units only), then the packaged camp
 through linked games on SQLite, a forced draw taking its own edge, and the chain replayed."""
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 
 import pytest
-from sqlmodel import select
 
 import pbem.rules  # noqa: F401  (tests import pbem.rules)
 from pbem.campaign.definition import check_against, load
@@ -15,14 +13,11 @@ from pbem.campaign.service import Campaigns
 from pbem.core.dice import SeededDice
 from pbem.core.ruleset import CampaignUnit, carryover_of
 from pbem.crypto import sshsig
-from pbem.home import Home
 from pbem.rules.wing_leader import RULESET
 from pbem.rules.wing_leader.campaign import apply, roster
 from pbem.rules.wing_leader.model import DESTROYED
-from pbem.server import Server
-from pbem.store.models import Journal
 
-from .play import play_game, players, signed
+from .play import first_game_state, play_game, players, signed
 
 SEED = b"wing leader campaign test seed, 32 bytes"
 
@@ -78,19 +73,6 @@ def test_losses_stragglers_and_a_lost_squadron_carry_into_the_next_raid():
     assert {q.id: q for q in rebuilt.squadrons}["A"].quality == "green"  # replaced: new pilots, green
 
 
-@pytest.fixture
-def srv(tmp_path):
-    server = Server.init(Home(tmp_path / "home"), f"sqlite:///{tmp_path}/pbem.db")
-    yield server
-    server.engine.dispose()
-
-
-def _first_state(server, game_id):
-    with server.reader() as s:
-        row = s.exec(select(Journal).where(Journal.game_id == game_id, Journal.seq == 0)).one()
-    return json.loads(row.state_json)
-
-
 @pytest.mark.slow
 def test_raid_after_raid_played_by_the_bots(srv):
     keys = {s: sshsig.generate_private_key() for s in ("allies", "axis")}
@@ -123,7 +105,7 @@ def test_raid_after_raid_played_by_the_bots(srv):
         nxt = camp.status("raids")
         if nxt["status"] != "playing":
             break
-        squadrons = {q["id"]: q for q in _first_state(srv, nxt["game"])["squadrons"]}
+        squadrons = {q["id"]: q for q in first_game_state(srv, nxt["game"])["squadrons"]}
         for name, u in units.items():
             if u["status"] not in ("fit", "damaged"):
                 assert name not in squadrons, name  # lost in one raid, absent from the next
