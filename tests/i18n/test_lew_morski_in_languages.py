@@ -24,8 +24,8 @@ from pbem.replay import replay
 from pbem.rules import RULESETS
 from pbem.server import Server
 from pbem.store.models import Journal, Outbox, Sitrep
-from rules.lew_morski import movement, ruleset
-from rules.lew_morski.tables import stats
+from pbem.rules.lew_morski import movement, ruleset
+from pbem.rules.lew_morski.tables import stats
 from tests.helpers import orders_mail
 from tests.i18n.helpers import untranslated
 
